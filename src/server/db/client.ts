@@ -1,0 +1,70 @@
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { SQL } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import * as schema from './schema.js';
+
+export type Schema = typeof schema;
+/** The one database contract both engines satisfy; services only ever see this. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export type DatabaseConfig =
+  | { engine: 'pglite'; dataDir?: string }
+  | { engine: 'postgres'; url: string; schema?: string };
+
+export interface Database {
+  readonly db: Db;
+  readonly engine: DatabaseConfig['engine'];
+  close(): Promise<void>;
+}
+
+export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** Opens the engine the configuration names and brings its schema up to date. */
+export async function openDatabase(config: DatabaseConfig, migrationsFolder = MIGRATIONS_DIR): Promise<Database> {
+  if (config.engine === 'pglite') {
+    const client = new PGlite(config.dataDir ?? 'memory://', { extensions: { pg_trgm } });
+    const db = drizzlePglite(client, { schema });
+    await migratePglite(db, { migrationsFolder });
+    return { db: db as unknown as Db, engine: 'pglite', close: () => client.close() };
+  }
+  const pgSchema = config.schema;
+  if (pgSchema !== undefined && !SCHEMA_NAME.test(pgSchema)) throw new Error(`invalid schema name: ${pgSchema}`);
+  const pool = new pg.Pool({
+    connectionString: config.url,
+    max: 8,
+    // A private schema per test run keeps suites apart on one server; public stays on the
+    // path for the pg_trgm operator classes.
+    ...(pgSchema ? { options: `-c search_path=${pgSchema},public` } : {}),
+  });
+  try {
+    if (pgSchema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${pgSchema}`);
+    const db = drizzlePg(pool, { schema });
+    await migratePg(db, { migrationsFolder, ...(pgSchema ? { migrationsSchema: pgSchema } : {}) });
+    return { db: db as unknown as Db, engine: 'postgres', close: () => pool.end() };
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+}
+
+/** Runs raw SQL on either engine and returns its rows. */
+export async function queryRows<T extends object>(db: Db, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+/** The configuration from the environment: PostgreSQL when DATABASE_URL is set, PGlite otherwise. */
+export function databaseConfigFromEnv(env: NodeJS.ProcessEnv, defaultDataDir: string): DatabaseConfig {
+  const url = env.DATABASE_URL?.trim();
+  if (url) return { engine: 'postgres', url };
+  return { engine: 'pglite', dataDir: env.PGLITE_DIR?.trim() || defaultDataDir };
+}

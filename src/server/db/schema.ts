@@ -1,0 +1,227 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint, boolean, check, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid,
+} from 'drizzle-orm/pg-core';
+
+/** Money columns: integer paisa in a bigint, read back as a JS number (safe up to 9e15 paisa). */
+const paisa = (name: string) => bigint(name, { mode: 'number' });
+const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
+
+/** Facts about the book itself: for a generated demo book, its seed, size and clock. */
+export const bookMeta = pgTable('book_meta', {
+  key: text('key').primaryKey(),
+  value: jsonb('value').notNull(),
+});
+
+export const ROLES = ['platform_admin', 'agent', 'player'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const accounts = pgTable('accounts', {
+  id: uuid('id').primaryKey(),
+  username: text('username').notNull(),
+  displayName: text('display_name').notNull(),
+  /** normalizeForSearch(displayName + username): what the fuzzy search reads. */
+  searchName: text('search_name').notNull(),
+  role: text('role', { enum: ROLES }).notNull(),
+  parentId: uuid('parent_id'),
+  /** Ids from the root to this account, dot-separated: the downline is a prefix match. */
+  path: text('path').notNull(),
+  depth: integer('depth').notNull(),
+  shareBps: integer('share_bps').notNull().default(0),
+  commissionBps: integer('commission_bps').notNull().default(0),
+  creditLimit: paisa('credit_limit').notNull().default(0),
+  timezone: text('timezone').notNull(),
+  notes: text('notes'),
+  passwordHash: text('password_hash'),
+  largeBetThreshold: paisa('large_bet_threshold').notNull().default(1_000_000),
+  createdAt: instant('created_at').notNull(),
+}, (t) => [
+  uniqueIndex('accounts_username_key').on(t.username),
+  index('accounts_parent_idx').on(t.parentId),
+  index('accounts_path_idx').on(sql`${t.path} text_pattern_ops`),
+  index('accounts_search_trgm_idx').using('gin', sql`${t.searchName} gin_trgm_ops`),
+  check('accounts_share_bps_range', sql`${t.shareBps} between 0 and 10000`),
+  check('accounts_commission_bps_range', sql`${t.commissionBps} between 0 and 10000`),
+  check('accounts_credit_limit_nonneg', sql`${t.creditLimit} >= 0`),
+  check('accounts_parent_unless_admin', sql`(${t.role} = 'platform_admin') = (${t.parentId} is null)`),
+]);
+
+export const playerLimits = pgTable('player_limits', {
+  accountId: uuid('account_id').primaryKey().references(() => accounts.id),
+  perClickWin: paisa('per_click_win').notNull(),
+  aggregateDailyWin: paisa('aggregate_daily_win').notNull(),
+  minStake: paisa('min_stake').notNull(),
+}, (t) => [
+  check('player_limits_nonneg', sql`${t.perClickWin} >= 0 and ${t.aggregateDailyWin} >= 0`),
+  check('player_limits_min_stake', sql`${t.minStake} >= 100 and ${t.minStake} <= ${t.perClickWin}`),
+]);
+
+export const sessions = pgTable('sessions', {
+  /** SHA-256 of the opaque token: a leaked table does not leak usable tokens. */
+  tokenHash: text('token_hash').primaryKey(),
+  accountId: uuid('account_id').notNull().references(() => accounts.id),
+  createdAt: instant('created_at').notNull(),
+  expiresAt: instant('expires_at').notNull(),
+  revokedAt: instant('revoked_at'),
+}, (t) => [index('sessions_account_idx').on(t.accountId)]);
+
+export const teams = pgTable('teams', {
+  id: uuid('id').primaryKey(),
+  name: text('name').notNull(),
+  shortCodes: text('short_codes').array().notNull(),
+});
+
+export const FIXTURE_STATUSES = ['scheduled', 'live', 'finished'] as const;
+export const fixtures = pgTable('fixtures', {
+  id: uuid('id').primaryKey(),
+  name: text('name').notNull(),
+  sport: text('sport').notNull(),
+  startsAt: instant('starts_at').notNull(),
+  status: text('status', { enum: FIXTURE_STATUSES }).notNull(),
+  homeTeamId: uuid('home_team_id').notNull().references(() => teams.id),
+  awayTeamId: uuid('away_team_id').notNull().references(() => teams.id),
+  /** normalizeForSearch of the name, both teams' names and every short code. */
+  searchText: text('search_text').notNull(),
+}, (t) => [
+  index('fixtures_starts_idx').on(t.startsAt),
+  index('fixtures_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
+]);
+
+export const MARKET_STATUSES = ['open', 'suspended', 'settled', 'void'] as const;
+export const markets = pgTable('markets', {
+  id: uuid('id').primaryKey(),
+  fixtureId: uuid('fixture_id').notNull().references(() => fixtures.id),
+  name: text('name').notNull(),
+  status: text('status', { enum: MARKET_STATUSES }).notNull(),
+  winnerOutcomeId: uuid('winner_outcome_id'),
+  settledAt: instant('settled_at'),
+  ordinal: integer('ordinal').notNull(),
+}, (t) => [index('markets_fixture_idx').on(t.fixtureId), index('markets_status_idx').on(t.status)]);
+
+export const outcomes = pgTable('outcomes', {
+  id: uuid('id').primaryKey(),
+  marketId: uuid('market_id').notNull().references(() => markets.id),
+  name: text('name').notNull(),
+  ordinal: integer('ordinal').notNull(),
+}, (t) => [index('outcomes_market_idx').on(t.marketId)]);
+
+export const BET_SIDES = ['back', 'lay'] as const;
+export const BET_STATUSES = ['open', 'settled', 'void'] as const;
+export const bets = pgTable('bets', {
+  id: uuid('id').primaryKey(),
+  playerId: uuid('player_id').notNull().references(() => accounts.id),
+  marketId: uuid('market_id').notNull().references(() => markets.id),
+  outcomeId: uuid('outcome_id').notNull().references(() => outcomes.id),
+  side: text('side', { enum: BET_SIDES }).notNull(),
+  stake: paisa('stake').notNull(),
+  /** Decimal odds in hundredths: 1.85 → 185. */
+  odds: integer('odds').notNull(),
+  status: text('status', { enum: BET_STATUSES }).notNull(),
+  placedAt: instant('placed_at').notNull(),
+  settledAt: instant('settled_at'),
+  /** The player's result in paisa once settled (positive: the player won). */
+  result: paisa('result'),
+}, (t) => [
+  index('bets_player_placed_idx').on(t.playerId, t.placedAt),
+  index('bets_market_idx').on(t.marketId),
+  index('bets_open_idx').on(t.marketId).where(sql`${t.status} = 'open'`),
+  index('bets_placed_idx').on(t.placedAt),
+  check('bets_stake_positive', sql`${t.stake} > 0`),
+  check('bets_odds_above_evens', sql`${t.odds} > 100`),
+]);
+
+export const LEDGER_KINDS = ['bet_result', 'commission', 'share', 'settlement', 'adjustment'] as const;
+export type LedgerKind = (typeof LEDGER_KINDS)[number];
+/**
+ * Double-entry ledger. Every movement between a child account and its parent is two postings
+ * with the same entry id: `amount` on the parent's row is what the child now owes the parent
+ * more, and the child's row carries its negation. So every entry sums to zero, and the take of
+ * a pair is Σ amount over the parent's postings against that child.
+ */
+export const ledger = pgTable('ledger', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  entryId: uuid('entry_id').notNull(),
+  kind: text('kind', { enum: LEDGER_KINDS }).notNull(),
+  accountId: uuid('account_id').notNull().references(() => accounts.id),
+  counterpartyId: uuid('counterparty_id').notNull().references(() => accounts.id),
+  amount: paisa('amount').notNull(),
+  occurredAt: instant('occurred_at').notNull(),
+  marketId: uuid('market_id'),
+  betId: uuid('bet_id'),
+  settlementId: uuid('settlement_id'),
+}, (t) => [
+  index('ledger_pair_idx').on(t.accountId, t.counterpartyId),
+  index('ledger_account_time_idx').on(t.accountId, t.occurredAt),
+  index('ledger_entry_idx').on(t.entryId),
+]);
+
+export const settlements = pgTable('settlements', {
+  id: uuid('id').primaryKey(),
+  /** The lower account of the pair (a player or sub-agent) and its upline. */
+  childId: uuid('child_id').notNull().references(() => accounts.id),
+  parentId: uuid('parent_id').notNull().references(() => accounts.id),
+  /** Positive: the child paid the parent; negative: the parent paid the child. */
+  amount: paisa('amount').notNull(),
+  takeBefore: paisa('take_before').notNull(),
+  takeAfter: paisa('take_after').notNull(),
+  mode: text('mode', { enum: ['auto', 'amount'] }).notNull(),
+  periodId: text('period_id'),
+  createdBy: uuid('created_by').notNull().references(() => accounts.id),
+  idempotencyKey: text('idempotency_key'),
+  createdAt: instant('created_at').notNull(),
+}, (t) => [
+  index('settlements_child_idx').on(t.childId, t.createdAt),
+  index('settlements_parent_idx').on(t.parentId, t.createdAt),
+  check('settlements_amount_nonzero', sql`${t.amount} <> 0`),
+]);
+
+/** Stripe-style keys: the first response is stored and replayed; other parameters are refused. */
+export const idempotencyKeys = pgTable('idempotency_keys', {
+  accountId: uuid('account_id').notNull().references(() => accounts.id),
+  procedure: text('procedure').notNull(),
+  key: text('key').notNull(),
+  paramsHash: text('params_hash').notNull(),
+  response: jsonb('response'),
+  createdAt: instant('created_at').notNull(),
+  expiresAt: instant('expires_at').notNull(),
+}, (t) => [primaryKey({ columns: [t.accountId, t.procedure, t.key] })]);
+
+export const auditLog = pgTable('audit_log', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  actorId: uuid('actor_id').notNull().references(() => accounts.id),
+  action: text('action').notNull(),
+  targetId: uuid('target_id'),
+  before: jsonb('before'),
+  after: jsonb('after'),
+  requestId: text('request_id'),
+  idempotencyKey: text('idempotency_key'),
+  createdAt: instant('created_at').notNull(),
+}, (t) => [index('audit_actor_idx').on(t.actorId, t.createdAt)]);
+
+export const EVENT_KINDS = ['player_login', 'large_bet', 'market_settled'] as const;
+export const events = pgTable('events', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  kind: text('kind', { enum: EVENT_KINDS }).notNull(),
+  recipientId: uuid('recipient_id').notNull().references(() => accounts.id),
+  payload: jsonb('payload').notNull(),
+  createdAt: instant('created_at').notNull(),
+  readAt: instant('read_at'),
+}, (t) => [index('events_recipient_idx').on(t.recipientId, t.id)]);
+
+export const eventMutes = pgTable('event_mutes', {
+  accountId: uuid('account_id').notNull().references(() => accounts.id),
+  kind: text('kind', { enum: EVENT_KINDS }).notNull(),
+  muted: boolean('muted').notNull(),
+}, (t) => [primaryKey({ columns: [t.accountId, t.kind] })]);
+
+export const reportArtifacts = pgTable('report_artifacts', {
+  id: uuid('id').primaryKey(),
+  ownerId: uuid('owner_id').notNull().references(() => accounts.id),
+  template: text('template', { enum: ['per_player_pnl', 'bets_by_match', 'settlement_log'] }).notNull(),
+  format: text('format', { enum: ['xlsx', 'pdf'] }).notNull(),
+  filters: jsonb('filters').notNull(),
+  content: bytea('content').notNull(),
+  createdAt: instant('created_at').notNull(),
+  expiresAt: instant('expires_at').notNull(),
+}, (t) => [index('report_artifacts_owner_idx').on(t.ownerId, t.createdAt)]);

@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createHTTPHandler } from '@trpc/server/adapters/standalone';
+import type { Logger } from './log.js';
+import type { ServiceDeps } from './services/caller.js';
+import { appRouter } from './trpc/router.js';
+
+/** Bodies above this are refused before parsing (a huge string is a client error, not a load). */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+export interface BackendServer {
+  server: http.Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+export function createBackendHandler(deps: ServiceDeps, log: Logger): http.RequestListener {
+  const trpc = createHTTPHandler({
+    router: appRouter,
+    basePath: '/trpc/',
+    maxBodySize: MAX_BODY_BYTES,
+    createContext: ({ req, res }) => {
+      const header = req.headers['x-request-id'];
+      const requestId = typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
+      res.setHeader('x-request-id', requestId);
+      const auth = req.headers.authorization;
+      const token = typeof auth === 'string' && auth.startsWith('Bearer ') ? auth.slice(7).trim() : null;
+      return { deps, token, requestId, log: log.child({ requestId }) };
+    },
+  });
+  return (req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path === '/health' && (req.method === 'GET' || req.method === 'HEAD')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(req.method === 'HEAD' ? undefined : JSON.stringify({ ok: true }));
+      return;
+    }
+    if (path?.startsWith('/trpc/')) {
+      trpc(req, res);
+      return;
+    }
+    res.writeHead(404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: 'not found' }));
+  };
+}
+
+/** Listens on host:port (port 0 picks a free one) and resolves once it is accepting. */
+export async function startBackendServer(deps: ServiceDeps, log: Logger, options: { port: number; host?: string }): Promise<BackendServer> {
+  const server = http.createServer(createBackendHandler(deps, log));
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const { address, port } = server.address() as AddressInfo;
+  const host = address.includes(':') ? `[${address}]` : address;
+  return {
+    server,
+    url: `http://${host}:${port}`,
+    close: () => new Promise<void>((resolve, reject) => {
+      server.close((error) => (error ? reject(error) : resolve()));
+      server.closeIdleConnections();
+    }),
+  };
+}

@@ -1,0 +1,73 @@
+import { createHash } from 'node:crypto';
+import { eq, getTableColumns, sql } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import type { Db } from '../db/client.js';
+import * as t from '../db/schema.js';
+import { hashPassword } from '../services/passwords.js';
+import type { Book, BookOptions } from './generate.js';
+
+const BATCH_ROWS = 20_000;
+
+/**
+ * One INSERT … SELECT FROM unnest(array per column) per batch: a handful of parameters however many
+ * rows, which both engines parse far faster than a multi-row VALUES list.
+ */
+async function insertAll<T extends object>(db: Db, table: PgTable, rows: readonly T[]): Promise<void> {
+  if (rows.length === 0) return;
+  const columns = Object.entries(getTableColumns(table)).filter(([key]) => key in rows[0]!);
+  for (let i = 0; i < rows.length; i += BATCH_ROWS) {
+    const batch = rows.slice(i, i + BATCH_ROWS);
+    const arrays = columns.map(([key, column]) => {
+      const values = batch.map((row) => {
+        const v = (row as Record<string, unknown>)[key];
+        if (v instanceof Date) return v.toISOString();
+        if (Array.isArray(v)) return `{${v.map((x) => JSON.stringify(String(x))).join(',')}}`;
+        if (v !== null && typeof v === 'object') return JSON.stringify(v);
+        return v ?? null;
+      });
+      // text[] columns travel as their array literal, one text each, and are cast back per row.
+      const sqlType = column.getSQLType();
+      const elementType = sqlType.endsWith('[]') ? 'text' : sqlType;
+      const cast = sqlType.endsWith('[]') ? sql`::${sql.raw(sqlType)}` : sql``;
+      return { name: column.name, param: sql`unnest(${sql.param(values)}::${sql.raw(elementType)}[])`, cast };
+    });
+    const names = sql.join(columns.map(([, c]) => sql.identifier(c.name)), sql`, `);
+    const selects = sql.join(arrays.map((a, n) => sql`${sql.identifier(`c${n}`)}${a.cast}`), sql`, `);
+    const sources = sql.join(arrays.map((a) => a.param), sql`, `);
+    const aliases = sql.join(arrays.map((_, n) => sql.identifier(`c${n}`)), sql`, `);
+    await db.execute(sql`insert into ${table} (${names}) select ${selects} from rows from (${sources}) as r(${aliases})`);
+  }
+}
+
+export interface BookMeta extends BookOptions {
+  clock: string;
+}
+
+/** Writes a generated book into an empty database, all or nothing. */
+export async function writeBook(db: Db, book: Book): Promise<void> {
+  const accounts = await Promise.all(book.accounts.map(async ({ password, ...a }) => ({
+    ...a,
+    // A salt drawn from the seed keeps the book byte-for-byte reproducible; these are demo passwords.
+    passwordHash: password === null ? null : await hashPassword(password, createHash('sha256').update(`${book.options.seed}:salt:${a.username}`).digest().subarray(0, 16)),
+  })));
+  const meta: BookMeta = { ...book.options, clock: book.clock.toISOString() };
+  await db.transaction(async (tx) => {
+    const txDb = tx as unknown as Db;
+    // Parents before children: the tree is written in depth order.
+    await insertAll(txDb, t.accounts, [...accounts].sort((a, b) => a.depth - b.depth));
+    await insertAll(txDb, t.playerLimits, book.playerLimits);
+    await insertAll(txDb, t.teams, book.teams);
+    await insertAll(txDb, t.fixtures, book.fixtures);
+    await insertAll(txDb, t.markets, book.markets);
+    await insertAll(txDb, t.outcomes, book.outcomes);
+    await insertAll(txDb, t.bets, book.bets);
+    await insertAll(txDb, t.settlements, book.settlements);
+    await insertAll(txDb, t.ledger, book.ledger);
+    await insertAll(txDb, t.bookMeta, [{ key: 'demo_book', value: meta }]);
+  });
+}
+
+export async function readBookMeta(db: Db): Promise<BookMeta | null> {
+  const rows = await db.select().from(t.bookMeta).where(eq(t.bookMeta.key, 'demo_book'));
+  return (rows[0]?.value as BookMeta | undefined) ?? null;
+}

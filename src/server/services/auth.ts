@@ -1,0 +1,53 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { TRPCError } from '@trpc/server';
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import { accounts, sessions } from '../db/schema.js';
+import type { Caller, ServiceDeps } from './caller.js';
+import { verifyPassword } from './passwords.js';
+
+export const DEFAULT_SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+
+/** Tokens are 32 random bytes; only their SHA-256 is stored. */
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+const invalidLogin = () => new TRPCError({ code: 'UNAUTHORIZED', message: 'invalid username or password' });
+
+// A fixed hash to verify against when the user is unknown, so both paths cost the same.
+const DUMMY_HASH = '$argon2id$v=19$m=19456,t=2,p=1$AQEBAQEBAQEBAQEBAQEBAQ$+m21d7tbteefuH7Lm+E+MLLzRJL8zllqwBoWL8clQi0';
+
+export async function login(deps: ServiceDeps, username: string, password: string, ttlMs = DEFAULT_SESSION_TTL_MS) {
+  const [account] = await deps.db.select().from(accounts).where(eq(accounts.username, username.toLowerCase()));
+  const ok = await verifyPassword(account?.passwordHash ?? DUMMY_HASH, password);
+  // Players bet on the exchange; the desk is for agents and the platform.
+  if (!account || !ok || !account.passwordHash || account.role === 'player') throw invalidLogin();
+  const token = randomBytes(32).toString('base64url');
+  const now = deps.now();
+  const expiresAt = new Date(now.getTime() + ttlMs);
+  await deps.db.insert(sessions).values({ tokenHash: hashToken(token), accountId: account.id, createdAt: now, expiresAt });
+  return {
+    token,
+    expiresAt: expiresAt.toISOString(),
+    user: { id: account.id, username: account.username, name: account.displayName, role: account.role, timezone: account.timezone },
+  };
+}
+
+export async function logout(deps: ServiceDeps, token: string): Promise<void> {
+  await deps.db.update(sessions).set({ revokedAt: deps.now() })
+    .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt)));
+}
+
+/** The caller behind a bearer token, or UNAUTHORIZED with the reason a client can act on. */
+export async function resolveSession(deps: ServiceDeps, token: string | null): Promise<Caller> {
+  if (!token) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'sign in first: no session token was sent' });
+  if (!TOKEN_PATTERN.test(token)) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'malformed session token' });
+  const [row] = await deps.db.select({ account: accounts, expiresAt: sessions.expiresAt })
+    .from(sessions).innerJoin(accounts, eq(accounts.id, sessions.accountId))
+    .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, deps.now())));
+  if (!row) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'the session has expired or was signed out: sign in again' });
+  const a = row.account;
+  return {
+    id: a.id, username: a.username, name: a.displayName, role: a.role, parentId: a.parentId, path: a.path,
+    depth: a.depth, timezone: a.timezone, shareBps: a.shareBps, creditLimit: a.creditLimit,
+  };
+}

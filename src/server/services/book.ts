@@ -1,0 +1,132 @@
+import { TRPCError } from '@trpc/server';
+import { type SQL, sql } from 'drizzle-orm';
+import type { DownlineNode, Role } from '../../shared/contracts/agent-api.js';
+import { paisaFromSql } from '../../shared/money.js';
+import { queryRows } from '../db/client.js';
+import { type Caller, type ServiceDeps, accountInScope, decodeOffset, encodeOffset, inDownline } from './caller.js';
+
+/** Take in words: positive means the child owes its upline. */
+export function takeDirection(take: number): 'owes_you' | 'you_owe' | 'square' {
+  return take > 0 ? 'owes_you' : take < 0 ? 'you_owe' : 'square';
+}
+
+/** Σ of the parent's postings against the child: what the child owes right now (DOMAIN.md, Take). */
+export async function takeOf(deps: ServiceDeps, childId: string, parentId: string): Promise<number> {
+  const [row] = await queryRows<{ take: string | null }>(deps.db, sql`
+    select sum(amount) as take from ledger where account_id = ${parentId} and counterparty_id = ${childId}`);
+  return paisaFromSql(row?.take);
+}
+
+interface AccountBalanceRow {
+  id: string; name: string; username: string; role: Role; parent_id: string; depth: number; share_bps: number;
+  commission_bps: number; credit_limit: string | number; take: string | number | null;
+  per_click_win: string | number | null; aggregate_daily_win: string | number | null; min_stake: string | number | null;
+  total_rows: string | number;
+}
+
+/** Accounts matching `where`, each with its CL, limits and take towards its own upline, from the ledger. */
+function balancesQuery(where: SQL, page?: { limit: number; offset: number }): SQL {
+  return sql`
+    select a.id, a.display_name as name, a.username, a.role, a.parent_id, a.depth, a.share_bps, a.commission_bps,
+      a.credit_limit, pl.per_click_win, pl.aggregate_daily_win, pl.min_stake,
+      (select sum(l.amount) from ledger l where l.account_id = a.parent_id and l.counterparty_id = a.id) as take,
+      count(*) over () as total_rows
+    from accounts a left join player_limits pl on pl.account_id = a.id
+    where ${where}
+    order by a.depth, a.display_name, a.id
+    ${page ? sql`limit ${page.limit} offset ${page.offset}` : sql``}`;
+}
+
+function directOrOne(caller: Caller, accountId: string | undefined): SQL {
+  return accountId ? sql`a.id = ${accountId}` : sql`a.parent_id = ${caller.id}`;
+}
+
+export async function getTake(deps: ServiceDeps, caller: Caller, input: { playerId?: string | undefined; limit: number; cursor?: string | undefined }) {
+  if (input.playerId) await accountInScope(deps, caller, input.playerId);
+  const offset = decodeOffset(input.cursor);
+  const where = directOrOne(caller, input.playerId);
+  const rows = await queryRows<AccountBalanceRow>(deps.db, balancesQuery(where, { limit: input.limit, offset }));
+  const [totals] = await queryRows<{ take: string | null; cl: string | null; n: string | number }>(deps.db, sql`
+    select sum(t.take) as take, sum(t.credit_limit) as cl, count(*) as n from (
+      select a.credit_limit, coalesce((select sum(l.amount) from ledger l where l.account_id = a.parent_id and l.counterparty_id = a.id), 0) as take
+      from accounts a where ${where}) t`);
+  const take = paisaFromSql(totals?.take);
+  const cl = paisaFromSql(totals?.cl);
+  return {
+    rows: rows.map((r) => {
+      const t = paisaFromSql(r.take);
+      const creditLimit = paisaFromSql(r.credit_limit);
+      return { accountId: r.id, name: r.name, role: r.role, take: t, creditLimit, available: creditLimit - t, direction: takeDirection(t) };
+    }),
+    totals: { take, cl, available: cl - take },
+    nextCursor: encodeOffset(offset, rows.length, Number(totals?.n ?? 0)),
+  };
+}
+
+export async function getCreditLimit(deps: ServiceDeps, caller: Caller, input: { playerId?: string | undefined; limit: number; cursor?: string | undefined }) {
+  if (input.playerId) await accountInScope(deps, caller, input.playerId);
+  const offset = decodeOffset(input.cursor);
+  const rows = await queryRows<AccountBalanceRow>(deps.db, balancesQuery(directOrOne(caller, input.playerId), { limit: input.limit, offset }));
+  const nullablePaisa = (v: string | number | null) => (v === null ? null : paisaFromSql(v));
+  return {
+    rows: rows.map((r) => {
+      const take = paisaFromSql(r.take);
+      const creditLimit = paisaFromSql(r.credit_limit);
+      return {
+        accountId: r.id, name: r.name, role: r.role, creditLimit,
+        perClickWin: nullablePaisa(r.per_click_win), aggregateDailyWin: nullablePaisa(r.aggregate_daily_win), minStake: nullablePaisa(r.min_stake),
+        take, available: creditLimit - take,
+      };
+    }),
+    nextCursor: encodeOffset(offset, rows.length, Number(rows[0]?.total_rows ?? 0)),
+  };
+}
+
+/** Nodes the tree answer may hold before it is cut (the rest is fetched a level at a time). */
+export const MAX_TREE_NODES = 5000;
+
+export async function getDownline(deps: ServiceDeps, caller: Caller, input: { depth: number }) {
+  const rows = await queryRows<AccountBalanceRow & { child_count: string | number }>(deps.db, sql`
+    select b.*, (select count(*) from accounts c where c.parent_id = b.id) as child_count from (${balancesQuery(
+      sql`${inDownline(caller, 'a')} and a.depth <= ${caller.depth + input.depth}`,
+      { limit: MAX_TREE_NODES + 1, offset: 0 },
+    )}) b`);
+  const truncated = rows.length > MAX_TREE_NODES;
+  const nodes = new Map<string, DownlineNode>();
+  const roots: DownlineNode[] = [];
+  for (const r of rows.slice(0, MAX_TREE_NODES)) {
+    const take = paisaFromSql(r.take);
+    const creditLimit = paisaFromSql(r.credit_limit);
+    const node: DownlineNode = {
+      id: r.id, name: r.name, username: r.username, role: r.role,
+      shareBps: r.role === 'agent' ? r.share_bps : null,
+      commissionBps: r.role === 'player' ? r.commission_bps : null,
+      creditLimit, take, available: creditLimit - take, childCount: Number(r.child_count), children: [],
+    };
+    nodes.set(r.id, node);
+    // Rows come in depth order, so a parent is always placed before its children.
+    const parent = nodes.get(r.parent_id);
+    if (parent) parent.children.push(node);
+    else roots.push(node);
+  }
+  return { tree: roots, truncated };
+}
+
+export async function getUpline(deps: ServiceDeps, caller: Caller) {
+  if (caller.role !== 'agent' || !caller.parentId) {
+    throw new TRPCError({ code: 'FORBIDDEN', message: 'only an agent has an upline' });
+  }
+  const [row] = await queryRows<{ upline_name: string; owed: string | null; downline_take: string | null }>(deps.db, sql`
+    select (select display_name from accounts where id = ${caller.parentId}) as upline_name,
+      (select sum(amount) from ledger where account_id = ${caller.parentId} and counterparty_id = ${caller.id}) as owed,
+      (select sum(l.amount) from ledger l join accounts c on c.id = l.counterparty_id and c.parent_id = ${caller.id}
+        where l.account_id = ${caller.id}) as downline_take`);
+  const owed = paisaFromSql(row?.owed);
+  return {
+    uplineName: row?.upline_name ?? '',
+    cl: caller.creditLimit,
+    owed,
+    takeNet: paisaFromSql(row?.downline_take) - owed,
+    available: caller.creditLimit - owed,
+  };
+}

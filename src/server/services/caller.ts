@@ -1,0 +1,123 @@
+import { TRPCError } from '@trpc/server';
+import { type SQL, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import {
+  type IsoDate, addDays, dayRangeToInstants, localDate, startOfMonth, startOfWeek,
+} from '../../shared/dates.js';
+import { type Db, queryRows } from '../db/client.js';
+import type { Role } from '../db/schema.js';
+
+/** The authenticated account a procedure acts for; every read is scoped by it. */
+export interface Caller {
+  id: string;
+  username: string;
+  name: string;
+  role: Role;
+  parentId: string | null;
+  path: string;
+  depth: number;
+  timezone: string;
+  shareBps: number;
+  creditLimit: number;
+}
+
+export interface ServiceDeps {
+  db: Db;
+  /** Business time: "today" and session expiry are read from it. */
+  now: () => Date;
+}
+
+/** SQL condition: the account aliased `alias` is in the caller's downline (strictly below it). */
+export function inDownline(caller: Caller, alias: string): SQL {
+  if (caller.role === 'platform_admin') return sql`${sql.identifier(alias)}.role <> 'platform_admin'`;
+  return sql`${sql.identifier(alias)}.path like ${`${caller.path}.%`}`;
+}
+
+const notFound = (what: string) => new TRPCError({ code: 'NOT_FOUND', message: `${what} not found` });
+
+export interface ScopedAccount {
+  id: string;
+  name: string;
+  role: Role;
+  parentId: string;
+  path: string;
+  creditLimit: number;
+}
+
+/**
+ * An account of the caller's downline, or NOT_FOUND — the same answer for a missing id and for
+ * one in another tree, so ids cannot be probed.
+ */
+export async function accountInScope(deps: ServiceDeps, caller: Caller, accountId: string, what = 'player'): Promise<ScopedAccount> {
+  const rows = await queryRows<{ id: string; name: string; role: Role; parent_id: string; path: string; credit_limit: string | number }>(deps.db, sql`
+    select a.id, a.display_name as name, a.role, a.parent_id, a.path, a.credit_limit
+    from accounts a where a.id = ${accountId} and ${inDownline(caller, 'a')}`);
+  const row = rows[0];
+  if (!row) throw notFound(what);
+  return { id: row.id, name: row.name, role: row.role, parentId: row.parent_id, path: row.path, creditLimit: Number(row.credit_limit) };
+}
+
+export async function fixtureExists(deps: ServiceDeps, fixtureId: string): Promise<void> {
+  const rows = await queryRows(deps.db, sql`select 1 from fixtures where id = ${fixtureId}`);
+  if (rows.length === 0) throw notFound('fixture');
+}
+
+export async function marketExists(deps: ServiceDeps, marketId: string): Promise<void> {
+  const rows = await queryRows(deps.db, sql`select 1 from markets where id = ${marketId}`);
+  if (rows.length === 0) throw notFound('market');
+}
+
+export interface Period {
+  from: IsoDate;
+  to: IsoDate;
+  timezone: string;
+  start: Date;
+  end: Date;
+}
+
+/** Inclusive local days in the caller's timezone; no date at all means today (seed 000). */
+export function resolvePeriod(deps: ServiceDeps, caller: Caller, from?: IsoDate, to?: IsoDate): Period {
+  const today = localDate(deps.now(), caller.timezone);
+  const f = from ?? to ?? today;
+  const t = to ?? (from ? today : f);
+  if (f > t) throw new TRPCError({ code: 'BAD_REQUEST', message: `the period starts (${f}) after it ends (${t})` });
+  const { start, end } = dayRangeToInstants(f, t, caller.timezone);
+  return { from: f, to: t, timezone: caller.timezone, start, end };
+}
+
+export function namedPeriod(deps: ServiceDeps, caller: Caller, period: 'today' | 'week' | 'month'): Period {
+  const today = localDate(deps.now(), caller.timezone);
+  const from = period === 'today' ? today : period === 'week' ? startOfWeek(today) : startOfMonth(today);
+  return resolvePeriod(deps, caller, from, today);
+}
+
+export function optionalDateRange(deps: ServiceDeps, caller: Caller, from?: IsoDate, to?: IsoDate): Period | null {
+  if (!from && !to) return null;
+  return resolvePeriod(deps, caller, from ?? '1970-01-01', to ?? localDate(deps.now(), caller.timezone));
+}
+
+// ── cursors ──────────────────────────────────────────────────────────────────────────────────
+const offsetCursor = z.object({ o: z.number().int().min(0).max(1_000_000) });
+
+export function decodeOffset(cursor: string | undefined): number {
+  if (!cursor) return 0;
+  return decodeCursor(cursor, offsetCursor).o;
+}
+
+export function encodeOffset(offset: number, pageSize: number, total: number): string | null {
+  return offset + pageSize < total ? encodeCursor({ o: offset + pageSize }) : null;
+}
+
+export function encodeCursor(value: unknown): string {
+  return Buffer.from(JSON.stringify(value)).toString('base64url');
+}
+
+export function decodeCursor<T>(cursor: string, schema: z.ZodType<T>): T {
+  try {
+    return schema.parse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
+  } catch {
+    throw new TRPCError({ code: 'BAD_REQUEST', message: 'not a cursor this API handed out' });
+  }
+}
+
+export const nextDay = (day: IsoDate) => addDays(day, 1);

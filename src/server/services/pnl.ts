@@ -1,0 +1,141 @@
+import { type SQL, sql } from 'drizzle-orm';
+import { paisaFromSql } from '../../shared/money.js';
+import { queryRows } from '../db/client.js';
+import {
+  type Caller, type Period, type ServiceDeps, accountInScope, decodeOffset, encodeOffset, fixtureExists, inDownline,
+  marketExists, namedPeriod, resolvePeriod,
+} from './caller.js';
+import { marketExposures } from './exposure.js';
+
+const periodOut = (p: Period) => ({ from: p.from, to: p.to, timezone: p.timezone });
+
+function marketFilter(input: { fixtureId?: string | undefined; marketId?: string | undefined }): SQL {
+  if (input.marketId) return sql`l.market_id = ${input.marketId}`;
+  if (input.fixtureId) return sql`l.market_id in (select id from markets where fixture_id = ${input.fixtureId})`;
+  return sql`true`;
+}
+
+/** PnL per downline player from the ledger: bet results and commission posted in the period. */
+export async function getPnL(deps: ServiceDeps, caller: Caller, input: {
+  from?: string | undefined; to?: string | undefined; playerId?: string | undefined; fixtureId?: string | undefined;
+  marketId?: string | undefined; limit: number; cursor?: string | undefined;
+}) {
+  const period = resolvePeriod(deps, caller, input.from, input.to);
+  if (input.playerId) await accountInScope(deps, caller, input.playerId);
+  if (input.fixtureId) await fixtureExists(deps, input.fixtureId);
+  if (input.marketId) await marketExists(deps, input.marketId);
+  const offset = decodeOffset(input.cursor);
+  const markets = marketFilter(input);
+  const perPlayer = sql`
+    select a.id, a.display_name as name, p.display_name as agent_name,
+      count(*) filter (where l.kind = 'bet_result') as bets,
+      coalesce(sum(b.stake) filter (where l.kind = 'bet_result'), 0) as turnover,
+      coalesce(sum(l.amount) filter (where l.kind = 'bet_result'), 0) as pnl,
+      coalesce(-sum(l.amount) filter (where l.kind = 'commission'), 0) as commission
+    from accounts a
+    join accounts p on p.id = a.parent_id
+    join ledger l on l.account_id = a.id and l.counterparty_id = a.parent_id
+      and l.kind in ('bet_result', 'commission')
+      and l.occurred_at >= ${period.start.toISOString()}::timestamptz and l.occurred_at < ${period.end.toISOString()}::timestamptz
+      and ${markets}
+    left join bets b on b.id = l.bet_id
+    where a.role = 'player' and ${inDownline(caller, 'a')} ${input.playerId ? sql`and a.id = ${input.playerId}` : sql``}
+    group by a.id, a.display_name, p.display_name`;
+  type Row = { id: string; name: string; agent_name: string; bets: string | number; turnover: string | number; pnl: string | number; commission: string | number };
+  const rows = await queryRows<Row>(deps.db, sql`
+    select * from (${perPlayer}) t order by abs(t.pnl - t.commission) desc, t.name, t.id limit ${input.limit} offset ${offset}`);
+  const [totals] = await queryRows<{ n: string | number; bets: string | null; turnover: string | null; pnl: string | null; commission: string | null }>(deps.db, sql`
+    select count(*) as n, sum(bets) as bets, sum(turnover) as turnover, sum(pnl) as pnl, sum(commission) as commission from (${perPlayer}) t`);
+  let yourShare: number | null = null;
+  if (!input.playerId) {
+    const [own] = await queryRows<{ kept: string | null }>(deps.db, sql`
+      select sum(l.amount) as kept from ledger l
+      where l.account_id = ${caller.id} and l.kind in ('bet_result', 'commission', 'share')
+        and l.occurred_at >= ${period.start.toISOString()}::timestamptz and l.occurred_at < ${period.end.toISOString()}::timestamptz
+        and ${markets}`);
+    yourShare = paisaFromSql(own?.kept);
+  }
+  const pnl = paisaFromSql(totals?.pnl);
+  const commission = paisaFromSql(totals?.commission);
+  return {
+    period: periodOut(period),
+    rows: rows.map((r) => {
+      const rowPnl = paisaFromSql(r.pnl);
+      const rowCommission = paisaFromSql(r.commission);
+      return {
+        playerId: r.id, name: r.name, agentName: r.agent_name, bets: Number(r.bets), turnover: paisaFromSql(r.turnover),
+        pnl: rowPnl, commission: rowCommission, bookResult: -rowPnl + rowCommission,
+      };
+    }),
+    total: {
+      bets: Number(totals?.bets ?? 0), turnover: paisaFromSql(totals?.turnover), pnl, commission,
+      bookResult: -pnl + commission, yourShare,
+    },
+    nextCursor: encodeOffset(offset, rows.length, Number(totals?.n ?? 0)),
+  };
+}
+
+export async function getCommission(deps: ServiceDeps, caller: Caller, input: {
+  from?: string | undefined; to?: string | undefined; playerId?: string | undefined; limit: number; cursor?: string | undefined;
+}) {
+  const period = resolvePeriod(deps, caller, input.from, input.to);
+  if (input.playerId) await accountInScope(deps, caller, input.playerId);
+  const offset = decodeOffset(input.cursor);
+  const perPlayer = sql`
+    select a.id, a.display_name as name, p.display_name as agent_name, a.commission_bps,
+      count(*) as markets, -sum(l.amount) as commission
+    from accounts a
+    join accounts p on p.id = a.parent_id
+    join ledger l on l.account_id = a.id and l.counterparty_id = a.parent_id and l.kind = 'commission'
+      and l.occurred_at >= ${period.start.toISOString()}::timestamptz and l.occurred_at < ${period.end.toISOString()}::timestamptz
+    where a.role = 'player' and ${inDownline(caller, 'a')} ${input.playerId ? sql`and a.id = ${input.playerId}` : sql``}
+    group by a.id, a.display_name, p.display_name, a.commission_bps`;
+  const rows = await queryRows<{ id: string; name: string; agent_name: string; commission_bps: number; markets: string | number; commission: string | number }>(deps.db, sql`
+    select * from (${perPlayer}) t order by t.commission desc, t.name, t.id limit ${input.limit} offset ${offset}`);
+  const [totals] = await queryRows<{ n: string | number; total: string | null }>(deps.db, sql`
+    select count(*) as n, sum(commission) as total from (${perPlayer}) t`);
+  return {
+    period: periodOut(period),
+    rows: rows.map((r) => ({
+      playerId: r.id, name: r.name, agentName: r.agent_name, commissionBps: r.commission_bps,
+      markets: Number(r.markets), commission: paisaFromSql(r.commission),
+    })),
+    total: paisaFromSql(totals?.total),
+    nextCursor: encodeOffset(offset, rows.length, Number(totals?.n ?? 0)),
+  };
+}
+
+export async function getTopMarkets(deps: ServiceDeps, caller: Caller, input: { period: 'today' | 'week' | 'month'; metric: 'pnl' | 'volume' | 'exposure'; limit: number }) {
+  const period = namedPeriod(deps, caller, input.period);
+  let rows: Array<{ marketId: string; marketName: string; fixtureId: string; fixtureName: string; value: number; bets: number }>;
+  if (input.metric === 'exposure') {
+    // Exposure is a live figure: the period does not narrow it.
+    rows = (await marketExposures(deps, caller)).map((m) => ({
+      marketId: m.marketId, marketName: m.marketName, fixtureId: m.fixtureId, fixtureName: m.fixtureName, value: m.exposure, bets: m.openBets,
+    }));
+  } else {
+    const measure = input.metric === 'pnl'
+      ? sql`
+        select l.market_id, sum(l.amount) as value, count(*) filter (where l.kind = 'bet_result') as bets
+        from ledger l
+        where l.account_id = ${caller.id} and l.kind in ('bet_result', 'commission', 'share')
+          and l.occurred_at >= ${period.start.toISOString()}::timestamptz and l.occurred_at < ${period.end.toISOString()}::timestamptz
+        group by l.market_id`
+      : sql`
+        select b.market_id, sum(b.stake) as value, count(*) as bets
+        from bets b join accounts a on a.id = b.player_id
+        where ${inDownline(caller, 'a')}
+          and b.placed_at >= ${period.start.toISOString()}::timestamptz and b.placed_at < ${period.end.toISOString()}::timestamptz
+        group by b.market_id`;
+    const found = await queryRows<{ market_id: string; market_name: string; fixture_id: string; fixture_name: string; value: string; bets: string | number }>(deps.db, sql`
+      select v.market_id, m.name as market_name, f.id as fixture_id, f.name as fixture_name, v.value, v.bets
+      from (${measure}) v join markets m on m.id = v.market_id join fixtures f on f.id = m.fixture_id
+      order by v.value desc, m.id limit ${input.limit}`);
+    rows = found.map((r) => ({
+      marketId: r.market_id, marketName: r.market_name, fixtureId: r.fixture_id, fixtureName: r.fixture_name,
+      value: paisaFromSql(r.value), bets: Number(r.bets),
+    }));
+  }
+  rows.sort((a, b) => b.value - a.value || (a.marketId < b.marketId ? -1 : 1));
+  return { period: periodOut(period), rows: rows.slice(0, input.limit) };
+}

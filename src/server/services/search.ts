@@ -1,0 +1,101 @@
+import { sql } from 'drizzle-orm';
+import type { FixtureRef, PlayerRef } from '../../shared/contracts/agent-api.js';
+import { normalizeForSearch } from '../../shared/text.js';
+import { queryRows } from '../db/client.js';
+import { type Caller, type ServiceDeps, inDownline } from './caller.js';
+
+/** Below this trigram word-similarity a name is not offered as a fuzzy match. */
+const FUZZY_THRESHOLD = 0.45;
+
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * Accounts of the caller's downline by name, in tiers: the whole name (accents and case ignored),
+ * then names whose words start with every word typed, and only when neither finds anything,
+ * trigram likeness for misspellings.
+ */
+export async function searchPlayers(deps: ServiceDeps, caller: Caller, query: string, limit: number): Promise<PlayerRef[]> {
+  const q = normalizeForSearch(query);
+  if (!q) return [];
+  const words = q.split(' ');
+  const everyWordStarts = sql.join(
+    words.map((w) => sql`(' ' || a.search_name) like ${`% ${likeEscape(w)}%`}`),
+    sql` and `,
+  );
+  type Row = { id: string; name: string; username: string; role: PlayerRef['role']; agent_id: string; agent_name: string; match: PlayerRef['match'] };
+  const rows = await queryRows<Row>(deps.db, sql`
+    select a.id, a.display_name as name, a.username, a.role, p.id as agent_id, p.display_name as agent_name,
+      case when a.search_name = ${q} or lower(a.username) = ${q} then 'exact' else 'prefix' end as match
+    from accounts a join accounts p on p.id = a.parent_id
+    where ${inDownline(caller, 'a')} and (${everyWordStarts} or lower(a.username) like ${`${likeEscape(q)}%`})
+    order by (a.search_name = ${q}) desc, a.role = 'player' desc, a.display_name, a.id
+    limit ${limit}`);
+  if (rows.length > 0) return rows.map(toPlayerRef);
+  const fuzzy = await queryRows<Row>(deps.db, sql`
+    select a.id, a.display_name as name, a.username, a.role, p.id as agent_id, p.display_name as agent_name, 'fuzzy' as match
+    from accounts a join accounts p on p.id = a.parent_id
+    where ${inDownline(caller, 'a')} and word_similarity(${q}, a.search_name) >= ${FUZZY_THRESHOLD}
+    order by word_similarity(${q}, a.search_name) desc, a.display_name, a.id
+    limit ${limit}`);
+  return fuzzy.map(toPlayerRef);
+}
+
+function toPlayerRef(r: { id: string; name: string; username: string; role: PlayerRef['role']; agent_id: string; agent_name: string; match: PlayerRef['match'] }): PlayerRef {
+  return { id: r.id, name: r.name, username: r.username, role: r.role, agentId: r.agent_id, agentName: r.agent_name, match: r.match };
+}
+
+/** Words that join team names in a question and name no team. */
+const FIXTURE_STOPWORDS = new Set(['vs', 'v', 'versus', 'against', 'x', 'the', 'match', 'game', 'fixture', 'on', 'of', 'in', 'and', 'at']);
+
+/**
+ * Fixtures by team names or short codes ("IND v AUS", "MI vs CSK", "the India match"): every
+ * team word typed must be a whole word of the fixture, else the start of one, else trigram
+ * likeness; the best tier found is the answer. Fixtures are the exchange's, not scoped.
+ */
+export async function searchFixtures(deps: ServiceDeps, query: string, limit: number): Promise<FixtureRef[]> {
+  const words = normalizeForSearch(query).split(' ').filter((w) => w && !FIXTURE_STOPWORDS.has(w));
+  if (words.length === 0) return [];
+  const now = deps.now();
+  const tiers = [
+    sql.join(words.map((w) => sql`(' ' || f.search_text || ' ') like ${`% ${likeEscape(w)} %`}`), sql` and `),
+    sql.join(words.map((w) => sql`(' ' || f.search_text) like ${`% ${likeEscape(w)}%`}`), sql` and `),
+    sql`word_similarity(${words.join(' ')}, f.search_text) >= ${FUZZY_THRESHOLD}`,
+  ];
+  for (const condition of tiers) {
+    const found = await queryRows<{ id: string }>(deps.db, sql`
+      select f.id from fixtures f where ${condition}
+      order by (f.status = 'live') desc, abs(extract(epoch from (f.starts_at - ${now.toISOString()}::timestamptz))), f.id
+      limit ${limit}`);
+    if (found.length > 0) return fixtureRefs(deps, found.map((f) => f.id));
+  }
+  return [];
+}
+
+async function fixtureRefs(deps: ServiceDeps, ids: string[]): Promise<FixtureRef[]> {
+  const rows = await queryRows<{
+    fixture_id: string; fixture_name: string; sport: string; starts_at: Date | string; fixture_status: FixtureRef['status'];
+    market_id: string | null; market_name: string | null; market_status: FixtureRef['markets'][number]['status'] | null;
+    outcome_id: string | null; outcome_name: string | null;
+  }>(deps.db, sql`
+    select f.id as fixture_id, f.name as fixture_name, f.sport, f.starts_at, f.status as fixture_status,
+      m.id as market_id, m.name as market_name, m.status as market_status, o.id as outcome_id, o.name as outcome_name
+    from fixtures f left join markets m on m.fixture_id = f.id left join outcomes o on o.market_id = m.id
+    where f.id in (${sql.join(ids.map((i) => sql`${i}`), sql`, `)})
+    order by m.ordinal, o.ordinal`);
+  const byId = new Map<string, FixtureRef>();
+  for (const r of rows) {
+    let fixture = byId.get(r.fixture_id);
+    if (!fixture) {
+      fixture = { id: r.fixture_id, name: r.fixture_name, sport: r.sport, startsAt: new Date(r.starts_at).toISOString(), status: r.fixture_status, markets: [] };
+      byId.set(r.fixture_id, fixture);
+    }
+    if (!r.market_id) continue;
+    let market = fixture.markets.find((m) => m.id === r.market_id);
+    if (!market) {
+      market = { id: r.market_id, name: r.market_name!, status: r.market_status!, outcomes: [] };
+      fixture.markets.push(market);
+    }
+    if (r.outcome_id) market.outcomes.push({ id: r.outcome_id, name: r.outcome_name! });
+  }
+  return ids.map((i) => byId.get(i)!);
+}

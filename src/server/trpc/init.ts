@@ -1,0 +1,53 @@
+import { TRPCError, initTRPC } from '@trpc/server';
+import { ZodError, z } from 'zod';
+import type { Logger } from '../log.js';
+import { resolveSession } from '../services/auth.js';
+import type { Caller, ServiceDeps } from '../services/caller.js';
+
+export interface Context {
+  deps: ServiceDeps;
+  /** The bearer token as sent, or null. */
+  token: string | null;
+  requestId: string;
+  log: Logger;
+}
+
+const t = initTRPC.context<Context>().create({
+  errorFormatter({ shape, error }) {
+    const cause = error.cause;
+    if (error.code === 'BAD_REQUEST' && cause instanceof ZodError) {
+      // A readable message instead of the raw issue list; the issues stay for programs.
+      return { ...shape, message: z.prettifyError(cause), data: { ...shape.data, issues: cause.issues.map(({ path, message, code }) => ({ path, message, code })) } };
+    }
+    if (error.code === 'INTERNAL_SERVER_ERROR') {
+      // Never leak SQL or stack traces; the log line with the request id has them.
+      return { ...shape, message: 'internal error', data: { ...shape.data, stack: undefined } };
+    }
+    return { ...shape, data: { ...shape.data, stack: undefined } };
+  },
+});
+
+export const router = t.router;
+export const publicProcedure = t.procedure.use(async ({ ctx, path, type, next }) => {
+  const started = performance.now();
+  const result = await next();
+  const fields = { requestId: ctx.requestId, path, type, ms: Math.round((performance.now() - started) * 10) / 10 };
+  if (result.ok) ctx.log.debug('procedure', fields);
+  else if (result.error.code === 'INTERNAL_SERVER_ERROR') ctx.log.error('procedure failed', { ...fields, error: String(result.error.cause ?? result.error) });
+  else ctx.log.info('procedure refused', { ...fields, code: result.error.code });
+  return result;
+});
+
+/** Resolves the caller from the session token on every call; nothing is trusted from the client. */
+export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
+  const caller: Caller = await resolveSession(ctx.deps, ctx.token);
+  return next({ ctx: { ...ctx, caller } });
+});
+
+/** The agent-panel procedures: agents and the platform admin. */
+export const deskProcedure = authedProcedure.use(async ({ ctx, next }) => {
+  if (ctx.caller.role !== 'agent' && ctx.caller.role !== 'platform_admin') {
+    throw new TRPCError({ code: 'FORBIDDEN', message: 'the agent desk is for agents' });
+  }
+  return next();
+});

@@ -1,0 +1,184 @@
+/**
+ * The backend's read API: inputs and outputs of every procedure the desk and the assistant call.
+ * The server validates with these; the main process builds its tool registry from the same
+ * schemas, so the two cannot drift.
+ */
+import { z } from 'zod';
+import { isIsoDate } from '../dates.js';
+
+export const MAX_QUERY_LENGTH = 200;
+
+export const id = z.uuid({ message: 'must be an id returned by the API' });
+export const paisa = z.number().int().safe();
+export const isoDate = z.string().max(10).refine(isIsoDate, 'must be a calendar date YYYY-MM-DD');
+const instant = z.iso.datetime();
+const limit = (max: number, fallback: number) => z.number().int().min(1).max(max).default(fallback);
+/** Opaque keyset cursor: the API hands it out and gets it back unchanged. */
+export const cursor = z.string().max(200).regex(/^[A-Za-z0-9_-]+$/, 'not a cursor this API handed out');
+const searchQuery = z.string().trim().min(1, 'type at least one character').max(MAX_QUERY_LENGTH);
+const dateRange = { from: isoDate.optional(), to: isoDate.optional() };
+
+export const roleSchema = z.enum(['platform_admin', 'agent', 'player']);
+export type Role = z.infer<typeof roleSchema>;
+
+// ── auth ─────────────────────────────────────────────────────────────────────────────────────
+export const loginInput = z.strictObject({
+  username: z.string().trim().min(1).max(64),
+  password: z.string().min(1).max(256),
+});
+export const userSchema = z.object({
+  id, username: z.string(), name: z.string(), role: roleSchema, timezone: z.string(),
+});
+export type User = z.infer<typeof userSchema>;
+export const loginOutput = z.object({ token: z.string(), expiresAt: instant, user: userSchema });
+
+// ── agent.searchPlayers ──────────────────────────────────────────────────────────────────────
+export const searchPlayersInput = z.strictObject({ query: searchQuery, limit: limit(50, 10) });
+export const playerRef = z.object({
+  id, name: z.string(), username: z.string(), role: roleSchema,
+  agentId: id, agentName: z.string(),
+  /** How the query matched: the whole name, the starts of its words, or only by likeness. */
+  match: z.enum(['exact', 'prefix', 'fuzzy']),
+});
+export type PlayerRef = z.infer<typeof playerRef>;
+export const searchPlayersOutput = z.object({ players: z.array(playerRef) });
+
+// ── agent.getDownline ────────────────────────────────────────────────────────────────────────
+export interface DownlineNode {
+  id: string; name: string; username: string; role: Role; shareBps: number | null; commissionBps: number | null;
+  creditLimit: number; take: number; available: number; childCount: number; children: DownlineNode[];
+}
+export const downlineNode: z.ZodType<DownlineNode> = z.lazy(() => z.object({
+  id, name: z.string(), username: z.string(), role: roleSchema,
+  shareBps: z.number().int().nullable(), commissionBps: z.number().int().nullable(),
+  creditLimit: paisa, take: paisa, available: paisa, childCount: z.number().int(),
+  children: z.array(downlineNode),
+}));
+export const getDownlineInput = z.strictObject({ depth: z.number().int().min(1).max(10).default(2) });
+export const getDownlineOutput = z.object({ tree: z.array(downlineNode), truncated: z.boolean() });
+
+// ── agent.getTake / agent.getCreditLimit ─────────────────────────────────────────────────────
+const pageInput = { limit: limit(500, 200), cursor: cursor.optional() };
+export const takeDirection = z.enum(['owes_you', 'you_owe', 'square']);
+export const takeRow = z.object({
+  accountId: id, name: z.string(), role: roleSchema, take: paisa, creditLimit: paisa, available: paisa,
+  direction: takeDirection,
+});
+export const getTakeInput = z.strictObject({ playerId: id.optional(), ...pageInput });
+export const getTakeOutput = z.object({
+  rows: z.array(takeRow),
+  totals: z.object({ take: paisa, cl: paisa, available: paisa }),
+  nextCursor: z.string().nullable(),
+});
+
+export const creditRow = z.object({
+  accountId: id, name: z.string(), role: roleSchema, creditLimit: paisa,
+  perClickWin: paisa.nullable(), aggregateDailyWin: paisa.nullable(), minStake: paisa.nullable(),
+  take: paisa, available: paisa,
+});
+export const getCreditLimitInput = z.strictObject({ playerId: id.optional(), ...pageInput });
+export const getCreditLimitOutput = z.object({ rows: z.array(creditRow), nextCursor: z.string().nullable() });
+
+// ── agent.getLiveExposure ────────────────────────────────────────────────────────────────────
+export const exposureOutcome = z.object({ outcomeId: id, name: z.string(), position: paisa, positionAtShare: paisa });
+export const exposureScope = z.object({
+  fixtureId: id, fixtureName: z.string(), marketId: id, marketName: z.string(), openBets: z.number().int(),
+  outcomes: z.array(exposureOutcome), exposure: paisa, exposureAtShare: paisa,
+});
+export const getLiveExposureInput = z.strictObject({ fixtureId: id.optional(), marketId: id.optional() });
+export const getLiveExposureOutput = z.object({
+  scopes: z.array(exposureScope),
+  fixtures: z.array(z.object({ fixtureId: id, fixtureName: z.string(), exposure: paisa, exposureAtShare: paisa })),
+  total: z.object({ exposure: paisa, exposureAtShare: paisa }),
+});
+
+// ── agent.getPnL ─────────────────────────────────────────────────────────────────────────────
+export const periodSchema = z.object({ from: isoDate, to: isoDate, timezone: z.string() });
+export const pnlRow = z.object({
+  playerId: id, name: z.string(), agentName: z.string(), bets: z.number().int(), turnover: paisa,
+  /** The player's result on bets (positive: the player won). */
+  pnl: paisa,
+  commission: paisa,
+  /** What the book made from this player: −pnl + commission. */
+  bookResult: paisa,
+});
+export const getPnLInput = z.strictObject({
+  ...dateRange, playerId: id.optional(), fixtureId: id.optional(), marketId: id.optional(), ...pageInput,
+});
+export const getPnLOutput = z.object({
+  period: periodSchema,
+  rows: z.array(pnlRow),
+  total: z.object({
+    bets: z.number().int(), turnover: paisa, pnl: paisa, commission: paisa, bookResult: paisa,
+    /** The caller's own kept result (its share), or null when a player filter makes it unattributable. */
+    yourShare: paisa.nullable(),
+  }),
+  nextCursor: z.string().nullable(),
+});
+
+// ── agent.getCommission ──────────────────────────────────────────────────────────────────────
+export const commissionRow = z.object({
+  playerId: id, name: z.string(), agentName: z.string(), commissionBps: z.number().int(),
+  markets: z.number().int(), commission: paisa,
+});
+export const getCommissionInput = z.strictObject({ ...dateRange, playerId: id.optional(), ...pageInput });
+export const getCommissionOutput = z.object({
+  period: periodSchema, rows: z.array(commissionRow), total: paisa, nextCursor: z.string().nullable(),
+});
+
+// ── agent.getSettlementHistory ───────────────────────────────────────────────────────────────
+export const settlementRow = z.object({
+  id, childId: id, childName: z.string(), parentId: id, parentName: z.string(),
+  /** Positive: the child paid the parent; negative: the parent paid the child. */
+  amount: paisa, takeBefore: paisa, takeAfter: paisa, mode: z.enum(['auto', 'amount']),
+  periodId: z.string().nullable(), createdAt: instant, createdByName: z.string(),
+});
+export const getSettlementHistoryInput = z.strictObject({
+  counterpartyId: id.optional(), ...dateRange, limit: limit(500, 50), cursor: cursor.optional(),
+});
+export const getSettlementHistoryOutput = z.object({ rows: z.array(settlementRow), nextCursor: z.string().nullable() });
+
+// ── agent.getBetHistory ──────────────────────────────────────────────────────────────────────
+export const betStatus = z.enum(['open', 'settled', 'void']);
+export const betRow = z.object({
+  id, playerId: id, playerName: z.string(), fixtureId: id, fixtureName: z.string(), marketId: id,
+  marketName: z.string(), outcomeId: id, outcomeName: z.string(), side: z.enum(['back', 'lay']),
+  stake: paisa, odds: z.number().int(), status: betStatus, placedAt: instant, settledAt: instant.nullable(),
+  result: paisa.nullable(), liability: paisa, potentialWin: paisa,
+});
+export const getBetHistoryInput = z.strictObject({
+  playerId: id.optional(), fixtureId: id.optional(), status: z.array(betStatus).min(1).max(3).optional(),
+  ...dateRange, limit: limit(1000, 50), cursor: cursor.optional(),
+});
+export const getBetHistoryOutput = z.object({
+  bets: z.array(betRow),
+  summary: z.object({ count: z.number().int(), stake: paisa, openLiability: paisa, settledResult: paisa }),
+  nextCursor: z.string().nullable(),
+});
+
+// ── agent.getUpline ──────────────────────────────────────────────────────────────────────────
+export const getUplineInput = z.strictObject({});
+export const getUplineOutput = z.object({
+  uplineName: z.string(), cl: paisa, owed: paisa, takeNet: paisa, available: paisa,
+});
+
+// ── agent.getTopMarkets ──────────────────────────────────────────────────────────────────────
+export const getTopMarketsInput = z.strictObject({
+  period: z.enum(['today', 'week', 'month']), metric: z.enum(['pnl', 'volume', 'exposure']), limit: limit(50, 10),
+});
+export const topMarketRow = z.object({
+  marketId: id, marketName: z.string(), fixtureId: id, fixtureName: z.string(), value: paisa, bets: z.number().int(),
+});
+export const getTopMarketsOutput = z.object({ period: periodSchema, rows: z.array(topMarketRow) });
+
+// ── match.searchFixtures ─────────────────────────────────────────────────────────────────────
+export const searchFixturesInput = z.strictObject({ query: searchQuery, limit: limit(50, 10) });
+export const fixtureRef = z.object({
+  id, name: z.string(), sport: z.string(), startsAt: instant, status: z.enum(['scheduled', 'live', 'finished']),
+  markets: z.array(z.object({
+    id, name: z.string(), status: z.enum(['open', 'suspended', 'settled', 'void']),
+    outcomes: z.array(z.object({ id, name: z.string() })),
+  })),
+});
+export type FixtureRef = z.infer<typeof fixtureRef>;
+export const searchFixturesOutput = z.object({ fixtures: z.array(fixtureRef) });
