@@ -56,7 +56,7 @@ export function marketPositions(betsOnMarket: readonly BetTerms[], outcomeIds: r
 export function worstCaseExposure(positions: Iterable<number>): number {
   let worst = 0;
   for (const p of positions) worst = Math.min(worst, p);
-  return -worst;
+  return worst < 0 ? -worst : 0; // never −0
 }
 
 export interface AcceptanceLimits {

@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES, type TestBackend, accountId, startTestBackend } from '../helpers/backend.js';
+
+type Client = ReturnType<TestBackend['client']>;
+/** Every procedure that takes an account id, called with that id. */
+const byAccount: Record<string, (c: Client, id: string) => Promise<unknown>> = {
+  getTake: (c, id) => c.agent.getTake.query({ playerId: id }),
+  getCreditLimit: (c, id) => c.agent.getCreditLimit.query({ playerId: id }),
+  getPnL: (c, id) => c.agent.getPnL.query({ playerId: id }),
+  getCommission: (c, id) => c.agent.getCommission.query({ playerId: id }),
+  getSettlementHistory: (c, id) => c.agent.getSettlementHistory.query({ counterpartyId: id }),
+  getBetHistory: (c, id) => c.agent.getBetHistory.query({ playerId: id }),
+};
+/** Every procedure, with arguments a caller may send. */
+const everyProcedure: Record<string, (c: Client) => Promise<unknown>> = {
+  searchPlayers: (c) => c.agent.searchPlayers.query({ query: 'Rahul' }),
+  getDownline: (c) => c.agent.getDownline.query({}),
+  getTake: (c) => c.agent.getTake.query({}),
+  getCreditLimit: (c) => c.agent.getCreditLimit.query({}),
+  getLiveExposure: (c) => c.agent.getLiveExposure.query({}),
+  getPnL: (c) => c.agent.getPnL.query({}),
+  getCommission: (c) => c.agent.getCommission.query({}),
+  getSettlementHistory: (c) => c.agent.getSettlementHistory.query({}),
+  getBetHistory: (c) => c.agent.getBetHistory.query({}),
+  getUpline: (c) => c.agent.getUpline.query({}),
+  getTopMarkets: (c) => c.agent.getTopMarkets.query({ period: 'month', metric: 'pnl' }),
+  searchFixtures: (c) => c.match.searchFixtures.query({ query: 'India' }),
+  me: (c) => c.auth.me.query(),
+};
+
+describe.each(ENGINES)('authorization matrix on %s', (engine) => {
+  let b: TestBackend;
+  let priya: Client;
+  let expiredClient: Client;
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    b = await startTestBackend(engine);
+    priya = b.client(await b.login('priya'));
+    for (const u of ['anita', 'imran', 'rahul.sharma2', 'farhan', 'priya', 'deepak']) ids[u] = await accountId(b, u);
+    // A session whose time has run out: issued 13 hours before the clock (sessions last 12).
+    const now = b.clock.now;
+    b.clock.now = new Date(now.getTime() - 13 * 3_600_000);
+    expiredClient = b.client(await b.login('priya'));
+    b.clock.now = now;
+  });
+  afterAll(async () => b?.close());
+
+  describe.each(Object.entries(byAccount))('%s', (_name, call) => {
+    it('answers for the own downline', async () => {
+      await expect(call(priya, ids.anita!)).resolves.toBeDefined();
+    });
+    it('answers for a sub-agent\'s downline', async () => {
+      await expect(call(priya, ids.imran!)).resolves.toBeDefined();
+    });
+    it('answers NOT_FOUND for another tree, exactly as for a missing id', async () => {
+      const other = await call(priya, ids['rahul.sharma2']!).catch((e: unknown) => e);
+      const missing = await call(priya, randomUUID()).catch((e: unknown) => e);
+      expect(other).toMatchObject({ data: { code: 'NOT_FOUND', httpStatus: 404 } });
+      expect((other as Error).message).toBe((missing as Error).message);
+      expect(missing).toMatchObject({ data: { code: 'NOT_FOUND' } });
+    });
+    it('refuses an agent looking up its own upline tree', async () => {
+      const arjun = b.client(await b.login('arjun'));
+      await expect(call(arjun, ids.anita!)).rejects.toMatchObject({ data: { code: 'NOT_FOUND' } });
+    });
+  });
+
+  describe.each(Object.entries(everyProcedure))('%s', (_name, call) => {
+    it('refuses a call with no token', async () => {
+      await expect(call(b.client())).rejects.toMatchObject({ data: { code: 'UNAUTHORIZED' } });
+    });
+    it('refuses an expired token', async () => {
+      await expect(call(expiredClient)).rejects.toMatchObject({ data: { code: 'UNAUTHORIZED' }, message: expect.stringMatching(/expired/) });
+    });
+    it('refuses a malformed token', async () => {
+      await expect(call(b.client('not a token'))).rejects.toMatchObject({ data: { code: 'UNAUTHORIZED' }, message: 'malformed session token' });
+    });
+  });
+
+  it('never shows priya meera\'s "Rahul Sharma" anywhere', async () => {
+    const search = await priya.agent.searchPlayers.query({ query: 'Rahul Sharma' });
+    expect(search.players.map((p) => p.id)).not.toContain(ids['rahul.sharma2']);
+    const bets = await priya.agent.getBetHistory.query({ limit: 1000 });
+    expect(bets.bets.some((x) => x.playerId === ids['rahul.sharma2'] || x.playerId === ids.farhan)).toBe(false);
+    const pnl = await priya.agent.getPnL.query({ from: '2026-08-01', limit: 500 });
+    expect(pnl.rows.some((r) => r.playerId === ids['rahul.sharma2'])).toBe(false);
+  });
+
+  it('lets meera see her own Rahul Sharma and not priya\'s', async () => {
+    const meera = b.client(await b.login('meera'));
+    const search = await meera.agent.searchPlayers.query({ query: 'Rahul Sharma' });
+    expect(search.players.map((p) => p.id)).toEqual([ids['rahul.sharma2']]);
+  });
+
+  it('lets the platform admin see every tree; getUpline is for agents', async () => {
+    const admin = b.client(await b.login('admin'));
+    const search = await admin.agent.searchPlayers.query({ query: 'Rahul Sharma' });
+    expect(search.players.filter((p) => p.match === 'exact').map((p) => p.id).sort()).toEqual([ids['rahul.sharma2'], await accountId(b, 'rahul.sharma')].sort());
+    await expect(admin.agent.getTake.query({ playerId: ids.farhan! })).resolves.toBeDefined();
+    await expect(admin.agent.getUpline.query({})).rejects.toMatchObject({ data: { code: 'FORBIDDEN' } });
+  });
+
+  it('allows the own upline as a settlement counterparty, and nobody else above', async () => {
+    const arjun = b.client(await b.login('arjun'));
+    await expect(arjun.agent.getSettlementHistory.query({ counterpartyId: ids.priya! })).resolves.toBeDefined();
+    await expect(arjun.agent.getSettlementHistory.query({ counterpartyId: await accountId(b, 'vikram') })).rejects.toMatchObject({ data: { code: 'NOT_FOUND' } });
+  });
+});

@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, existsSync } from 'node:fs';
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { openDatabase, queryRows, type Database } from '../../src/server/db/client.js';
+import { loadCast } from '../../src/server/seed/cast.js';
+import { generateBook } from '../../src/server/seed/generate.js';
+import { writeBook } from '../../src/server/seed/write.js';
+import { normalizeForSearch } from '../../src/shared/text.js';
+
+const small = { seed: 'determinism', players: 25, bets: 1_500, days: 30 };
+const TABLES = ['accounts', 'player_limits', 'teams', 'fixtures', 'markets', 'outcomes', 'bets', 'settlements', 'ledger', 'book_meta'];
+
+async function dumpHash(database: Database): Promise<string> {
+  const hash = createHash('sha256');
+  for (const table of TABLES) {
+    const rows = await queryRows<{ line: string }>(database.db, sql`select t::text as line from ${sql.identifier(table)} t order by 1`);
+    hash.update(`${table}\n${rows.map((r) => r.line).join('\n')}\n`);
+  }
+  return hash.digest('hex');
+}
+
+describe('the demo book', () => {
+  const cast = loadCast();
+
+  it('is the cast of ../shared/eval when that is present', () => {
+    const shared = new URL('../../../shared/eval/cast.json', import.meta.url);
+    if (!existsSync(shared)) return;
+    expect(JSON.parse(readFileSync(new URL('../../src/server/seed/cast.json', import.meta.url), 'utf8'))).toEqual(JSON.parse(readFileSync(shared, 'utf8')));
+  });
+
+  it('is the same book, byte for byte, for the same seed; another seed gives another book', async () => {
+    const hashes: string[] = [];
+    for (const seed of [small.seed, small.seed, 'another seed']) {
+      const database = await openDatabase({ engine: 'pglite' });
+      await writeBook(database.db, generateBook(cast, { ...small, seed }));
+      hashes.push(await dumpHash(database));
+      await database.close();
+    }
+    expect(hashes[0]).toBe(hashes[1]);
+    expect(hashes[2]).not.toBe(hashes[0]);
+  });
+
+  it('scales by flags and keeps cast ids put', () => {
+    const a = generateBook(cast, small);
+    const b = generateBook(cast, { ...small, players: 60, bets: 4_000 });
+    expect(a.bets).toHaveLength(1_500);
+    expect(b.bets).toHaveLength(4_000);
+    expect(b.accounts.filter((x) => x.role === 'player')).toHaveLength(60 + cast.accounts.filter((x) => x.role === 'player').length);
+    const priyaA = a.accounts.find((x) => x.username === 'priya')!;
+    const priyaB = b.accounts.find((x) => x.username === 'priya')!;
+    expect(priyaA.id).toBe(priyaB.id);
+  });
+
+  it('gives filler names that share no word with the cast', () => {
+    const book = generateBook(cast, { ...small, players: 300 });
+    const castWords = new Set([...cast.accounts.map((a) => a.name), ...cast.teams.flatMap((t) => [t.name, ...t.short])].flatMap((n) => normalizeForSearch(n).split(' ')));
+    const castNames = new Set(cast.accounts.map((a) => a.name));
+    const castTeams = new Set(cast.teams.map((t) => t.name));
+    for (const a of book.accounts.filter((x) => !castNames.has(x.displayName))) {
+      expect(normalizeForSearch(a.displayName).split(' ').filter((w) => castWords.has(w)), a.displayName).toEqual([]);
+    }
+    for (const t of book.teams.filter((x) => !castTeams.has(x.name))) {
+      expect(normalizeForSearch(t.name).split(' ').filter((w) => castWords.has(w)), t.name).toEqual([]);
+    }
+  });
+
+  it('meets the cast facts: settled history and an open India vs Australia bet for priya\'s and arjun\'s players', () => {
+    const book = generateBook(cast, small);
+    const byId = new Map(book.accounts.map((a) => [a.id, a]));
+    const indAus = book.fixtures.find((f) => f.name === 'India vs Australia')!;
+    const indAusMarkets = new Set(book.markets.filter((m) => m.fixtureId === indAus.id).map((m) => m.id));
+    const castPlayers = cast.accounts.filter((a) => a.role === 'player' && ['priya', 'arjun'].includes(a.parent!));
+    for (const p of castPlayers) {
+      const id = book.accounts.find((a) => a.username === p.username)!.id;
+      const mine = book.bets.filter((x) => x.playerId === id);
+      expect(mine.some((x) => x.status === 'settled'), p.name).toBe(true);
+      expect(mine.some((x) => x.status === 'open' && indAusMarkets.has(x.marketId)), p.name).toBe(true);
+      expect(byId.get(id)!.role).toBe('player');
+    }
+  });
+
+  it('refuses a cast that is not well formed', async () => {
+    const { castSchema } = await import('../../src/server/seed/cast.js');
+    const broken = structuredClone(cast) as unknown as { accounts: Array<Record<string, unknown>> };
+    broken.accounts[0]!.timezone = 'Mars/Olympus';
+    expect(() => castSchema.parse(broken)).toThrow(/unknown timezone/);
+  });
+});
