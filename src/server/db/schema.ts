@@ -152,9 +152,21 @@ export const ledger = pgTable('ledger', {
   settlementId: uuid('settlement_id'),
 }, (t) => [
   index('ledger_pair_idx').on(t.accountId, t.counterpartyId),
-  index('ledger_account_time_idx').on(t.accountId, t.occurredAt),
+  // Covers the period reads (PnL, commission, own share) so they are index-only scans.
+  index('ledger_account_time_idx').on(t.accountId, t.occurredAt, t.kind, t.amount, t.marketId),
   index('ledger_entry_idx').on(t.entryId),
 ]);
+
+/**
+ * The running take of every child → parent pair: Σ of the parent's ledger postings against the
+ * child, kept in the same transaction as each posting (services/ledger.ts) so reads of take, CL
+ * and available do not re-sum the ledger. Tests hold it equal to the ledger sum.
+ */
+export const balances = pgTable('balances', {
+  childId: uuid('child_id').primaryKey().references(() => accounts.id),
+  parentId: uuid('parent_id').notNull().references(() => accounts.id),
+  take: paisa('take').notNull(),
+}, (t) => [index('balances_parent_idx').on(t.parentId)]);
 
 export const settlements = pgTable('settlements', {
   id: uuid('id').primaryKey(),

@@ -3,6 +3,7 @@ import { eq, getTableColumns, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.js';
 import * as t from '../db/schema.js';
+import { rebuildBalances } from '../services/ledger.js';
 import { hashPassword } from '../services/passwords.js';
 import type { Book, BookOptions } from './generate.js';
 
@@ -63,8 +64,12 @@ export async function writeBook(db: Db, book: Book): Promise<void> {
     await insertAll(txDb, t.bets, book.bets);
     await insertAll(txDb, t.settlements, book.settlements);
     await insertAll(txDb, t.ledger, book.ledger);
+    await rebuildBalances(txDb);
     await insertAll(txDb, t.bookMeta, [{ key: 'demo_book', value: meta }]);
   });
+  // Fresh statistics for the planner, and a visibility map so the covering indexes are used
+  // index-only (PGlite has no autovacuum to do it later).
+  await db.execute(sql`vacuum analyze`);
 }
 
 export async function readBookMeta(db: Db): Promise<BookMeta | null> {

@@ -10,13 +10,6 @@ export function takeDirection(take: number): 'owes_you' | 'you_owe' | 'square' {
   return take > 0 ? 'owes_you' : take < 0 ? 'you_owe' : 'square';
 }
 
-/** Σ of the parent's postings against the child: what the child owes right now (DOMAIN.md, Take). */
-export async function takeOf(deps: ServiceDeps, childId: string, parentId: string): Promise<number> {
-  const [row] = await queryRows<{ take: string | null }>(deps.db, sql`
-    select sum(amount) as take from ledger where account_id = ${parentId} and counterparty_id = ${childId}`);
-  return paisaFromSql(row?.take);
-}
-
 interface AccountBalanceRow {
   id: string; name: string; username: string; role: Role; parent_id: string; depth: number; share_bps: number;
   commission_bps: number; credit_limit: string | number; take: string | number | null;
@@ -24,14 +17,14 @@ interface AccountBalanceRow {
   total_rows: string | number;
 }
 
-/** Accounts matching `where`, each with its CL, limits and take towards its own upline, from the ledger. */
+/** Accounts matching `where`, each with its CL, limits and take towards its own upline. */
 function balancesQuery(where: SQL, page?: { limit: number; offset: number }): SQL {
   return sql`
     select a.id, a.display_name as name, a.username, a.role, a.parent_id, a.depth, a.share_bps, a.commission_bps,
       a.credit_limit, pl.per_click_win, pl.aggregate_daily_win, pl.min_stake,
-      (select sum(l.amount) from ledger l where l.account_id = a.parent_id and l.counterparty_id = a.id) as take,
+      coalesce(bal.take, 0) as take,
       count(*) over () as total_rows
-    from accounts a left join player_limits pl on pl.account_id = a.id
+    from accounts a left join player_limits pl on pl.account_id = a.id left join balances bal on bal.child_id = a.id
     where ${where}
     order by a.depth, a.display_name, a.id
     ${page ? sql`limit ${page.limit} offset ${page.offset}` : sql``}`;
@@ -47,9 +40,8 @@ export async function getTake(deps: ServiceDeps, caller: Caller, input: { player
   const where = directOrOne(caller, input.playerId);
   const rows = await queryRows<AccountBalanceRow>(deps.db, balancesQuery(where, { limit: input.limit, offset }));
   const [totals] = await queryRows<{ take: string | null; cl: string | null; n: string | number }>(deps.db, sql`
-    select sum(t.take) as take, sum(t.credit_limit) as cl, count(*) as n from (
-      select a.credit_limit, coalesce((select sum(l.amount) from ledger l where l.account_id = a.parent_id and l.counterparty_id = a.id), 0) as take
-      from accounts a where ${where}) t`);
+    select sum(bal.take) as take, sum(a.credit_limit) as cl, count(*) as n
+    from accounts a left join balances bal on bal.child_id = a.id where ${where}`);
   const take = paisaFromSql(totals?.take);
   const cl = paisaFromSql(totals?.cl);
   return {
@@ -118,9 +110,8 @@ export async function getUpline(deps: ServiceDeps, caller: Caller) {
   }
   const [row] = await queryRows<{ upline_name: string; owed: string | null; downline_take: string | null }>(deps.db, sql`
     select (select display_name from accounts where id = ${caller.parentId}) as upline_name,
-      (select sum(amount) from ledger where account_id = ${caller.parentId} and counterparty_id = ${caller.id}) as owed,
-      (select sum(l.amount) from ledger l join accounts c on c.id = l.counterparty_id and c.parent_id = ${caller.id}
-        where l.account_id = ${caller.id}) as downline_take`);
+      (select take from balances where child_id = ${caller.id}) as owed,
+      (select sum(take) from balances where parent_id = ${caller.id}) as downline_take`);
   const owed = paisaFromSql(row?.owed);
   return {
     uplineName: row?.upline_name ?? '',

@@ -15,7 +15,28 @@ function marketFilter(input: { fixtureId?: string | undefined; marketId?: string
   return sql`true`;
 }
 
-/** PnL per downline player from the ledger: bet results and commission posted in the period. */
+const instantRange = (p: Period) =>
+  sql`l.occurred_at >= ${p.start.toISOString()}::timestamptz and l.occurred_at < ${p.end.toISOString()}::timestamptz`;
+
+/**
+ * One page of per-player rows with the totals over all rows in the same statement (window sums),
+ * and the totals alone only when the page is past the end.
+ */
+async function pageWithTotals<Row extends { total_rows: string | number }>(
+  deps: ServiceDeps, perPlayer: SQL, totals: SQL, order: SQL, limit: number, offset: number,
+): Promise<{ rows: Row[]; totals: Record<string, string | number | null> }> {
+  const rows = await queryRows<Row & Record<string, string | number | null>>(deps.db, sql`
+    select t.*, count(*) over () as total_rows, ${totals} from (${perPlayer}) t order by ${order} limit ${limit} offset ${offset}`);
+  if (rows[0]) return { rows, totals: rows[0] };
+  const [only] = await queryRows<Record<string, string | number | null>>(deps.db, sql`
+    select count(*) as total_rows, ${totals} from (${perPlayer}) t`);
+  return { rows, totals: only ?? { total_rows: 0 } };
+}
+
+/**
+ * PnL per downline player from the ledger: bet results and commission posted in the period. A
+ * player's postings are all against its one agent, so the covering (account, time) index answers.
+ */
 export async function getPnL(deps: ServiceDeps, caller: Caller, input: {
   from?: string | undefined; to?: string | undefined; playerId?: string | undefined; fixtureId?: string | undefined;
   marketId?: string | undefined; limit: number; cursor?: string | undefined;
@@ -29,49 +50,38 @@ export async function getPnL(deps: ServiceDeps, caller: Caller, input: {
   const perPlayer = sql`
     select a.id, a.display_name as name, p.display_name as agent_name,
       count(*) filter (where l.kind = 'bet_result') as bets,
-      coalesce(sum(b.stake) filter (where l.kind = 'bet_result'), 0) as turnover,
       coalesce(sum(l.amount) filter (where l.kind = 'bet_result'), 0) as pnl,
       coalesce(-sum(l.amount) filter (where l.kind = 'commission'), 0) as commission
     from accounts a
     join accounts p on p.id = a.parent_id
-    join ledger l on l.account_id = a.id and l.counterparty_id = a.parent_id
-      and l.kind in ('bet_result', 'commission')
-      and l.occurred_at >= ${period.start.toISOString()}::timestamptz and l.occurred_at < ${period.end.toISOString()}::timestamptz
-      and ${markets}
-    left join bets b on b.id = l.bet_id
+    join ledger l on l.account_id = a.id and l.kind in ('bet_result', 'commission') and ${instantRange(period)} and ${markets}
     where a.role = 'player' and ${inDownline(caller, 'a')} ${input.playerId ? sql`and a.id = ${input.playerId}` : sql``}
     group by a.id, a.display_name, p.display_name`;
-  type Row = { id: string; name: string; agent_name: string; bets: string | number; turnover: string | number; pnl: string | number; commission: string | number };
-  const rows = await queryRows<Row>(deps.db, sql`
-    select * from (${perPlayer}) t order by abs(t.pnl - t.commission) desc, t.name, t.id limit ${input.limit} offset ${offset}`);
-  const [totals] = await queryRows<{ n: string | number; bets: string | null; turnover: string | null; pnl: string | null; commission: string | null }>(deps.db, sql`
-    select count(*) as n, sum(bets) as bets, sum(turnover) as turnover, sum(pnl) as pnl, sum(commission) as commission from (${perPlayer}) t`);
+  type Row = { id: string; name: string; agent_name: string; bets: string | number; pnl: string | number; commission: string | number; total_rows: string | number };
+  const { rows, totals } = await pageWithTotals<Row>(deps, perPlayer,
+    sql`sum(t.bets) over () as all_bets, sum(t.pnl) over () as all_pnl, sum(t.commission) over () as all_commission`,
+    sql`abs(t.pnl - t.commission) desc, t.name, t.id`, input.limit, offset);
   let yourShare: number | null = null;
   if (!input.playerId) {
     const [own] = await queryRows<{ kept: string | null }>(deps.db, sql`
       select sum(l.amount) as kept from ledger l
-      where l.account_id = ${caller.id} and l.kind in ('bet_result', 'commission', 'share')
-        and l.occurred_at >= ${period.start.toISOString()}::timestamptz and l.occurred_at < ${period.end.toISOString()}::timestamptz
-        and ${markets}`);
+      where l.account_id = ${caller.id} and l.kind in ('bet_result', 'commission', 'share') and ${instantRange(period)} and ${markets}`);
     yourShare = paisaFromSql(own?.kept);
   }
-  const pnl = paisaFromSql(totals?.pnl);
-  const commission = paisaFromSql(totals?.commission);
+  const pnl = paisaFromSql(totals.all_pnl);
+  const commission = paisaFromSql(totals.all_commission);
   return {
     period: periodOut(period),
     rows: rows.map((r) => {
       const rowPnl = paisaFromSql(r.pnl);
       const rowCommission = paisaFromSql(r.commission);
       return {
-        playerId: r.id, name: r.name, agentName: r.agent_name, bets: Number(r.bets), turnover: paisaFromSql(r.turnover),
+        playerId: r.id, name: r.name, agentName: r.agent_name, bets: Number(r.bets),
         pnl: rowPnl, commission: rowCommission, bookResult: -rowPnl + rowCommission,
       };
     }),
-    total: {
-      bets: Number(totals?.bets ?? 0), turnover: paisaFromSql(totals?.turnover), pnl, commission,
-      bookResult: -pnl + commission, yourShare,
-    },
-    nextCursor: encodeOffset(offset, rows.length, Number(totals?.n ?? 0)),
+    total: { bets: Number(totals.all_bets ?? 0), pnl, commission, bookResult: -pnl + commission, yourShare },
+    nextCursor: encodeOffset(offset, rows.length, Number(totals.total_rows ?? 0)),
   };
 }
 
@@ -86,22 +96,20 @@ export async function getCommission(deps: ServiceDeps, caller: Caller, input: {
       count(*) as markets, -sum(l.amount) as commission
     from accounts a
     join accounts p on p.id = a.parent_id
-    join ledger l on l.account_id = a.id and l.counterparty_id = a.parent_id and l.kind = 'commission'
-      and l.occurred_at >= ${period.start.toISOString()}::timestamptz and l.occurred_at < ${period.end.toISOString()}::timestamptz
+    join ledger l on l.account_id = a.id and l.kind = 'commission' and ${instantRange(period)}
     where a.role = 'player' and ${inDownline(caller, 'a')} ${input.playerId ? sql`and a.id = ${input.playerId}` : sql``}
     group by a.id, a.display_name, p.display_name, a.commission_bps`;
-  const rows = await queryRows<{ id: string; name: string; agent_name: string; commission_bps: number; markets: string | number; commission: string | number }>(deps.db, sql`
-    select * from (${perPlayer}) t order by t.commission desc, t.name, t.id limit ${input.limit} offset ${offset}`);
-  const [totals] = await queryRows<{ n: string | number; total: string | null }>(deps.db, sql`
-    select count(*) as n, sum(commission) as total from (${perPlayer}) t`);
+  type Row = { id: string; name: string; agent_name: string; commission_bps: number; markets: string | number; commission: string | number; total_rows: string | number };
+  const { rows, totals } = await pageWithTotals<Row>(deps, perPlayer, sql`sum(t.commission) over () as all_commission`,
+    sql`t.commission desc, t.name, t.id`, input.limit, offset);
   return {
     period: periodOut(period),
     rows: rows.map((r) => ({
       playerId: r.id, name: r.name, agentName: r.agent_name, commissionBps: r.commission_bps,
       markets: Number(r.markets), commission: paisaFromSql(r.commission),
     })),
-    total: paisaFromSql(totals?.total),
-    nextCursor: encodeOffset(offset, rows.length, Number(totals?.n ?? 0)),
+    total: paisaFromSql(totals.all_commission),
+    nextCursor: encodeOffset(offset, rows.length, Number(totals.total_rows ?? 0)),
   };
 }
 
@@ -119,7 +127,7 @@ export async function getTopMarkets(deps: ServiceDeps, caller: Caller, input: { 
         select l.market_id, sum(l.amount) as value, count(*) filter (where l.kind = 'bet_result') as bets
         from ledger l
         where l.account_id = ${caller.id} and l.kind in ('bet_result', 'commission', 'share')
-          and l.occurred_at >= ${period.start.toISOString()}::timestamptz and l.occurred_at < ${period.end.toISOString()}::timestamptz
+          and ${instantRange(period)}
         group by l.market_id`
       : sql`
         select b.market_id, sum(b.stake) as value, count(*) as bets

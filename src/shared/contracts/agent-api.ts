@@ -95,7 +95,7 @@ export const getLiveExposureOutput = z.object({
 // ── agent.getPnL ─────────────────────────────────────────────────────────────────────────────
 export const periodSchema = z.object({ from: isoDate, to: isoDate, timezone: z.string() });
 export const pnlRow = z.object({
-  playerId: id, name: z.string(), agentName: z.string(), bets: z.number().int(), turnover: paisa,
+  playerId: id, name: z.string(), agentName: z.string(), bets: z.number().int(),
   /** The player's result on bets (positive: the player won). */
   pnl: paisa,
   commission: paisa,
@@ -109,7 +109,7 @@ export const getPnLOutput = z.object({
   period: periodSchema,
   rows: z.array(pnlRow),
   total: z.object({
-    bets: z.number().int(), turnover: paisa, pnl: paisa, commission: paisa, bookResult: paisa,
+    bets: z.number().int(), pnl: paisa, commission: paisa, bookResult: paisa,
     /** The caller's own kept result (its share), or null when a player filter makes it unattributable. */
     yourShare: paisa.nullable(),
   }),
