@@ -69,7 +69,9 @@ export async function writeBook(db: Db, book: Book): Promise<void> {
   });
   // Fresh statistics for the planner, and a visibility map so the covering indexes are used
   // index-only (PGlite has no autovacuum to do it later).
-  await db.execute(sql`vacuum analyze`);
+  // Only the book's tables: a bare VACUUM would sweep every schema of a shared server.
+  const tables = [t.accounts, t.playerLimits, t.fixtures, t.markets, t.outcomes, t.bets, t.settlements, t.ledger, t.balances];
+  await db.execute(sql`vacuum analyze ${sql.join(tables.map((table) => sql`${table}`), sql`, `)}`);
 }
 
 export async function readBookMeta(db: Db): Promise<BookMeta | null> {

@@ -55,11 +55,13 @@ export async function marketExposures(deps: ServiceDeps, caller: Caller, filter:
       select * from unnest(${sql.param(agentIds)}::uuid[], ${sql.param(factors)}::numeric[]) as f(agent_id, factor)
     ), ob as (
       select b.market_id, b.outcome_id, b.side, b.stake, round(b.stake::numeric * (b.odds - 100) / 100) as odds_part, f.factor
-      from bets b
-      join accounts p on p.id = b.player_id
-      join factor f on f.agent_id = p.parent_id
+      from factor f
+      join accounts p on p.parent_id = f.agent_id and p.role = 'player'
+      join bets b on b.player_id = p.id and b.status = 'open'
       join markets m on m.id = b.market_id
-      where b.status = 'open' and m.status = 'open' and ${filter}
+      where m.status = 'open' and ${filter}
+    ), open_counts as (
+      select market_id, count(*) as open_bets from ob group by market_id
     ), per_bet_outcome as (
       select ob.market_id, o.id as outcome_id, ob.factor,
         case when ob.outcome_id = o.id
@@ -72,9 +74,9 @@ export async function marketExposures(deps: ServiceDeps, caller: Caller, filter:
       from per_bet_outcome group by market_id, outcome_id
     )
     select m.id as market_id, m.name as market_name, fx.id as fixture_id, fx.name as fixture_name,
-      o.id as outcome_id, o.name as outcome_name, p.position, p.position_at_share,
-      (select count(*) from ob where ob.market_id = m.id) as open_bets
+      o.id as outcome_id, o.name as outcome_name, p.position, p.position_at_share, c.open_bets
     from positions p join outcomes o on o.id = p.outcome_id join markets m on m.id = p.market_id join fixtures fx on fx.id = m.fixture_id
+      join open_counts c on c.market_id = p.market_id
     order by fx.starts_at, fx.id, m.ordinal, o.ordinal`);
   const byMarket = new Map<string, MarketExposure>();
   for (const r of rows) {

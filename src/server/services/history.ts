@@ -42,7 +42,7 @@ export async function getBetHistory(deps: ServiceDeps, caller: Caller, input: {
     select count(*) as count, sum(b.stake) as stake,
       sum(case when b.side = 'back' then b.stake else round(b.stake::numeric * (b.odds - 100) / 100) end) filter (where b.status = 'open') as open_liability,
       sum(b.result) filter (where b.status = 'settled') as settled_result
-    from bets b join accounts a on a.id = b.player_id join markets m on m.id = b.market_id
+    from bets b join accounts a on a.id = b.player_id ${input.fixtureId ? sql`join markets m on m.id = b.market_id` : sql``}
     where ${filter}`);
   const pageRows = rows.slice(0, input.limit);
   const last = pageRows[pageRows.length - 1];
