@@ -1,10 +1,9 @@
-import { type Database, type DatabaseConfig, openDatabase } from './db/client.js';
+import { sql } from 'drizzle-orm';
+import { type Database, type DatabaseConfig, openDatabase, queryRows } from './db/client.js';
 import { loadCast } from './seed/cast.js';
 import { type BookOptions, DEFAULT_BOOK, generateBook } from './seed/generate.js';
 import { type BookMeta, readBookMeta, writeBook } from './seed/write.js';
 import type { ServiceDeps } from './services/caller.js';
-import { sql } from 'drizzle-orm';
-import { queryRows } from './db/client.js';
 
 /**
  * Business time. A demo book is a snapshot taken at its own clock, so by default its time starts

@@ -1,9 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import { type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import {
-  type IsoDate, addDays, dayRangeToInstants, localDate, startOfMonth, startOfWeek,
-} from '../../shared/dates.js';
+import { type IsoDate, dayRangeToInstants, localDate, startOfMonth, startOfWeek } from '../../shared/dates.js';
 import { type Db, queryRows } from '../db/client.js';
 import type { Role } from '../db/schema.js';
 
@@ -119,5 +117,3 @@ export function decodeCursor<T>(cursor: string, schema: z.ZodType<T>): T {
     throw new TRPCError({ code: 'BAD_REQUEST', message: 'not a cursor this API handed out' });
   }
 }
-
-export const nextDay = (day: IsoDate) => addDays(day, 1);

@@ -32,7 +32,7 @@ export const publicProcedure = t.procedure.use(async ({ ctx, path, type, next })
   const started = performance.now();
   const result = await next();
   const fields = { requestId: ctx.requestId, path, type, ms: Math.round((performance.now() - started) * 10) / 10 };
-  if (result.ok) ctx.log.debug('procedure', fields);
+  if (result.ok) ctx.log.info('procedure', fields);
   else if (result.error.code === 'INTERNAL_SERVER_ERROR') ctx.log.error('procedure failed', { ...fields, error: String(result.error.cause ?? result.error) });
   else ctx.log.info('procedure refused', { ...fields, code: result.error.code });
   return result;
