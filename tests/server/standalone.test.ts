@@ -36,7 +36,8 @@ describe('the standalone server (npm run seed, npm run server)', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('seeds a book of the size asked, refuses to seed it twice, serves it, logs JSON with request ids, and shuts down on SIGTERM', async () => {
-    const env = { PGLITE_DIR: join(dir, 'db'), DATABASE_URL: '', LOG_LEVEL: 'info' };
+    // A nested folder that does not exist yet, as ./.data/pglite on a fresh clone.
+    const env = { PGLITE_DIR: join(dir, 'data', 'pglite'), DATABASE_URL: '', LOG_LEVEL: 'info' };
     const seed = run(['src/server/seed/cli.ts', '--players', '5', '--bets', '200', '--seed', 'standalone'], env);
     expect(await seed.exited).toBe(0);
     expect(JSON.parse(seed.lines.find((l) => l.startsWith('{"written"'))!)).toMatchObject({ written: { players: 5, bets: 200, seed: 'standalone' } });

@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -31,7 +32,10 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 /** Opens the engine the configuration names and brings its schema up to date. */
 export async function openDatabase(config: DatabaseConfig, migrationsFolder = MIGRATIONS_DIR): Promise<Database> {
   if (config.engine === 'pglite') {
-    const client = new PGlite(config.dataDir ?? 'memory://', { extensions: { pg_trgm } });
+    const dataDir = config.dataDir ?? 'memory://';
+    // PGlite creates only the last folder of the path; a fresh clone has none of them.
+    if (!dataDir.includes('://')) mkdirSync(dataDir, { recursive: true });
+    const client = new PGlite(dataDir, { extensions: { pg_trgm } });
     const db = drizzlePglite(client, { schema });
     await migratePglite(db, { migrationsFolder });
     return { db: db as unknown as Db, engine: 'pglite', close: () => client.close() };
