@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import { type TRPCClient, createTRPCClient, httpLink, localLink } from '@trpc/client';
+import { type Backend, openBackend } from '../../server/backend.js';
+import type { BookOptions } from '../../server/seed/generate.js';
+import type { Logger } from '../../server/log.js';
+import { type AppRouter, appRouter } from '../../server/trpc/router.js';
+
+export type BackendClient = TRPCClient<AppRouter>;
+
+/**
+ * How main reaches the backend: the same typed client whether the backend runs embedded in this
+ * process (called in-process, no HTTP) or as a server at BACKEND_URL. Only main holds tokens.
+ */
+export interface BackendConnection {
+  readonly mode: 'embedded' | 'remote';
+  client(token: string | null): BackendClient;
+  close(): Promise<void>;
+}
+
+export type BackendConfig =
+  | { mode: 'embedded'; dataDir: string; clock?: string; now?: () => Date; book?: Partial<BookOptions> }
+  | { mode: 'remote'; url: string };
+
+export async function connectBackend(config: BackendConfig, log: Logger): Promise<BackendConnection> {
+  if (config.mode === 'remote') {
+    const base = new URL('/trpc', config.url).toString();
+    return {
+      mode: 'remote',
+      client: (token) => createTRPCClient<AppRouter>({
+        links: [httpLink({ url: base, headers: () => ({ 'x-request-id': randomUUID(), ...(token ? { authorization: `Bearer ${token}` } : {}) }) })],
+      }),
+      close: async () => {},
+    };
+  }
+  const backend: Backend = await openBackend({
+    database: { engine: 'pglite', dataDir: config.dataDir },
+    seedDemoIfEmpty: true,
+    ...(config.clock !== undefined && { clock: config.clock }),
+    ...(config.now && { now: config.now }),
+    ...(config.book && { book: config.book }),
+  });
+  log.info('embedded backend ready', { engine: backend.database.engine, book: backend.book });
+  return {
+    mode: 'embedded',
+    client: (token) => createTRPCClient<AppRouter>({
+      links: [localLink({
+        router: appRouter,
+        createContext: async () => {
+          const requestId = randomUUID();
+          return { deps: backend.deps, token, requestId, log: log.child({ requestId }) };
+        },
+      })],
+    }),
+    close: () => backend.database.close(),
+  };
+}
+
+/** BACKEND_URL names a running server; otherwise the backend runs embedded on PGlite in `dataDir`. */
+export function backendConfigFromEnv(env: NodeJS.ProcessEnv, dataDir: string): BackendConfig {
+  const url = env.BACKEND_URL?.trim();
+  if (url) {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`BACKEND_URL must be http(s), got ${parsed.protocol}`);
+    return { mode: 'remote', url };
+  }
+  return { mode: 'embedded', dataDir, ...(env.CLOCK !== undefined && { clock: env.CLOCK }) };
+}

@@ -1,0 +1,112 @@
+import { TRPCClientError } from '@trpc/client';
+import { TRPCError, initTRPC } from '@trpc/server';
+import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
+import { z } from 'zod';
+import * as api from '../../shared/contracts/agent-api.js';
+import type { Logger } from '../../server/log.js';
+import type { BackendClient, BackendConnection } from '../backend/connection.js';
+import type { DeskSessions } from './sessions.js';
+
+/**
+ * What every desk call knows: the slot its transport vouched for (window or browser cookie) after
+ * checking the sender, and main's services. Nothing in it comes from the renderer's payload.
+ */
+export interface DeskContext {
+  slot: string;
+  sessions: DeskSessions;
+  backend: BackendConnection;
+  log: Logger;
+}
+
+const t = initTRPC.context<DeskContext>().create({
+  errorFormatter: ({ shape }) => ({ ...shape, data: { ...shape.data, stack: undefined } }),
+});
+
+/** Backend refusals keep their code and message; anything else is an internal error. */
+async function relay<T>(ctx: DeskContext, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof TRPCClientError) {
+      const code = (error.data as { code?: TRPC_ERROR_CODE_KEY } | undefined)?.code ?? 'INTERNAL_SERVER_ERROR';
+      // The backend no longer knows this session (expired or signed out elsewhere): forget it too.
+      if (code === 'UNAUTHORIZED') ctx.sessions.clear(ctx.slot);
+      throw new TRPCError({ code, message: error.message });
+    }
+    ctx.log.error('desk call failed', { error: String(error) });
+    throw new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: 'the backend could not be reached' });
+  }
+}
+
+const signedIn = t.procedure.use(({ ctx, next }) => {
+  const session = ctx.sessions.get(ctx.slot);
+  if (!session) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'sign in first' });
+  return next({ ctx: { ...ctx, session, api: ctx.backend.client(session.token) } });
+});
+
+
+
+export const deskRouter = t.router({
+  session: t.router({
+    me: t.procedure.query(({ ctx }) => ctx.sessions.get(ctx.slot)?.user ?? null),
+    login: t.procedure.input(api.loginInput).mutation(async ({ ctx, input }) => {
+      const result = await relay(ctx, () => ctx.backend.client(null).auth.login.mutate(input));
+      ctx.sessions.set(ctx.slot, { token: result.token, user: result.user, expiresAt: new Date(result.expiresAt) });
+      return result.user;
+    }),
+    logout: t.procedure.mutation(async ({ ctx }) => {
+      const session = ctx.sessions.get(ctx.slot);
+      ctx.sessions.clear(ctx.slot);
+      if (session) await relay(ctx, () => ctx.backend.client(session.token).auth.logout.mutate()).catch(() => undefined);
+      return { ok: true as const };
+    }),
+  }),
+  panel: t.router({
+    /** The dashboard in one call: the book's take, own CL and available, today's result, exposure, top markets. */
+    dashboard: signedIn.query(async ({ ctx }) => {
+      const a: BackendClient = ctx.api;
+      const isAgent = ctx.session.user.role === 'agent';
+      const [take, upline, pnlToday, exposure, topMarkets] = await Promise.all([
+        relay(ctx, () => a.agent.getTake.query({ limit: 1 })),
+        isAgent ? relay(ctx, () => a.agent.getUpline.query({})) : Promise.resolve(null),
+        relay(ctx, () => a.agent.getPnL.query({ limit: 1 })),
+        relay(ctx, () => a.agent.getLiveExposure.query({})),
+        relay(ctx, () => a.agent.getTopMarkets.query({ period: 'today', metric: 'volume', limit: 5 })),
+      ]);
+      return {
+        user: ctx.session.user,
+        downlineTake: take.totals,
+        upline,
+        today: { period: pnlToday.period, ...pnlToday.total },
+        exposure: exposure.total,
+        topMarkets: topMarkets.rows,
+      };
+    }),
+    downline: signedIn.input(api.getDownlineInput).query(({ ctx, input }) => relay(ctx, () => ctx.api.agent.getDownline.query(input))),
+    take: signedIn.input(api.getTakeInput).query(({ ctx, input }) => relay(ctx, () => ctx.api.agent.getTake.query(input))),
+    creditLimits: signedIn.input(api.getCreditLimitInput).query(({ ctx, input }) => relay(ctx, () => ctx.api.agent.getCreditLimit.query(input))),
+    /** Everything the player page shows, in one call. */
+    player: signedIn.input(z.strictObject({ playerId: api.id, from: api.isoDate.optional(), to: api.isoDate.optional() }))
+      .query(async ({ ctx, input }) => {
+        const a = ctx.api;
+        const [limits, take, pnl, bets, settlements] = await Promise.all([
+          relay(ctx, () => a.agent.getCreditLimit.query({ playerId: input.playerId })),
+          relay(ctx, () => a.agent.getTake.query({ playerId: input.playerId })),
+          relay(ctx, () => a.agent.getPnL.query({ playerId: input.playerId, ...(input.from && { from: input.from }), ...(input.to && { to: input.to }) })),
+          relay(ctx, () => a.agent.getBetHistory.query({ playerId: input.playerId, limit: 100 })),
+          relay(ctx, () => a.agent.getSettlementHistory.query({ counterpartyId: input.playerId, limit: 50 })),
+        ]);
+        return { limits: limits.rows[0] ?? null, take: take.rows[0] ?? null, pnl, bets, settlements: settlements.rows };
+      }),
+    bets: signedIn.input(api.getBetHistoryInput).query(({ ctx, input }) => relay(ctx, () => ctx.api.agent.getBetHistory.query(input))),
+    exposure: signedIn.input(api.getLiveExposureInput).query(({ ctx, input }) => relay(ctx, () => ctx.api.agent.getLiveExposure.query(input))),
+    pnl: signedIn.input(api.getPnLInput).query(({ ctx, input }) => relay(ctx, () => ctx.api.agent.getPnL.query(input))),
+    commission: signedIn.input(api.getCommissionInput).query(({ ctx, input }) => relay(ctx, () => ctx.api.agent.getCommission.query(input))),
+    settlements: signedIn.input(api.getSettlementHistoryInput).query(({ ctx, input }) => relay(ctx, () => ctx.api.agent.getSettlementHistory.query(input))),
+    topMarkets: signedIn.input(api.getTopMarketsInput).query(({ ctx, input }) => relay(ctx, () => ctx.api.agent.getTopMarkets.query(input))),
+    searchPlayers: signedIn.input(api.searchPlayersInput).query(({ ctx, input }) => relay(ctx, () => ctx.api.agent.searchPlayers.query(input))),
+    searchFixtures: signedIn.input(api.searchFixturesInput).query(({ ctx, input }) => relay(ctx, () => ctx.api.match.searchFixtures.query(input))),
+  }),
+});
+
+export type DeskRouter = typeof deskRouter;

@@ -1,0 +1,35 @@
+/**
+ * `npm run web`: the browser shell. The same main-process runtime as the desktop app (embedded
+ * backend on PGlite in ./.data/desk, or BACKEND_URL), serving the renderer and the desk router
+ * on 127.0.0.1 only.
+ */
+import { resolve } from 'node:path';
+import { type LogLevel, createLogger } from '../../server/log.js';
+import { backendConfigFromEnv, connectBackend } from '../backend/connection.js';
+import { DeskSessions } from '../desk/sessions.js';
+import { startBrowserShell } from './server.js';
+
+const log = createLogger({ level: (process.env.LOG_LEVEL as LogLevel | undefined) ?? 'info', base: { service: 'agent-desk-web' } });
+
+function port(value: string | undefined): number {
+  if (!value) return 5180;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`WEB_PORT must be a port number, got "${value}"`);
+  return n;
+}
+
+const backend = await connectBackend(backendConfigFromEnv(process.env, resolve('.data/desk')), log);
+const shell = await startBrowserShell({
+  backend, sessions: new DeskSessions(), log, rendererDir: resolve('out/renderer'), port: port(process.env.WEB_PORT),
+});
+log.info('browser shell ready', { url: shell.url, backend: backend.mode });
+process.stdout.write(`Agent Desk (browser shell): ${shell.url}\n`);
+
+const shutdown = async (signal: string) => {
+  log.info('shutting down', { signal });
+  await shell.close();
+  await backend.close();
+  process.exit(0);
+};
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));

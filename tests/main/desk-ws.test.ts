@@ -1,0 +1,97 @@
+import { createTRPCClient, createWSClient, wsLink } from '@trpc/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { silentLogger } from '../../src/server/log.js';
+import { type BackendConnection, connectBackend } from '../../src/main/backend/connection.js';
+import type { DeskRouter } from '../../src/main/desk/router.js';
+import { DeskSessions } from '../../src/main/desk/sessions.js';
+import { type BrowserShell, startBrowserShell } from '../../src/main/web/server.js';
+import { BOOK_NOW, TEST_BOOK } from '../helpers/backend.js';
+
+/** The desk router over the browser shell's real WebSocket, against the embedded backend. */
+describe('desk router over the browser shell', () => {
+  let backend: BackendConnection;
+  let shell: BrowserShell;
+  const opened: Array<{ close(): void }> = [];
+
+  beforeAll(async () => {
+    backend = await connectBackend({ mode: 'embedded', dataDir: 'memory://', book: TEST_BOOK, now: () => new Date(BOOK_NOW) }, silentLogger);
+    shell = await startBrowserShell({ backend, sessions: new DeskSessions(() => new Date(BOOK_NOW)), log: silentLogger, rendererDir: '/nonexistent-renderer' });
+  });
+  afterAll(async () => {
+    for (const c of opened) c.close();
+    await shell?.close();
+    await backend?.close();
+  });
+
+  async function cookie(): Promise<string> {
+    const res = await fetch(shell.url);
+    return res.headers.get('set-cookie')!.split(';')[0]!;
+  }
+
+  function connect(headers: Record<string, string>) {
+    const ws = createWSClient({
+      url: `${shell.url.replace('http', 'ws')}/desk`,
+      WebSocket: class extends WebSocket { constructor(url: string) { super(url, { headers }); } } as unknown as typeof globalThis.WebSocket,
+      retryDelayMs: () => 60_000,
+    });
+    opened.push(ws);
+    return createTRPCClient<DeskRouter>({ links: [wsLink({ client: ws })] });
+  }
+
+  it('serves the page with a strict CSP and a slot cookie, and says when the renderer is not built', async () => {
+    const res = await fetch(shell.url);
+    expect(res.status).toBe(503);
+    expect(res.headers.get('content-security-policy')).toMatch(/default-src 'self'.*object-src 'none'/);
+    expect(res.headers.get('set-cookie')).toMatch(/^desk_slot=[\w-]{43}; HttpOnly; SameSite=Strict/);
+  });
+
+  it('requires a login, keeps the token in main, and answers with the backend\'s numbers', async () => {
+    const desk = connect({ cookie: await cookie(), origin: shell.url });
+    expect(await desk.session.me.query()).toBeNull();
+    await expect(desk.panel.dashboard.query()).rejects.toMatchObject({ data: { code: 'UNAUTHORIZED' } });
+    await expect(desk.session.login.mutate({ username: 'priya', password: 'nope' })).rejects.toMatchObject({ data: { code: 'UNAUTHORIZED' } });
+
+    const user = await desk.session.login.mutate({ username: 'priya', password: 'demo-priya' });
+    expect(user).toMatchObject({ username: 'priya', role: 'agent' });
+    expect(JSON.stringify(user)).not.toMatch(/token/i);
+
+    const dashboard = await desk.panel.dashboard.query();
+    const direct = backend.client((await backend.client(null).auth.login.mutate({ username: 'priya', password: 'demo-priya' })).token);
+    expect(dashboard.downlineTake).toEqual((await direct.agent.getTake.query({})).totals);
+    expect(dashboard.upline).toEqual(await direct.agent.getUpline.query({}));
+    expect(dashboard.exposure).toEqual((await direct.agent.getLiveExposure.query({})).total);
+    expect(dashboard.today.yourShare).toBe((await direct.agent.getPnL.query({})).total.yourShare);
+
+    await desk.session.logout.mutate();
+    await expect(desk.panel.dashboard.query()).rejects.toMatchObject({ data: { code: 'UNAUTHORIZED' } });
+  });
+
+  it('keeps browsers apart: another cookie is another session', async () => {
+    const a = connect({ cookie: await cookie(), origin: shell.url });
+    const b = connect({ cookie: await cookie(), origin: shell.url });
+    await a.session.login.mutate({ username: 'arjun', password: 'demo-arjun' });
+    expect((await a.session.me.query())?.username).toBe('arjun');
+    expect(await b.session.me.query()).toBeNull();
+  });
+
+  it('refuses a connection from another origin, or without a cookie it issued', async () => {
+    const refused = async (headers: Record<string, string>) => new Promise<number>((resolve) => {
+      const ws = new WebSocket(`${shell.url.replace('http', 'ws')}/desk`, { headers });
+      ws.on('unexpected-response', (_req, res) => { resolve(res.statusCode ?? 0); ws.terminate(); });
+      ws.on('open', () => { resolve(101); ws.close(); });
+      ws.on('error', () => resolve(-1));
+    });
+    expect(await refused({ cookie: await cookie(), origin: 'http://evil.example' })).toBe(403);
+    expect(await refused({ origin: shell.url })).toBe(403);
+    expect(await refused({ cookie: 'desk_slot=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', origin: shell.url })).toBe(403);
+    expect(await refused({ cookie: await cookie(), origin: shell.url })).toBe(101);
+  });
+
+  it('validates desk input before it reaches the backend', async () => {
+    const desk = connect({ cookie: await cookie(), origin: shell.url });
+    await desk.session.login.mutate({ username: 'priya', password: 'demo-priya' });
+    await expect(desk.panel.bets.query({ playerId: 'not-an-id' } as never)).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
+    await expect(desk.panel.player.query({ playerId: '00000000-0000-4000-8000-000000000000' })).rejects.toMatchObject({ data: { code: 'NOT_FOUND' } });
+  });
+});
