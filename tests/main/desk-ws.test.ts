@@ -16,7 +16,7 @@ describe('desk router over the browser shell', () => {
 
   beforeAll(async () => {
     backend = await connectBackend({ mode: 'embedded', dataDir: 'memory://', book: TEST_BOOK, now: () => new Date(BOOK_NOW) }, silentLogger);
-    shell = await startBrowserShell({ backend, sessions: new DeskSessions(() => new Date(BOOK_NOW)), log: silentLogger, rendererDir: '/nonexistent-renderer' });
+    shell = await startBrowserShell({ backend, sessions: new DeskSessions(), log: silentLogger, rendererDir: '/nonexistent-renderer' });
   });
   afterAll(async () => {
     for (const c of opened) c.close();

@@ -51,7 +51,7 @@ export const deskRouter = t.router({
     me: t.procedure.query(({ ctx }) => ctx.sessions.get(ctx.slot)?.user ?? null),
     login: t.procedure.input(api.loginInput).mutation(async ({ ctx, input }) => {
       const result = await relay(ctx, () => ctx.backend.client(null).auth.login.mutate(input));
-      ctx.sessions.set(ctx.slot, { token: result.token, user: result.user, expiresAt: new Date(result.expiresAt) });
+      ctx.sessions.set(ctx.slot, { token: result.token, user: result.user, expiresAt: result.expiresAt });
       return result.user;
     }),
     logout: t.procedure.mutation(async ({ ctx }) => {

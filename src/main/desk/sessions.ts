@@ -3,26 +3,20 @@ import type { User } from '../../shared/contracts/agent-api.js';
 export interface DeskSession {
   token: string;
   user: User;
-  expiresAt: Date;
+  /** As the backend stated it, on the backend's clock; shown, never enforced here. */
+  expiresAt: string;
 }
 
 /**
  * Backend sessions held by main, one per slot (a desktop window, or a browser-shell cookie).
- * The renderer only ever names its slot through the transport; it never sees the token.
+ * The renderer only ever names its slot through the transport; it never sees the token. The
+ * backend alone decides when a session has ended: an UNAUTHORIZED answer clears the slot.
  */
 export class DeskSessions {
   private readonly bySlot = new Map<string, DeskSession>();
 
-  constructor(private readonly now: () => Date = () => new Date()) {}
-
   get(slot: string): DeskSession | null {
-    const session = this.bySlot.get(slot);
-    if (!session) return null;
-    if (session.expiresAt <= this.now()) {
-      this.bySlot.delete(slot);
-      return null;
-    }
-    return session;
+    return this.bySlot.get(slot) ?? null;
   }
 
   set(slot: string, session: DeskSession): void {

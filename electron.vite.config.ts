@@ -1,0 +1,38 @@
+import { cpSync } from 'node:fs';
+import { resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+
+/**
+ * The backend embedded in main reads its SQL migrations and the demo cast next to its module
+ * (`new URL('./migrations', import.meta.url)`); bundled into out/main, they are copied there.
+ */
+const copyBackendAssets = {
+  name: 'copy-backend-assets',
+  writeBundle() {
+    cpSync(resolve('src/server/db/migrations'), resolve('out/main/migrations'), { recursive: true });
+    cpSync(resolve('src/server/seed/cast.json'), resolve('out/main/cast.json'));
+  },
+};
+
+export default defineConfig({
+  main: {
+    build: {
+      externalizeDeps: true,
+      rollupOptions: { input: { index: resolve('src/main/index.ts') } },
+    },
+    plugins: [copyBackendAssets],
+  },
+  preload: {
+    build: {
+      externalizeDeps: true,
+      // A sandboxed preload runs as a classic script: CommonJS, no ESM imports.
+      rollupOptions: { input: { index: resolve('src/preload/index.ts') }, output: { format: 'cjs', entryFileNames: '[name].cjs' } },
+    },
+  },
+  renderer: {
+    root: resolve('src/renderer'),
+    build: { rollupOptions: { input: { index: resolve('src/renderer/index.html') } } },
+    plugins: [react()],
+  },
+});

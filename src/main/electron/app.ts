@@ -1,0 +1,75 @@
+import { readFile } from 'node:fs/promises';
+import { extname, join, normalize, sep } from 'node:path';
+import { BrowserWindow, app, ipcMain, protocol, session, shell } from 'electron';
+import type { Logger } from '../../server/log.js';
+import type { BackendConnection } from '../backend/connection.js';
+import { handleDeskIpc, slotForIpcSender } from '../desk/ipc.js';
+import type { DeskSessions } from '../desk/sessions.js';
+import { APP_ORIGIN, RENDERER_CSP, isAllowedExternal, isAppUrl } from './security.js';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml', '.png': 'image/png', '.woff2': 'font/woff2', '.json': 'application/json',
+};
+
+protocol.registerSchemesAsPrivileged([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+
+/** The Electron adapter: window, hardening, the desk IPC channel. Everything else is plain Node. */
+export async function startElectronApp(deps: { backend: BackendConnection; sessions: DeskSessions; log: Logger; rendererDir: string; preload: string }): Promise<void> {
+  app.enableSandbox();
+  await app.whenReady();
+  const devServerUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL;
+  const isOwn = (url: string | undefined) => isAppUrl(url, devServerUrl);
+
+  // The renderer is served from app://desk/ (never file://), with its CSP on every response.
+  protocol.handle('app', async (request) => {
+    const path = decodeURIComponent(new URL(request.url).pathname);
+    const file = normalize(join(deps.rendererDir, path === '/' ? 'index.html' : path));
+    const inside = file.startsWith(deps.rendererDir + sep);
+    const target = inside && extname(file) ? file : join(deps.rendererDir, 'index.html');
+    try {
+      return new Response(await readFile(target), { headers: { 'content-type': TYPES[extname(target)] ?? 'application/octet-stream', 'content-security-policy': RENDERER_CSP } });
+    } catch {
+      return new Response('not found', { status: 404 });
+    }
+  });
+
+  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  session.defaultSession.setPermissionCheckHandler(() => false);
+
+  app.on('web-contents-created', (_event, contents) => {
+    contents.on('will-navigate', (event, url) => {
+      if (!isOwn(url)) event.preventDefault();
+    });
+    contents.on('will-attach-webview', (event) => event.preventDefault());
+    contents.setWindowOpenHandler(({ url }) => {
+      if (isAllowedExternal(url)) void shell.openExternal(url);
+      return { action: 'deny' };
+    });
+  });
+
+  ipcMain.handle('desk', async (event, request: unknown) => {
+    const slot = slotForIpcSender(event, isOwn);
+    if (!slot) {
+      deps.log.warn('desk call from an unexpected frame refused', { url: event.senderFrame?.url ?? null });
+      throw new Error('refused: not the app window');
+    }
+    return handleDeskIpc(request, slot, deps);
+  });
+
+  const window = new BrowserWindow({
+    width: 1360, height: 860, show: false, title: 'Agent Desk',
+    webPreferences: { preload: deps.preload, contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, spellcheck: false },
+  });
+  window.once('ready-to-show', () => window.show());
+  window.on('closed', () => deps.sessions.clear(`window-${window.webContents.id}`));
+  await window.loadURL(devServerUrl ?? `${APP_ORIGIN}/`);
+
+  app.on('window-all-closed', () => {
+    void deps.backend.close().finally(() => app.quit());
+  });
+}
+
+export function userDataDir(): string {
+  return app.getPath('userData');
+}

@@ -1,0 +1,42 @@
+import { useEffect } from 'react';
+import { matchRoute, useRoute } from './lib/route';
+import { useSession } from './lib/session';
+import { LoginPage } from './pages/Login';
+import { PAGES } from './pages';
+
+export function App() {
+  const { status, user, check, logout } = useSession();
+  const { path, navigate } = useRoute();
+  useEffect(() => { void check(); }, [check]);
+
+  if (status === 'checking') return <p className="state" role="status">Starting…</p>;
+  if (status === 'signed-out' || !user) return <LoginPage />;
+
+  let page: { entry: (typeof PAGES)[number]; params: Record<string, string> } | null = null;
+  for (const entry of PAGES) {
+    const params = matchRoute(entry.pattern, path);
+    if (params) { page = { entry, params }; break; }
+  }
+  return (
+    <div className="shell">
+      <nav aria-label="Panel">
+        <div className="brand">Agent Desk</div>
+        <ul>
+          {PAGES.filter((p) => p.nav).map((p) => (
+            <li key={p.pattern}>
+              <a href={p.pattern} aria-current={page?.entry === p ? 'page' : undefined}
+                onClick={(e) => { e.preventDefault(); navigate(p.pattern); }}>{p.nav}</a>
+            </li>
+          ))}
+        </ul>
+        <div className="who">
+          <span>{user.name}</span>
+          <button type="button" onClick={() => void logout()}>Sign out</button>
+        </div>
+      </nav>
+      <main className="content">
+        {page ? <page.entry.Component params={page.params} /> : <p className="state empty">No such page: {path}</p>}
+      </main>
+    </div>
+  );
+}

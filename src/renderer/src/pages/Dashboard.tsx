@@ -1,0 +1,55 @@
+import { desk } from '../lib/desk';
+import { formatPoints, takeInWords } from '../lib/format';
+import { useRoute } from '../lib/route';
+import { useDeskQuery } from '../lib/useQuery';
+import { Loadable } from '../components/States';
+
+export function DashboardPage() {
+  const state = useDeskQuery('dashboard', () => desk.panel.dashboard.query());
+  const navigate = useRoute((s) => s.navigate);
+  return (
+    <section aria-labelledby="dashboard-title">
+      <h1 id="dashboard-title">Dashboard</h1>
+      <Loadable state={state}>
+        {(d) => (
+          <>
+            <div className="tiles">
+              <Tile label="Downline take" value={formatPoints(d.downlineTake.take)} note={takeInWords(d.downlineTake.take).replace('owes you', 'owed to you')} testId="tile-downline-take" />
+              {d.upline && <Tile label="Credit limit" value={formatPoints(d.upline.cl)} note={`from ${d.upline.uplineName}`} testId="tile-cl" />}
+              {d.upline && <Tile label="Available" value={formatPoints(d.upline.available)} testId="tile-available" />}
+              {d.upline && <Tile label="Owed to upline" value={formatPoints(d.upline.owed)} note={d.upline.owed < 0 ? `${d.upline.uplineName} owes you` : undefined} testId="tile-owed" />}
+              <Tile label="Today's result (your share)" value={formatPoints(d.today.yourShare ?? 0)} note={`${d.today.bets} bets settled`} testId="tile-today" />
+              <Tile label="Live exposure" value={formatPoints(d.exposure.exposure)} note={`${formatPoints(d.exposure.exposureAtShare)} at your share`} testId="tile-exposure" />
+            </div>
+            <h2>Top markets today (by volume)</h2>
+            {d.topMarkets.length === 0 ? <p className="state empty">No bets placed today.</p> : (
+              <table className="table" data-testid="top-markets">
+                <thead><tr><th scope="col">Fixture</th><th scope="col">Market</th><th scope="col" className="num">Volume</th><th scope="col" className="num">Bets</th></tr></thead>
+                <tbody>
+                  {d.topMarkets.map((m) => (
+                    <tr key={m.marketId}>
+                      <td><a href={`/agent/exposure?fixtureId=${m.fixtureId}`} onClick={(e) => { e.preventDefault(); navigate(`/agent/exposure?fixtureId=${m.fixtureId}`); }}>{m.fixtureName}</a></td>
+                      <td>{m.marketName}</td>
+                      <td className="num">{formatPoints(m.value)}</td>
+                      <td className="num">{m.bets}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </>
+        )}
+      </Loadable>
+    </section>
+  );
+}
+
+function Tile({ label, value, note, testId }: { label: string; value: string; note?: string | undefined; testId: string }) {
+  return (
+    <div className="tile" data-testid={testId}>
+      <span className="tile-label">{label}</span>
+      <span className="tile-value">{value}</span>
+      {note && <span className="tile-note">{note}</span>}
+    </div>
+  );
+}
