@@ -177,6 +177,20 @@ describe.each(ENGINES)('backend API on %s', (engine) => {
     expect(commission.total).toBe(month.total.commission);
   });
 
+  it('answers a period with nothing in it with zero totals, not an error', async () => {
+    const quiet = await priya.agent.getPnL.query({ from: '2025-01-01', to: '2025-01-31' });
+    expect(quiet.rows).toEqual([]);
+    expect(quiet.total).toEqual({ bets: 0, pnl: 0, commission: 0, bookResult: 0, yourShare: 0 });
+    expect(quiet.nextCursor).toBeNull();
+    const commission = await priya.agent.getCommission.query({ from: '2025-01-01', to: '2025-01-31' });
+    expect(commission).toMatchObject({ rows: [], total: 0, nextCursor: null });
+    // A page past the end still carries the totals.
+    const all = await priya.agent.getPnL.query({ from: '2026-10-01', to: '2026-10-31', limit: 500 });
+    const past = await priya.agent.getPnL.query({ from: '2026-10-01', to: '2026-10-31', cursor: Buffer.from(JSON.stringify({ o: 10_000 })).toString('base64url') });
+    expect(past.rows).toEqual([]);
+    expect(past.total).toEqual(all.total);
+  });
+
   it('lists bets newest first with keyset pages and a summary over all of them', async () => {
     const first = await priya.agent.getBetHistory.query({ playerId: ids.anita!, limit: 5 });
     expect(first.bets).toHaveLength(5);

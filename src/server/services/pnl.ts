@@ -20,16 +20,18 @@ const instantRange = (p: Period) =>
 
 /**
  * One page of per-player rows with the totals over all rows in the same statement (window sums),
- * and the totals alone only when the page is past the end.
+ * and the totals alone only when the page is empty (past the end, or nothing in the period).
  */
 async function pageWithTotals<Row extends { total_rows: string | number }>(
-  deps: ServiceDeps, perPlayer: SQL, totals: SQL, order: SQL, limit: number, offset: number,
+  deps: ServiceDeps, perPlayer: SQL, totals: Record<string, string>, order: SQL, limit: number, offset: number,
 ): Promise<{ rows: Row[]; totals: Record<string, string | number | null> }> {
+  const sums = (window: boolean) => sql.join(Object.entries(totals).map(([alias, column]) =>
+    sql`sum(t.${sql.identifier(column)}) ${window ? sql`over ()` : sql``} as ${sql.identifier(alias)}`), sql`, `);
   const rows = await queryRows<Row & Record<string, string | number | null>>(deps.db, sql`
-    select t.*, count(*) over () as total_rows, ${totals} from (${perPlayer}) t order by ${order} limit ${limit} offset ${offset}`);
+    select t.*, count(*) over () as total_rows, ${sums(true)} from (${perPlayer}) t order by ${order} limit ${limit} offset ${offset}`);
   if (rows[0]) return { rows, totals: rows[0] };
   const [only] = await queryRows<Record<string, string | number | null>>(deps.db, sql`
-    select count(*) as total_rows, ${totals} from (${perPlayer}) t`);
+    select count(*) as total_rows, ${sums(false)} from (${perPlayer}) t`);
   return { rows, totals: only ?? { total_rows: 0 } };
 }
 
@@ -59,7 +61,7 @@ export async function getPnL(deps: ServiceDeps, caller: Caller, input: {
     group by a.id, a.display_name, p.display_name`;
   type Row = { id: string; name: string; agent_name: string; bets: string | number; pnl: string | number; commission: string | number; total_rows: string | number };
   const { rows, totals } = await pageWithTotals<Row>(deps, perPlayer,
-    sql`sum(t.bets) over () as all_bets, sum(t.pnl) over () as all_pnl, sum(t.commission) over () as all_commission`,
+    { all_bets: 'bets', all_pnl: 'pnl', all_commission: 'commission' },
     sql`abs(t.pnl - t.commission) desc, t.name, t.id`, input.limit, offset);
   let yourShare: number | null = null;
   if (!input.playerId) {
@@ -100,7 +102,7 @@ export async function getCommission(deps: ServiceDeps, caller: Caller, input: {
     where a.role = 'player' and ${inDownline(caller, 'a')} ${input.playerId ? sql`and a.id = ${input.playerId}` : sql``}
     group by a.id, a.display_name, p.display_name, a.commission_bps`;
   type Row = { id: string; name: string; agent_name: string; commission_bps: number; markets: string | number; commission: string | number; total_rows: string | number };
-  const { rows, totals } = await pageWithTotals<Row>(deps, perPlayer, sql`sum(t.commission) over () as all_commission`,
+  const { rows, totals } = await pageWithTotals<Row>(deps, perPlayer, { all_commission: 'commission' },
     sql`t.commission desc, t.name, t.id`, input.limit, offset);
   return {
     period: periodOut(period),
