@@ -32,9 +32,6 @@ export default defineConfig({
   },
   renderer: {
     root: resolve('src/renderer'),
-    // Absolute asset URLs: both shells answer every route with index.html, so a deep link like
-    // /agent/bets must still find /assets/… (relative ./assets would resolve under /agent/).
-    base: '/',
     build: { rollupOptions: { input: { index: resolve('src/renderer/index.html') } } },
     plugins: [react()],
   },

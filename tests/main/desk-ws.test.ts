@@ -56,6 +56,9 @@ describe('desk router over the browser shell', () => {
     expect(user).toMatchObject({ username: 'priya', role: 'agent' });
     expect(JSON.stringify(user)).not.toMatch(/token/i);
 
+    // "Today" is the backend's business day (the book's clock), not this machine's.
+    expect(new Date((await desk.session.clock.query()).now).getTime()).toBe(BOOK_NOW.getTime());
+
     const dashboard = await desk.panel.dashboard.query();
     const direct = backend.client((await backend.client(null).auth.login.mutate({ username: 'priya', password: 'demo-priya' })).token);
     expect(dashboard.downlineTake).toEqual((await direct.agent.getTake.query({})).totals);

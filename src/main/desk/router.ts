@@ -54,6 +54,8 @@ export const deskRouter = t.router({
       ctx.sessions.set(ctx.slot, { token: result.token, user: result.user, expiresAt: result.expiresAt });
       return result.user;
     }),
+    /** The backend's business time (a demo book runs on its own clock). */
+    clock: signedIn.query(async ({ ctx }) => ({ now: (await relay(ctx, () => ctx.api.auth.me.query())).now })),
     logout: t.procedure.mutation(async ({ ctx }) => {
       const session = ctx.sessions.get(ctx.slot);
       ctx.sessions.clear(ctx.slot);

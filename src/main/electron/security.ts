@@ -31,5 +31,5 @@ export function isAllowedExternal(url: string): boolean {
 
 export const RENDERER_CSP = [
   "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'",
-  "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "form-action 'none'",
+  "object-src 'none'", "base-uri 'self'", "frame-ancestors 'none'", "form-action 'none'",
 ].join('; ');

@@ -51,7 +51,7 @@ export async function startBrowserShell(options: {
     }
     const path = decodeURIComponent(new URL(req.url ?? '/', ownOrigin).pathname);
     const headers: Record<string, string> = {
-      'content-security-policy': `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self' ${ownOrigin.replace('http', 'ws')}; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'`,
+      'content-security-policy': `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self' ${ownOrigin.replace('http', 'ws')}; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'none'`,
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
     };

@@ -15,8 +15,10 @@ export const appRouter = router({
       await logout(ctx.deps, ctx.token!);
       return { ok: true as const };
     }),
-    me: authedProcedure.output(api.userSchema).query(({ ctx }) => ({
+    /** The caller, and the backend's business time: clients date "today" by it, not by their own clock. */
+    me: authedProcedure.output(api.meOutput).query(({ ctx }) => ({
       id: ctx.caller.id, username: ctx.caller.username, name: ctx.caller.name, role: ctx.caller.role, timezone: ctx.caller.timezone,
+      now: ctx.deps.now().toISOString(),
     })),
   }),
   agent: router({

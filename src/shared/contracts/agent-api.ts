@@ -31,6 +31,7 @@ export const userSchema = z.object({
 });
 export type User = z.infer<typeof userSchema>;
 export const loginOutput = z.object({ token: z.string(), expiresAt: instant, user: userSchema });
+export const meOutput = userSchema.extend({ now: instant });
 
 // ── agent.searchPlayers ──────────────────────────────────────────────────────────────────────
 export const searchPlayersInput = z.strictObject({ query: searchQuery, limit: limit(50, 10) });

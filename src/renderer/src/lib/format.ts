@@ -16,3 +16,54 @@ export function formatDateTime(iso: string, timeZone: string): string {
 export function formatOdds(hundredths: number): string {
   return (hundredths / 100).toFixed(2);
 }
+
+/** The signed class of a figure: "pos" / "neg" / "" (for colouring only; the sign is in the text). */
+export function signClass(value: number): string {
+  return value > 0 ? 'pos' : value < 0 ? 'neg' : '';
+}
+
+/**
+ * Who owes whom, in words, from the signed-in user's side: `take` is what `child` owes `parent`
+ * (negative: the parent owes the child). A party that is the user reads "you".
+ */
+export function owesInWords(take: number, child: { id: string; name: string }, parent: { id: string; name: string }, meId: string): string {
+  if (take === 0) return 'square';
+  const [debtor, creditor] = take > 0 ? [child, parent] : [parent, child];
+  const amount = formatPoints(Math.abs(take));
+  if (debtor.id === meId) return `you owe ${creditor.name} ${amount}`;
+  if (creditor.id === meId) return `${debtor.name} owes you ${amount}`;
+  return `${debtor.name} owes ${creditor.name} ${amount}`;
+}
+
+/** A settlement's direction in words: `amount` > 0 means the child paid the parent. */
+export function paidInWords(amount: number, child: { id: string; name: string }, parent: { id: string; name: string }, meId: string): string {
+  const [payer, payee] = amount >= 0 ? [child, parent] : [parent, child];
+  const value = formatPoints(Math.abs(amount));
+  if (payer.id === meId) return `you paid ${payee.name} ${value}`;
+  if (payee.id === meId) return `${payer.name} paid you ${value}`;
+  return `${payer.name} paid ${payee.name} ${value}`;
+}
+
+export function formatBps(bps: number | null): string {
+  return bps === null ? '—' : `${(bps / 100).toFixed(2).replace(/\.?0+$/, '')}%`;
+}
+
+/** A row's take towards its own upline, the row's account being understood: "owes you X", "you owe X", "owes Arjun X", "Arjun owes X". */
+export function takeTowards(take: number, parent: { id: string; name: string }, meId: string): string {
+  if (parent.id === meId) return takeInWords(take);
+  if (take > 0) return `owes ${parent.name} ${formatPoints(take)}`;
+  if (take < 0) return `${parent.name} owes ${formatPoints(-take)}`;
+  return 'square';
+}
+
+/** Compact day and time for dense tables: "20/11/26, 11:52". */
+export function formatDateTimeShort(iso: string, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-IN', {
+    timeZone, day: '2-digit', month: '2-digit', year: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
+  }).format(new Date(iso));
+}
+
+/** A count with the same thousands separators as points: 12,345. */
+export function formatCount(n: number): string {
+  return Math.trunc(n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}

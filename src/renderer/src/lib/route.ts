@@ -38,3 +38,11 @@ export function matchRoute(pattern: string, path: string): Record<string, string
   }
   return params;
 }
+
+/** `path` with the given query; empty or undefined values are left out. */
+export function buildHref(path: string, query: Record<string, string | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(key, value);
+  const search = params.toString();
+  return search ? `${path}?${search}` : path;
+}

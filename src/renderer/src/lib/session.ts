@@ -4,6 +4,16 @@ import { desk } from './desk';
 
 type Status = 'checking' | 'signed-out' | 'signed-in';
 
+/** Backend business time minus this machine's clock; "today" is the backend's today. */
+let clockOffsetMs = 0;
+export function businessNow(): Date {
+  return new Date(Date.now() + clockOffsetMs);
+}
+async function syncClock(): Promise<void> {
+  const { now } = await desk.session.clock.query();
+  clockOffsetMs = new Date(now).getTime() - Date.now();
+}
+
 interface SessionState {
   status: Status;
   user: User | null;
@@ -21,11 +31,13 @@ export const useSession = create<SessionState>((set) => ({
   error: null,
   async check() {
     const user = await desk.session.me.query();
+    if (user) await syncClock();
     set({ status: user ? 'signed-in' : 'signed-out', user, error: null });
   },
   async login(username, password) {
     try {
       const user = await desk.session.login.mutate({ username, password });
+      await syncClock();
       set({ status: 'signed-in', user, error: null });
     } catch (error) {
       set({ status: 'signed-out', user: null, error: error instanceof Error ? error.message : String(error) });

@@ -1,5 +1,11 @@
 import type { ComponentType } from 'react';
+import { BetsPage } from './Bets';
 import { DashboardPage } from './Dashboard';
+import { DownlinePage } from './Downline';
+import { ExposurePage } from './Exposure';
+import { PlayerPage } from './Player';
+import { PnlPage } from './Pnl';
+import { SettlementsPage } from './Settlements';
 
 /**
  * The panel's pages by route pattern (AGENT.md, Page context). A page reads its own params and
@@ -15,4 +21,10 @@ export interface PageEntry {
 
 export const PAGES: PageEntry[] = [
   { pattern: '/agent/dashboard', title: 'Dashboard', nav: 'Dashboard', Component: DashboardPage },
+  { pattern: '/agent/downline', title: 'Downline', nav: 'Downline', Component: DownlinePage },
+  { pattern: '/agent/players/:id', title: 'Player', Component: PlayerPage },
+  { pattern: '/agent/bets', title: 'Bets', nav: 'Bets', Component: BetsPage },
+  { pattern: '/agent/exposure', title: 'Exposure', nav: 'Exposure', Component: ExposurePage },
+  { pattern: '/agent/pnl', title: 'PnL', nav: 'PnL', Component: PnlPage },
+  { pattern: '/agent/settlements', title: 'Settlements', nav: 'Settlements', Component: SettlementsPage },
 ];

@@ -1,0 +1,213 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { desk } from '../lib/desk';
+import { formatCount, formatDateTime, formatDateTimeShort, formatOdds, formatPoints, signClass } from '../lib/format';
+import { buildHref, useRoute } from '../lib/route';
+import { useSession } from '../lib/session';
+import { usePaged } from '../lib/usePaged';
+import { isIsoDate } from '../../../shared/dates';
+import { Link } from '../components/Link';
+import { Loadable } from '../components/States';
+
+type Status = 'open' | 'settled' | 'void';
+const STATUSES: Status[] = ['open', 'settled', 'void'];
+const PAGE = 500;
+const ROW_HEIGHT = 36;
+/** Rows from the end at which the next page is asked for. */
+const PREFETCH = 100;
+
+type BetsOutput = Awaited<ReturnType<typeof desk.panel.bets.query>>;
+type Bet = BetsOutput['bets'][number];
+
+export function BetsPage() {
+  const { path, query, navigate } = useRoute();
+  const statuses: Status[] = query.status === undefined ? STATUSES : STATUSES.filter((s) => query.status!.split(',').includes(s));
+  const from = query.from ?? '';
+  const to = query.to ?? '';
+  const playerId = query.playerId;
+  const fixtureId = query.fixtureId;
+  let problem: string | null = null;
+  if (statuses.length === 0) problem = 'Choose at least one status.';
+  else if ((from && !isIsoDate(from)) || (to && !isIsoDate(to))) problem = 'Dates must be calendar days.';
+  else if (from && to && from > to) problem = 'The start date is after the end date.';
+
+  const setQuery = (patch: Record<string, string | undefined>) => navigate(buildHref(path, { ...query, ...patch }));
+  const toggleStatus = (s: Status, on: boolean) => {
+    const next = STATUSES.filter((x) => (x === s ? on : statuses.includes(x)));
+    setQuery({ status: next.length === STATUSES.length ? undefined : next.join(',') || 'none' });
+  };
+
+  const input = {
+    ...(playerId && { playerId }), ...(fixtureId && { fixtureId }),
+    ...(statuses.length < STATUSES.length && { status: statuses }),
+    ...(from && { from }), ...(to && { to }), limit: PAGE,
+  };
+  const key = problem ? 'bets:none' : `bets:${JSON.stringify(input)}`;
+
+  return (
+    <section aria-labelledby="bets-title" className="bets-page">
+      <h1 id="bets-title">Bets</h1>
+      <div className="filters" role="group" aria-label="Filters">
+        <fieldset className="checks">
+          <legend>Status</legend>
+          {STATUSES.map((s) => (
+            <label key={s}>
+              <input type="checkbox" checked={statuses.includes(s)} data-testid={`bets-status-${s}`}
+                onChange={(e) => toggleStatus(s, e.target.checked)} /> {s}
+            </label>
+          ))}
+        </fieldset>
+        <label>From <input type="date" value={from} max={to || undefined} data-testid="bets-from" onChange={(e) => setQuery({ from: e.target.value })} /></label>
+        <label>To <input type="date" value={to} min={from || undefined} data-testid="bets-to" onChange={(e) => setQuery({ to: e.target.value })} /></label>
+        {(playerId || fixtureId || from || to || query.status !== undefined) && (
+          <button type="button" onClick={() => navigate(path)} data-testid="bets-clear">Clear filters</button>
+        )}
+      </div>
+      {problem ? <p className="state error" role="alert">{problem}</p> : (
+        <BetsList key={key} queryKey={key} input={input} playerId={playerId} fixtureId={fixtureId}
+          clear={(k) => setQuery({ [k]: undefined })} />
+      )}
+    </section>
+  );
+}
+
+function BetsList({ queryKey, input, playerId, fixtureId, clear }: {
+  queryKey: string; input: Parameters<typeof desk.panel.bets.query>[0]; playerId: string | undefined; fixtureId: string | undefined;
+  clear(key: 'playerId' | 'fixtureId'): void;
+}) {
+  const state = usePaged<BetsOutput, Bet>(queryKey, (cursor) => desk.panel.bets.query({ ...input, ...(cursor && { cursor }) }), (p) => p.bets);
+  return (
+    <Loadable state={state}>
+      {(d) => {
+        const s = d.first.summary;
+        const first = d.rows[0];
+        return (
+          <>
+            {(playerId || fixtureId) && (
+              <p className="chips">
+                {playerId && (
+                  <span className="chip" data-testid="bets-filter-player">
+                    Player: {first ? <Link to={`/agent/players/${playerId}`}>{first.playerName}</Link> : <Link to={`/agent/players/${playerId}`}>this player</Link>}
+                    <button type="button" aria-label="Remove the player filter" onClick={() => clear('playerId')}>×</button>
+                  </span>
+                )}
+                {fixtureId && (
+                  <span className="chip" data-testid="bets-filter-fixture">
+                    Fixture: {first ? first.fixtureName : 'this fixture'}
+                    <button type="button" aria-label="Remove the fixture filter" onClick={() => clear('fixtureId')}>×</button>
+                  </span>
+                )}
+              </p>
+            )}
+            <p className="summary" data-testid="bets-summary" aria-live="polite">
+              <span data-testid="bets-summary-count">{formatCount(s.count)} bets</span>
+              <span>stake <b data-testid="bets-summary-stake">{formatPoints(s.stake)}</b></span>
+              <span>open liability <b data-testid="bets-summary-open-liability">{formatPoints(s.openLiability)}</b></span>
+              <span>settled result (players) <b data-testid="bets-summary-settled-result" className={signClass(s.settledResult)}>{formatPoints(s.settledResult)}</b></span>
+            </p>
+            {d.rows.length === 0 ? <p className="state empty">No bets match these filters.</p> : (
+              <BetsTable rows={d.rows} total={s.count} hasMore={d.nextCursor !== null} loadingMore={d.loadingMore}
+                moreError={d.moreError} loadMore={state.loadMore} />
+            )}
+          </>
+        );
+      }}
+    </Loadable>
+  );
+}
+
+function BetsTable({ rows, total, hasMore, loadingMore, moreError, loadMore }: {
+  rows: Bet[]; total: number; hasMore: boolean; loadingMore: boolean; moreError: string | null; loadMore(): void;
+}) {
+  const timezone = useSession((s) => s.user?.timezone ?? 'UTC');
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const [active, setActive] = useState(0);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+  });
+  const items = virtualizer.getVirtualItems();
+  const lastIndex = items.length ? items[items.length - 1]!.index : 0;
+
+  // Near the end of what is loaded, ask for the next page.
+  useEffect(() => {
+    if (hasMore && !loadingMore && !moreError && lastIndex >= rows.length - PREFETCH) loadMore();
+  }, [lastIndex, rows.length, hasMore, loadingMore, moreError, loadMore]);
+
+  const focusRow = (index: number) => {
+    const i = Math.max(0, Math.min(rows.length - 1, index));
+    setActive(i);
+    virtualizer.scrollToIndex(i, { align: 'auto' });
+    requestAnimationFrame(() => scrollRef.current?.querySelector<HTMLElement>(`tr[data-index="${i}"]`)?.focus());
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLTableRowElement>, index: number) => {
+    const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 360) / ROW_HEIGHT) - 1);
+    const moves: Record<string, number> = { ArrowDown: index + 1, ArrowUp: index - 1, PageDown: index + page, PageUp: index - page, Home: 0, End: rows.length - 1 };
+    if (e.target !== e.currentTarget) return;
+    if (e.key === 'Enter') {
+      e.currentTarget.querySelector<HTMLAnchorElement>('a')?.click();
+      return;
+    }
+    const target = moves[e.key];
+    if (target === undefined) return;
+    e.preventDefault();
+    focusRow(target);
+  };
+
+  const top = items.length ? items[0]!.start : 0;
+  const bottom = items.length ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;
+  const activeIndex = Math.min(active, rows.length - 1);
+
+  return (
+    <>
+      <div className="bets-scroll" ref={scrollRef} data-testid="bets-scroll">
+        <table className="table bets-table" aria-rowcount={total + 1}>
+          <colgroup>
+            <col style={{ width: '146px' }} /><col style={{ width: '136px' }} /><col /><col style={{ width: '200px' }} />
+            <col style={{ width: '62px' }} /><col style={{ width: '66px' }} /><col style={{ width: '104px' }} /><col style={{ width: '104px' }} />
+            <col style={{ width: '82px' }} /><col style={{ width: '104px' }} />
+          </colgroup>
+          <thead>
+            <tr aria-rowindex={1}>
+              <th scope="col">Placed</th><th scope="col">Player</th><th scope="col">Fixture</th><th scope="col">Selection</th>
+              <th scope="col">Side</th><th scope="col" className="num">Odds</th><th scope="col" className="num">Stake</th>
+              <th scope="col" className="num">Liability</th><th scope="col">Status</th><th scope="col" className="num">Result</th>
+            </tr>
+          </thead>
+          <tbody>
+            {top > 0 && <tr aria-hidden="true" className="spacer"><td colSpan={10} style={{ height: `${top}px` }} /></tr>}
+            {items.map((item) => {
+              const b = rows[item.index]!;
+              return (
+                <tr key={b.id} data-index={item.index} data-testid="bet-row" aria-rowindex={item.index + 2}
+                  tabIndex={item.index === activeIndex ? 0 : -1} style={{ height: `${ROW_HEIGHT}px` }}
+                  onFocus={(e) => { if (e.target === e.currentTarget) setActive(item.index); }}
+                  onKeyDown={(e) => onKeyDown(e, item.index)}>
+                  <td title={formatDateTime(b.placedAt, timezone)}>{formatDateTimeShort(b.placedAt, timezone)}</td>
+                  <td><Link to={`/agent/players/${b.playerId}`} tabIndex={item.index === activeIndex ? 0 : -1}>{b.playerName}</Link></td>
+                  <td><Link to={buildHref('/agent/bets', { fixtureId: b.fixtureId })} tabIndex={item.index === activeIndex ? 0 : -1}>{b.fixtureName}</Link></td>
+                  <td title={`${b.marketName} › ${b.outcomeName}`}>{b.outcomeName} <span className="muted">· {b.marketName}</span></td>
+                  <td>{b.side}</td>
+                  <td className="num">{formatOdds(b.odds)}</td>
+                  <td className="num">{formatPoints(b.stake)}</td>
+                  <td className="num">{formatPoints(b.liability)}</td>
+                  <td><span className={`badge ${b.status}`}>{b.status}</span></td>
+                  <td className={`num ${signClass(b.result ?? 0)}`}>{b.result === null ? '—' : formatPoints(b.result)}</td>
+                </tr>
+              );
+            })}
+            {bottom > 0 && <tr aria-hidden="true" className="spacer"><td colSpan={10} style={{ height: `${bottom}px` }} /></tr>}
+          </tbody>
+        </table>
+      </div>
+      <p className="state" data-testid="bets-loaded" aria-live="polite">
+        {loadingMore ? `Loading more… (${formatCount(rows.length)} of ${formatCount(total)})`
+          : `${formatCount(rows.length)} of ${formatCount(total)} loaded`}
+        {moreError && <> · <span className="error">{moreError}</span> <button type="button" onClick={loadMore}>Try again</button></>}
+        {' '}· Use ↑/↓, Page Up/Down, Home/End in the table; Enter opens the player.
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,142 @@
+import { desk } from '../lib/desk';
+import { formatDateTime, formatOdds, formatPoints, owesInWords, paidInWords, signClass, takeInWords, takeTowards } from '../lib/format';
+import { buildHref, useRoute } from '../lib/route';
+import { useSession } from '../lib/session';
+import { useDeskQuery } from '../lib/useQuery';
+import { Link } from '../components/Link';
+import { PeriodPicker, periodFromQuery } from '../components/Period';
+import { Loadable } from '../components/States';
+import { Tile } from '../components/Tile';
+
+/** Bets shown on the page; the bets page has them all. */
+const RECENT = 25;
+
+export function PlayerPage({ params }: { params: Record<string, string> }) {
+  const playerId = params.id ?? '';
+  const me = useSession((s) => s.user)!;
+  const { path, query, navigate } = useRoute();
+  const period = periodFromQuery(query, me.timezone, 'month');
+  const range = period.error ? {} : { from: period.from, to: period.to };
+  const state = useDeskQuery(`player:${playerId}:${range.from ?? ''}:${range.to ?? ''}`,
+    () => desk.panel.player.query({ playerId, ...range }));
+  const name = state.status === 'ready' ? (state.data.limits?.name ?? state.data.take?.name ?? null) : null;
+  // The player's own agent, for the take in words (it may be a sub-agent, not you).
+  const agent = useDeskQuery(`player-agent:${playerId}:${name ?? ''}`, async () => {
+    if (!name) return null;
+    const found = await desk.panel.searchPlayers.query({ query: name.slice(0, 200), limit: 50 });
+    const p = found.players.find((x) => x.id === playerId);
+    return p ? { id: p.agentId, name: p.agentName } : null;
+  });
+  const agentRef = agent.status === 'ready' ? agent.data : null;
+
+  return (
+    <section aria-labelledby="player-title">
+      <p className="crumbs"><Link to="/agent/downline">Downline</Link> › <span>Player</span></p>
+      <h1 id="player-title" data-testid="player-name">{name ?? 'Player'}</h1>
+      <PeriodPicker period={period} label="PnL period" onChange={(q) => navigate(buildHref(path, q))} />
+      {period.error && <p className="state error" role="alert">{period.error}</p>}
+      <Loadable state={state} empty={(d) => !d.limits && !d.take}>
+        {(d) => {
+          const take = d.take?.take ?? d.limits?.take ?? 0;
+          const takeWords = agentRef ? takeTowards(take, agentRef, me.id) : takeInWords(take);
+          return (
+            <>
+              <div className="tiles">
+                <Tile label="Take" value={formatPoints(take)} note={takeWords} testId="player-take" tone={signClass(take)} />
+                <Tile label="Available" value={formatPoints(d.take?.available ?? d.limits?.available ?? 0)} testId="player-available" />
+                <Tile label="Credit limit" value={formatPoints(d.limits?.creditLimit ?? d.take?.creditLimit ?? 0)} testId="player-cl" />
+                <Tile label="Per-click win" value={d.limits?.perClickWin == null ? '—' : formatPoints(d.limits.perClickWin)} testId="player-per-click-win" />
+                <Tile label="Aggregate daily win" value={d.limits?.aggregateDailyWin == null ? '—' : formatPoints(d.limits.aggregateDailyWin)} testId="player-aggregate-daily-win" />
+                <Tile label="Min stake" value={d.limits?.minStake == null ? '—' : formatPoints(d.limits.minStake)} testId="player-min-stake" />
+              </div>
+
+              <h2>Profit and loss <span className="muted period-note">{d.pnl.period.from === d.pnl.period.to ? d.pnl.period.from : `${d.pnl.period.from} – ${d.pnl.period.to}`}</span></h2>
+              {d.pnl.rows.length === 0 ? <p className="state empty">No settled bets in this period.</p> : (
+                <table className="table" data-testid="player-pnl">
+                  <thead><tr><th scope="col">Period</th><th scope="col" className="num">Bets</th><th scope="col" className="num">Player PnL</th><th scope="col" className="num">Commission</th><th scope="col" className="num">Book result</th></tr></thead>
+                  <tbody>
+                    {d.pnl.rows.map((r) => (
+                      <tr key={r.playerId}>
+                        <td>{d.pnl.period.from} – {d.pnl.period.to}</td>
+                        <td className="num">{r.bets}</td>
+                        <td className={`num ${signClass(r.pnl)}`}>{formatPoints(r.pnl)}</td>
+                        <td className="num">{formatPoints(r.commission)}</td>
+                        <td className={`num ${signClass(r.bookResult)}`}>{formatPoints(r.bookResult)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                  <tfoot>
+                    <tr data-testid="player-pnl-total">
+                      <th scope="row">Total</th>
+                      <td className="num">{d.pnl.total.bets}</td>
+                      <td className={`num ${signClass(d.pnl.total.pnl)}`}>{formatPoints(d.pnl.total.pnl)}</td>
+                      <td className="num">{formatPoints(d.pnl.total.commission)}</td>
+                      <td className={`num ${signClass(d.pnl.total.bookResult)}`}>{formatPoints(d.pnl.total.bookResult)}</td>
+                    </tr>
+                  </tfoot>
+                </table>
+              )}
+
+              <div className="section-head">
+                <h2>Recent bets</h2>
+                <Link to={buildHref('/agent/bets', { playerId })} data-testid="player-all-bets">All bets of this player</Link>
+              </div>
+              {d.bets.bets.length === 0 ? <p className="state empty">No bets yet.</p> : (
+                <table className="table" data-testid="player-bets">
+                  <thead>
+                    <tr>
+                      <th scope="col">Placed</th><th scope="col">Fixture</th><th scope="col">Market</th><th scope="col">Outcome</th>
+                      <th scope="col">Side</th><th scope="col" className="num">Odds</th><th scope="col" className="num">Stake</th>
+                      <th scope="col">Status</th><th scope="col" className="num">Result</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {d.bets.bets.slice(0, RECENT).map((b) => (
+                      <tr key={b.id}>
+                        <td className="nowrap">{formatDateTime(b.placedAt, me.timezone)}</td>
+                        <td><Link to={buildHref('/agent/bets', { playerId, fixtureId: b.fixtureId })}>{b.fixtureName}</Link></td>
+                        <td>{b.marketName}</td>
+                        <td>{b.outcomeName}</td>
+                        <td>{b.side}</td>
+                        <td className="num">{formatOdds(b.odds)}</td>
+                        <td className="num">{formatPoints(b.stake)}</td>
+                        <td><span className={`badge ${b.status}`}>{b.status}</span></td>
+                        <td className={`num ${signClass(b.result ?? 0)}`}>{b.result === null ? '—' : formatPoints(b.result)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              )}
+
+              <h2>Settlements</h2>
+              {d.settlements.length === 0 ? <p className="state empty">No settlements yet.</p> : (
+                <table className="table" data-testid="player-settlements">
+                  <thead>
+                    <tr><th scope="col">Date</th><th scope="col">Payment</th><th scope="col">Take before</th><th scope="col">Take after</th><th scope="col">Mode</th><th scope="col">Period</th><th scope="col">By</th></tr>
+                  </thead>
+                  <tbody>
+                    {d.settlements.map((s) => {
+                      const child = { id: s.childId, name: s.childName };
+                      const parent = { id: s.parentId, name: s.parentName };
+                      return (
+                        <tr key={s.id}>
+                          <td className="nowrap">{formatDateTime(s.createdAt, me.timezone)}</td>
+                          <td>{paidInWords(s.amount, child, parent, me.id)}</td>
+                          <td>{owesInWords(s.takeBefore, child, parent, me.id)}</td>
+                          <td>{owesInWords(s.takeAfter, child, parent, me.id)}</td>
+                          <td>{s.mode}</td>
+                          <td className="nowrap">{s.periodId ?? '—'}</td>
+                          <td>{s.createdByName}</td>
+                        </tr>
+                      );
+                    })}
+                  </tbody>
+                </table>
+              )}
+            </>
+          );
+        }}
+      </Loadable>
+    </section>
+  );
+}
