@@ -8,7 +8,7 @@ const ours = (...folders) => folders.map((f) => ({ group: [`**/${f}/**`, `**/${f
 const electron = { name: 'electron', message: 'only src/main/electron and src/preload may import electron' };
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'out/', 'dist/', '.data/', 'coverage/', 'test-results/', 'src/server/db/migrations/'] },
+  { ignores: ['node_modules/', 'out/', 'dist/', '.data/', 'coverage/', 'test-results/', 'playwright-report/', 'src/server/db/migrations/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -2,7 +2,8 @@
 // installed (as on machines that cannot download it), say so in one line and serve the same app
 // to a browser instead.
 import { spawnSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -11,16 +12,18 @@ const run = (cmd, args) => {
   if (r.status !== 0) process.exit(r.status ?? 1);
 };
 
+// Electron's package records its binary in path.txt once downloaded; asking require('electron')
+// instead would try to download it on the spot.
 let electronBinary = null;
 let why = '';
 try {
-  electronBinary = require('electron');
-  if (typeof electronBinary !== 'string' || !existsSync(electronBinary)) {
-    why = `no binary at ${electronBinary}`;
-    electronBinary = null;
-  }
-} catch (error) {
-  why = String(error instanceof Error ? error.message : error).split('\n')[0];
+  const electronDir = dirname(require.resolve('electron/package.json'));
+  const relative = readFileSync(join(electronDir, 'path.txt'), 'utf8').trim();
+  const candidate = join(electronDir, 'dist', relative);
+  if (existsSync(candidate)) electronBinary = candidate;
+  else why = `no binary at ${candidate}`;
+} catch {
+  why = 'its binary was never downloaded (node_modules/electron/path.txt is absent)';
 }
 
 run(process.execPath, [new URL('../node_modules/electron-vite/bin/electron-vite.js', import.meta.url).pathname, 'build']);

@@ -18,7 +18,7 @@ protocol.registerSchemesAsPrivileged([{ scheme: 'app', privileges: { standard: t
 export async function startElectronApp(deps: { backend: BackendConnection; sessions: DeskSessions; log: Logger; rendererDir: string; preload: string }): Promise<void> {
   app.enableSandbox();
   await app.whenReady();
-  const devServerUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL;
+  const devServerUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL || undefined;
   const isOwn = (url: string | undefined) => isAppUrl(url, devServerUrl);
 
   // The renderer is served from app://desk/ (never file://), with its CSP on every response.
@@ -62,7 +62,9 @@ export async function startElectronApp(deps: { backend: BackendConnection; sessi
     webPreferences: { preload: deps.preload, contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, spellcheck: false },
   });
   window.once('ready-to-show', () => window.show());
-  window.on('closed', () => deps.sessions.clear(`window-${window.webContents.id}`));
+  // The id is read now: after 'closed' the window's webContents is gone.
+  const slot = `window-${window.webContents.id}`;
+  window.on('closed', () => deps.sessions.clear(slot));
   await window.loadURL(devServerUrl ?? `${APP_ORIGIN}/`);
 
   app.on('window-all-closed', () => {

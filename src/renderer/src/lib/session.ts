@@ -31,8 +31,17 @@ export const useSession = create<SessionState>((set) => ({
   error: null,
   async check() {
     const user = await desk.session.me.query();
-    if (user) await syncClock();
-    set({ status: user ? 'signed-in' : 'signed-out', user, error: null });
+    if (!user) {
+      set({ status: 'signed-out', user: null, error: null });
+      return;
+    }
+    try {
+      await syncClock();
+      set({ status: 'signed-in', user, error: null });
+    } catch {
+      // Main still had a slot, but the backend no longer knows the session.
+      set({ status: 'signed-out', user: null, error: 'Your session has ended. Sign in again.' });
+    }
   },
   async login(username, password) {
     try {
