@@ -26,7 +26,8 @@ export interface TargetOptions {
 
 /** The book's own moment; "today" on the dashboard is this day in the agent's timezone. */
 export const BOOK_NOW = new Date('2026-11-20T12:00:00+05:30');
-export const E2E_BOOK = { seed: 'e2e-book', players: 40, bets: 3000, days: 90 };
+// 12,000 bets: the platform admin's bet list holds more than the 10,000 rows the scroll spec needs.
+export const E2E_BOOK = { seed: 'e2e-book', players: 40, bets: 12_000, days: 90 };
 export const RENDERER_DIR = resolve('out/renderer');
 export const MAIN_ENTRY = resolve('out/main/index.js');
 
