@@ -1,12 +1,12 @@
 import { desk } from '../lib/desk';
 import { formatPoints, takeInWords } from '../lib/format';
-import { useRoute } from '../lib/route';
 import { useDeskQuery } from '../lib/useQuery';
+import { Link } from '../components/Link';
 import { Loadable } from '../components/States';
+import { Tile } from '../components/Tile';
 
 export function DashboardPage() {
   const state = useDeskQuery('dashboard', () => desk.panel.dashboard.query());
-  const navigate = useRoute((s) => s.navigate);
   return (
     <section aria-labelledby="dashboard-title">
       <h1 id="dashboard-title">Dashboard</h1>
@@ -28,7 +28,7 @@ export function DashboardPage() {
                 <tbody>
                   {d.topMarkets.map((m) => (
                     <tr key={m.marketId}>
-                      <td><a href={`/agent/exposure?fixtureId=${m.fixtureId}`} onClick={(e) => { e.preventDefault(); navigate(`/agent/exposure?fixtureId=${m.fixtureId}`); }}>{m.fixtureName}</a></td>
+                      <td><Link to={`/agent/exposure?fixtureId=${m.fixtureId}`}>{m.fixtureName}</Link></td>
                       <td>{m.marketName}</td>
                       <td className="num">{formatPoints(m.value)}</td>
                       <td className="num">{m.bets}</td>
@@ -41,15 +41,5 @@ export function DashboardPage() {
         )}
       </Loadable>
     </section>
-  );
-}
-
-function Tile({ label, value, note, testId }: { label: string; value: string; note?: string | undefined; testId: string }) {
-  return (
-    <div className="tile" data-testid={testId}>
-      <span className="tile-label">{label}</span>
-      <span className="tile-value">{value}</span>
-      {note && <span className="tile-note">{note}</span>}
-    </div>
   );
 }

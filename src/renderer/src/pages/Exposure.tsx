@@ -1,10 +1,11 @@
 import { desk } from '../lib/desk';
-import { formatCount, formatPoints, signClass } from '../lib/format';
+import { formatCount, formatPoints } from '../lib/format';
 import { buildHref, useRoute } from '../lib/route';
 import { useDeskQuery } from '../lib/useQuery';
 import { Link } from '../components/Link';
 import { Loadable } from '../components/States';
 import { Tile } from '../components/Tile';
+import { MoneyCell } from '../components/MoneyCell';
 
 export function ExposurePage() {
   const fixtureId = useRoute((s) => s.query.fixtureId);
@@ -49,8 +50,8 @@ export function ExposurePage() {
                           return (
                             <tr key={o.outcomeId} className={worst ? 'worst' : undefined} data-testid="exposure-outcome">
                               <th scope="row">{o.name}{worst && <span className="badge void"> worst</span>}</th>
-                              <td className={`num ${signClass(o.position)}`}>{formatPoints(o.position)}</td>
-                              <td className={`num ${signClass(o.positionAtShare)}`}>{formatPoints(o.positionAtShare)}</td>
+                              <MoneyCell value={o.position} />
+                              <MoneyCell value={o.positionAtShare} />
                             </tr>
                           );
                         })}

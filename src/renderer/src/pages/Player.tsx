@@ -7,6 +7,7 @@ import { Link } from '../components/Link';
 import { PeriodPicker, periodFromQuery } from '../components/Period';
 import { Loadable } from '../components/States';
 import { Tile } from '../components/Tile';
+import { MoneyCell } from '../components/MoneyCell';
 
 /** Bets shown on the page; the bets page has them all. */
 const RECENT = 25;
@@ -59,9 +60,9 @@ export function PlayerPage({ params }: { params: Record<string, string> }) {
                       <tr key={r.playerId}>
                         <td>{d.pnl.period.from} – {d.pnl.period.to}</td>
                         <td className="num">{r.bets}</td>
-                        <td className={`num ${signClass(r.pnl)}`}>{formatPoints(r.pnl)}</td>
+                        <MoneyCell value={r.pnl} />
                         <td className="num">{formatPoints(r.commission)}</td>
-                        <td className={`num ${signClass(r.bookResult)}`}>{formatPoints(r.bookResult)}</td>
+                        <MoneyCell value={r.bookResult} />
                       </tr>
                     ))}
                   </tbody>
@@ -69,9 +70,9 @@ export function PlayerPage({ params }: { params: Record<string, string> }) {
                     <tr data-testid="player-pnl-total">
                       <th scope="row">Total</th>
                       <td className="num">{d.pnl.total.bets}</td>
-                      <td className={`num ${signClass(d.pnl.total.pnl)}`}>{formatPoints(d.pnl.total.pnl)}</td>
+                      <MoneyCell value={d.pnl.total.pnl} />
                       <td className="num">{formatPoints(d.pnl.total.commission)}</td>
-                      <td className={`num ${signClass(d.pnl.total.bookResult)}`}>{formatPoints(d.pnl.total.bookResult)}</td>
+                      <MoneyCell value={d.pnl.total.bookResult} />
                     </tr>
                   </tfoot>
                 </table>

@@ -8,6 +8,7 @@ import { PeriodPicker, periodFromQuery } from '../components/Period';
 import { More } from '../components/More';
 import { Loadable } from '../components/States';
 import { Tile } from '../components/Tile';
+import { MoneyCell } from '../components/MoneyCell';
 
 type PnlOutput = Awaited<ReturnType<typeof desk.panel.pnl.query>>;
 type CommissionOutput = Awaited<ReturnType<typeof desk.panel.commission.query>>;
@@ -62,9 +63,9 @@ function PnlTable({ from, to }: { from: string; to: string }) {
                       <td><Link to={`/agent/players/${r.playerId}`}>{r.name}</Link></td>
                       <td>{r.agentName}</td>
                       <td className="num">{r.bets}</td>
-                      <td className={`num ${signClass(r.pnl)}`}>{formatPoints(r.pnl)}</td>
+                      <MoneyCell value={r.pnl} />
                       <td className="num">{formatPoints(r.commission)}</td>
-                      <td className={`num ${signClass(r.bookResult)}`}>{formatPoints(r.bookResult)}</td>
+                      <MoneyCell value={r.bookResult} />
                     </tr>
                   ))}
                 </tbody>
@@ -72,9 +73,9 @@ function PnlTable({ from, to }: { from: string; to: string }) {
                   <tr data-testid="pnl-total-row">
                     <th scope="row" colSpan={2}>Total</th>
                     <td className="num">{formatCount(t.bets)}</td>
-                    <td className={`num ${signClass(t.pnl)}`}>{formatPoints(t.pnl)}</td>
+                    <MoneyCell value={t.pnl} />
                     <td className="num">{formatPoints(t.commission)}</td>
-                    <td className={`num ${signClass(t.bookResult)}`}>{formatPoints(t.bookResult)}</td>
+                    <MoneyCell value={t.bookResult} />
                   </tr>
                   <tr>
                     <th scope="row" colSpan={5}>Your share</th>
