@@ -1,6 +1,18 @@
-import { formatPoints, signClass } from '../lib/format';
+import { formatCount, formatPoints, signClass } from '../lib/format';
 
 /** A table cell with an amount in points, right-aligned, coloured by its sign. */
 export function MoneyCell({ value }: { value: number }) {
   return <td className={`num ${signClass(value)}`}>{formatPoints(value)}</td>;
+}
+
+/** The four figures of a PnL line, row or total: bets, the players' PnL, commission, book result. */
+export function PnlCells({ bets, pnl, commission, bookResult }: { bets: number; pnl: number; commission: number; bookResult: number }) {
+  return (
+    <>
+      <td className="num">{formatCount(bets)}</td>
+      <MoneyCell value={pnl} />
+      <td className="num">{formatPoints(commission)}</td>
+      <MoneyCell value={bookResult} />
+    </>
+  );
 }

@@ -7,7 +7,7 @@ import { Link } from '../components/Link';
 import { PeriodPicker, periodFromQuery } from '../components/Period';
 import { Loadable } from '../components/States';
 import { Tile } from '../components/Tile';
-import { MoneyCell } from '../components/MoneyCell';
+import { PnlCells } from '../components/MoneyCell';
 
 /** Bets shown on the page; the bets page has them all. */
 const RECENT = 25;
@@ -59,20 +59,14 @@ export function PlayerPage({ params }: { params: Record<string, string> }) {
                     {d.pnl.rows.map((r) => (
                       <tr key={r.playerId}>
                         <td>{d.pnl.period.from} – {d.pnl.period.to}</td>
-                        <td className="num">{r.bets}</td>
-                        <MoneyCell value={r.pnl} />
-                        <td className="num">{formatPoints(r.commission)}</td>
-                        <MoneyCell value={r.bookResult} />
+                        <PnlCells bets={r.bets} pnl={r.pnl} commission={r.commission} bookResult={r.bookResult} />
                       </tr>
                     ))}
                   </tbody>
                   <tfoot>
                     <tr data-testid="player-pnl-total">
                       <th scope="row">Total</th>
-                      <td className="num">{d.pnl.total.bets}</td>
-                      <MoneyCell value={d.pnl.total.pnl} />
-                      <td className="num">{formatPoints(d.pnl.total.commission)}</td>
-                      <MoneyCell value={d.pnl.total.bookResult} />
+                      <PnlCells bets={d.pnl.total.bets} pnl={d.pnl.total.pnl} commission={d.pnl.total.commission} bookResult={d.pnl.total.bookResult} />
                     </tr>
                   </tfoot>
                 </table>

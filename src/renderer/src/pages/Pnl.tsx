@@ -8,7 +8,7 @@ import { PeriodPicker, periodFromQuery } from '../components/Period';
 import { More } from '../components/More';
 import { Loadable } from '../components/States';
 import { Tile } from '../components/Tile';
-import { MoneyCell } from '../components/MoneyCell';
+import { PnlCells } from '../components/MoneyCell';
 
 type PnlOutput = Awaited<ReturnType<typeof desk.panel.pnl.query>>;
 type CommissionOutput = Awaited<ReturnType<typeof desk.panel.commission.query>>;
@@ -62,20 +62,14 @@ function PnlTable({ from, to }: { from: string; to: string }) {
                     <tr key={r.playerId} data-testid="pnl-row">
                       <td><Link to={`/agent/players/${r.playerId}`}>{r.name}</Link></td>
                       <td>{r.agentName}</td>
-                      <td className="num">{r.bets}</td>
-                      <MoneyCell value={r.pnl} />
-                      <td className="num">{formatPoints(r.commission)}</td>
-                      <MoneyCell value={r.bookResult} />
+                      <PnlCells bets={r.bets} pnl={r.pnl} commission={r.commission} bookResult={r.bookResult} />
                     </tr>
                   ))}
                 </tbody>
                 <tfoot>
                   <tr data-testid="pnl-total-row">
                     <th scope="row" colSpan={2}>Total</th>
-                    <td className="num">{formatCount(t.bets)}</td>
-                    <MoneyCell value={t.pnl} />
-                    <td className="num">{formatPoints(t.commission)}</td>
-                    <MoneyCell value={t.bookResult} />
+                    <PnlCells bets={t.bets} pnl={t.pnl} commission={t.commission} bookResult={t.bookResult} />
                   </tr>
                   <tr>
                     <th scope="row" colSpan={5}>Your share</th>
