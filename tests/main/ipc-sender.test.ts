@@ -86,6 +86,9 @@ describe('handleDeskIpc', () => {
     await backend?.close();
   });
 
+  const isOwn = (url: string | undefined) => isAppUrl(url, undefined);
+  const frame = (url: string | null, id: number) => event(url, id);
+
   const valid = (path: string, extra: Partial<{ method: string; body: string | null }> = {}) => ({
     url: `desk://trpc/${path}`, method: 'GET', headers: {}, body: null, ...extra,
   });
@@ -105,26 +108,36 @@ describe('handleDeskIpc', () => {
       { ...valid('session.login', { method: 'POST' }), body: 'x'.repeat(256 * 1024 + 1) },
     ];
     for (const raw of malformed) {
-      const res = await handleDeskIpc(raw, 'window-1', deps());
+      const res = await handleDeskIpc(raw, frame('app://desk/', 1), isOwn, deps());
       expect(res.status, JSON.stringify(raw)?.slice(0, 80)).toBe(400);
       expect(JSON.parse(res.body)).toEqual({ error: 'malformed desk request' });
     }
   });
 
   it('answers session.me for a valid request, per slot', async () => {
-    const me = await handleDeskIpc(valid('session.me'), 'window-1', deps());
+    const me = await handleDeskIpc(valid('session.me'), frame('app://desk/', 1), isOwn, deps());
     expect(me.status).toBe(200);
     expect(JSON.parse(me.body)).toEqual({ result: { data: null } });
 
-    const login = await handleDeskIpc({ ...valid('session.login', { method: 'POST', body: JSON.stringify({ username: 'priya', password: 'demo-priya' }) }), headers: { 'content-type': 'application/json' } }, 'window-1', deps());
+    const login = await handleDeskIpc({ ...valid('session.login', { method: 'POST', body: JSON.stringify({ username: 'priya', password: 'demo-priya' }) }), headers: { 'content-type': 'application/json' } }, frame('app://desk/', 1), isOwn, deps());
     expect(login.status).toBe(200);
     expect(login.body).not.toMatch(/token/i);
 
-    const after = JSON.parse((await handleDeskIpc(valid('session.me'), 'window-1', deps())).body) as { result: { data: { username: string } | null } };
+    const after = JSON.parse((await handleDeskIpc(valid('session.me'), frame('app://desk/', 1), isOwn, deps())).body) as { result: { data: { username: string } | null } };
     expect(after.result.data).toMatchObject({ username: 'priya', role: 'agent' });
     // Another window's slot is another session.
-    expect(JSON.parse((await handleDeskIpc(valid('session.me'), 'window-2', deps())).body)).toEqual({ result: { data: null } });
+    expect(JSON.parse((await handleDeskIpc(valid('session.me'), frame('app://desk/', 2), isOwn, deps())).body)).toEqual({ result: { data: null } });
     // A panel call without a session is UNAUTHORIZED, with the tRPC status.
-    expect((await handleDeskIpc(valid('panel.dashboard'), 'window-2', deps())).status).toBe(401);
+    expect((await handleDeskIpc(valid('panel.dashboard'), frame('app://desk/', 2), isOwn, deps())).status).toBe(401);
+  });
+
+  it('refuses, in createContext, a call from a frame that is not the app window, before any procedure runs', async () => {
+    for (const sender of [frame('https://evil.example/', 3), frame(null, 3), frame('http://localhost:5173/', 3), frame('file:///etc/passwd', 3)]) {
+      const res = await handleDeskIpc({ ...valid('session.login', { method: 'POST', body: JSON.stringify({ username: 'priya', password: 'demo-priya' }) }), headers: { 'content-type': 'application/json' } }, sender, isOwn, deps());
+      expect(res.status).toBe(403);
+      expect(res.body).toMatch(/not the app window/);
+    }
+    // Nothing was signed in for that window.
+    expect(sessions.get('window-3')).toBeNull();
   });
 });

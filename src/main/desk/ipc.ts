@@ -1,3 +1,4 @@
+import { TRPCError } from '@trpc/server';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { z } from 'zod';
 import type { Logger } from '../../server/log.js';
@@ -20,10 +21,13 @@ export interface IpcResponse {
 }
 
 /**
- * The desk router behind the IPC channel, for a sender the Electron adapter has already vouched
- * for (its frame URL is the app's own page); `slot` is that window's session slot.
+ * The desk router behind the IPC channel. The sender is checked in `createContext`, as every call
+ * starts: the frame must be the app's own page, and its window names the session slot.
  */
-export async function handleDeskIpc(raw: unknown, slot: string, deps: { backend: BackendConnection; sessions: DeskSessions; log: Logger }): Promise<IpcResponse> {
+export async function handleDeskIpc(
+  raw: unknown, sender: IpcSenderEvent, isAppUrl: (url: string | undefined) => boolean,
+  deps: { backend: BackendConnection; sessions: DeskSessions; log: Logger },
+): Promise<IpcResponse> {
   const parsed = ipcRequestSchema.safeParse(raw);
   if (!parsed.success) return { status: 400, headers: {}, body: JSON.stringify({ error: 'malformed desk request' }) };
   const { url, method, headers, body } = parsed.data;
@@ -32,7 +36,14 @@ export async function handleDeskIpc(raw: unknown, slot: string, deps: { backend:
     endpoint: '/trpc',
     req,
     router: deskRouter,
-    createContext: () => ({ slot, sessions: deps.sessions, backend: deps.backend, log: deps.log }),
+    createContext: () => {
+      const slot = slotForIpcSender(sender, isAppUrl);
+      if (!slot) {
+        deps.log.warn('desk call from an unexpected frame refused', { url: sender.senderFrame?.url ?? null });
+        throw new TRPCError({ code: 'FORBIDDEN', message: 'refused: not the app window' });
+      }
+      return { slot, sessions: deps.sessions, backend: deps.backend, log: deps.log };
+    },
   });
   return { status: res.status, headers: Object.fromEntries(res.headers), body: await res.text() };
 }

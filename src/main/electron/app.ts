@@ -3,7 +3,7 @@ import { extname, join, normalize, sep } from 'node:path';
 import { BrowserWindow, app, ipcMain, protocol, session, shell } from 'electron';
 import type { Logger } from '../../server/log.js';
 import type { BackendConnection } from '../backend/connection.js';
-import { handleDeskIpc, slotForIpcSender } from '../desk/ipc.js';
+import { handleDeskIpc } from '../desk/ipc.js';
 import type { DeskSessions } from '../desk/sessions.js';
 import { APP_ORIGIN, RENDERER_CSP, isAllowedExternal, isAppUrl } from './security.js';
 
@@ -12,11 +12,12 @@ const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml', '.png': 'image/png', '.woff2': 'font/woff2', '.json': 'application/json',
 };
 
+// Both must happen before the app is ready, and the composition root opens the backend first.
 protocol.registerSchemesAsPrivileged([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+app.enableSandbox();
 
 /** The Electron adapter: window, hardening, the desk IPC channel. Everything else is plain Node. */
 export async function startElectronApp(deps: { backend: BackendConnection; sessions: DeskSessions; log: Logger; rendererDir: string; preload: string }): Promise<void> {
-  app.enableSandbox();
   await app.whenReady();
   const devServerUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL || undefined;
   const isOwn = (url: string | undefined) => isAppUrl(url, devServerUrl);
@@ -48,14 +49,7 @@ export async function startElectronApp(deps: { backend: BackendConnection; sessi
     });
   });
 
-  ipcMain.handle('desk', async (event, request: unknown) => {
-    const slot = slotForIpcSender(event, isOwn);
-    if (!slot) {
-      deps.log.warn('desk call from an unexpected frame refused', { url: event.senderFrame?.url ?? null });
-      throw new Error('refused: not the app window');
-    }
-    return handleDeskIpc(request, slot, deps);
-  });
+  ipcMain.handle('desk', (event, request: unknown) => handleDeskIpc(request, event, isOwn, deps));
 
   const window = new BrowserWindow({
     width: 1360, height: 860, show: false, title: 'Agent Desk',
