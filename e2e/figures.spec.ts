@@ -42,6 +42,33 @@ test.describe('figures', () => {
     await app.screenshot('figures-player');
   });
 
+  test('downline: each direct account\'s take, in words and figures', async ({ page, app }) => {
+    const direct = await app.direct();
+    const { rows } = await direct.agent.getTake.query({ limit: 500 });
+    await app.open();
+    await app.signIn();
+    await page.getByRole('navigation', { name: 'Panel' }).getByRole('link', { name: 'Downline', exact: true }).click();
+    for (const row of rows.slice(0, 8)) {
+      const cell = page.locator(`[data-testid="downline-node"][data-node-id="${row.accountId}"] [data-testid="downline-take"]`);
+      await expect(cell).toContainText(row.take === 0 ? 'square' : formatPoints(Math.abs(row.take)));
+      await expect(cell).toContainText(row.take > 0 ? 'owes you' : row.take < 0 ? 'you owe' : 'square');
+    }
+  });
+
+  test('settlements: the newest settlements, amounts as the backend has them', async ({ page, app }) => {
+    const direct = await app.direct();
+    const { rows } = await direct.agent.getSettlementHistory.query({ limit: 5 });
+    expect(rows.length).toBeGreaterThan(0);
+    await app.open();
+    await app.signIn();
+    await page.getByRole('navigation', { name: 'Panel' }).getByRole('link', { name: 'Settlements', exact: true }).click();
+    const shown = page.getByTestId('settlement-row');
+    for (const [i, row] of rows.entries()) {
+      await expect(shown.nth(i)).toContainText(row.childName);
+      await expect(shown.nth(i)).toContainText(formatPoints(Math.abs(row.amount)));
+    }
+  });
+
   test('bets: a list of more than 10,000 rows scrolls to its end, rendering only what is visible', async ({ page, app }) => {
     test.setTimeout(120_000);
     const admin = await app.direct('admin', 'demo-admin');
