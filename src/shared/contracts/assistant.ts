@@ -1,0 +1,74 @@
+/**
+ * The assistant's contracts (AGENT.md, Contracts): the decision any planner returns, the envelope
+ * every tool answers with, and the cards. One zod schema each; JSON Schema comes from the same zod.
+ */
+import { z } from 'zod';
+import * as api from './agent-api.js';
+
+// ── decision (seed 003) ──────────────────────────────────────────────────────────────────────
+export const TOOL_NAME = /^(agent|match)\.[a-zA-Z]{2,40}$/;
+
+export const clarifyReason = z.enum([
+  'needs_amount', 'needs_player', 'needs_fixture', 'needs_limit_type', 'needs_outcome', 'needs_period',
+  'player_not_found', 'fixture_not_found', 'ambiguous_player', 'ambiguous_fixture', 'not_allowed', 'unplannable',
+]);
+
+export const decisionSchema = z.strictObject({
+  request_id: z.string().min(1).max(64),
+  intent: z.string().min(1).max(64),
+  action: z.enum(['tools', 'clarify', 'direct']),
+  calls: z.array(z.strictObject({ tool: z.string().regex(TOOL_NAME, 'not a tool name'), args: z.record(z.string(), z.unknown()) })).max(6),
+  confidence: z.number().min(0).max(1),
+  notes: z.string().max(500).optional(),
+  clarify: z.strictObject({ reason: clarifyReason, question: z.string().min(1).max(300) }).optional(),
+}).refine((d) => d.action !== 'tools' || d.calls.length > 0, 'a tools decision names at least one call')
+  .refine((d) => d.action !== 'clarify' || d.clarify !== undefined, 'a clarify decision carries its reason and question');
+export type Decision = z.infer<typeof decisionSchema>;
+
+// ── cards ────────────────────────────────────────────────────────────────────────────────────
+const action = z.strictObject({ id: z.enum(['confirm', 'cancel', 'pick']), label: z.string().max(60), nonce: z.string().max(128).optional() });
+const card = <T extends string, D extends z.ZodType>(type: T, data: D) =>
+  z.strictObject({ type: z.literal(type), data, actions: z.array(action).max(8).optional() });
+
+export const balanceCard = card('balance_card', api.getUplineOutput);
+export const exposureCard = card('exposure_card', api.getLiveExposureOutput);
+export const pnlTableCard = card('pnl_table', z.union([api.getPnLOutput, api.getTopMarketsOutput.extend({ metric: z.enum(['pnl', 'volume', 'exposure']) })]));
+export const takeTableCard = card('take_table', z.union([api.getTakeOutput, api.getCreditLimitOutput]));
+export const commissionTableCard = card('commission_table', api.getCommissionOutput);
+export const settlementTableCard = card('settlement_table', api.getSettlementHistoryOutput);
+export const betTableCard = card('bet_table', api.getBetHistoryOutput);
+export const downlineTreeCard = card('downline_tree', api.getDownlineOutput);
+export const playerPickerCard = card('player_picker', z.object({ query: z.string(), players: z.array(api.playerRef) }));
+export const fixturePickerCard = card('fixture_picker', z.object({ query: z.string(), fixtures: z.array(api.fixtureRef) }));
+export const diffCard = card('diff_card', z.object({
+  playerId: api.id, playerName: z.string(), field: z.enum(['creditLimit', 'perClickWin', 'aggregateDailyWin', 'minStake']),
+  before: api.paisa, after: api.paisa, expiresAt: z.iso.datetime().optional(), refusal: z.string().optional(),
+}));
+export const settlementSummaryCard = card('settlement_summary', z.object({
+  playerId: api.id, playerName: z.string(), amount: api.paisa, takeBefore: api.paisa, takeAfter: api.paisa,
+  direction: z.enum(['player_pays', 'agent_pays']), expiresAt: z.iso.datetime().optional(), refusal: z.string().optional(),
+}));
+export const betSlipCard = card('bet_slip', z.object({
+  fixtureName: z.string(), marketName: z.string(), outcomeName: z.string(), side: z.enum(['back', 'lay']),
+  stake: api.paisa, odds: z.number().int().optional(), expiresAt: z.iso.datetime().optional(), refusal: z.string().optional(),
+}));
+export const reportArtifactCard = card('report_artifact', z.object({
+  artifactId: api.id, template: z.enum(['per_player_pnl', 'bets_by_match', 'settlement_log']), format: z.enum(['xlsx', 'pdf']),
+  downloadUrl: z.string(), expiresAt: z.iso.datetime(),
+}));
+export const errorCard = card('error_card', z.object({ code: z.string().max(64), message: z.string().max(500), retryable: z.boolean() }));
+
+export const cardSchema = z.discriminatedUnion('type', [
+  balanceCard, exposureCard, pnlTableCard, takeTableCard, commissionTableCard, settlementTableCard, betTableCard,
+  downlineTreeCard, playerPickerCard, fixturePickerCard, diffCard, settlementSummaryCard, betSlipCard, reportArtifactCard, errorCard,
+]);
+export type Card = z.infer<typeof cardSchema>;
+export type CardType = Card['type'];
+export const CARD_TYPES = cardSchema.options.map((o) => o.shape.type.value) as CardType[];
+
+// ── tool result envelope (seed 002) ──────────────────────────────────────────────────────────
+export const envelopeSchema = z.discriminatedUnion('ok', [
+  z.strictObject({ schema_version: z.literal(1), generated_at: z.iso.datetime(), tool: z.string(), ok: z.literal(true), data: z.unknown(), ui: cardSchema.optional() }),
+  z.strictObject({ schema_version: z.literal(1), generated_at: z.iso.datetime(), tool: z.string(), ok: z.literal(false), error: z.strictObject({ code: z.string(), message: z.string() }) }),
+]);
+export type Envelope = z.infer<typeof envelopeSchema>;
