@@ -52,7 +52,3 @@ export function formatPoints(paisa: Paisa): string {
   const grouped = whole.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return `${negative ? '-' : ''}${grouped}.${fraction.toString().padStart(2, '0')}`;
 }
-
-export function pointsToPaisa(points: number): Paisa {
-  return assertPaisa(Math.round(points * PAISA_PER_POINT), 'points');
-}
