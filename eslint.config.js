@@ -4,7 +4,8 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const ours = (...folders) => folders.map((f) => ({ group: [`**/${f}/**`, `**/${f}`], message: `this layer may not import from src/${f}` }));
+// Relative imports only: an npm package such as @trpc/server is not our src/server.
+const ours = (...folders) => folders.map((f) => ({ regex: `^\\.{1,2}/(?:.*/)?${f}(?:/|$)`, message: `this layer may not import from src/${f}` }));
 const electron = { name: 'electron', message: 'only src/main/electron and src/preload may import electron' };
 
 export default tseslint.config(
@@ -42,7 +43,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', {
         paths: [electron],
-        patterns: [...ours('server', 'preload'), { group: ['**/main/**'], allowTypeImports: true, message: 'the renderer only type-imports from main' }],
+        patterns: [...ours('server', 'preload'), { regex: '^\\.{1,2}/(?:.*/)?main(?:/|$)', allowTypeImports: true, message: 'the renderer only type-imports from main' }],
       }],
     },
   },

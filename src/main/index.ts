@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger } from '../server/log.js';
 import { backendConfigFromEnv, connectBackend } from './backend/connection.js';
+import { createAssistant } from './agent/create.js';
 import { DeskSessions } from './desk/sessions.js';
 import { startElectronApp, userDataDir } from './electron/app.js';
 
@@ -17,6 +18,7 @@ const backend = await connectBackend(backendConfigFromEnv(process.env, join(user
 await startElectronApp({
   backend,
   sessions: new DeskSessions(),
+  chat: createAssistant({ dataDir: userDataDir(), log }),
   log,
   rendererDir: join(here, '../renderer'),
   preload: join(here, '../preload/index.cjs'),

@@ -2,11 +2,26 @@ import { createTRPCClient, createWSClient, wsLink } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { silentLogger } from '../../src/server/log.js';
+import type { ChatService } from '../../src/main/agent/chat-service.js';
+import type { TurnEvent } from '../../src/shared/contracts/chat.js';
 import { type BackendConnection, connectBackend } from '../../src/main/backend/connection.js';
 import type { DeskRouter } from '../../src/main/desk/router.js';
 import { DeskSessions } from '../../src/main/desk/sessions.js';
 import { type BrowserShell, startBrowserShell } from '../../src/main/web/server.js';
 import { BOOK_NOW, TEST_BOOK } from '../helpers/backend.js';
+
+/** A ChatService test double (the assistant is not under test here): greets the caller, then done. */
+const chat: ChatService = {
+  async *turn(input, caller): AsyncGenerator<TurnEvent> {
+    const at = '2026-11-20T06:30:00.000Z';
+    const text = input.kind === 'message' ? input.text : input.candidateId;
+    yield { type: 'start', requestId: 'req-1', user: { id: 'u-1', role: 'user', at, text, cards: [], requestId: 'req-1' } };
+    yield { type: 'text', requestId: 'req-1', delta: `Hello, ${caller.user.username}` };
+    yield { type: 'done', requestId: 'req-1', message: { id: 'a-1', role: 'assistant', at, text: `Hello, ${caller.user.username}`, cards: [], requestId: 'req-1', outcome: 'answered' } };
+  },
+  history: async () => [],
+  clear: async () => undefined,
+};
 
 /** The desk router over the browser shell's real WebSocket, against the embedded backend. */
 describe('desk router over the browser shell', () => {
@@ -16,7 +31,7 @@ describe('desk router over the browser shell', () => {
 
   beforeAll(async () => {
     backend = await connectBackend({ mode: 'embedded', dataDir: 'memory://', book: TEST_BOOK, now: () => new Date(BOOK_NOW) }, silentLogger);
-    shell = await startBrowserShell({ backend, sessions: new DeskSessions(), log: silentLogger, rendererDir: '/nonexistent-renderer' });
+    shell = await startBrowserShell({ backend, sessions: new DeskSessions(), log: silentLogger, chat, rendererDir: '/nonexistent-renderer' });
   });
   afterAll(async () => {
     for (const c of opened) c.close();
@@ -96,5 +111,14 @@ describe('desk router over the browser shell', () => {
     await desk.session.login.mutate({ username: 'priya', password: 'demo-priya' });
     await expect(desk.panel.bets.query({ playerId: 'not-an-id' } as never)).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
     await expect(desk.panel.player.query({ playerId: '00000000-0000-4000-8000-000000000000' })).rejects.toMatchObject({ data: { code: 'NOT_FOUND' } });
+  });
+
+  it('streams a chat turn as a subscription, as the signed-in user', async () => {
+    const desk = connect({ cookie: await cookie(), origin: shell.url });
+    await desk.session.login.mutate({ username: 'priya', password: 'demo-priya' });
+    const events: TurnEvent[] = [];
+    for await (const event of desk.chat.turn.subscribe({ kind: 'message', text: 'hi', page: { path: '/agent/dashboard', query: {} } })) events.push(event);
+    expect(events.map((e) => e.type)).toEqual(['start', 'text', 'done']);
+    expect(events[1]).toMatchObject({ delta: 'Hello, priya' });
   });
 });

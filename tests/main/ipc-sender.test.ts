@@ -1,13 +1,57 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BackendConnection, connectBackend } from '../../src/main/backend/connection.js';
-import { type IpcSenderEvent, handleDeskIpc, slotForIpcSender } from '../../src/main/desk/ipc.js';
+import type { ChatService } from '../../src/main/agent/chat-service.js';
+import {
+  type IpcSenderEvent, MAX_SUBSCRIPTION_INPUT, handleDeskIpc, handleDeskSubscription, handleDeskUnsubscribe, slotForIpcSender, stopDeskSubscriptions,
+} from '../../src/main/desk/ipc.js';
 import { DeskSessions } from '../../src/main/desk/sessions.js';
 import { APP_ORIGIN, isAllowedExternal, isAppUrl } from '../../src/main/electron/security.js';
+import type { ChatMessage, TurnEvent } from '../../src/shared/contracts/chat.js';
+import type { DeskStreamMessage } from '../../src/shared/contracts/desk-bridge.js';
 import { silentLogger } from '../../src/server/log.js';
 import { BOOK_NOW, TEST_BOOK } from '../helpers/backend.js';
 
 /** A fake IpcMainInvokeEvent: only what the check reads. */
 const event = (url: string | null, id = 7): IpcSenderEvent => ({ senderFrame: url === null ? null : { url }, sender: { id } });
+
+/**
+ * A ChatService test double (the assistant is not under test here): a turn streams start, text and
+ * done, greeting the caller by name. The text "wait" makes it stop after the first text and wait
+ * for its signal, as a turn waiting on a model would.
+ */
+function fakeChat() {
+  const state = { turns: 0, aborted: 0, finished: 0, signals: [] as Array<AbortSignal | undefined> };
+  const message = (role: ChatMessage['role'], text: string): ChatMessage => ({
+    id: `${role}-1`, role, at: '2026-11-20T06:30:00.000Z', text, cards: [], requestId: 'req-1',
+    ...(role === 'assistant' && { outcome: 'answered' as const }),
+  });
+  const chat: ChatService = {
+    async *turn(input, caller, signal): AsyncGenerator<TurnEvent> {
+      state.turns += 1;
+      state.signals.push(signal);
+      const text = input.kind === 'message' ? input.text : input.candidateId;
+      try {
+        yield { type: 'start', requestId: 'req-1', user: message('user', text) };
+        yield { type: 'text', requestId: 'req-1', delta: 'Hello, ' };
+        if (text === 'wait') {
+          await new Promise<void>((resolve) => {
+            if (signal?.aborted) resolve();
+            signal?.addEventListener('abort', () => resolve(), { once: true });
+          });
+          if (signal?.aborted) state.aborted += 1;
+          return;
+        }
+        yield { type: 'text', requestId: 'req-1', delta: caller.user.username };
+        yield { type: 'done', requestId: 'req-1', message: message('assistant', `Hello, ${caller.user.username}`) };
+      } finally {
+        state.finished += 1;
+      }
+    },
+    history: async () => [],
+    clear: async () => undefined,
+  };
+  return { chat, state };
+}
 
 describe('isAppUrl', () => {
   it('accepts the app:// origin only, and the dev server only on loopback and only when given', () => {
@@ -77,7 +121,8 @@ describe('slotForIpcSender', () => {
 describe('handleDeskIpc', () => {
   let backend: BackendConnection;
   const sessions = new DeskSessions();
-  const deps = () => ({ backend, sessions, log: silentLogger });
+  const { chat } = fakeChat();
+  const deps = () => ({ backend, sessions, log: silentLogger, chat });
 
   beforeAll(async () => {
     backend = await connectBackend({ mode: 'embedded', dataDir: 'memory://', book: TEST_BOOK, now: () => new Date(BOOK_NOW) }, silentLogger);
@@ -139,5 +184,172 @@ describe('handleDeskIpc', () => {
     }
     // Nothing was signed in for that window.
     expect(sessions.get('window-3')).toBeNull();
+  });
+});
+
+describe('handleDeskSubscription', () => {
+  let backend: BackendConnection;
+  const sessions = new DeskSessions();
+  const { chat, state } = fakeChat();
+  const deps = () => ({ backend, sessions, log: silentLogger, chat });
+  const isOwn = (url: string | undefined) => isAppUrl(url, undefined);
+  const app = (id: number) => event('app://desk/', id);
+  const turn = (text: string) => ({ kind: 'message', text, page: { path: '/agent/dashboard', query: {} } });
+
+  /** What main sent on the stream, as the preload's dispatcher would see it. */
+  function stream() {
+    const messages: DeskStreamMessage[] = [];
+    const waiters: Array<() => void> = [];
+    return {
+      messages,
+      send: (message: DeskStreamMessage) => {
+        // Through IPC it is cloned; JSON is what the contract promises.
+        messages.push(JSON.parse(JSON.stringify(message)) as DeskStreamMessage);
+        for (const wake of waiters.splice(0)) wake();
+      },
+      /** Resolves once `count` messages have arrived. */
+      until: (count: number) => new Promise<void>((resolve) => {
+        const check = () => (messages.length >= count ? resolve() : waiters.push(check));
+        check();
+      }),
+    };
+  }
+
+  async function signIn(window: number) {
+    const res = await handleDeskIpc({
+      url: 'desk://trpc/session.login', method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'priya', password: 'demo-priya' }),
+    }, app(window), isOwn, deps());
+    expect(res.status).toBe(200);
+  }
+
+  beforeAll(async () => {
+    backend = await connectBackend({ mode: 'embedded', dataDir: 'memory://', book: TEST_BOOK, now: () => new Date(BOOK_NOW) }, silentLogger);
+    await signIn(21);
+  });
+  afterAll(async () => {
+    await backend?.close();
+  });
+
+  it('streams a turn\'s events as data, then complete', async () => {
+    const s = stream();
+    await handleDeskSubscription({ id: 'a1', path: 'chat.turn', input: turn('hi') }, app(21), isOwn, deps(), s.send);
+    expect(s.messages.map((m) => m.type)).toEqual(['data', 'data', 'data', 'data', 'complete']);
+    expect(s.messages.every((m) => m.id === 'a1')).toBe(true);
+    const events = s.messages.flatMap((m) => (m.type === 'data' ? [m.data as TurnEvent] : []));
+    expect(events.map((e) => e.type)).toEqual(['start', 'text', 'text', 'done']);
+    // The procedure ran as the window's signed-in user.
+    expect(events[2]).toEqual({ type: 'text', requestId: 'req-1', delta: 'priya' });
+    expect(state.finished).toBe(state.turns);
+    expect(state.signals.at(-1)?.aborted).toBe(false);
+  });
+
+  it('refuses a frame that is not the app window with an error on the stream, and never runs the procedure', async () => {
+    const before = state.turns;
+    for (const sender of [event('https://evil.example/', 21), event(null, 21), event('http://localhost:5173/', 21), event('file:///etc/passwd', 21)]) {
+      const s = stream();
+      await handleDeskSubscription({ id: 'f1', path: 'chat.turn', input: turn('hi') }, sender, isOwn, deps(), s.send);
+      expect(s.messages).toEqual([{ id: 'f1', type: 'error', code: 'FORBIDDEN', message: 'refused: not the app window' }]);
+    }
+    expect(state.turns).toBe(before);
+  });
+
+  it('refuses malformed requests, unread, and never runs the procedure', async () => {
+    const before = state.turns;
+    const cyclic: Record<string, unknown> = { kind: 'message' };
+    cyclic.self = cyclic;
+    const malformed: unknown[] = [
+      { id: 'm1', path: 'session.me', input: undefined }, // a query, not a subscription
+      { id: 'm1', path: 'session.login', input: { username: 'priya', password: 'demo-priya' } },
+      { id: 'm1', path: 'chat.nope', input: turn('hi') },
+      { id: 'm1', path: 'chat.turn', input: turn('hi'), extra: true },
+      { id: 'm1', path: 42, input: turn('hi') },
+      { id: 'm1', path: 'chat.turn', input: { kind: 'message', text: 'x'.repeat(MAX_SUBSCRIPTION_INPUT), page: { path: '/', query: {} } } },
+      { id: 'm1', path: 'chat.turn', input: cyclic },
+      { id: 'm1', path: 'chat.turn', input: 10n },
+    ];
+    for (const raw of malformed) {
+      const s = stream();
+      await handleDeskSubscription(raw, app(21), isOwn, deps(), s.send);
+      expect(s.messages, String((raw as { path: unknown }).path)).toEqual([{ id: 'm1', type: 'error', code: 'BAD_REQUEST', message: 'malformed desk subscription' }]);
+    }
+    // Without an id there is no stream to answer on: nothing is sent.
+    for (const raw of [null, undefined, 'chat.turn', [], {}, { path: 'chat.turn', input: turn('hi') }, { id: '', path: 'chat.turn' }, { id: 'x'.repeat(65), path: 'chat.turn' }]) {
+      const s = stream();
+      await handleDeskSubscription(raw, app(21), isOwn, deps(), s.send);
+      expect(s.messages).toEqual([]);
+    }
+    expect(state.turns).toBe(before);
+  });
+
+  it('keeps the procedure\'s own refusals: bad input, and no session for the window', async () => {
+    const bad = stream();
+    await handleDeskSubscription({ id: 'b1', path: 'chat.turn', input: { kind: 'message', text: '   ', page: { path: '/', query: {} } } }, app(21), isOwn, deps(), bad.send);
+    expect(bad.messages).toEqual([expect.objectContaining({ id: 'b1', type: 'error', code: 'BAD_REQUEST' })]);
+
+    const anonymous = stream();
+    await handleDeskSubscription({ id: 'u1', path: 'chat.turn', input: turn('hi') }, app(22), isOwn, deps(), anonymous.send);
+    expect(anonymous.messages).toEqual([{ id: 'u1', type: 'error', code: 'UNAUTHORIZED', message: 'sign in first' }]);
+  });
+
+  it('reports a failing procedure as a generic internal error', async () => {
+    const failing: ChatService = {
+      ...chat,
+      // eslint-disable-next-line require-yield
+      async *turn() { throw new Error('model key sk-secret rejected'); },
+    };
+    const s = stream();
+    await handleDeskSubscription({ id: 'e1', path: 'chat.turn', input: turn('hi') }, app(21), isOwn, { ...deps(), chat: failing }, s.send);
+    expect(s.messages).toEqual([{ id: 'e1', type: 'error', code: 'INTERNAL_SERVER_ERROR', message: 'internal error' }]);
+  });
+
+  it('stops on unsubscribe: the procedure\'s signal is aborted and nothing more is sent', async () => {
+    const s = stream();
+    const aborted = state.aborted;
+    const running = handleDeskSubscription({ id: 'w1', path: 'chat.turn', input: turn('wait') }, app(21), isOwn, deps(), s.send);
+    await s.until(2);
+    // The same id twice from one window is refused; the live one is untouched.
+    const dup = stream();
+    await handleDeskSubscription({ id: 'w1', path: 'chat.turn', input: turn('hi') }, app(21), isOwn, deps(), dup.send);
+    expect(dup.messages).toEqual([expect.objectContaining({ id: 'w1', type: 'error', code: 'BAD_REQUEST' })]);
+    // Another window, or a foreign frame, cannot stop it.
+    handleDeskUnsubscribe('w1', app(99), isOwn);
+    handleDeskUnsubscribe('w1', event('https://evil.example/', 21), isOwn);
+    handleDeskUnsubscribe({ id: 'w1' }, app(21), isOwn);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(state.aborted).toBe(aborted);
+
+    handleDeskUnsubscribe('w1', app(21), isOwn);
+    await running;
+    await expect.poll(() => state.aborted).toBe(aborted + 1);
+    expect(s.messages.map((m) => m.type)).toEqual(['data', 'data']);
+    expect(state.finished).toBe(state.turns);
+  });
+
+  it('stops every subscription of a window when its contents is destroyed', async () => {
+    const a = stream();
+    const b = stream();
+    const aborted = state.aborted;
+    const runs = [
+      handleDeskSubscription({ id: 'd1', path: 'chat.turn', input: turn('wait') }, app(21), isOwn, deps(), a.send),
+      handleDeskSubscription({ id: 'd2', path: 'chat.turn', input: turn('wait') }, app(21), isOwn, deps(), b.send),
+    ];
+    await Promise.all([a.until(2), b.until(2)]);
+    stopDeskSubscriptions(21);
+    await Promise.all(runs);
+    await expect.poll(() => state.aborted).toBe(aborted + 2);
+    expect([...a.messages, ...b.messages].map((m) => m.type)).toEqual(['data', 'data', 'data', 'data']);
+  });
+
+  it('stops the procedure when the stream cannot be delivered', async () => {
+    let sent = 0;
+    await handleDeskSubscription({ id: 'g1', path: 'chat.turn', input: turn('hi') }, app(21), isOwn, deps(), () => {
+      sent += 1;
+      if (sent === 2) throw new Error('render frame disposed');
+    });
+    // Nothing more was tried after the failed send; the turn's signal is aborted and its generator closed.
+    expect(sent).toBe(2);
+    expect(state.signals.at(-1)?.aborted).toBe(true);
+    await expect.poll(() => state.finished).toBe(state.turns);
   });
 });

@@ -40,6 +40,11 @@ export async function connectBackend(config: BackendConfig, log: Logger): Promis
     ...(config.book && { book: config.book }),
   });
   log.info('embedded backend ready', { engine: backend.database.engine, book: backend.book });
+  return embeddedConnection(backend, log);
+}
+
+/** A backend opened in this process, called in-process through tRPC's local link (no HTTP). */
+export function embeddedConnection(backend: Backend, log: Logger): BackendConnection {
   return {
     mode: 'embedded',
     client: (token) => createTRPCClient<AppRouter>({

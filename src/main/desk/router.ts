@@ -5,17 +5,24 @@ import { z } from 'zod';
 import * as api from '../../shared/contracts/agent-api.js';
 import type { Logger } from '../../server/log.js';
 import type { BackendClient, BackendConnection } from '../backend/connection.js';
+import { chatHistoryOutput, chatTurnInput } from '../../shared/contracts/chat.js';
+import type { ChatService } from '../agent/chat-service.js';
 import type { DeskSessions } from './sessions.js';
+
+/** Main's services behind the desk router, made once at the composition root. */
+export interface DeskServices {
+  sessions: DeskSessions;
+  backend: BackendConnection;
+  log: Logger;
+  chat: ChatService;
+}
 
 /**
  * What every desk call knows: the slot its transport vouched for (window or browser cookie) after
  * checking the sender, and main's services. Nothing in it comes from the renderer's payload.
  */
-export interface DeskContext {
+export interface DeskContext extends DeskServices {
   slot: string;
-  sessions: DeskSessions;
-  backend: BackendConnection;
-  log: Logger;
 }
 
 const t = initTRPC.context<DeskContext>().create({
@@ -108,6 +115,17 @@ export const deskRouter = t.router({
     topMarkets: signedIn.input(api.getTopMarketsInput).query(({ ctx, input }) => relay(ctx, () => ctx.api.agent.getTopMarkets.query(input))),
     searchPlayers: signedIn.input(api.searchPlayersInput).query(({ ctx, input }) => relay(ctx, () => ctx.api.agent.searchPlayers.query(input))),
     searchFixtures: signedIn.input(api.searchFixturesInput).query(({ ctx, input }) => relay(ctx, () => ctx.api.match.searchFixtures.query(input))),
+  }),
+  chat: t.router({
+    /** One assistant turn, streamed: start, plan, tool progress, cards, text, done. */
+    turn: signedIn.input(chatTurnInput).subscription(async function* ({ ctx, input, signal }) {
+      yield* ctx.chat.turn(input, { user: ctx.session.user, api: ctx.api }, signal);
+    }),
+    history: signedIn.output(chatHistoryOutput).query(async ({ ctx }) => ({ messages: await ctx.chat.history(ctx.session.user) })),
+    clear: signedIn.mutation(async ({ ctx }) => {
+      await ctx.chat.clear(ctx.session.user);
+      return { ok: true as const };
+    }),
   }),
 });
 

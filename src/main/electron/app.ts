@@ -1,10 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { BrowserWindow, app, ipcMain, protocol, session, shell } from 'electron';
-import type { Logger } from '../../server/log.js';
-import type { BackendConnection } from '../backend/connection.js';
-import { handleDeskIpc } from '../desk/ipc.js';
-import type { DeskSessions } from '../desk/sessions.js';
+import { handleDeskIpc, handleDeskSubscription, handleDeskUnsubscribe, stopDeskSubscriptions } from '../desk/ipc.js';
+import type { DeskServices } from '../desk/router.js';
 import { APP_ORIGIN, RENDERER_CSP, isAllowedExternal, isAppUrl } from './security.js';
 
 const TYPES: Record<string, string> = {
@@ -17,7 +15,7 @@ protocol.registerSchemesAsPrivileged([{ scheme: 'app', privileges: { standard: t
 app.enableSandbox();
 
 /** The Electron adapter: window, hardening, the desk IPC channel. Everything else is plain Node. */
-export async function startElectronApp(deps: { backend: BackendConnection; sessions: DeskSessions; log: Logger; rendererDir: string; preload: string }): Promise<void> {
+export async function startElectronApp(deps: DeskServices & { rendererDir: string; preload: string }): Promise<void> {
   await app.whenReady();
   const devServerUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL || undefined;
   const isOwn = (url: string | undefined) => isAppUrl(url, devServerUrl);
@@ -39,6 +37,9 @@ export async function startElectronApp(deps: { backend: BackendConnection; sessi
   session.defaultSession.setPermissionCheckHandler(() => false);
 
   app.on('web-contents-created', (_event, contents) => {
+    // Read now: once destroyed, the contents can no longer be asked for its id.
+    const id = contents.id;
+    contents.once('destroyed', () => stopDeskSubscriptions(id));
     contents.on('will-navigate', (event, url) => {
       if (!isOwn(url)) event.preventDefault();
     });
@@ -50,6 +51,15 @@ export async function startElectronApp(deps: { backend: BackendConnection; sessi
   });
 
   ipcMain.handle('desk', (event, request: unknown) => handleDeskIpc(request, event, isOwn, deps));
+  // Subscriptions: one request, then messages on 'desk:stream' to the contents that asked, until
+  // complete, error, unsubscribe, or the contents is destroyed.
+  ipcMain.on('desk:subscribe', (event, request: unknown) => {
+    const contents = event.sender;
+    void handleDeskSubscription(request, event, isOwn, deps, (message) => {
+      if (!contents.isDestroyed()) contents.send('desk:stream', message);
+    });
+  });
+  ipcMain.on('desk:unsubscribe', (event, id: unknown) => handleDeskUnsubscribe(id, event, isOwn));
 
   const window = new BrowserWindow({
     width: 1360, height: 860, show: false, title: 'Agent Desk',

@@ -6,11 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import { applyWSSHandler } from '@trpc/server/adapters/ws';
 import { WebSocketServer } from 'ws';
-import type { Logger } from '../../server/log.js';
-import type { BackendConnection } from '../backend/connection.js';
-import { deskRouter } from '../desk/router.js';
+import { type DeskServices, deskRouter } from '../desk/router.js';
 import { isOwnOrigin, slotCookie, slotFromCookie } from '../desk/senders.js';
-import type { DeskSessions } from '../desk/sessions.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
@@ -27,10 +24,7 @@ export interface BrowserShell {
  * on loopback only, next to the built renderer. A slot cookie (HttpOnly, SameSite=Strict) ties a
  * browser to its backend session, which stays in this process.
  */
-export async function startBrowserShell(options: {
-  backend: BackendConnection;
-  sessions: DeskSessions;
-  log: Logger;
+export async function startBrowserShell(options: DeskServices & {
   rendererDir: string;
   port?: number;
 }): Promise<BrowserShell> {
@@ -81,7 +75,7 @@ export async function startBrowserShell(options: {
     createContext: ({ req }) => {
       // The upgrade was already checked below; the slot is the one this server issued.
       const slot = slotFromCookie(req.headers.cookie)!;
-      return { slot, sessions: options.sessions, backend: options.backend, log: options.log };
+      return { sessions: options.sessions, backend: options.backend, log: options.log, chat: options.chat, slot };
     },
   });
   server.on('upgrade', (req, socket, head) => {

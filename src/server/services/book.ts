@@ -14,6 +14,7 @@ interface AccountBalanceRow {
   id: string; name: string; username: string; role: Role; parent_id: string; depth: number; share_bps: number;
   commission_bps: number; credit_limit: string | number; take: string | number | null;
   per_click_win: string | number | null; aggregate_daily_win: string | number | null; min_stake: string | number | null;
+  notes: string | null;
   total_rows: string | number;
 }
 
@@ -21,7 +22,7 @@ interface AccountBalanceRow {
 function balancesQuery(where: SQL, page?: { limit: number; offset: number }): SQL {
   return sql`
     select a.id, a.display_name as name, a.username, a.role, a.parent_id, a.depth, a.share_bps, a.commission_bps,
-      a.credit_limit, pl.per_click_win, pl.aggregate_daily_win, pl.min_stake,
+      a.credit_limit, pl.per_click_win, pl.aggregate_daily_win, pl.min_stake, a.notes,
       coalesce(bal.take, 0) as take,
       count(*) over () as total_rows
     from accounts a left join player_limits pl on pl.account_id = a.id left join balances bal on bal.child_id = a.id
@@ -67,7 +68,7 @@ export async function getCreditLimit(deps: ServiceDeps, caller: Caller, input: {
       return {
         accountId: r.id, name: r.name, role: r.role, creditLimit,
         perClickWin: nullablePaisa(r.per_click_win), aggregateDailyWin: nullablePaisa(r.aggregate_daily_win), minStake: nullablePaisa(r.min_stake),
-        take, available: creditLimit - take,
+        take, available: creditLimit - take, notes: r.notes,
       };
     }),
     nextCursor: encodeOffset(offset, rows.length, Number(rows[0]?.total_rows ?? 0)),

@@ -76,6 +76,8 @@ export const creditRow = z.object({
   accountId: id, name: z.string(), role: roleSchema, creditLimit: paisa,
   perClickWin: paisa.nullable(), aggregateDailyWin: paisa.nullable(), minStake: paisa.nullable(),
   take: paisa, available: paisa,
+  /** The agent's own notes on the account: free text, shown as text, never followed. */
+  notes: z.string().nullable(),
 });
 export const getCreditLimitInput = z.strictObject({ playerId: id.optional(), ...pageInput });
 export const getCreditLimitOutput = z.object({ rows: z.array(creditRow), nextCursor: z.string().nullable() });

@@ -9,7 +9,7 @@ import * as api from './agent-api.js';
 export const TOOL_NAME = /^(agent|match)\.[a-zA-Z]{2,40}$/;
 
 export const clarifyReason = z.enum([
-  'needs_amount', 'needs_player', 'needs_fixture', 'needs_limit_type', 'needs_outcome', 'needs_period',
+  'needs_amount', 'needs_player', 'needs_fixture', 'needs_market', 'needs_limit_type', 'needs_outcome', 'needs_period', 'needs_template',
   'player_not_found', 'fixture_not_found', 'ambiguous_player', 'ambiguous_fixture', 'not_allowed', 'unplannable',
 ]);
 

@@ -1,0 +1,289 @@
+/**
+ * The agent runtime: one chat turn from message to cards. Planner (validated, with fallback) →
+ * policy gate → tool registry → composer and number guard → streamed events, the history and
+ * one JSON log line. Destructive tools are never executed on the turn they are planned.
+ */
+import { randomUUID } from 'node:crypto';
+import type { User } from '../../shared/contracts/agent-api.js';
+import { type Card, type Decision, type Envelope, decisionSchema } from '../../shared/contracts/assistant.js';
+import type { ChatMessage, ChatTurnInput, PageContext, TurnEvent, TurnOutcome } from '../../shared/contracts/chat.js';
+import { localDate } from '../../shared/dates.js';
+import type { Logger } from '../../server/log.js';
+import { errorCard } from '../tools/registry.js';
+import type { ToolContext, ToolRegistry } from '../tools/types.js';
+import type { ChatService, TurnCaller } from './chat-service.js';
+import { DIRECT_ANSWERS, sentenceFor } from './composer.js';
+import { allowedFigures, guardNumbers } from './guards/number-guard.js';
+import type { ChatHistoryStore } from './history.js';
+import { type GateOutcome, type PendingPick, gate, oneLine } from './policy/gate.js';
+import { type ConversationContext, EMPTY_CONTEXT, type KnownEntity, type PlannedCall, type Planner } from './planner/types.js';
+
+/** Everything one turn did, for the log line, the evaluation and the benchmarks. */
+export interface TurnRecord {
+  requestId: string;
+  userId: string;
+  planner: string;
+  intent: string;
+  outcome: TurnOutcome;
+  /** The calls as the gate passed them: tool arguments with ids in place. */
+  calls: Array<{ tool: string; args: Record<string, unknown> }>;
+  clarify: { reason: string; question: string } | null;
+  picker: { kind: 'player' | 'fixture'; candidates: KnownEntity[] } | null;
+  envelopes: Envelope[];
+  flaggedFigures: string[];
+  notes: string[];
+  timingsMs: { plan: number; gate: number; tools: number; total: number };
+}
+
+export interface TurnLimiter {
+  take(key: string): { ok: true } | { ok: false; retryAfterMs: number };
+}
+
+export interface AssistantOptions {
+  registry: ToolRegistry;
+  /** Tried in order; a decision that fails validation falls through to the next. */
+  planners: Planner[];
+  history: ChatHistoryStore;
+  limiter: TurnLimiter;
+  log: Logger;
+  onTurn?: (record: TurnRecord) => void;
+  clock?: () => number;
+}
+
+interface Conversation {
+  context: ConversationContext;
+  /** Pickers still open, by the request that showed them. */
+  pending: Map<string, PendingPick & { names: KnownEntity[] }>;
+}
+
+const MAX_PENDING = 8;
+
+export class Assistant implements ChatService {
+  private readonly conversations = new Map<string, Conversation>();
+  private readonly clock: () => number;
+
+  constructor(private readonly options: AssistantOptions) {
+    this.clock = options.clock ?? (() => performance.now());
+  }
+
+  history(user: User): Promise<ChatMessage[]> {
+    return this.options.history.load(user.id);
+  }
+
+  async clear(user: User): Promise<void> {
+    this.conversations.delete(user.id);
+    await this.options.history.clear(user.id);
+  }
+
+  async *turn(input: ChatTurnInput, caller: TurnCaller, signal?: AbortSignal): AsyncIterable<TurnEvent> {
+    const started = this.clock();
+    const requestId = randomUUID();
+    const { user } = caller;
+    const conversation = this.conversation(user.id);
+    const record: TurnRecord = {
+      requestId, userId: user.id, planner: '', intent: '', outcome: 'failed', calls: [], clarify: null, picker: null,
+      envelopes: [], flaggedFigures: [], notes: [], timingsMs: { plan: 0, gate: 0, tools: 0, total: 0 },
+    };
+    const pending = input.kind === 'pick' ? conversation.pending.get(input.requestId) : undefined;
+    const picked = pending && input.kind === 'pick' ? pending.names.find((n) => n.id === input.candidateId) : undefined;
+    const userMessage: ChatMessage = {
+      id: randomUUID(), role: 'user', at: new Date().toISOString(), requestId, cards: [],
+      text: input.kind === 'message' ? input.text : picked ? oneLine(picked.name) : '(choice)',
+    };
+    yield { type: 'start', requestId, user: userMessage };
+
+    const cards: Card[] = [];
+    let text: string;
+    try {
+      const allowed = this.options.limiter.take(user.id);
+      if (!allowed.ok) {
+        record.intent = 'rate_limited';
+        record.outcome = 'rate_limited';
+        const seconds = Math.ceil(allowed.retryAfterMs / 1000);
+        text = `You're asking faster than I can keep up with. Try again in ${seconds} seconds.`;
+        cards.push({ type: 'error_card', data: { code: 'RATE_LIMITED', message: text, retryable: true } });
+      } else {
+        const ctx: ToolContext = { api: caller.api, user, requestId };
+        const outcome = input.kind === 'pick'
+          ? await this.resumePick(input.requestId, input.candidateId, conversation, ctx, record)
+          : await this.planAndGate(input.text, input.page, caller, conversation, ctx, record);
+        yield { type: 'plan', requestId, intent: outcome.intent, action: outcome.action === 'failed' ? 'tools' : outcome.action, tools: outcome.action === 'tools' ? outcome.calls.map((c) => c.tool) : [] };
+        const answer = yield* this.execute(outcome, ctx, conversation, record, signal);
+        cards.push(...answer.cards);
+        text = answer.text;
+      }
+    } catch (error) {
+      // A turn never crashes the panel: whatever broke becomes an error card.
+      this.options.log.error('turn failed', { request_id: requestId, error: String(error) });
+      record.outcome = 'failed';
+      text = 'Something went wrong while answering. Nothing was changed; please try again.';
+      cards.push({ type: 'error_card', data: { code: 'INTERNAL', message: text, retryable: true } });
+    }
+
+    for (const card of cards) yield { type: 'card', requestId, card };
+    for (const piece of text.match(/[^.!?]+[.!?]*\s*/g) ?? [text]) yield { type: 'text', requestId, delta: piece };
+    const message: ChatMessage = { id: randomUUID(), role: 'assistant', at: new Date().toISOString(), text, cards, requestId, outcome: record.outcome };
+    await this.options.history.append(user.id, [userMessage, message]).catch((error: unknown) => {
+      this.options.log.warn('history not saved', { request_id: requestId, error: String(error) });
+    });
+    record.timingsMs.total = round(this.clock() - started);
+    this.options.log.info('turn', {
+      request_id: requestId, user: user.id, planner: record.planner, intent: record.intent, outcome: record.outcome,
+      tools: record.calls.map((c) => c.tool), timings_ms: record.timingsMs, notes: record.notes, flagged: record.flaggedFigures,
+    });
+    this.options.onTurn?.(record);
+    yield { type: 'done', requestId, message };
+  }
+
+  private conversation(userId: string): Conversation {
+    let c = this.conversations.get(userId);
+    if (!c) {
+      c = { context: { ...EMPTY_CONTEXT }, pending: new Map() };
+      this.conversations.set(userId, c);
+    }
+    return c;
+  }
+
+  private async planAndGate(text: string, page: PageContext, caller: TurnCaller, conversation: Conversation, ctx: ToolContext, record: TurnRecord): Promise<GateOutcome> {
+    // "Today" is the user's own day on the backend's business clock.
+    const now = new Date((await caller.api.auth.me.query()).now);
+    const t0 = this.clock();
+    const decision = await this.decide({
+      requestId: record.requestId, text, page, today: localDate(now, caller.user.timezone), role: caller.user.role, context: conversation.context,
+    }, record);
+    const t1 = this.clock();
+    const outcome = await gate(decision, this.options.registry, caller.user, ctx, knownEntities(conversation.context));
+    record.timingsMs.plan = round(t1 - t0);
+    record.timingsMs.gate = round(this.clock() - t1);
+    return outcome;
+  }
+
+  /** The first planner whose decision validates; the rule planner is last and always answers. */
+  private async decide(input: Parameters<Planner['plan']>[0], record: TurnRecord): Promise<Decision> {
+    for (const planner of this.options.planners) {
+      try {
+        const parsed = decisionSchema.safeParse(await planner.plan(input));
+        if (parsed.success) {
+          record.planner = planner.name;
+          return parsed.data;
+        }
+        record.notes.push(`${planner.name} planner: invalid decision (${parsed.error.issues[0]?.message ?? 'invalid'})`);
+      } catch (error) {
+        record.notes.push(`${planner.name} planner failed: ${String(error)}`);
+      }
+    }
+    record.planner = 'fallback';
+    return {
+      request_id: input.requestId, intent: 'unplannable', action: 'clarify', calls: [], confidence: 0,
+      clarify: { reason: 'unplannable', question: 'I could not work out what to look up. Could you rephrase?' },
+    };
+  }
+
+  private async resumePick(requestId: string, candidateId: string, conversation: Conversation, ctx: ToolContext, record: TurnRecord): Promise<GateOutcome> {
+    const pending = conversation.pending.get(requestId);
+    record.planner = 'picker';
+    if (!pending || !pending.candidateIds.includes(candidateId)) {
+      record.intent = 'pick';
+      return { action: 'clarify', intent: 'pick', reason: 'unplannable', question: 'That choice is no longer open. Please ask again.', notes: [], searches: 0 };
+    }
+    conversation.pending.delete(requestId);
+    const calls: PlannedCall[] = pending.calls.map((c) => ({ tool: c.tool, args: c.args[pending.kind] === pending.name ? { ...c.args, [pending.kind]: candidateId } : { ...c.args } }));
+    const decision: Decision = { request_id: record.requestId, intent: pending.intent, action: 'tools', calls, confidence: 1 };
+    const known = [...knownEntities(conversation.context), ...pending.names];
+    const t1 = this.clock();
+    const outcome = await gate(decision, this.options.registry, ctx.user, ctx, known);
+    record.timingsMs.gate = round(this.clock() - t1);
+    return outcome;
+  }
+
+  private async *execute(outcome: GateOutcome, ctx: ToolContext, conversation: Conversation, record: TurnRecord, signal?: AbortSignal):
+    AsyncGenerator<TurnEvent, { text: string; cards: Card[] }> {
+    record.intent = outcome.intent;
+    record.notes.push(...outcome.notes);
+    if (outcome.action === 'direct') {
+      record.outcome = 'direct';
+      return { text: DIRECT_ANSWERS[outcome.intent as keyof typeof DIRECT_ANSWERS] ?? DIRECT_ANSWERS.off_topic, cards: [] };
+    }
+    if (outcome.action === 'failed') {
+      record.outcome = 'failed';
+      record.envelopes.push(outcome.envelope);
+      return { text: errorText(outcome.envelope), cards: [errorCardOf(outcome.envelope)] };
+    }
+    if (outcome.action === 'clarify') {
+      record.outcome = 'clarify';
+      record.clarify = { reason: outcome.reason, question: outcome.question };
+      if (outcome.pending && outcome.card) {
+        const names = outcome.card.type === 'player_picker'
+          ? outcome.card.data.players.map((p) => ({ id: p.id, name: p.name }))
+          : outcome.card.type === 'fixture_picker' ? outcome.card.data.fixtures.map((f) => ({ id: f.id, name: f.name })) : [];
+        record.picker = { kind: outcome.pending.kind, candidates: names };
+        conversation.pending.set(record.requestId, { ...outcome.pending, names });
+        while (conversation.pending.size > MAX_PENDING) conversation.pending.delete(conversation.pending.keys().next().value!);
+      }
+      const allowed = allowedFigures([record.picker?.candidates ?? []]);
+      return { text: guardNumbers(outcome.question, allowed).text, cards: outcome.card ? [outcome.card] : [] };
+    }
+
+    record.calls = outcome.calls.map((c) => ({ tool: c.tool, args: c.args }));
+    const t0 = this.clock();
+    const results: Array<{ tool: string; args: Record<string, unknown>; envelope: Envelope }> = [];
+    for (const call of outcome.calls) yield { type: 'tool', requestId: record.requestId, tool: call.tool, status: 'started' };
+    const runs = outcome.calls.map(async (call) => {
+      const callStarted = this.clock();
+      const envelope = call.definition.isDestructive
+        ? confirmationUnavailable(call.tool)
+        : await this.options.registry.call(call.tool, call.args, ctx, { retries: 2 });
+      return { call, envelope, ms: round(this.clock() - callStarted) };
+    });
+    for (const run of runs) {
+      if (signal?.aborted) break;
+      const { call, envelope, ms } = await run;
+      results.push({ tool: call.tool, args: call.args, envelope });
+      record.envelopes.push(envelope);
+      yield { type: 'tool', requestId: record.requestId, tool: call.tool, status: envelope.ok ? 'ok' : 'failed', ms };
+    }
+    record.timingsMs.tools = round(this.clock() - t0);
+
+    const cards: Card[] = [];
+    const sentences: string[] = [];
+    for (const { tool, args, envelope } of results) {
+      if (envelope.ok && envelope.ui) cards.push(envelope.ui);
+      if (!envelope.ok) cards.push(errorCardOf(envelope));
+      const sentence = sentenceFor(tool, envelope, args);
+      if (sentence) sentences.push(sentence);
+    }
+    const guarded = guardNumbers(sentences.join(' '), allowedFigures(results.map((r) => [r.envelope.ok ? r.envelope.data : null, r.args])));
+    record.flaggedFigures = guarded.flagged;
+    record.outcome = results.every((r) => !r.envelope.ok) ? 'failed' : 'answered';
+
+    conversation.context = {
+      lastCalls: outcome.planned,
+      lastIntent: outcome.intent.replace(/^follow_up:/, ''),
+      lastPlayer: outcome.player ?? conversation.context.lastPlayer,
+      lastFixture: outcome.fixture ?? conversation.context.lastFixture,
+    };
+    return { text: guarded.text, cards };
+  }
+}
+
+function knownEntities(context: ConversationContext): KnownEntity[] {
+  return [context.lastPlayer, context.lastFixture].filter((e): e is KnownEntity => e !== null && e.name !== '');
+}
+
+/** Previews and confirmation of money-moving tools are a separate step this version does not ship. */
+function confirmationUnavailable(tool: string): Envelope {
+  return {
+    schema_version: 1, generated_at: new Date().toISOString(), tool, ok: false,
+    error: { code: 'UNAVAILABLE', message: `${tool} needs the confirmation step, which this version does not have yet. Nothing was changed.` },
+  };
+}
+
+function errorText(envelope: Envelope): string {
+  return envelope.ok ? '' : envelope.error.message;
+}
+
+const errorCardOf = (envelope: Envelope): Card => (envelope.ok
+  ? { type: 'error_card', data: { code: 'INTERNAL', message: 'The tool failed.', retryable: true } }
+  : errorCard(envelope));
+
+const round = (ms: number) => Math.round(ms * 100) / 100;

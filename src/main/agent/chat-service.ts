@@ -1,0 +1,17 @@
+import type { User } from '../../shared/contracts/agent-api.js';
+import type { ChatMessage, ChatTurnInput, TurnEvent } from '../../shared/contracts/chat.js';
+import type { BackendClient } from '../backend/connection.js';
+
+/** Who is asking: the signed-in user and a backend client holding their session. */
+export interface TurnCaller {
+  user: User;
+  api: BackendClient;
+}
+
+/** The assistant as the desk router sees it. */
+export interface ChatService {
+  /** Runs one turn and streams its events; the last one is always `done`. Never throws. */
+  turn(input: ChatTurnInput, caller: TurnCaller, signal?: AbortSignal): AsyncIterable<TurnEvent>;
+  history(user: User): Promise<ChatMessage[]>;
+  clear(user: User): Promise<void>;
+}

@@ -1,0 +1,179 @@
+/**
+ * The planner evaluation of AGENT.md: each case runs through the real runtime (planner, gate,
+ * search tools) against an embedded demo book at the case's clock, and the plan is compared
+ * with the expectation. Names in expectations stand for the ids of those entities.
+ */
+import { z } from 'zod';
+import type { FixtureRef, PlayerRef } from '../../shared/contracts/agent-api.js';
+import { normalizeForSearch } from '../../shared/text.js';
+import type { BackendClient } from '../backend/connection.js';
+import type { TurnRecord } from './assistant.js';
+
+const oneOrMany = z.union([z.string(), z.array(z.string()).min(1)]);
+
+export const evalCaseSchema = z.object({
+  id: z.string().min(1),
+  user: z.string().min(1),
+  now: z.iso.datetime({ offset: true }),
+  page: z.string().default('/agent/dashboard'),
+  history: z.array(z.string()).default([]),
+  query: z.string().min(1),
+  expect: z.object({
+    action: oneOrMany,
+    calls: z.array(z.object({ tool: oneOrMany, args: z.record(z.string(), z.unknown()).default({}) })).optional(),
+    picker: z.array(z.string()).optional(),
+    picker_includes: z.array(z.string()).optional(),
+    reason: z.string().optional(),
+  }),
+});
+export type EvalCase = z.infer<typeof evalCaseSchema>;
+
+export function parseCases(text: string): EvalCase[] {
+  return text.split('\n').map((line, i) => [line.trim(), i + 1] as const).filter(([line]) => line !== '').map(([line, n]) => {
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch {
+      throw new Error(`line ${n}: not JSON`);
+    }
+    const parsed = evalCaseSchema.safeParse(json);
+    if (!parsed.success) throw new Error(`line ${n}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    return parsed.data;
+  });
+}
+
+/** Looks entities up as the acting user sees them, so "a player" means one of their downline. */
+export class EntityLookup {
+  private readonly cache = new Map<string, string>();
+
+  constructor(private readonly api: BackendClient) {}
+
+  async player(name: string): Promise<string> {
+    return this.memo(`p:${name}`, async () => {
+      const { players } = await this.api.agent.searchPlayers.query({ query: name, limit: 50 });
+      const exact = players.filter((p: PlayerRef) => normalizeForSearch(p.name) === normalizeForSearch(name));
+      if (exact.length !== 1) throw new Error(`expected one player “${name}” in the user's downline, found ${exact.length}`);
+      return exact[0]!.id;
+    });
+  }
+
+  private async fixtureRef(name: string): Promise<FixtureRef> {
+    const { fixtures } = await this.api.match.searchFixtures.query({ query: name, limit: 50 });
+    const exact = fixtures.filter((f: FixtureRef) => normalizeForSearch(f.name) === normalizeForSearch(name));
+    if (exact.length !== 1) throw new Error(`expected one fixture “${name}”, found ${exact.length}`);
+    return exact[0]!;
+  }
+
+  fixture(name: string): Promise<string> {
+    return this.memo(`f:${name}`, async () => (await this.fixtureRef(name)).id);
+  }
+
+  market(fixture: string, market: string): Promise<string> {
+    return this.memo(`m:${fixture}/${market}`, async () => {
+      const ref = await this.fixtureRef(fixture);
+      const found = ref.markets.find((m) => normalizeForSearch(m.name) === normalizeForSearch(market));
+      if (!found) throw new Error(`no market “${market}” in ${fixture}`);
+      return found.id;
+    });
+  }
+
+  outcome(fixture: string, market: string, outcome: string): Promise<string> {
+    return this.memo(`o:${fixture}/${market}/${outcome}`, async () => {
+      const ref = await this.fixtureRef(fixture);
+      const m = ref.markets.find((x) => normalizeForSearch(x.name) === normalizeForSearch(market));
+      const found = m?.outcomes.find((o) => normalizeForSearch(o.name) === normalizeForSearch(outcome));
+      if (!found) throw new Error(`no outcome “${outcome}” in ${fixture} / ${market}`);
+      return found.id;
+    });
+  }
+
+  /** `{player: NAME}` and friends become ids, anywhere in an expectation. */
+  async substitute(value: unknown): Promise<unknown> {
+    if (Array.isArray(value)) return Promise.all(value.map((v) => this.substitute(v)));
+    if (!value || typeof value !== 'object') return value;
+    const o = value as Record<string, unknown>;
+    const keys = Object.keys(o);
+    if (keys.length === 1) {
+      const [key] = keys as [string];
+      const v = o[key];
+      if (key === 'player' && typeof v === 'string') return this.player(v);
+      if (key === 'fixture' && typeof v === 'string') return this.fixture(v);
+      if (key === 'market' && Array.isArray(v) && v.length === 2) return this.market(String(v[0]), String(v[1]));
+      if (key === 'outcome' && Array.isArray(v) && v.length === 3) return this.outcome(String(v[0]), String(v[1]), String(v[2]));
+    }
+    const out: Record<string, unknown> = {};
+    for (const k of keys) out[k] = await this.substitute(o[k]);
+    return out;
+  }
+
+  /** `/agent/players/{player:Anita Desai}` → the route with that player's id. */
+  async page(page: string): Promise<string> {
+    let out = page;
+    for (const m of page.matchAll(/\{(player|fixture):([^}]+)\}/g)) {
+      out = out.replace(m[0], m[1] === 'player' ? await this.player(m[2]!) : await this.fixture(m[2]!));
+    }
+    return out;
+  }
+
+  private async memo(key: string, find: () => Promise<string>): Promise<string> {
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    const id = await find();
+    this.cache.set(key, id);
+    return id;
+  }
+}
+
+export function actionOf(record: TurnRecord): string {
+  if (record.clarify) return 'clarify';
+  if (record.calls.length > 0) return 'tools';
+  return record.outcome === 'direct' ? 'direct' : record.outcome;
+}
+
+/** What differed between a turn and its expectation (expected ids already substituted), or null. */
+export function compare(expect: EvalCase['expect'], record: TurnRecord): string | null {
+  const action = actionOf(record);
+  const actions = Array.isArray(expect.action) ? expect.action : [expect.action];
+  if (!actions.includes(action)) {
+    const why = record.clarify ? ` (${record.clarify.reason}: ${record.clarify.question})` : '';
+    return `action: expected ${actions.join('|')}, got ${action}${why}${record.calls.length ? ` ${describe(record.calls)}` : ''}`;
+  }
+  if (expect.reason && record.clarify?.reason !== expect.reason) return `reason: expected ${expect.reason}, got ${record.clarify?.reason ?? 'none'}`;
+  const offered = (record.picker?.candidates ?? []).map((c) => c.name);
+  if (expect.picker) {
+    const want = [...expect.picker].sort();
+    const got = [...offered].sort();
+    if (JSON.stringify(want) !== JSON.stringify(got)) return `picker: expected [${want.join(', ')}], got [${got.join(', ')}]`;
+  }
+  if (expect.picker_includes) {
+    const missing = expect.picker_includes.filter((n) => !offered.includes(n));
+    if (missing.length > 0) return `picker: missing ${missing.join(', ')} from [${offered.join(', ')}]`;
+  }
+  if (expect.calls) {
+    const planned = record.calls.filter((c) => c.tool !== 'agent.searchPlayers' && c.tool !== 'match.searchFixtures');
+    if (planned.length !== expect.calls.length) return `calls: expected ${expect.calls.length}, got ${planned.length} ${describe(planned)}`;
+    const free = [...planned];
+    for (const want of expect.calls) {
+      const tools = Array.isArray(want.tool) ? want.tool : [want.tool];
+      const at = free.findIndex((c) => tools.includes(c.tool) && subset(want.args, c.args));
+      if (at < 0) return `calls: no planned call matches ${tools.join('|')} ${JSON.stringify(want.args)}; planned ${describe(planned)}`;
+      free.splice(at, 1);
+    }
+  }
+  return null;
+}
+
+const describe = (calls: Array<{ tool: string; args: unknown }>) => calls.map((c) => `${c.tool} ${JSON.stringify(c.args)}`).join(', ');
+
+/** Expected args as a subset of the planned ones; dates compare by calendar day. */
+function subset(want: unknown, got: unknown): boolean {
+  if (typeof want === 'string' && typeof got === 'string' && /^\d{4}-\d{2}-\d{2}/.test(want)) return want.slice(0, 10) === got.slice(0, 10);
+  if (Array.isArray(want)) {
+    return Array.isArray(got) && want.length === got.length && want.every((w) => got.some((g) => subset(w, g)));
+  }
+  if (want && typeof want === 'object') {
+    if (!got || typeof got !== 'object' || Array.isArray(got)) return false;
+    return Object.entries(want).every(([k, v]) => subset(v, (got as Record<string, unknown>)[k]));
+  }
+  return want === got;
+}

@@ -1,0 +1,212 @@
+/**
+ * The rule planner's reading of a message: the trade's synonyms folded to one word each, the
+ * words the planner understands, and what is left over — the names of players and fixtures,
+ * which only the search tools can tell apart. docs/intent-map.md lists all of it.
+ */
+import { type FoundAmount, findAmounts } from '../../../shared/parse/amount.js';
+import { type FoundRange, findDateRange } from '../../../shared/parse/dates.js';
+import type { IsoDate } from '../../../shared/dates.js';
+
+/**
+ * Phrases folded to one canonical word before anything else reads the text, so every trigger
+ * below is written once. Order matters: longer phrases first.
+ */
+const SYNONYMS: Array<[RegExp, string]> = [
+  [/\bprofit\s*(?:and|&|\/|n)\s*loss(?:es)?\b|\bp\s*(?:&|n|\/|and)\s*l\b|\bpnl\b|\bpl\b/g, ' pnl '],
+  [/\b(?:credit\s*limits?|credit\s*lines?|c\s*\/\s*l|cl|cls)\b/g, ' creditlimit '],
+  [/\bper[\s-]*click(?:\s*win)?(?:\s*limit)?\b|\bpcw\b|\bmax(?:imum)?\s+win\s+per\s+bet\b/g, ' perclickwin '],
+  [/\b(?:aggregate\s+)?daily\s+win(?:\s+limit)?\b|\badw\b/g, ' dailywin '],
+  [/\bmin(?:imum)?\.?\s*(?:stake|bet)s?\b/g, ' minstake '],
+  [/\bsquare\s*(?:up|off)\b|\bsettle\s+up\b|\bclear\s+(?:up|off)\b/g, ' settle '],
+  [/\blay[\s-]*off\b/g, ' hedge '],
+  [/\bsub[\s-]*agents?\b/g, ' subagents '],
+  [/\bdown[\s-]*line\b/g, ' downline '],
+  [/\bup[\s-]*line\b/g, ' upline '],
+  [/\bmatch\s*odds\b/g, ' matchodds '],
+  [/\bover\s*\/\s*under\b|\bover\s+under\b|\bo\s*\/\s*u\b/g, ' overunder '],
+  [/\b(?:right\s+now|as\s+of\s+now|at\s+the\s+moment|currently)\b/g, ' now '],
+  [/\bwhat\s+can\s+you\s+do\b|\bwhat\s+do\s+you\s+do\b|\bhow\s+do\s+(?:i|you)\s+use\b|\bwho\s+are\s+you\b|\bwhat\s+are\s+you\b/g, ' capabilities '],
+];
+
+/** Words that carry no slot: grammar, politeness, the assistant's own vocabulary. */
+const STOPWORDS = new Set(`
+a an the this that these those my me mine i im i'm ive we us our ours you your yours yourself he him his she her hers they them their it its
+is are was were be been being am do does did done doing have has had having will would shall should can could may might must
+what whats which who whom whose where when why how hows howmuch much many any some all every each either both
+of for to from in on at by with about as into onto over under than then so too very just only also again still yet
+and or but not no nor if please pls plz kindly thanks thank thx ok okay hey hi hello yo namaste hii
+show tell give get fetch find list see view check display pull bring open look let lets know want need like
+total overall entire whole full current latest live recent updated update now today tonight
+amount figure figures number numbers value values sum details detail info information data summary breakdown status
+per each player players account accounts client clients customer customers punter punters user users agent agents
+money cash points pts point rs inr rupees bucks
+whose there here up down out off back go going got gone
+much more most less least lot lots bit
+did made make making earn earned earning
+right now yet ever never always same other another else
+ya yeah yes sure cool great nice fine good bad
+generate create prepare build send email share run produce compile make draft export exported
+format file document copy version
+quick quickly briefly fast asap urgent urgently immediately also just
+between during since until till after before within across around
+say said tell told ask asked think guess
+it's thats there's what're whats
+everything anything something nothing someone anyone
+via using use only ones one placed place here doing
+
+day days week weeks month months year years
+me's
+`.split(/\s+/).filter(Boolean));
+
+/** Words the intent triggers and slot rules read; they are never part of a name. */
+export const VOCABULARY = new Set(`
+pnl profit profits loss losses winnings earnings result results performance
+commission commissions comm comms rebate
+exposure exposed liability liabilities risk book position positions worst case
+take owe owes owed owing outstanding due dues receivable payable balance balances
+upline parent master superagent
+creditlimit credit limit limits minstake perclickwin dailywin available headroom
+bet bets betting wager wagers ticket tickets slip slips stake stakes punt punts
+settlement settlements payment payments paid receipt receipts transaction transactions history log ledger
+downline subagents hierarchy tree structure network
+top biggest largest busiest best worst highest hottest popular most active heaviest
+market markets matches fixtures events games fixture match game event
+set change update increase decrease raise lower reduce bump edit modify adjust put cut double halve lift drop
+settle settling clear collect pay payout
+hedge hedging cover lay
+report reports excel xlsx spreadsheet sheet pdf csv export download statement
+open unsettled pending running active settled closed completed finished graded void voided cancelled canceled
+volume turnover traded
+vs v versus against
+matchodds overunder goals runs total
+capabilities help
+yesterday
+`.split(/\s+/).filter(Boolean));
+
+export const PRONOUNS = new Set(['him', 'his', 'her', 'hers', 'he', 'she', 'them', 'their', 'they']);
+const DEMONSTRATIVE_PLAYER = /\b(?:this|that|the|same)\s+(?:player|guy|person|client|punter|account|agent|one)\b/;
+const DEMONSTRATIVE_FIXTURE = /\b(?:this|that|the\s+same|same)\s+(?:match|fixture|game|event)\b/;
+
+export interface Token {
+  word: string;
+  index: number;
+}
+
+export interface Reading {
+  /** The message folded: lower case, accents off, synonyms canonical, punctuation spaced. */
+  folded: string;
+  words: Set<string>;
+  tokens: Token[];
+  range: FoundRange | null;
+  /** Amounts that are not part of a date, a count ("top 5") or a duration ("last 7 days"). */
+  amounts: FoundAmount[];
+  /** "top 5", "last 10 bets": a requested row count. */
+  count: number | null;
+  /** Fixture named by its teams ("India vs Australia", "MI v CSK", "the India match"). */
+  fixture: string | null;
+  /** A market named in the text ("match odds", "over/under 2.5 goals"). */
+  market: string | null;
+  /** Runs of words the planner does not know, in order: names. */
+  names: Array<{ text: string; before: string | null }>;
+  pronounPlayer: boolean;
+  pronounFixture: boolean;
+}
+
+/** Lower case without accents; apostrophes and possessive 's dropped ("Sam O'Brien's" → "sam obrien"). */
+export function fold(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[’`]/g, "'")
+    .replace(/'s\b/g, '')
+    .replace(/'/g, '');
+}
+
+export function read(text: string, today: IsoDate): Reading {
+  let folded = ` ${fold(text)} `;
+  for (const [pattern, word] of SYNONYMS) folded = folded.replace(pattern, word);
+  const range = findDateRange(text, today);
+  const countMatch = /\b(?:top|first|last|latest|biggest|largest|best|worst|recent)\s+(\d{1,3})\b(?!\s*(?:days?|weeks?|months?))/.exec(folded);
+  const count = countMatch ? Number(countMatch[1]) : null;
+
+  const amounts = findAmounts(text).filter((a) => {
+    if (range && overlaps(text.toLowerCase(), range.raw, a)) return false;
+    const after = text.slice(a.end).trimStart().toLowerCase();
+    if (/^(?:days?|weeks?|months?|years?|markets?|bets?|players?|rows?|matches|fixtures)\b/.test(after)) return false;
+    const before = text.slice(0, a.start).trimEnd().toLowerCase();
+    if (/\b(?:top|first|last|latest|biggest|largest|recent)$/.test(before)) return false;
+    // An over/under line ("over/under 2.5 goals", "300.5") is a market's name, not money.
+    if (/(?:over|under|o\/u|\/)$/.test(before)) return false;
+    return true;
+  });
+
+  // Dates and amounts are read; blank them so their words are not taken for names.
+  let scrubbed = folded;
+  if (range) scrubbed = scrubbed.replace(fold(range.raw), ' ');
+  scrubbed = scrubbed.replace(/[^\p{L}\p{N}\s]+/gu, ' ').replace(/\s+/g, ' ');
+  const tokens: Token[] = scrubbed.trim().split(' ').filter(Boolean).map((word, index) => ({ word, index }));
+  const known = (w: string) => VOCABULARY.has(w) || STOPWORDS.has(w) || PRONOUNS.has(w) || /^\d/.test(w) || w.length === 1 && w !== 'v'
+    || /^(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|lakh|lakhs|lac|crore|crores|cr|k|m|mn|million|billion|bn|trillion|tn|thousand|st|nd|rd|th)$/.test(w);
+
+  const used = new Set<number>();
+  let fixture: string | null = null;
+  // "A vs B": the unknown words touching the joiner on each side are the teams.
+  const joiner = tokens.findIndex((t) => ['vs', 'v', 'versus', 'against'].includes(t.word));
+  if (joiner > 0 && joiner < tokens.length - 1) {
+    const left: Token[] = [];
+    for (let i = joiner - 1; i >= 0 && !known(tokens[i]!.word); i--) left.unshift(tokens[i]!);
+    const right: Token[] = [];
+    for (let i = joiner + 1; i < tokens.length && !known(tokens[i]!.word); i++) right.push(tokens[i]!);
+    if (left.length > 0 && right.length > 0) {
+      fixture = `${left.map((t) => t.word).join(' ')} vs ${right.map((t) => t.word).join(' ')}`;
+      for (const t of [...left, tokens[joiner]!, ...right]) used.add(t.index);
+    }
+  }
+  // "the India match", "India game": unknown words right before match/game/fixture.
+  if (!fixture) {
+    const noun = tokens.findIndex((t) => ['match', 'game', 'fixture', 'matches', 'games'].includes(t.word));
+    if (noun > 0) {
+      const team: Token[] = [];
+      for (let i = noun - 1; i >= 0 && !known(tokens[i]!.word); i--) team.unshift(tokens[i]!);
+      if (team.length > 0) {
+        fixture = team.map((t) => t.word).join(' ');
+        for (const t of team) used.add(t.index);
+      }
+    }
+  }
+
+  const marketMatch = /\b(matchodds|overunder\s*[\d.]*\s*(?:goals|runs)?|over\s+[\d.]+\s+goals|under\s+[\d.]+\s+goals|total\s+runs(?:\s+overunder)?(?:\s+[\d.]+)?)\b/.exec(folded);
+  const market = marketMatch ? marketMatch[1]!.replace('matchodds', 'match odds').replace('overunder', 'over/under').trim() : null;
+
+  const names: Reading['names'] = [];
+  let run: Token[] = [];
+  const flush = (next: number) => {
+    if (run.length > 0) {
+      const prev = tokens[run[0]!.index - 1];
+      names.push({ text: run.map((t) => t.word).join(' '), before: prev?.word ?? null });
+    }
+    run = [];
+    return next;
+  };
+  for (const t of tokens) {
+    if (used.has(t.index) || known(t.word)) flush(0);
+    else run.push(t);
+  }
+  flush(0);
+
+  const words = new Set(tokens.map((t) => t.word));
+  return {
+    folded: folded.replace(/\s+/g, ' ').trim(),
+    words, tokens, range, amounts, count, fixture, market, names,
+    pronounPlayer: [...PRONOUNS].some((p) => words.has(p)) || DEMONSTRATIVE_PLAYER.test(folded),
+    pronounFixture: DEMONSTRATIVE_FIXTURE.test(folded),
+  };
+}
+
+function overlaps(lower: string, raw: string, amount: FoundAmount): boolean {
+  const at = lower.indexOf(raw.toLowerCase());
+  return at >= 0 && amount.start < at + raw.length && amount.end > at;
+}
+
+export const hasAny = (reading: Reading, ...words: string[]) => words.some((w) => reading.words.has(w));

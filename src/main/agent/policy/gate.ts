@@ -1,0 +1,266 @@
+/**
+ * The policy gate (seed 001 + 000), whichever planner planned: unknown tools dropped, roles
+ * checked, the per-turn budget kept, names resolved to ids through the search tools within the
+ * user's own downline (an exact full name resolves, one candidate resolves, several give a
+ * picker, none a named clarify), and every call's arguments validated against its tool.
+ */
+import type { FixtureRef, PlayerRef, User } from '../../../shared/contracts/agent-api.js';
+import type { Card, Decision, Envelope } from '../../../shared/contracts/assistant.js';
+import { normalizeForSearch } from '../../../shared/text.js';
+import type { ToolContext, ToolDefinition, ToolRegistry, EntityKind } from '../../tools/types.js';
+import type { KnownEntity, PlannedCall } from '../planner/types.js';
+
+export const MAX_CALLS_PER_TURN = 6;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ENTITY_KINDS: EntityKind[] = ['player', 'fixture', 'market', 'outcome'];
+
+type ClarifyReason = NonNullable<Decision['clarify']>['reason'];
+
+/** A call ready to run: arguments in the tool's own form, ids in place. */
+export interface GatedCall {
+  tool: string;
+  args: Record<string, unknown>;
+  definition: ToolDefinition;
+}
+
+/** A picker's unfinished request: choosing a candidate puts its id where the name was. */
+export interface PendingPick {
+  kind: 'player' | 'fixture';
+  name: string;
+  candidateIds: string[];
+  calls: PlannedCall[];
+  intent: string;
+}
+
+export type GateOutcome =
+  | { action: 'tools'; intent: string; calls: GatedCall[]; planned: PlannedCall[]; player: KnownEntity | null; fixture: KnownEntity | null; notes: string[]; searches: number }
+  | { action: 'clarify'; intent: string; reason: ClarifyReason; question: string; card?: Card; pending?: PendingPick; notes: string[]; searches: number }
+  | { action: 'direct'; intent: string; notes: string[]; searches: number }
+  | { action: 'failed'; intent: string; envelope: Envelope; notes: string[]; searches: number };
+
+export async function gate(decision: Decision, registry: ToolRegistry, user: User, ctx: ToolContext, known: KnownEntity[] = []): Promise<GateOutcome> {
+  const notes: string[] = [];
+  const intent = decision.intent;
+  if (decision.action === 'direct') return { action: 'direct', intent, notes, searches: 0 };
+  if (decision.action === 'clarify') {
+    return { action: 'clarify', intent, reason: decision.clarify!.reason, question: decision.clarify!.question, notes, searches: 0 };
+  }
+
+  let planned: PlannedCall[] = [];
+  for (const call of decision.calls) {
+    const definition = registry.get(call.tool);
+    if (!definition) notes.push(`dropped unknown tool ${call.tool}`);
+    else if (!definition.allowedRoles.includes(user.role)) notes.push(`dropped ${call.tool}: not for ${user.role}`);
+    else planned.push({ tool: call.tool, args: { ...call.args } });
+  }
+  if (planned.length === 0) {
+    return { action: 'clarify', intent, reason: 'not_allowed', question: 'That is not something I can do for your account. Ask me about your book instead.', notes, searches: 0 };
+  }
+  // A model may plan one destructive change per turn, on its own: nothing else rides with it.
+  const destructive = planned.filter((c) => registry.get(c.tool)!.isDestructive);
+  if (destructive.length > 0 && planned.length > 1) {
+    notes.push('kept only the first change of a plan that mixed changes with other calls');
+    planned = [destructive[0]!];
+  }
+
+  const resolver = new Resolver(registry, ctx, known);
+  const names = (kind: 'player' | 'fixture') => [...new Set(planned.map((c) => c.args[kind]).filter((v): v is string => typeof v === 'string' && v.trim() !== '' && !UUID.test(v)))];
+  const budget = MAX_CALLS_PER_TURN - names('player').length - names('fixture').length;
+  if (planned.length > budget) {
+    notes.push(`budget: ${planned.length - Math.max(budget, 1)} call(s) left out`);
+    planned = planned.slice(0, Math.max(budget, 1));
+  }
+
+  let player: KnownEntity | null = null;
+  let fixture: (KnownEntity & { ref?: FixtureRef }) | null = null;
+  for (const kind of ['player', 'fixture'] as const) {
+    for (const name of names(kind)) {
+      const found = kind === 'player' ? await resolver.player(name) : await resolver.fixture(name);
+      if (found.status === 'failed') return { action: 'failed', intent, envelope: found.envelope, notes, searches: resolver.searches };
+      if (found.status === 'none') {
+        return kind === 'player'
+          ? { action: 'clarify', intent, reason: 'player_not_found', question: `I couldn't find a player called “${oneLine(name)}” in your downline. Check the spelling, or pick from your downline.`, notes, searches: resolver.searches }
+          : { action: 'clarify', intent, reason: 'fixture_not_found', question: `I couldn't find a match for “${oneLine(name)}”. Which fixture do you mean?`, notes, searches: resolver.searches };
+      }
+      if (found.status === 'many') {
+        const pending: PendingPick = { kind, name, candidateIds: found.candidates.map((c) => c.id), calls: planned, intent };
+        const card: Card = kind === 'player'
+          ? { type: 'player_picker', data: { query: name, players: found.candidates as PlayerRef[] } }
+          : { type: 'fixture_picker', data: { query: name, fixtures: found.candidates as FixtureRef[] } };
+        return {
+          action: 'clarify', intent, reason: kind === 'player' ? 'ambiguous_player' : 'ambiguous_fixture',
+          question: kind === 'player' ? `I found ${found.candidates.length} players matching “${oneLine(name)}”. Which one?` : `I found ${found.candidates.length} matches for “${oneLine(name)}”. Which one?`,
+          card, pending, notes, searches: resolver.searches,
+        };
+      }
+      for (const call of planned) if (call.args[kind] === name) call.args[kind] = found.entity.id;
+      if (kind === 'player') player = { id: found.entity.id, name: found.entity.name };
+      else fixture = found.entity;
+    }
+  }
+  // Ids that came from the page or an earlier turn: the backend scopes them; keep them for "him".
+  for (const call of planned) {
+    if (!player && typeof call.args.player === 'string') player = resolver.known(call.args.player) ?? { id: call.args.player, name: '' };
+    if (!fixture && typeof call.args.fixture === 'string') fixture = resolver.known(call.args.fixture) ?? { id: call.args.fixture, name: '' };
+  }
+
+  const calls: GatedCall[] = [];
+  for (const call of planned) {
+    const definition = registry.get(call.tool)!;
+    const args = await placeEntities(call, definition, resolver, notes);
+    if ('clarify' in args) return { action: 'clarify', intent, ...args.clarify, notes, searches: resolver.searches };
+    const parsed = definition.input.safeParse(args.args);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const field = issue.path.join('.');
+      return { action: 'clarify', intent, reason: reasonFor(field), question: questionFor(field, issue.message), notes, searches: resolver.searches };
+    }
+    calls.push({ tool: call.tool, args: args.args, definition });
+  }
+  return { action: 'tools', intent, calls, planned, player, fixture: fixture ? { id: fixture.id, name: fixture.name } : null, notes, searches: resolver.searches };
+}
+
+/** Moves each entity to the place its tool takes it; markets and outcomes are found inside their fixture. */
+async function placeEntities(call: PlannedCall, definition: ToolDefinition, resolver: Resolver, notes: string[]):
+  Promise<{ args: Record<string, unknown> } | { clarify: { reason: ClarifyReason; question: string } }> {
+  const args: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(call.args)) if (!ENTITY_KINDS.includes(key as EntityKind)) args[key] = value;
+  const fixtureId = typeof call.args.fixture === 'string' ? call.args.fixture : null;
+  const marketName = typeof call.args.market === 'string' ? call.args.market : null;
+  const outcomeName = typeof call.args.outcome === 'string' ? call.args.outcome : null;
+  const ids: Partial<Record<EntityKind, string>> = {};
+  if (typeof call.args.player === 'string') ids.player = call.args.player;
+  if (fixtureId) ids.fixture = fixtureId;
+  if ((marketName || outcomeName) && fixtureId && (definition.entities.market || definition.entities.outcome)) {
+    const ref = await resolver.fixtureById(fixtureId);
+    if (!ref) return { clarify: { reason: 'fixture_not_found', question: 'Which match do you mean?' } };
+    const markets = marketName ? ref.markets.filter((m) => sameOrContains(m.name, marketName)) : ref.markets;
+    const market = markets.length === 1 ? markets[0] : markets.find((m) => outcomeName && m.outcomes.some((o) => sameOrStarts(o.name, outcomeName)));
+    if (marketName || definition.entities.outcome) {
+      if (!market) return { clarify: { reason: 'needs_market', question: `Which market of ${ref.name}: ${ref.markets.map((m) => m.name).join(', ')}?` } };
+      ids.market = market.id;
+      if (outcomeName && definition.entities.outcome) {
+        const outcome = market.outcomes.find((o) => normalizeForSearch(o.name) === normalizeForSearch(outcomeName))
+          ?? market.outcomes.find((o) => sameOrStarts(o.name, outcomeName));
+        if (!outcome) return { clarify: { reason: 'needs_outcome', question: `Which outcome of ${market.name}: ${market.outcomes.map((o) => o.name).join(', ')}?` } };
+        ids.outcome = outcome.id;
+      }
+    }
+  }
+  for (const [kind, id] of Object.entries(ids) as Array<[EntityKind, string]>) {
+    const path = definition.entities[kind];
+    if (!path) {
+      notes.push(`${definition.name} takes no ${kind}; left out`);
+      continue;
+    }
+    setPath(args, path, id);
+  }
+  return { args };
+}
+
+function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = path.split('.');
+  let node = target;
+  for (const key of keys.slice(0, -1)) {
+    if (typeof node[key] !== 'object' || node[key] === null) node[key] = {};
+    node = node[key] as Record<string, unknown>;
+  }
+  node[keys.at(-1)!] = value;
+}
+
+const sameOrContains = (name: string, query: string) => {
+  const n = normalizeForSearch(name);
+  const q = normalizeForSearch(query);
+  return n === q || q.split(' ').every((w) => n.split(' ').some((x) => x.startsWith(w)));
+};
+const sameOrStarts = (name: string, query: string) => {
+  const n = normalizeForSearch(name);
+  const q = normalizeForSearch(query);
+  return n === q || n.startsWith(q);
+};
+
+function reasonFor(field: string): ClarifyReason {
+  if (/player|counterparty/i.test(field)) return 'needs_player';
+  if (/fixture/i.test(field)) return 'needs_fixture';
+  if (/market/i.test(field)) return 'needs_market';
+  if (/outcome/i.test(field)) return 'needs_outcome';
+  if (/limitType/.test(field)) return 'needs_limit_type';
+  if (/amount|newValue|stake/i.test(field)) return 'needs_amount';
+  if (/from|to|period/.test(field)) return 'needs_period';
+  return 'unplannable';
+}
+
+function questionFor(field: string, message: string): string {
+  const reason = reasonFor(field);
+  const asks: Partial<Record<ClarifyReason, string>> = {
+    needs_player: 'Which player?', needs_fixture: 'Which match?', needs_market: 'Which market?', needs_outcome: 'Which outcome?',
+    needs_limit_type: 'Which limit: credit limit, min stake, per-click win or aggregate daily win?', needs_amount: 'What amount?',
+    needs_period: 'For which dates?',
+  };
+  return asks[reason] ?? `I couldn't plan that (${field || 'request'}: ${message}). Could you rephrase?`;
+}
+
+/** Names come from the user and from the database: one line, bounded, shown only as text. */
+export function oneLine(text: string, max = 80): string {
+  // eslint-disable-next-line no-control-regex
+  const flat = text.replace(/[\u0000-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, ' ').replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+type Found<T> = { status: 'one'; entity: T } | { status: 'many'; candidates: T[] } | { status: 'none' } | { status: 'failed'; envelope: Envelope };
+
+/** Searches for one turn, each name once. */
+class Resolver {
+  searches = 0;
+  private readonly fixtures = new Map<string, FixtureRef>();
+  private readonly names = new Map<string, KnownEntity>();
+
+  constructor(private readonly registry: ToolRegistry, private readonly ctx: ToolContext, known: KnownEntity[]) {
+    for (const entity of known) this.names.set(entity.id, entity);
+  }
+
+  known(id: string): KnownEntity | null {
+    return this.names.get(id) ?? null;
+  }
+
+  async player(name: string): Promise<Found<PlayerRef>> {
+    this.searches++;
+    const envelope = await this.registry.call('agent.searchPlayers', { query: name.slice(0, 200), limit: 10 }, this.ctx, { retries: 2 });
+    if (!envelope.ok) return { status: 'failed', envelope };
+    const players = (envelope.data as { players: PlayerRef[] }).players;
+    const found = pick(players, name, (p) => [p.name, p.username]);
+    if (found.status === 'one') this.names.set(found.entity.id, { id: found.entity.id, name: found.entity.name });
+    return found;
+  }
+
+  async fixture(name: string): Promise<Found<FixtureRef>> {
+    this.searches++;
+    const envelope = await this.registry.call('match.searchFixtures', { query: name.slice(0, 200), limit: 10 }, this.ctx, { retries: 2 });
+    if (!envelope.ok) return { status: 'failed', envelope };
+    const fixtures = (envelope.data as { fixtures: FixtureRef[] }).fixtures;
+    for (const f of fixtures) this.fixtures.set(f.id, f);
+    const found = pick(fixtures, name, (f) => [f.name]);
+    if (found.status === 'one') this.names.set(found.entity.id, { id: found.entity.id, name: found.entity.name });
+    return found;
+  }
+
+  /** A fixture the turn already found, or one named by id (page, earlier turn), looked up by its name. */
+  async fixtureById(id: string): Promise<FixtureRef | null> {
+    const cached = this.fixtures.get(id);
+    if (cached) return cached;
+    const known = this.names.get(id);
+    if (!known?.name) return null;
+    await this.fixture(known.name);
+    return this.fixtures.get(id) ?? null;
+  }
+}
+
+/** An exact full name (case and accents ignored) wins; else one candidate resolves; else a picker. */
+function pick<T extends { id: string }>(candidates: T[], name: string, namesOf: (c: T) => string[]): Found<T> {
+  if (candidates.length === 0) return { status: 'none' };
+  const wanted = normalizeForSearch(name);
+  const exact = candidates.filter((c) => namesOf(c).some((n) => normalizeForSearch(n) === wanted));
+  if (exact.length === 1) return { status: 'one', entity: exact[0]! };
+  if (exact.length > 1) return { status: 'many', candidates: exact };
+  return candidates.length === 1 ? { status: 'one', entity: candidates[0]! } : { status: 'many', candidates };
+}

@@ -1,0 +1,242 @@
+/**
+ * The tool registry: the one place a tool call is checked and run. Whatever asked for the call (a
+ * model, the rule planner, a confirmation), it goes through the same gates in the same order —
+ * known tool, role, arguments, implementation, circuit breaker — and always comes back as an
+ * envelope that has passed the contract, never as an exception.
+ */
+import { TRPCClientError } from '@trpc/client';
+import type { z } from 'zod';
+import { type Card, type Envelope, envelopeSchema } from '../../shared/contracts/assistant.js';
+import type { Role } from '../../shared/contracts/agent-api.js';
+import type { Logger } from '../../server/log.js';
+import { type BreakerPermit, type CircuitBreakerOptions, CircuitBreakers } from '../agent/guards/circuit-breaker.js';
+import { TOOLS, TOOL_NAMES, type ToolImplementations } from './catalog.js';
+import { implementations as builtIn } from './implementations.js';
+import type { ToolCallOptions, ToolContext, ToolDefinition, ToolImplementation, ToolRegistry } from './types.js';
+
+export interface ToolRegistryOptions {
+  /** Milliseconds since the epoch: envelope times and the breaker's clock. */
+  now?: () => number;
+  /** Waits between retries; injectable so tests need not wait. */
+  sleep?: (ms: number) => Promise<void>;
+  breaker?: CircuitBreakerOptions;
+  /** Extra attempts of a read after a retryable failure, unless the call says otherwise. */
+  retries?: number;
+  /** Per attempt; a backend that does not answer in time is a TIMEOUT, retried like a failure. */
+  timeoutMs?: number;
+  /** Handlers by tool; the built-in ones unless given (a tool missing here is "not available"). */
+  implementations?: ToolImplementations;
+  /** Tool names, codes and timings only: never arguments, results or backend messages. */
+  log?: Logger;
+}
+
+export type ErrorEnvelope = Extract<Envelope, { ok: false }>;
+
+/** Codes of failures that are the tool's own, not the caller's: worth a retry, and what the breaker counts. */
+const TRANSIENT = new Set(['INTERNAL', 'TIMEOUT', 'UNAVAILABLE']);
+
+/** Ends the message of a tool that is planned but not built: no retry will help that one. */
+const NOT_IN_THIS_VERSION = 'is not available in this version';
+
+const BACKOFF_BASE_MS = 50;
+const MAX_MESSAGE = 500;
+
+/** A failure already in the envelope's terms. */
+class ToolFailure extends Error {
+  constructor(readonly code: string, message: string, readonly retryable = TRANSIENT.has(code)) {
+    super(message);
+  }
+}
+
+interface Registered {
+  definition: ToolDefinition;
+  implementation: ToolImplementation | undefined;
+}
+
+/**
+ * Pairs each definition with its handler. The mapped type of `ToolImplementations` is what
+ * checks a handler against its own tool's schemas; past this point they are handled uniformly.
+ */
+function register(impls: ToolImplementations): Map<string, Registered> {
+  const table = new Map<string, Registered>();
+  for (const name of TOOL_NAMES) {
+    table.set(name, {
+      definition: TOOLS[name] as ToolDefinition,
+      implementation: impls[name] as ToolImplementation | undefined,
+    });
+  }
+  return table;
+}
+
+export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegistry {
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const defaultRetries = options.retries ?? 2;
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const breakers = new CircuitBreakers({ now, ...options.breaker });
+  const table = register(options.implementations ?? builtIn);
+  const definitions = Object.freeze([...table.values()].map((r) => r.definition));
+
+  const stamp = () => new Date(now()).toISOString();
+
+  const failure = (tool: string, code: string, message: string): ErrorEnvelope => ({
+    schema_version: 1, generated_at: stamp(), tool, ok: false, error: { code, message: clip(message) },
+  });
+
+  /** One attempt, bounded by the timeout and by the caller's own cancellation. */
+  async function attempt(entry: Registered & { implementation: ToolImplementation }, args: unknown, ctx: ToolContext) {
+    const timer = new AbortController();
+    const signal = ctx.signal ? AbortSignal.any([ctx.signal, timer.signal]) : timer.signal;
+    const timeout = setTimeout(() => timer.abort(), timeoutMs);
+    let onAbort: (() => void) | undefined;
+    // The race, not only the signal, bounds it: a handler that ignores its signal still ends.
+    const stopped = new Promise<never>((_, reject) => {
+      onAbort = () => reject(new Error('aborted'));
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      const raw = await Promise.race([entry.implementation.invoke(args, { ...ctx, signal }), stopped]);
+      const out = entry.definition.output.safeParse(raw);
+      if (!out.success) throw new ToolFailure('INTERNAL', 'the tool failed', false);
+      return out.data;
+    } catch (err) {
+      if (ctx.signal?.aborted) throw new ToolFailure('CANCELLED', 'the request was cancelled', false);
+      if (timer.signal.aborted) throw new ToolFailure('TIMEOUT', `${entry.definition.name} did not answer in time`);
+      throw classify(err);
+    } finally {
+      clearTimeout(timeout);
+      if (onAbort) signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  async function run(name: string, args: unknown, ctx: ToolContext, callOptions: ToolCallOptions): Promise<Envelope> {
+    const entry = table.get(name);
+    if (!entry) return failure(clipName(name), 'UNKNOWN_TOOL', `there is no tool named ${clipName(name)}`);
+    const def = entry.definition;
+    if (!def.allowedRoles.includes(ctx.user.role)) {
+      return failure(name, 'FORBIDDEN', `${name} is not available to ${roleName(ctx.user.role)}`);
+    }
+    const parsed = def.input.safeParse(args ?? {});
+    if (!parsed.success) return failure(name, 'INVALID_ARGS', describeIssues(parsed.error, args));
+    if (!entry.implementation) return failure(name, 'UNAVAILABLE', `${name} ${NOT_IN_THIS_VERSION}`);
+    const implementation = entry.implementation;
+
+    if (ctx.signal?.aborted) return failure(name, 'CANCELLED', 'the request was cancelled');
+
+    const breaker = breakers.for(name);
+    const permit: BreakerPermit = breaker.acquire();
+    if (!permit.ok) {
+      const seconds = Math.ceil(permit.retryAfterMs / 1000);
+      return failure(name, 'UNAVAILABLE', `${name} is temporarily unavailable; try again in ${seconds} s`);
+    }
+
+    // Reads are idempotent, so a transient failure is worth another go; a write is never repeated
+    // here, since without its idempotency key a retry could move money twice.
+    const retries = def.isDestructive ? 0 : Math.max(0, callOptions.retries ?? defaultRetries);
+    const started = now();
+    let outcome: { ok: true; data: unknown } | { ok: false; failure: ToolFailure } = { ok: false, failure: new ToolFailure('INTERNAL', 'the tool failed') };
+    for (let n = 0; n <= retries; n++) {
+      if (n > 0) await sleep(BACKOFF_BASE_MS * 2 ** (n - 1));
+      if (ctx.signal?.aborted) {
+        outcome = { ok: false, failure: new ToolFailure('CANCELLED', 'the request was cancelled', false) };
+        break;
+      }
+      try {
+        outcome = { ok: true, data: await attempt({ ...entry, implementation }, parsed.data, ctx) };
+        break;
+      } catch (err) {
+        outcome = { ok: false, failure: classify(err) };
+        if (!outcome.failure.retryable) break;
+      }
+    }
+    // Once per permit, whatever happened: a half-open probe's report is what closes or re-opens it.
+    breaker.record(!outcome.ok && TRANSIENT.has(outcome.failure.code), permit);
+    const ms = now() - started;
+    if (!outcome.ok) {
+      options.log?.warn('tool failed', { requestId: ctx.requestId, tool: name, code: outcome.failure.code, ms });
+      return failure(name, outcome.failure.code, outcome.failure.message);
+    }
+    options.log?.debug('tool ok', { requestId: ctx.requestId, tool: name, ms });
+    const ui = implementation.render?.(outcome.data, parsed.data);
+    return { schema_version: 1, generated_at: stamp(), tool: name, ok: true, data: outcome.data, ...(ui && { ui }) };
+  }
+
+  return {
+    definitions: () => definitions,
+    get: (name) => table.get(name)?.definition,
+    forRole: (role) => definitions.filter((d) => d.allowedRoles.includes(role)),
+    async call(name, args, ctx, callOptions = {}) {
+      let envelope: Envelope;
+      try {
+        envelope = await run(name, args, ctx, callOptions);
+      } catch {
+        // Only a bug here (a render that throws, say) reaches this; the caller still gets an answer.
+        envelope = failure(clipName(name), 'INTERNAL', 'the tool failed');
+      }
+      const checked = envelopeSchema.safeParse(envelope);
+      if (checked.success) return checked.data;
+      // A result that breaks the contract (a card the renderer cannot draw) is not handed on.
+      options.log?.error('tool envelope invalid', { requestId: ctx.requestId, tool: clipName(name) });
+      return failure(clipName(name), 'INTERNAL', 'the tool failed');
+    },
+  };
+}
+
+/** The error card for a failed call: what the user is shown instead of a result. */
+export function errorCard(envelope: ErrorEnvelope): Extract<Card, { type: 'error_card' }> {
+  const { code, message } = envelope.error;
+  const retryable = TRANSIENT.has(code) && !message.endsWith(NOT_IN_THIS_VERSION);
+  return { type: 'error_card', data: { code: code.slice(0, 64), message: clip(message), retryable } };
+}
+
+/** Maps a backend or transport error onto the envelope's codes, keeping the backend's message for refusals. */
+function classify(err: unknown): ToolFailure {
+  if (err instanceof ToolFailure) return err;
+  if (err instanceof TRPCClientError) {
+    const code = (err.data as { code?: unknown } | undefined)?.code;
+    if (typeof code !== 'string') {
+      // No tRPC error shape: the request never got an answer (refused connection, reset, DNS).
+      return new ToolFailure('UNAVAILABLE', 'the backend could not be reached');
+    }
+    switch (code) {
+      case 'INTERNAL_SERVER_ERROR': return new ToolFailure('INTERNAL', 'the tool failed');
+      case 'TIMEOUT': case 'GATEWAY_TIMEOUT': return new ToolFailure('TIMEOUT', 'the backend did not answer in time');
+      case 'SERVICE_UNAVAILABLE': case 'BAD_GATEWAY': return new ToolFailure('UNAVAILABLE', 'the backend is unavailable');
+      default: return new ToolFailure(code, err.message || code.toLowerCase().replaceAll('_', ' '), false);
+    }
+  }
+  return new ToolFailure('INTERNAL', 'the tool failed');
+}
+
+/** "playerId: must be an id returned by the API; period: required" — each problem with its field. */
+function describeIssues(error: z.ZodError, args: unknown): string {
+  return error.issues.map((issue) => {
+    const field = issue.path.map(String).join('.');
+    const missing = issue.path.length > 0 && valueAt(args, issue.path) === undefined && issue.code !== 'custom';
+    const message = missing ? 'required' : issue.message;
+    return field ? `${field}: ${message}` : message;
+  }).join('; ');
+}
+
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let at = value;
+  for (const key of path) {
+    if (at === null || typeof at !== 'object') return undefined;
+    at = (at as Record<PropertyKey, unknown>)[key];
+  }
+  return at;
+}
+
+function roleName(role: Role): string {
+  return role === 'platform_admin' ? 'the platform admin' : `a ${role}`;
+}
+
+function clip(message: string): string {
+  return message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 1)}…` : message;
+}
+
+/** A name from a model is untrusted text: bounded before it is echoed anywhere. */
+function clipName(name: unknown): string {
+  return String(name).slice(0, 80);
+}

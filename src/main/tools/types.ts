@@ -1,0 +1,62 @@
+/**
+ * The tool registry's shapes. As in VS Code's chat tools, a tool's data (name, description,
+ * schemas, roles, card) is split from its implementation, so planners and the policy gate reason
+ * over definitions alone and a tool without an implementation yet can still be planned, gated
+ * and refused with a clear card.
+ */
+import type { z } from 'zod';
+import type { Role, User } from '../../shared/contracts/agent-api.js';
+import type { Card, CardType, Envelope } from '../../shared/contracts/assistant.js';
+import type { BackendClient } from '../backend/connection.js';
+
+export type EntityKind = 'player' | 'fixture' | 'market' | 'outcome';
+
+export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+  name: string;
+  /** Written for a model: what the tool answers and when to use it. */
+  description: string;
+  /** The arguments the backend takes, ids included (validated before every call). */
+  input: I;
+  output: O;
+  allowedRoles: readonly Role[];
+  /** Moves money or changes limits: never executed on the turn it is planned. */
+  isDestructive: boolean;
+  /** The card its result renders as (null: the result is used to resolve names, not shown). */
+  card: CardType | null;
+  /** Answers with live state, so freshness words ("now", "latest") re-run it. */
+  live: boolean;
+  /**
+   * Where a resolved entity's id goes in `input` (dot path), for each kind of name a planner may
+   * give instead of an id: `{ player: 'playerId' }`, `{ fixture: 'filters.fixtureId' }`.
+   */
+  entities: Partial<Record<EntityKind, string>>;
+}
+
+export interface ToolContext {
+  api: BackendClient;
+  user: User;
+  requestId: string;
+  /** The turn's cancellation; the registry adds its own per-attempt timeout and passes the pair to handlers. */
+  signal?: AbortSignal;
+}
+
+export interface ToolImplementation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+  invoke(args: z.output<I>, ctx: ToolContext): Promise<z.output<O>>;
+  /** The card for a result (may depend on the arguments), or undefined when nothing is shown. */
+  render?(output: z.output<O>, args: z.output<I>): Card | undefined;
+}
+
+export interface ToolCallOptions {
+  /** Reads only: how many extra attempts after a retryable failure. */
+  retries?: number;
+}
+
+/** The registry as the rest of main sees it. */
+export interface ToolRegistry {
+  definitions(): readonly ToolDefinition[];
+  get(name: string): ToolDefinition | undefined;
+  /** Definitions a role may call (what a model is offered). */
+  forRole(role: Role): readonly ToolDefinition[];
+  /** Validates, checks the role and the circuit breaker, runs with retries for reads; never throws. */
+  call(name: string, args: unknown, ctx: ToolContext, options?: ToolCallOptions): Promise<Envelope>;
+}

@@ -1,0 +1,58 @@
+/**
+ * The chat panel's contract with main: what the renderer sends for a turn, the events a turn
+ * streams back, and the messages kept as the conversation's history. Validated on both sides.
+ */
+import { z } from 'zod';
+import { id } from './agent-api.js';
+import { cardSchema } from './assistant.js';
+
+/** AGENT.md, Page context: the route the user is on when they ask, with its parsed query. */
+export const pageContextSchema = z.strictObject({
+  path: z.string().max(300).regex(/^\/[\w\-/.%]*$/, 'not an app route'),
+  query: z.record(z.string().max(40), z.string().max(200)).default({}),
+});
+export type PageContext = z.infer<typeof pageContextSchema>;
+
+export const MAX_MESSAGE_LENGTH = 2000;
+
+/** A turn starts from a typed message, or from choosing a candidate that a picker offered. */
+export const chatTurnInput = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('message'), text: z.string().trim().min(1, 'type a message').max(MAX_MESSAGE_LENGTH), page: pageContextSchema }),
+  z.strictObject({ kind: z.literal('pick'), requestId: z.string().min(1).max(64), candidateId: id }),
+]);
+export type ChatTurnInput = z.infer<typeof chatTurnInput>;
+
+export const turnOutcome = z.enum(['answered', 'clarify', 'direct', 'failed', 'rate_limited']);
+export type TurnOutcome = z.infer<typeof turnOutcome>;
+
+/** One exchange as kept in the history and shown in the panel. Text is always plain text. */
+export const chatMessageSchema = z.strictObject({
+  id: z.string().min(1).max(64),
+  role: z.enum(['user', 'assistant']),
+  at: z.iso.datetime(),
+  text: z.string().max(8000),
+  cards: z.array(cardSchema).max(12),
+  /** The turn this message answers (assistant) or started (user). */
+  requestId: z.string().max(64),
+  outcome: turnOutcome.optional(),
+});
+export type ChatMessage = z.infer<typeof chatMessageSchema>;
+
+/** What a turn streams, in order: start, plan, tool progress, cards, text, done (always last). */
+export const turnEventSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('start'), requestId: z.string(), user: chatMessageSchema }),
+  z.strictObject({ type: z.literal('plan'), requestId: z.string(), intent: z.string(), action: z.enum(['tools', 'clarify', 'direct']), tools: z.array(z.string()) }),
+  z.strictObject({ type: z.literal('tool'), requestId: z.string(), tool: z.string(), status: z.enum(['started', 'ok', 'failed']), ms: z.number().nonnegative().optional() }),
+  z.strictObject({ type: z.literal('card'), requestId: z.string(), card: cardSchema }),
+  z.strictObject({ type: z.literal('text'), requestId: z.string(), delta: z.string() }),
+  z.strictObject({ type: z.literal('done'), requestId: z.string(), message: chatMessageSchema }),
+]);
+export type TurnEvent = z.infer<typeof turnEventSchema>;
+
+export const chatHistoryOutput = z.object({ messages: z.array(chatMessageSchema) });
+
+/** "/agent/bets?playerId=X" → the page context the panel would send from that route. */
+export function parseChatRoute(href: string): PageContext {
+  const [path = '/', search = ''] = href.split('?', 2);
+  return pageContextSchema.parse({ path, query: Object.fromEntries(new URLSearchParams(search)) });
+}
