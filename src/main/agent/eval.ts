@@ -6,8 +6,16 @@
 import { z } from 'zod';
 import type { FixtureRef, PlayerRef } from '../../shared/contracts/agent-api.js';
 import { normalizeForSearch } from '../../shared/text.js';
-import type { BackendClient } from '../backend/connection.js';
-import type { TurnRecord } from './assistant.js';
+import type { BookOptions } from '../../server/seed/generate.js';
+import { openBackend } from '../../server/backend.js';
+import { silentLogger } from '../../server/log.js';
+import { parseChatRoute } from '../../shared/contracts/chat.js';
+import { type BackendClient, embeddedConnection } from '../backend/connection.js';
+import { createToolRegistry } from '../tools/registry.js';
+import { Assistant, type TurnRecord } from './assistant.js';
+import { RateLimiter } from './guards/rate-limit.js';
+import { MemoryChatHistory } from './history.js';
+import type { Planner } from './planner/types.js';
 
 const oneOrMany = z.union([z.string(), z.array(z.string()).min(1)]);
 
@@ -176,4 +184,60 @@ function subset(want: unknown, got: unknown): boolean {
     return Object.entries(want).every(([k, v]) => subset(v, (got as Record<string, unknown>)[k]));
   }
   return want === got;
+}
+
+export interface CaseResult {
+  id: string;
+  /** null when the case passed; else what differed, or why it could not run. */
+  difference: string | null;
+}
+
+/**
+ * Runs cases against an embedded demo book (PGlite in memory) per distinct clock, each case in a
+ * fresh conversation with its history replayed first. Demo accounts sign in as `demo-USERNAME`.
+ */
+export async function runEval(cases: EvalCase[], options: { planners: () => Planner[]; book?: Partial<BookOptions>; onResult?: (r: CaseResult) => void }): Promise<CaseResult[]> {
+  const results: CaseResult[] = [];
+  const byClock = new Map<string, EvalCase[]>();
+  for (const c of cases) byClock.set(c.now, [...(byClock.get(c.now) ?? []), c]);
+  for (const [now, group] of byClock) {
+    const clock = new Date(now);
+    const backend = await openBackend({ database: { engine: 'pglite' }, seedDemoIfEmpty: true, now: () => clock, ...(options.book && { book: options.book }) });
+    const connection = embeddedConnection(backend, silentLogger);
+    const registry = createToolRegistry();
+    const tokens = new Map<string, string>();
+    try {
+      for (const c of group) {
+        let difference: string | null;
+        try {
+          let token = tokens.get(c.user);
+          if (!token) {
+            token = (await connection.client(null).auth.login.mutate({ username: c.user, password: `demo-${c.user}` })).token;
+            tokens.set(c.user, token);
+          }
+          const api = connection.client(token);
+          const user = await api.auth.me.query();
+          const lookup = new EntityLookup(api);
+          let last: TurnRecord | null = null;
+          const assistant = new Assistant({
+            registry, planners: options.planners(), history: new MemoryChatHistory(), log: silentLogger,
+            limiter: new RateLimiter({ limit: 1000 }), onTurn: (record) => { last = record; },
+          });
+          const page = parseChatRoute(await lookup.page(c.page));
+          for (const text of [...c.history, c.query]) {
+            for await (const _event of assistant.turn({ kind: 'message', text, page }, { user, api })) { /* drained: the record is what counts */ }
+          }
+          difference = compare((await lookup.substitute(c.expect)) as EvalCase['expect'], last!);
+        } catch (error) {
+          difference = error instanceof Error ? error.message : String(error);
+        }
+        const result = { id: c.id, difference };
+        results.push(result);
+        options.onResult?.(result);
+      }
+    } finally {
+      await connection.close();
+    }
+  }
+  return results;
 }

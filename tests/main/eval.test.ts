@@ -1,0 +1,43 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { compare, parseCases, runEval } from '../../src/main/agent/eval.js';
+import { RulePlanner } from '../../src/main/agent/planner/rule-planner.js';
+import type { TurnRecord } from '../../src/main/agent/assistant.js';
+import { TEST_BOOK } from '../helpers/backend.js';
+
+// The cast is the same in every book; a small filler keeps this quick.
+const book = { ...TEST_BOOK, seed: 'eval-book' };
+
+describe('planner evaluation (npm run eval)', () => {
+  it('passes the public golden set and the project cases at 95% or better', async () => {
+    // A copy of the public set (shared/eval/golden.jsonl), so a clean clone has it.
+    const golden = parseCases(await readFile(new URL('../fixtures/golden.jsonl', import.meta.url), 'utf8'));
+    const ours = parseCases(await readFile(new URL('../fixtures/assistant-cases.jsonl', import.meta.url), 'utf8'));
+    const results = await runEval([...golden, ...ours], { planners: () => [new RulePlanner()], book });
+    const failed = results.filter((r) => r.difference !== null);
+    expect(results.length).toBe(golden.length + ours.length);
+    expect(failed.length / results.length, failed.map((f) => `${f.id}: ${f.difference}`).join('\n')).toBeLessThanOrEqual(0.05);
+  }, 120_000);
+
+  const record = (over: Partial<TurnRecord>): TurnRecord => ({
+    requestId: 'r', userId: 'u', planner: 'rules', intent: 'pnl', outcome: 'answered', calls: [], clarify: null, picker: null,
+    envelopes: [], flaggedFigures: [], notes: [], timingsMs: { plan: 0, gate: 0, tools: 0, total: 0 }, ...over,
+  });
+
+  it('compares plans as AGENT.md says: subset args, dates by day, calls in any order, tool lists', () => {
+    const calls = [{ tool: 'agent.getPnL', args: { from: '2026-11-20', to: '2026-11-20', limit: 200 } }, { tool: 'agent.getLiveExposure', args: {} }];
+    expect(compare({ action: 'tools', calls: [{ tool: 'agent.getLiveExposure', args: {} }, { tool: 'agent.getPnL', args: { from: '2026-11-20T00:00:00Z' } }] }, record({ calls }))).toBeNull();
+    expect(compare({ action: 'tools', calls: [{ tool: ['agent.getTake', 'agent.getPnL'], args: {} }] }, record({ calls: calls.slice(0, 1) }))).toBeNull();
+    expect(compare({ action: 'tools', calls: [{ tool: 'agent.getPnL', args: { from: '2026-11-19' } }] }, record({ calls: calls.slice(0, 1) }))).toMatch(/no planned call/);
+    expect(compare({ action: 'tools', calls: [{ tool: 'agent.getPnL', args: {} }] }, record({ calls }))).toMatch(/expected 1, got 2/);
+    expect(compare({ action: ['clarify', 'direct'] }, record({ outcome: 'direct' }))).toBeNull();
+    expect(compare({ action: 'clarify', picker: ['A', 'B'] }, record({ clarify: { reason: 'ambiguous_player', question: '?' }, picker: { kind: 'player', candidates: [{ id: '1', name: 'B' }, { id: '2', name: 'A' }] } }))).toBeNull();
+    expect(compare({ action: 'clarify', picker: ['A'] }, record({ clarify: { reason: 'ambiguous_player', question: '?' }, picker: { kind: 'player', candidates: [{ id: '1', name: 'B' }, { id: '2', name: 'A' }] } }))).toMatch(/picker/);
+    expect(compare({ action: 'clarify', reason: 'needs_amount' }, record({ clarify: { reason: 'needs_player', question: '?' } }))).toMatch(/reason/);
+  });
+
+  it('refuses a malformed case file with its line number', () => {
+    expect(() => parseCases('{"id":"a"}\n')).toThrow(/line 1/);
+    expect(() => parseCases('\nnot json')).toThrow(/line 2: not JSON/);
+  });
+});
