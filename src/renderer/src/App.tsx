@@ -1,4 +1,6 @@
 import { useEffect } from 'react';
+import { ChatPanel } from './chat/ChatPanel';
+import { useChat } from './chat/store';
 import { matchRoute, useRoute } from './lib/route';
 import { useSession } from './lib/session';
 import { LoginPage } from './pages/Login';
@@ -7,6 +9,7 @@ import { PAGES } from './pages';
 export function App() {
   const { status, user, check, logout } = useSession();
   const { path, navigate } = useRoute();
+  const chatDocked = useChat((s) => s.open && s.docked);
   useEffect(() => { void check(); }, [check]);
 
   if (status === 'checking') return <p className="state" role="status">Starting…</p>;
@@ -18,7 +21,7 @@ export function App() {
     if (params) { page = { entry, params }; break; }
   }
   return (
-    <div className="shell">
+    <div className={chatDocked ? 'shell with-chat' : 'shell'}>
       <nav aria-label="Panel">
         <div className="brand">Agent Desk</div>
         <ul>
@@ -37,6 +40,7 @@ export function App() {
       <main className="content">
         {page ? <page.entry.Component params={page.params} /> : <p className="state empty">No such page: {path}</p>}
       </main>
+      <ChatPanel />
     </div>
   );
 }

@@ -50,6 +50,7 @@ export function PlayerPage({ params }: { params: Record<string, string> }) {
                 <Tile label="Aggregate daily win" value={d.limits?.aggregateDailyWin == null ? '—' : formatPoints(d.limits.aggregateDailyWin)} testId="player-aggregate-daily-win" />
                 <Tile label="Min stake" value={d.limits?.minStake == null ? '—' : formatPoints(d.limits.minStake)} testId="player-min-stake" />
               </div>
+              {d.limits?.notes && <p className="muted player-notes" data-testid="player-notes">Notes: {d.limits.notes}</p>}
 
               <h2>Profit and loss <span className="muted period-note">{d.pnl.period.from === d.pnl.period.to ? d.pnl.period.from : `${d.pnl.period.from} – ${d.pnl.period.to}`}</span></h2>
               {d.pnl.rows.length === 0 ? <p className="state empty">No settled bets in this period.</p> : (

@@ -1,0 +1,231 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { type ReactNode, useId, useMemo, useState } from 'react';
+import type { CardType } from '../../../shared/contracts/assistant';
+import { useSession } from '../lib/session';
+import type { CardAction } from './types';
+
+/** Tables longer than this render only the rows in view. */
+export const VIRTUALIZE_OVER = 50;
+const ROW_HEIGHT = 32;
+
+/** The frame every card shares: a titled section whose root carries `card-<type>`. */
+export function CardFrame({ type, title, subtitle, tone, children }: {
+  type: CardType; title: ReactNode; subtitle?: ReactNode; tone?: 'warn' | 'bad' | undefined; children?: ReactNode;
+}) {
+  const id = useId();
+  return (
+    <section className={`chat-card${tone ? ` ${tone}` : ''}`} data-testid={`card-${type}`} data-card-type={type} aria-labelledby={id}>
+      <header className="chat-card-head">
+        <h3 id={id}>{title}</h3>
+        {subtitle !== undefined && <span className="muted chat-card-sub">{subtitle}</span>}
+      </header>
+      {children}
+    </section>
+  );
+}
+
+/** A calendar day `YYYY-MM-DD` as "20 Nov 2026" (the day itself, no timezone shift). */
+export function formatDay(isoDate: string): string {
+  const d = new Date(`${isoDate}T00:00:00Z`);
+  if (Number.isNaN(d.getTime())) return isoDate;
+  return new Intl.DateTimeFormat('en-IN', { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric' }).format(d);
+}
+
+export function formatPeriod(period: { from: string; to: string }): string {
+  return period.from === period.to ? formatDay(period.from) : `${formatDay(period.from)} – ${formatDay(period.to)}`;
+}
+
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return n === 1 ? one : many;
+}
+
+/**
+ * A card's confirm / cancel buttons. Without a handler they are shown but disabled; once one is
+ * pressed, all are disabled so a confirmation cannot be sent twice. `blockConfirm` (a refusal)
+ * disables confirm only.
+ */
+export function ActionBar({ actions, onAction, blockConfirm }: {
+  actions: CardAction[] | undefined; onAction: ((action: CardAction) => void) | undefined; blockConfirm?: boolean;
+}) {
+  const [pressed, setPressed] = useState<string | null>(null);
+  if (!actions || actions.length === 0) return null;
+  return (
+    <div className="chat-card-actions" role="group" aria-label="Actions">
+      {actions.map((a, i) => {
+        const label = a.label.trim() || (a.id === 'confirm' ? 'Confirm' : a.id === 'cancel' ? 'Cancel' : 'Choose');
+        return (
+          <button key={`${a.id}:${i}`} type="button" className={a.id === 'confirm' ? 'primary' : undefined}
+            data-testid={`card-action-${a.id}`} aria-pressed={pressed === `${a.id}:${i}` ? true : undefined}
+            disabled={!onAction || pressed !== null || (a.id === 'confirm' && blockConfirm === true)}
+            onClick={() => { setPressed(`${a.id}:${i}`); onAction?.(a); }}>
+            {label}
+          </button>
+        );
+      })}
+      {!onAction && <span className="muted chat-hint">Confirming from the chat is not available here yet.</span>}
+    </div>
+  );
+}
+
+// ── sortable, virtualized table ──────────────────────────────────────────────────────────────
+
+export interface Column<R> {
+  id: string;
+  header: string;
+  numeric?: boolean;
+  /** Sorting key; a column without one is not sortable. Nulls sort last either way. */
+  sortValue?: (row: R) => number | string | null;
+  render: (row: R) => ReactNode;
+  /** Extra classes for the cell (e.g. the sign colour). */
+  cellClass?: (row: R) => string;
+  /** Fixed width, used when the table is virtualized (fixed layout). */
+  width?: string;
+}
+
+type Sort = { id: string; dir: 'asc' | 'desc' } | null;
+
+function compare(a: number | string | null, b: number | string | null): number {
+  if (a === null && b === null) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  return String(a).localeCompare(String(b), 'en', { sensitivity: 'base', numeric: true });
+}
+
+/**
+ * A table sortable by its column headers (buttons, with aria-sort on the header cell), in a box
+ * of fixed max height; over VIRTUALIZE_OVER rows only the rows in view are rendered.
+ */
+export function SortableTable<R>({ rows, columns, rowKey, label, footer, initialSort, minWidth, rowTestId }: {
+  rows: readonly R[];
+  columns: Column<R>[];
+  rowKey: (row: R, index: number) => string;
+  /** The table's accessible name. */
+  label: string;
+  /** Cells of a totals row (same column count). */
+  footer?: ReactNode;
+  initialSort?: Sort;
+  minWidth?: number;
+  rowTestId?: string;
+}) {
+  const [sort, setSort] = useState<Sort>(initialSort ?? null);
+  // State, not a ref: the virtualized body needs a render once the box exists (refs attach after
+  // the body's own layout effects have run).
+  const [scrollEl, setScrollEl] = useState<HTMLDivElement | null>(null);
+  const sorted = useMemo(() => {
+    if (!sort) return rows;
+    const col = columns.find((c) => c.id === sort.id);
+    if (!col?.sortValue) return rows;
+    const key = col.sortValue;
+    const sign = sort.dir === 'asc' ? 1 : -1;
+    return [...rows].sort((a, b) => {
+      const ka = key(a);
+      const kb = key(b);
+      if (ka === null || kb === null) return compare(ka, kb); // nulls last in both directions
+      return sign * compare(ka, kb);
+    });
+  }, [rows, columns, sort]);
+
+  const toggle = (c: Column<R>) => setSort((prev) => {
+    if (prev?.id === c.id) return { id: c.id, dir: prev.dir === 'asc' ? 'desc' : 'asc' };
+    return { id: c.id, dir: c.numeric ? 'desc' : 'asc' };
+  });
+
+  const virtual = rows.length > VIRTUALIZE_OVER;
+  return (
+    <div className={`card-scroll${virtual ? ' virtual' : ''}`} ref={setScrollEl} tabIndex={0} role="region" aria-label={label}>
+      <table className={`table card-table${virtual ? ' fixed' : ''}`} aria-rowcount={virtual ? rows.length + 1 + (footer ? 1 : 0) : undefined}
+        style={minWidth ? { minWidth: `${minWidth}px` } : undefined}>
+        {virtual && (
+          <colgroup>{columns.map((c) => <col key={c.id} style={c.width ? { width: c.width } : undefined} />)}</colgroup>
+        )}
+        <thead>
+          <tr aria-rowindex={virtual ? 1 : undefined}>
+            {columns.map((c) => {
+              const active = sort?.id === c.id;
+              return (
+                <th key={c.id} scope="col" className={c.numeric ? 'num' : undefined}
+                  aria-sort={c.sortValue ? (active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none') : undefined}>
+                  {c.sortValue ? (
+                    <button type="button" className="sort-button" onClick={() => toggle(c)} data-testid={`sort-${c.id}`}>
+                      {c.header}
+                      <span aria-hidden="true" className="sort-mark">{active ? (sort.dir === 'asc' ? '▲' : '▼') : '↕'}</span>
+                    </button>
+                  ) : c.header}
+                </th>
+              );
+            })}
+          </tr>
+        </thead>
+        {virtual
+          ? <VirtualBody rows={sorted} columns={columns} rowKey={rowKey} scrollEl={scrollEl} rowTestId={rowTestId} />
+          : (
+            <tbody>
+              {sorted.map((r, i) => <Row key={rowKey(r, i)} row={r} columns={columns} rowTestId={rowTestId} />)}
+            </tbody>
+          )}
+        {footer && <tfoot><tr aria-rowindex={virtual ? rows.length + 2 : undefined}>{footer}</tr></tfoot>}
+      </table>
+    </div>
+  );
+}
+
+function Row<R>({ row, columns, rowTestId, index }: { row: R; columns: Column<R>[]; rowTestId: string | undefined; index?: number }) {
+  return (
+    <tr data-testid={rowTestId} data-index={index} aria-rowindex={index === undefined ? undefined : index + 2}
+      style={index === undefined ? undefined : { height: `${ROW_HEIGHT}px` }}>
+      {columns.map((c) => {
+        const cls = [c.numeric ? 'num' : '', c.cellClass?.(row) ?? ''].filter(Boolean).join(' ');
+        return <td key={c.id} className={cls || undefined}>{c.render(row)}</td>;
+      })}
+    </tr>
+  );
+}
+
+function VirtualBody<R>({ rows, columns, rowKey, scrollEl, rowTestId }: {
+  rows: readonly R[]; columns: Column<R>[]; rowKey: (row: R, index: number) => string;
+  scrollEl: HTMLDivElement | null; rowTestId: string | undefined;
+}) {
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollEl,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 10,
+  });
+  const items = virtualizer.getVirtualItems();
+  const top = items.length ? items[0]!.start : 0;
+  const bottom = items.length ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;
+  return (
+    <tbody>
+      {top > 0 && <tr aria-hidden="true" className="spacer"><td colSpan={columns.length} style={{ height: `${top}px` }} /></tr>}
+      {items.map((item) => {
+        const r = rows[item.index]!;
+        return <Row key={rowKey(r, item.index)} row={r} columns={columns} rowTestId={rowTestId} index={item.index} />;
+      })}
+      {bottom > 0 && <tr aria-hidden="true" className="spacer"><td colSpan={columns.length} style={{ height: `${bottom}px` }} /></tr>}
+    </tbody>
+  );
+}
+
+/** The signed-in user as cards need them: for "you" in directions and for times. */
+export function useMe(): { id: string; name: string; timezone: string } {
+  const user = useSession((s) => s.user);
+  return { id: user?.id ?? '', name: user?.name ?? '', timezone: user?.timezone ?? 'UTC' };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The panel page of a player, only for a well-formed id (never from free text). */
+export function playerHref(id: string): string | null {
+  return UUID.test(id) ? `/agent/players/${id}` : null;
+}
+
+/** The panel route for a page with id-valued query parameters, only when every id is well formed. */
+export function idHref(path: string, ids: Record<string, string>): string | null {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(ids)) {
+    if (!UUID.test(v)) return null;
+    params.set(k, v);
+  }
+  return `${path}?${params.toString()}`;
+}

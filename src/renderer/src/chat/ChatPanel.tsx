@@ -1,0 +1,235 @@
+import { type KeyboardEvent, type RefObject, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import type { ChatMessage } from '../../../shared/contracts/chat';
+import { CardView } from '../cards';
+import { formatDateTime } from '../lib/format';
+import { useSession } from '../lib/session';
+import { MAX_LENGTH, type TurnState, useChat } from './store';
+import { humaniseTool, listInWords } from './tools';
+
+const SUGGESTIONS = ['What is my live exposure?', "Show today's P&L", 'Who owes me the most?', 'Show my downline'];
+
+/** True when a key press goes into something the user is typing in. */
+function typingIn(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
+}
+
+/**
+ * The assistant: a round button on every page (Ctrl/Cmd+K, or "/" when not typing) opening a
+ * floating panel that can be docked as a right sidebar. Mounted only for a signed-in user.
+ */
+export function ChatPanel() {
+  const userId = useSession((s) => s.user?.id);
+  const open = useChat((s) => s.open);
+  const docked = useChat((s) => s.docked);
+  const setOpen = useChat((s) => s.setOpen);
+  const fabRef = useRef<HTMLButtonElement>(null);
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+  const [focusInput, setFocusInput] = useState(0);
+  const returnFocus = useRef(false);
+
+  // Another user (or none) means another conversation: forget this one.
+  useEffect(() => () => useChat.getState().reset(), [userId]);
+
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      const mod = (e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'k';
+      const slash = e.key === '/' && !e.ctrlKey && !e.metaKey && !e.altKey && !typingIn(e.target);
+      if (!mod && !slash) return;
+      e.preventDefault();
+      const state = useChat.getState();
+      if (mod && state.open && document.activeElement === inputRef.current) {
+        returnFocus.current = true;
+        state.setOpen(false);
+        return;
+      }
+      if (!state.open) state.setOpen(true);
+      setFocusInput((n) => n + 1);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  useEffect(() => {
+    if (open) inputRef.current?.focus();
+    else if (returnFocus.current) fabRef.current?.focus();
+    returnFocus.current = false;
+  }, [open, focusInput]);
+
+  const close = () => {
+    returnFocus.current = true;
+    setOpen(false);
+  };
+
+  return (
+    <>
+      {!open && (
+        <button ref={fabRef} type="button" className="chat-fab" aria-label="Open assistant" title="Assistant (Ctrl+K or /)"
+          aria-keyshortcuts="Control+K Meta+K /" data-testid="chat-open" onClick={() => { setOpen(true); setFocusInput((n) => n + 1); }}>
+          <svg aria-hidden="true" viewBox="0 0 24 24" width="24" height="24">
+            <path fill="currentColor" d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2zm3 6.5a1.5 1.5 0 1 0 0 .01zm5 0a1.5 1.5 0 1 0 0 .01zm5 0a1.5 1.5 0 1 0 0 .01z" />
+          </svg>
+        </button>
+      )}
+      {open && (
+        <aside className={`chat-panel ${docked ? 'docked' : 'floating'}`} data-testid="chat-panel" data-docked={docked}
+          aria-label="Assistant" onKeyDown={(e) => { if (e.key === 'Escape' && !docked) { e.stopPropagation(); close(); } }}>
+          <PanelHeader docked={docked} onClose={close} />
+          <MessageList />
+          <Composer inputRef={inputRef} />
+        </aside>
+      )}
+    </>
+  );
+}
+
+function PanelHeader({ docked, onClose }: { docked: boolean; onClose(): void }) {
+  const setDocked = useChat((s) => s.setDocked);
+  const clear = useChat((s) => s.clear);
+  const busy = useChat((s) => s.turn !== null);
+  return (
+    <header className="chat-head">
+      <h2>Assistant</h2>
+      <div className="chat-head-tools">
+        <button type="button" data-testid="chat-clear" onClick={() => void clear()} disabled={busy}
+          title="Delete this conversation">Clear</button>
+        <button type="button" data-testid="chat-dock-toggle" aria-pressed={docked} onClick={() => setDocked(!docked)}
+          title={docked ? 'Float the assistant over the page' : 'Dock the assistant as a sidebar'}>
+          {docked ? 'Undock' : 'Dock'}
+        </button>
+        <button type="button" aria-label="Close assistant" data-testid="chat-close" onClick={onClose}>×</button>
+      </div>
+    </header>
+  );
+}
+
+function MessageList() {
+  const messages = useChat((s) => s.messages);
+  const turn = useChat((s) => s.turn);
+  const error = useChat((s) => s.error);
+  const history = useChat((s) => s.history);
+  const historyError = useChat((s) => s.historyError);
+  const loadHistory = useChat((s) => s.loadHistory);
+  const pick = useChat((s) => s.pick);
+  const setDraft = useChat((s) => s.setDraft);
+  const timezone = useSession((s) => s.user?.timezone ?? 'UTC');
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const stick = useRef(true);
+
+  // Follow the conversation as it grows, unless the user has scrolled up to read.
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (el && stick.current) el.scrollTop = el.scrollHeight;
+  }, [messages, turn, error, history]);
+
+  const busy = turn !== null;
+  const onPick = (requestId: string) => (busy || !requestId ? undefined : (candidateId: string) => pick(requestId, candidateId));
+
+  return (
+    <div className="chat-scroll" ref={scrollRef} onScroll={(e) => {
+      const el = e.currentTarget;
+      stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
+    }}>
+      {history === 'loading' && <p className="state chat-note" role="status">Loading the conversation…</p>}
+      {history === 'error' && (
+        <div className="state error chat-note" role="alert">
+          <p>The conversation could not be loaded: {historyError}</p>
+          <button type="button" onClick={() => void loadHistory()}>Try again</button>
+        </div>
+      )}
+      {messages.length === 0 && !turn && history !== 'loading' && (
+        <div className="chat-empty">
+          <p>Ask about balances, take, exposure, P&L, commission, bets or settlements. Figures come from your book.</p>
+          <ul className="chat-suggestions" aria-label="Suggestions">
+            {SUGGESTIONS.map((s) => <li key={s}><button type="button" onClick={() => setDraft(s)}>{s}</button></li>)}
+          </ul>
+        </div>
+      )}
+      <ol className="chat-messages" role="log" aria-live="polite" aria-busy={busy} aria-label="Conversation" data-testid="chat-messages" data-history={history}>
+        {messages.map((m) => <Message key={m.id} message={m} timezone={timezone} onPick={onPick(m.requestId)} />)}
+        {turn && (turn.text || turn.cards.length > 0) && <PendingMessage turn={turn} />}
+        {error && (
+          <li className="chat-msg assistant error" data-testid="chat-message" data-role="assistant" data-outcome="error" role="alert">
+            <p className="chat-text">{error}</p>
+          </li>
+        )}
+      </ol>
+      {turn && <Thinking turn={turn} />}
+    </div>
+  );
+}
+
+function Message({ message: m, timezone, onPick }: { message: ChatMessage; timezone: string; onPick: ((id: string) => void) | undefined }) {
+  const tone = m.outcome === 'rate_limited' ? ' warn' : m.outcome === 'failed' ? ' failed' : '';
+  return (
+    <li className={`chat-msg ${m.role}${tone}`} data-testid="chat-message" data-role={m.role} data-outcome={m.outcome}
+      data-request-id={m.requestId}>
+      {m.text && <p className="chat-text" title={formatDateTime(m.at, timezone)}>{m.text}</p>}
+      {m.role === 'assistant' && m.cards.map((card, i) => (
+        // Confirm / cancel have no route yet (chat.confirm): the buttons show, disabled.
+        <CardView key={i} card={card} onPick={onPick} />
+      ))}
+    </li>
+  );
+}
+
+function PendingMessage({ turn }: { turn: TurnState }) {
+  return (
+    <li className="chat-msg assistant pending" data-testid="chat-message" data-role="assistant" data-pending="true">
+      {turn.text && <p className="chat-text">{turn.text}<span className="chat-caret" aria-hidden="true" /></p>}
+      {turn.cards.map((card, i) => <CardView key={i} card={card} />)}
+    </li>
+  );
+}
+
+/** What the turn is doing: thinking, looking things up (tools in words), or writing. */
+function Thinking({ turn }: { turn: TurnState }) {
+  const running = turn.tools.filter((t) => t.status === 'planned' || t.status === 'started');
+  const failed = turn.tools.filter((t) => t.status === 'failed');
+  let status: string;
+  if (turn.text) status = 'Writing…';
+  else if (running.length > 0) status = `Looking up ${listInWords(running.map((t) => humaniseTool(t.tool)))}…`;
+  else if (turn.tools.length > 0) status = 'Putting the answer together…';
+  else status = 'Thinking…';
+  return (
+    <div className="chat-thinking" data-testid="chat-thinking" role="status" aria-live="polite">
+      <span className="chat-dots" aria-hidden="true"><span /><span /><span /></span>
+      <span>{status}</span>
+      {failed.length > 0 && <span className="error"> · {listInWords(failed.map((t) => humaniseTool(t.tool)))} failed</span>}
+    </div>
+  );
+}
+
+function Composer({ inputRef }: { inputRef: RefObject<HTMLTextAreaElement | null> }) {
+  const draft = useChat((s) => s.draft);
+  const setDraft = useChat((s) => s.setDraft);
+  const send = useChat((s) => s.send);
+  const busy = useChat((s) => s.turn !== null);
+  const id = useId();
+  const length = draft.length;
+  const canSend = !busy && draft.trim().length > 0 && length <= MAX_LENGTH;
+
+  const submit = () => {
+    if (canSend) send(draft);
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      submit();
+    }
+  };
+  return (
+    <form className="chat-composer" onSubmit={(e) => { e.preventDefault(); submit(); }}>
+      <label htmlFor={`${id}-input`} className="visually-hidden">Message the assistant</label>
+      <textarea ref={inputRef} id={`${id}-input`} data-testid="chat-input" value={draft} rows={2} maxLength={MAX_LENGTH}
+        placeholder="Ask about your book…" aria-describedby={`${id}-hint`}
+        onChange={(e) => setDraft(e.target.value)} onKeyDown={onKeyDown} />
+      <div className="chat-composer-row">
+        <span id={`${id}-hint`} className={`muted chat-hint${length > MAX_LENGTH - 200 ? ' near' : ''}`}>
+          {length > MAX_LENGTH - 200 ? `${length} / ${MAX_LENGTH}` : 'Enter to send · Shift+Enter for a new line'}
+        </span>
+        <button type="submit" className="primary" data-testid="chat-send" disabled={!canSend}>Send</button>
+      </div>
+    </form>
+  );
+}
