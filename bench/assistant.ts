@@ -51,8 +51,8 @@ const live = createToolRegistry();
 const memoryRegistry = createToolRegistry({
   implementations: {
     ...implementations,
-    'agent.searchPlayers': { invoke: async (args) => searchCache.get(`p:${args.query}`) as never, render: implementations['agent.searchPlayers'].render! },
-    'match.searchFixtures': { invoke: async (args) => searchCache.get(`f:${args.query}`) as never, render: implementations['match.searchFixtures'].render! },
+    'agent.searchPlayers': { ...implementations['agent.searchPlayers']!, invoke: async (args) => searchCache.get(`p:${args.query}`) as never },
+    'match.searchFixtures': { ...implementations['match.searchFixtures']!, invoke: async (args) => searchCache.get(`f:${args.query}`) as never },
   },
 });
 const planner = new RulePlanner();
