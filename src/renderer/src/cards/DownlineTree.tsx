@@ -4,6 +4,7 @@ import { formatBps, formatPoints, signClass, takeTowards } from '../lib/format';
 import { CardFrame, plural, useMe } from './shared';
 import { PlayerLink } from './PlayerLink';
 import type { CardProps } from './types';
+import { visibleRows } from '../lib/tree';
 
 function count(nodes: DownlineNode[]): number {
   return nodes.reduce((n, x) => n + 1 + count(x.children), 0);
@@ -26,14 +27,7 @@ export function DownlineTree({ card }: CardProps<'downline_tree'>) {
     setOpen(all);
   };
 
-  const rows: Array<{ node: DownlineNode; level: number; parent: { id: string; name: string } }> = [];
-  const walk = (nodes: DownlineNode[], level: number, parent: { id: string; name: string }) => {
-    for (const node of nodes) {
-      rows.push({ node, level, parent });
-      if (open.has(node.id)) walk(node.children, level + 1, { id: node.id, name: node.name });
-    }
-  };
-  walk(tree, 1, { id: me.id, name: me.name });
+  const rows = visibleRows(tree, open, { id: me.id, name: me.name });
   const total = count(tree);
 
   return (

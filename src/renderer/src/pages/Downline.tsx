@@ -7,6 +7,7 @@ import { useSession } from '../lib/session';
 import { useDeskQuery } from '../lib/useQuery';
 import { Link } from '../components/Link';
 import { Loadable } from '../components/States';
+import { visibleRows } from '../lib/tree';
 
 /** The whole downline the API gives in one answer (it cuts at its node cap and says so). */
 const DEPTH = 10;
@@ -56,14 +57,7 @@ function DownlineTree({ tree, truncated, focusId }: { tree: DownlineNode[]; trun
     return next;
   });
 
-  const rows: Array<{ node: DownlineNode; level: number; parent: { id: string; name: string } }> = [];
-  const walk = (nodes: DownlineNode[], level: number, parent: { id: string; name: string }) => {
-    for (const node of nodes) {
-      rows.push({ node, level, parent });
-      if (open.has(node.id)) walk(node.children, level + 1, { id: node.id, name: node.name });
-    }
-  };
-  walk(tree, 1, { id: me.id, name: me.name });
+  const rows = visibleRows(tree, open, { id: me.id, name: me.name });
 
   return (
     <>
