@@ -10,7 +10,7 @@ import { RulePlanner } from '../src/main/agent/planner/rule-planner.js';
 const args = process.argv.slice(2);
 const minAt = args.indexOf('--min');
 const min = minAt >= 0 ? Number(args[minAt + 1]) : 0.95;
-const file = args.find((a, i) => !a.startsWith('--') && i !== minAt + 1);
+const file = args.find((a, i) => !a.startsWith('--') && (minAt < 0 || i !== minAt + 1));
 if (!file || !(min >= 0 && min <= 1)) {
   process.stderr.write('usage: npm run eval -- FILE.jsonl [--min 0.95]\n');
   process.exit(2);

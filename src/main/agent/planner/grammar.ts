@@ -60,7 +60,7 @@ me's
 
 /** Words the intent triggers and slot rules read; they are never part of a name. */
 export const VOCABULARY = new Set(`
-pnl profit profits loss losses winnings earnings result results performance
+pnl profit profits loss losses lose lost losing won winnings earnings result results performance
 commission commissions comm comms rebate
 exposure exposed liability liabilities risk book position positions worst case
 take owe owes owed owing outstanding due dues receivable payable balance balances
@@ -71,7 +71,7 @@ settlement settlements payment payments paid receipt receipts transaction transa
 downline subagents hierarchy tree structure network
 top biggest largest busiest best worst highest hottest popular most active heaviest
 market markets matches fixtures events games fixture match game event
-set change update increase decrease raise lower reduce bump edit modify adjust put cut double halve lift drop
+set change update increase decrease raise lower reduce bump edit modify adjust put cut double halve lift drop give allow grant
 settle settling clear collect pay payout
 hedge hedging cover lay
 report reports excel xlsx spreadsheet sheet pdf csv export download statement

@@ -32,12 +32,13 @@ export const INTENTS: IntentSpec[] = [
     triggers: (r) => hasAny(r, 'hedge', 'hedging') || /\b(?:back|lay)\s+(?:₹\s*)?\d/.test(r.folded) || /\bplace\s+(?:a\s+)?(?:back\s+|lay\s+)?bet\b/.test(r.folded) },
   { id: 'edit_limit', tool: 'agent.editLimit', precedence: 30, exclusive: true,
     triggers: (r) => hasAny(r, 'creditlimit', 'limit', 'limits', 'minstake', 'perclickwin', 'dailywin', 'credit')
-      && (hasAny(r, 'set', 'change', 'update', 'increase', 'decrease', 'raise', 'lower', 'reduce', 'bump', 'edit', 'modify', 'adjust', 'put', 'cut', 'double', 'halve', 'lift', 'drop', 'make')
+      && (hasAny(r, 'set', 'change', 'update', 'increase', 'decrease', 'raise', 'lower', 'reduce', 'bump', 'edit', 'modify', 'adjust', 'put', 'cut', 'double', 'halve', 'lift', 'drop', 'make', 'give', 'allow', 'grant')
         || /\bto\s+(?:₹\s*)?\d/.test(r.folded)) },
   { id: 'settle', tool: 'agent.settlePlayer', precedence: 40, exclusive: true,
     triggers: (r) => hasAny(r, 'settle', 'settling', 'collect', 'payout') || /\b(?:clear|pay)\b(?!.*\b(?:history|log)\b)/.test(r.folded) && !hasAny(r, 'chat', 'conversation', 'screen') },
   { id: 'top_markets', tool: 'agent.getTopMarkets', precedence: 50, exclusive: true,
-    triggers: (r) => /\b(?:top|biggest|largest|busiest|best|worst|highest|hottest|popular|most\s+active|heaviest)\b.*\b(?:markets?|matches|fixtures|events|games)\b/.test(r.folded) },
+    triggers: (r) => /\b(?:top|biggest|largest|busiest|best|worst|highest|hottest|popular|most\s+active|heaviest)\b.*\b(?:markets?|matches|fixtures|events|games)\b/.test(r.folded)
+      || /\b(?:which|what)\s+(?:markets?|matches|fixtures|events|games)\b.*\b(?:most|highest|biggest|largest|top)\b/.test(r.folded) },
   { id: 'settlements', tool: 'agent.getSettlementHistory', precedence: 60, exclusive: false,
     triggers: (r) => hasAny(r, 'settlement', 'settlements', 'payment', 'payments', 'paid', 'receipt', 'receipts', 'transaction', 'transactions')
       || /\bsettled\s+with\b/.test(r.folded) },
@@ -54,9 +55,9 @@ export const INTENTS: IntentSpec[] = [
   { id: 'commission', tool: 'agent.getCommission', precedence: 110, exclusive: false,
     triggers: (r) => hasAny(r, 'commission', 'commissions', 'comm', 'comms', 'rebate') },
   { id: 'pnl', tool: 'agent.getPnL', precedence: 120, exclusive: false,
-    triggers: (r) => hasAny(r, 'pnl', 'profit', 'profits', 'loss', 'losses', 'winnings', 'earnings', 'result', 'results', 'performance')
+    triggers: (r) => hasAny(r, 'pnl', 'profit', 'profits', 'loss', 'losses', 'lose', 'lost', 'losing', 'won', 'winnings', 'earnings', 'result', 'results', 'performance')
       || /\b(?:how\s+much\s+)?(?:did|have)\s+(?:i|we)\s+(?:make|made|win|won|lose|lost|earn)\b/.test(r.folded)
-      || /\bup\s+or\s+down\b/.test(r.folded) },
+      || /\bup\s+or\s+down\b/.test(r.folded) || /\bhow\s+(?:is|are|was|were|s)\b.*\bdoing\b/.test(r.folded) },
   { id: 'bets', tool: 'agent.getBetHistory', precedence: 130, exclusive: false,
     triggers: (r) => hasAny(r, 'bet', 'bets', 'betting', 'wager', 'wagers', 'ticket', 'tickets', 'punts') },
   { id: 'downline', tool: 'agent.getDownline', precedence: 140, exclusive: false,
