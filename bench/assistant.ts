@@ -8,12 +8,16 @@
  *    in-process backend, measured interleaved with the bare backend calls the same turn makes,
  *    so the runtime's own share is a ratio from one run. Target: p95 < 100 ms.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Assistant } from '../src/main/agent/assistant.js';
 import { parseCases } from '../src/main/agent/eval.js';
 import { RateLimiter } from '../src/main/agent/guards/rate-limit.js';
 import { MemoryChatHistory } from '../src/main/agent/history.js';
+import { AuditLog } from '../src/main/audit/audit-log.js';
+import { NonceStore } from '../src/main/confirm/nonce-store.js';
 import { gate } from '../src/main/agent/policy/gate.js';
 import { RulePlanner } from '../src/main/agent/planner/rule-planner.js';
 import { EMPTY_CONTEXT } from '../src/main/agent/planner/types.js';
@@ -94,6 +98,7 @@ process.stdout.write(`  planner + gate     p50 ${ms(p(planTimes, 0.5))}  p95 ${m
 const questions = ['how much does Karan owe me', 'exposure on India vs Australia', "Anita Desai's pnl this month", 'open bets for Sneha Iyer', 'top 5 markets by volume this week'];
 const assistant = new Assistant({
   registry: createToolRegistry(), planners: [planner], history: new MemoryChatHistory(), log: silentLogger, limiter: new RateLimiter({ limit: 1_000_000 }),
+  nonces: new NonceStore(), audit: new AuditLog(join(mkdtempSync(join(tmpdir(), 'bench-')), 'audit.jsonl')),
 });
 const page = { path: '/agent/dashboard', query: {} };
 const turnTimes: number[] = [];

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { type Browser, type ElectronApplication, test as base, _electron } from '@playwright/test';
-import { createAssistant } from '../src/main/agent/create.js';
+import { createAgentRuntime } from '../src/main/agent/create.js';
 import { type BackendConnection, connectBackend } from '../src/main/backend/connection.js';
 import { DeskSessions } from '../src/main/desk/sessions.js';
 import { slotFromCookie } from '../src/main/desk/senders.js';
@@ -80,8 +80,8 @@ async function startDesk(target: TargetOptions['target']): Promise<DeskServer> {
     const backend = await connectBackend({ mode: 'embedded', dataDir: 'memory://', book: E2E_BOOK, now: () => new Date(BOOK_NOW) }, silentLogger);
     const sessions = new DeskSessions();
     // Conversations are kept in a folder of this worker's own, as the app keeps them in its data folder.
-    const chat = createAssistant({ dataDir: mkdtempSync(join(tmpdir(), 'desk-e2e-')), log: silentLogger });
-    const shell = await startBrowserShell({ backend, sessions, chat, log: silentLogger, rendererDir: RENDERER_DIR });
+    const runtime = createAgentRuntime({ dataDir: mkdtempSync(join(tmpdir(), 'desk-e2e-')), log: silentLogger });
+    const shell = await startBrowserShell({ backend, sessions, ...runtime, log: silentLogger, rendererDir: RENDERER_DIR });
     return {
       backend, shell, sessions, backendUrl: null, lastBearer, ownTokens,
       close: async () => { await shell.close(); await backend.close(); },

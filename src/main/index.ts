@@ -7,18 +7,19 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger } from '../server/log.js';
 import { backendConfigFromEnv, connectBackend } from './backend/connection.js';
-import { createAssistant } from './agent/create.js';
+import { confirmTtlFromEnv, createAgentRuntime } from './agent/create.js';
 import { DeskSessions } from './desk/sessions.js';
 import { startElectronApp, userDataDir } from './electron/app.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const log = createLogger({ base: { service: 'agent-desk' } });
 
+const runtime = createAgentRuntime({ dataDir: userDataDir(), log, confirmTtlSeconds: confirmTtlFromEnv(process.env) });
 const backend = await connectBackend(backendConfigFromEnv(process.env, join(userDataDir(), 'pglite')), log);
 await startElectronApp({
   backend,
   sessions: new DeskSessions(),
-  chat: createAssistant({ dataDir: userDataDir(), log }),
+  ...runtime,
   log,
   rendererDir: join(here, '../renderer'),
   preload: join(here, '../preload/index.cjs'),

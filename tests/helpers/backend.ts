@@ -68,7 +68,7 @@ export async function accountId(backend: Backend, username: string): Promise<str
 
 /** A fingerprint of every table, to show that a refused call changed nothing. */
 export async function databaseFingerprint(backend: Backend): Promise<string> {
-  const tables = ['accounts', 'player_limits', 'sessions', 'bets', 'ledger', 'settlements', 'idempotency_keys', 'audit_log'];
+  const tables = ['accounts', 'player_limits', 'sessions', 'bets', 'ledger', 'settlements', 'idempotency_keys', 'audit_log', 'audit_heads'];
   const parts: string[] = [];
   for (const table of tables) {
     const [row] = await queryRows<{ h: string | null }>(backend.deps.db, sql`select md5(string_agg(t::text, '|' order by t::text)) as h from ${sql.identifier(table)} t`);

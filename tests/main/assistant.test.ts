@@ -7,6 +7,8 @@ import { Assistant, type TurnRecord } from '../../src/main/agent/assistant.js';
 import { RateLimiter } from '../../src/main/agent/guards/rate-limit.js';
 import { WITHHELD, allowedFigures, guardNumbers } from '../../src/main/agent/guards/number-guard.js';
 import { FileChatHistory } from '../../src/main/agent/history.js';
+import { AuditLog } from '../../src/main/audit/audit-log.js';
+import { NonceStore } from '../../src/main/confirm/nonce-store.js';
 import { RulePlanner } from '../../src/main/agent/planner/rule-planner.js';
 import type { BackendClient } from '../../src/main/backend/connection.js';
 import { createToolRegistry } from '../../src/main/tools/registry.js';
@@ -37,6 +39,7 @@ function assistant(over: Partial<ConstructorParameters<typeof Assistant>[0]> = {
   const records: TurnRecord[] = [];
   const a = new Assistant({
     registry: createToolRegistry(), planners: [new RulePlanner()], history: new FileChatHistory(join(dir, String(Math.random()))),
+    nonces: new NonceStore(), audit: new AuditLog(join(dir, `audit-${Math.random()}.jsonl`)),
     limiter: new RateLimiter(), log: silentLogger, onTurn: (r) => records.push(r), ...over,
   });
   return { a, records };
@@ -151,7 +154,10 @@ describe('guards', () => {
     const { events, cards } = await run(a, 'set CL for Karan Malhotra to 50,000');
     expect(events.find((e) => e.type === 'plan')).toMatchObject({ tools: ['agent.editLimit'] });
     expect(records[0]!.calls[0]).toMatchObject({ tool: 'agent.editLimit', args: { limitType: 'creditLimit', newValue: 5_000_000 } });
-    expect(cardOf(cards, 'error_card')!.data.code).toBe('UNAVAILABLE');
+    // The turn shows a proposal and nothing else: the write waits for a human confirm (tests/main/confirmation.test.ts).
+    const proposal = cardOf(cards, 'diff_card')!;
+    expect(proposal.data).toMatchObject({ playerName: 'Karan Malhotra', field: 'creditLimit', after: 5_000_000, state: 'pending' });
+    expect(proposal.actions!.map((x) => x.id)).toEqual(['confirm', 'cancel']);
     expect(await databaseFingerprint(backend)).toBe(before);
   });
 

@@ -1,8 +1,12 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createTRPCClient, createWSClient, wsLink } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { silentLogger } from '../../src/server/log.js';
 import type { ChatService } from '../../src/main/agent/chat-service.js';
+import { AuditLog } from '../../src/main/audit/audit-log.js';
 import type { TurnEvent } from '../../src/shared/contracts/chat.js';
 import { type BackendConnection, connectBackend } from '../../src/main/backend/connection.js';
 import type { DeskRouter } from '../../src/main/desk/router.js';
@@ -21,6 +25,9 @@ const chat: ChatService = {
   },
   history: async () => [],
   clear: async () => undefined,
+  // Proposals are not under test here: answering one says so.
+  confirm: async () => ({ id: 'a-2', role: 'assistant', at: '2026-11-20T06:30:00.000Z', text: 'no proposal', cards: [], requestId: 'req-2' }),
+  cancel: async () => ({ id: 'a-3', role: 'assistant', at: '2026-11-20T06:30:00.000Z', text: 'no proposal', cards: [], requestId: 'req-3' }),
 };
 
 /** The desk router over the browser shell's real WebSocket, against the embedded backend. */
@@ -31,7 +38,7 @@ describe('desk router over the browser shell', () => {
 
   beforeAll(async () => {
     backend = await connectBackend({ mode: 'embedded', dataDir: 'memory://', book: TEST_BOOK, now: () => new Date(BOOK_NOW) }, silentLogger);
-    shell = await startBrowserShell({ backend, sessions: new DeskSessions(), log: silentLogger, chat, rendererDir: '/nonexistent-renderer' });
+    shell = await startBrowserShell({ backend, sessions: new DeskSessions(), log: silentLogger, chat, audit: new AuditLog(join(mkdtempSync(join(tmpdir(), 'desk-ws-')), 'audit.jsonl')), rendererDir: '/nonexistent-renderer' });
   });
   afterAll(async () => {
     for (const c of opened) c.close();

@@ -1,4 +1,8 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuditLog } from '../../src/main/audit/audit-log.js';
 import { type BackendConnection, connectBackend } from '../../src/main/backend/connection.js';
 import type { ChatService } from '../../src/main/agent/chat-service.js';
 import {
@@ -49,6 +53,9 @@ function fakeChat() {
     },
     history: async () => [],
     clear: async () => undefined,
+    // Proposals are not under test here: answering one says so.
+    confirm: async () => message('assistant', 'no proposal'),
+    cancel: async () => message('assistant', 'no proposal'),
   };
   return { chat, state };
 }
@@ -121,8 +128,9 @@ describe('slotForIpcSender', () => {
 describe('handleDeskIpc', () => {
   let backend: BackendConnection;
   const sessions = new DeskSessions();
+  const audit = new AuditLog(join(mkdtempSync(join(tmpdir(), 'ipc-')), 'audit.jsonl'));
   const { chat } = fakeChat();
-  const deps = () => ({ backend, sessions, log: silentLogger, chat });
+  const deps = () => ({ backend, sessions, log: silentLogger, chat, audit });
 
   beforeAll(async () => {
     backend = await connectBackend({ mode: 'embedded', dataDir: 'memory://', book: TEST_BOOK, now: () => new Date(BOOK_NOW) }, silentLogger);
@@ -190,8 +198,9 @@ describe('handleDeskIpc', () => {
 describe('handleDeskSubscription', () => {
   let backend: BackendConnection;
   const sessions = new DeskSessions();
+  const audit = new AuditLog(join(mkdtempSync(join(tmpdir(), 'ipc-')), 'audit.jsonl'));
   const { chat, state } = fakeChat();
-  const deps = () => ({ backend, sessions, log: silentLogger, chat });
+  const deps = () => ({ backend, sessions, log: silentLogger, chat, audit });
   const isOwn = (url: string | undefined) => isAppUrl(url, undefined);
   const app = (id: number) => event('app://desk/', id);
   const turn = (text: string) => ({ kind: 'message', text, page: { path: '/agent/dashboard', query: {} } });

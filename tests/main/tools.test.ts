@@ -100,15 +100,17 @@ describe('tool catalog', () => {
     expect(registry.forRole('agent').map((d) => d.name).sort()).toEqual([...TOOL_NAMES].sort());
     const admin = registry.forRole('platform_admin').map((d) => d.name);
     expect(admin).not.toContain('agent.getUpline');
-    expect(admin).not.toContain('agent.editLimit');
+    expect(admin).toContain('agent.editLimit');
     expect(admin).toContain('agent.settlePlayer');
     expect(admin).toContain('match.searchFixtures');
     expect(registry.get('agent.getPnL')).toBe(TOOLS['agent.getPnL']);
     expect(registry.get('agent.nope')).toBeUndefined();
   });
 
-  it('implements every read and none of the actions yet', () => {
-    expect(Object.keys(implementations).sort()).toEqual([...READ_TOOLS].sort());
+  it('implements every read and the two writes, each write with its preview', () => {
+    expect(Object.keys(implementations).sort()).toEqual([...READ_TOOLS, 'agent.editLimit', 'agent.settlePlayer'].sort());
+    expect(implementations['agent.editLimit']!.prepare).toBeTypeOf('function');
+    expect(implementations['agent.settlePlayer']!.prepare).toBeTypeOf('function');
   });
 });
 
@@ -430,42 +432,37 @@ describe.each(ENGINES)('tool registry on %s', (engine) => {
 
   it('never retries a destructive tool, even on a transient failure', async () => {
     const { api, counter } = counted(() => [httpLink({ url: DEAD_URL })]);
-    // A handler for editLimit built on a real read, so the failure is a real transport's.
-    const registry = createToolRegistry({
-      sleep: async () => {},
-      implementations: {
-        ...implementations,
-        'agent.editLimit': {
-          async invoke(args, ctx) {
-            const { rows } = await ctx.api.agent.getCreditLimit.query({ playerId: args.playerId });
-            return { playerId: args.playerId, playerName: rows[0]!.name, limitType: args.limitType, before: rows[0]!.creditLimit, after: args.newValue };
-          },
-        },
-      },
-    });
-    const env = failed(await registry.call('agent.editLimit', { playerId: ids.anita, limitType: 'creditLimit', newValue: 5_000_000 }, { ...priya, api }));
+    // The real handler over a dead transport: even confirmed, with its key, it is tried once.
+    const registry = createToolRegistry({ sleep: async () => {} });
+    const confirmed = { ...priya, api, idempotencyKey: 'k'.repeat(32), expected: { before: 0, playerName: 'Anita Desai' } };
+    const env = failed(await registry.call('agent.editLimit', { playerId: ids.anita, limitType: 'creditLimit', newValue: 5_000_000 }, confirmed, { confirmed: true }));
     expect(env.error.code).toBe('UNAVAILABLE');
     expect(counter.calls).toBe(1);
   });
 
-  it('refuses an unknown tool, and a planned action that is not built yet', async () => {
+  it('refuses an unknown tool, a planned action that is not built yet, and a write without its confirmation', async () => {
     const registry = createToolRegistry();
     for (const name of ['agent.deleteEverything', 'constructor', '__proto__', 'x'.repeat(500)]) {
       const env = failed(await registry.call(name, {}, priya));
       expect(env.error.code).toBe('UNKNOWN_TOOL');
       expect(env.tool.length).toBeLessThanOrEqual(80);
     }
+    const hedge = failed(await registry.call('agent.placeHedgeBet', { fixtureId: ids.anita, marketId: ids.anita, outcomeId: ids.anita, side: 'back', stake: 100 }, priya));
+    expect(hedge.error).toEqual({ code: 'UNAVAILABLE', message: 'agent.placeHedgeBet is not available in this version' });
+    expect(errorCard(hedge).data.retryable).toBe(false);
+    // A write runs only confirmed and with its key: the registry refuses anything else before the backend.
     const edit = failed(await registry.call('agent.editLimit', { playerId: ids.anita, limitType: 'creditLimit', newValue: 5_000_000 }, priya));
-    expect(edit.error).toEqual({ code: 'UNAVAILABLE', message: 'agent.editLimit is not available in this version' });
-    expect(errorCard(edit).data.retryable).toBe(false);
+    expect(edit.error.code).toBe('CONFIRMATION_REQUIRED');
+    const keyless = failed(await registry.call('agent.editLimit', { playerId: ids.anita, limitType: 'creditLimit', newValue: 5_000_000 }, priya, { confirmed: true }));
+    expect(keyless.error.code).toBe('CONFIRMATION_REQUIRED');
     // Its arguments are still checked first, with the refinement's own field.
     const settle = failed(await registry.call('agent.settlePlayer', { playerId: ids.anita, mode: 'amount' }, priya));
     expect(settle.error).toEqual({ code: 'INVALID_ARGS', message: "amount: required when mode is 'amount'" });
     const limit = failed(await registry.call('agent.editLimit', { playerId: ids.anita, limitType: 'creditLimit', newValue: -5 }, priya));
-    expect(limit.error.message).toBe('newValue: must be a positive amount in paisa');
-    // An agent only: the admin is refused editLimit before anything else.
-    const admin = failed(await registry.call('agent.editLimit', {}, { ...priya, user: { ...priya.user, role: 'platform_admin' } }));
-    expect(admin.error.code).toBe('FORBIDDEN');
+    expect(limit.error.message).toBe('newValue: must not be negative');
+    // A player may not change limits: refused before anything else.
+    const player = failed(await registry.call('agent.editLimit', {}, { ...priya, user: { ...priya.user, role: 'player' } }));
+    expect(player.error.code).toBe('FORBIDDEN');
   });
 
   it('times out a backend that never answers, and stops at the caller\'s cancellation', async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, type TestBackend, accountId, startTestBackend } from '../helpers/backend.js';
+import { ENGINES, type TestBackend, accountId, databaseFingerprint, startTestBackend } from '../helpers/backend.js';
 
 type Client = ReturnType<TestBackend['client']>;
 /** Every procedure that takes an account id, called with that id. */
@@ -11,6 +11,14 @@ const byAccount: Record<string, (c: Client, id: string) => Promise<unknown>> = {
   getCommission: (c, id) => c.agent.getCommission.query({ playerId: id }),
   getSettlementHistory: (c, id) => c.agent.getSettlementHistory.query({ counterpartyId: id }),
   getBetHistory: (c, id) => c.agent.getBetHistory.query({ playerId: id }),
+  // The dry runs read like the reads; for a sub-agent's player they answer with a refusal.
+  'limits.preview': (c, id) => c.limits.preview.query({ playerId: id, limitType: 'creditLimit', newValue: 100_000 }),
+  'settlements.preview': (c, id) => c.settlements.preview.query({ playerId: id, mode: 'auto' }),
+};
+/** The writes, with arguments that would pass every guardrail: only scope may refuse them here. */
+const writeByAccount: Record<string, (c: Client, id: string) => Promise<unknown>> = {
+  'limits.edit': (c, id) => c.limits.edit.mutate({ playerId: id, limitType: 'creditLimit', newValue: 100_000, idempotencyKey: `authz-${randomUUID()}` }),
+  'settlements.settle': (c, id) => c.settlements.settle.mutate({ playerId: id, mode: 'amount', amount: 1, idempotencyKey: `authz-${randomUUID()}` }),
 };
 /** Every procedure, with arguments a caller may send. */
 const everyProcedure: Record<string, (c: Client) => Promise<unknown>> = {
@@ -27,6 +35,12 @@ const everyProcedure: Record<string, (c: Client) => Promise<unknown>> = {
   getTopMarkets: (c) => c.agent.getTopMarkets.query({ period: 'month', metric: 'pnl' }),
   searchFixtures: (c) => c.match.searchFixtures.query({ query: 'India' }),
   me: (c) => c.auth.me.query(),
+  'limits.preview': (c) => c.limits.preview.query({ playerId: randomUUID(), limitType: 'minStake', newValue: 100 }),
+  'limits.edit': (c) => c.limits.edit.mutate({ playerId: randomUUID(), limitType: 'minStake', newValue: 100, idempotencyKey: `authz-${randomUUID()}` }),
+  'settlements.preview': (c) => c.settlements.preview.query({ playerId: randomUUID(), mode: 'auto' }),
+  'settlements.settle': (c) => c.settlements.settle.mutate({ playerId: randomUUID(), mode: 'auto', idempotencyKey: `authz-${randomUUID()}` }),
+  'audit.recordHead': (c) => c.audit.recordHead.mutate({ seq: 1, hash: 'a'.repeat(64) }),
+  'audit.head': (c) => c.audit.head.query(),
 };
 
 describe.each(ENGINES)('authorization matrix on %s', (engine) => {
@@ -67,6 +81,24 @@ describe.each(ENGINES)('authorization matrix on %s', (engine) => {
     });
   });
 
+  describe.each(Object.entries(writeByAccount))('%s', (_name, call) => {
+    it('refuses a sub-agent\'s player (only the direct upline writes), changing nothing', async () => {
+      const before = await databaseFingerprint(b);
+      await expect(call(priya, ids.imran!)).rejects.toMatchObject({ data: { code: 'FORBIDDEN', httpStatus: 403 } });
+      expect(await databaseFingerprint(b)).toBe(before);
+    });
+    it('answers NOT_FOUND for another tree, exactly as for a missing id, changing nothing', async () => {
+      const before = await databaseFingerprint(b);
+      const other = await call(priya, ids['rahul.sharma2']!).catch((e: unknown) => e);
+      const missing = await call(priya, randomUUID()).catch((e: unknown) => e);
+      expect(other).toMatchObject({ data: { code: 'NOT_FOUND', httpStatus: 404 } });
+      expect((other as Error).message).toBe((missing as Error).message);
+      const arjun = b.client(await b.login('arjun'));
+      await expect(call(arjun, ids.anita!)).rejects.toMatchObject({ data: { code: 'NOT_FOUND' } });
+      expect((await databaseFingerprint(b)).replace(/sessions:\S+/, '')).toBe(before.replace(/sessions:\S+/, ''));
+    });
+  });
+
   describe.each(Object.entries(everyProcedure))('%s', (_name, call) => {
     it('refuses a call with no token', async () => {
       await expect(call(b.client())).rejects.toMatchObject({ data: { code: 'UNAUTHORIZED' } });
@@ -100,6 +132,10 @@ describe.each(ENGINES)('authorization matrix on %s', (engine) => {
     expect(search.players.filter((p) => p.match === 'exact').map((p) => p.id).sort()).toEqual([ids['rahul.sharma2'], await accountId(b, 'rahul.sharma')].sort());
     await expect(admin.agent.getTake.query({ playerId: ids.farhan! })).resolves.toBeDefined();
     await expect(admin.agent.getUpline.query({})).rejects.toMatchObject({ data: { code: 'FORBIDDEN' } });
+    // Any player's limits and any pair's settlement, whichever tree.
+    expect(await admin.limits.preview.query({ playerId: ids.farhan!, limitType: 'creditLimit', newValue: 100_000 })).toMatchObject({ refusal: null });
+    expect(await admin.limits.preview.query({ playerId: ids.imran!, limitType: 'minStake', newValue: 200 })).toMatchObject({ refusal: null });
+    expect(await admin.settlements.preview.query({ playerId: ids.imran!, mode: 'auto' })).toMatchObject({ refusal: null });
   });
 
   it('allows the own upline as a settlement counterparty, and nobody else above', async () => {

@@ -34,6 +34,10 @@ describe.each(ENGINES)('bad input on %s', (engine) => {
     ['unknown status', 'agent.getBetHistory', { status: ['won'] }, /status/],
     ['unknown period', 'agent.getTopMarkets', { period: 'decade', metric: 'pnl' }, /period/],
     ['forged cursor', 'agent.getTake', { cursor: 'eyJvIjotMX0' }, /not a cursor/],
+    ['negative limit value', 'limits.preview', { playerId: '00000000-0000-4000-8000-000000000000', limitType: 'creditLimit', newValue: -1 }, /must not be negative/],
+    ['unknown limit type', 'limits.preview', { playerId: '00000000-0000-4000-8000-000000000000', limitType: 'maxBet', newValue: 1 }, /limitType/],
+    ['amount without amount mode', 'settlements.preview', { playerId: '00000000-0000-4000-8000-000000000000', mode: 'auto', amount: 100 }, /only allowed when mode is 'amount'/],
+    ['a period that is no week', 'settlements.preview', { playerId: '00000000-0000-4000-8000-000000000000', mode: 'auto', periodId: 'last week' }, /ISO week/],
   ])('%s → a clear 400', async (_what, path, input, message) => {
     const res = await raw(path, input);
     expect(res.status).toBe(400);

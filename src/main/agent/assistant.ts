@@ -1,18 +1,21 @@
 /**
  * The agent runtime: one chat turn from message to cards. Planner (validated, with fallback) →
  * policy gate → tool registry → composer and number guard → streamed events, the history and
- * one JSON log line. Destructive tools are never executed on the turn they are planned.
+ * one JSON log line. A destructive tool is never executed on the turn it is planned: the turn
+ * shows its preview with a nonce, and only `confirm` with that nonce runs the frozen call.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { User } from '../../shared/contracts/agent-api.js';
-import { type Card, type Decision, type Envelope, decisionSchema } from '../../shared/contracts/assistant.js';
-import type { ChatMessage, ChatTurnInput, PageContext, TurnEvent, TurnOutcome } from '../../shared/contracts/chat.js';
+import { type Card, type Decision, type Envelope, type ProposalState, decisionSchema } from '../../shared/contracts/assistant.js';
+import type { ChatConfirmInput, ChatMessage, ChatTurnInput, PageContext, TurnEvent, TurnOutcome } from '../../shared/contracts/chat.js';
 import { localDate } from '../../shared/dates.js';
 import type { Logger } from '../../server/log.js';
 import { errorCard } from '../tools/registry.js';
-import type { ToolContext, ToolRegistry } from '../tools/types.js';
+import type { ToolContext, ToolPreview, ToolRegistry } from '../tools/types.js';
+import type { AuditLog } from '../audit/audit-log.js';
+import type { NonceStore } from '../confirm/nonce-store.js';
 import type { ChatService, TurnCaller } from './chat-service.js';
-import { DIRECT_ANSWERS, sentenceFor } from './composer.js';
+import { DIRECT_ANSWERS, confirmedSentence, proposalSentence, sentenceFor } from './composer.js';
 import { allowedFigures, guardNumbers } from './guards/number-guard.js';
 import type { ChatHistoryStore } from './history.js';
 import { type GateOutcome, type PendingPick, gate, oneLine } from './policy/gate.js';
@@ -41,6 +44,10 @@ export interface TurnLimiter {
 
 export interface AssistantOptions {
   registry: ToolRegistry;
+  /** Proposals waiting for the user's answer. */
+  nonces: NonceStore;
+  /** Main's append-only record of every confirmed or cancelled proposal. */
+  audit: AuditLog;
   /** Tried in order; a decision that fails validation falls through to the next. */
   planners: Planner[];
   history: ChatHistoryStore;
@@ -231,7 +238,7 @@ export class Assistant implements ChatService {
     const runs = outcome.calls.map(async (call) => {
       const callStarted = this.clock();
       const envelope = call.definition.isDestructive
-        ? confirmationUnavailable(call.tool)
+        ? await this.options.registry.prepare(call.tool, call.args, ctx)
         : await this.options.registry.call(call.tool, call.args, ctx, { retries: 2 });
       return { call, envelope, ms: round(this.clock() - callStarted) };
     });
@@ -247,6 +254,12 @@ export class Assistant implements ChatService {
     const cards: Card[] = [];
     const sentences: string[] = [];
     for (const { tool, args, envelope } of results) {
+      if (envelope.ok && this.options.registry.get(tool)?.isDestructive) {
+        const proposal = this.propose(tool, args, envelope.data as ToolPreview, ctx);
+        cards.push(proposal);
+        sentences.push(proposalSentence(proposal));
+        continue;
+      }
       if (envelope.ok && envelope.ui) cards.push(envelope.ui);
       if (!envelope.ok) cards.push(errorCardOf(envelope));
       const sentence = sentenceFor(tool, envelope, args);
@@ -264,18 +277,143 @@ export class Assistant implements ChatService {
     };
     return { text: guarded.text, cards };
   }
+
+  /**
+   * A preview becomes a proposal: the frozen call goes into the nonce store, and the card carries
+   * only the nonce and the hash of that call. A preview the guardrails refused gets no nonce.
+   */
+  private propose(tool: string, args: Record<string, unknown>, preview: ToolPreview, ctx: ToolContext): Card {
+    const card = preview.card;
+    if (preview.refusal !== null || (card.type !== 'diff_card' && card.type !== 'settlement_summary')) return card;
+    const { nonce, payloadHash, expiresAt } = this.options.nonces.issue({ userId: ctx.user.id, tool, args, snapshot: preview.snapshot });
+    const actions = [
+      { id: 'confirm' as const, label: 'Confirm', nonce, payloadHash },
+      { id: 'cancel' as const, label: 'Cancel', nonce, payloadHash },
+    ];
+    return card.type === 'diff_card'
+      ? { ...card, data: { ...card.data, expiresAt, state: 'pending' }, actions }
+      : { ...card, data: { ...card.data, expiresAt, state: 'pending' }, actions };
+  }
+
+  async confirm(input: ChatConfirmInput, caller: TurnCaller): Promise<ChatMessage> {
+    return this.answerProposal(input, caller, 'confirm');
+  }
+
+  async cancel(input: ChatConfirmInput, caller: TurnCaller): Promise<ChatMessage> {
+    return this.answerProposal(input, caller, 'cancel');
+  }
+
+  private async answerProposal(input: ChatConfirmInput, caller: TurnCaller, answer: 'confirm' | 'cancel'): Promise<ChatMessage> {
+    const started = this.clock();
+    const requestId = randomUUID();
+    const { user } = caller;
+    let text: string;
+    let cards: Card[] = [];
+    let state: ProposalState;
+    let tool: string | null = null;
+    let auditOutcome: AuditOutcome | null = null;
+    try {
+      const taken = answer === 'confirm'
+        ? this.options.nonces.consume(input.nonce, { userId: user.id, payloadHash: input.payloadHash })
+        : this.options.nonces.cancel(input.nonce, user.id);
+      if (!taken.ok) {
+        ({ text, state } = NONCE_REFUSALS[taken.reason]);
+        cards = [{ type: 'error_card', data: { code: `NONCE_${taken.reason.toUpperCase()}`, message: text, retryable: false } }];
+      } else if (answer === 'cancel') {
+        const { entry } = taken;
+        tool = entry.tool;
+        text = 'Cancelled. Nothing was changed.';
+        state = 'cancelled';
+        auditOutcome = await this.recordAudit(caller, requestId, input.nonce, entry, null, 'cancelled');
+      } else {
+        const { entry } = taken;
+        tool = entry.tool;
+        const envelope = await this.runConfirmed(entry, caller, requestId, input.nonce);
+        if (envelope.ok) {
+          const card = envelope.ui ?? errorCardOf(envelope);
+          cards = [card];
+          text = confirmedSentence(card);
+          state = 'confirmed';
+          auditOutcome = await this.recordAudit(caller, requestId, input.nonce, entry, envelope.data, 'executed');
+        } else {
+          const stale = envelope.error.code === 'PRECONDITION_FAILED';
+          const refusedByGuardrails = stale || ['BAD_REQUEST', 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT'].includes(envelope.error.code);
+          text = stale
+            ? `Nothing was changed: ${envelope.error.message}. Ask again for a fresh preview.`
+            : `Nothing was changed: ${envelope.error.message}.`;
+          cards = [errorCardOf(envelope)];
+          state = 'refused';
+          auditOutcome = await this.recordAudit(caller, requestId, input.nonce, entry, { error: envelope.error }, refusedByGuardrails ? 'refused' : 'failed');
+        }
+      }
+    } catch (error) {
+      this.options.log.error('proposal answer failed', { request_id: requestId, error: String(error) });
+      text = 'Something went wrong; nothing was changed. Ask again for a fresh preview.';
+      cards = [{ type: 'error_card', data: { code: 'INTERNAL', message: text, retryable: false } }];
+      state = 'refused';
+    }
+    const message: ChatMessage = {
+      id: randomUUID(), role: 'assistant', at: new Date().toISOString(), text, cards, requestId,
+      outcome: state === 'confirmed' || state === 'cancelled' ? 'answered' : 'failed', resolves: { nonce: input.nonce, state },
+    };
+    await this.options.history.append(user.id, [message]).catch((error: unknown) => {
+      this.options.log.warn('history not saved', { request_id: requestId, error: String(error) });
+    });
+    this.options.log.info('turn', {
+      request_id: requestId, user: user.id, planner: 'confirmation', intent: answer, outcome: state,
+      tools: tool ? [tool] : [], audit: auditOutcome, timings_ms: { total: round(this.clock() - started) },
+    });
+    return message;
+  }
+
+  /**
+   * Exactly the frozen call, confirmed, under a key derived from the nonce. A transient failure
+   * is retried with the same key: if the first attempt did commit, the backend replays its answer
+   * and nothing moves twice.
+   */
+  private async runConfirmed(entry: ConsumedProposal, caller: TurnCaller, requestId: string, nonce: string): Promise<Envelope> {
+    const ctx: ToolContext = { api: caller.api, user: caller.user, requestId, idempotencyKey: idempotencyKeyFor(nonce), expected: entry.snapshot };
+    let envelope = await this.options.registry.call(entry.tool, entry.args, ctx, { confirmed: true });
+    for (let attempt = 1; attempt <= CONFIRM_RETRIES && !envelope.ok && TRANSIENT.has(envelope.error.code); attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** (attempt - 1)));
+      envelope = await this.options.registry.call(entry.tool, entry.args, ctx, { confirmed: true });
+    }
+    return envelope;
+  }
+
+  private async recordAudit(caller: TurnCaller, requestId: string, nonce: string, entry: ConsumedProposal, after: unknown, outcome: AuditOutcome): Promise<AuditOutcome> {
+    const appended = await this.options.audit.append({
+      requestId, user: caller.user.id, tool: entry.tool, args: entry.args, before: entry.snapshot ?? null, after: after ?? null, nonce, outcome,
+    });
+    // The backend keeps the head, so a chain cut short on this machine still shows.
+    await caller.api.audit.recordHead.mutate({ seq: appended.seq, hash: appended.hash }).catch((error: unknown) => {
+      this.options.log.warn('audit head not recorded with the backend', { request_id: requestId, error: String(error) });
+    });
+    return outcome;
+  }
 }
+
+type AuditOutcome = 'executed' | 'refused' | 'cancelled' | 'expired' | 'failed';
+type ConsumedProposal = { tool: string; args: Record<string, unknown>; snapshot: unknown };
+
+const CONFIRM_RETRIES = 2;
+const TRANSIENT = new Set(['INTERNAL', 'TIMEOUT', 'UNAVAILABLE']);
+
+/** The backend's idempotency key for a proposal: one nonce, one key, whatever retries happen. */
+export function idempotencyKeyFor(nonce: string): string {
+  return createHash('sha256').update(`agent-desk:confirm:${nonce}`).digest('hex');
+}
+
+const NONCE_REFUSALS: Record<'unknown' | 'expired' | 'wrong_user' | 'used' | 'tampered', { text: string; state: ProposalState }> = {
+  unknown: { text: 'That proposal is not one I made. Nothing was changed.', state: 'refused' },
+  expired: { text: 'That proposal expired. Nothing was changed; ask again for a fresh preview.', state: 'expired' },
+  wrong_user: { text: 'That proposal belongs to someone else. Nothing was changed.', state: 'refused' },
+  used: { text: 'That proposal was already answered. Nothing more was changed.', state: 'refused' },
+  tampered: { text: 'That proposal does not match what was shown. Nothing was changed; ask again for a fresh preview.', state: 'refused' },
+};
 
 function knownEntities(context: ConversationContext): KnownEntity[] {
   return [context.lastPlayer, context.lastFixture].filter((e): e is KnownEntity => e !== null && e.name !== '');
-}
-
-/** Previews and confirmation of money-moving tools are a separate step this version does not ship. */
-function confirmationUnavailable(tool: string): Envelope {
-  return {
-    schema_version: 1, generated_at: new Date().toISOString(), tool, ok: false,
-    error: { code: 'UNAVAILABLE', message: `${tool} needs the confirmation step, which this version does not have yet. Nothing was changed.` },
-  };
 }
 
 function errorText(envelope: Envelope): string {

@@ -1,5 +1,5 @@
 import type { User } from '../../shared/contracts/agent-api.js';
-import type { ChatMessage, ChatTurnInput, TurnEvent } from '../../shared/contracts/chat.js';
+import type { ChatConfirmInput, ChatMessage, ChatTurnInput, TurnEvent } from '../../shared/contracts/chat.js';
 import type { BackendClient } from '../backend/connection.js';
 
 /** Who is asking: the signed-in user and a backend client holding their session. */
@@ -14,4 +14,8 @@ export interface ChatService {
   turn(input: ChatTurnInput, caller: TurnCaller, signal?: AbortSignal): AsyncIterable<TurnEvent>;
   history(user: User): Promise<ChatMessage[]>;
   clear(user: User): Promise<void>;
+  /** The user confirms a proposal: exactly its frozen call runs, once. Never throws. */
+  confirm(input: ChatConfirmInput, caller: TurnCaller): Promise<ChatMessage>;
+  /** The user cancels a proposal: it is used up and nothing changes. Never throws. */
+  cancel(input: ChatConfirmInput, caller: TurnCaller): Promise<ChatMessage>;
 }

@@ -4,7 +4,7 @@
  * every figure here against the turn's tool results before the text leaves main.
  */
 import type * as api from '../../shared/contracts/agent-api.js';
-import type { Envelope } from '../../shared/contracts/assistant.js';
+import type { Card, Envelope } from '../../shared/contracts/assistant.js';
 import type { z } from 'zod';
 import { formatPoints } from '../../shared/money.js';
 import { oneLine } from './policy/gate.js';
@@ -111,3 +111,32 @@ export const DIRECT_ANSWERS = {
   off_topic: 'I can only help with your book: PnL, exposure, take, limits, commission, bets, settlements and your downline.',
 } as const;
 
+
+const FIELD_NAMES = { creditLimit: 'credit limit', perClickWin: 'per-click win', aggregateDailyWin: 'aggregate daily win', minStake: 'min stake' } as const;
+
+/** The words on a proposal (a preview waiting for the user, or refused by the guardrails). */
+export function proposalSentence(card: Card): string {
+  if (card.type === 'diff_card') {
+    const d = card.data;
+    const change = `${name(d.playerName)}'s ${FIELD_NAMES[d.field]} from ${money(d.before)} to ${money(d.after)}`;
+    return d.refusal ? `I can't change ${change}: ${d.refusal}` : `Confirm to change ${change}. Nothing changes until you do.`;
+  }
+  if (card.type === 'settlement_summary') {
+    const d = card.data;
+    const who = d.direction === 'player_pays' ? `${name(d.playerName)} pays you ${money(d.amount)}` : `you pay ${name(d.playerName)} ${money(d.amount)}`;
+    if (d.refusal) return `I can't settle with ${name(d.playerName)}: ${d.refusal}`;
+    return `Confirm to settle: ${who}, and the take goes from ${money(d.takeBefore)} to ${money(d.takeAfter)}. No money moves until you do.`;
+  }
+  return '';
+}
+
+/** The words after a confirmed change. */
+export function confirmedSentence(card: Card): string {
+  if (card.type === 'diff_card') return `Done: ${name(card.data.playerName)}'s ${FIELD_NAMES[card.data.field]} is now ${money(card.data.after)} (was ${money(card.data.before)}).`;
+  if (card.type === 'settlement_summary') {
+    const d = card.data;
+    const who = d.direction === 'player_pays' ? `${name(d.playerName)} paid you ${money(d.amount)}` : `you paid ${name(d.playerName)} ${money(d.amount)}`;
+    return `Settled: ${who}. The take is now ${money(d.takeAfter)}.`;
+  }
+  return 'Done.';
+}

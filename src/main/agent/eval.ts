@@ -3,6 +3,9 @@
  * search tools) against an embedded demo book at the case's clock, and the plan is compared
  * with the expectation. Names in expectations stand for the ids of those entities.
  */
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { z } from 'zod';
 import type { FixtureRef, PlayerRef } from '../../shared/contracts/agent-api.js';
 import { normalizeForSearch } from '../../shared/text.js';
@@ -15,6 +18,8 @@ import { createToolRegistry } from '../tools/registry.js';
 import { Assistant, type TurnRecord } from './assistant.js';
 import { RateLimiter } from './guards/rate-limit.js';
 import { MemoryChatHistory } from './history.js';
+import { AuditLog } from '../audit/audit-log.js';
+import { NonceStore } from '../confirm/nonce-store.js';
 import type { Planner } from './planner/types.js';
 
 const oneOrMany = z.union([z.string(), z.array(z.string()).min(1)]);
@@ -198,6 +203,8 @@ export interface CaseResult {
  */
 export async function runEval(cases: EvalCase[], options: { planners: () => Planner[]; book?: Partial<BookOptions>; onResult?: (r: CaseResult) => void }): Promise<CaseResult[]> {
   const results: CaseResult[] = [];
+  // Proposals are only shown, never confirmed, in an evaluation: the audit file stays empty.
+  const scratch = await mkdtemp(join(tmpdir(), 'agent-desk-eval-'));
   const byClock = new Map<string, EvalCase[]>();
   for (const c of cases) byClock.set(c.now, [...(byClock.get(c.now) ?? []), c]);
   for (const [now, group] of byClock) {
@@ -221,6 +228,7 @@ export async function runEval(cases: EvalCase[], options: { planners: () => Plan
           let last: TurnRecord | null = null;
           const assistant = new Assistant({
             registry, planners: options.planners(), history: new MemoryChatHistory(), log: silentLogger,
+            nonces: new NonceStore(), audit: new AuditLog(join(scratch, 'audit.jsonl')),
             limiter: new RateLimiter({ limit: 1000 }), onTurn: (record) => { last = record; },
           });
           const page = parseChatRoute(await lookup.page(c.page));

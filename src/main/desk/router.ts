@@ -5,8 +5,10 @@ import { z } from 'zod';
 import * as api from '../../shared/contracts/agent-api.js';
 import type { Logger } from '../../server/log.js';
 import type { BackendClient, BackendConnection } from '../backend/connection.js';
-import { chatHistoryOutput, chatTurnInput } from '../../shared/contracts/chat.js';
+import { chatConfirmInput, chatHistoryOutput, chatMessageSchema, chatTurnInput } from '../../shared/contracts/chat.js';
+import { auditListOutput } from '../../shared/contracts/audit.js';
 import type { ChatService } from '../agent/chat-service.js';
+import { type AuditLog, verifyChain } from '../audit/audit-log.js';
 import type { DeskSessions } from './sessions.js';
 
 /** Main's services behind the desk router, made once at the composition root. */
@@ -15,6 +17,7 @@ export interface DeskServices {
   backend: BackendConnection;
   log: Logger;
   chat: ChatService;
+  audit: AuditLog;
 }
 
 /**
@@ -125,6 +128,26 @@ export const deskRouter = t.router({
     clear: signedIn.mutation(async ({ ctx }) => {
       await ctx.chat.clear(ctx.session.user);
       return { ok: true as const };
+    }),
+    /** The human confirmation of a proposal card: the only way a change is ever written. */
+    confirm: signedIn.input(chatConfirmInput).output(chatMessageSchema)
+      .mutation(({ ctx, input }) => ctx.chat.confirm(input, { user: ctx.session.user, api: ctx.api })),
+    cancel: signedIn.input(chatConfirmInput).output(chatMessageSchema)
+      .mutation(({ ctx, input }) => ctx.chat.cancel(input, { user: ctx.session.user, api: ctx.api })),
+  }),
+  audit: t.router({
+    /** The user's entries of main's audit chain, and whether the whole chain verifies against the backend's head. */
+    list: signedIn.output(auditListOutput).query(async ({ ctx }) => {
+      const backendHead = await relay(ctx, () => ctx.api.audit.head.query());
+      const verification = verifyChain(await ctx.audit.text(), backendHead ?? undefined);
+      // A damaged file still gets its verdict (where the chain breaks); its entries are then not listed.
+      const entries = verification.ok ? (await ctx.audit.entries()).filter((e) => e.user === ctx.session.user.id).reverse() : [];
+      return {
+        entries,
+        verification: verification.ok
+          ? { ok: true, count: verification.count, firstBadSeq: null, reason: null, head: verification.head, backendHead }
+          : { ok: false, count: 0, firstBadSeq: verification.firstBadSeq, reason: verification.reason, head: null, backendHead },
+      };
     }),
   }),
 });

@@ -114,19 +114,19 @@ export const TOOLS = {
     allowedRoles: DESK, isDestructive: false, card: 'pnl_table', live: false, entities: {},
   }),
 
-  // ── actions: planned and confirmed here, executed by procedures another phase builds ───────
+  // ── actions: previewed, confirmed by the user through a nonce, then written by the backend ──
   'agent.editLimit': define({
     name: 'agent.editLimit',
     description: 'Changes one limit of a player in the user\'s direct downline: creditLimit, perClickWin, aggregateDailyWin '
       + `or minStake, to newValue. Shows a before/after card the user must confirm; nothing changes until then. ${MONEY} ${IDS}`,
-    input: actions.editLimitInput, output: actions.editLimitOutput,
-    allowedRoles: AGENT_ONLY, isDestructive: true, card: 'diff_card', live: false, entities: { player: 'playerId' },
+    input: actions.editLimitInput, output: actions.limitsEditOutput,
+    allowedRoles: DESK, isDestructive: true, card: 'diff_card', live: false, entities: { player: 'playerId' },
   }),
   'agent.settlePlayer': define({
     name: 'agent.settlePlayer',
     description: 'Settles (squares up) a player\'s take: mode auto settles all of it, mode amount settles the given amount. '
       + `Shows a settlement summary the user must confirm; no money moves until then. ${MONEY} ${IDS}`,
-    input: actions.settlePlayerInput, output: actions.settlePlayerOutput,
+    input: actions.settlePlayerInput, output: actions.settlementsSettleOutput,
     allowedRoles: DESK, isDestructive: true, card: 'settlement_summary', live: false, entities: { player: 'playerId' },
   }),
   'agent.placeHedgeBet': define({

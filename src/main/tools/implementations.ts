@@ -1,9 +1,18 @@
 /**
- * Handlers of the read tools: each is the backend procedure of the same name, called with the
+ * Handlers of the tools: each read is the backend procedure of the same name, called with the
  * caller's own session (the backend checks scope and role again), and the card its result shows.
- * The action tools have no handler yet; the registry refuses them as unavailable.
+ * The two writes preview through the backend's dry run and, once confirmed, write with the
+ * idempotency key and the state the preview showed. Hedge bets and reports have no handler yet;
+ * the registry refuses them as unavailable.
  */
+import { z } from 'zod';
+import { paisa } from '../../shared/contracts/agent-api.js';
 import type { ToolImplementations } from './catalog.js';
+
+/** What an edit's preview froze: the limit's value then (and whose it is, for the audit log). */
+const limitSnapshot = z.object({ before: paisa, playerName: z.string() });
+/** What a settlement's preview froze: the take then (and whose it is, for the audit log). */
+const takeSnapshot = z.object({ takeBefore: paisa, playerName: z.string() });
 
 /** Forwards the registry's abort signal, so a timed-out or cancelled call stops its request. */
 const opts = (signal: AbortSignal | undefined) => (signal ? { signal } : undefined);
@@ -58,5 +67,39 @@ export const implementations: ToolImplementations = {
     invoke: (args, ctx) => ctx.api.agent.getTopMarkets.query(args, opts(ctx.signal)),
     // The ranking's values mean nothing without the metric they rank by.
     render: (out, args) => ({ type: 'pnl_table', data: { ...out, metric: args.metric } }),
+  },
+  'agent.editLimit': {
+    async prepare(args, ctx) {
+      const p = await ctx.api.limits.preview.query(args, opts(ctx.signal));
+      return {
+        card: { type: 'diff_card', data: { playerId: p.playerId, playerName: p.playerName, field: p.limitType, before: p.before, after: p.after, ...(p.refusal !== null && { refusal: p.refusal, state: 'refused' as const }) } },
+        snapshot: { before: p.before, playerName: p.playerName },
+        refusal: p.refusal,
+      };
+    },
+    invoke: (args, ctx) => ctx.api.limits.edit.mutate({
+      ...args, idempotencyKey: ctx.idempotencyKey!, expectedBefore: limitSnapshot.parse(ctx.expected).before,
+    }, opts(ctx.signal)),
+    render: (out) => ({ type: 'diff_card', data: { playerId: out.playerId, playerName: out.playerName, field: out.limitType, before: out.before, after: out.after, state: 'confirmed' } }),
+  },
+  'agent.settlePlayer': {
+    async prepare(args, ctx) {
+      const p = await ctx.api.settlements.preview.query(args, opts(ctx.signal));
+      return {
+        card: {
+          type: 'settlement_summary',
+          data: { playerId: p.playerId, playerName: p.playerName, amount: p.amount, takeBefore: p.takeBefore, takeAfter: p.takeAfter, direction: p.direction, ...(p.refusal !== null && { refusal: p.refusal, state: 'refused' as const }) },
+        },
+        snapshot: { takeBefore: p.takeBefore, playerName: p.playerName },
+        refusal: p.refusal,
+      };
+    },
+    invoke: (args, ctx) => ctx.api.settlements.settle.mutate({
+      ...args, idempotencyKey: ctx.idempotencyKey!, expectedTakeBefore: takeSnapshot.parse(ctx.expected).takeBefore,
+    }, opts(ctx.signal)),
+    render: (out) => ({
+      type: 'settlement_summary',
+      data: { playerId: out.playerId, playerName: out.playerName, amount: out.amount, takeBefore: out.takeBefore, takeAfter: out.takeAfter, direction: out.direction, state: 'confirmed' },
+    }),
   },
 };

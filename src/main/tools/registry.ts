@@ -2,17 +2,18 @@
  * The tool registry: the one place a tool call is checked and run. Whatever asked for the call (a
  * model, the rule planner, a confirmation), it goes through the same gates in the same order —
  * known tool, role, arguments, implementation, circuit breaker — and always comes back as an
- * envelope that has passed the contract, never as an exception.
+ * envelope that has passed the contract, never as an exception. A destructive tool either
+ * previews (`prepare`) or runs confirmed, with its idempotency key; it never runs otherwise.
  */
 import { TRPCClientError } from '@trpc/client';
-import type { z } from 'zod';
-import { type Card, type Envelope, envelopeSchema } from '../../shared/contracts/assistant.js';
+import { z } from 'zod';
+import { type Card, type Envelope, cardSchema, envelopeSchema } from '../../shared/contracts/assistant.js';
 import type { Role } from '../../shared/contracts/agent-api.js';
 import type { Logger } from '../../server/log.js';
 import { type BreakerPermit, type CircuitBreakerOptions, CircuitBreakers } from '../agent/guards/circuit-breaker.js';
 import { TOOLS, TOOL_NAMES, type ToolImplementations } from './catalog.js';
 import { implementations as builtIn } from './implementations.js';
-import type { ToolCallOptions, ToolContext, ToolDefinition, ToolImplementation, ToolRegistry } from './types.js';
+import type { ToolCallOptions, ToolContext, ToolDefinition, ToolImplementation, ToolPreview, ToolRegistry } from './types.js';
 
 export interface ToolRegistryOptions {
   /** Milliseconds since the epoch: envelope times and the breaker's clock. */
@@ -31,6 +32,11 @@ export interface ToolRegistryOptions {
 }
 
 export type ErrorEnvelope = Extract<Envelope, { ok: false }>;
+
+type Mode = 'invoke' | 'prepare';
+
+/** A preview as a handler must return it: the card is checked again with the whole envelope. */
+const previewSchema = z.object({ card: cardSchema, snapshot: z.unknown(), refusal: z.string().nullable() });
 
 /** Codes of failures that are the tool's own, not the caller's: worth a retry, and what the breaker counts. */
 const TRANSIENT = new Set(['INTERNAL', 'TIMEOUT', 'UNAVAILABLE']);
@@ -84,7 +90,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
   });
 
   /** One attempt, bounded by the timeout and by the caller's own cancellation. */
-  async function attempt(entry: Registered & { implementation: ToolImplementation }, args: unknown, ctx: ToolContext) {
+  async function attempt(entry: Registered & { implementation: ToolImplementation }, args: unknown, ctx: ToolContext, mode: Mode) {
     const timer = new AbortController();
     const signal = ctx.signal ? AbortSignal.any([ctx.signal, timer.signal]) : timer.signal;
     const timeout = setTimeout(() => timer.abort(), timeoutMs);
@@ -96,8 +102,9 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
       else signal.addEventListener('abort', onAbort, { once: true });
     });
     try {
-      const raw = await Promise.race([entry.implementation.invoke(args, { ...ctx, signal }), stopped]);
-      const out = entry.definition.output.safeParse(raw);
+      const work = mode === 'prepare' ? entry.implementation.prepare!(args, { ...ctx, signal }) : entry.implementation.invoke(args, { ...ctx, signal });
+      const raw = await Promise.race([work, stopped]);
+      const out = (mode === 'prepare' ? previewSchema : entry.definition.output).safeParse(raw);
       if (!out.success) throw new ToolFailure('INTERNAL', 'the tool failed', false);
       return out.data;
     } catch (err) {
@@ -110,7 +117,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
     }
   }
 
-  async function run(name: string, args: unknown, ctx: ToolContext, callOptions: ToolCallOptions): Promise<Envelope> {
+  async function run(name: string, args: unknown, ctx: ToolContext, callOptions: ToolCallOptions, mode: Mode): Promise<Envelope> {
     const entry = table.get(name);
     if (!entry) return failure(clipName(name), 'UNKNOWN_TOOL', `there is no tool named ${clipName(name)}`);
     const def = entry.definition;
@@ -121,6 +128,13 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
     if (!parsed.success) return failure(name, 'INVALID_ARGS', describeIssues(parsed.error, args));
     if (!entry.implementation) return failure(name, 'UNAVAILABLE', `${name} ${NOT_IN_THIS_VERSION}`);
     const implementation = entry.implementation;
+    if (mode === 'prepare' && (!def.isDestructive || !implementation.prepare)) {
+      return failure(name, 'INVALID_ARGS', `${name} has no preview: call it directly`);
+    }
+    // The one door to a write: a confirmed call carrying its idempotency key (src/main/confirm).
+    if (mode === 'invoke' && def.isDestructive && (callOptions.confirmed !== true || !ctx.idempotencyKey)) {
+      return failure(name, 'CONFIRMATION_REQUIRED', `${name} changes money or limits: it runs only after the user confirms its preview`);
+    }
 
     if (ctx.signal?.aborted) return failure(name, 'CANCELLED', 'the request was cancelled');
 
@@ -143,7 +157,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
         break;
       }
       try {
-        outcome = { ok: true, data: await attempt({ ...entry, implementation }, parsed.data, ctx) };
+        outcome = { ok: true, data: await attempt({ ...entry, implementation }, parsed.data, ctx, mode) };
         break;
       } catch (err) {
         outcome = { ok: false, failure: classify(err) };
@@ -158,28 +172,31 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
       return failure(name, outcome.failure.code, outcome.failure.message);
     }
     options.log?.debug('tool ok', { requestId: ctx.requestId, tool: name, ms });
-    const ui = implementation.render?.(outcome.data, parsed.data);
+    const ui = mode === 'prepare' ? (outcome.data as ToolPreview).card : implementation.render?.(outcome.data, parsed.data);
     return { schema_version: 1, generated_at: stamp(), tool: name, ok: true, data: outcome.data, ...(ui && { ui }) };
+  }
+
+  async function guarded(name: string, args: unknown, ctx: ToolContext, callOptions: ToolCallOptions, mode: Mode): Promise<Envelope> {
+    let envelope: Envelope;
+    try {
+      envelope = await run(name, args, ctx, callOptions, mode);
+    } catch {
+      // Only a bug here (a render that throws, say) reaches this; the caller still gets an answer.
+      envelope = failure(clipName(name), 'INTERNAL', 'the tool failed');
+    }
+    const checked = envelopeSchema.safeParse(envelope);
+    if (checked.success) return checked.data;
+    // A result that breaks the contract (a card the renderer cannot draw) is not handed on.
+    options.log?.error('tool envelope invalid', { requestId: ctx.requestId, tool: clipName(name) });
+    return failure(clipName(name), 'INTERNAL', 'the tool failed');
   }
 
   return {
     definitions: () => definitions,
     get: (name) => table.get(name)?.definition,
     forRole: (role) => definitions.filter((d) => d.allowedRoles.includes(role)),
-    async call(name, args, ctx, callOptions = {}) {
-      let envelope: Envelope;
-      try {
-        envelope = await run(name, args, ctx, callOptions);
-      } catch {
-        // Only a bug here (a render that throws, say) reaches this; the caller still gets an answer.
-        envelope = failure(clipName(name), 'INTERNAL', 'the tool failed');
-      }
-      const checked = envelopeSchema.safeParse(envelope);
-      if (checked.success) return checked.data;
-      // A result that breaks the contract (a card the renderer cannot draw) is not handed on.
-      options.log?.error('tool envelope invalid', { requestId: ctx.requestId, tool: clipName(name) });
-      return failure(clipName(name), 'INTERNAL', 'the tool failed');
-    },
+    call: (name, args, ctx, callOptions = {}) => guarded(name, args, ctx, callOptions, 'invoke'),
+    prepare: (name, args, ctx) => guarded(name, args, ctx, { retries: 0 }, 'prepare'),
   };
 }
 

@@ -38,17 +38,38 @@ export interface ToolContext {
   requestId: string;
   /** The turn's cancellation; the registry adds its own per-attempt timeout and passes the pair to handlers. */
   signal?: AbortSignal;
+  /** A confirmed destructive call only: the key the backend stores its first answer under. */
+  idempotencyKey?: string;
+  /** A confirmed destructive call only: the state its preview showed, which must still hold. */
+  expected?: unknown;
+}
+
+/**
+ * What a destructive tool shows before anything moves: its card (diff or settlement summary),
+ * the state the write must still find (`snapshot`), and the guardrails' refusal, if any.
+ */
+export interface ToolPreview {
+  card: Card;
+  snapshot: unknown;
+  refusal: string | null;
 }
 
 export interface ToolImplementation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
   invoke(args: z.output<I>, ctx: ToolContext): Promise<z.output<O>>;
   /** The card for a result (may depend on the arguments), or undefined when nothing is shown. */
   render?(output: z.output<O>, args: z.output<I>): Card | undefined;
+  /** Destructive tools: the dry run the user confirms (the backend's own guardrails, nothing written). */
+  prepare?(args: z.output<I>, ctx: ToolContext): Promise<ToolPreview>;
 }
 
 export interface ToolCallOptions {
   /** Reads only: how many extra attempts after a retryable failure. */
   retries?: number;
+  /**
+   * Destructive tools run only with this set, which only the confirmation of a nonce does
+   * (src/main/confirm); the context must then carry the idempotency key.
+   */
+  confirmed?: boolean;
 }
 
 /** The registry as the rest of main sees it. */
@@ -59,4 +80,9 @@ export interface ToolRegistry {
   forRole(role: Role): readonly ToolDefinition[];
   /** Validates, checks the role and the circuit breaker, runs with retries for reads; never throws. */
   call(name: string, args: unknown, ctx: ToolContext, options?: ToolCallOptions): Promise<Envelope>;
+  /**
+   * A destructive tool's preview, through the same checks; the envelope's `data` is the
+   * ToolPreview and its `ui` the card. Never throws.
+   */
+  prepare(name: string, args: unknown, ctx: ToolContext): Promise<Envelope>;
 }

@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import { type LogLevel, createLogger } from '../../server/log.js';
 import { backendConfigFromEnv, connectBackend } from '../backend/connection.js';
-import { createAssistant } from '../agent/create.js';
+import { confirmTtlFromEnv, createAgentRuntime } from '../agent/create.js';
 import { DeskSessions } from '../desk/sessions.js';
 import { startBrowserShell } from './server.js';
 
@@ -21,7 +21,7 @@ function port(value: string | undefined): number {
 
 const backend = await connectBackend(backendConfigFromEnv(process.env, resolve('.data/desk')), log);
 const shell = await startBrowserShell({
-  backend, sessions: new DeskSessions(), chat: createAssistant({ dataDir: resolve('.data'), log }), log, rendererDir: resolve('out/renderer'), port: port(process.env.WEB_PORT),
+  backend, sessions: new DeskSessions(), ...createAgentRuntime({ dataDir: resolve('.data'), log, confirmTtlSeconds: confirmTtlFromEnv(process.env) }), log, rendererDir: resolve('out/renderer'), port: port(process.env.WEB_PORT),
 });
 log.info('browser shell ready', { url: shell.url, backend: backend.mode });
 process.stdout.write(`Agent Desk (browser shell): ${shell.url}\n`);

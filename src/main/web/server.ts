@@ -75,7 +75,7 @@ export async function startBrowserShell(options: DeskServices & {
     createContext: ({ req }) => {
       // The upgrade was already checked below; the slot is the one this server issued.
       const slot = slotFromCookie(req.headers.cookie)!;
-      return { sessions: options.sessions, backend: options.backend, log: options.log, chat: options.chat, slot };
+      return { sessions: options.sessions, backend: options.backend, log: options.log, chat: options.chat, audit: options.audit, slot };
     },
   });
   server.on('upgrade', (req, socket, head) => {

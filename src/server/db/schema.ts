@@ -215,6 +215,17 @@ export const auditLog = pgTable('audit_log', {
   createdAt: instant('created_at').notNull(),
 }, (t) => [index('audit_actor_idx').on(t.actorId, t.createdAt)]);
 
+/**
+ * The head of each desk user's local audit chain (the desktop app's hash-chained log), kept here
+ * so a truncated or rewritten local file shows: a head only ever moves forward.
+ */
+export const auditHeads = pgTable('audit_heads', {
+  accountId: uuid('account_id').primaryKey().references(() => accounts.id),
+  seq: integer('seq').notNull(),
+  hash: text('hash').notNull(),
+  recordedAt: instant('recorded_at').notNull(),
+});
+
 export const EVENT_KINDS = ['player_login', 'large_bet', 'market_settled'] as const;
 export const events = pgTable('events', {
   id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),

@@ -1,10 +1,14 @@
+import * as actions from '../../shared/contracts/agent-actions.js';
 import * as api from '../../shared/contracts/agent-api.js';
+import { auditHead, recordAuditHead } from '../services/audit.js';
 import { login, logout } from '../services/auth.js';
 import { getCreditLimit, getDownline, getTake, getUpline } from '../services/book.js';
 import { getLiveExposure } from '../services/exposure.js';
 import { getBetHistory, getSettlementHistory } from '../services/history.js';
+import { editLimit, previewEditLimit } from '../services/limits.js';
 import { getCommission, getPnL, getTopMarkets } from '../services/pnl.js';
 import { searchFixtures, searchPlayers } from '../services/search.js';
+import { previewSettlement, settlePlayer } from '../services/settlements.js';
 import { authedProcedure, deskProcedure, publicProcedure, router } from './init.js';
 
 export const appRouter = router({
@@ -48,6 +52,27 @@ export const appRouter = router({
   match: router({
     searchFixtures: deskProcedure.input(api.searchFixturesInput).output(api.searchFixturesOutput)
       .query(async ({ ctx, input }) => ({ fixtures: await searchFixtures(ctx.deps, input.query, input.limit) })),
+  }),
+  /** Limits: a dry run, and the write with its idempotency key and the value the preview showed. */
+  limits: router({
+    preview: deskProcedure.input(actions.limitsPreviewInput).output(actions.limitsPreviewOutput)
+      .query(({ ctx, input }) => previewEditLimit(ctx.deps, ctx.caller, input)),
+    edit: deskProcedure.input(actions.limitsEditInput).output(actions.limitsEditOutput)
+      .mutation(({ ctx, input }) => editLimit(ctx.deps, ctx.caller, input, { requestId: ctx.requestId })),
+  }),
+  /** Settlements of a pair (account → its upline): a dry run, and the write. */
+  settlements: router({
+    preview: deskProcedure.input(actions.settlementsPreviewInput).output(actions.settlementsPreviewOutput)
+      .query(({ ctx, input }) => previewSettlement(ctx.deps, ctx.caller, input)),
+    settle: deskProcedure.input(actions.settlementsSettleInput).output(actions.settlementsSettleOutput)
+      .mutation(({ ctx, input }) => settlePlayer(ctx.deps, ctx.caller, input, { requestId: ctx.requestId })),
+  }),
+  /** The head of the desktop app's local audit chain, kept per user so a truncated file shows. */
+  audit: router({
+    recordHead: authedProcedure.input(actions.auditHeadInput).output(actions.auditHeadOutput)
+      .mutation(({ ctx, input }) => recordAuditHead(ctx.deps, ctx.caller, input)),
+    head: authedProcedure.output(actions.auditHeadOutput)
+      .query(({ ctx }) => auditHead(ctx.deps, ctx.caller)),
   }),
 });
 

@@ -1,7 +1,8 @@
 /**
- * The assistant's action tools (seed 000, Phases 3–4): the arguments a planner may give them and
- * what they answer. Shared so the backend validates the same shapes the tool registry offers the
- * model when these procedures are built; until then main plans and refuses them from here.
+ * The assistant's action tools (seed 000, Phases 3–4) and the backend procedures behind the two
+ * that move money or limits: the arguments a planner may give them, the dry run (preview) and the
+ * write, which takes an idempotency key and the state the preview showed. Shared so the backend
+ * validates exactly the shapes the tool registry offers.
  */
 import { z } from 'zod';
 import { id, isoDate, paisa } from './agent-api.js';
@@ -13,27 +14,23 @@ export const limitType = z.enum(['creditLimit', 'perClickWin', 'aggregateDailyWi
 export type LimitType = z.infer<typeof limitType>;
 
 // ── agent.editLimit ──────────────────────────────────────────────────────────────────────────
-export const editLimitInput = z.strictObject({ playerId: id, limitType, newValue: positivePaisa });
-/** The change as the diff card shows it: before and after, in paisa. */
-export const editLimitOutput = z.object({
-  playerId: id, playerName: z.string(), limitType, before: paisa, after: paisa,
-});
+// A limit may be set to zero (a player blocked from betting); the backend applies the rest of the guardrails.
+export const editLimitInput = z.strictObject({ playerId: id, limitType, newValue: paisa.nonnegative('must not be negative') });
 
 // ── agent.settlePlayer ───────────────────────────────────────────────────────────────────────
-export const settlePlayerInput = z.strictObject({
+const settlePlayerFields = z.strictObject({
   playerId: id,
-  periodId: z.string().trim().min(1).max(64).optional(),
+  /** An ISO week (`2026-W46`): settle the take as it stood at the end of that week. */
+  periodId: z.string().trim().regex(/^\d{4}-W\d{2}$/, 'must be an ISO week like 2026-W46').optional(),
   mode: z.enum(['auto', 'amount']),
   amount: positivePaisa.optional(),
-}).superRefine((v, ctx) => {
+});
+function checkSettleMode(v: { mode: 'auto' | 'amount'; amount?: number | undefined }, ctx: z.RefinementCtx): void {
   // 'auto' settles the whole take, so an amount there would be ignored silently: refuse it instead.
   if (v.mode === 'amount' && v.amount === undefined) ctx.addIssue({ code: 'custom', path: ['amount'], message: "required when mode is 'amount'" });
   if (v.mode === 'auto' && v.amount !== undefined) ctx.addIssue({ code: 'custom', path: ['amount'], message: "only allowed when mode is 'amount'" });
-});
-export const settlePlayerOutput = z.object({
-  playerId: id, playerName: z.string(), amount: paisa, takeBefore: paisa, takeAfter: paisa,
-  direction: z.enum(['player_pays', 'agent_pays']),
-});
+}
+export const settlePlayerInput = settlePlayerFields.superRefine(checkSettleMode);
 
 // ── agent.placeHedgeBet ──────────────────────────────────────────────────────────────────────
 export const placeHedgeBetInput = z.strictObject({
@@ -64,3 +61,50 @@ export const shareReportInput = z.strictObject({
   channel: z.literal('notification').default('notification'),
 });
 export const shareReportOutput = z.object({ ok: z.literal(true) });
+
+// ── backend: limits.preview / limits.edit, settlements.preview / settlements.settle ──────────
+/** Chosen by the caller, scoped by the backend to (caller, procedure); kept at least 24 hours. */
+export const idempotencyKey = z.string().min(16).max(128).regex(/^[A-Za-z0-9_-]+$/, 'not an idempotency key');
+
+/** The platform's ceiling on any credit limit, in paisa (10,000,000.00 points). */
+export const PLATFORM_MAX_CREDIT_LIMIT = 1_000_000_000;
+
+export const limitsPreviewInput = editLimitInput;
+/** The dry run: the same guardrails as the write, with the reason when they refuse. */
+export const limitsPreviewOutput = z.object({
+  playerId: id, playerName: z.string(), limitType, before: paisa, after: paisa, refusal: z.string().nullable(),
+});
+export const limitsEditInput = editLimitInput.extend({
+  idempotencyKey,
+  /** The value the preview showed: if it no longer holds, the write is refused (PRECONDITION_FAILED). */
+  expectedBefore: paisa.optional(),
+});
+export const limitsEditOutput = z.object({
+  playerId: id, playerName: z.string(), limitType, before: paisa, after: paisa,
+  /** The backend's audit row of this change. */
+  auditId: z.number().int(),
+  /** True when this answer is the stored one of an earlier call with the same key: nothing moved now. */
+  replayed: z.boolean(),
+});
+
+export const settlementsPreviewInput = settlePlayerInput;
+export const settlementDirection = z.enum(['player_pays', 'agent_pays']);
+export const settlementsPreviewOutput = z.object({
+  playerId: id, playerName: z.string(), mode: z.enum(['auto', 'amount']), periodId: z.string().nullable(),
+  /** Always positive: who pays is `direction`. */
+  amount: paisa, takeBefore: paisa, takeAfter: paisa, direction: settlementDirection, refusal: z.string().nullable(),
+});
+export const settlementsSettleInput = settlePlayerFields.extend({
+  idempotencyKey,
+  /** The take the preview showed: if it no longer holds, the write is refused (PRECONDITION_FAILED). */
+  expectedTakeBefore: paisa.optional(),
+}).superRefine(checkSettleMode);
+export const settlementsSettleOutput = z.object({
+  settlementId: id, playerId: id, playerName: z.string(), amount: paisa, takeBefore: paisa, takeAfter: paisa,
+  direction: settlementDirection, auditId: z.number().int(), replayed: z.boolean(),
+});
+
+// ── backend: audit.recordHead / audit.head ───────────────────────────────────────────────────
+/** The head of a desktop app's local audit chain, kept by the backend so a truncated file shows. */
+export const auditHeadInput = z.strictObject({ seq: z.number().int().nonnegative(), hash: z.string().regex(/^[0-9a-f]{64}$/, 'not a SHA-256 hex digest') });
+export const auditHeadOutput = z.object({ seq: z.number().int(), hash: z.string(), recordedAt: z.iso.datetime() }).nullable();

@@ -26,7 +26,11 @@ export const decisionSchema = z.strictObject({
 export type Decision = z.infer<typeof decisionSchema>;
 
 // ── cards ────────────────────────────────────────────────────────────────────────────────────
-const action = z.strictObject({ id: z.enum(['confirm', 'cancel', 'pick']), label: z.string().max(60), nonce: z.string().max(128).optional() });
+/** A button on a card. Confirm and cancel carry the nonce and the hash of the frozen call they answer. */
+const action = z.strictObject({
+  id: z.enum(['confirm', 'cancel', 'pick']), label: z.string().max(60), nonce: z.string().max(128).optional(),
+  payloadHash: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+});
 const card = <T extends string, D extends z.ZodType>(type: T, data: D) =>
   z.strictObject({ type: z.literal(type), data, actions: z.array(action).max(8).optional() });
 
@@ -40,13 +44,17 @@ export const betTableCard = card('bet_table', api.getBetHistoryOutput);
 export const downlineTreeCard = card('downline_tree', api.getDownlineOutput);
 export const playerPickerCard = card('player_picker', z.object({ query: z.string(), players: z.array(api.playerRef) }));
 export const fixturePickerCard = card('fixture_picker', z.object({ query: z.string(), fixtures: z.array(api.fixtureRef) }));
+/** Where a proposed change stands: waiting for the user, or how it ended. */
+export const proposalState = z.enum(['pending', 'confirmed', 'cancelled', 'expired', 'refused']);
+export type ProposalState = z.infer<typeof proposalState>;
+
 export const diffCard = card('diff_card', z.object({
   playerId: api.id, playerName: z.string(), field: z.enum(['creditLimit', 'perClickWin', 'aggregateDailyWin', 'minStake']),
-  before: api.paisa, after: api.paisa, expiresAt: z.iso.datetime().optional(), refusal: z.string().optional(),
+  before: api.paisa, after: api.paisa, expiresAt: z.iso.datetime().optional(), refusal: z.string().optional(), state: proposalState.optional(),
 }));
 export const settlementSummaryCard = card('settlement_summary', z.object({
   playerId: api.id, playerName: z.string(), amount: api.paisa, takeBefore: api.paisa, takeAfter: api.paisa,
-  direction: z.enum(['player_pays', 'agent_pays']), expiresAt: z.iso.datetime().optional(), refusal: z.string().optional(),
+  direction: z.enum(['player_pays', 'agent_pays']), expiresAt: z.iso.datetime().optional(), refusal: z.string().optional(), state: proposalState.optional(),
 }));
 export const betSlipCard = card('bet_slip', z.object({
   fixtureName: z.string(), marketName: z.string(), outcomeName: z.string(), side: z.enum(['back', 'lay']),

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { id } from './agent-api.js';
-import { cardSchema } from './assistant.js';
+import { cardSchema, proposalState } from './assistant.js';
 
 /** AGENT.md, Page context: the route the user is on when they ask, with its parsed query. */
 export const pageContextSchema = z.strictObject({
@@ -35,6 +35,8 @@ export const chatMessageSchema = z.strictObject({
   /** The turn this message answers (assistant) or started (user). */
   requestId: z.string().max(64),
   outcome: turnOutcome.optional(),
+  /** A confirm or cancel answers the proposal of this nonce: its card shows this final state. */
+  resolves: z.strictObject({ nonce: z.string().max(128), state: proposalState }).optional(),
 });
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
@@ -50,6 +52,13 @@ export const turnEventSchema = z.discriminatedUnion('type', [
 export type TurnEvent = z.infer<typeof turnEventSchema>;
 
 export const chatHistoryOutput = z.object({ messages: z.array(chatMessageSchema) });
+
+/** The user's answer to a proposal: the nonce and the hash of the frozen call, as the card carried them. */
+export const chatConfirmInput = z.strictObject({
+  nonce: z.string().min(20).max(128).regex(/^[A-Za-z0-9_-]+$/, 'not a nonce'),
+  payloadHash: z.string().regex(/^[0-9a-f]{64}$/, 'not a payload hash'),
+});
+export type ChatConfirmInput = z.infer<typeof chatConfirmInput>;
 
 /** "/agent/bets?playerId=X" → the page context the panel would send from that route. */
 export function parseChatRoute(href: string): PageContext {

@@ -9,8 +9,11 @@ export const VIRTUALIZE_OVER = 50;
 const ROW_HEIGHT = 32;
 
 /** The frame every card shares: a titled section whose root carries `card-<type>`. */
-export function CardFrame({ type, title, subtitle, tone, children }: {
-  type: CardType; title: ReactNode; subtitle?: ReactNode; tone?: 'warn' | 'bad' | undefined; children?: ReactNode;
+export function CardFrame({ type, title, subtitle, tone, badge, children }: {
+  type: CardType; title: ReactNode; subtitle?: ReactNode; tone?: 'warn' | 'bad' | 'good' | 'done' | undefined;
+  /** Shown at the end of the header line (a proposal's state). */
+  badge?: ReactNode;
+  children?: ReactNode;
 }) {
   const id = useId();
   return (
@@ -18,6 +21,7 @@ export function CardFrame({ type, title, subtitle, tone, children }: {
       <header className="chat-card-head">
         <h3 id={id}>{title}</h3>
         {subtitle !== undefined && <span className="muted chat-card-sub">{subtitle}</span>}
+        {badge}
       </header>
       {children}
     </section>

@@ -1,9 +1,10 @@
 import { type KeyboardEvent, type RefObject, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import type { Card } from '../../../shared/contracts/assistant';
 import type { ChatMessage } from '../../../shared/contracts/chat';
-import { CardView } from '../cards';
+import { type CardAction, CardView, type ProposalStatus } from '../cards';
 import { formatDateTime } from '../lib/format';
 import { useSession } from '../lib/session';
-import { MAX_LENGTH, type TurnState, useChat } from './store';
+import { type ChatState, MAX_LENGTH, type TurnState, useChat } from './store';
 import { humaniseTool, listInWords } from './tools';
 
 const SUGGESTIONS = ['What is my live exposure?', "Show today's P&L", 'Who owes me the most?', 'Show my downline'];
@@ -112,6 +113,10 @@ function MessageList() {
   const loadHistory = useChat((s) => s.loadHistory);
   const pick = useChat((s) => s.pick);
   const setDraft = useChat((s) => s.setDraft);
+  const resolved = useChat((s) => s.resolved);
+  const answering = useChat((s) => s.answering);
+  const answerErrors = useChat((s) => s.answerErrors);
+  const answer = useChat((s) => s.answer);
   const timezone = useSession((s) => s.user?.timezone ?? 'UTC');
   const scrollRef = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
@@ -120,10 +125,16 @@ function MessageList() {
   useLayoutEffect(() => {
     const el = scrollRef.current;
     if (el && stick.current) el.scrollTop = el.scrollHeight;
-  }, [messages, turn, error, history]);
+  }, [messages, turn, error, history, answerErrors]);
 
   const busy = turn !== null;
   const onPick = (requestId: string) => (busy || !requestId ? undefined : (candidateId: string) => pick(requestId, candidateId));
+  const proposals: Proposals = { resolved, answering, answerErrors };
+  const onAction = (action: CardAction) => {
+    if ((action.id === 'confirm' || action.id === 'cancel') && action.nonce && action.payloadHash) {
+      void answer(action.id, action.nonce, action.payloadHash);
+    }
+  };
 
   return (
     <div className="chat-scroll" ref={scrollRef} onScroll={(e) => {
@@ -146,7 +157,9 @@ function MessageList() {
         </div>
       )}
       <ol className="chat-messages" role="log" aria-live="polite" aria-busy={busy} aria-label="Conversation" data-testid="chat-messages" data-history={history}>
-        {messages.map((m) => <Message key={m.id} message={m} timezone={timezone} onPick={onPick(m.requestId)} />)}
+        {messages.map((m) => (
+          <Message key={m.id} message={m} timezone={timezone} onPick={onPick(m.requestId)} onAction={onAction} proposals={proposals} />
+        ))}
         {turn && (turn.text || turn.cards.length > 0) && <PendingMessage turn={turn} />}
         {error && (
           <li className="chat-msg assistant error" data-testid="chat-message" data-role="assistant" data-outcome="error" role="alert">
@@ -159,15 +172,32 @@ function MessageList() {
   );
 }
 
-function Message({ message: m, timezone, onPick }: { message: ChatMessage; timezone: string; onPick: ((id: string) => void) | undefined }) {
+type Proposals = Pick<ChatState, 'resolved' | 'answering' | 'answerErrors'>;
+
+/** The nonce a card's confirm / cancel answers, if it is a proposal. */
+function nonceOf(card: Card): string | null {
+  return card.actions?.find((a) => (a.id === 'confirm' || a.id === 'cancel') && a.nonce)?.nonce ?? null;
+}
+
+/** Where a proposal card stands in the conversation: ended (a later answer), being answered, or failed to send. */
+function proposalOf(card: Card, p: Proposals): ProposalStatus | undefined {
+  const nonce = nonceOf(card);
+  if (nonce === null) return undefined;
+  const own = <T,>(record: Record<string, T>): T | null => (Object.hasOwn(record, nonce) ? record[nonce]! : null);
+  return { resolved: own(p.resolved), busy: own(p.answering), error: own(p.answerErrors) };
+}
+
+function Message({ message: m, timezone, onPick, onAction, proposals }: {
+  message: ChatMessage; timezone: string; onPick: ((id: string) => void) | undefined;
+  onAction: (action: CardAction) => void; proposals: Proposals;
+}) {
   const tone = m.outcome === 'rate_limited' ? ' warn' : m.outcome === 'failed' ? ' failed' : '';
   return (
     <li className={`chat-msg ${m.role}${tone}`} data-testid="chat-message" data-role={m.role} data-outcome={m.outcome}
-      data-request-id={m.requestId}>
+      data-request-id={m.requestId} data-resolves={m.resolves?.state}>
       {m.text && <p className="chat-text" title={formatDateTime(m.at, timezone)}>{m.text}</p>}
       {m.role === 'assistant' && m.cards.map((card, i) => (
-        // Confirm / cancel have no route yet (chat.confirm): the buttons show, disabled.
-        <CardView key={i} card={card} onPick={onPick} />
+        <CardView key={i} card={card} onPick={onPick} onAction={onAction} proposal={proposalOf(card, proposals)} />
       ))}
     </li>
   );

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { Card } from '../../../shared/contracts/assistant';
+import type { Card, ProposalState } from '../../../shared/contracts/assistant';
 import type { MAX_MESSAGE_LENGTH, ChatMessage, ChatTurnInput, PageContext, TurnEvent } from '../../../shared/contracts/chat';
 import { desk } from '../lib/desk';
 import { useRoute } from '../lib/route';
@@ -23,6 +23,8 @@ export interface TurnState {
 
 type HistoryState = 'idle' | 'loading' | 'ready' | 'error';
 
+export type ProposalAnswer = 'confirm' | 'cancel';
+
 export interface ChatState {
   open: boolean;
   /** Docked as a right sidebar (remembered) rather than floating. */
@@ -35,6 +37,15 @@ export interface ChatState {
   error: string | null;
   /** The composer's text, kept while the panel is closed. */
   draft: string;
+  /**
+   * How each answered proposal ended, by nonce: the `resolves` of the first message (history
+   * included) that answered it. Derived from `messages`, so it survives a reload.
+   */
+  resolved: Record<string, ProposalState>;
+  /** Proposals whose confirm or cancel is in flight, by nonce. */
+  answering: Record<string, ProposalAnswer>;
+  /** Why the last answer to a proposal could not be sent (the call itself failed), by nonce. */
+  answerErrors: Record<string, string>;
   setOpen(open: boolean): void;
   setDocked(docked: boolean): void;
   setDraft(text: string): void;
@@ -44,6 +55,11 @@ export interface ChatState {
   send(text: string): boolean;
   /** Continues a picker's turn with the chosen candidate. */
   pick(requestId: string, candidateId: string): void;
+  /**
+   * Confirms or cancels the proposal of `nonce`, once: nothing is sent while an answer to it is
+   * in flight or after it ended. The answer (main's message) joins the conversation.
+   */
+  answer(action: ProposalAnswer, nonce: string, payloadHash: string): Promise<void>;
   clear(): Promise<void>;
   /** Forgets everything but the dock mode (sign-out). */
   reset(): void;
@@ -104,11 +120,37 @@ function upsert(messages: ChatMessage[], message: ChatMessage): ChatMessage[] {
   return next;
 }
 
+/**
+ * The final state of each answered proposal, by nonce. The first answer counts: a later one
+ * for the same nonce (another window's, say) can only be main's "already answered" refusal.
+ */
+export function resolutionsOf(messages: readonly ChatMessage[]): Record<string, ProposalState> {
+  const resolved: Record<string, ProposalState> = {};
+  for (const m of messages) {
+    if (m.resolves && !Object.hasOwn(resolved, m.resolves.nonce)) resolved[m.resolves.nonce] = m.resolves.state;
+  }
+  return resolved;
+}
+
+/** The messages with what they resolve: every change of `messages` goes through here. */
+function withMessages(messages: ChatMessage[]): Pick<ChatState, 'messages' | 'resolved'> {
+  return { messages, resolved: resolutionsOf(messages) };
+}
+
+function without<T>(record: Record<string, T>, key: string): Record<string, T> {
+  if (!Object.hasOwn(record, key)) return record;
+  const next = { ...record };
+  delete next[key];
+  return next;
+}
+
 /** The running subscription and a token that tells its events from a stale one's. */
 let active: { token: number; unsubscribe(): void } | null = null;
 let tokens = 0;
 /** Bumped by each history load and by reset, so a late answer for another session is dropped. */
 let historyRuns = 0;
+/** Bumped by reset only: a proposal answer that lands after sign-out is dropped. */
+let sessionRuns = 0;
 
 function stopActive(): void {
   const a = active;
@@ -125,7 +167,7 @@ export const useChat = create<ChatState>((set, get) => {
     if (turn.requestId !== null && event.requestId !== turn.requestId && event.type !== 'start') return;
     switch (event.type) {
       case 'start':
-        set((s) => ({ messages: upsert(s.messages, event.user), turn: { ...turn, requestId: event.requestId } }));
+        set((s) => ({ ...withMessages(upsert(s.messages, event.user)), turn: { ...turn, requestId: event.requestId } }));
         return;
       case 'plan': {
         const known = new Set(turn.tools.map((t) => t.tool));
@@ -149,7 +191,7 @@ export const useChat = create<ChatState>((set, get) => {
         return;
       case 'done':
         active = null;
-        set((s) => ({ messages: upsert(s.messages, event.message), turn: null }));
+        set((s) => ({ ...withMessages(upsert(s.messages, event.message)), turn: null }));
         return;
     }
   };
@@ -165,7 +207,7 @@ export const useChat = create<ChatState>((set, get) => {
       requestId: turn.requestId ?? '', outcome: 'failed',
     }] : [];
     set((s) => ({
-      messages: [...s.messages, ...partial],
+      ...withMessages([...s.messages, ...partial]),
       turn: null,
       error: errorText(error),
       // Nothing was taken: give the typed text back, unless the user has started another.
@@ -203,6 +245,9 @@ export const useChat = create<ChatState>((set, get) => {
     turn: null,
     error: null,
     draft: '',
+    resolved: {},
+    answering: {},
+    answerErrors: {},
     setOpen(open) {
       set({ open });
       if (open) void get().loadHistory();
@@ -224,7 +269,7 @@ export const useChat = create<ChatState>((set, get) => {
         if (run !== historyRuns) return; // reset meanwhile
         const ids = new Set(messages.map((m) => m.id));
         // A turn sent while the history loaded comes after it.
-        set((s) => ({ history: 'ready', messages: [...messages, ...s.messages.filter((m) => !ids.has(m.id))] }));
+        set((s) => ({ history: 'ready', ...withMessages([...messages, ...s.messages.filter((m) => !ids.has(m.id))]) }));
       } catch (error) {
         if (run !== historyRuns) return;
         if (isUnauthorized(error)) useSession.getState().expired();
@@ -242,12 +287,31 @@ export const useChat = create<ChatState>((set, get) => {
       if (get().turn || !requestId) return;
       run({ kind: 'pick', requestId, candidateId }, null);
     },
+    async answer(action, nonce, payloadHash) {
+      const { answering, resolved } = get();
+      if (!nonce || !payloadHash || Object.hasOwn(answering, nonce) || Object.hasOwn(resolved, nonce)) return;
+      const run = sessionRuns;
+      // Marked before the call, synchronously: a second press cannot get past the check above.
+      set((s) => ({ answering: { ...s.answering, [nonce]: action }, answerErrors: without(s.answerErrors, nonce) }));
+      try {
+        const input = { nonce, payloadHash };
+        const message = action === 'confirm' ? await desk.chat.confirm.mutate(input) : await desk.chat.cancel.mutate(input);
+        if (run !== sessionRuns) return;
+        set((s) => ({ ...withMessages(upsert(s.messages, message)), answering: without(s.answering, nonce) }));
+      } catch (error) {
+        if (run !== sessionRuns) return;
+        if (isUnauthorized(error)) useSession.getState().expired();
+        // The call failed before main answered (or its answer was lost): the buttons come back.
+        // Main takes each nonce once, so pressing again cannot carry the change out twice.
+        set((s) => ({ answering: without(s.answering, nonce), answerErrors: { ...s.answerErrors, [nonce]: errorText(error) } }));
+      }
+    },
     async clear() {
       if (get().turn) return;
       try {
         await desk.chat.clear.mutate();
         historyRuns++;
-        set({ messages: [], error: null, history: 'ready', historyError: null });
+        set({ ...withMessages([]), error: null, history: 'ready', historyError: null, answerErrors: {} });
       } catch (error) {
         if (isUnauthorized(error)) useSession.getState().expired();
         set({ error: errorText(error) });
@@ -257,7 +321,11 @@ export const useChat = create<ChatState>((set, get) => {
       stopActive();
       tokens++;
       historyRuns++;
-      set({ open: false, history: 'idle', historyError: null, messages: [], turn: null, error: null, draft: '' });
+      sessionRuns++;
+      set({
+        open: false, history: 'idle', historyError: null, ...withMessages([]), turn: null, error: null, draft: '',
+        answering: {}, answerErrors: {},
+      });
     },
   };
 });

@@ -67,3 +67,10 @@ export function formatDateTimeShort(iso: string, timeZone: string): string {
 export function formatCount(n: number): string {
   return Math.trunc(n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
+
+/** A time of day to the second, in the user's timezone: "12:34:56". */
+export function formatTime(iso: string, timeZone: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return new Intl.DateTimeFormat('en-IN', { timeZone, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(d);
+}

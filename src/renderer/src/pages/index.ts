@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import { AuditPage } from './Audit';
 import { BetsPage } from './Bets';
 import { DashboardPage } from './Dashboard';
 import { DownlinePage } from './Downline';
@@ -27,4 +28,5 @@ export const PAGES: PageEntry[] = [
   { pattern: '/agent/exposure', title: 'Exposure', nav: 'Exposure', Component: ExposurePage },
   { pattern: '/agent/pnl', title: 'PnL', nav: 'PnL', Component: PnlPage },
   { pattern: '/agent/settlements', title: 'Settlements', nav: 'Settlements', Component: SettlementsPage },
+  { pattern: '/agent/audit', title: 'Audit', nav: 'Audit', Component: AuditPage },
 ];

@@ -1,0 +1,236 @@
+import { PlayerLink } from '../cards/PlayerLink';
+import { playerHref } from '../cards/shared';
+import { LIMIT_FIELDS } from '../cards/DiffCard';
+import { humaniseTool } from '../chat/tools';
+import { desk } from '../lib/desk';
+import { formatCount, formatPoints, takeInWords } from '../lib/format';
+import { useSession } from '../lib/session';
+import { useDeskQuery } from '../lib/useQuery';
+import { Loadable } from '../components/States';
+
+/**
+ * Main's audit log: every proposal the user confirmed, cancelled or had refused, newest first,
+ * and whether the hash chain verifies (against the head the backend keeps, too). Everything in
+ * an entry came from a file on disk: it is shown as text only, never as markup or a link
+ * target (a player link needs a well-formed id).
+ */
+/** audit.list's answer as the client sees it (auditListOutput in src/shared/contracts/audit.ts). */
+type AuditListOutput = Awaited<ReturnType<typeof desk.audit.list.query>>;
+type AuditEntry = AuditListOutput['entries'][number];
+type AuditOutcome = AuditEntry['outcome'];
+
+export function AuditPage() {
+  const state = useDeskQuery('audit', () => desk.audit.list.query());
+  return (
+    <section aria-labelledby="audit-title">
+      <div className="section-head">
+        <h1 id="audit-title">Audit</h1>
+        {state.status === 'ready' && <button type="button" onClick={state.reload} data-testid="audit-reload">Verify again</button>}
+      </div>
+      <p className="muted hint-line">
+        Every change the assistant proposed and you answered, as kept in the hash-chained log on this computer.
+      </p>
+      <Loadable state={state}>
+        {(d) => (
+          <>
+            <VerificationBanner data={d} />
+            {d.entries.length === 0
+              ? <p className="state empty" data-testid="audit-empty">No audited actions yet.</p>
+              : <AuditTable entries={d.entries} />}
+          </>
+        )}
+      </Loadable>
+    </section>
+  );
+}
+
+function shortHash(hash: string): string {
+  return `${hash.slice(0, 10)}…`;
+}
+
+function VerificationBanner({ data }: { data: AuditListOutput }) {
+  const v = data.verification;
+  const bh = v.backendHead;
+  // main's verification already fails when the recorded head is missing or differs; with a chain
+  // broken elsewhere, the head still matches when the entry it names is there, unchanged.
+  const headMatches = bh !== null && (v.ok || data.entries.some((e) => e.seq === bh.seq && e.hash === bh.hash));
+  return (
+    <div className={`audit-status ${v.ok ? 'ok' : 'bad'}`} data-testid="audit-status" data-ok={String(v.ok)}
+      data-backend-match={bh === null ? 'none' : String(headMatches)} role={v.ok ? 'status' : 'alert'}>
+      <p className="audit-status-main">
+        <span aria-hidden="true" className="audit-status-mark">{v.ok ? '✓' : '✗'}</span>{' '}
+        {v.ok
+          ? (v.head
+            ? <>Chain verified: {formatCount(v.count)} {v.count === 1 ? 'entry' : 'entries'}, head #{v.head.seq} (<code title={v.head.hash}>{shortHash(v.head.hash)}</code>)</>
+            : <>Chain verified: the log is empty.</>)
+          : <>Chain broken{v.firstBadSeq !== null ? ` at entry #${v.firstBadSeq}` : ''}: {v.reason ?? 'the log could not be verified'}</>}
+      </p>
+      <p className="audit-status-backend" data-testid="audit-backend-head">
+        {bh === null
+          ? 'The backend has no recorded head for you yet.'
+          : headMatches
+            ? <>The backend&apos;s head #{bh.seq} (<code title={bh.hash}>{shortHash(bh.hash)}</code>) matches.</>
+            : <>The backend&apos;s head #{bh.seq} (<code title={bh.hash}>{shortHash(bh.hash)}</code>) does not match: entries may have been removed.</>}
+      </p>
+    </div>
+  );
+}
+
+const TOOLS: Record<string, string> = {
+  'agent.editLimit': 'Limit change',
+  'agent.settlePlayer': 'Settlement',
+  'agent.placeHedgeBet': 'Hedge bet',
+  'agent.generateReport': 'Report',
+  'agent.shareReport': 'Report link',
+};
+
+function toolInWords(tool: string): string {
+  const words = TOOLS[tool] ?? humaniseTool(tool);
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+const OUTCOMES: Record<AuditOutcome, string> = {
+  executed: 'Executed',
+  refused: 'Refused',
+  cancelled: 'Cancelled',
+  expired: 'Expired',
+  failed: 'Failed',
+};
+
+// ── reading an entry: the file is a trust boundary, so every field is checked before use ──────
+type Json = Record<string, unknown>;
+const obj = (v: unknown): Json | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : null);
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const paisa = (v: unknown): number | null => (typeof v === 'number' && Number.isSafeInteger(v) ? v : null);
+const clip = (s: string, n = 120) => (s.length > n ? `${s.slice(0, n)}…` : s);
+
+/** The player an entry acts on: its id, and a name from this entry or another one about them. */
+function playerOf(entry: AuditEntry, names: Map<string, string>): { id: string; name: string } | null {
+  const id = str(obj(entry.args)?.playerId) ?? str(obj(entry.after)?.playerId);
+  if (!id) return null;
+  return { id, name: names.get(id) ?? `player ${id.slice(0, 8)}…` };
+}
+
+function namesOf(entries: readonly AuditEntry[]): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const e of entries) {
+    const after = obj(e.after);
+    const id = str(after?.playerId);
+    const name = str(after?.playerName);
+    if (id && name && !names.has(id)) names.set(id, clip(name, 80));
+  }
+  return names;
+}
+
+/** What the entry did or would have done, in words; amounts are paisa. */
+function summaryOf(entry: AuditEntry, playerName: string): string {
+  const args = obj(entry.args) ?? {};
+  const before = obj(entry.before);
+  const after = obj(entry.after);
+  const executed = entry.outcome === 'executed';
+  if (entry.tool === 'agent.editLimit') {
+    const field = str(args.limitType);
+    const label = field && field in LIMIT_FIELDS ? LIMIT_FIELDS[field as keyof typeof LIMIT_FIELDS] : 'Limit';
+    const from = paisa(executed ? after?.before : undefined) ?? paisa(before?.before);
+    const to = paisa(executed ? after?.after : undefined) ?? paisa(args.newValue);
+    return `${label}: ${from === null ? '' : `${formatPoints(from)} → `}${to === null ? '?' : formatPoints(to)}`;
+  }
+  if (entry.tool === 'agent.settlePlayer') {
+    const period = str(args.periodId);
+    const forPeriod = period ? ` for ${clip(period, 20)}` : '';
+    const amount = paisa(after?.amount);
+    const direction = str(after?.direction);
+    if (executed && amount !== null && (direction === 'player_pays' || direction === 'agent_pays')) {
+      return `${direction === 'player_pays' ? `${playerName} paid you` : `You paid ${playerName}`} ${formatPoints(amount)}${forPeriod}`;
+    }
+    const asked = paisa(args.amount);
+    const takeThen = paisa(before?.takeBefore);
+    const what = args.mode === 'amount' && asked !== null ? `Settle ${formatPoints(asked)}` : 'Settle the full take';
+    return `${what}${forPeriod}${takeThen === null ? '' : ` (take then: ${takeInWords(takeThen)})`}`;
+  }
+  // Another tool: its plain arguments, with money-looking ones as points.
+  const parts = Object.entries(args).filter(([k]) => k !== 'playerId').slice(0, 6).map(([k, v]) => {
+    const money = /amount|value|stake|limit/i.test(k) && paisa(v) !== null;
+    const shown = money ? formatPoints(v as number) : typeof v === 'string' ? clip(v, 60) : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '…';
+    return `${clip(k, 30)}: ${shown}`;
+  });
+  return parts.join(', ') || '—';
+}
+
+/** Why a refused or failed entry did not go through, when its answer says. */
+function reasonOf(entry: AuditEntry): string | null {
+  if (entry.outcome !== 'refused' && entry.outcome !== 'failed') return null;
+  const error = obj(obj(entry.after)?.error);
+  const message = str(error?.message);
+  return message ? clip(message, 300) : null;
+}
+
+function formatStamp(iso: string, timeZone: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return new Intl.DateTimeFormat('en-IN', { timeZone, dateStyle: 'medium', timeStyle: 'medium', hourCycle: 'h23' }).format(d);
+}
+
+/** At most this many players are looked up by id for their names (one call each). */
+const NAME_LOOKUPS = 25;
+
+/**
+ * Names for the players no entry names (only an executed entry carries the backend's answer,
+ * with the name): looked up by id, well-formed ids only. A failed lookup leaves the short id.
+ */
+function usePlayerNames(entries: readonly AuditEntry[]): Map<string, string> {
+  const known = namesOf(entries);
+  const missing = [...new Set(entries.map((e) => str(obj(e.args)?.playerId)))]
+    .filter((id): id is string => id !== null && !known.has(id) && playerHref(id) !== null)
+    .sort()
+    .slice(0, NAME_LOOKUPS);
+  const looked = useDeskQuery(`audit-names:${missing.join(',')}`, async () => {
+    const found = await Promise.all(missing.map((playerId) => desk.panel.creditLimits.query({ playerId }).then(
+      (r) => [playerId, r.rows.find((row) => row.accountId === playerId)?.name ?? null] as const,
+      () => [playerId, null] as const,
+    )));
+    return found;
+  });
+  if (looked.status === 'ready') {
+    for (const [id, name] of looked.data) if (name) known.set(id, clip(name, 80));
+  }
+  return known;
+}
+
+function AuditTable({ entries }: { entries: AuditEntry[] }) {
+  const timezone = useSession((s) => s.user?.timezone ?? 'UTC');
+  const names = usePlayerNames(entries);
+  return (
+    <div className="table-scroll">
+      <table className="table audit-table" data-testid="audit-table">
+        <caption className="visually-hidden">Your audit entries, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col" className="num">Seq</th><th scope="col">Time</th><th scope="col">Action</th><th scope="col">Player</th>
+            <th scope="col">Details</th><th scope="col">Outcome</th><th scope="col">Hash</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map((e) => {
+            const player = playerOf(e, names);
+            const reason = reasonOf(e);
+            return (
+              <tr key={`${e.seq}:${e.hash}`} data-testid="audit-row" data-seq={e.seq} data-outcome={e.outcome}>
+                <td className="num">{e.seq}</td>
+                <td className="nowrap" title={e.ts}>{formatStamp(e.ts, timezone)}</td>
+                <td data-testid="audit-tool" title={clip(e.tool, 64)}>{toolInWords(e.tool)}</td>
+                <td data-testid="audit-player">{player ? <PlayerLink id={player.id} name={player.name} /> : '—'}</td>
+                <td data-testid="audit-summary" className="audit-summary">
+                  {summaryOf(e, player?.name ?? 'the player')}
+                  {reason && <span className="audit-reason muted">{reason}</span>}
+                </td>
+                <td><span className={`badge audit-outcome ${e.outcome}`} data-testid="audit-outcome">{OUTCOMES[e.outcome] ?? e.outcome}</span></td>
+                <td><code className="audit-hash" title={e.hash}>{shortHash(e.hash)}</code></td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

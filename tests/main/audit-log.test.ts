@@ -1,0 +1,256 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuditLog, AuditLogError, type AuditFields, GENESIS_HASH, auditFileIn, verifyChain } from '../../src/main/audit/audit-log.js';
+import { canonicalJson } from '../../src/shared/canonical-json.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const START = Date.parse('2026-11-20T06:30:00.000Z');
+
+let dir: string;
+beforeAll(async () => { dir = await mkdtemp(join(tmpdir(), 'audit-log-test-')); });
+afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
+
+let files = 0;
+const freshFile = () => join(dir, `case-${++files}`, 'audit', 'audit.jsonl');
+
+const fieldsFor = (i: number): AuditFields => ({
+  requestId: `req-${i}`,
+  user: 'agent-priya',
+  tool: i % 2 ? 'agent.setCreditLimit' : 'agent.settle',
+  args: { playerId: `p-${i}`, amount: 1_000 * i, note: `change ${i}` },
+  before: { limit: 500 * i },
+  after: i === 3 ? { error: { code: 'CONFLICT', message: 'limit moved' } } : { limit: 1_000 * i },
+  nonce: `nonce-${i}-${'x'.repeat(30)}`,
+  outcome: i === 3 ? 'refused' : i === 9 ? 'cancelled' : 'executed',
+});
+
+/** A file of `count` entries written by AuditLog, its text and its head. */
+async function writtenChain(count = 10) {
+  const file = freshFile();
+  let t = START;
+  const log = new AuditLog(file, { now: () => (t += 1_000) });
+  for (let i = 1; i <= count; i++) await log.append(fieldsFor(i));
+  const head = await log.head();
+  if (!head) throw new Error('no head after appends');
+  return { file, log, head, text: await readFile(file, 'utf8') };
+}
+
+const lines = (text: string) => text.split('\n').slice(0, -1);
+const joined = (ls: string[]) => ls.map((l) => `${l}\n`).join('');
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+describe('audit log', () => {
+  it('writes a chain that verifies: seq from 1, each prev the hash before, each hash its contents', async () => {
+    const { log, head, text } = await writtenChain();
+    expect(verifyChain(text)).toEqual({ ok: true, count: 10, head });
+    expect(verifyChain(text, head)).toEqual({ ok: true, count: 10, head });
+    const entries = await log.entries();
+    expect(entries.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    let prev = GENESIS_HASH;
+    for (const [i, entry] of entries.entries()) {
+      const { hash, ...rest } = entry;
+      expect(entry.prev).toBe(prev);
+      expect(hash).toBe(sha256(canonicalJson(rest)));
+      expect(entry).toMatchObject(fieldsFor(i + 1));
+      expect(entry.ts).toBe(new Date(START + (i + 1) * 1_000).toISOString());
+      prev = hash;
+    }
+    expect(head).toEqual({ seq: 10, hash: prev });
+    expect(await log.verify()).toEqual({ ok: true, count: 10, head });
+    expect(await log.text()).toBe(text);
+    expect(auditFileIn(join('some', 'userData'))).toBe(join('some', 'userData', 'audit', 'audit.jsonl'));
+  });
+
+  it('finds a one-byte edit at the entry edited, whether the JSON still parses or not', async () => {
+    const { text } = await writtenChain();
+    const fourth = lines(text)[3]!;
+    const atValue = text.replace(fourth, fourth.replace('"p-4"', '"p-5"'));
+    expect(atValue.length).toBe(text.length);
+    expect(verifyChain(atValue)).toMatchObject({ ok: false, firstBadSeq: 4 });
+    const atBrace = text.replace(fourth, `[${fourth.slice(1)}`);
+    expect(verifyChain(atBrace)).toMatchObject({ ok: false, firstBadSeq: 4, reason: expect.stringMatching(/not JSON/) });
+  });
+
+  it('finds any one-byte change anywhere in entry 4, newline included, at entry 4', async () => {
+    const { text } = await writtenChain();
+    const bytes = Buffer.from(text, 'utf8');
+    const start = Buffer.byteLength(joined(lines(text).slice(0, 3)));
+    const end = Buffer.byteLength(joined(lines(text).slice(0, 4))); // through entry 4's newline
+    fc.assert(fc.property(fc.integer({ min: start, max: end - 1 }), fc.integer({ min: 1, max: 255 }), (at, delta) => {
+      const edited = Buffer.from(bytes);
+      edited[at] = (edited[at]! + delta) % 256;
+      expect(verifyChain(edited.toString('utf8'))).toMatchObject({ ok: false, firstBadSeq: 4 });
+    }), { numRuns: 400 });
+  });
+
+  it('catches an edit that parses to the same value: the file must be canonical to the byte', async () => {
+    const file = freshFile();
+    const log = new AuditLog(file);
+    await log.append({ ...fieldsFor(1), args: { note: 'escape \u001b' } });
+    const text = await readFile(file, 'utf8');
+    expect(text).toContain('\\u001b');
+    const sameValue = text.replace('\\u001b', '\\u001B');
+    expect(sameValue).not.toBe(text);
+    expect(JSON.parse(sameValue)).toEqual(JSON.parse(text));
+    expect(verifyChain(sameValue)).toMatchObject({ ok: false, firstBadSeq: 1, reason: expect.stringMatching(/canonical/) });
+  });
+
+  it('finds a deleted entry where the gap is', async () => {
+    const { text } = await writtenChain();
+    const ls = lines(text);
+    expect(verifyChain(joined([...ls.slice(0, 4), ...ls.slice(5)]))).toMatchObject({ ok: false, firstBadSeq: 5 });
+    expect(verifyChain(joined(ls.slice(1)))).toMatchObject({ ok: false, firstBadSeq: 1 });
+  });
+
+  it('finds a deleted entry whose followers were renumbered, at the first that does not link', async () => {
+    const { text } = await writtenChain();
+    const ls = lines(text);
+    // Entry 6 becomes seq 5 with a fresh hash of its own, but its prev still names the old 5.
+    const renumbered = ls.slice(5).map((l, i) => {
+      const { hash: _hash, ...rest } = JSON.parse(l) as Record<string, unknown>;
+      const moved = { ...rest, seq: 5 + i };
+      return canonicalJson({ ...moved, hash: sha256(canonicalJson(moved)) });
+    });
+    expect(verifyChain(joined([...ls.slice(0, 4), ...renumbered]))).toMatchObject({ ok: false, firstBadSeq: 5, reason: expect.stringMatching(/link/) });
+  });
+
+  it('finds two swapped entries at the first out of order', async () => {
+    const { text } = await writtenChain();
+    const ls = lines(text);
+    expect(verifyChain(joined([...ls.slice(0, 5), ls[6]!, ls[5]!, ...ls.slice(7)]))).toMatchObject({ ok: false, firstBadSeq: 6 });
+  });
+
+  it('finds a cut-off tail only against a head kept elsewhere', async () => {
+    const { text, head } = await writtenChain();
+    const shorter = joined(lines(text).slice(0, 7));
+    expect(verifyChain(shorter)).toMatchObject({ ok: true, count: 7 });
+    expect(verifyChain(shorter, head)).toMatchObject({ ok: false, firstBadSeq: 8 });
+    expect(verifyChain('', head)).toMatchObject({ ok: false, firstBadSeq: 1 });
+    expect(verifyChain(text, { seq: 10, hash: 'f'.repeat(64) })).toMatchObject({ ok: false, firstBadSeq: 10 });
+    // A log that went on after the head was recorded is fine, if the entry at the head is that one.
+    const seven = JSON.parse(lines(text)[6]!) as { hash: string };
+    expect(verifyChain(text, { seq: 7, hash: seven.hash })).toMatchObject({ ok: true, count: 10 });
+  });
+
+  it('verify() holds the file to the head this process wrote, or to the one it is given', async () => {
+    const { file, log, text } = await writtenChain();
+    await writeFile(file, joined(lines(text).slice(0, 7)));
+    expect(await log.verify()).toMatchObject({ ok: false, firstBadSeq: 8 });
+    const seven = JSON.parse(lines(text)[6]!) as { hash: string };
+    expect(await log.verify({ seq: 7, hash: seven.hash })).toMatchObject({ ok: true, count: 7 });
+    expect(await new AuditLog(file).verify()).toMatchObject({ ok: true, count: 7 });
+  });
+
+  it('counts a malformed line as bad at the seq it should have had, a cut-off last line too', async () => {
+    const { text } = await writtenChain();
+    const ls = lines(text);
+    expect(verifyChain(joined([...ls.slice(0, 3), 'not json', ...ls.slice(3)]))).toMatchObject({ ok: false, firstBadSeq: 4 });
+    expect(verifyChain(joined([...ls.slice(0, 3), '', ...ls.slice(3)]))).toMatchObject({ ok: false, firstBadSeq: 4 });
+    expect(verifyChain(joined([...ls.slice(0, 3), '{"seq":4}', ...ls.slice(3)]))).toMatchObject({ ok: false, firstBadSeq: 4 });
+    expect(verifyChain(text.slice(0, -1))).toMatchObject({ ok: false, firstBadSeq: 10, reason: expect.stringMatching(/cut off/) });
+    expect(verifyChain(text.slice(0, -20))).toMatchObject({ ok: false, firstBadSeq: 10 });
+    expect(verifyChain(text.replaceAll('\n', '\r\n'))).toMatchObject({ ok: false, firstBadSeq: 1 });
+  });
+
+  it('continues seq and prev after a restart', async () => {
+    const { file, head } = await writtenChain();
+    const restarted = new AuditLog(file);
+    expect(await restarted.head()).toEqual(head);
+    const eleventh = await restarted.append(fieldsFor(11));
+    expect(eleventh).toMatchObject({ seq: 11, prev: head.hash });
+    expect(verifyChain(await readFile(file, 'utf8'))).toMatchObject({ ok: true, count: 11, head: { seq: 11, hash: eleventh.hash } });
+  });
+
+  it('refuses to append after a cut-off or foreign last line, and writes nothing', async () => {
+    const { file, text } = await writtenChain();
+    // A last entry whole but for its newline would glue the next one onto it.
+    for (const [damaged, message] of [[text.slice(0, -1), /cut-off/], [text.slice(0, -30), /cut-off/], [`${text}garbage\n`, /not a valid entry/]] as const) {
+      await writeFile(file, damaged);
+      const append = new AuditLog(file).append(fieldsFor(11));
+      await expect(append).rejects.toThrow(AuditLogError);
+      await expect(append).rejects.toThrow(message);
+      expect(await readFile(file, 'utf8')).toBe(damaged);
+    }
+  });
+
+  it('keeps a valid chain under concurrent appends, one refused append among them', async () => {
+    const file = freshFile();
+    const log = new AuditLog(file);
+    const results = await Promise.allSettled(Array.from({ length: 30 }, (_, i) => log.append(
+      i === 12 ? { ...fieldsFor(i), args: { amount: 10n } } : fieldsFor(i),
+    )));
+    expect(results.filter((r) => r.status === 'rejected')).toHaveLength(1);
+    const appended = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    expect(appended.map((e) => e.seq)).toEqual(Array.from({ length: 29 }, (_, i) => i + 1));
+    expect(verifyChain(await readFile(file, 'utf8'), await log.head() ?? undefined)).toMatchObject({ ok: true, count: 29 });
+    expect(appended.map((e) => e.requestId)).toEqual(Array.from({ length: 30 }, (_, i) => `req-${i}`).filter((_, i) => i !== 12));
+  });
+
+  it('creates the file and its folder, owner-only, and writes an absent JSON field as null', async () => {
+    const file = freshFile();
+    const log = new AuditLog(file);
+    expect(await log.head()).toBeNull();
+    expect(await log.entries()).toEqual([]);
+    const entry = await log.append({ ...fieldsFor(1), before: undefined });
+    expect(entry).toMatchObject({ seq: 1, prev: GENESIS_HASH, before: null });
+    // POSIX modes only; Windows reports its own.
+    if (process.platform !== 'win32') expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect(await readFile(file, 'utf8')).toBe(`${canonicalJson(entry)}\n`);
+  });
+
+  it('refuses fields that are not JSON or not an entry, and writes nothing', async () => {
+    const file = freshFile();
+    const log = new AuditLog(file);
+    await expect(log.append({ ...fieldsFor(1), after: { at: () => 1 } })).rejects.toThrow(/function/);
+    await expect(log.append({ ...fieldsFor(1), user: '' })).rejects.toThrow(/user/);
+    await expect(log.append({ ...fieldsFor(1), nonce: '' })).rejects.toThrow(/nonce/);
+    await expect(log.append({ ...fieldsFor(1), outcome: 'done' as never })).rejects.toThrow(/outcome/);
+    await expect(stat(file)).rejects.toThrow(/ENOENT/);
+    expect((await log.append(fieldsFor(1))).seq).toBe(1);
+  });
+});
+
+describe('npm run audit:verify', () => {
+  const run = (args: string[], cwd = ROOT) => new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), [join(ROOT, 'scripts/audit-verify.ts'), ...args], { cwd });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+
+  it('says verified and exits 0 for a good file, by default the one in .data/audit', async () => {
+    const { file, head } = await writtenChain();
+    expect(await run([file])).toMatchObject({ code: 0, stdout: `audit: 10 entries, chain verified (head 10 ${head.hash})\n` });
+    const shell = join(dir, 'shell');
+    await mkdir(join(shell, '.data', 'audit'), { recursive: true });
+    await writeFile(join(shell, '.data', 'audit', 'audit.jsonl'), await readFile(file));
+    expect(await run(['--head', `10:${head.hash}`], shell)).toMatchObject({ code: 0, stdout: `audit: 10 entries, chain verified (head 10 ${head.hash})\n` });
+  });
+
+  it('says where the chain breaks and exits 1', async () => {
+    const { file, text, head } = await writtenChain();
+    await writeFile(file, text.replace('"p-4"', '"p-5"'));
+    const edited = await run([file]);
+    expect(edited.code).toBe(1);
+    expect(edited.stdout).toMatch(/^audit: chain broken at seq 4: .+\n$/);
+    await writeFile(file, joined(lines(text).slice(0, 7)));
+    expect(await run([file, '--head', `10:${head.hash}`])).toMatchObject({ code: 1, stdout: expect.stringMatching(/^audit: chain broken at seq 8: /) });
+  });
+
+  it('exits 2 with a clear message for a missing file or a bad --head', async () => {
+    const missing = await run([join(dir, 'nowhere', 'audit.jsonl')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/no audit log at .*nowhere/);
+    const { file } = await writtenChain(1);
+    expect(await run([file, '--head', '10:abc'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--head wants SEQ:HASH/) });
+  });
+});

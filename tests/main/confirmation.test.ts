@@ -1,0 +1,201 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type TRPCLink, createTRPCClient, httpLink } from '@trpc/client';
+import { observable } from '@trpc/server/observable';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Assistant } from '../../src/main/agent/assistant.js';
+import { RateLimiter } from '../../src/main/agent/guards/rate-limit.js';
+import { MemoryChatHistory } from '../../src/main/agent/history.js';
+import { RulePlanner } from '../../src/main/agent/planner/rule-planner.js';
+import { AuditLog, verifyChain } from '../../src/main/audit/audit-log.js';
+import type { BackendClient } from '../../src/main/backend/connection.js';
+import { NonceStore } from '../../src/main/confirm/nonce-store.js';
+import { createToolRegistry } from '../../src/main/tools/registry.js';
+import { queryRows } from '../../src/server/db/client.js';
+import { silentLogger } from '../../src/server/log.js';
+import type { AppRouter } from '../../src/server/trpc/router.js';
+import type { User } from '../../src/shared/contracts/agent-api.js';
+import type { Card } from '../../src/shared/contracts/assistant.js';
+import type { ChatMessage } from '../../src/shared/contracts/chat.js';
+import { type TestBackend, accountId, databaseFingerprint, startTestBackend } from '../helpers/backend.js';
+
+/**
+ * Money-moving round trips through the real chat turn: message → proposal card → confirm (or
+ * cancel) → the backend's write and audit row, and main's audit chain, against a real backend.
+ */
+let backend: TestBackend;
+let token: string;
+let api: BackendClient;
+let user: User;
+let dir: string;
+
+beforeAll(async () => {
+  backend = await startTestBackend('pglite');
+  token = await backend.login('priya');
+  api = backend.client(token);
+  user = await api.auth.me.query();
+  dir = await mkdtemp(join(tmpdir(), 'confirm-'));
+});
+afterAll(() => backend.close());
+
+function desk(options: { now?: () => number; client?: BackendClient } = {}) {
+  const audit = new AuditLog(join(dir, `audit-${Math.random()}.jsonl`));
+  const nonces = new NonceStore({ ttlMs: 60_000, ...(options.now && { now: options.now }) });
+  const a = new Assistant({
+    registry: createToolRegistry({ sleep: async () => {} }), planners: [new RulePlanner()], history: new MemoryChatHistory(),
+    limiter: new RateLimiter({ limit: 1000 }), log: silentLogger, nonces, audit,
+  });
+  const caller = { user, api: options.client ?? api };
+  return {
+    a, audit, caller,
+    async ask(text: string): Promise<ChatMessage> {
+      let done: ChatMessage | null = null;
+      for await (const e of a.turn({ kind: 'message', text, page: { path: '/agent/dashboard', query: {} } }, caller)) if (e.type === 'done') done = e.message;
+      return done!;
+    },
+  };
+}
+
+type Proposal = Extract<Card, { type: 'diff_card' | 'settlement_summary' }>;
+const proposalOf = (m: ChatMessage) => m.cards.find((c): c is Proposal => c.type === 'diff_card' || c.type === 'settlement_summary')!;
+const answerOf = (p: Proposal) => ({ nonce: p.actions![0]!.nonce!, payloadHash: p.actions![0]!.payloadHash! });
+
+async function creditLimit(username: string): Promise<number> {
+  return (await api.agent.getCreditLimit.query({ playerId: await accountId(backend, username) })).rows[0]!.creditLimit;
+}
+async function backendAuditRows(action: string): Promise<number> {
+  const [row] = await queryRows<{ n: string | number }>(backend.deps.db, sql`select count(*) as n from audit_log where action = ${action}`);
+  return Number(row!.n);
+}
+
+describe('editLimit round trip', () => {
+  it('message → diff card → confirm: the limit changes once, with a backend audit row and a verified main chain', async () => {
+    const d = desk();
+    const before = await creditLimit('karan');
+    const fingerprint = await databaseFingerprint(backend);
+    const proposal = proposalOf(await d.ask('set CL for Karan Malhotra to 55,000'));
+    expect(proposal).toMatchObject({ type: 'diff_card', data: { playerName: 'Karan Malhotra', field: 'creditLimit', before, after: 5_500_000, state: 'pending' } });
+    expect(proposal.data.expiresAt).toBeDefined();
+    expect(await databaseFingerprint(backend)).toBe(fingerprint);
+
+    const rowsBefore = await backendAuditRows('limits.edit');
+    const done = await d.a.confirm(answerOf(proposal), d.caller);
+    expect(done.resolves).toEqual({ nonce: answerOf(proposal).nonce, state: 'confirmed' });
+    expect(done.text).toBe(`Done: Karan Malhotra's credit limit is now 55,000.00 (was ${(before / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}).`);
+    expect(await creditLimit('karan')).toBe(5_500_000);
+    expect(await backendAuditRows('limits.edit')).toBe(rowsBefore + 1);
+
+    const [entry] = await d.audit.entries();
+    expect(entry).toMatchObject({ seq: 1, user: user.id, tool: 'agent.editLimit', outcome: 'executed', before: { before }, args: { limitType: 'creditLimit', newValue: 5_500_000 } });
+    const head = await api.audit.head.query();
+    expect(head).toMatchObject({ seq: 1, hash: entry!.hash });
+    expect(verifyChain(await readFile(d.audit.file, 'utf8'), head!)).toMatchObject({ ok: true, count: 1 });
+
+    // The same proposal cannot be confirmed twice: nothing more moves.
+    const again = await d.a.confirm(answerOf(proposal), d.caller);
+    expect(again.resolves?.state).toBe('refused');
+    expect(await backendAuditRows('limits.edit')).toBe(rowsBefore + 1);
+  });
+
+  it('cancel uses the proposal up and changes nothing', async () => {
+    const d = desk();
+    const proposal = proposalOf(await d.ask('set CL for Sneha Iyer to 31,000'));
+    const fingerprint = await databaseFingerprint(backend);
+    const cancelled = await d.a.cancel(answerOf(proposal), d.caller);
+    expect(cancelled).toMatchObject({ text: 'Cancelled. Nothing was changed.', resolves: { state: 'cancelled' } });
+    expect((await d.a.confirm(answerOf(proposal), d.caller)).resolves?.state).toBe('refused');
+    // Only the backend's record of the audit head moved; limits, ledger and audit rows did not.
+    expect((await databaseFingerprint(backend)).replace(/audit_heads:\S+/, '')).toBe(fingerprint.replace(/audit_heads:\S+/, ''));
+    expect((await d.audit.entries()).map((e) => e.outcome)).toEqual(['cancelled']);
+  });
+
+  it('a preview the guardrails refuse carries the reason and no buttons', async () => {
+    const d = desk();
+    const proposal = proposalOf(await d.ask('set CL for Karan Malhotra to 1 trillion'));
+    expect(proposal.data.refusal).toMatch(/above the platform maximum of 10,000,000\.00/);
+    expect(proposal.data.state).toBe('refused');
+    expect(proposal.actions).toBeUndefined();
+  });
+
+  it('refuses when the limit changed since the preview, and asks for a fresh one', async () => {
+    const d = desk();
+    const stale = proposalOf(await d.ask('set CL for Lakshmi Menon to 16,000'));
+    const other = proposalOf(await d.ask('set CL for Lakshmi Menon to 17,000'));
+    await d.a.confirm(answerOf(other), d.caller);
+    const refused = await d.a.confirm(answerOf(stale), d.caller);
+    expect(refused.resolves?.state).toBe('refused');
+    expect(refused.text).toMatch(/changed since the preview.*Ask again for a fresh preview/);
+    expect(await creditLimit('lakshmi')).toBe(1_700_000);
+    expect((await d.audit.entries()).map((e) => e.outcome)).toEqual(['executed', 'refused']);
+  });
+
+  it("another user, a wrong payload hash or an expired proposal cannot confirm; the owner still can until it expires", async () => {
+    let now = Date.now();
+    const d = desk({ now: () => now });
+    const proposal = proposalOf(await d.ask('set min stake for Suresh Pillai to 200'));
+    const arjunApi = backend.client(await backend.login('arjun'));
+    const arjun = { user: await arjunApi.auth.me.query(), api: arjunApi };
+    expect((await d.a.confirm(answerOf(proposal), arjun)).text).toMatch(/belongs to someone else/);
+    expect((await d.a.confirm({ ...answerOf(proposal), payloadHash: 'f'.repeat(64) }, d.caller)).text).toMatch(/does not match what was shown/);
+    // The tampered attempt used the proposal up: nothing moved, and it is gone.
+    expect((await d.a.confirm(answerOf(proposal), d.caller)).resolves?.state).toBe('refused');
+
+    const later = proposalOf(await d.ask('set min stake for Suresh Pillai to 300'));
+    now += 61_000;
+    const expired = await d.a.confirm(answerOf(later), d.caller);
+    expect(expired.resolves?.state).toBe('expired');
+    const [limits] = (await api.agent.getCreditLimit.query({ playerId: await accountId(backend, 'suresh') })).rows;
+    expect(limits!.minStake).not.toBe(30_000);
+  });
+});
+
+describe('settlePlayer round trip', () => {
+  it("settles Deepak's whole take: the take after equals the preview's, one settlement row", async () => {
+    const d = desk();
+    const deepak = await accountId(backend, 'deepak');
+    const takeBefore = (await api.agent.getTake.query({ playerId: deepak })).rows[0]!.take;
+    const proposal = proposalOf(await d.ask('settle Deepak'));
+    expect(proposal).toMatchObject({ type: 'settlement_summary', data: { playerName: 'Deepak Kulkarni', takeBefore, takeAfter: 0, amount: Math.abs(takeBefore) } });
+    const done = await d.a.confirm(answerOf(proposal), d.caller);
+    expect(done.resolves?.state).toBe('confirmed');
+    expect((await api.agent.getTake.query({ playerId: deepak })).rows[0]!.take).toBe((proposal.data as { takeAfter: number }).takeAfter);
+    const history = await api.agent.getSettlementHistory.query({ counterpartyId: deepak, limit: 5 });
+    expect(history.rows[0]).toMatchObject({ takeBefore, takeAfter: 0, mode: 'auto' });
+  });
+
+  it('a reply lost after the commit: the retry under the same key replays the answer, and money moves once', async () => {
+    // A transport that lets the first settle reach the backend (it commits) and then loses the reply.
+    let lost = 0;
+    const losing: TRPCLink<AppRouter> = (runtime) => {
+      const live = httpLink<AppRouter>({ url: `${backend.server.url}/trpc`, headers: () => ({ authorization: `Bearer ${token}` }) })(runtime);
+      return ({ op, next }) => observable((observer) => {
+        const sub = live({ op, next }).subscribe({
+          next(value) {
+            if (op.path === 'settlements.settle' && lost === 0) {
+              lost++;
+              observer.error(new TypeError('fetch failed') as never);
+            } else observer.next(value);
+          },
+          error: (e) => observer.error(e),
+          complete: () => observer.complete(),
+        });
+        return () => sub.unsubscribe();
+      });
+    };
+    const client = createTRPCClient<AppRouter>({ links: [losing] });
+    const d = desk({ client });
+    const suresh = await accountId(backend, 'suresh');
+    const takeBefore = (await api.agent.getTake.query({ playerId: suresh })).rows[0]!.take;
+    const settlementsBefore = (await api.agent.getSettlementHistory.query({ counterpartyId: suresh, limit: 50 })).rows.length;
+    const proposal = proposalOf(await d.ask('settle 100 with Suresh Pillai'));
+    const done = await d.a.confirm(answerOf(proposal), d.caller);
+    expect(lost).toBe(1);
+    expect(done.resolves?.state).toBe('confirmed');
+    const after = (await api.agent.getTake.query({ playerId: suresh })).rows[0]!.take;
+    expect(Math.abs(after - takeBefore)).toBe(10_000);
+    expect((await api.agent.getSettlementHistory.query({ counterpartyId: suresh, limit: 50 })).rows.length).toBe(settlementsBefore + 1);
+    expect((await d.audit.entries()).map((e) => [e.outcome, (e.after as { replayed?: boolean }).replayed])).toEqual([['executed', true]]);
+  });
+});
