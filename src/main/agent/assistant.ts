@@ -337,7 +337,7 @@ export class Assistant implements ChatService {
           auditOutcome = await this.recordAudit(caller, requestId, input.nonce, entry, envelope.data, 'executed');
         } else {
           const stale = envelope.error.code === 'PRECONDITION_FAILED';
-          const refusedByGuardrails = stale || ['BAD_REQUEST', 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT'].includes(envelope.error.code);
+          const refusedByGuardrails = stale || ['BAD_REQUEST', 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT', 'UNPROCESSABLE_CONTENT', 'INVALID_ARGS'].includes(envelope.error.code);
           text = stale
             ? `Nothing was changed: ${envelope.error.message}. Ask again for a fresh preview.`
             : `Nothing was changed: ${envelope.error.message}.`;
