@@ -146,6 +146,8 @@ describe('editLimit round trip', () => {
     now += 61_000;
     const expired = await d.a.confirm(answerOf(later), d.caller);
     expect(expired.resolves?.state).toBe('expired');
+    // The owner's two proposals ended refused (the other hash) and expired; the other user's try left no trace.
+    expect((await d.audit.entries()).map((e) => e.outcome)).toEqual(['refused', 'expired']);
     const [limits] = (await api.agent.getCreditLimit.query({ playerId: await accountId(backend, 'suresh') })).rows;
     expect(limits!.minStake).not.toBe(30_000);
   });

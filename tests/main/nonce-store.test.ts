@@ -64,7 +64,8 @@ describe('nonce store', () => {
     clock.t = START + TTL - 1;
     expect(store.consume(early.nonce, { userId: 'agent-priya', payloadHash: early.payloadHash }).ok).toBe(true);
     clock.t = START + TTL;
-    expect(store.consume(late.nonce, { userId: 'agent-priya', payloadHash: late.payloadHash })).toEqual({ ok: false, reason: 'expired' });
+    // The attempt that used it up hands the entry back, for the audit log; later ones do not.
+    expect(store.consume(late.nonce, { userId: 'agent-priya', payloadHash: late.payloadHash })).toMatchObject({ ok: false, reason: 'expired', entry: { tool: expect.any(String) } });
     expect(store.consume(late.nonce, { userId: 'agent-priya', payloadHash: late.payloadHash })).toEqual({ ok: false, reason: 'expired' });
     clock.t = START;
     expect(store.consume(late.nonce, { userId: 'agent-priya', payloadHash: late.payloadHash })).toEqual({ ok: false, reason: 'used' });
@@ -82,7 +83,7 @@ describe('nonce store', () => {
     const store = new NonceStore();
     const { nonce, payloadHash } = store.issue(proposal());
     const otherCall = payloadHashOf({ ...proposal(), args: { ...proposal().args, limit: { amount: 9_000_000, currency: 'PTS' } } });
-    expect(store.consume(nonce, { userId: 'agent-priya', payloadHash: otherCall })).toEqual({ ok: false, reason: 'tampered' });
+    expect(store.consume(nonce, { userId: 'agent-priya', payloadHash: otherCall })).toMatchObject({ ok: false, reason: 'tampered', entry: { userId: 'agent-priya' } });
     expect(store.consume(nonce, { userId: 'agent-priya', payloadHash })).toEqual({ ok: false, reason: 'used' });
   });
 

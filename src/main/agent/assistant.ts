@@ -319,6 +319,11 @@ export class Assistant implements ChatService {
       if (!taken.ok) {
         ({ text, state } = NONCE_REFUSALS[taken.reason]);
         cards = [{ type: 'error_card', data: { code: `NONCE_${taken.reason.toUpperCase()}`, message: text, retryable: false } }];
+        // The owner's proposal ended here (too late, or not as shown): the audit log says how.
+        if (taken.entry) {
+          tool = taken.entry.tool;
+          auditOutcome = await this.recordAudit(caller, requestId, input.nonce, taken.entry, null, taken.reason === 'expired' ? 'expired' : 'refused');
+        }
       } else if (answer === 'cancel') {
         const { entry } = taken;
         tool = entry.tool;

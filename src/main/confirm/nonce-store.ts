@@ -59,7 +59,11 @@ export interface ProposalEntry {
 
 export type NonceRefusal = 'unknown' | 'expired' | 'wrong_user' | 'used' | 'tampered';
 
-export type NonceResult = { ok: true; entry: ProposalEntry } | { ok: false; reason: NonceRefusal };
+/**
+ * A refusal carries the entry only when this very attempt used the proposal up (its owner asked,
+ * too late or with another hash), so the audit log can record how it ended; never otherwise.
+ */
+export type NonceResult = { ok: true; entry: ProposalEntry } | { ok: false; reason: NonceRefusal; entry?: ProposalEntry };
 
 /** sha256 hex of the canonical JSON of { userId, tool, args }: what a confirm must present. */
 export function payloadHashOf(call: { userId: string; tool: string; args: unknown }): string {
@@ -120,7 +124,7 @@ export class NonceStore {
     const { record } = taken;
     // The second test can only fail if something got past the freeze; it costs one hash.
     if (presented.payloadHash !== record.entry.payloadHash || payloadHashOf(record.entry) !== record.entry.payloadHash) {
-      return { ok: false, reason: 'tampered' };
+      return { ok: false, reason: 'tampered', entry: record.entry };
     }
     return { ok: true, entry: record.entry };
   }
@@ -132,14 +136,14 @@ export class NonceStore {
   }
 
   /** The checks consume and cancel share; spends the nonce unless it is unknown or not the caller's. */
-  #take(nonce: string, userId: string): { ok: true; record: NonceRecord } | { ok: false; reason: NonceRefusal } {
+  #take(nonce: string, userId: string): { ok: true; record: NonceRecord } | { ok: false; reason: NonceRefusal; entry?: ProposalEntry } {
     this.#sweep();
     const record = typeof nonce === 'string' ? this.#records.get(nonce) : undefined;
     if (!record) return { ok: false, reason: 'unknown' };
     if (record.entry.userId !== userId) return { ok: false, reason: 'wrong_user' };
     const wasSpent = record.spent;
     record.spent = true;
-    if (this.#now() >= record.expiresAtMs) return { ok: false, reason: 'expired' };
+    if (this.#now() >= record.expiresAtMs) return wasSpent ? { ok: false, reason: 'expired' } : { ok: false, reason: 'expired', entry: record.entry };
     if (wasSpent) return { ok: false, reason: 'used' };
     return { ok: true, record };
   }
