@@ -1,23 +1,11 @@
-import type { Page } from '@playwright/test';
 import { formatPoints } from '../src/shared/money.js';
+import { ask } from './assistant.js';
 import { expect, test } from './fixtures.js';
 
 /**
  * Money-moving actions in the panel: the assistant's proposal card, confirmed or cancelled by a
  * human (keyboard included), checked against the backend; then the Audit page's chain.
  */
-async function ask(page: Page, text: string) {
-  const panel = page.getByTestId('chat-panel');
-  if (!(await panel.isVisible())) await page.getByTestId('chat-open').click();
-  await expect(page.getByTestId('chat-messages')).toHaveAttribute('data-history', 'ready');
-  const answers = panel.locator('[data-testid=chat-message][data-role=assistant]:not([data-pending])');
-  const before = await answers.count();
-  await page.getByTestId('chat-input').fill(text);
-  await page.getByTestId('chat-send').click();
-  await expect(answers).toHaveCount(before + 1);
-  return answers.nth(before);
-}
-
 test.describe('actions', () => {
   test('a limit change is proposed, confirmed from the keyboard once, and written', async ({ page, app }) => {
     const direct = await app.direct();

@@ -1,24 +1,11 @@
-import type { Page } from '@playwright/test';
 import { formatPoints } from '../src/shared/money.js';
+import { ask } from './assistant.js';
 import { expect, test } from './fixtures.js';
 
 /**
  * The assistant in the panel: questions typed into the chat, answers checked against the
  * backend's own figures (a session of the specs' own), the picker, page context, history.
  */
-async function ask(page: Page, text: string) {
-  const panel = page.getByTestId('chat-panel');
-  if (!(await panel.isVisible())) await page.getByTestId('chat-open').click();
-  // Earlier conversations of this user load first; count the answers only once they are in.
-  await expect(page.getByTestId('chat-messages')).toHaveAttribute('data-history', 'ready');
-  const before = await panel.locator('[data-testid=chat-message][data-role=assistant]:not([data-pending])').count();
-  await page.getByTestId('chat-input').fill(text);
-  await page.getByTestId('chat-send').click();
-  const answers = panel.locator('[data-testid=chat-message][data-role=assistant]:not([data-pending])');
-  await expect(answers).toHaveCount(before + 1);
-  return answers.nth(before);
-}
-
 test.describe('assistant', () => {
   test('five questions answered with the backend figures', async ({ page, app }) => {
     const direct = await app.direct();

@@ -1,0 +1,18 @@
+import { type Page, expect } from '@playwright/test';
+
+/**
+ * Types a question into the assistant and waits for its answer: opens the panel if needed, lets
+ * the conversation's history load first (so the count of answers is right), and returns the new
+ * assistant message.
+ */
+export async function ask(page: Page, text: string) {
+  const panel = page.getByTestId('chat-panel');
+  if (!(await panel.isVisible())) await page.getByTestId('chat-open').click();
+  await expect(page.getByTestId('chat-messages')).toHaveAttribute('data-history', 'ready');
+  const answers = panel.locator('[data-testid=chat-message][data-role=assistant]:not([data-pending])');
+  const before = await answers.count();
+  await page.getByTestId('chat-input').fill(text);
+  await page.getByTestId('chat-send').click();
+  await expect(answers).toHaveCount(before + 1);
+  return answers.nth(before);
+}
