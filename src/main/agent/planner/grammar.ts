@@ -55,7 +55,6 @@ everything anything something nothing someone anyone
 via using use only ones one placed place here doing
 
 day days week weeks month months year years
-me's
 `.split(/\s+/).filter(Boolean));
 
 /** Words the intent triggers and slot rules read; they are never part of a name. */
