@@ -36,6 +36,7 @@ export async function openBackend(options: {
   book?: Partial<BookOptions>;
   clock?: string;
   now?: () => Date;
+  realNow?: () => Date;
 }): Promise<Backend> {
   const database = await openDatabase(options.database);
   try {
@@ -44,7 +45,7 @@ export async function openBackend(options: {
     }
     const book = await readBookMeta(database.db);
     const now = options.now ?? createClock(options.clock, book ? new Date(book.clock) : null);
-    return { database, deps: { db: database.db, now }, book };
+    return { database, deps: { db: database.db, now, realNow: options.realNow ?? (() => new Date()) }, book };
   } catch (error) {
     await database.close();
     throw error;

@@ -12,6 +12,12 @@ import type { AppRouter } from '../../src/server/trpc/router.js';
 /** The cast's clock: the demo book is a snapshot taken then. */
 export const BOOK_NOW = new Date('2026-11-20T12:00:00+05:30');
 
+/**
+ * The wall clock the test backends start at: days after the book's clock, as on a real demo, so a
+ * security time read from the business clock (or the reverse) shows in a test.
+ */
+export const REAL_NOW = new Date('2026-11-23T09:00:00Z');
+
 /** A small book: the whole cast plus a little filler, quick to write on either engine. */
 export const TEST_BOOK: BookOptions = { seed: 'test-book', players: 40, bets: 3_000, days: 90 };
 
@@ -20,8 +26,8 @@ export const ENGINES: Array<DatabaseConfig['engine']> = ['pglite', ...(process.e
 
 export interface TestBackend extends Backend {
   server: BackendServer;
-  /** Moves business time; sessions and "today" follow it. */
-  clock: { now: Date };
+  /** `now` moves business time ("today", periods); `real` moves the wall clock (sessions, throttling, audit times). */
+  clock: { now: Date; real: Date };
   client(token?: string): ReturnType<typeof createTRPCClient<AppRouter>>;
   login(username: string, password?: string): Promise<string>;
   close(): Promise<void>;
@@ -36,8 +42,10 @@ export async function startTestBackend(engine: DatabaseConfig['engine'], book: P
   const database: DatabaseConfig = engine === 'pglite'
     ? { engine: 'pglite' }
     : { engine: 'postgres', url: process.env.TEST_DATABASE_URL!, schema };
-  const clock = { now: new Date(BOOK_NOW) };
-  const backend = await openBackend({ database, seedDemoIfEmpty: true, book: { ...TEST_BOOK, ...book }, now: () => new Date(clock.now) });
+  const clock = { now: new Date(BOOK_NOW), real: new Date(REAL_NOW) };
+  const backend = await openBackend({
+    database, seedDemoIfEmpty: true, book: { ...TEST_BOOK, ...book }, now: () => new Date(clock.now), realNow: () => new Date(clock.real),
+  });
   const server = await startBackendServer(backend.deps, silentLogger, { port: 0 });
   const client = (token?: string) => createTRPCClient<AppRouter>({
     links: [httpLink({ url: `${server.url}/trpc`, headers: () => (token ? { authorization: `Bearer ${token}` } : {}) })],

@@ -516,7 +516,7 @@ describe.each(ENGINES)('limits, settlements and the audit head on %s', (engine) 
       blockerPid = (await blocker.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
       // A second backend instance on the same database, as behind a load balancer.
       second = await openDatabase({ engine: 'postgres', url: process.env.TEST_DATABASE_URL!, schema });
-      secondDeps = { db: second.db, now: () => new Date(b.clock.now) };
+      secondDeps = { db: second.db, now: () => new Date(b.clock.now), realNow: () => new Date(b.clock.real) };
       arjunCaller = await resolveSession(b.deps, await b.login('arjun'));
     });
     afterAll(async () => {

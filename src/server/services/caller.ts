@@ -21,8 +21,17 @@ export interface Caller {
 
 export interface ServiceDeps {
   db: Db;
-  /** Business time: "today" and session expiry are read from it. */
+  /**
+   * Business time: "today", periods and the dates of bets and settlements. A demo book runs on
+   * its own clock, so this may be days away from the wall clock.
+   */
   now: () => Date;
+  /**
+   * The wall clock, whatever the book's clock says: session expiry, login throttling,
+   * idempotency-key retention and audit timestamps. A security time must never move with a
+   * demo restarted on another data clock.
+   */
+  realNow: () => Date;
 }
 
 /** SQL condition: the account aliased `alias` is in the caller's downline (strictly below it). */
