@@ -251,20 +251,28 @@ describe.each(ENGINES)('limits, settlements and the audit head on %s', (engine) 
       await priya.limits.edit.mutate({ ...args, newValue: 2_000_000 });
       const stored = await one<{ created_at: Date | string; expires_at: Date | string }>(sql`select created_at, expires_at from idempotency_keys where key = ${key}`);
       expect(new Date(stored.expires_at).getTime() - new Date(stored.created_at).getTime()).toBe(24 * 3_600_000);
-      const start = b.clock.now;
+      // Retention runs on the wall clock: a day of business time alone (a demo restarted on
+      // another data clock) neither frees the key nor purges it.
+      const startNow = b.clock.now;
+      const start = b.clock.real;
       try {
-        b.clock.now = new Date(start.getTime() + 25 * 3_600_000);
+        b.clock.now = new Date(startNow.getTime() + 3 * 24 * 3_600_000);
+        await expect(priya.limits.edit.mutate({ ...args, newValue: 2_100_000 })).rejects.toMatchObject({ data: { code: 'CONFLICT' } });
+        expect(await count(sql`select count(*) as n from idempotency_keys where key = ${key}`)).toBe(1);
+        b.clock.now = startNow;
+        b.clock.real = new Date(start.getTime() + 25 * 3_600_000);
         const later = b.client(await b.login('priya'));
         const again = await later.limits.edit.mutate({ ...args, newValue: 2_100_000 });
         expect(again).toMatchObject({ before: 2_000_000, after: 2_100_000, replayed: false });
         // Two days after that expiry, any write purges it.
-        b.clock.now = new Date(start.getTime() + (25 + 24 + 24 + 2) * 3_600_000);
+        b.clock.real = new Date(start.getTime() + (25 + 24 + 24 + 2) * 3_600_000);
         const muchLater = b.client(await b.login('priya'));
         expect(await count(sql`select count(*) as n from idempotency_keys where key = ${key}`)).toBe(1);
         await muchLater.limits.edit.mutate({ ...args, idempotencyKey: newKey(), newValue: 2_200_000 });
         expect(await count(sql`select count(*) as n from idempotency_keys where key = ${key}`)).toBe(0);
       } finally {
-        b.clock.now = start;
+        b.clock.now = startNow;
+        b.clock.real = start;
       }
     });
   });

@@ -53,11 +53,11 @@ describe.each(ENGINES)('authorization matrix on %s', (engine) => {
     b = await startTestBackend(engine);
     priya = b.client(await b.login('priya'));
     for (const u of ['anita', 'imran', 'rahul.sharma2', 'farhan', 'priya', 'deepak']) ids[u] = await accountId(b, u);
-    // A session whose time has run out: issued 13 hours before the clock (sessions last 12).
-    const now = b.clock.now;
-    b.clock.now = new Date(now.getTime() - 13 * 3_600_000);
+    // A session whose time has run out: issued 13 hours of wall-clock time ago (sessions last 12).
+    const real = b.clock.real;
+    b.clock.real = new Date(real.getTime() - 13 * 3_600_000);
     expiredClient = b.client(await b.login('priya'));
-    b.clock.now = now;
+    b.clock.real = real;
   });
   afterAll(async () => b?.close());
 
@@ -109,6 +109,25 @@ describe.each(ENGINES)('authorization matrix on %s', (engine) => {
     it('refuses a malformed token', async () => {
       await expect(call(b.client('not a token'))).rejects.toMatchObject({ data: { code: 'UNAUTHORIZED' }, message: 'malformed session token' });
     });
+  });
+
+  it('times sessions by the wall clock: a demo restarted on another data clock neither ends nor revives one', async () => {
+    const now = b.clock.now;
+    const live = b.client(await b.login('priya'));
+    try {
+      for (const days of [30, -30]) {
+        b.clock.now = new Date(now.getTime() + days * 24 * 3_600_000);
+        await expect(live.auth.me.query()).resolves.toMatchObject({ username: 'priya', now: b.clock.now.toISOString() });
+        await expect(expiredClient.auth.me.query()).rejects.toMatchObject({ data: { code: 'UNAUTHORIZED' }, message: expect.stringMatching(/expired/) });
+      }
+    } finally {
+      b.clock.now = now;
+    }
+  });
+
+  it('stamps a session\'s expiry in wall-clock time, twelve hours on', async () => {
+    const { expiresAt } = await b.client().auth.login.mutate({ username: 'priya', password: 'demo-priya' });
+    expect(expiresAt).toBe(new Date(b.clock.real.getTime() + 12 * 3_600_000).toISOString());
   });
 
   it('never shows priya meera\'s "Rahul Sharma" anywhere', async () => {

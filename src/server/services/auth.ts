@@ -22,7 +22,8 @@ export async function login(deps: ServiceDeps, username: string, password: strin
   // Players bet on the exchange; the desk is for agents and the platform.
   if (!account || !ok || !account.passwordHash || account.role === 'player') throw invalidLogin();
   const token = randomBytes(32).toString('base64url');
-  const now = deps.now();
+  // The wall clock: a demo restarted on another data clock must neither revive nor cut short a session.
+  const now = deps.realNow();
   const expiresAt = new Date(now.getTime() + ttlMs);
   await deps.db.insert(sessions).values({ tokenHash: hashToken(token), accountId: account.id, createdAt: now, expiresAt });
   return {
@@ -33,7 +34,7 @@ export async function login(deps: ServiceDeps, username: string, password: strin
 }
 
 export async function logout(deps: ServiceDeps, token: string): Promise<void> {
-  await deps.db.update(sessions).set({ revokedAt: deps.now() })
+  await deps.db.update(sessions).set({ revokedAt: deps.realNow() })
     .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt)));
 }
 
@@ -43,7 +44,7 @@ export async function resolveSession(deps: ServiceDeps, token: string | null): P
   if (!TOKEN_PATTERN.test(token)) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'malformed session token' });
   const [row] = await deps.db.select({ account: accounts, expiresAt: sessions.expiresAt })
     .from(sessions).innerJoin(accounts, eq(accounts.id, sessions.accountId))
-    .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, deps.now())));
+    .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, deps.realNow())));
   if (!row) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'the session has expired or was signed out: sign in again' });
   const a = row.account;
   return {

@@ -16,9 +16,9 @@ export const paramsHash = (params: unknown) => createHash('sha256').update(canon
 
 const lastPurge = new WeakMap<ServiceDeps, number>();
 
-/** Deletes keys expired for more than a day, at most once an hour of business time per backend. */
+/** Deletes keys expired for more than a day, at most once an hour of wall-clock time per backend. */
 async function purgeNowAndThen(deps: ServiceDeps): Promise<void> {
-  const now = deps.now().getTime();
+  const now = deps.realNow().getTime();
   const last = lastPurge.get(deps);
   if (last !== undefined && Math.abs(now - last) < PURGE_EVERY_MS) return;
   lastPurge.set(deps, now);
@@ -47,7 +47,8 @@ export async function withIdempotency<T extends object>(
   const hash = paramsHash(params);
   return deps.db.transaction(async (transaction) => {
     const tx = transaction as unknown as Db;
-    const now = deps.now();
+    // Retention is a security time: it follows the wall clock, never a demo book's clock.
+    const now = deps.realNow();
     const expiresAt = new Date(now.getTime() + IDEMPOTENCY_TTL_MS);
     const thisKey = and(eq(idempotencyKeys.accountId, caller.id), eq(idempotencyKeys.procedure, procedure), eq(idempotencyKeys.key, key));
     const claim = async (): Promise<boolean> => {
