@@ -1,4 +1,4 @@
-import { formatCount, formatDateTime, formatDateTimeShort, formatOdds, formatPoints, signClass } from '../lib/format';
+import { formatCount, formatDateTime, formatOdds, formatPoints, signClass } from '../lib/format';
 import { CardFrame, type Column, SortableTable, plural, useMe } from './shared';
 import { PlayerLink } from './PlayerLink';
 import type { CardOf, CardProps } from './types';
@@ -13,7 +13,7 @@ export function BetTable({ card }: CardProps<'bet_table'>) {
   const columns: Column<Row>[] = [
     {
       id: 'placed', header: 'Placed', sortValue: (r) => Date.parse(r.placedAt), width: '128px',
-      render: (r) => <span title={formatDateTime(r.placedAt, me.timezone)}>{formatDateTimeShort(r.placedAt, me.timezone)}</span>,
+      render: (r) => formatDateTime(r.placedAt, me.timezone),
     },
     { id: 'player', header: 'Player', sortValue: (r) => r.playerName, render: (r) => <PlayerLink id={r.playerId} name={r.playerName} />, width: '120px' },
     { id: 'fixture', header: 'Fixture', sortValue: (r) => r.fixtureName, render: (r) => <span title={r.fixtureName}>{r.fixtureName}</span>, width: '150px' },

@@ -1,5 +1,5 @@
-import { formatBps, formatCount, formatPoints } from '../lib/format';
-import { CardFrame, type Column, SortableTable, formatPeriod } from './shared';
+import { formatBps, formatCount, formatPeriod, formatPoints } from '../lib/format';
+import { CardFrame, type Column, SortableTable } from './shared';
 import { PlayerLink } from './PlayerLink';
 import type { CardOf, CardProps } from './types';
 

@@ -1,7 +1,7 @@
-import { formatCount, formatPoints, signClass } from '../lib/format';
+import { formatCount, formatPeriod, formatPoints, signClass } from '../lib/format';
 import { buildHref } from '../lib/route';
 import { Link } from '../components/Link';
-import { CardFrame, type Column, SortableTable, formatPeriod } from './shared';
+import { CardFrame, type Column, SortableTable } from './shared';
 import { PlayerLink } from './PlayerLink';
 import type { CardOf, CardProps } from './types';
 

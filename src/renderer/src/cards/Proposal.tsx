@@ -128,8 +128,8 @@ export function ProposalFooter({ view, actions, onAction, refusal, timezone }: {
         <p className={`proposal-expiry${view.state === 'expired' ? ' expired' : ''}`} data-testid="proposal-expiry"
           data-expires-at={view.expiresAt}>
           {view.state === 'expired'
-            ? <>Expired at {formatTime(view.expiresAt, timezone)}. Nothing was changed; ask again for a fresh preview.</>
-            : <>Expires {formatTime(view.expiresAt, timezone)}{view.remainingMs !== null && <span className="muted"> · {countdown(view.remainingMs)}</span>}</>}
+            ? <>Expired at {formatTime(view.expiresAt, timezone, { seconds: true })}. Nothing was changed; ask again for a fresh preview.</>
+            : <>Expires {formatTime(view.expiresAt, timezone, { seconds: true })}{view.remainingMs !== null && <span className="muted"> · {countdown(view.remainingMs)}</span>}</>}
         </p>
       )}
       {!refusal && view.state !== 'refused' && answerable.length > 0 && (

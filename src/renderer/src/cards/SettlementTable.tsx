@@ -1,4 +1,4 @@
-import { formatDateTime, formatDateTimeShort, formatPoints, owesInWords, paidInWords } from '../lib/format';
+import { formatDateTime, formatPoints, owesInWords, paidInWords } from '../lib/format';
 import { CardFrame, type Column, SortableTable, plural, useMe } from './shared';
 import type { CardOf, CardProps } from './types';
 
@@ -12,7 +12,7 @@ export function SettlementTable({ card }: CardProps<'settlement_table'>) {
   const columns: Column<Row>[] = [
     {
       id: 'date', header: 'Date', sortValue: (r) => Date.parse(r.createdAt), width: '112px',
-      render: (r) => <span title={formatDateTime(r.createdAt, me.timezone)}>{formatDateTimeShort(r.createdAt, me.timezone)}</span>,
+      render: (r) => formatDateTime(r.createdAt, me.timezone),
     },
     { id: 'payment', header: 'Payment', sortValue: (r) => r.childName, render: (r) => paidInWords(r.amount, ...parties(r), me.id), width: '30%' },
     { id: 'amount', header: 'Amount', numeric: true, sortValue: (r) => Math.abs(r.amount), render: (r) => formatPoints(Math.abs(r.amount)) },

@@ -28,17 +28,6 @@ export function CardFrame({ type, title, subtitle, tone, badge, children }: {
   );
 }
 
-/** A calendar day `YYYY-MM-DD` as "20 Nov 2026" (the day itself, no timezone shift). */
-export function formatDay(isoDate: string): string {
-  const d = new Date(`${isoDate}T00:00:00Z`);
-  if (Number.isNaN(d.getTime())) return isoDate;
-  return new Intl.DateTimeFormat('en-IN', { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric' }).format(d);
-}
-
-export function formatPeriod(period: { from: string; to: string }): string {
-  return period.from === period.to ? formatDay(period.from) : `${formatDay(period.from)} – ${formatDay(period.to)}`;
-}
-
 export function plural(n: number, one: string, many = `${one}s`): string {
   return n === 1 ? one : many;
 }

@@ -1,4 +1,5 @@
 import { addDays, endOfMonth, isIsoDate, localDate, startOfMonth, startOfWeek } from '../../../shared/dates';
+import { formatPeriod } from '../lib/format';
 import { businessNow } from '../lib/session';
 
 export type Preset = 'today' | 'week' | 'month' | 'last-month' | 'custom';
@@ -58,7 +59,7 @@ export function PeriodPicker({ period, label = 'Period', onChange }: { period: P
             onChange={(e) => onChange({ period: 'custom', from: period.from, to: e.target.value })} /></label>
         </>
       )}
-      {!period.error && <span className="period-range" data-testid="period-range">{period.from === period.to ? period.from : `${period.from} – ${period.to}`}</span>}
+      {!period.error && <span className="period-range" data-testid="period-range">{formatPeriod(period)}</span>}
     </div>
   );
 }

@@ -1,16 +1,18 @@
-import { formatPoints } from '../../../shared/money';
+/**
+ * The renderer's formatting, in one place: dates, times and money come from the shared module
+ * the assistant's sentences use too (one format across the app, in the user's timezone), and
+ * `tests/renderer/format-guard.test.ts` fails when another renderer file formats them itself.
+ */
+import { isoWeekRange } from '../../../shared/dates';
+import { formatDay, formatPoints } from '../../../shared/format';
 
-export { formatPoints };
+export { formatAge, formatDate, formatDateTime, formatDay, formatPeriod, formatPoints, formatTime } from '../../../shared/format';
 
 /** A take in words, from the agent's side: "owes you 1,200.00" / "you owe 1,200.00" / "square". */
 export function takeInWords(take: number): string {
   if (take > 0) return `owes you ${formatPoints(take)}`;
   if (take < 0) return `you owe ${formatPoints(-take)}`;
   return 'square';
-}
-
-export function formatDateTime(iso: string, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-IN', { timeZone, dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 }
 
 export function formatOdds(hundredths: number): string {
@@ -56,21 +58,16 @@ export function takeTowards(take: number, parent: { id: string; name: string }, 
   return 'square';
 }
 
-/** Compact day and time for dense tables: "20/11/26, 11:52". */
-export function formatDateTimeShort(iso: string, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-IN', {
-    timeZone, day: '2-digit', month: '2-digit', year: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
-  }).format(new Date(iso));
+/** A settlement's ISO week ("2026-W47") as the days it covers: "week of 16 Nov 2026". */
+export function formatWeek(periodId: string): string {
+  try {
+    return `week of ${formatDay(isoWeekRange(periodId).from)}`;
+  } catch {
+    return periodId;
+  }
 }
 
 /** A count with the same thousands separators as points: 12,345. */
 export function formatCount(n: number): string {
   return Math.trunc(n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
-
-/** A time of day to the second, in the user's timezone: "12:34:56". */
-export function formatTime(iso: string, timeZone: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  return new Intl.DateTimeFormat('en-IN', { timeZone, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(d);
 }

@@ -3,7 +3,7 @@ import { playerHref } from '../cards/shared';
 import { LIMIT_FIELDS } from '../cards/DiffCard';
 import { humaniseTool } from '../chat/tools';
 import { desk } from '../lib/desk';
-import { formatCount, formatPoints, takeInWords } from '../lib/format';
+import { formatCount, formatDateTime, formatPoints, takeInWords } from '../lib/format';
 import { useSession } from '../lib/session';
 import { useDeskQuery } from '../lib/useQuery';
 import { Loadable } from '../components/States';
@@ -165,12 +165,6 @@ function reasonOf(entry: AuditEntry): string | null {
   return message ? clip(message, 300) : null;
 }
 
-function formatStamp(iso: string, timeZone: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  return new Intl.DateTimeFormat('en-IN', { timeZone, dateStyle: 'medium', timeStyle: 'medium', hourCycle: 'h23' }).format(d);
-}
-
 /** At most this many players are looked up by id for their names (one call each). */
 const NAME_LOOKUPS = 25;
 
@@ -217,7 +211,7 @@ function AuditTable({ entries }: { entries: AuditEntry[] }) {
             return (
               <tr key={`${e.seq}:${e.hash}`} data-testid="audit-row" data-seq={e.seq} data-outcome={e.outcome}>
                 <td className="num">{e.seq}</td>
-                <td className="nowrap" title={e.ts}>{formatStamp(e.ts, timezone)}</td>
+                <td className="nowrap">{formatDateTime(e.ts, timezone, { seconds: true })}</td>
                 <td data-testid="audit-tool" title={clip(e.tool, 64)}>{toolInWords(e.tool)}</td>
                 <td data-testid="audit-player">{player ? <PlayerLink id={player.id} name={player.name} /> : '—'}</td>
                 <td data-testid="audit-summary" className="audit-summary">

@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { desk } from '../lib/desk';
-import { formatCount, formatDateTime, formatDateTimeShort, formatOdds, formatPoints, signClass } from '../lib/format';
+import { formatCount, formatDateTime, formatOdds, formatPoints, signClass } from '../lib/format';
 import { buildHref, useRoute } from '../lib/route';
 import { useSession } from '../lib/session';
 import { usePaged } from '../lib/usePaged';
@@ -165,7 +165,7 @@ function BetsTable({ rows, total, hasMore, loadingMore, moreError, loadMore }: {
       <div className="bets-scroll" ref={scrollRef} data-testid="bets-scroll">
         <table className="table bets-table" aria-rowcount={total + 1}>
           <colgroup>
-            <col style={{ width: '146px' }} /><col style={{ width: '136px' }} /><col /><col style={{ width: '200px' }} />
+            <col style={{ width: '156px' }} /><col style={{ width: '136px' }} /><col /><col style={{ width: '200px' }} />
             <col style={{ width: '62px' }} /><col style={{ width: '66px' }} /><col style={{ width: '104px' }} /><col style={{ width: '104px' }} />
             <col style={{ width: '82px' }} /><col style={{ width: '104px' }} />
           </colgroup>
@@ -185,7 +185,7 @@ function BetsTable({ rows, total, hasMore, loadingMore, moreError, loadMore }: {
                   tabIndex={item.index === activeIndex ? 0 : -1} style={{ height: `${ROW_HEIGHT}px` }}
                   onFocus={(e) => { if (e.target === e.currentTarget) setActive(item.index); }}
                   onKeyDown={(e) => onKeyDown(e, item.index)}>
-                  <td title={formatDateTime(b.placedAt, timezone)}>{formatDateTimeShort(b.placedAt, timezone)}</td>
+                  <td className="nowrap">{formatDateTime(b.placedAt, timezone)}</td>
                   <td><Link to={`/agent/players/${b.playerId}`} tabIndex={item.index === activeIndex ? 0 : -1}>{b.playerName}</Link></td>
                   <td><Link to={buildHref('/agent/bets', { fixtureId: b.fixtureId })} tabIndex={item.index === activeIndex ? 0 : -1}>{b.fixtureName}</Link></td>
                   <td title={`${b.marketName} › ${b.outcomeName}`}>{b.outcomeName} <span className="muted">· {b.marketName}</span></td>

@@ -1,5 +1,5 @@
 import { desk } from '../lib/desk';
-import { formatDateTime, formatOdds, formatPoints, owesInWords, paidInWords, signClass, takeInWords, takeTowards } from '../lib/format';
+import { formatDateTime, formatOdds, formatPeriod, formatPoints, formatWeek, owesInWords, paidInWords, signClass, takeInWords, takeTowards } from '../lib/format';
 import { buildHref, useRoute } from '../lib/route';
 import { useSession } from '../lib/session';
 import { useDeskQuery } from '../lib/useQuery';
@@ -52,14 +52,14 @@ export function PlayerPage({ params }: { params: Record<string, string> }) {
               </div>
               {d.limits?.notes && <p className="muted player-notes" data-testid="player-notes">Notes: {d.limits.notes}</p>}
 
-              <h2>Profit and loss <span className="muted period-note">{d.pnl.period.from === d.pnl.period.to ? d.pnl.period.from : `${d.pnl.period.from} – ${d.pnl.period.to}`}</span></h2>
+              <h2>Profit and loss <span className="muted period-note">{formatPeriod(d.pnl.period)}</span></h2>
               {d.pnl.rows.length === 0 ? <p className="state empty">No settled bets in this period.</p> : (
                 <table className="table" data-testid="player-pnl">
                   <thead><tr><th scope="col">Period</th><th scope="col" className="num">Bets</th><th scope="col" className="num">Player PnL</th><th scope="col" className="num">Commission</th><th scope="col" className="num">Book result</th></tr></thead>
                   <tbody>
                     {d.pnl.rows.map((r) => (
                       <tr key={r.playerId}>
-                        <td>{d.pnl.period.from} – {d.pnl.period.to}</td>
+                        <td>{formatPeriod(d.pnl.period)}</td>
                         <PnlCells bets={r.bets} pnl={r.pnl} commission={r.commission} bookResult={r.bookResult} />
                       </tr>
                     ))}
@@ -121,7 +121,7 @@ export function PlayerPage({ params }: { params: Record<string, string> }) {
                           <td>{owesInWords(s.takeBefore, child, parent, me.id)}</td>
                           <td>{owesInWords(s.takeAfter, child, parent, me.id)}</td>
                           <td>{s.mode}</td>
-                          <td className="nowrap">{s.periodId ?? '—'}</td>
+                          <td className="nowrap" title={s.periodId ?? undefined}>{s.periodId ? formatWeek(s.periodId) : '—'}</td>
                           <td>{s.createdByName}</td>
                         </tr>
                       );

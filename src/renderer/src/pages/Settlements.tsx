@@ -1,5 +1,5 @@
 import { desk } from '../lib/desk';
-import { formatDateTime, formatPoints, owesInWords, paidInWords, takeInWords } from '../lib/format';
+import { formatDateTime, formatPoints, formatWeek, owesInWords, paidInWords, takeInWords } from '../lib/format';
 import { buildHref, useRoute } from '../lib/route';
 import { useSession } from '../lib/session';
 import { usePaged } from '../lib/usePaged';
@@ -64,7 +64,7 @@ function SettlementList({ from, to }: { from: string; to: string }) {
                     <td data-testid="settlement-take-before">{counterparty ? owesForMe(s.takeBefore, s.parentId === me.id) : owesInWords(s.takeBefore, child, parent, me.id)}</td>
                     <td data-testid="settlement-take-after">{counterparty ? owesForMe(s.takeAfter, s.parentId === me.id) : owesInWords(s.takeAfter, child, parent, me.id)}</td>
                     <td>{s.mode === 'auto' ? 'full (auto)' : 'part (amount)'}</td>
-                    <td className="nowrap">{s.periodId ?? '—'}</td>
+                    <td className="nowrap" title={s.periodId ?? undefined}>{s.periodId ? formatWeek(s.periodId) : '—'}</td>
                     <td>{s.createdByName}</td>
                   </tr>
                 );
