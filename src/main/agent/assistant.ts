@@ -262,10 +262,10 @@ export class Assistant implements ChatService {
       }
       if (envelope.ok && envelope.ui) cards.push(envelope.ui);
       if (!envelope.ok) cards.push(errorCardOf(envelope));
-      const sentence = sentenceFor(tool, envelope, args);
+      const sentence = sentenceFor(tool, envelope, args, ctx.user.timezone);
       if (sentence) sentences.push(sentence);
     }
-    const guarded = guardNumbers(sentences.join(' '), allowedFigures(results.map((r) => [r.envelope.ok ? r.envelope.data : null, r.args])));
+    const guarded = guardNumbers(sentences.join(' '), allowedFigures(results.map((r) => [r.envelope.ok ? r.envelope.data : null, r.args]), [], ctx.user.timezone));
     record.flaggedFigures = guarded.flagged;
     record.outcome = results.every((r) => !r.envelope.ok) ? 'failed' : 'answered';
 

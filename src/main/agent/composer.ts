@@ -6,7 +6,7 @@
 import type * as api from '../../shared/contracts/agent-api.js';
 import type { Card, Envelope } from '../../shared/contracts/assistant.js';
 import type { z } from 'zod';
-import { formatPoints } from '../../shared/money.js';
+import { formatDate, formatDay, formatPoints } from '../../shared/format.js';
 import { oneLine } from './policy/gate.js';
 
 type Out<T extends z.ZodType> = z.infer<T>;
@@ -23,12 +23,13 @@ export function name(text: string): string {
 }
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
+/** Days as the app writes them everywhere ("on 20 Nov 2026"). */
 function period(p: { from: string; to: string }): string {
-  return p.from === p.to ? `on ${p.from}` : `from ${p.from} to ${p.to}`;
+  return p.from === p.to ? `on ${formatDay(p.from)}` : `from ${formatDay(p.from)} to ${formatDay(p.to)}`;
 }
 
-/** One or two sentences for a tool's result. */
-export function sentenceFor(tool: string, envelope: Envelope, args: Record<string, unknown>): string {
+/** One or two sentences for a tool's result; instants are dated in `timeZone`, the user's. */
+export function sentenceFor(tool: string, envelope: Envelope, args: Record<string, unknown>, timeZone = 'UTC'): string {
   if (!envelope.ok) return envelope.error.message;
   const data = envelope.data;
   switch (tool) {
@@ -82,7 +83,7 @@ export function sentenceFor(tool: string, envelope: Envelope, args: Record<strin
       if (d.rows.length === 0) return 'No settlements found.';
       const last = d.rows[0]!;
       const paid = last.amount >= 0 ? `${name(last.childName)} paid ${name(last.parentName)} ${money(last.amount)}` : `${name(last.parentName)} paid ${name(last.childName)} ${money(last.amount)}`;
-      return `${plural(d.rows.length, 'settlement')}; the latest on ${last.createdAt.slice(0, 10)}: ${paid}.`;
+      return `${plural(d.rows.length, 'settlement')}; the latest on ${formatDate(last.createdAt, timeZone)}: ${paid}.`;
     }
     case 'agent.getDownline': {
       const d = data as Out<typeof api.getDownlineOutput>;

@@ -4,9 +4,12 @@
  * without sign). A figure that is not is withheld from the text and reported; the cards, built
  * from the results themselves, stay the authority.
  */
-import { formatPoints } from '../../../shared/money.js';
+import { FORMATTED_DAY, formatDate, formatDay, formatPoints } from '../../../shared/format.js';
 
-const FIGURE = /\d{4}-\d{2}-\d{2}|-?\d[\d,]*(?:\.\d+)?/g;
+/** A written day ("20 Nov 2026") or an ISO day is one figure, checked whole, not as three numbers. */
+const FIGURE = new RegExp(`${FORMATTED_DAY.source}|\\d{4}-\\d{2}-\\d{2}|-?\\d[\\d,]*(?:\\.\\d+)?`, 'g');
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 export const WITHHELD = '[figure withheld]';
 
 export interface GuardResult {
@@ -14,8 +17,11 @@ export interface GuardResult {
   flagged: string[];
 }
 
-/** The figures a turn's results allow, in every written form. */
-export function allowedFigures(results: unknown[], extra: string[] = []): Set<string> {
+/**
+ * The figures a turn's results allow, in every written form; days as the app writes them too,
+ * an instant as its day in `timeZone` (the user's).
+ */
+export function allowedFigures(results: unknown[], extra: string[] = [], timeZone = 'UTC'): Set<string> {
   const allowed = new Set<string>(extra);
   const visit = (value: unknown): void => {
     if (typeof value === 'number' && Number.isFinite(value)) {
@@ -24,7 +30,11 @@ export function allowedFigures(results: unknown[], extra: string[] = []): Set<st
       if (Number.isSafeInteger(value)) allowed.add(formatPoints(value)).add(formatPoints(abs)).add(formatPoints(abs).replace(/,/g, ''));
       allowed.add(abs.toLocaleString('en-US'));
     } else if (typeof value === 'string') {
-      for (const m of value.matchAll(FIGURE)) allowed.add(m[0]).add(m[0].replace(/^-/, ''));
+      for (const m of value.matchAll(FIGURE)) {
+        allowed.add(m[0]).add(m[0].replace(/^-/, ''));
+        if (ISO_DAY.test(m[0])) allowed.add(formatDay(m[0]));
+      }
+      if (ISO_INSTANT.test(value)) allowed.add(formatDate(value, timeZone));
     } else if (Array.isArray(value)) {
       // How many rows came back is a fact of the result too ("12 players").
       allowed.add(String(value.length));
