@@ -1,25 +1,18 @@
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { createTRPCClient, httpLink } from '@trpc/client';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { openBackend, type Backend } from '../../src/server/backend.js';
 import { type DatabaseConfig, queryRows } from '../../src/server/db/client.js';
 import { type BackendServer, startBackendServer } from '../../src/server/http.js';
 import { silentLogger } from '../../src/server/log.js';
 import type { BookOptions } from '../../src/server/seed/generate.js';
+import { BOOK_NOW, REAL_NOW, TEST_BOOK, postgresUrl } from './test-book.js';
 import type { AppRouter } from '../../src/server/trpc/router.js';
 
-/** The cast's clock: the demo book is a snapshot taken then. */
-export const BOOK_NOW = new Date('2026-11-20T12:00:00+05:30');
-
-/**
- * The wall clock the test backends start at: days after the book's clock, as on a real demo, so a
- * security time read from the business clock (or the reverse) shows in a test.
- */
-export const REAL_NOW = new Date('2026-11-23T09:00:00Z');
-
-/** A small book: the whole cast plus a little filler, quick to write on either engine. */
-export const TEST_BOOK: BookOptions = { seed: 'test-book', players: 40, bets: 3_000, days: 90 };
+export { BOOK_NOW, REAL_NOW, TEST_BOOK } from './test-book.js';
 
 /** PGlite always; PostgreSQL too when TEST_DATABASE_URL names a server (CI sets it). */
 export const ENGINES: Array<DatabaseConfig['engine']> = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres' as const] : [])];
@@ -28,6 +21,8 @@ export interface TestBackend extends Backend {
   server: BackendServer;
   /** `now` moves business time ("today", periods); `real` moves the wall clock (sessions, throttling, audit times). */
   clock: { now: Date; real: Date };
+  /** PostgreSQL only: the connection string of this backend's own database. */
+  databaseUrl?: string;
   client(token?: string): ReturnType<typeof createTRPCClient<AppRouter>>;
   login(username: string, password?: string): Promise<string>;
   close(): Promise<void>;
@@ -37,14 +32,57 @@ export const DEMO_PASSWORDS: Record<string, string> = {
   priya: 'demo-priya', arjun: 'demo-arjun', meera: 'demo-meera', admin: 'demo-admin', vikram: 'demo-vikram', sanjay: 'demo-sanjay',
 };
 
+let snapshot: Promise<Blob> | undefined;
+
+/** This worker's copy of the global setup's PGlite tarball, read once. */
+function pgliteSnapshot(): Promise<Blob> {
+  snapshot ??= readFile(inject('testBook').pgliteSnapshot).then((bytes) => new Blob([bytes]));
+  return snapshot;
+}
+
+/**
+ * A database of its own for one test backend. The standard book is copied from the global
+ * setup's (a PGlite tarball, or a PostgreSQL template database); another book starts empty and
+ * is written by openBackend. `drop` removes a PostgreSQL database after its pool is closed.
+ */
+async function testDatabase(engine: DatabaseConfig['engine'], standardBook: boolean): Promise<{ config: DatabaseConfig; drop(): Promise<void> }> {
+  if (engine === 'pglite') {
+    return { config: { engine: 'pglite', ...(standardBook && { from: await pgliteSnapshot() }) }, drop: async () => {} };
+  }
+  const name = `agent_desk_t_${randomBytes(6).toString('hex')}`;
+  const template = standardBook ? inject('testBook').postgresTemplate : null;
+  if (standardBook && !template) throw new Error('the global setup wrote no PostgreSQL template: is TEST_DATABASE_URL set for the whole run?');
+  const onServer = async (statement: string) => {
+    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await admin.connect();
+    try {
+      await admin.query(statement);
+    } finally {
+      await admin.end();
+    }
+  };
+  await onServer(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
+  // Not WITH (FORCE): a pool's connections can still be saying goodbye after pool.end(), and a
+  // forced drop would kill them mid-way (an unhandled error in the test). Wait for them instead.
+  const drop = async () => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await onServer(`DROP DATABASE IF EXISTS ${name}`);
+      } catch (error) {
+        if ((error as { code?: string }).code !== '55006' || attempt >= 50) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  };
+  return { config: { engine: 'postgres', url: postgresUrl(name) }, drop };
+}
+
+/** A backend on its own copy of the test book (or of `book`, written fresh), served over HTTP. */
 export async function startTestBackend(engine: DatabaseConfig['engine'], book: Partial<BookOptions> = {}): Promise<TestBackend> {
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  const database: DatabaseConfig = engine === 'pglite'
-    ? { engine: 'pglite' }
-    : { engine: 'postgres', url: process.env.TEST_DATABASE_URL!, schema };
+  const database = await testDatabase(engine, Object.keys(book).length === 0);
   const clock = { now: new Date(BOOK_NOW), real: new Date(REAL_NOW) };
   const backend = await openBackend({
-    database, seedDemoIfEmpty: true, book: { ...TEST_BOOK, ...book }, now: () => new Date(clock.now), realNow: () => new Date(clock.real),
+    database: database.config, seedDemoIfEmpty: true, book: { ...TEST_BOOK, ...book }, now: () => new Date(clock.now), realNow: () => new Date(clock.real),
   });
   const server = await startBackendServer(backend.deps, silentLogger, { port: 0 });
   const client = (token?: string) => createTRPCClient<AppRouter>({
@@ -52,20 +90,21 @@ export async function startTestBackend(engine: DatabaseConfig['engine'], book: P
   });
   return {
     ...backend, server, clock, client,
+    ...(database.config.engine === 'postgres' && { databaseUrl: database.config.url }),
     async login(username, password = DEMO_PASSWORDS[username]) {
       return (await client().auth.login.mutate({ username, password: password! })).token;
     },
     async close() {
       await server.close();
       await backend.database.close();
-      if (engine === 'postgres') {
-        const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-        await admin.connect();
-        await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-        await admin.end();
-      }
+      await database.drop();
     },
   };
+}
+
+/** The test book copied into an in-process backend, for the desk's embedded connection. */
+export async function openTestBookBackend(now: () => Date = () => new Date(BOOK_NOW)): Promise<Backend> {
+  return openBackend({ database: { engine: 'pglite', from: await pgliteSnapshot() }, now, realNow: () => new Date(REAL_NOW) });
 }
 
 export async function accountId(backend: Backend, username: string): Promise<string> {

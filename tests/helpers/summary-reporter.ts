@@ -1,7 +1,16 @@
-import type { Reporter, TestModule } from 'vitest/node';
+import type { Reporter, TestModule, Vitest } from 'vitest/node';
 
-/** Ends the run with one plain line, "tests: N passed, N failed, N skipped", that CI reads. */
+/**
+ * Ends the run with one plain line, "tests: N passed, N failed, N skipped", that CI reads, and
+ * the shuffle seed before it, so a failure that depends on order can be replayed.
+ */
 export default class SummaryReporter implements Reporter {
+  #seed: number | undefined;
+
+  onInit(vitest: Vitest): void {
+    this.#seed = vitest.config.sequence.seed;
+  }
+
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     let passed = 0;
     let failed = 0;
@@ -15,6 +24,6 @@ export default class SummaryReporter implements Reporter {
       }
       if (module.state() === 'failed' && [...module.children.allTests()].length === 0) failed++;
     }
-    process.stdout.write(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+    process.stdout.write(`\norder: shuffled with TEST_SEED=${this.#seed}\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }
 }

@@ -8,11 +8,11 @@ import { silentLogger } from '../../src/server/log.js';
 import type { ChatService } from '../../src/main/agent/chat-service.js';
 import { AuditLog } from '../../src/main/audit/audit-log.js';
 import type { TurnEvent } from '../../src/shared/contracts/chat.js';
-import { type BackendConnection, connectBackend } from '../../src/main/backend/connection.js';
+import { type BackendConnection, embeddedConnection } from '../../src/main/backend/connection.js';
 import type { DeskRouter } from '../../src/main/desk/router.js';
 import { DeskSessions } from '../../src/main/desk/sessions.js';
 import { type BrowserShell, startBrowserShell } from '../../src/main/web/server.js';
-import { BOOK_NOW, TEST_BOOK } from '../helpers/backend.js';
+import { BOOK_NOW, openTestBookBackend } from '../helpers/backend.js';
 
 /** A ChatService test double (the assistant is not under test here): greets the caller, then done. */
 const chat: ChatService = {
@@ -37,7 +37,7 @@ describe('desk router over the browser shell', () => {
   const opened: Array<{ close(): void }> = [];
 
   beforeAll(async () => {
-    backend = await connectBackend({ mode: 'embedded', dataDir: 'memory://', book: TEST_BOOK, now: () => new Date(BOOK_NOW) }, silentLogger);
+    backend = embeddedConnection(await openTestBookBackend(), silentLogger);
     shell = await startBrowserShell({ backend, sessions: new DeskSessions(), log: silentLogger, chat, audit: new AuditLog(join(mkdtempSync(join(tmpdir(), 'desk-ws-')), 'audit.jsonl')), rendererDir: '/nonexistent-renderer' });
   });
   afterAll(async () => {

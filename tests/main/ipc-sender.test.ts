@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog } from '../../src/main/audit/audit-log.js';
-import { type BackendConnection, connectBackend } from '../../src/main/backend/connection.js';
+import { type BackendConnection, embeddedConnection } from '../../src/main/backend/connection.js';
 import type { ChatService } from '../../src/main/agent/chat-service.js';
 import {
   type IpcSenderEvent, MAX_SUBSCRIPTION_INPUT, handleDeskIpc, handleDeskSubscription, handleDeskUnsubscribe, slotForIpcSender, stopDeskSubscriptions,
@@ -13,7 +13,7 @@ import { APP_ORIGIN, isAllowedExternal, isAppUrl } from '../../src/main/electron
 import type { ChatMessage, TurnEvent } from '../../src/shared/contracts/chat.js';
 import type { DeskStreamMessage } from '../../src/shared/contracts/desk-bridge.js';
 import { silentLogger } from '../../src/server/log.js';
-import { BOOK_NOW, TEST_BOOK } from '../helpers/backend.js';
+import { openTestBookBackend } from '../helpers/backend.js';
 
 /** A fake IpcMainInvokeEvent: only what the check reads. */
 const event = (url: string | null, id = 7): IpcSenderEvent => ({ senderFrame: url === null ? null : { url }, sender: { id } });
@@ -133,7 +133,7 @@ describe('handleDeskIpc', () => {
   const deps = () => ({ backend, sessions, log: silentLogger, chat, audit });
 
   beforeAll(async () => {
-    backend = await connectBackend({ mode: 'embedded', dataDir: 'memory://', book: TEST_BOOK, now: () => new Date(BOOK_NOW) }, silentLogger);
+    backend = embeddedConnection(await openTestBookBackend(), silentLogger);
   });
   afterAll(async () => {
     await backend?.close();
@@ -233,7 +233,7 @@ describe('handleDeskSubscription', () => {
   }
 
   beforeAll(async () => {
-    backend = await connectBackend({ mode: 'embedded', dataDir: 'memory://', book: TEST_BOOK, now: () => new Date(BOOK_NOW) }, silentLogger);
+    backend = embeddedConnection(await openTestBookBackend(), silentLogger);
     await signIn(21);
   });
   afterAll(async () => {

@@ -518,12 +518,11 @@ describe.each(ENGINES)('limits, settlements and the audit head on %s', (engine) 
     let arjunCaller: Caller;
 
     beforeAll(async () => {
-      const { schema } = await one<{ schema: string }>(sql`select current_schema() as schema`);
-      blocker = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL, options: `-c search_path=${schema},public` });
+      blocker = new pg.Client({ connectionString: b.databaseUrl });
       await blocker.connect();
       blockerPid = (await blocker.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
       // A second backend instance on the same database, as behind a load balancer.
-      second = await openDatabase({ engine: 'postgres', url: process.env.TEST_DATABASE_URL!, schema });
+      second = await openDatabase({ engine: 'postgres', url: b.databaseUrl! });
       secondDeps = { db: second.db, now: () => new Date(b.clock.now), realNow: () => new Date(b.clock.real) };
       arjunCaller = await resolveSession(b.deps, await b.login('arjun'));
     });

@@ -16,12 +16,18 @@ export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
 export type DatabaseConfig =
-  | { engine: 'pglite'; dataDir?: string }
+  /** `from`: start from a data folder saved by `snapshot()` instead of an empty one. */
+  | { engine: 'pglite'; dataDir?: string; from?: Blob }
   | { engine: 'postgres'; url: string; schema?: string };
 
 export interface Database {
   readonly db: Db;
   readonly engine: DatabaseConfig['engine'];
+  /**
+   * PGlite only: the whole data folder as a tarball, to open again with `from`. Copying a written
+   * book is much cheaper than writing it again (the test suite seeds once and copies per test).
+   */
+  snapshot?(): Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -35,10 +41,10 @@ export async function openDatabase(config: DatabaseConfig, migrationsFolder = MI
     const dataDir = config.dataDir ?? 'memory://';
     // PGlite creates only the last folder of the path; a fresh clone has none of them.
     if (!dataDir.includes('://')) mkdirSync(dataDir, { recursive: true });
-    const client = new PGlite(dataDir, { extensions: { pg_trgm } });
+    const client = new PGlite(dataDir, { extensions: { pg_trgm }, ...(config.from && { loadDataDir: config.from }) });
     const db = drizzlePglite(client, { schema });
     await migratePglite(db, { migrationsFolder });
-    return { db: db as unknown as Db, engine: 'pglite', close: () => client.close() };
+    return { db: db as unknown as Db, engine: 'pglite', snapshot: () => client.dumpDataDir('none'), close: () => client.close() };
   }
   const pgSchema = config.schema;
   if (pgSchema !== undefined && !SCHEMA_NAME.test(pgSchema)) throw new Error(`invalid schema name: ${pgSchema}`);
