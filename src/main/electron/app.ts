@@ -63,7 +63,12 @@ export async function startElectronApp(deps: DeskServices & { rendererDir: strin
 
   const window = new BrowserWindow({
     width: 1360, height: 860, show: false, title: 'Agent Desk',
-    webPreferences: { preload: deps.preload, contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, spellcheck: false },
+    webPreferences: {
+      preload: deps.preload, contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, spellcheck: false,
+      // A middle-click on a link is one more way to ask for a new window; setWindowOpenHandler
+      // denies those already, and the page has no use for the event at all.
+      disableBlinkFeatures: 'Auxclick',
+    },
   });
   window.once('ready-to-show', () => window.show());
   // The id is read now: after 'closed' the window's webContents is gone.
