@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import type { Logger } from './log.js';
 import type { ServiceDeps } from './services/caller.js';
+import { retryAfterSeconds } from './services/login-throttle.js';
 import { appRouter } from './trpc/router.js';
 
 /** Bodies above this are refused before parsing (a huge string is a client error, not a load). */
@@ -28,7 +29,14 @@ export function createBackendHandler(deps: ServiceDeps, log: Logger): http.Reque
       res.setHeader('x-request-id', requestId);
       const auth = req.headers.authorization;
       const token = typeof auth === 'string' && auth.startsWith('Bearer ') ? auth.slice(7).trim() : null;
-      return { deps, token, requestId, log: log.child({ requestId }) };
+      // The TCP peer, not X-Forwarded-For: a header is whatever the client says it is.
+      const clientAddress = req.socket.remoteAddress ?? 'unknown';
+      return { deps, token, requestId, log: log.child({ requestId }), clientAddress };
+    },
+    // A refused sign-in says when to come back, in the header HTTP clients know too.
+    responseMeta: ({ errors }) => {
+      const wait = retryAfterSeconds(errors);
+      return wait === null ? {} : { headers: { 'retry-after': String(wait) } };
     },
   });
   return (req, res) => {

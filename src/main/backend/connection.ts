@@ -52,7 +52,7 @@ export function embeddedConnection(backend: Backend, log: Logger): BackendConnec
         router: appRouter,
         createContext: async () => {
           const requestId = randomUUID();
-          return { deps: backend.deps, token, requestId, log: log.child({ requestId }) };
+          return { deps: backend.deps, token, requestId, log: log.child({ requestId }), clientAddress: 'embedded' };
         },
       })],
     }),

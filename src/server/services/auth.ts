@@ -2,7 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import { accounts, sessions } from '../db/schema.js';
+import type { Logger } from '../log.js';
 import type { Caller, ServiceDeps } from './caller.js';
+import { type LoginAttempt, loginThrottle } from './login-throttle.js';
 import { verifyPassword } from './passwords.js';
 
 export const DEFAULT_SESSION_TTL_MS = 12 * 60 * 60 * 1000;
@@ -16,11 +18,32 @@ const invalidLogin = () => new TRPCError({ code: 'UNAUTHORIZED', message: 'inval
 // A fixed hash to verify against when the user is unknown, so both paths cost the same.
 const DUMMY_HASH = '$argon2id$v=19$m=19456,t=2,p=1$AQEBAQEBAQEBAQEBAQEBAQ$+m21d7tbteefuH7Lm+E+MLLzRJL8zllqwBoWL8clQi0';
 
-export async function login(deps: ServiceDeps, username: string, password: string, ttlMs = DEFAULT_SESSION_TTL_MS) {
-  const [account] = await deps.db.select().from(accounts).where(eq(accounts.username, username.toLowerCase()));
+/** Who is knocking: the address the connection came from, and the request's logger. */
+export interface LoginRequest {
+  clientAddress: string;
+  log: Logger;
+}
+
+export async function login(deps: ServiceDeps, username: string, password: string, request: LoginRequest, ttlMs = DEFAULT_SESSION_TTL_MS) {
+  const name = username.toLowerCase();
+  let attempt: LoginAttempt;
+  try {
+    // Before any lookup or hash: a throttled guess learns nothing, right password or not.
+    attempt = loginThrottle(deps).begin(name, request.clientAddress);
+  } catch (error) {
+    request.log.warn('sign-in throttled', { username: name, clientAddress: request.clientAddress, reason: error instanceof Error ? error.message : String(error) });
+    throw error;
+  }
+  const [account] = await deps.db.select().from(accounts).where(eq(accounts.username, name));
   const ok = await verifyPassword(account?.passwordHash ?? DUMMY_HASH, password);
   // Players bet on the exchange; the desk is for agents and the platform.
-  if (!account || !ok || !account.passwordHash || account.role === 'player') throw invalidLogin();
+  if (!account || !ok || !account.passwordHash || account.role === 'player') {
+    request.log.warn('sign-in failed', {
+      username: name, clientAddress: request.clientAddress, failures: attempt.usernameFailures, addressFailures: attempt.addressFailures,
+    });
+    throw invalidLogin();
+  }
+  attempt.succeeded();
   const token = randomBytes(32).toString('base64url');
   // The wall clock: a demo restarted on another data clock must neither revive nor cut short a session.
   const now = deps.realNow();

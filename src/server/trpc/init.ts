@@ -3,6 +3,7 @@ import { ZodError, z } from 'zod';
 import type { Logger } from '../log.js';
 import { resolveSession } from '../services/auth.js';
 import type { Caller, ServiceDeps } from '../services/caller.js';
+import { LoginThrottledError } from '../services/login-throttle.js';
 
 export interface Context {
   deps: ServiceDeps;
@@ -10,6 +11,11 @@ export interface Context {
   token: string | null;
   requestId: string;
   log: Logger;
+  /**
+   * Where the call came from, for sign-in throttling: the TCP peer over HTTP (never a
+   * forwarded-for header, which any client can write), 'embedded' for main's in-process link.
+   */
+  clientAddress: string;
 }
 
 const t = initTRPC.context<Context>().create({
@@ -22,6 +28,9 @@ const t = initTRPC.context<Context>().create({
     if (error.code === 'INTERNAL_SERVER_ERROR') {
       // Never leak SQL or stack traces; the log line with the request id has them.
       return { ...shape, message: 'internal error', data: { ...shape.data, stack: undefined } };
+    }
+    if (error.cause instanceof LoginThrottledError) {
+      return { ...shape, data: { ...shape.data, stack: undefined, retryAfterSeconds: error.cause.retryAfterSeconds } };
     }
     return { ...shape, data: { ...shape.data, stack: undefined } };
   },

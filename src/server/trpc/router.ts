@@ -14,7 +14,7 @@ import { authedProcedure, deskProcedure, publicProcedure, router } from './init.
 export const appRouter = router({
   auth: router({
     login: publicProcedure.input(api.loginInput).output(api.loginOutput)
-      .mutation(({ ctx, input }) => login(ctx.deps, input.username, input.password)),
+      .mutation(({ ctx, input }) => login(ctx.deps, input.username, input.password, { clientAddress: ctx.clientAddress, log: ctx.log })),
     logout: authedProcedure.mutation(async ({ ctx }) => {
       await logout(ctx.deps, ctx.token!);
       return { ok: true as const };
