@@ -10,6 +10,7 @@ import { type Card, type Decision, type Envelope, type ProposalState, decisionSc
 import type { ChatConfirmInput, ChatMessage, ChatTurnInput, PageContext, TurnEvent, TurnOutcome } from '../../shared/contracts/chat.js';
 import { localDate } from '../../shared/dates.js';
 import type { Logger } from '../../server/log.js';
+import { isBackendUnreachable } from '../backend/unreachable.js';
 import { errorCard } from '../tools/registry.js';
 import type { ToolContext, ToolPreview, ToolRegistry } from '../tools/types.js';
 import type { AuditLog } from '../audit/audit-log.js';
@@ -121,10 +122,17 @@ export class Assistant implements ChatService {
       }
     } catch (error) {
       // A turn never crashes the panel: whatever broke becomes an error card.
-      this.options.log.error('turn failed', { request_id: requestId, error: String(error) });
       record.outcome = 'failed';
-      text = 'Something went wrong while answering. Nothing was changed; please try again.';
-      cards.push({ type: 'error_card', data: { code: 'INTERNAL', message: text, retryable: true } });
+      if (isBackendUnreachable(error)) {
+        // Said at once rather than waited out: the app keeps retrying the backend on its own.
+        this.options.log.warn('turn failed: backend unreachable', { request_id: requestId });
+        text = BACKEND_UNREACHABLE_TEXT;
+        cards.push({ type: 'error_card', data: { code: 'UNAVAILABLE', message: text, retryable: true } });
+      } else {
+        this.options.log.error('turn failed', { request_id: requestId, error: String(error) });
+        text = 'Something went wrong while answering. Nothing was changed; please try again.';
+        cards.push({ type: 'error_card', data: { code: 'INTERNAL', message: text, retryable: true } });
+      }
     }
 
     for (const card of cards) yield { type: 'card', requestId, card };
@@ -402,6 +410,9 @@ type AuditOutcome = 'executed' | 'refused' | 'cancelled' | 'expired' | 'failed';
 type ConsumedProposal = { tool: string; args: Record<string, unknown>; snapshot: unknown };
 
 const CONFIRM_RETRIES = 2;
+
+/** The chat's answer while the backend does not answer. */
+export const BACKEND_UNREACHABLE_TEXT = 'The backend is unreachable right now — retrying; try again in a moment.';
 const TRANSIENT = new Set(['INTERNAL', 'TIMEOUT', 'UNAVAILABLE']);
 
 /** The backend's idempotency key for a proposal: one nonce, one key, whatever retries happen. */

@@ -19,15 +19,25 @@ export interface BackendConnection {
 
 export type BackendConfig =
   | { mode: 'embedded'; dataDir: string; clock?: string; now?: () => Date; book?: Partial<BookOptions> }
-  | { mode: 'remote'; url: string };
+  | { mode: 'remote'; url: string; timeoutMs?: number };
+
+/** How long main waits for a remote backend's answer before calling it unreachable. */
+export const REMOTE_TIMEOUT_MS = 10_000;
 
 export async function connectBackend(config: BackendConfig, log: Logger): Promise<BackendConnection> {
   if (config.mode === 'remote') {
     const base = new URL('/trpc', config.url).toString();
+    const timeoutMs = config.timeoutMs ?? REMOTE_TIMEOUT_MS;
+    // A backend that accepts the connection and never answers would otherwise hold the page (and a
+    // chat turn) for ever: every call gets a deadline, on top of the caller's own cancellation.
+    const fetchWithDeadline = (url: string | URL | Request, init?: Omit<RequestInit, 'signal'> & { signal?: AbortSignal | null | undefined }) => {
+      const deadline = AbortSignal.timeout(timeoutMs);
+      return fetch(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline });
+    };
     return {
       mode: 'remote',
       client: (token) => createTRPCClient<AppRouter>({
-        links: [httpLink({ url: base, headers: () => ({ 'x-request-id': randomUUID(), ...(token ? { authorization: `Bearer ${token}` } : {}) }) })],
+        links: [httpLink({ url: base, fetch: fetchWithDeadline, headers: () => ({ 'x-request-id': randomUUID(), ...(token ? { authorization: `Bearer ${token}` } : {}) }) })],
       }),
       close: async () => {},
     };

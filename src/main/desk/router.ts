@@ -5,6 +5,7 @@ import { z } from 'zod';
 import * as api from '../../shared/contracts/agent-api.js';
 import type { Logger } from '../../server/log.js';
 import type { BackendClient, BackendConnection } from '../backend/connection.js';
+import { isBackendUnreachable } from '../backend/unreachable.js';
 import { chatConfirmInput, chatHistoryOutput, chatMessageSchema, chatTurnInput } from '../../shared/contracts/chat.js';
 import { auditListOutput } from '../../shared/contracts/audit.js';
 import type { ChatService } from '../agent/chat-service.js';
@@ -32,11 +33,22 @@ const t = initTRPC.context<DeskContext>().create({
   errorFormatter: ({ shape }) => ({ ...shape, data: { ...shape.data, stack: undefined } }),
 });
 
-/** Backend refusals keep their code and message; anything else is an internal error. */
+/** What the renderer is told when the backend does not answer: it retries with backoff until it does. */
+export const BACKEND_UNREACHABLE = 'the backend is unreachable';
+
+/**
+ * Backend refusals keep their code and message; a backend that does not answer is
+ * SERVICE_UNAVAILABLE (the renderer's "backend unreachable — retrying"); anything else is an
+ * internal error.
+ */
 async function relay<T>(ctx: DeskContext, call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
+    if (isBackendUnreachable(error)) {
+      ctx.log.warn('backend unreachable', { error: String(error) });
+      throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: BACKEND_UNREACHABLE });
+    }
     if (error instanceof TRPCClientError) {
       const code = (error.data as { code?: TRPC_ERROR_CODE_KEY } | undefined)?.code ?? 'INTERNAL_SERVER_ERROR';
       // The backend no longer knows this session (expired or signed out elsewhere): forget it too.

@@ -220,7 +220,8 @@ function classify(err: unknown): ToolFailure {
       case 'INTERNAL_SERVER_ERROR': return new ToolFailure('INTERNAL', 'the tool failed');
       case 'TIMEOUT': case 'GATEWAY_TIMEOUT': return new ToolFailure('TIMEOUT', 'the backend did not answer in time');
       case 'SERVICE_UNAVAILABLE': case 'BAD_GATEWAY': return new ToolFailure('UNAVAILABLE', 'the backend is unavailable');
-      default: return new ToolFailure(code, err.message || code.toLowerCase().replaceAll('_', ' '), false);
+      // A refusal's own words are kept; a validation dump (JSON) or anything multi-line is not words.
+      default: return new ToolFailure(code, /^\s*[[{]|\n/.test(err.message) || !err.message ? 'the backend did not accept that request' : err.message, false);
     }
   }
   return new ToolFailure('INTERNAL', 'the tool failed');

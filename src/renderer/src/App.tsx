@@ -1,5 +1,7 @@
 import { useEffect } from 'react';
 import { ChatPanel } from './chat/ChatPanel';
+import { BackendBanner } from './components/BackendBanner';
+import { NotFound } from './components/NotFound';
 import { useChat } from './chat/store';
 import { matchRoute, useRoute } from './lib/route';
 import { useSession } from './lib/session';
@@ -38,7 +40,8 @@ export function App() {
         </div>
       </nav>
       <main className="content">
-        {page ? <page.entry.Component params={page.params} /> : <p className="state empty">No such page: {path}</p>}
+        <BackendBanner />
+        {page ? <page.entry.Component params={page.params} /> : <NotFound title="No such page" back={{ to: '/agent/dashboard', label: 'Back to the dashboard' }} />}
       </main>
       <ChatPanel />
     </div>

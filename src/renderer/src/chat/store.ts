@@ -3,6 +3,7 @@ import type { Card, ProposalState } from '../../../shared/contracts/assistant';
 import type { MAX_MESSAGE_LENGTH, ChatMessage, ChatTurnInput, PageContext, TurnEvent } from '../../../shared/contracts/chat';
 import { desk } from '../lib/desk';
 import { useRoute } from '../lib/route';
+import { UserFacingError, isUnauthorized, userMessage } from '../lib/errors';
 import { useSession } from '../lib/session';
 
 /** The contract's limit (checked against it at compile time; the contract itself is not bundled). */
@@ -83,24 +84,9 @@ function writeDocked(docked: boolean): void {
   }
 }
 
-function isUnauthorized(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { data?: { code?: string } }).data?.code === 'UNAUTHORIZED';
-}
-
-/** A failure in words: a validation error's first issue, or the error's message. */
+/** A failure of a chat call in words (lib/errors.ts): never the error's own text. */
 export function errorText(error: unknown): string {
-  const message = error instanceof Error ? error.message : typeof error === 'string' ? error : '';
-  if (message.startsWith('[')) {
-    try {
-      const issues = JSON.parse(message) as unknown;
-      if (Array.isArray(issues) && typeof (issues[0] as { message?: unknown } | undefined)?.message === 'string') {
-        return (issues[0] as { message: string }).message;
-      }
-    } catch {
-      // Not JSON: use it as it is.
-    }
-  }
-  return message.trim() || 'The assistant could not answer. Try again.';
+  return userMessage(error, 'The assistant could not answer. Try again.');
 }
 
 const PATH = /^\/[\w\-/.%]*$/;
@@ -226,7 +212,7 @@ export const useChat = create<ChatState>((set, get) => {
         onData: (event) => apply(token, event),
         onError: (error) => { ended = true; fail(token, error, restore); },
         onComplete: () => {
-          if (!ended && active?.token === token) fail(token, new Error('The assistant stopped before finishing its answer. Try again.'), restore);
+          if (!ended && active?.token === token) fail(token, new UserFacingError('The assistant stopped before finishing its answer. Try again.'), restore);
         },
       });
       if (active?.token === token) active = { token, unsubscribe: () => sub.unsubscribe() };

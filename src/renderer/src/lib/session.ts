@@ -1,17 +1,17 @@
 import { create } from 'zustand';
 import type { User } from '../../../shared/contracts/agent-api';
+import { setBusinessNow } from './clock';
 import { desk } from './desk';
+import { SESSION_ENDED, isUnreachable, userMessage } from './errors';
+import { reportReachable, reportUnreachable } from './reachability';
+
+export { businessNow } from './clock';
 
 type Status = 'checking' | 'signed-out' | 'signed-in';
 
-/** Backend business time minus this machine's clock; "today" is the backend's today. */
-let clockOffsetMs = 0;
-export function businessNow(): Date {
-  return new Date(Date.now() + clockOffsetMs);
-}
 async function syncClock(): Promise<void> {
   const { now } = await desk.session.clock.query();
-  clockOffsetMs = new Date(now).getTime() - Date.now();
+  setBusinessNow(now);
 }
 
 interface SessionState {
@@ -30,7 +30,13 @@ export const useSession = create<SessionState>((set) => ({
   user: null,
   error: null,
   async check() {
-    const user = await desk.session.me.query();
+    let user: User | null;
+    try {
+      user = await desk.session.me.query();
+    } catch (error) {
+      set({ status: 'signed-out', user: null, error: userMessage(error) });
+      return;
+    }
     if (!user) {
       set({ status: 'signed-out', user: null, error: null });
       return;
@@ -38,18 +44,25 @@ export const useSession = create<SessionState>((set) => ({
     try {
       await syncClock();
       set({ status: 'signed-in', user, error: null });
-    } catch {
+    } catch (error) {
+      if (isUnreachable(error)) {
+        // Main still holds the session; the backend is only away. The panel opens and waits for it.
+        reportUnreachable();
+        set({ status: 'signed-in', user, error: null });
+        return;
+      }
       // Main still had a slot, but the backend no longer knows the session.
-      set({ status: 'signed-out', user: null, error: 'Your session has ended. Sign in again.' });
+      set({ status: 'signed-out', user: null, error: SESSION_ENDED });
     }
   },
   async login(username, password) {
     try {
       const user = await desk.session.login.mutate({ username, password });
       await syncClock();
+      reportReachable();
       set({ status: 'signed-in', user, error: null });
     } catch (error) {
-      set({ status: 'signed-out', user: null, error: error instanceof Error ? error.message : String(error) });
+      set({ status: 'signed-out', user: null, error: userMessage(error, 'Signing in failed. Try again.') });
     }
   },
   async logout() {
@@ -57,6 +70,6 @@ export const useSession = create<SessionState>((set) => ({
     set({ status: 'signed-out', user: null, error: null });
   },
   expired() {
-    set({ status: 'signed-out', user: null, error: 'Your session has ended. Sign in again.' });
+    set({ status: 'signed-out', user: null, error: SESSION_ENDED });
   },
 }));

@@ -1,5 +1,7 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { type QueryState, useDeskQuery } from './useQuery';
+import { isUnauthorized, isUnreachable, userMessage } from './errors';
+import { reportUnreachable } from './reachability';
 import { useSession } from './session';
 
 interface More<R> { base: unknown; rows: R[]; nextCursor: string | null; loading: boolean; error: string | null }
@@ -40,8 +42,9 @@ export function usePaged<P extends { nextCursor: string | null }, R>(
       (error: unknown) => {
         pending.current = null;
         if (current.current !== base) return;
-        if ((error as { data?: { code?: string } } | null)?.data?.code === 'UNAUTHORIZED') useSession.getState().expired();
-        setMore((m) => ({ base, rows: m && m.base === base ? m.rows : [], nextCursor, loading: false, error: error instanceof Error ? error.message : String(error) }));
+        if (isUnauthorized(error)) useSession.getState().expired();
+        if (isUnreachable(error)) reportUnreachable();
+        setMore((m) => ({ base, rows: m && m.base === base ? m.rows : [], nextCursor, loading: false, error: userMessage(error) }));
       },
     );
     // fetchPage and rowsOf are fresh closures each render; base and the cursor decide the call.
@@ -55,7 +58,7 @@ export function usePaged<P extends { nextCursor: string | null }, R>(
   );
   if (first.status !== 'ready') return { ...first, loadMore };
   return {
-    status: 'ready', reload: first.reload, loadMore,
+    status: 'ready', fetchedAt: first.fetchedAt, reload: first.reload, loadMore,
     data: { first: first.data, rows, nextCursor, loadingMore: loading, moreError: own?.error ?? null },
   };
 }

@@ -3,7 +3,9 @@ import { formatDateTime, formatOdds, formatPeriod, formatPoints, formatWeek, owe
 import { buildHref, useRoute } from '../lib/route';
 import { useSession } from '../lib/session';
 import { useDeskQuery } from '../lib/useQuery';
+import { isNotFoundCode } from '../lib/errors';
 import { Link } from '../components/Link';
+import { NotFound } from '../components/NotFound';
 import { PeriodPicker, periodFromQuery } from '../components/Period';
 import { Loadable } from '../components/States';
 import { Tile } from '../components/Tile';
@@ -12,8 +14,29 @@ import { PnlCells } from '../components/MoneyCell';
 /** Bets shown on the page; the bets page has them all. */
 const RECENT = 25;
 
+/** Ids the backend hands out; anything else cannot name a player, so it is not asked for. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** `/agent/players/ID`, or `/agent/player?id=ID`. */
 export function PlayerPage({ params }: { params: Record<string, string> }) {
-  const playerId = params.id ?? '';
+  const query = useRoute((s) => s.query);
+  const playerId = params.id ?? query.id ?? '';
+  return UUID.test(playerId) ? <PlayerView key={playerId} playerId={playerId} /> : <PlayerNotFound />;
+}
+
+/**
+ * A malformed id, one that names nobody, and another agent's player all read the same: the
+ * backend answers a foreign id exactly as a missing one, and so does this page.
+ */
+function PlayerNotFound() {
+  return (
+    <NotFound title="No such player in your downline" back={{ to: '/agent/downline', label: 'Back to your downline' }}>
+      The link may be mistyped or out of date, or the player is not in your book.
+    </NotFound>
+  );
+}
+
+function PlayerView({ playerId }: { playerId: string }) {
   const me = useSession((s) => s.user)!;
   const { path, query, navigate } = useRoute();
   const period = periodFromQuery(query, me.timezone, 'month');
@@ -30,13 +53,16 @@ export function PlayerPage({ params }: { params: Record<string, string> }) {
   });
   const agentRef = agent.status === 'ready' ? agent.data : null;
 
+  if (state.status === 'error' && isNotFoundCode(state.code)) return <PlayerNotFound />;
+  if (state.status === 'ready' && !state.data.limits && !state.data.take) return <PlayerNotFound />;
+
   return (
     <section aria-labelledby="player-title">
       <p className="crumbs"><Link to="/agent/downline">Downline</Link> › <span>Player</span></p>
       <h1 id="player-title" data-testid="player-name">{name ?? 'Player'}</h1>
       <PeriodPicker period={period} label="PnL period" onChange={(q) => navigate(buildHref(path, q))} />
       {period.error && <p className="state error" role="alert">{period.error}</p>}
-      <Loadable state={state} empty={(d) => !d.limits && !d.take}>
+      <Loadable state={state}>
         {(d) => {
           const take = d.take?.take ?? d.limits?.take ?? 0;
           const takeWords = agentRef ? takeTowards(take, agentRef, me.id) : takeInWords(take);

@@ -24,6 +24,8 @@ export const PAGES: PageEntry[] = [
   { pattern: '/agent/dashboard', title: 'Dashboard', nav: 'Dashboard', Component: DashboardPage },
   { pattern: '/agent/downline', title: 'Downline', nav: 'Downline', Component: DownlinePage },
   { pattern: '/agent/players/:id', title: 'Player', Component: PlayerPage },
+  // The same page by query (`/agent/player?id=…`), as links from elsewhere may write it.
+  { pattern: '/agent/player', title: 'Player', Component: PlayerPage },
   { pattern: '/agent/bets', title: 'Bets', nav: 'Bets', Component: BetsPage },
   { pattern: '/agent/exposure', title: 'Exposure', nav: 'Exposure', Component: ExposurePage },
   { pattern: '/agent/pnl', title: 'PnL', nav: 'PnL', Component: PnlPage },
