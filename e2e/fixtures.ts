@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { FuseState, FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
 import { type Browser, type ElectronApplication, test as base, _electron } from '@playwright/test';
 import { createAgentRuntime } from '../src/main/agent/create.js';
 import { type BackendConnection, connectBackend } from '../src/main/backend/connection.js';
@@ -68,6 +69,31 @@ export function electronBinary(): { path: string } | { missing: string } {
   const relative = readFileSync(pathFile, 'utf8').trim();
   const binary = process.env.ELECTRON_OVERRIDE_DIST_PATH ? join(process.env.ELECTRON_OVERRIDE_DIST_PATH, relative) : join(packageDir, 'dist', relative);
   return existsSync(binary) ? { path: binary } : { missing: `no binary at ${binary}` };
+}
+
+const inspectChecks = new Map<string, Promise<string | null>>();
+
+/**
+ * Why Playwright cannot drive this binary, or null. `_electron.launch` connects through
+ * `--inspect`, which a packaged production build has fused off (scripts/after-pack.mjs): without
+ * this check such a build only times out. The stock binary in node_modules has no fuse flipped.
+ */
+function inspectFusedOff(path: string): Promise<string | null> {
+  let check = inspectChecks.get(path);
+  if (!check) {
+    check = getCurrentFuseWire(path).then(
+      (wire) => wire[FuseV1Options.EnableNodeCliInspectArguments] === FuseState.DISABLE
+        ? `${path} is a production-flavour build (the EnableNodeCliInspectArguments fuse is off), which Playwright cannot connect to: package the test flavour with \`AGENT_DESK_FUSES=test npm run dist\` (docs/packaging.md)`
+        : null,
+      (error: Error) => {
+        // No fuse wire at all (an Electron before v12): nothing is fused off.
+        if (/Could not find sentinel/.test(error.message)) return null;
+        throw error;
+      },
+    );
+    inspectChecks.set(path, check);
+  }
+  return check;
 }
 
 async function startDesk(target: TargetOptions['target']): Promise<DeskServer> {
@@ -178,6 +204,8 @@ export const test = base.extend<{ app: AppUnderTest; electronApp: ElectronApplic
       return;
     }
     if (!existsSync(MAIN_ENTRY)) throw new Error('out/main is not built: run `npm run test:e2e`');
+    const fusedOff = await inspectFusedOff(binary.path);
+    if (fusedOff) throw new Error(fusedOff);
     // The built app, on app://desk (no dev server), against the backend served by this worker.
     const env: Record<string, string> = {};
     for (const [key, value] of Object.entries(process.env)) if (value !== undefined && key !== 'ELECTRON_RENDERER_URL') env[key] = value;
