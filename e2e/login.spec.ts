@@ -11,6 +11,20 @@ test.describe('login', () => {
     await app.screenshot('login-error');
   });
 
+  test('a run of wrong passwords is throttled, and the page says how long to wait', async ({ page, app }) => {
+    await app.open();
+    const alert = page.getByRole('alert');
+    // An account name of this test's own. The waits grow from the sixth failure and the account
+    // is locked out at the tenth, so the eleventh try is refused however slow the machine.
+    for (let i = 1; i <= 11; i++) {
+      await app.signIn(`intruder-${test.info().workerIndex}`, `guess-${i}`);
+      await expect(alert).toHaveText(/invalid username or password|too many failed sign-ins/);
+      if (/too many/.test(await alert.innerText())) break;
+    }
+    await expect(alert).toHaveText(/^too many failed sign-ins for this account: try again in \d+ s$/);
+    await expect(page.getByRole('navigation', { name: 'Panel' })).toHaveCount(0);
+  });
+
   test('the right password opens the dashboard with the user\'s name', async ({ page, app }) => {
     await app.open();
     await app.signIn();
