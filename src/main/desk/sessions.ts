@@ -3,7 +3,7 @@ import type { User } from '../../shared/contracts/agent-api.js';
 export interface DeskSession {
   token: string;
   user: User;
-  /** As the backend stated it, on the backend's clock; shown, never enforced here. */
+  /** As the backend stated it, on its wall clock (never the demo book's); shown, never enforced here. */
   expiresAt: string;
 }
 
