@@ -9,7 +9,8 @@ import { Assistant } from '../../src/main/agent/assistant.js';
 import { RateLimiter } from '../../src/main/agent/guards/rate-limit.js';
 import { MemoryChatHistory } from '../../src/main/agent/history.js';
 import { RulePlanner } from '../../src/main/agent/planner/rule-planner.js';
-import { AuditLog, verifyChain } from '../../src/main/audit/audit-log.js';
+import { AuditLog } from '../../src/main/audit/audit-log.js';
+import { idempotencyKeyFor, readAnchors, verifyAuditLog } from '../../src/main/audit/verify.js';
 import type { BackendClient } from '../../src/main/backend/connection.js';
 import { NonceStore } from '../../src/main/confirm/nonce-store.js';
 import { createToolRegistry } from '../../src/main/tools/registry.js';
@@ -89,9 +90,13 @@ describe('editLimit round trip', () => {
 
     const [entry] = await d.audit.entries();
     expect(entry).toMatchObject({ seq: 1, user: user.id, tool: 'agent.editLimit', outcome: 'executed', before: { before }, args: { limitType: 'creditLimit', newValue: 5_500_000 } });
-    const head = await api.audit.head.query();
-    expect(head).toMatchObject({ seq: 1, hash: entry!.hash });
-    expect(verifyChain(await readFile(d.audit.file, 'utf8'), head!)).toMatchObject({ ok: true, count: 1 });
+    // The entry keeps the anchor the backend wrote with the change, and verifies against it.
+    const { anchors, head } = await readAnchors((afterSeq) => api.audit.anchors.query({ afterSeq }));
+    expect((entry!.after as { anchor: unknown }).anchor).toEqual(head);
+    expect(anchors.at(-1)).toMatchObject({ ...head, action: 'limits.edit', idempotencyKey: idempotencyKeyFor(answerOf(proposal).nonce) });
+    // Other tests of this file act as priya too: only this desk's record is held against its file.
+    const verdict = verifyAuditLog(await readFile(d.audit.file, 'utf8'), { user: user.id, anchors: anchors.filter((a) => a.seq === head!.seq) });
+    expect(verdict.findings.filter((f) => f.entries.length > 0)).toEqual([]);
 
     // The same proposal cannot be confirmed twice: nothing more moves.
     const again = await d.a.confirm(answerOf(proposal), d.caller);
@@ -106,8 +111,8 @@ describe('editLimit round trip', () => {
     const cancelled = await d.a.cancel(answerOf(proposal), d.caller);
     expect(cancelled).toMatchObject({ text: 'Cancelled. Nothing was changed.', resolves: { state: 'cancelled' } });
     expect((await d.a.confirm(answerOf(proposal), d.caller)).resolves?.state).toBe('refused');
-    // Only the backend's record of the audit head moved; limits, ledger and audit rows did not.
-    expect((await databaseFingerprint(backend)).replace(/audit_heads:\S+/, '')).toBe(fingerprint.replace(/audit_heads:\S+/, ''));
+    // Nothing on the backend moved: a cancel has no backend record (only main's chain covers it).
+    expect(await databaseFingerprint(backend)).toBe(fingerprint);
     expect((await d.audit.entries()).map((e) => e.outcome)).toEqual(['cancelled']);
   });
 

@@ -39,8 +39,7 @@ const everyProcedure: Record<string, (c: Client) => Promise<unknown>> = {
   'limits.edit': (c) => c.limits.edit.mutate({ playerId: randomUUID(), limitType: 'minStake', newValue: 100, idempotencyKey: `authz-${randomUUID()}` }),
   'settlements.preview': (c) => c.settlements.preview.query({ playerId: randomUUID(), mode: 'auto' }),
   'settlements.settle': (c) => c.settlements.settle.mutate({ playerId: randomUUID(), mode: 'auto', idempotencyKey: `authz-${randomUUID()}` }),
-  'audit.recordHead': (c) => c.audit.recordHead.mutate({ seq: 1, hash: 'a'.repeat(64) }),
-  'audit.head': (c) => c.audit.head.query(),
+  'audit.anchors': (c) => c.audit.anchors.query({}),
 };
 
 describe.each(ENGINES)('authorization matrix on %s', (engine) => {

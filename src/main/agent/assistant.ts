@@ -4,7 +4,7 @@
  * one JSON log line. A destructive tool is never executed on the turn it is planned: the turn
  * shows its preview with a nonce, and only `confirm` with that nonce runs the frozen call.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { User } from '../../shared/contracts/agent-api.js';
 import { type Card, type Decision, type Envelope, type ProposalState, decisionSchema } from '../../shared/contracts/assistant.js';
 import type { ChatConfirmInput, ChatMessage, ChatTurnInput, PageContext, TurnEvent, TurnOutcome } from '../../shared/contracts/chat.js';
@@ -14,9 +14,10 @@ import { isBackendUnreachable } from '../backend/unreachable.js';
 import { errorCard } from '../tools/registry.js';
 import type { ToolContext, ToolPreview, ToolRegistry } from '../tools/types.js';
 import type { AuditLog } from '../audit/audit-log.js';
+import { idempotencyKeyFor } from '../audit/verify.js';
 import type { NonceStore } from '../confirm/nonce-store.js';
 import type { ChatService, TurnCaller } from './chat-service.js';
-import { DIRECT_ANSWERS, confirmedSentence, proposalSentence, sentenceFor } from './composer.js';
+import { DIRECT_ANSWERS, confirmedSentence, proposalSentence, sentenceFor, unchangedSentence } from './composer.js';
 import { allowedFigures, guardNumbers } from './guards/number-guard.js';
 import type { ChatHistoryStore } from './history.js';
 import { type GateOutcome, type PendingPick, gate, oneLine } from './policy/gate.js';
@@ -292,7 +293,8 @@ export class Assistant implements ChatService {
    */
   private propose(tool: string, args: Record<string, unknown>, preview: ToolPreview, ctx: ToolContext): Card {
     const card = preview.card;
-    if (preview.refusal !== null || (card.type !== 'diff_card' && card.type !== 'settlement_summary')) return card;
+    // A refusal, or a change to what already holds, has nothing to confirm: no nonce, no buttons.
+    if (preview.refusal !== null || preview.noOp || (card.type !== 'diff_card' && card.type !== 'settlement_summary')) return card;
     const { nonce, payloadHash, expiresAt } = this.options.nonces.issue({ userId: ctx.user.id, tool, args, snapshot: preview.snapshot });
     const actions = [
       { id: 'confirm' as const, label: 'Confirm', nonce, payloadHash },
@@ -342,7 +344,14 @@ export class Assistant implements ChatService {
         const { entry } = taken;
         tool = entry.tool;
         const envelope = await this.runConfirmed(entry, caller, requestId, input.nonce);
-        if (envelope.ok) {
+        if (envelope.ok && noOpAnswer(envelope.data)) {
+          // The value was already what the proposal set: the backend wrote nothing, and says so.
+          const card = envelope.ui ?? errorCardOf(envelope);
+          cards = [card];
+          text = unchangedSentence(card);
+          state = 'unchanged';
+          auditOutcome = await this.recordAudit(caller, requestId, input.nonce, entry, envelope.data, 'no_op');
+        } else if (envelope.ok) {
           const card = envelope.ui ?? errorCardOf(envelope);
           cards = [card];
           text = confirmedSentence(card);
@@ -367,7 +376,7 @@ export class Assistant implements ChatService {
     }
     const message: ChatMessage = {
       id: randomUUID(), role: 'assistant', at: new Date().toISOString(), text, cards, requestId,
-      outcome: state === 'confirmed' || state === 'cancelled' ? 'answered' : 'failed', resolves: { nonce: input.nonce, state },
+      outcome: state === 'confirmed' || state === 'cancelled' || state === 'unchanged' ? 'answered' : 'failed', resolves: { nonce: input.nonce, state },
     };
     await this.options.history.append(user.id, [message]).catch((error: unknown) => {
       this.options.log.warn('history not saved', { request_id: requestId, error: String(error) });
@@ -395,19 +404,22 @@ export class Assistant implements ChatService {
   }
 
   private async recordAudit(caller: TurnCaller, requestId: string, nonce: string, entry: ConsumedProposal, after: unknown, outcome: AuditOutcome): Promise<AuditOutcome> {
+    // An executed entry's `after` is the backend's answer, with the anchor the backend wrote in the
+    // change's own transaction: verification holds the entry to that record (audit/verify.ts).
     const appended = await this.options.audit.append({
       requestId, user: caller.user.id, tool: entry.tool, args: entry.args, before: entry.snapshot ?? null, after: after ?? null, nonce, outcome,
     });
-    // The backend keeps the head, so a chain cut short on this machine still shows.
-    await caller.api.audit.recordHead.mutate({ seq: appended.seq, hash: appended.hash }).catch((error: unknown) => {
-      this.options.log.warn('audit head not recorded with the backend', { request_id: requestId, error: String(error) });
-    });
-    return outcome;
+    return appended.outcome;
   }
 }
 
-type AuditOutcome = 'executed' | 'refused' | 'cancelled' | 'expired' | 'failed';
+type AuditOutcome = 'executed' | 'no_op' | 'refused' | 'cancelled' | 'expired' | 'failed';
 type ConsumedProposal = { tool: string; args: Record<string, unknown>; snapshot: unknown };
+
+/** A confirmed write the backend answered as a no-op (limits.edit to the value already set). */
+function noOpAnswer(data: unknown): boolean {
+  return typeof data === 'object' && data !== null && (data as { noOp?: unknown }).noOp === true;
+}
 
 const CONFIRM_RETRIES = 2;
 
@@ -415,10 +427,8 @@ const CONFIRM_RETRIES = 2;
 export const BACKEND_UNREACHABLE_TEXT = 'The backend is unreachable right now — retrying; try again in a moment.';
 const TRANSIENT = new Set(['INTERNAL', 'TIMEOUT', 'UNAVAILABLE']);
 
-/** The backend's idempotency key for a proposal: one nonce, one key, whatever retries happen. */
-export function idempotencyKeyFor(nonce: string): string {
-  return createHash('sha256').update(`agent-desk:confirm:${nonce}`).digest('hex');
-}
+// The backend's idempotency key for a proposal; audit verification derives it from the nonce too.
+export { idempotencyKeyFor };
 
 const NONCE_REFUSALS: Record<'unknown' | 'expired' | 'wrong_user' | 'used' | 'tampered', { text: string; state: ProposalState }> = {
   unknown: { text: 'That proposal is not one I made. Nothing was changed.', state: 'refused' },

@@ -120,6 +120,7 @@ export function proposalSentence(card: Card): string {
   if (card.type === 'diff_card') {
     const d = card.data;
     const change = `${name(d.playerName)}'s ${FIELD_NAMES[d.field]} from ${money(d.before)} to ${money(d.after)}`;
+    if (!d.refusal && d.state === 'unchanged') return unchangedSentence(card);
     return d.refusal ? `I can't change ${change}: ${d.refusal}` : `Confirm to change ${change}. Nothing changes until you do.`;
   }
   if (card.type === 'settlement_summary') {
@@ -129,6 +130,12 @@ export function proposalSentence(card: Card): string {
     return `Confirm to settle: ${who}, and the take goes from ${money(d.takeBefore)} to ${money(d.takeAfter)}. No money moves until you do.`;
   }
   return '';
+}
+
+/** The words for a change that changes nothing: the value is already set. */
+export function unchangedSentence(card: Card): string {
+  if (card.type === 'diff_card') return `No change: ${name(card.data.playerName)}'s ${FIELD_NAMES[card.data.field]} is already ${money(card.data.after)}. Nothing was written.`;
+  return 'No change: nothing was written.';
 }
 
 /** The words after a confirmed change. */

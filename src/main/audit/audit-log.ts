@@ -119,6 +119,14 @@ export class AuditLog {
     return this.#serial(() => this.#loadHead());
   }
 
+  /**
+   * The file's text and the last entry this process wrote or read, taken together after every
+   * append queued so far: what verification needs to see a tail cut off while the app ran.
+   */
+  snapshot(): Promise<{ text: string; head: AuditHead | null }> {
+    return this.#serial(async () => ({ text: await readText(this.file), head: this.#head ?? null }));
+  }
+
   /** The file as it stands after every append queued so far ('' before the first). */
   text(): Promise<string> {
     return this.#serial(() => readText(this.file));
@@ -188,10 +196,10 @@ export function verifyChain(text: string, head?: AuditHead): ChainVerification {
   return { ok: true, count: lines.length, head: last };
 }
 
-type CheckedLine = { ok: true; entry: AuditEntry } | { ok: false; reason: string };
+export type CheckedLine = { ok: true; entry: AuditEntry } | { ok: false; reason: string };
 
 /** One line on its own: an entry, in canonical form, whose hash is the hash of the rest of it. */
-function checkLine(line: string): CheckedLine {
+export function checkLine(line: string): CheckedLine {
   try {
     let raw: unknown;
     try {
@@ -215,7 +223,7 @@ function checkLine(line: string): CheckedLine {
   }
 }
 
-function splitLines(text: string): { lines: string[]; terminated: boolean } {
+export function splitLines(text: string): { lines: string[]; terminated: boolean } {
   if (text === '') return { lines: [], terminated: true };
   const lines = text.split('\n');
   const terminated = lines[lines.length - 1] === '';
@@ -223,7 +231,7 @@ function splitLines(text: string): { lines: string[]; terminated: boolean } {
   return { lines, terminated };
 }
 
-function sha256(text: string): string {
+export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 

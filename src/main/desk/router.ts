@@ -9,7 +9,8 @@ import { isBackendUnreachable } from '../backend/unreachable.js';
 import { chatConfirmInput, chatHistoryOutput, chatMessageSchema, chatTurnInput } from '../../shared/contracts/chat.js';
 import { auditListOutput } from '../../shared/contracts/audit.js';
 import type { ChatService } from '../agent/chat-service.js';
-import { type AuditLog, verifyChain } from '../audit/audit-log.js';
+import type { AuditLog } from '../audit/audit-log.js';
+import { readAnchors, verifyAuditLog } from '../audit/verify.js';
 import type { DeskSessions } from './sessions.js';
 
 /** Main's services behind the desk router, made once at the composition root. */
@@ -148,17 +149,45 @@ export const deskRouter = t.router({
       .mutation(({ ctx, input }) => ctx.chat.cancel(input, { user: ctx.session.user, api: ctx.api })),
   }),
   audit: t.router({
-    /** The user's entries of main's audit chain, and whether the whole chain verifies against the backend's head. */
+    /**
+     * The user's entries of main's audit log and what verifying it found: the file's own chain,
+     * and the user's executed entries against the backend's records of those changes. Never
+     * fails on what it reads (a damaged file, odd numbers, a backend that does not answer): each
+     * is a finding or an unchecked verdict the page shows.
+     */
     list: signedIn.output(auditListOutput).query(async ({ ctx }) => {
-      const backendHead = await relay(ctx, () => ctx.api.audit.head.query());
-      const verification = verifyChain(await ctx.audit.text(), backendHead ?? undefined);
-      // A damaged file still gets its verdict (where the chain breaks); its entries are then not listed.
-      const entries = verification.ok ? (await ctx.audit.entries()).filter((e) => e.user === ctx.session.user.id).reverse() : [];
+      const user = ctx.session.user.id;
+      let backend: Awaited<ReturnType<typeof readAnchors>> | null = null;
+      try {
+        backend = await readAnchors((afterSeq) => ctx.api.audit.anchors.query({ afterSeq, limit: 1000 }));
+      } catch (error) {
+        // A lapsed session still ends the session; anything else leaves the file checked alone.
+        if (error instanceof TRPCClientError && (error.data as { code?: unknown } | undefined)?.code === 'UNAUTHORIZED') {
+          await relay(ctx, () => Promise.reject(error));
+        }
+        ctx.log.warn('audit records not read from the backend', { error: String(error) });
+      }
+      let snapshot: { text: string; head: { seq: number; hash: string } | null };
+      try {
+        snapshot = await ctx.audit.snapshot();
+      } catch (error) {
+        return {
+          entries: [],
+          verification: {
+            ok: false, backendChecked: false, count: 0, head: null, backend: null,
+            findings: [{ where: 'the whole log', reason: `the file could not be read (${String(error).slice(0, 200)})`, entries: [], lines: [], anchors: [] }],
+          },
+        };
+      }
+      const verdict = verifyAuditLog(snapshot.text, {
+        user, anchors: backend?.anchors ?? null, backendHead: backend?.head ?? null, localHead: snapshot.head,
+      });
       return {
-        entries,
-        verification: verification.ok
-          ? { ok: true, count: verification.count, firstBadSeq: null, reason: null, head: verification.head, backendHead }
-          : { ok: false, count: 0, firstBadSeq: verification.firstBadSeq, reason: verification.reason, head: null, backendHead },
+        entries: verdict.entries.filter((e) => e.user === user).reverse(),
+        verification: {
+          ok: verdict.ok, backendChecked: verdict.backendChecked, count: verdict.count, head: verdict.head,
+          backend: verdict.backend, findings: verdict.findings,
+        },
       };
     }),
   }),

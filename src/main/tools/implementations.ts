@@ -72,15 +72,26 @@ export const implementations: ToolImplementations = {
     async prepare(args, ctx) {
       const p = await ctx.api.limits.preview.query(args, opts(ctx.signal));
       return {
-        card: { type: 'diff_card', data: { playerId: p.playerId, playerName: p.playerName, field: p.limitType, before: p.before, after: p.after, ...(p.refusal !== null && { refusal: p.refusal, state: 'refused' as const }) } },
+        card: {
+          type: 'diff_card',
+          data: {
+            playerId: p.playerId, playerName: p.playerName, field: p.limitType, before: p.before, after: p.after,
+            ...(p.refusal !== null && { refusal: p.refusal, state: 'refused' as const }),
+            ...(p.refusal === null && p.noOp !== null && { note: p.noOp, state: 'unchanged' as const }),
+          },
+        },
         snapshot: { before: p.before, playerName: p.playerName },
         refusal: p.refusal,
+        noOp: p.noOp,
       };
     },
     invoke: (args, ctx) => ctx.api.limits.edit.mutate({
       ...args, idempotencyKey: ctx.idempotencyKey!, expectedBefore: limitSnapshot.parse(ctx.expected).before,
     }, opts(ctx.signal)),
-    render: (out) => ({ type: 'diff_card', data: { playerId: out.playerId, playerName: out.playerName, field: out.limitType, before: out.before, after: out.after, state: 'confirmed' } }),
+    render: (out) => ({
+      type: 'diff_card',
+      data: { playerId: out.playerId, playerName: out.playerName, field: out.limitType, before: out.before, after: out.after, state: out.noOp ? 'unchanged' : 'confirmed' },
+    }),
   },
   'agent.settlePlayer': {
     async prepare(args, ctx) {

@@ -36,7 +36,7 @@ export type ErrorEnvelope = Extract<Envelope, { ok: false }>;
 type Mode = 'invoke' | 'prepare';
 
 /** A preview as a handler must return it: the card is checked again with the whole envelope. */
-const previewSchema = z.object({ card: cardSchema, snapshot: z.unknown(), refusal: z.string().nullable() });
+const previewSchema = z.object({ card: cardSchema, snapshot: z.unknown(), refusal: z.string().nullable(), noOp: z.string().nullable().optional() });
 
 /** Codes of failures that are the tool's own, not the caller's: worth a retry, and what the breaker counts. */
 const TRANSIENT = new Set(['INTERNAL', 'TIMEOUT', 'UNAVAILABLE']);

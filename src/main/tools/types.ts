@@ -52,6 +52,8 @@ export interface ToolPreview {
   card: Card;
   snapshot: unknown;
   refusal: string | null;
+  /** The change would leave everything as it is (why, in words): nothing to confirm. */
+  noOp?: string | null;
 }
 
 export interface ToolImplementation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {

@@ -203,6 +203,12 @@ export const idempotencyKeys = pgTable('idempotency_keys', {
   expiresAt: instant('expires_at').notNull(),
 }, (t) => [primaryKey({ columns: [t.accountId, t.procedure, t.key] })]);
 
+/**
+ * The backend's record of every audited change, written in the transaction of the change itself.
+ * Each actor's rows form a hash chain (seq 1..n, prev_hash, hash over the row as written:
+ * services/audit.ts), which is what a desk's local audit log is checked against. Rows from
+ * before the chain existed have no seq and are not part of it.
+ */
 export const auditLog = pgTable('audit_log', {
   id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
   actorId: uuid('actor_id').notNull().references(() => accounts.id),
@@ -213,11 +219,19 @@ export const auditLog = pgTable('audit_log', {
   requestId: text('request_id'),
   idempotencyKey: text('idempotency_key'),
   createdAt: instant('created_at').notNull(),
-}, (t) => [index('audit_actor_idx').on(t.actorId, t.createdAt)]);
+  seq: integer('seq'),
+  prevHash: text('prev_hash'),
+  hash: text('hash'),
+}, (t) => [
+  index('audit_actor_idx').on(t.actorId, t.createdAt),
+  // One row per place in an actor's chain: a fork cannot be written, whatever the locking.
+  uniqueIndex('audit_actor_seq_idx').on(t.actorId, t.seq),
+  check('audit_chain_whole', sql`(${t.seq} is null) = (${t.hash} is null) and (${t.seq} is null) = (${t.prevHash} is null)`),
+]);
 
 /**
- * The head of each desk user's local audit chain (the desktop app's hash-chained log), kept here
- * so a truncated or rewritten local file shows: a head only ever moves forward.
+ * The head of each actor's chain in audit_log: the row an append locks, so two changes by one
+ * actor chain one after the other. Only the backend writes it, from the change it records.
  */
 export const auditHeads = pgTable('audit_heads', {
   accountId: uuid('account_id').primaryKey().references(() => accounts.id),

@@ -3,7 +3,8 @@ import { eq, sql } from 'drizzle-orm';
 import { type LimitType, PLATFORM_MAX_CREDIT_LIMIT } from '../../shared/contracts/agent-actions.js';
 import { formatPoints, paisaFromSql } from '../../shared/money.js';
 import { type Db, queryRows } from '../db/client.js';
-import { type Role, accounts, auditLog, playerLimits } from '../db/schema.js';
+import { type Role, accounts, playerLimits } from '../db/schema.js';
+import { appendAudited } from './audit.js';
 import { type Caller, type ServiceDeps, inDownline } from './caller.js';
 import { withIdempotency } from './idempotency.js';
 
@@ -88,20 +89,31 @@ function guardrailRefusal(caller: Caller, target: LimitTarget, limitType: LimitT
   return null;
 }
 
-/** The dry run: what the edit would change, or why it would be refused. Never writes. */
+const LIMIT_WORDS: Record<LimitType, string> = {
+  creditLimit: 'credit limit', perClickWin: 'per-click win limit', aggregateDailyWin: 'aggregate daily win limit', minStake: 'minimum stake',
+};
+
+/** Setting a limit to the value it has changes nothing: said in words, and nothing is written for it. */
+function noOpNote(limitType: LimitType, value: number): string {
+  return `the ${LIMIT_WORDS[limitType]} is already ${formatPoints(value)}: nothing to change`;
+}
+
+/** The dry run: what the edit would change, or why it would be refused, or that it changes nothing. Never writes. */
 export async function previewEditLimit(deps: ServiceDeps, caller: Caller, input: EditLimitParams) {
   const target = await loadTarget(deps.db, caller, input.playerId, false);
-  const refusal = authorizationRefusal(caller, target) ?? guardrailRefusal(caller, target, input.limitType, input.newValue);
-  return {
-    playerId: target.id, playerName: target.name, limitType: input.limitType,
-    before: currentValue(target, input.limitType), after: input.newValue, refusal,
-  };
+  const before = currentValue(target, input.limitType);
+  const denied = authorizationRefusal(caller, target);
+  const noOp = denied === null && before === input.newValue ? noOpNote(input.limitType, before) : null;
+  const refusal = denied ?? (noOp === null ? guardrailRefusal(caller, target, input.limitType, input.newValue) : null);
+  return { playerId: target.id, playerName: target.name, limitType: input.limitType, before, after: input.newValue, refusal, noOp };
 }
 
 /**
  * The write: in one transaction with its idempotency key, re-reads and locks the player's row,
- * re-checks scope and guardrails, refuses a stale preview, updates the one column and stores the
- * audit row.
+ * re-checks scope and guardrails, refuses a stale preview, updates the one column and appends the
+ * audit row to the caller's chain. A value the limit already has is a no-op (checked before the
+ * stale preview: two proposals to set the same value end in one change and one no-op): nothing is
+ * written but the idempotency key's answer.
  */
 export async function editLimit(
   deps: ServiceDeps, caller: Caller,
@@ -114,6 +126,12 @@ export async function editLimit(
     const denied = authorizationRefusal(caller, target);
     if (denied) throw new TRPCError({ code: 'FORBIDDEN', message: denied });
     const before = currentValue(target, input.limitType);
+    if (before === input.newValue) {
+      return {
+        playerId: target.id, playerName: target.name, limitType: input.limitType, before, after: before,
+        auditId: null, anchor: null, noOp: true,
+      };
+    }
     if (input.expectedBefore !== undefined && input.expectedBefore !== before) {
       throw new TRPCError({ code: 'PRECONDITION_FAILED', message: `the limit changed since the preview: it is now ${formatPoints(before)}` });
     }
@@ -125,13 +143,14 @@ export async function editLimit(
     } else {
       await tx.update(playerLimits).set({ [input.limitType]: input.newValue }).where(eq(playerLimits.accountId, target.id));
     }
-    const [audit] = await tx.insert(auditLog).values({
-      actorId: caller.id, action: 'limits.edit', targetId: target.id,
+    const audit = await appendAudited(tx, deps, caller.id, {
+      action: 'limits.edit', targetId: target.id,
       before: { limitType: input.limitType, value: before }, after: { limitType: input.limitType, value: input.newValue },
-      requestId: meta.requestId, idempotencyKey, createdAt: deps.now(),
-    }).returning({ id: auditLog.id });
+      requestId: meta.requestId, idempotencyKey,
+    });
     return {
-      playerId: target.id, playerName: target.name, limitType: input.limitType, before, after: input.newValue, auditId: audit!.id,
+      playerId: target.id, playerName: target.name, limitType: input.limitType, before, after: input.newValue,
+      auditId: audit.id, anchor: audit.anchor, noOp: false,
     };
   });
 }

@@ -4,7 +4,8 @@ import { sql } from 'drizzle-orm';
 import { formatPoints, paisaFromSql } from '../../shared/money.js';
 import { dayRangeToInstants, isoWeekRange } from '../../shared/dates.js';
 import { type Db, queryRows } from '../db/client.js';
-import { type Role, auditLog, settlements } from '../db/schema.js';
+import { type Role, settlements } from '../db/schema.js';
+import { appendAudited } from './audit.js';
 import { type Caller, type ServiceDeps, inDownline } from './caller.js';
 import { withIdempotency } from './idempotency.js';
 import { recordMovements } from './ledger.js';
@@ -171,15 +172,15 @@ export async function settlePlayer(
     // The child paying moves what it owes down: the movement is the negation of what was paid.
     await recordMovements(tx, [{ kind: 'settlement', childId: pair.childId, parentId: pair.parentId, amount: -plan.signed, settlementId }], now);
     const dir = direction(plan.signed);
-    const [audit] = await tx.insert(auditLog).values({
-      actorId: caller.id, action: 'settlements.settle', targetId: pair.childId,
+    const audit = await appendAudited(tx, deps, caller.id, {
+      action: 'settlements.settle', targetId: pair.childId,
       before: { take: pair.take },
       after: { take: takeAfter, settlementId, amount: Math.abs(plan.signed), direction: dir, mode: input.mode, periodId: input.periodId ?? null },
-      requestId: meta.requestId, idempotencyKey, createdAt: now,
-    }).returning({ id: auditLog.id });
+      requestId: meta.requestId, idempotencyKey,
+    });
     return {
       settlementId, playerId: pair.childId, playerName: pair.childName, amount: Math.abs(plan.signed),
-      takeBefore: pair.take, takeAfter, direction: dir, auditId: audit!.id,
+      takeBefore: pair.take, takeAfter, direction: dir, auditId: audit.id, anchor: audit.anchor,
     };
   });
 }

@@ -1,6 +1,6 @@
 import * as actions from '../../shared/contracts/agent-actions.js';
 import * as api from '../../shared/contracts/agent-api.js';
-import { auditHead, recordAuditHead } from '../services/audit.js';
+import { auditAnchors } from '../services/audit.js';
 import { login, logout } from '../services/auth.js';
 import { getCreditLimit, getDownline, getTake, getUpline } from '../services/book.js';
 import { getLiveExposure } from '../services/exposure.js';
@@ -67,12 +67,13 @@ export const appRouter = router({
     settle: deskProcedure.input(actions.settlementsSettleInput).output(actions.settlementsSettleOutput)
       .mutation(({ ctx, input }) => settlePlayer(ctx.deps, ctx.caller, input, { requestId: ctx.requestId })),
   }),
-  /** The head of the desktop app's local audit chain, kept per user so a truncated file shows. */
+  /**
+   * The caller's audit chain as the backend wrote it with each change: what a desk checks its
+   * own log against. Read only: no client input moves it.
+   */
   audit: router({
-    recordHead: authedProcedure.input(actions.auditHeadInput).output(actions.auditHeadOutput)
-      .mutation(({ ctx, input }) => recordAuditHead(ctx.deps, ctx.caller, input)),
-    head: authedProcedure.output(actions.auditHeadOutput)
-      .query(({ ctx }) => auditHead(ctx.deps, ctx.caller)),
+    anchors: authedProcedure.input(actions.auditAnchorsInput).output(actions.auditAnchorsOutput)
+      .query(({ ctx, input }) => auditAnchors(ctx.deps, ctx.caller, input)),
   }),
 });
 

@@ -62,6 +62,15 @@ export const shareReportInput = z.strictObject({
 });
 export const shareReportOutput = z.object({ ok: z.literal(true) });
 
+// ── backend: the audit chain's link, carried by every audited change's answer ───────────────
+/** The largest seq of an audit chain (the seq columns are PostgreSQL integers). */
+export const AUDIT_SEQ_MAX = 2_147_483_647;
+const auditSeq = z.number().int().min(1).max(AUDIT_SEQ_MAX);
+const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'not a SHA-256 hex digest');
+/** Where an audited change sits in its actor's chain on the backend: what a desk keeps with its entry. */
+export const auditAnchor = z.strictObject({ seq: auditSeq, hash: sha256Hex });
+export type AuditAnchorRef = z.infer<typeof auditAnchor>;
+
 // ── backend: limits.preview / limits.edit, settlements.preview / settlements.settle ──────────
 /** Chosen by the caller, scoped by the backend to (caller, procedure); kept at least 24 hours. */
 export const idempotencyKey = z.string().min(16).max(128).regex(/^[A-Za-z0-9_-]+$/, 'not an idempotency key');
@@ -73,6 +82,8 @@ export const limitsPreviewInput = editLimitInput;
 /** The dry run: the same guardrails as the write, with the reason when they refuse. */
 export const limitsPreviewOutput = z.object({
   playerId: id, playerName: z.string(), limitType, before: paisa, after: paisa, refusal: z.string().nullable(),
+  /** The limit already has this value: there is nothing to confirm. */
+  noOp: z.string().nullable(),
 });
 export const limitsEditInput = editLimitInput.extend({
   idempotencyKey,
@@ -81,8 +92,12 @@ export const limitsEditInput = editLimitInput.extend({
 });
 export const limitsEditOutput = z.object({
   playerId: id, playerName: z.string(), limitType, before: paisa, after: paisa,
-  /** The backend's audit row of this change. */
-  auditId: z.number().int(),
+  /** The backend's audit row of this change; null for a no-op. */
+  auditId: z.number().int().nullable(),
+  /** The change's place in the caller's audit chain on the backend; null for a no-op (nothing was written). */
+  anchor: auditAnchor.nullable(),
+  /** The limit already had this value: nothing was written. */
+  noOp: z.boolean(),
   /** True when this answer is the stored one of an earlier call with the same key: nothing moved now. */
   replayed: z.boolean(),
 });
@@ -101,10 +116,25 @@ export const settlementsSettleInput = settlePlayerFields.extend({
 }).superRefine(checkSettleMode);
 export const settlementsSettleOutput = z.object({
   settlementId: id, playerId: id, playerName: z.string(), amount: paisa, takeBefore: paisa, takeAfter: paisa,
-  direction: settlementDirection, auditId: z.number().int(), replayed: z.boolean(),
+  direction: settlementDirection, auditId: z.number().int(),
+  /** The settlement's place in the caller's audit chain on the backend. */
+  anchor: auditAnchor,
+  replayed: z.boolean(),
 });
 
-// ── backend: audit.recordHead / audit.head ───────────────────────────────────────────────────
-/** The head of a desktop app's local audit chain, kept by the backend so a truncated file shows. */
-export const auditHeadInput = z.strictObject({ seq: z.number().int().nonnegative(), hash: z.string().regex(/^[0-9a-f]{64}$/, 'not a SHA-256 hex digest') });
-export const auditHeadOutput = z.object({ seq: z.number().int(), hash: z.string(), recordedAt: z.iso.datetime() }).nullable();
+// ── backend: audit.anchors ───────────────────────────────────────────────────────────────
+export const auditAnchorsInput = z.strictObject({
+  /** Rows after this seq (0: from the start). */
+  afterSeq: z.number().int().min(0).max(AUDIT_SEQ_MAX).optional(),
+  limit: z.number().int().min(1).max(1000).optional(),
+}).default({});
+export const anchoredRow = z.object({
+  seq: auditSeq, hash: sha256Hex, prevHash: sha256Hex, action: z.string(), targetId: id.nullable(), requestId: z.string().nullable(),
+  idempotencyKey: z.string().nullable(), before: z.json(), after: z.json(), at: z.iso.datetime(),
+});
+export type AnchoredRowOutput = z.infer<typeof anchoredRow>;
+export const auditAnchorsOutput = z.object({
+  anchors: z.array(anchoredRow),
+  next: auditSeq.nullable(),
+  head: auditAnchor.nullable(),
+});

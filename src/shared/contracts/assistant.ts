@@ -45,12 +45,15 @@ export const downlineTreeCard = card('downline_tree', api.getDownlineOutput);
 export const playerPickerCard = card('player_picker', z.object({ query: z.string(), players: z.array(api.playerRef) }));
 export const fixturePickerCard = card('fixture_picker', z.object({ query: z.string(), fixtures: z.array(api.fixtureRef) }));
 /** Where a proposed change stands: waiting for the user, or how it ended. */
-export const proposalState = z.enum(['pending', 'confirmed', 'cancelled', 'expired', 'refused']);
+/** `unchanged`: the change would set what is already set, so there is nothing to confirm (or nothing was written). */
+export const proposalState = z.enum(['pending', 'confirmed', 'unchanged', 'cancelled', 'expired', 'refused']);
 export type ProposalState = z.infer<typeof proposalState>;
 
 export const diffCard = card('diff_card', z.object({
   playerId: api.id, playerName: z.string(), field: z.enum(['creditLimit', 'perClickWin', 'aggregateDailyWin', 'minStake']),
   before: api.paisa, after: api.paisa, expiresAt: z.iso.datetime().optional(), refusal: z.string().optional(), state: proposalState.optional(),
+  /** Why nothing changes, for an `unchanged` card. */
+  note: z.string().max(300).optional(),
 }));
 export const settlementSummaryCard = card('settlement_summary', z.object({
   playerId: api.id, playerName: z.string(), amount: api.paisa, takeBefore: api.paisa, takeAfter: api.paisa,

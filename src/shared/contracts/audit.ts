@@ -1,17 +1,18 @@
 /**
  * Main's audit log as the Audit page reads it: every confirmed, refused or cancelled proposal,
- * hash-chained, and whether the chain verifies (against the head the backend keeps, too).
+ * hash-chained, and what its verification found, against the backend's own audit chain too.
  */
 import { z } from 'zod';
 
-export const auditOutcome = z.enum(['executed', 'refused', 'cancelled', 'expired', 'failed']);
+/** `no_op`: confirmed, but the backend found nothing to change (the value was already set) and wrote nothing. */
+export const auditOutcome = z.enum(['executed', 'no_op', 'refused', 'cancelled', 'expired', 'failed']);
 export type AuditOutcome = z.infer<typeof auditOutcome>;
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'not a SHA-256 hex digest');
 
 /** One line of main's audit file. The file is a trust boundary: anything may have been written into it. */
 export const auditEntrySchema = z.strictObject({
-  seq: z.number().int().positive(),
+  seq: z.number().int().positive().max(2_147_483_647),
   ts: z.iso.datetime(),
   requestId: z.string().min(1).max(64),
   /** The acting user's id. */
@@ -31,18 +32,37 @@ export const auditEntrySchema = z.strictObject({
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
+const seqList = z.array(z.number().int().positive().max(2_147_483_647)).max(1000);
+
+/** One thing verification found wrong: the rows it concerns, in words and by number, and why. */
+export const auditFinding = z.object({
+  /** The rows in words: "entry 7", "line 4", "entries 6 and 7", "between entries 3 and 9". */
+  where: z.string().max(300),
+  reason: z.string().max(1000),
+  /** Main's entries concerned, by seq. */
+  entries: seqList,
+  /** Lines of the file concerned (1-based), for lines that are not entries. */
+  lines: seqList,
+  /** The backend's audit records concerned, by their seq in the user's chain. */
+  anchors: seqList,
+});
+export type AuditFinding = z.infer<typeof auditFinding>;
+
 export const auditListOutput = z.object({
-  /** The signed-in user's entries, newest first. */
+  /** The signed-in user's readable entries, newest first (a damaged file still lists the rest). */
   entries: z.array(auditEntrySchema),
   verification: z.object({
+    /** True only when the file's chain holds and agrees with the backend's records. */
     ok: z.boolean(),
-    /** Entries in the whole file (every user's): the chain is one. */
-    count: z.number().int(),
-    firstBadSeq: z.number().int().nullable(),
-    reason: z.string().nullable(),
+    /** Whether the backend's records were read: when not, only the file's own chain was checked. */
+    backendChecked: z.boolean(),
+    /** Lines in the whole file (every user's: the chain is one). */
+    count: z.number().int().nonnegative(),
+    /** The file's last entry. */
     head: z.object({ seq: z.number().int(), hash: sha256 }).nullable(),
-    /** The head this user last recorded with the backend, and whether the file still holds it. */
-    backendHead: z.object({ seq: z.number().int(), hash: sha256, recordedAt: z.iso.datetime() }).nullable(),
+    /** The backend's chain of this user's changes: how many records, and its last. */
+    backend: z.object({ records: z.number().int().nonnegative(), head: z.object({ seq: z.number().int(), hash: sha256 }).nullable() }).nullable(),
+    findings: z.array(auditFinding).max(101),
   }),
 });
 export type AuditListOutput = z.infer<typeof auditListOutput>;

@@ -25,6 +25,7 @@ export function DiffCard({ card, onAction, proposal }: CardProps<'diff_card'>) {
     <CardFrame type="diff_card" title={`${done ? 'Changed' : 'Change'} ${LIMIT_FIELDS[d.field].toLowerCase()}`} subtitle={d.playerName}
       tone={proposalTone(view.state)} badge={<ProposalBadge state={view.state} />}>
       {d.refusal && <p className="refusal" data-testid="card-refusal"><b>Refused:</b> {d.refusal}</p>}
+      {!d.refusal && view.state === 'unchanged' && <p className="muted" data-testid="card-unchanged"><b>No change:</b> {d.note ?? 'the limit already has this value'}</p>}
       <dl className="chat-facts">
         <dt>Player</dt><dd data-testid="diff-player">{d.playerName}</dd>
         <dt>Limit</dt><dd data-testid="diff-field">{LIMIT_FIELDS[d.field]}</dd>

@@ -11,6 +11,7 @@ import type { CardAction, ProposalStatus } from './types';
 export const STATE_LABELS: Record<ProposalState, string> = {
   pending: 'Pending',
   confirmed: 'Confirmed',
+  unchanged: 'No change',
   cancelled: 'Cancelled',
   expired: 'Expired',
   refused: 'Refused',
@@ -72,7 +73,7 @@ export function useProposal(data: { state?: ProposalState | undefined; expiresAt
 export function proposalTone(state: ProposalState): 'warn' | 'good' | 'done' | undefined {
   if (state === 'refused') return 'warn';
   if (state === 'confirmed') return 'good';
-  if (state === 'cancelled' || state === 'expired') return 'done';
+  if (state === 'cancelled' || state === 'expired' || state === 'unchanged') return 'done';
   return undefined;
 }
 

@@ -10,7 +10,8 @@ import { Loadable } from '../components/States';
 
 /**
  * Main's audit log: every proposal the user confirmed, cancelled or had refused, newest first,
- * and whether the hash chain verifies (against the head the backend keeps, too). Everything in
+ * and what verification found, naming the rows and why: the file's own hash chain, and the
+ * executed entries against the backend's records of those changes. Everything in
  * an entry came from a file on disk: it is shown as text only, never as markup or a link
  * target (a player link needs a well-formed id).
  */
@@ -36,7 +37,7 @@ export function AuditPage() {
             <VerificationBanner data={d} />
             {d.entries.length === 0
               ? <p className="state empty" data-testid="audit-empty">No audited actions yet.</p>
-              : <AuditTable entries={d.entries} />}
+              : <AuditTable entries={d.entries} flagged={flaggedEntries(d)} />}
           </>
         )}
       </Loadable>
@@ -50,30 +51,43 @@ function shortHash(hash: string): string {
 
 function VerificationBanner({ data }: { data: AuditListOutput }) {
   const v = data.verification;
-  const bh = v.backendHead;
-  // main's verification already fails when the recorded head is missing or differs; with a chain
-  // broken elsewhere, the head still matches when the entry it names is there, unchanged.
-  const headMatches = bh !== null && (v.ok || data.entries.some((e) => e.seq === bh.seq && e.hash === bh.hash));
+  const broken = v.findings.length > 0;
+  const mark = v.ok ? '✓' : broken ? '✗' : '!';
   return (
     <div className={`audit-status ${v.ok ? 'ok' : 'bad'}`} data-testid="audit-status" data-ok={String(v.ok)}
-      data-backend-match={bh === null ? 'none' : String(headMatches)} role={v.ok ? 'status' : 'alert'}>
+      data-backend-checked={String(v.backendChecked)} role={v.ok ? 'status' : 'alert'}>
       <p className="audit-status-main">
-        <span aria-hidden="true" className="audit-status-mark">{v.ok ? '✓' : '✗'}</span>{' '}
+        <span aria-hidden="true" className="audit-status-mark">{mark}</span>{' '}
         {v.ok
           ? (v.head
-            ? <>Chain verified: {formatCount(v.count)} {v.count === 1 ? 'entry' : 'entries'}, head #{v.head.seq} (<code title={v.head.hash}>{shortHash(v.head.hash)}</code>)</>
-            : <>Chain verified: the log is empty.</>)
-          : <>Chain broken{v.firstBadSeq !== null ? ` at entry #${v.firstBadSeq}` : ''}: {v.reason ?? 'the log could not be verified'}</>}
+            ? <>Log verified: {formatCount(v.count)} {v.count === 1 ? 'entry' : 'entries'}, head #{v.head.seq} (<code title={v.head.hash}>{shortHash(v.head.hash)}</code>), and it agrees with the backend&apos;s records.</>
+            : <>Log verified: the log is empty, and the backend has no records of changes by you.</>)
+          : broken
+            ? <>The log does not verify: {formatCount(v.findings.length)} {v.findings.length === 1 ? 'problem' : 'problems'} found.</>
+            : <>The log&apos;s own chain holds, but it could not be checked against the backend&apos;s records.</>}
       </p>
       <p className="audit-status-backend" data-testid="audit-backend-head">
-        {bh === null
-          ? 'The backend has no recorded head for you yet.'
-          : headMatches
-            ? <>The backend&apos;s head #{bh.seq} (<code title={bh.hash}>{shortHash(bh.hash)}</code>) matches.</>
-            : <>The backend&apos;s head #{bh.seq} (<code title={bh.hash}>{shortHash(bh.hash)}</code>) does not match: entries may have been removed.</>}
+        {v.backend === null
+          ? 'The backend could not be reached: executed changes were not checked against its records. Verify again when it is back.'
+          : v.backend.head === null
+            ? 'The backend has recorded no changes by you.'
+            : <>The backend has recorded {formatCount(v.backend.records)} {v.backend.records === 1 ? 'change' : 'changes'} by you, the last #{v.backend.head.seq} (<code title={v.backend.head.hash}>{shortHash(v.backend.head.hash)}</code>).</>}
       </p>
+      {broken && (
+        <ul className="audit-findings" data-testid="audit-findings">
+          {v.findings.map((f, i) => (
+            <li key={i} data-testid="audit-finding" data-entries={f.entries.join(',')} data-anchors={f.anchors.join(',')}>
+              <b>{capitalise(clip(f.where, 300))}</b>: {clip(f.reason, 1000)}
+            </li>
+          ))}
+        </ul>
+      )}
     </div>
   );
+}
+
+function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
 const TOOLS: Record<string, string> = {
@@ -91,6 +105,7 @@ function toolInWords(tool: string): string {
 
 const OUTCOMES: Record<AuditOutcome, string> = {
   executed: 'Executed',
+  no_op: 'No change',
   refused: 'Refused',
   cancelled: 'Cancelled',
   expired: 'Expired',
@@ -191,7 +206,16 @@ function usePlayerNames(entries: readonly AuditEntry[]): Map<string, string> {
   return known;
 }
 
-function AuditTable({ entries }: { entries: AuditEntry[] }) {
+/** The seqs of the entries some finding names, with its reasons, for marking their rows. */
+function flaggedEntries(data: AuditListOutput): Map<number, string[]> {
+  const flagged = new Map<number, string[]>();
+  for (const f of data.verification.findings) {
+    for (const seq of f.entries) flagged.set(seq, [...(flagged.get(seq) ?? []), f.reason]);
+  }
+  return flagged;
+}
+
+function AuditTable({ entries, flagged }: { entries: AuditEntry[]; flagged: Map<number, string[]> }) {
   const timezone = useSession((s) => s.user?.timezone ?? 'UTC');
   const names = usePlayerNames(entries);
   return (
@@ -209,7 +233,9 @@ function AuditTable({ entries }: { entries: AuditEntry[] }) {
             const player = playerOf(e, names);
             const reason = reasonOf(e);
             return (
-              <tr key={`${e.seq}:${e.hash}`} data-testid="audit-row" data-seq={e.seq} data-outcome={e.outcome}>
+              <tr key={`${e.seq}:${e.hash}`} data-testid="audit-row" data-seq={e.seq} data-outcome={e.outcome}
+                data-flagged={flagged.has(e.seq) ? 'true' : undefined} className={flagged.has(e.seq) ? 'audit-flagged' : undefined}
+                title={flagged.has(e.seq) ? clip(flagged.get(e.seq)!.join('; '), 500) : undefined}>
                 <td className="num">{e.seq}</td>
                 <td className="nowrap">{formatDateTime(e.ts, timezone, { seconds: true })}</td>
                 <td data-testid="audit-tool" title={clip(e.tool, 64)}>{toolInWords(e.tool)}</td>
