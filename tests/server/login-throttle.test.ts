@@ -11,7 +11,7 @@ import { deskRouter } from '../../src/main/desk/router.js';
 import { DeskSessions } from '../../src/main/desk/sessions.js';
 import { startBackendServer } from '../../src/server/http.js';
 import { createLogger, silentLogger } from '../../src/server/log.js';
-import { addressKey } from '../../src/server/services/login-throttle.js';
+import { LoginThrottle, addressKey } from '../../src/server/services/login-throttle.js';
 import type * as Passwords from '../../src/server/services/passwords.js';
 import { DEMO_PASSWORDS, ENGINES, type TestBackend, startTestBackend } from '../helpers/backend.js';
 
@@ -82,6 +82,40 @@ describe('addressKey', () => {
     expect(addressKey('2001:db8:1:3::9')).not.toBe(addressKey('2001:db8:1:2::9'));
     expect(addressKey('::1')).toBe('0:0:0:0::/64');
     expect(addressKey('embedded')).toBe('embedded');
+  });
+});
+
+describe('LoginThrottle', () => {
+  const throttled = (throttle: LoginThrottle, name: string, from: string) => {
+    try {
+      throttle.begin(name, from);
+      return false;
+    } catch (error) {
+      if (error instanceof TRPCError && error.code === 'TOO_MANY_REQUESTS') return true;
+      throw error;
+    }
+  };
+
+  it('keeps at most maxKeys names: past it the least recently failed goes, forgotten ones first', () => {
+    let now = Date.parse('2026-11-23T09:00:00Z');
+    const throttle = new LoginThrottle(() => new Date(now), { maxKeys: 2 });
+    for (let i = 0; i < 5; i++) throttle.begin('old', `10.0.0.${i}`);
+    expect(throttled(throttle, 'old', '10.0.1.1')).toBe(true);
+    now += 61 * 60_000;
+    for (let i = 0; i < 5; i++) throttle.begin('recent', `10.0.2.${i}`);
+    // 'old' was forgotten (an hour without a failure), so 'other' takes its place and 'recent' stays.
+    throttle.begin('other', '10.0.3.1');
+    expect(throttled(throttle, 'recent', '10.0.3.2')).toBe(true);
+    // Full with live keys: a new one pushes out the least recently failed, 'recent'.
+    throttle.begin('newest', '10.0.3.3');
+    expect(throttled(throttle, 'recent', '10.0.3.4')).toBe(false);
+  });
+
+  it('gives a succeeding address its try back, so an office behind one address is not locked by its own sign-ins', () => {
+    const now = Date.parse('2026-11-23T09:00:00Z');
+    const throttle = new LoginThrottle(() => new Date(now));
+    for (let i = 0; i < 100; i++) throttle.begin(`user-${i}`, '10.9.9.9').succeeded();
+    expect(throttled(throttle, 'someone', '10.9.9.9')).toBe(false);
   });
 });
 

@@ -35,7 +35,7 @@ export const ADDRESS_POLICY: ThrottlePolicy = {
 };
 
 /** Keys kept per counter; past it the least recently failed key goes (bounded memory under a flood). */
-const MAX_KEYS = 100_000;
+export const MAX_KEYS = 100_000;
 
 interface Entry {
   failures: number;
@@ -46,7 +46,7 @@ interface Entry {
 class FailureCounter {
   readonly #entries = new Map<string, Entry>();
 
-  constructor(private readonly policy: ThrottlePolicy) {}
+  constructor(private readonly policy: ThrottlePolicy, private readonly maxKeys: number) {}
 
   #live(key: string, now: number): Entry | undefined {
     const entry = this.#entries.get(key);
@@ -75,7 +75,7 @@ class FailureCounter {
     const entry = { failures: (previous?.failures ?? 0) + 1, lastAt: now };
     // Re-inserted so the map's order is least recently failed first: the one to evict.
     this.#entries.delete(key);
-    if (this.#entries.size >= MAX_KEYS) this.#evict(now);
+    if (this.#entries.size >= this.maxKeys) this.#evict(now);
     this.#entries.set(key, entry);
     return { failures: entry.failures, previous: previous && { ...previous } };
   }
@@ -97,12 +97,14 @@ class FailureCounter {
     this.#entries.delete(key);
   }
 
+  /** Drops forgotten keys from the front (the least recently failed), else the oldest live one. */
   #evict(now: number): void {
     for (const [key, entry] of this.#entries) {
-      if (now - entry.lastAt >= this.policy.forgetAfterMs) this.#entries.delete(key);
+      if (now - entry.lastAt < this.policy.forgetAfterMs) break;
+      this.#entries.delete(key);
     }
     const oldest = this.#entries.keys().next();
-    if (this.#entries.size >= MAX_KEYS && !oldest.done) this.#entries.delete(oldest.value);
+    if (this.#entries.size >= this.maxKeys && !oldest.done) this.#entries.delete(oldest.value);
   }
 }
 
@@ -144,10 +146,13 @@ export function addressKey(address: string): string {
  * after their slow hash; a success takes its count back. A refused attempt is not counted.
  */
 export class LoginThrottle {
-  readonly #usernames = new FailureCounter(USERNAME_POLICY);
-  readonly #addresses = new FailureCounter(ADDRESS_POLICY);
+  readonly #usernames: FailureCounter;
+  readonly #addresses: FailureCounter;
 
-  constructor(private readonly clock: () => Date) {}
+  constructor(private readonly clock: () => Date, options: { maxKeys?: number } = {}) {
+    this.#usernames = new FailureCounter(USERNAME_POLICY, options.maxKeys ?? MAX_KEYS);
+    this.#addresses = new FailureCounter(ADDRESS_POLICY, options.maxKeys ?? MAX_KEYS);
+  }
 
   /** Lets the attempt through, charged, or throws TOO_MANY_REQUESTS with the wait. */
   begin(username: string, clientAddress: string): LoginAttempt {
