@@ -227,30 +227,40 @@ describe('npm run audit:verify', () => {
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 
-  it('says verified and exits 0 for a good file, by default the one in .data/audit', async () => {
+  it('says verified and exits 0 for a good file, by default the one in .data/audit; alone it says the backend was not asked', async () => {
     const { file, head } = await writtenChain();
-    expect(await run([file])).toMatchObject({ code: 0, stdout: `audit: 10 entries, chain verified (head 10 ${head.hash})\n` });
+    const alone = `audit: 10 entries, chain verified (head 10 ${head.hash}); not checked against the backend's records (--backend or --anchors)\n`;
+    expect(await run([file])).toMatchObject({ code: 0, stdout: alone });
     const shell = join(dir, 'shell');
     await mkdir(join(shell, '.data', 'audit'), { recursive: true });
     await writeFile(join(shell, '.data', 'audit', 'audit.jsonl'), await readFile(file));
-    expect(await run(['--head', `10:${head.hash}`], shell)).toMatchObject({ code: 0, stdout: `audit: 10 entries, chain verified (head 10 ${head.hash})\n` });
+    expect(await run([], shell)).toMatchObject({ code: 0, stdout: alone });
   });
 
-  it('says where the chain breaks and exits 1', async () => {
-    const { file, text, head } = await writtenChain();
-    await writeFile(file, text.replace('"p-4"', '"p-5"'));
-    const edited = await run([file]);
-    expect(edited.code).toBe(1);
-    expect(edited.stdout).toMatch(/^audit: chain broken at seq 4: .+\n$/);
-    await writeFile(file, joined(lines(text).slice(0, 7)));
-    expect(await run([file, '--head', `10:${head.hash}`])).toMatchObject({ code: 1, stdout: expect.stringMatching(/^audit: chain broken at seq 8: /) });
+  it('names every bad row and why, and exits 1', async () => {
+    const { file, text } = await writtenChain();
+    const ls = lines(text);
+    await writeFile(file, joined([...ls.slice(0, 3), ls[3]!.replace('"p-4"', '"p-5"'), ...ls.slice(4, 6), ls[7]!, ls[6]!, ...ls.slice(8), 'not json']));
+    const broken = await run([file]);
+    expect(broken.code).toBe(1);
+    expect(broken.stdout.split('\n')).toEqual([
+      expect.stringMatching(/^audit: entry 4 \(line 4\): its hash does not match its contents/),
+      'audit: line 11: not JSON',
+      'audit: entries 7 and 8: out of order (reordered)',
+      'audit: 11 lines, 3 findings: the log does not verify',
+      '',
+    ]);
   });
 
-  it('exits 2 with a clear message for a missing file or a bad --head', async () => {
+  it('exits 2 with a clear message for a missing file or a wrong command line', async () => {
     const missing = await run([join(dir, 'nowhere', 'audit.jsonl')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/no audit log at .*nowhere/);
     const { file } = await writtenChain(1);
-    expect(await run([file, '--head', '10:abc'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--head wants SEQ:HASH/) });
+    // The head a client once recorded is no longer a thing to check against.
+    expect(await run([file, '--head', `1:${'a'.repeat(64)}`])).toMatchObject({ code: 2, stderr: expect.stringMatching(/unknown option --head/) });
+    expect(await run([file, '--backend', 'http://127.0.0.1:9'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--backend needs --user NAME/) });
+    expect(await run([file, '--anchors', join(dir, 'nowhere.json')])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--anchors needs --user-id/) });
+    expect(await run([file, '--anchors', join(dir, 'nowhere.json'), '--user-id', 'u'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/cannot read .*nowhere\.json/) });
   });
 });

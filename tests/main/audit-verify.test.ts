@@ -1,7 +1,9 @@
+import { spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Assistant } from '../../src/main/agent/assistant.js';
 import { RateLimiter } from '../../src/main/agent/guards/rate-limit.js';
@@ -263,6 +265,48 @@ describe.each(ENGINES)('audit log against the backend\'s records on %s', (engine
       const result = await page(text, down);
       expect(result.verification).toMatchObject({ ok: false, backendChecked: false, backend: null, findings: [] });
       expect(result.entries).toHaveLength(6);
+    });
+  });
+
+  describe('npm run audit:verify against the backend\'s records', () => {
+    const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+    const run = (args: string[], env: Record<string, string> = {}) => new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), [join(ROOT, 'scripts/audit-verify.ts'), ...args], { cwd: dir, env: { ...process.env, ...env } });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
+      child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+    async function files(logText: string) {
+      const at = join(dir, randomUUID());
+      await mkdir(at, { recursive: true });
+      await writeFile(join(at, 'audit.jsonl'), logText);
+      await writeFile(join(at, 'anchors.json'), JSON.stringify({ anchors }));
+      return { log: join(at, 'audit.jsonl'), anchorsFile: join(at, 'anchors.json') };
+    }
+
+    it('verifies the genuine log from an anchors file, and names what a truncated one lacks', async () => {
+      const good = await files(text);
+      const ok = await run([good.log, '--anchors', good.anchorsFile, '--user-id', user.id]);
+      expect(ok).toMatchObject({ code: 0, stdout: expect.stringMatching(/^audit: 6 entries, chain verified \(head 6 [0-9a-f]{64}\) and in agreement with the backend's 5 records of /) });
+      const cut = await files(write(parse(text).slice(0, 4)));
+      const broken = await run([cut.log, '--anchors', cut.anchorsFile, '--user-id', user.id]);
+      expect(broken).toMatchObject({
+        code: 1,
+        stdout: 'audit: after entry 4, at the end of the log: the backend recorded 2 limit changes (records 4 and 5) that this log does not have: truncated or deleted, or made outside this desk\n'
+          + 'audit: 4 lines, 1 finding: the log does not verify\n',
+      });
+    });
+
+    it('signs in to a backend with the password from the environment, and exits 2 when it cannot', async () => {
+      const rewritten = await files(rechain(parse(text).filter((_, i) => i !== 4)));
+      const found = await run([rewritten.log, '--backend', b.server.url, '--user', 'priya'], { AUDIT_VERIFY_PASSWORD: 'demo-priya' });
+      expect(found.code).toBe(1);
+      expect(found.stdout).toMatch(/^audit: between entries 4 and 5: the backend recorded a limit change \(its record 4\) that this log does not have: deleted/);
+      expect(await run([rewritten.log, '--backend', b.server.url, '--user', 'priya'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/AUDIT_VERIFY_PASSWORD/) });
+      expect(await run([rewritten.log, '--backend', b.server.url, '--user', 'priya'], { AUDIT_VERIFY_PASSWORD: 'wrong' })).toMatchObject({ code: 2, stderr: expect.stringMatching(/could not be read/) });
     });
   });
 
