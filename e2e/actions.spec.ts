@@ -63,4 +63,35 @@ test.describe('actions', () => {
     await expect(page.getByTestId('audit-row').first()).toContainText('Sneha Iyer');
     await app.screenshot('audit');
   });
+
+  test('a limit set to the value it already has is a no-op: nothing to confirm, the card says no change', async ({ page, app }) => {
+    const direct = await app.direct();
+    const [sneha] = (await direct.agent.searchPlayers.query({ query: 'Sneha Iyer' })).players;
+    const current = (await direct.agent.getCreditLimit.query({ playerId: sneha!.id })).rows[0]!.creditLimit;
+    await app.open();
+    await app.signIn();
+    const answer = await ask(page, `set CL for Sneha Iyer to ${formatPoints(current)}`);
+    const card = answer.getByTestId('card-diff_card');
+    await expect(card.getByTestId('proposal-state')).toHaveAttribute('data-state', 'unchanged');
+    await expect(card.getByTestId('card-unchanged')).toContainText(`the credit limit is already ${formatPoints(current)}: nothing to change`);
+    await expect(card.getByTestId('card-action-confirm')).toHaveCount(0);
+    await expect(answer).toContainText('No change');
+  });
+
+  test('the Audit page names a change the backend recorded that the log does not have', async ({ page, app }) => {
+    // Meera changes a limit outside the desk (straight through the API): the backend records it,
+    // this desk's log has no entry for it, and the page says which record and why.
+    const meera = await app.direct('meera', 'demo-meera');
+    const [farhan] = (await meera.agent.searchPlayers.query({ query: 'Farhan Ali' })).players;
+    const before = (await meera.agent.getCreditLimit.query({ playerId: farhan!.id })).rows[0]!.creditLimit;
+    const done = await meera.limits.edit.mutate({ playerId: farhan!.id, limitType: 'creditLimit', newValue: before + 100, idempotencyKey: `e2e-outside-${Date.now()}` });
+    await app.open();
+    await app.signIn('meera', 'demo-meera');
+    await page.getByRole('navigation', { name: 'Panel' }).getByRole('link', { name: 'Audit', exact: true }).click();
+    const status = page.getByTestId('audit-status');
+    await expect(status).toHaveAttribute('data-ok', 'false');
+    await expect(status).toHaveAttribute('data-backend-checked', 'true');
+    await expect(page.getByTestId('audit-finding').filter({ hasText: `the backend recorded a limit change (its record ${done.anchor!.seq}) that this log does not have` })).toHaveCount(1);
+    await app.screenshot('audit-finding');
+  });
 });
