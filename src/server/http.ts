@@ -9,6 +9,14 @@ import { appRouter } from './trpc/router.js';
 
 /** Bodies above this are refused before parsing (a huge string is a client error, not a load). */
 export const MAX_BODY_BYTES = 64 * 1024;
+/**
+ * Calls one batched request may carry. Every list procedure caps its page, so a full batch of
+ * full pages stays near a megabyte; without this cap a few kilobytes of request could ask for
+ * tens of megabytes of answer.
+ */
+export const MAX_BATCH_CALLS = 10;
+/** GET inputs ride in the URL; past this the input belongs in a POST body (Node itself cuts all headers at 16 KiB). */
+export const MAX_URL_BYTES = 8 * 1024;
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -23,6 +31,7 @@ export function createBackendHandler(deps: ServiceDeps, log: Logger): http.Reque
     router: appRouter,
     basePath: '/trpc/',
     maxBodySize: MAX_BODY_BYTES,
+    maxBatchSize: MAX_BATCH_CALLS,
     createContext: ({ req, res }) => {
       const header = req.headers['x-request-id'];
       const requestId = typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
@@ -47,12 +56,44 @@ export function createBackendHandler(deps: ServiceDeps, log: Logger): http.Reque
       return;
     }
     if (path?.startsWith('/trpc/')) {
+      const refusal = transportRefusal(req);
+      if (refusal) {
+        res.writeHead(refusal.status, { 'content-type': 'application/json', connection: 'close' });
+        res.end(JSON.stringify({ error: { message: refusal.message, code: refusal.rpcCode, data: { code: refusal.code, httpStatus: refusal.status } } }));
+        return;
+      }
       trpc(req, res);
       return;
     }
     res.writeHead(404, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: 'not found' }));
   };
+}
+
+interface TransportRefusal { status: number; code: 'BAD_REQUEST' | 'PAYLOAD_TOO_LARGE'; rpcCode: number; message: string }
+
+/**
+ * Limits checked before tRPC reads anything, each answered in tRPC's error shape with a message
+ * that names the limit. tRPC enforces the body and batch limits itself too, but says only
+ * "PAYLOAD_TOO_LARGE" or "Batch call exceeds maximum size".
+ */
+function transportRefusal(req: http.IncomingMessage): TransportRefusal | null {
+  const url = req.url ?? '/';
+  if (Buffer.byteLength(url) > MAX_URL_BYTES) {
+    return { status: 414, code: 'BAD_REQUEST', rpcCode: -32600, message: `the URL is over ${MAX_URL_BYTES} bytes: send a large input as a POST body` };
+  }
+  const length = Number(req.headers['content-length']);
+  if (Number.isFinite(length) && length > MAX_BODY_BYTES) {
+    return { status: 413, code: 'PAYLOAD_TOO_LARGE', rpcCode: -32013, message: `the request body is over ${MAX_BODY_BYTES} bytes` };
+  }
+  const query = url.indexOf('?');
+  if (query >= 0 && new URLSearchParams(url.slice(query + 1)).get('batch') === '1') {
+    const calls = url.slice(0, query).split(',').length;
+    if (calls > MAX_BATCH_CALLS) {
+      return { status: 400, code: 'BAD_REQUEST', rpcCode: -32600, message: `a batch holds at most ${MAX_BATCH_CALLS} calls; this one has ${calls}` };
+    }
+  }
+  return null;
 }
 
 /** Listens on host:port (port 0 picks a free one) and resolves once it is accepting. */

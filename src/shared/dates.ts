@@ -7,11 +7,34 @@ export type IsoDate = string; // YYYY-MM-DD
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
+/**
+ * The days the book can be asked about. Nothing in a betting book predates 2000 or lies past
+ * 2100, and keeping every computed day far inside JavaScript's and PostgreSQL's date ranges
+ * means "the day after" or "the week holding" a day is always representable.
+ */
+export const FIRST_DAY: IsoDate = '2000-01-01';
+export const LAST_DAY: IsoDate = '2100-12-31';
+
+/** A day outside the calendar the book uses: a client's mistake, reported as such, never a crash. */
+export class DayOutOfRangeError extends RangeError {
+  override name = 'DayOutOfRangeError';
+}
+
 export function isIsoDate(value: string): boolean {
   const m = ISO_DATE.exec(value);
   if (!m) return false;
   const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  // Date.UTC maps years 0–99 to 1900–1999, so such a year never reads back as itself.
   return d.toISOString().slice(0, 10) === value;
+}
+
+/** A real calendar day from FIRST_DAY to LAST_DAY. */
+export function isBookDay(value: string): boolean {
+  return isIsoDate(value) && value >= FIRST_DAY && value <= LAST_DAY;
+}
+
+function assertBookDay(day: IsoDate): void {
+  if (!isBookDay(day)) throw new DayOutOfRangeError(`${day} is not a calendar date from ${FIRST_DAY} to ${LAST_DAY}`);
 }
 
 const formatterCache = new Map<string, Intl.DateTimeFormat>();
@@ -63,7 +86,8 @@ function pad(n: number): string {
 
 /** The UTC instant at which the local day begins (midnight wall-clock, or the first instant after a gap). */
 export function startOfLocalDay(day: IsoDate, timeZone: string): Date {
-  if (!isIsoDate(day)) throw new RangeError(`not a calendar date: ${day}`);
+  // The day after LAST_DAY is the end of a range that ends on LAST_DAY.
+  if (day !== addDays(LAST_DAY, 1)) assertBookDay(day);
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];
   const naive = Date.UTC(y, m - 1, d);
   // Two passes settle the offset across a DST change at midnight.
@@ -98,20 +122,25 @@ export function endOfMonth(day: IsoDate): IsoDate {
 
 /** Inclusive local days → half-open UTC interval [start, end). */
 export function dayRangeToInstants(from: IsoDate, to: IsoDate, timeZone: string): { start: Date; end: Date } {
-  if (from > to) throw new RangeError(`the range starts (${from}) after it ends (${to})`);
+  assertBookDay(from);
+  assertBookDay(to);
+  if (from > to) throw new DayOutOfRangeError(`the range starts (${from}) after it ends (${to})`);
   return { start: startOfLocalDay(from, timeZone), end: startOfLocalDay(addDays(to, 1), timeZone) };
 }
 
 /** ISO week id (e.g. 2026-W46) → its Monday and Sunday. */
 export function isoWeekRange(periodId: string): { from: IsoDate; to: IsoDate } {
   const m = /^(\d{4})-W(\d{2})$/.exec(periodId);
-  if (!m) throw new RangeError(`not an ISO week: ${periodId}`);
+  if (!m) throw new DayOutOfRangeError(`not an ISO week: ${periodId}`);
   const year = Number(m[1]);
   const week = Number(m[2]);
+  if (year < Number(FIRST_DAY.slice(0, 4)) || year > Number(LAST_DAY.slice(0, 4))) {
+    throw new DayOutOfRangeError(`${periodId} is not a week from ${FIRST_DAY.slice(0, 4)} to ${LAST_DAY.slice(0, 4)}`);
+  }
   // Week 1 is the week holding January 4th.
   const jan4 = `${year}-01-04`;
   const monday = addDays(startOfWeek(jan4), (week - 1) * 7);
-  if (week < 1 || week > 53 || isoWeekId(monday) !== periodId) throw new RangeError(`not an ISO week: ${periodId}`);
+  if (week < 1 || week > 53 || isoWeekId(monday) !== periodId) throw new DayOutOfRangeError(`not an ISO week: ${periodId}`);
   return { from: monday, to: addDays(monday, 6) };
 }
 

@@ -475,7 +475,7 @@ describe.each(ENGINES)('limits and settlements on %s', (engine) => {
         await move(-20_000, '2026-12-08T12:00:00+05:30');
         const more = await later.settlements.preview.query({ playerId: sam, mode: 'auto', periodId: '2026-W49' });
         expect(more.refusal).toBe('300.00 is left of what Sam O\'Brien owed at the end of 2026-W49, more than the 100.00 outstanding now: settle the whole take or an amount instead');
-        await expect(later.settlements.preview.query({ playerId: sam, mode: 'auto', periodId: '2026-W60' })).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' }, message: '2026-W60 is not an ISO week' });
+        await expect(later.settlements.preview.query({ playerId: sam, mode: 'auto', periodId: '2026-W60' })).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' }, message: expect.stringMatching(/must be an ISO week[\s\S]*periodId/) });
       } finally {
         b.clock.now = start;
       }

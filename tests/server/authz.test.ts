@@ -132,8 +132,16 @@ describe.each(ENGINES)('authorization matrix on %s', (engine) => {
   it('never shows priya meera\'s "Rahul Sharma" anywhere', async () => {
     const search = await priya.agent.searchPlayers.query({ query: 'Rahul Sharma' });
     expect(search.players.map((p) => p.id)).not.toContain(ids['rahul.sharma2']);
-    const bets = await priya.agent.getBetHistory.query({ limit: 1000 });
-    expect(bets.bets.some((x) => x.playerId === ids['rahul.sharma2'] || x.playerId === ids.farhan)).toBe(false);
+    // Every page of priya's bets, not only the first.
+    const bets: Array<{ playerId: string }> = [];
+    let cursor: string | undefined;
+    do {
+      const page = await priya.agent.getBetHistory.query({ limit: 200, ...(cursor && { cursor }) });
+      bets.push(...page.bets);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(bets.length).toBeGreaterThan(200);
+    expect(bets.some((x) => x.playerId === ids['rahul.sharma2'] || x.playerId === ids.farhan)).toBe(false);
     const pnl = await priya.agent.getPnL.query({ from: '2026-08-01', limit: 500 });
     expect(pnl.rows.some((r) => r.playerId === ids['rahul.sharma2'])).toBe(false);
   });

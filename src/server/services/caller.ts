@@ -1,7 +1,9 @@
 import { TRPCError } from '@trpc/server';
 import { type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { type IsoDate, dayRangeToInstants, localDate, startOfMonth, startOfWeek } from '../../shared/dates.js';
+import {
+  FIRST_DAY, type IsoDate, LAST_DAY, dayRangeToInstants, isBookDay, localDate, startOfMonth, startOfWeek,
+} from '../../shared/dates.js';
 import { type Db, queryRows } from '../db/client.js';
 import type { Role } from '../db/schema.js';
 
@@ -87,6 +89,10 @@ export function resolvePeriod(deps: ServiceDeps, caller: Caller, from?: IsoDate,
   const today = localDate(deps.now(), caller.timezone);
   const f = from ?? to ?? today;
   const t = to ?? (from ? today : f);
+  // The contracts already refuse such days; this keeps any other caller from reaching date arithmetic with them.
+  for (const day of [f, t]) {
+    if (!isBookDay(day)) throw new TRPCError({ code: 'BAD_REQUEST', message: `${day} is not a calendar date from ${FIRST_DAY} to ${LAST_DAY}` });
+  }
   if (f > t) throw new TRPCError({ code: 'BAD_REQUEST', message: `the period starts (${f}) after it ends (${t})` });
   const { start, end } = dayRangeToInstants(f, t, caller.timezone);
   return { from: f, to: t, timezone: caller.timezone, start, end };
@@ -100,7 +106,8 @@ export function namedPeriod(deps: ServiceDeps, caller: Caller, period: 'today' |
 
 export function optionalDateRange(deps: ServiceDeps, caller: Caller, from?: IsoDate, to?: IsoDate): Period | null {
   if (!from && !to) return null;
-  return resolvePeriod(deps, caller, from ?? '1970-01-01', to ?? localDate(deps.now(), caller.timezone));
+  // No start: from the first day the book can hold, so nothing recorded is left out.
+  return resolvePeriod(deps, caller, from ?? FIRST_DAY, to ?? localDate(deps.now(), caller.timezone));
 }
 
 // ── cursors ──────────────────────────────────────────────────────────────────────────────────

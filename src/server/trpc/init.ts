@@ -1,5 +1,6 @@
 import { TRPCError, initTRPC } from '@trpc/server';
 import { ZodError, z } from 'zod';
+import { DayOutOfRangeError } from '../../shared/dates.js';
 import type { Logger } from '../log.js';
 import { resolveSession } from '../services/auth.js';
 import type { Caller, ServiceDeps } from '../services/caller.js';
@@ -23,7 +24,11 @@ const t = initTRPC.context<Context>().create({
     const cause = error.cause;
     if (error.code === 'BAD_REQUEST' && cause instanceof ZodError) {
       // A readable message instead of the raw issue list; the issues stay for programs.
-      return { ...shape, message: z.prettifyError(cause), data: { ...shape.data, issues: cause.issues.map(({ path, message, code }) => ({ path, message, code })) } };
+      return { ...shape, message: z.prettifyError(cause), data: { ...shape.data, stack: undefined, issues: cause.issues.map(({ path, message, code }) => ({ path, message, code })) } };
+    }
+    if (error.code === 'PAYLOAD_TOO_LARGE' && error.message === 'PAYLOAD_TOO_LARGE') {
+      // tRPC's own refusal of a streamed body past maxBodySize carries only the code as its message.
+      return { ...shape, message: 'the request body is over the size limit', data: { ...shape.data, stack: undefined } };
     }
     if (error.code === 'INTERNAL_SERVER_ERROR') {
       // Never leak SQL or stack traces; the log line with the request id has them.
@@ -44,6 +49,13 @@ export const publicProcedure = t.procedure.use(async ({ ctx, path, type, next })
   if (result.ok) ctx.log.info('procedure', fields);
   else if (result.error.code === 'INTERNAL_SERVER_ERROR') ctx.log.error('procedure failed', { ...fields, error: String(result.error.cause ?? result.error) });
   else ctx.log.info('procedure refused', { ...fields, code: result.error.code });
+  return result;
+}).use(async ({ next }) => {
+  const result = await next();
+  // The contracts keep days inside the book's calendar; should one reach date arithmetic anyway, it is still the client's mistake.
+  if (!result.ok && result.error.cause instanceof DayOutOfRangeError) {
+    throw new TRPCError({ code: 'BAD_REQUEST', message: result.error.cause.message, cause: result.error.cause });
+  }
   return result;
 });
 

@@ -6,22 +6,23 @@
  */
 import { z } from 'zod';
 import { id, isoDate, paisa } from './agent-api.js';
+import { isoWeek, paisaInput } from './bounds.js';
 
 /** Money a user asks to move or set: whole paisa, never zero or negative. */
-const positivePaisa = paisa.positive('must be a positive amount in paisa');
+const positivePaisa = paisaInput.positive('must be a positive amount in paisa');
 
 export const limitType = z.enum(['creditLimit', 'perClickWin', 'aggregateDailyWin', 'minStake']);
 export type LimitType = z.infer<typeof limitType>;
 
 // ── agent.editLimit ──────────────────────────────────────────────────────────────────────────
 // A limit may be set to zero (a player blocked from betting); the backend applies the rest of the guardrails.
-export const editLimitInput = z.strictObject({ playerId: id, limitType, newValue: paisa.nonnegative('must not be negative') });
+export const editLimitInput = z.strictObject({ playerId: id, limitType, newValue: paisaInput.nonnegative('must not be negative') });
 
 // ── agent.settlePlayer ───────────────────────────────────────────────────────────────────────
 const settlePlayerFields = z.strictObject({
   playerId: id,
   /** An ISO week (`2026-W46`): settle the take as it stood at the end of that week. */
-  periodId: z.string().trim().regex(/^\d{4}-W\d{2}$/, 'must be an ISO week like 2026-W46').optional(),
+  periodId: isoWeek.optional(),
   mode: z.enum(['auto', 'amount']),
   amount: positivePaisa.optional(),
 });
@@ -88,7 +89,7 @@ export const limitsPreviewOutput = z.object({
 export const limitsEditInput = editLimitInput.extend({
   idempotencyKey,
   /** The value the preview showed: if it no longer holds, the write is refused (PRECONDITION_FAILED). */
-  expectedBefore: paisa.optional(),
+  expectedBefore: paisaInput.optional(),
 });
 export const limitsEditOutput = z.object({
   playerId: id, playerName: z.string(), limitType, before: paisa, after: paisa,
@@ -112,7 +113,7 @@ export const settlementsPreviewOutput = z.object({
 export const settlementsSettleInput = settlePlayerFields.extend({
   idempotencyKey,
   /** The take the preview showed: if it no longer holds, the write is refused (PRECONDITION_FAILED). */
-  expectedTakeBefore: paisa.optional(),
+  expectedTakeBefore: paisaInput.optional(),
 }).superRefine(checkSettleMode);
 export const settlementsSettleOutput = z.object({
   settlementId: id, playerId: id, playerName: z.string(), amount: paisa, takeBefore: paisa, takeAfter: paisa,

@@ -4,18 +4,18 @@
  * schemas, so the two cannot drift.
  */
 import { z } from 'zod';
-import { isIsoDate } from '../dates.js';
+import { PAGE_SIZE_MAX, boundedText, isoDate, pageSize } from './bounds.js';
+
+export { isoDate } from './bounds.js';
 
 export const MAX_QUERY_LENGTH = 200;
 
 export const id = z.uuid({ message: 'must be an id returned by the API' });
 export const paisa = z.number().int().safe();
-export const isoDate = z.string().max(10).refine(isIsoDate, 'must be a calendar date YYYY-MM-DD');
 const instant = z.iso.datetime();
-const limit = (max: number, fallback: number) => z.number().int().min(1).max(max).default(fallback);
 /** Opaque keyset cursor: the API hands it out and gets it back unchanged. */
 export const cursor = z.string().max(200).regex(/^[A-Za-z0-9_-]+$/, 'not a cursor this API handed out');
-const searchQuery = z.string().trim().min(1, 'type at least one character').max(MAX_QUERY_LENGTH);
+const searchQuery = boundedText(MAX_QUERY_LENGTH).trim().min(1, 'type at least one character');
 const dateRange = { from: isoDate.optional(), to: isoDate.optional() };
 
 export const roleSchema = z.enum(['platform_admin', 'agent', 'player']);
@@ -23,8 +23,8 @@ export type Role = z.infer<typeof roleSchema>;
 
 // ── auth ─────────────────────────────────────────────────────────────────────────────────────
 export const loginInput = z.strictObject({
-  username: z.string().trim().min(1).max(64),
-  password: z.string().min(1).max(256),
+  username: boundedText(64).trim().min(1),
+  password: boundedText(256).min(1),
 });
 export const userSchema = z.object({
   id, username: z.string(), name: z.string(), role: roleSchema, timezone: z.string(),
@@ -34,7 +34,7 @@ export const loginOutput = z.object({ token: z.string(), expiresAt: instant, use
 export const meOutput = userSchema.extend({ now: instant });
 
 // ── agent.searchPlayers ──────────────────────────────────────────────────────────────────────
-export const searchPlayersInput = z.strictObject({ query: searchQuery, limit: limit(50, 10) });
+export const searchPlayersInput = z.strictObject({ query: searchQuery, limit: pageSize(PAGE_SIZE_MAX.shortList, 10) });
 export const playerRef = z.object({
   id, name: z.string(), username: z.string(), role: roleSchema,
   agentId: id, agentName: z.string(),
@@ -59,7 +59,7 @@ export const getDownlineInput = z.strictObject({ depth: z.number().int().min(1).
 export const getDownlineOutput = z.object({ tree: z.array(downlineNode), truncated: z.boolean() });
 
 // ── agent.getTake / agent.getCreditLimit ─────────────────────────────────────────────────────
-const pageInput = { limit: limit(500, 200), cursor: cursor.optional() };
+const pageInput = { limit: pageSize(PAGE_SIZE_MAX.rows, 200), cursor: cursor.optional() };
 export const takeDirection = z.enum(['owes_you', 'you_owe', 'square']);
 export const takeRow = z.object({
   accountId: id, name: z.string(), role: roleSchema, take: paisa, creditLimit: paisa, available: paisa,
@@ -137,7 +137,7 @@ export const settlementRow = z.object({
   periodId: z.string().nullable(), createdAt: instant, createdByName: z.string(),
 });
 export const getSettlementHistoryInput = z.strictObject({
-  counterpartyId: id.optional(), ...dateRange, limit: limit(500, 50), cursor: cursor.optional(),
+  counterpartyId: id.optional(), ...dateRange, limit: pageSize(PAGE_SIZE_MAX.settlements, 50), cursor: cursor.optional(),
 });
 export const getSettlementHistoryOutput = z.object({ rows: z.array(settlementRow), nextCursor: z.string().nullable() });
 
@@ -151,7 +151,7 @@ export const betRow = z.object({
 });
 export const getBetHistoryInput = z.strictObject({
   playerId: id.optional(), fixtureId: id.optional(), status: z.array(betStatus).min(1).max(3).optional(),
-  ...dateRange, limit: limit(1000, 50), cursor: cursor.optional(),
+  ...dateRange, limit: pageSize(PAGE_SIZE_MAX.bets, 50), cursor: cursor.optional(),
 });
 export const getBetHistoryOutput = z.object({
   bets: z.array(betRow),
@@ -167,7 +167,7 @@ export const getUplineOutput = z.object({
 
 // ── agent.getTopMarkets ──────────────────────────────────────────────────────────────────────
 export const getTopMarketsInput = z.strictObject({
-  period: z.enum(['today', 'week', 'month']), metric: z.enum(['pnl', 'volume', 'exposure']), limit: limit(50, 10),
+  period: z.enum(['today', 'week', 'month']), metric: z.enum(['pnl', 'volume', 'exposure']), limit: pageSize(PAGE_SIZE_MAX.shortList, 10),
 });
 export const topMarketRow = z.object({
   marketId: id, marketName: z.string(), fixtureId: id, fixtureName: z.string(), value: paisa, bets: z.number().int(),
@@ -175,7 +175,7 @@ export const topMarketRow = z.object({
 export const getTopMarketsOutput = z.object({ period: periodSchema, rows: z.array(topMarketRow) });
 
 // ── match.searchFixtures ─────────────────────────────────────────────────────────────────────
-export const searchFixturesInput = z.strictObject({ query: searchQuery, limit: limit(50, 10) });
+export const searchFixturesInput = z.strictObject({ query: searchQuery, limit: pageSize(PAGE_SIZE_MAX.shortList, 10) });
 export const fixtureRef = z.object({
   id, name: z.string(), sport: z.string(), startsAt: instant, status: z.enum(['scheduled', 'live', 'finished']),
   markets: z.array(z.object({

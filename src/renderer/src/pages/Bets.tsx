@@ -6,12 +6,13 @@ import { buildHref, useRoute } from '../lib/route';
 import { useSession } from '../lib/session';
 import { usePaged } from '../lib/usePaged';
 import { isIsoDate } from '../../../shared/dates';
+import { PAGE_SIZE_MAX } from '../../../shared/contracts/page-size';
 import { Link } from '../components/Link';
 import { Loadable } from '../components/States';
 
 type Status = 'open' | 'settled' | 'void';
 const STATUSES: Status[] = ['open', 'settled', 'void'];
-const PAGE = 500;
+const PAGE = PAGE_SIZE_MAX.bets;
 const ROW_HEIGHT = 36;
 /** Rows from the end at which the next page is asked for. */
 const PREFETCH = 100;
