@@ -75,8 +75,12 @@ export async function getCreditLimit(deps: ServiceDeps, caller: Caller, input: {
   };
 }
 
-/** Nodes the tree answer may hold before it is cut (the rest is fetched a level at a time). */
-export const MAX_TREE_NODES = 5000;
+/**
+ * Nodes the tree answer may hold before it is cut (the rest is fetched a level at a time). A node
+ * is about 280 bytes of JSON, so a full tree stays near 300 KB; the demo book's whole tree
+ * (about 330 accounts) fits with room to spare.
+ */
+export const MAX_TREE_NODES = 1000;
 
 export async function getDownline(deps: ServiceDeps, caller: Caller, input: { depth: number }) {
   const rows = await queryRows<AccountBalanceRow & { child_count: string | number }>(deps.db, sql`
