@@ -184,6 +184,14 @@ describe('handleDeskIpc', () => {
     expect((await handleDeskIpc(valid('panel.dashboard'), frame('app://desk/', 2), isOwn, deps())).status).toBe(401);
   });
 
+  it('refuses a batched request: the renderer sends one call a request', async () => {
+    const inputs = encodeURIComponent(JSON.stringify(Object.fromEntries(Array.from({ length: 50 }, (_, i) => [i, {}]))));
+    const res = await handleDeskIpc(valid(`${Array(50).fill('session.me').join(',')}?batch=1&input=${inputs}`), frame('app://desk/', 1), isOwn, deps());
+    expect(res.status).toBe(400);
+    expect((JSON.parse(res.body) as { error: { message: string } }).error.message).toMatch(/batching is not enabled/i);
+    expect((await handleDeskIpc(valid('session.me'), frame('app://desk/', 1), isOwn, deps())).status).toBe(200);
+  });
+
   it('refuses, in createContext, a call from a frame that is not the app window, before any procedure runs', async () => {
     for (const sender of [frame('https://evil.example/', 3), frame(null, 3), frame('http://localhost:5173/', 3), frame('file:///etc/passwd', 3)]) {
       const res = await handleDeskIpc({ ...valid('session.login', { method: 'POST', body: JSON.stringify({ username: 'priya', password: 'demo-priya' }) }), headers: { 'content-type': 'application/json' } }, sender, isOwn, deps());

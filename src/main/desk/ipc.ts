@@ -34,6 +34,9 @@ export async function handleDeskIpc(
     endpoint: '/trpc',
     req,
     router: deskRouter,
+    // The renderer's link sends one call a request: a batch here could only be a page gone wrong,
+    // asking for many answers at once.
+    allowBatching: false,
     createContext: () => {
       const ctx = deskContextFor(sender, isAppUrl, deps);
       if (!ctx) throw new TRPCError({ code: 'FORBIDDEN', message: REFUSED });
