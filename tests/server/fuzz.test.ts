@@ -10,12 +10,17 @@ import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/server/db/client.js';
+import { MAX_BATCH_CALLS } from '../../src/server/http.js';
 import { appRouter } from '../../src/server/trpc/router.js';
 import { ENGINES, type TestBackend, startTestBackend } from '../helpers/backend.js';
 
-/** Fixed so a failure replays exactly; change it to explore further. */
-const SEED = 20_261_123;
-const RUNS = 800;
+/**
+ * Fixed so a failure replays exactly. FUZZ_SEED and FUZZ_RUNS explore further: the long sweep is
+ * `FUZZ_RUNS=12000 TEST_DATABASE_URL=… npx vitest run tests/server/fuzz.test.ts`.
+ */
+const SEED = Number(process.env.FUZZ_SEED) || 20_261_123;
+const RUNS = Number(process.env.FUZZ_RUNS) || 600;
+const BATCH_RUNS = Math.ceil(RUNS / 15);
 
 // tRPC keeps a flat path → procedure map at runtime (its static type is the nested record).
 const PROCEDURES = Object.entries(appRouter._def.procedures as unknown as Record<string, AnyTRPCProcedure>)
@@ -96,7 +101,7 @@ describe.each(ENGINES)('fuzzing every procedure on %s', (engine) => {
   );
 
   /**
-   * An input for one procedure: its own fields with plausible values, some left out and one or two
+   * An input for one procedure: its own fields with plausible values, some left out and mostly one
    * replaced by something hostile; now and then junk of any shape instead.
    */
   const inputFor = (schema: unknown, pool: unknown[]): fc.Arbitrary<unknown> => {
@@ -149,19 +154,60 @@ describe.each(ENGINES)('fuzzing every procedure on %s', (engine) => {
     return null;
   }
 
-  it(`answers ${RUNS} arbitrary calls with no server error, every refusal with a readable message`, { timeout: 120_000 }, async () => {
+  /** Faults of one run: every call runs (no stop at the first), the first few are kept to read. */
+  function faultLog() {
+    const kept: string[] = [];
+    let count = 0;
+    return {
+      add(line: string) {
+        count += 1;
+        if (kept.length < 20) kept.push(line);
+      },
+      get summary() {
+        return { count, first: kept };
+      },
+    };
+  }
+
+  it(`answers ${RUNS} arbitrary calls with no server error, every refusal with a readable message`, { timeout: 60_000 + RUNS * 100 }, async () => {
     const statuses = new Map<number, number>();
-    const faults: string[] = [];
-    // Every call runs and every fault is listed (no stop at the first), so one run shows the whole picture.
+    const faults = faultLog();
     await fc.assert(fc.asyncProperty(calls(), async (request) => {
       const { status, body } = await send(request);
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
       const why = fault(status, body);
-      if (why) faults.push(`${why}: ${request.path} ${JSON.stringify(request.input)?.slice(0, 200)} → ${status} ${body.slice(0, 200)}`);
+      if (why) faults.add(`${why}: ${request.path} ${JSON.stringify(request.input)?.slice(0, 200)} → ${status} ${body.slice(0, 200)}`);
     }), { seed: SEED, numRuns: RUNS });
-    expect(faults).toEqual([]);
+    expect(faults.summary).toEqual({ count: 0, first: [] });
     // The run reached past validation: some calls succeeded, some were refused.
     expect(statuses.get(200) ?? 0).toBeGreaterThan(RUNS / 10);
     expect([...statuses.keys()].some((s) => s >= 400)).toBe(true);
+  });
+
+  it(`answers ${BATCH_RUNS} arbitrary batches: up to ${MAX_BATCH_CALLS} calls with no server error, more with a 400 naming the limit`, { timeout: 60_000 + BATCH_RUNS * 1_000 }, async () => {
+    const queries = PROCEDURES.filter((p) => p.type === 'query');
+    const pool = plausiblePool();
+    const batches = fc.array(fc.constantFrom(...queries).chain((p) => inputFor(p.input, pool).map((input) => ({ path: p.path, input }))), { minLength: 1, maxLength: MAX_BATCH_CALLS + 5 });
+    const faults = faultLog();
+    await fc.assert(fc.asyncProperty(batches, async (calls) => {
+      const inputs = Object.fromEntries(calls.map((c, i) => [i, c.input]));
+      const res = await fetch(`${b.server.url}/trpc/${calls.map((c) => c.path).join(',')}?batch=1&input=${encodeURIComponent(JSON.stringify(inputs))}`, { headers: { authorization: `Bearer ${token}` } });
+      const body = await res.text();
+      const context = `${calls.length} calls (${calls.map((c) => c.path).join(',').slice(0, 200)}) → ${res.status} ${body.slice(0, 200)}`;
+      if (calls.length > MAX_BATCH_CALLS) {
+        if (res.status !== 400 || !body.includes(`at most ${MAX_BATCH_CALLS} calls`)) faults.add(`over-long batch not refused: ${context}`);
+        return;
+      }
+      // A URL past the cap is refused whole; otherwise each call of the batch has its own answer.
+      if (res.status === 414) return;
+      if (res.status >= 500) faults.add(`server error: ${context}`);
+      const answers = JSON.parse(body) as Array<{ error?: { message?: unknown; data?: { httpStatus?: number } } }>;
+      for (const answer of Array.isArray(answers) ? answers : [answers]) {
+        const message = answer.error?.message;
+        if ((answer.error?.data?.httpStatus ?? 0) >= 500) faults.add(`server error in a batch: ${context}`);
+        else if (answer.error && (typeof message !== 'string' || message.trim() === '')) faults.add(`refusal without a message in a batch: ${context}`);
+      }
+    }), { seed: SEED, numRuns: BATCH_RUNS });
+    expect(faults.summary).toEqual({ count: 0, first: [] });
   });
 });
