@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuditLog, AuditLogError, type AuditFields, GENESIS_HASH, auditFileIn, verifyChain } from '../../src/main/audit/audit-log.js';
+import { AuditLog, AuditLogError, type AuditFields, GENESIS_HASH, auditFileIn } from '../../src/main/audit/audit-log.js';
+import { type AuditVerdict, verifyAuditLog } from '../../src/main/audit/verify.js';
 import { canonicalJson } from '../../src/shared/canonical-json.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -44,12 +45,17 @@ async function writtenChain(count = 10) {
 const lines = (text: string) => text.split('\n').slice(0, -1);
 const joined = (ls: string[]) => ls.map((l) => `${l}\n`).join('');
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+/** The file's own chain only (no backend records here): what verification finds, in words. */
+const check = (text: string, localHead?: { seq: number; hash: string } | null) => verifyAuditLog(text, { localHead: localHead ?? null });
+const found = (v: AuditVerdict) => v.findings.map((f) => `${f.where}: ${f.reason}`);
+/** Whether some finding names entry `seq` or line `line`. */
+const names = (v: AuditVerdict, seq: number, line = seq) => v.findings.some((f) => f.entries.includes(seq) || f.lines.includes(line));
 
 describe('audit log', () => {
   it('writes a chain that verifies: seq from 1, each prev the hash before, each hash its contents', async () => {
     const { log, head, text } = await writtenChain();
-    expect(verifyChain(text)).toEqual({ ok: true, count: 10, head });
-    expect(verifyChain(text, head)).toEqual({ ok: true, count: 10, head });
+    expect(check(text)).toMatchObject({ findings: [], count: 10, head });
+    expect(check(text, head)).toMatchObject({ findings: [], count: 10, head });
     const entries = await log.entries();
     expect(entries.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     let prev = GENESIS_HASH;
@@ -62,7 +68,7 @@ describe('audit log', () => {
       prev = hash;
     }
     expect(head).toEqual({ seq: 10, hash: prev });
-    expect(await log.verify()).toEqual({ ok: true, count: 10, head });
+    expect(await log.snapshot()).toEqual({ text, head });
     expect(await log.text()).toBe(text);
     expect(auditFileIn(join('some', 'userData'))).toBe(join('some', 'userData', 'audit', 'audit.jsonl'));
   });
@@ -72,9 +78,9 @@ describe('audit log', () => {
     const fourth = lines(text)[3]!;
     const atValue = text.replace(fourth, fourth.replace('"p-4"', '"p-5"'));
     expect(atValue.length).toBe(text.length);
-    expect(verifyChain(atValue)).toMatchObject({ ok: false, firstBadSeq: 4 });
+    expect(found(check(atValue))).toEqual(['entry 4 (line 4): its hash does not match its contents (edited?)']);
     const atBrace = text.replace(fourth, `[${fourth.slice(1)}`);
-    expect(verifyChain(atBrace)).toMatchObject({ ok: false, firstBadSeq: 4, reason: expect.stringMatching(/not JSON/) });
+    expect(found(check(atBrace))).toEqual(['line 4: not JSON', 'entry 4: missing from the file (deleted)']);
   });
 
   it('finds any one-byte change anywhere in entry 4, newline included, at entry 4', async () => {
@@ -85,7 +91,9 @@ describe('audit log', () => {
     fc.assert(fc.property(fc.integer({ min: start, max: end - 1 }), fc.integer({ min: 1, max: 255 }), (at, delta) => {
       const edited = Buffer.from(bytes);
       edited[at] = (edited[at]! + delta) % 256;
-      expect(verifyChain(edited.toString('utf8'))).toMatchObject({ ok: false, firstBadSeq: 4 });
+      const verdict = check(edited.toString('utf8'));
+      expect(verdict.findings.length).toBeGreaterThan(0);
+      expect(names(verdict, 4)).toBe(true);
     }), { numRuns: 400 });
   });
 
@@ -98,14 +106,15 @@ describe('audit log', () => {
     const sameValue = text.replace('\\u001b', '\\u001B');
     expect(sameValue).not.toBe(text);
     expect(JSON.parse(sameValue)).toEqual(JSON.parse(text));
-    expect(verifyChain(sameValue)).toMatchObject({ ok: false, firstBadSeq: 1, reason: expect.stringMatching(/canonical/) });
+    expect(found(check(sameValue))).toEqual(['entry 1 (line 1): not in canonical form (edited?)']);
   });
 
   it('finds a deleted entry where the gap is', async () => {
     const { text } = await writtenChain();
     const ls = lines(text);
-    expect(verifyChain(joined([...ls.slice(0, 4), ...ls.slice(5)]))).toMatchObject({ ok: false, firstBadSeq: 5 });
-    expect(verifyChain(joined(ls.slice(1)))).toMatchObject({ ok: false, firstBadSeq: 1 });
+    expect(found(check(joined([...ls.slice(0, 4), ...ls.slice(5)])))).toEqual(['entry 5: missing from the file (deleted)']);
+    expect(found(check(joined(ls.slice(1))))).toEqual(['entry 1: missing from the file (deleted)']);
+    expect(found(check(joined([...ls.slice(0, 2), ...ls.slice(6)])))).toEqual(['entries 3–6: missing from the file (deleted)']);
   });
 
   it('finds a deleted entry whose followers were renumbered, at the first that does not link', async () => {
@@ -117,45 +126,54 @@ describe('audit log', () => {
       const moved = { ...rest, seq: 5 + i };
       return canonicalJson({ ...moved, hash: sha256(canonicalJson(moved)) });
     });
-    expect(verifyChain(joined([...ls.slice(0, 4), ...renumbered]))).toMatchObject({ ok: false, firstBadSeq: 5, reason: expect.stringMatching(/link/) });
+    // Each renumbered entry was re-hashed, so none of them links to the one now before it.
+    expect(found(check(joined([...ls.slice(0, 4), ...renumbered])))).toEqual(
+      [5, 6, 7, 8, 9].map((seq) => `entry ${seq}: does not link to entry ${seq - 1} before it (edited, replaced or re-chained)`),
+    );
   });
 
   it('finds two swapped entries at the first out of order', async () => {
     const { text } = await writtenChain();
     const ls = lines(text);
-    expect(verifyChain(joined([...ls.slice(0, 5), ls[6]!, ls[5]!, ...ls.slice(7)]))).toMatchObject({ ok: false, firstBadSeq: 6 });
+    expect(found(check(joined([...ls.slice(0, 5), ls[6]!, ls[5]!, ...ls.slice(7)])))).toEqual(['entries 6 and 7: out of order (reordered)']);
+    expect(found(check(joined([...ls.slice(0, 5), ls[5]!, ...ls.slice(5)])))).toEqual(['entry 6: appears twice (lines 6 and 7)']);
   });
 
-  it('finds a cut-off tail only against a head kept elsewhere', async () => {
+  it('finds a cut-off tail only against the head this process wrote (the backend\'s records do the rest)', async () => {
     const { text, head } = await writtenChain();
     const shorter = joined(lines(text).slice(0, 7));
-    expect(verifyChain(shorter)).toMatchObject({ ok: true, count: 7 });
-    expect(verifyChain(shorter, head)).toMatchObject({ ok: false, firstBadSeq: 8 });
-    expect(verifyChain('', head)).toMatchObject({ ok: false, firstBadSeq: 1 });
-    expect(verifyChain(text, { seq: 10, hash: 'f'.repeat(64) })).toMatchObject({ ok: false, firstBadSeq: 10 });
-    // A log that went on after the head was recorded is fine, if the entry at the head is that one.
+    expect(check(shorter)).toMatchObject({ findings: [], count: 7 });
+    expect(found(check(shorter, head))).toEqual(['entries 8–10: missing from the end of the file (cut off): this app wrote them']);
+    expect(found(check('', head))).toEqual(['entries 1–10: missing from the end of the file (cut off): this app wrote them']);
+    expect(found(check(text, { seq: 10, hash: 'f'.repeat(64) }))).toEqual(['entry 10: is not the entry this app wrote there (replaced)']);
+    // A log that went on after that head is fine, if the entry at the head is that one.
     const seven = JSON.parse(lines(text)[6]!) as { hash: string };
-    expect(verifyChain(text, { seq: 7, hash: seven.hash })).toMatchObject({ ok: true, count: 10 });
+    expect(check(text, { seq: 7, hash: seven.hash })).toMatchObject({ findings: [], count: 10 });
   });
 
-  it('verify() holds the file to the head this process wrote, or to the one it is given', async () => {
-    const { file, log, text } = await writtenChain();
+  it('snapshot() hands verification the file with the head this process wrote', async () => {
+    const { file, log, text, head } = await writtenChain();
     await writeFile(file, joined(lines(text).slice(0, 7)));
-    expect(await log.verify()).toMatchObject({ ok: false, firstBadSeq: 8 });
-    const seven = JSON.parse(lines(text)[6]!) as { hash: string };
-    expect(await log.verify({ seq: 7, hash: seven.hash })).toMatchObject({ ok: true, count: 7 });
-    expect(await new AuditLog(file).verify()).toMatchObject({ ok: true, count: 7 });
+    const snap = await log.snapshot();
+    expect(snap.head).toEqual(head);
+    expect(found(check(snap.text, snap.head))).toEqual(['entries 8–10: missing from the end of the file (cut off): this app wrote them']);
+    // A process that has not read the file yet has no head to hold it to.
+    expect(await new AuditLog(file).snapshot()).toEqual({ text: joined(lines(text).slice(0, 7)), head: null });
   });
 
   it('counts a malformed line as bad at the seq it should have had, a cut-off last line too', async () => {
     const { text } = await writtenChain();
     const ls = lines(text);
-    expect(verifyChain(joined([...ls.slice(0, 3), 'not json', ...ls.slice(3)]))).toMatchObject({ ok: false, firstBadSeq: 4 });
-    expect(verifyChain(joined([...ls.slice(0, 3), '', ...ls.slice(3)]))).toMatchObject({ ok: false, firstBadSeq: 4 });
-    expect(verifyChain(joined([...ls.slice(0, 3), '{"seq":4}', ...ls.slice(3)]))).toMatchObject({ ok: false, firstBadSeq: 4 });
-    expect(verifyChain(text.slice(0, -1))).toMatchObject({ ok: false, firstBadSeq: 10, reason: expect.stringMatching(/cut off/) });
-    expect(verifyChain(text.slice(0, -20))).toMatchObject({ ok: false, firstBadSeq: 10 });
-    expect(verifyChain(text.replaceAll('\n', '\r\n'))).toMatchObject({ ok: false, firstBadSeq: 1 });
+    expect(found(check(joined([...ls.slice(0, 3), 'not json', ...ls.slice(3)])))).toEqual(['line 4: not JSON']);
+    expect(found(check(joined([...ls.slice(0, 3), '', ...ls.slice(3)])))).toEqual(['line 4: not JSON']);
+    expect(found(check(joined([...ls.slice(0, 3), '{"seq":4}', ...ls.slice(3)])))).toEqual([
+      expect.stringMatching(/^entry 4 \(line 4\): not an audit entry/), 'entry 4: appears twice (lines 4 and 5)',
+    ]);
+    expect(found(check(text.slice(0, -1)))).toEqual(['entry 10 (line 10): cut off (no newline at the end of the file)']);
+    expect(found(check(text.slice(0, -20)))).toEqual(['line 10: cut off (no newline at the end of the file)']);
+    const crlf = check(text.replaceAll('\n', '\r\n'));
+    expect(crlf.findings).toHaveLength(10);
+    expect(names(crlf, 1)).toBe(true);
   });
 
   it('continues seq and prev after a restart', async () => {
@@ -164,7 +182,7 @@ describe('audit log', () => {
     expect(await restarted.head()).toEqual(head);
     const eleventh = await restarted.append(fieldsFor(11));
     expect(eleventh).toMatchObject({ seq: 11, prev: head.hash });
-    expect(verifyChain(await readFile(file, 'utf8'))).toMatchObject({ ok: true, count: 11, head: { seq: 11, hash: eleventh.hash } });
+    expect(check(await readFile(file, 'utf8'))).toMatchObject({ findings: [], count: 11, head: { seq: 11, hash: eleventh.hash } });
   });
 
   it('refuses to append after a cut-off or foreign last line, and writes nothing', async () => {
@@ -188,7 +206,7 @@ describe('audit log', () => {
     expect(results.filter((r) => r.status === 'rejected')).toHaveLength(1);
     const appended = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
     expect(appended.map((e) => e.seq)).toEqual(Array.from({ length: 29 }, (_, i) => i + 1));
-    expect(verifyChain(await readFile(file, 'utf8'), await log.head() ?? undefined)).toMatchObject({ ok: true, count: 29 });
+    expect(check(await readFile(file, 'utf8'), await log.head())).toMatchObject({ findings: [], count: 29 });
     expect(appended.map((e) => e.requestId)).toEqual(Array.from({ length: 30 }, (_, i) => `req-${i}`).filter((_, i) => i !== 12));
   });
 

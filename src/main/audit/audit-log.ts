@@ -1,13 +1,12 @@
 /**
- * Main's audit log: one JSON line per answered proposal, each line hashing the one before it, so
- * that an edited, deleted, reordered or (given a head kept elsewhere) cut-off entry shows in
- * `verifyChain`. The backend keeps the head (audit.recordHead); `npm run audit:verify` checks a
- * file by hand.
+ * Main's audit log: one JSON line per answered proposal, each line hashing the one before it.
+ * `verifyAuditLog` (verify.ts) checks it: the file's own chain shows an edited, deleted or
+ * reordered entry; the backend's records of the user's changes, which each executed entry names,
+ * show what a chain rewritten with fresh hashes, cut short or extended would hide.
  *
  * Every line is written in canonical JSON and the verifier insists on it, so even an edit that
  * parses to the same value (a hex digit's case in a \u escape, say) is caught: the file is
- * tamper-evident to the byte, not only to the value. A chain rewritten from the edit onwards with
- * fresh hashes is not detectable from the file alone; that is what the head kept elsewhere is for.
+ * tamper-evident to the byte, not only to the value.
  *
  * One AuditLog per file per process: appends are serialized in memory, not by a file lock.
  */
@@ -38,10 +37,6 @@ export interface AuditHead {
   seq: number;
   hash: string;
 }
-
-export type ChainVerification =
-  | { ok: true; count: number; head: AuditHead | null }
-  | { ok: false; firstBadSeq: number; reason: string };
 
 /** Where a data folder keeps its audit log: `.data` for the browser shell, `<userData>` for the desktop app. */
 export function auditFileIn(dataDir: string): string {
@@ -132,14 +127,6 @@ export class AuditLog {
     return this.#serial(() => readText(this.file));
   }
 
-  /**
-   * Verifies the file; against `head` when given (the backend's), else against the head this
-   * process last wrote or read, which catches a tail cut off while it ran.
-   */
-  verify(head?: AuditHead): Promise<ChainVerification> {
-    return this.#serial(async () => verifyChain(await readText(this.file), head ?? this.#head ?? undefined));
-  }
-
   #serial<T>(task: () => Promise<T>): Promise<T> {
     const run = this.#queue.then(task);
     // A failed task must not stop the ones queued after it.
@@ -160,40 +147,6 @@ export class AuditLog {
     if (!checked.ok) throw new AuditLogError(`${this.file}: the last line is not a valid entry (${checked.reason}); check it with npm run audit:verify`);
     return (this.#head = { seq: checked.entry.seq, hash: checked.entry.hash });
   }
-}
-
-/**
- * Checks a whole file's text. The seq reported is where the chain stops being trustworthy: the
- * seq the bad line should have had (an edited, malformed, missing or misplaced entry), or, with
- * a `head` recorded elsewhere, the first seq missing from the end or the head's own seq when the
- * entry there is another one.
- */
-export function verifyChain(text: string, head?: AuditHead): ChainVerification {
-  const { lines, terminated } = splitLines(text);
-  let last: AuditHead | null = null;
-  let hashAtHead = head?.seq === 0 ? GENESIS_HASH : undefined;
-  for (const [i, line] of lines.entries()) {
-    const expectedSeq: number = (last?.seq ?? 0) + 1;
-    const broken = (reason: string): ChainVerification => ({ ok: false, firstBadSeq: expectedSeq, reason: `line ${i + 1}: ${reason}` });
-    if (i === lines.length - 1 && !terminated) return broken('cut off (no newline at the end of the file)');
-    const checked = checkLine(line);
-    if (!checked.ok) return broken(checked.reason);
-    const { entry } = checked;
-    if (entry.seq !== expectedSeq) return broken(`holds seq ${entry.seq} where seq ${expectedSeq} belongs`);
-    if (entry.prev !== (last?.hash ?? GENESIS_HASH)) return broken(`seq ${entry.seq} does not link to the entry before it`);
-    last = { seq: entry.seq, hash: entry.hash };
-    if (entry.seq === head?.seq) hashAtHead = entry.hash;
-  }
-  if (head) {
-    const lastSeq = last?.seq ?? 0;
-    if (lastSeq < head.seq) {
-      return { ok: false, firstBadSeq: lastSeq + 1, reason: `the file ends at seq ${lastSeq} but the recorded head is seq ${head.seq}: entries are missing from the end` };
-    }
-    if (hashAtHead !== head.hash) {
-      return { ok: false, firstBadSeq: head.seq, reason: `the entry at seq ${head.seq} is not the one the recorded head names` };
-    }
-  }
-  return { ok: true, count: lines.length, head: last };
 }
 
 export type CheckedLine = { ok: true; entry: AuditEntry } | { ok: false; reason: string };
