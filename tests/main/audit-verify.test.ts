@@ -255,6 +255,29 @@ describe.each(ENGINES)('audit log against the backend\'s records on %s', (engine
       expect(damaged.entries).toHaveLength(6);
     });
 
+    it('reads the records again when an entry names one committed while they were read', async () => {
+      const real = b.client(token);
+      let reads = 0;
+      // The first read misses the last record, as one taken just before that change committed would.
+      const racing: BackendConnection = {
+        mode: 'remote',
+        client: () => new Proxy(real, {
+          get: (target, key) => (key !== 'audit' ? Reflect.get(target, key) : {
+            anchors: {
+              query: async (input: { afterSeq?: number }) => {
+                const page = await real.audit.anchors.query(input);
+                return reads++ === 0 ? { anchors: page.anchors.slice(0, -1), next: null, head: page.anchors.at(-2) ?? null } : page;
+              },
+            },
+          }),
+        }) as BackendClient,
+        close: async () => {},
+      };
+      const result = await page(text, racing);
+      expect(result.verification).toMatchObject({ ok: true, findings: [], backend: { records: 5 } });
+      expect(reads).toBe(2);
+    });
+
     it('stays readable when the backend does not answer: the file is checked alone, and says so', async () => {
       const down: BackendConnection = {
         mode: 'remote',

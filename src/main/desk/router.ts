@@ -157,16 +157,19 @@ export const deskRouter = t.router({
      */
     list: signedIn.output(auditListOutput).query(async ({ ctx }) => {
       const user = ctx.session.user.id;
-      let backend: Awaited<ReturnType<typeof readAnchors>> | null = null;
-      try {
-        backend = await readAnchors((afterSeq) => ctx.api.audit.anchors.query({ afterSeq, limit: 1000 }));
-      } catch (error) {
-        // A lapsed session still ends the session; anything else leaves the file checked alone.
-        if (error instanceof TRPCClientError && (error.data as { code?: unknown } | undefined)?.code === 'UNAUTHORIZED') {
-          await relay(ctx, () => Promise.reject(error));
+      const readBackend = async (): Promise<Awaited<ReturnType<typeof readAnchors>> | null> => {
+        try {
+          return await readAnchors((afterSeq) => ctx.api.audit.anchors.query({ afterSeq, limit: 1000 }));
+        } catch (error) {
+          // A lapsed session still ends the session; anything else leaves the file checked alone.
+          if (error instanceof TRPCClientError && (error.data as { code?: unknown } | undefined)?.code === 'UNAUTHORIZED') {
+            await relay(ctx, () => Promise.reject(error));
+          }
+          ctx.log.warn('audit records not read from the backend', { error: String(error) });
+          return null;
         }
-        ctx.log.warn('audit records not read from the backend', { error: String(error) });
-      }
+      };
+      let backend = await readBackend();
       let snapshot: { text: string; head: { seq: number; hash: string } | null };
       try {
         snapshot = await ctx.audit.snapshot();
@@ -179,9 +182,18 @@ export const deskRouter = t.router({
           },
         };
       }
-      const verdict = verifyAuditLog(snapshot.text, {
+      const verify = () => verifyAuditLog(snapshot.text, {
         user, anchors: backend?.anchors ?? null, backendHead: backend?.head ?? null, localHead: snapshot.head,
       });
+      let verdict = verify();
+      // A change confirmed while the records were read is in the file but not in what was read
+      // (the backend commits before main appends): read the records once more before calling
+      // an entry forged.
+      const lastRead = backend?.anchors.at(-1)?.seq ?? 0;
+      if (backend && verdict.findings.some((f) => f.entries.length > 0 && f.anchors.some((a) => a > lastRead))) {
+        backend = await readBackend();
+        verdict = verify();
+      }
       return {
         entries: verdict.entries.filter((e) => e.user === user).reverse(),
         verification: {
