@@ -19,9 +19,9 @@ import { z } from 'zod';
 import { type AnchorsPage, readAnchors, verifyAuditLog } from '../src/main/audit/verify.js';
 import { anchoredRow, auditAnchor } from '../src/shared/contracts/agent-actions.js';
 import type { AppRouter } from '../src/server/trpc/router.js';
-import { auditFileIn } from '../src/main/audit/audit-log.js';
+import { browserShellDataDirs } from '../src/main/data-dirs.js';
 
-const DEFAULT_FILE = auditFileIn('.data');
+const DEFAULT_FILE = browserShellDataDirs(process.env).auditFile;
 
 const USAGE = 'usage: npm run audit:verify -- [FILE] [--backend URL --user NAME | --anchors FILE --user-id ID]\n'
   + '       (with --backend, the password is read from AUDIT_VERIFY_PASSWORD)\n';

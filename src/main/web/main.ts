@@ -1,12 +1,14 @@
 /**
  * `npm run web`: the browser shell. The same main-process runtime as the desktop app (embedded
- * backend on PGlite in ./.data/desk, or BACKEND_URL), serving the renderer and the desk router
- * on 127.0.0.1 only.
+ * backend on PGlite in PGLITE_DIR, default ./.data/desk, or BACKEND_URL; the audit log and the
+ * conversations in DESK_DATA_DIR, default ./.data), serving the renderer and the desk router on
+ * 127.0.0.1 only.
  */
 import { resolve } from 'node:path';
 import { type LogLevel, createLogger } from '../../server/log.js';
 import { backendConfigFromEnv, connectBackend } from '../backend/connection.js';
 import { confirmTtlFromEnv, createAgentRuntime } from '../agent/create.js';
+import { browserShellDataDirs } from '../data-dirs.js';
 import { DeskSessions } from '../desk/sessions.js';
 import { startBrowserShell } from './server.js';
 
@@ -19,11 +21,12 @@ function port(value: string | undefined): number {
   return n;
 }
 
-const backend = await connectBackend(backendConfigFromEnv(process.env, resolve('.data/desk')), log);
+const dirs = browserShellDataDirs(process.env);
+const backend = await connectBackend(backendConfigFromEnv(process.env, dirs.pgliteDir), log);
 const shell = await startBrowserShell({
-  backend, sessions: new DeskSessions(), ...createAgentRuntime({ dataDir: resolve('.data'), log, confirmTtlSeconds: confirmTtlFromEnv(process.env) }), log, rendererDir: resolve('out/renderer'), port: port(process.env.WEB_PORT),
+  backend, sessions: new DeskSessions(), ...createAgentRuntime({ dataDir: dirs.dataDir, log, confirmTtlSeconds: confirmTtlFromEnv(process.env) }), log, rendererDir: resolve('out/renderer'), port: port(process.env.WEB_PORT),
 });
-log.info('browser shell ready', { url: shell.url, backend: backend.mode });
+log.info('browser shell ready', { url: shell.url, backend: backend.mode, dataDir: dirs.dataDir, ...(backend.mode === 'embedded' && { pgliteDir: dirs.pgliteDir }) });
 process.stdout.write(`Agent Desk (browser shell): ${shell.url}\n`);
 
 const shutdown = async (signal: string) => {
