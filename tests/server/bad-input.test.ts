@@ -41,6 +41,9 @@ describe.each(ENGINES)('bad input on %s', (engine) => {
     ['unknown status', 'agent.getBetHistory', { status: ['won'] }, /status/],
     ['unknown period', 'agent.getTopMarkets', { period: 'decade', metric: 'pnl' }, /period/],
     ['forged cursor', 'agent.getTake', { cursor: 'eyJvIjotMX0' }, /not a cursor/],
+    // A keyset cursor forged with year 0 reached PostgreSQL's timestamptz and failed there (500).
+    ['forged cursor in year 0 (bets)', 'agent.getBetHistory', { cursor: Buffer.from(JSON.stringify({ t: '0000-01-01T00:00:00Z', id: '00000000-0000-4000-8000-000000000000' })).toString('base64url') }, /not a cursor/],
+    ['forged cursor in year 0 (settlements)', 'agent.getSettlementHistory', { cursor: Buffer.from(JSON.stringify({ t: '0000-01-01T00:00:00Z', id: '00000000-0000-4000-8000-000000000000' })).toString('base64url') }, /not a cursor/],
     ['negative limit value', 'limits.preview', { playerId: '00000000-0000-4000-8000-000000000000', limitType: 'creditLimit', newValue: -1 }, /must not be negative/],
     ['unknown limit type', 'limits.preview', { playerId: '00000000-0000-4000-8000-000000000000', limitType: 'maxBet', newValue: 1 }, /limitType/],
     ['amount without amount mode', 'settlements.preview', { playerId: '00000000-0000-4000-8000-000000000000', mode: 'auto', amount: 100 }, /only allowed when mode is 'amount'/],

@@ -37,6 +37,9 @@ function fieldsOf(schema: unknown): Array<{ key: string; schema: FieldSchema }> 
   return def?.type === 'object' && def.shape ? Object.entries(def.shape).map(([key, field]) => ({ key, schema: field })) : [];
 }
 
+/** A cursor as the API encodes one (base64url JSON), with whatever inside. */
+const cursorOf = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
 const CONTROL = ['\u0000', '\u0001', '\u0007', '\b', '\t', '\n', '\r', '\u001b', '\u007f', '\u0085', '\u009f', '\u2028', '\ufeff'];
 
 const dateText = fc.oneof(
@@ -89,6 +92,9 @@ describe.each(ENGINES)('fuzzing every procedure on %s', (engine) => {
     // The edges of what a schema might still let through: far dates, week ids and integers, NUL and control characters.
     '9999-12-31', '1000-01-01', '2999-12-31', '1970-01-01', '9999-W52', '1000-W01', '2026-W53', 2 ** 31 - 1, 2 ** 31, 2 ** 53 - 1, -(2 ** 53 - 1), -1, 0,
     'priya\u0000', '\u0000', 'a\u0000b', 'ab\u0007c', '\u001b[31m', 'x'.repeat(64), 'p'.repeat(256),
+    // Forged cursors: keyset instants in year 0 and 9999, an offset at its cap.
+    cursorOf({ t: '0000-01-01T00:00:00Z', id: '00000000-0000-4000-8000-000000000000' }), cursorOf({ t: '9999-12-31T23:59:59.999Z', id: '00000000-0000-4000-8000-000000000000' }),
+    cursorOf({ o: 1_000_000 }),
   ];
 
   const hostile: fc.Arbitrary<unknown> = fc.oneof(

@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { FIRST_DAY, LAST_DAY, addDays } from '../../shared/dates.js';
 import { paisaFromSql } from '../../shared/money.js';
 import { queryRows } from '../db/client.js';
 import { liability, potentialWin } from '../domain/bets.js';
@@ -7,8 +8,15 @@ import {
   type Caller, type ServiceDeps, accountInScope, decodeCursor, encodeCursor, fixtureExists, inDownline, optionalDateRange,
 } from './caller.js';
 
-/** Keyset cursor for newest-first lists: the (time, id) of the last row handed out. */
-const keyset = z.object({ t: z.iso.datetime(), id: z.uuid() });
+/**
+ * Keyset cursor for newest-first lists: the (time, id) of the last row handed out. A forged one
+ * is refused like any other bad cursor: its time must lie in the book's calendar, as every row's
+ * does (PostgreSQL has no year 0, and would fail on one instead of answering).
+ */
+const keyset = z.object({
+  t: z.iso.datetime().refine((t) => t >= FIRST_DAY && t < `${addDays(LAST_DAY, 1)}T`),
+  id: z.uuid(),
+});
 const iso = (v: Date | string) => new Date(v).toISOString();
 
 export async function getBetHistory(deps: ServiceDeps, caller: Caller, input: {
