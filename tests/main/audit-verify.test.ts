@@ -266,7 +266,8 @@ describe.each(ENGINES)('audit log against the backend\'s records on %s', (engine
             anchors: {
               query: async (input: { afterSeq?: number }) => {
                 const page = await real.audit.anchors.query(input);
-                return reads++ === 0 ? { anchors: page.anchors.slice(0, -1), next: null, head: page.anchors.at(-2) ?? null } : page;
+                const before = page.anchors.at(-2);
+                return reads++ === 0 ? { anchors: page.anchors.slice(0, -1), next: null, head: before ? { seq: before.seq, hash: before.hash } : null } : page;
               },
             },
           }),
@@ -288,6 +289,17 @@ describe.each(ENGINES)('audit log against the backend\'s records on %s', (engine
       const result = await page(text, down);
       expect(result.verification).toMatchObject({ ok: false, backendChecked: false, backend: null, findings: [] });
       expect(result.entries).toHaveLength(6);
+      // A backend whose answer is not a page of records (out-of-range numbers, wrong shapes) is not believed.
+      for (const answer of [{ anchors: [{ ...anchors[0], seq: 2_147_483_648 }], next: null, head: null }, { anchors: null }, 'garbage', { anchors: [], next: 0, head: null }]) {
+        const lying: BackendConnection = {
+          mode: 'remote',
+          client: () => new Proxy({}, { get: () => ({ anchors: { query: async () => answer } }) }) as BackendClient,
+          close: async () => {},
+        };
+        const got = await page(text, lying);
+        expect(got.verification).toMatchObject({ ok: false, backendChecked: false, backend: null });
+        expect(got.entries).toHaveLength(6);
+      }
     });
   });
 

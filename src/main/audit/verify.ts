@@ -10,7 +10,7 @@
  *
  * Nothing here throws on what it reads: every bad line, number or record becomes a finding.
  */
-import { type AnchoredRowOutput, auditAnchor } from '../../shared/contracts/agent-actions.js';
+import { type AnchoredRowOutput, auditAnchor, auditAnchorsOutput } from '../../shared/contracts/agent-actions.js';
 import type { AuditEntry, AuditFinding } from '../../shared/contracts/audit.js';
 import { anchorHash } from '../../server/services/audit.js';
 import { type AuditHead, GENESIS_HASH, checkLine, sha256, splitLines } from './audit-log.js';
@@ -354,13 +354,19 @@ export interface AnchorsPage {
   head: AuditHead | null;
 }
 
-/** The user's whole backend chain, page by page (bounded), with the head as the first page saw it. */
-export async function readAnchors(page: (afterSeq: number) => Promise<AnchorsPage>): Promise<{ anchors: AnchoredRowOutput[]; head: AuditHead | null }> {
+/**
+ * The user's whole backend chain, page by page (bounded), with the head as the first page saw it.
+ * A remote backend's answer is checked like any input; one that is not a page of records throws.
+ */
+export async function readAnchors(page: (afterSeq: number) => Promise<unknown>): Promise<{ anchors: AnchoredRowOutput[]; head: AuditHead | null }> {
   const anchors: AnchoredRowOutput[] = [];
   let head: AuditHead | null = null;
   let afterSeq = 0;
   for (let i = 0; i < MAX_ANCHOR_PAGES; i++) {
-    const got = await page(afterSeq);
+    const parsed = auditAnchorsOutput.safeParse(await page(afterSeq));
+    if (!parsed.success) throw new TypeError(`the backend's audit records are malformed (${parsed.error.issues[0]?.message ?? 'invalid'})`);
+    const got: AnchorsPage = parsed.data;
+    if (got.next !== null && got.next <= afterSeq) throw new TypeError('the backend\'s audit records do not move forward');
     if (i === 0) head = got.head;
     anchors.push(...got.anchors);
     if (got.next === null) break;
