@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { type TRPCLink, createTRPCClient, httpLink } from '@trpc/client';
 import { observable } from '@trpc/server/observable';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BackendClient } from '../../src/main/backend/connection.js';
+import { type BackendClient, connectBackend } from '../../src/main/backend/connection.js';
 import { TOOLS, TOOL_NAMES, toolJsonSchema } from '../../src/main/tools/catalog.js';
 import { implementations } from '../../src/main/tools/implementations.js';
 import { type ErrorEnvelope, createToolRegistry, errorCard } from '../../src/main/tools/registry.js';
 import type { ToolContext } from '../../src/main/tools/types.js';
 import { accounts } from '../../src/server/db/schema.js';
+import { silentLogger } from '../../src/server/log.js';
 import { hashPassword } from '../../src/server/services/passwords.js';
 import type { AppRouter } from '../../src/server/trpc/router.js';
 import { type User, userSchema } from '../../src/shared/contracts/agent-api.js';
@@ -428,6 +431,26 @@ describe.each(ENGINES)('tool registry on %s', (engine) => {
     const once = failed(await createToolRegistry({ sleep }).call('agent.getUpline', {}, { ...priya, api }, { retries: 1 }));
     expect(once.error.code).toBe('UNAVAILABLE');
     expect(attempts).toBe(2);
+  });
+
+  it('does not retry a read whose backend let the remote deadline pass: the turn waits once, not three times', async () => {
+    // Accepts every request and never answers, as a hung backend does.
+    const requests: http.IncomingMessage[] = [];
+    const hung = http.createServer((req) => { requests.push(req); });
+    await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+    try {
+      const remote = await connectBackend({ mode: 'remote', url: `http://127.0.0.1:${(hung.address() as AddressInfo).port}`, timeoutMs: 200 }, silentLogger);
+      const { waits, sleep } = noWait();
+      const env = failed(await createToolRegistry({ sleep }).call('agent.getUpline', {}, { ...priya, api: remote.client(priyaToken) }));
+      expect(env.error).toEqual({ code: 'TIMEOUT', message: 'the backend did not answer in time' });
+      // The person may try again (the card says so); the registry itself does not.
+      expect(errorCard(env).data.retryable).toBe(true);
+      expect(requests).toHaveLength(1);
+      expect(waits).toEqual([]);
+    } finally {
+      hung.closeAllConnections();
+      await new Promise<void>((resolve) => hung.close(() => resolve()));
+    }
   });
 
   it('never retries a destructive tool, even on a transient failure', async () => {

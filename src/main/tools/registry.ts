@@ -213,6 +213,9 @@ function classify(err: unknown): ToolFailure {
   if (err instanceof TRPCClientError) {
     const code = (err.data as { code?: unknown } | undefined)?.code;
     if (typeof code !== 'string') {
+      // The remote client's own deadline passed: the backend already had the whole of it, so
+      // another attempt would only keep the turn waiting as long again.
+      if (causedByDeadline(err)) return new ToolFailure('TIMEOUT', 'the backend did not answer in time', false);
       // No tRPC error shape: the request never got an answer (refused connection, reset, DNS).
       return new ToolFailure('UNAVAILABLE', 'the backend could not be reached');
     }
@@ -225,6 +228,14 @@ function classify(err: unknown): ToolFailure {
     }
   }
   return new ToolFailure('INTERNAL', 'the tool failed');
+}
+
+/** True when an AbortSignal.timeout deadline (a DOMException named TimeoutError) is somewhere in the cause chain. */
+function causedByDeadline(err: unknown): boolean {
+  for (let cause: unknown = err, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++) {
+    if (cause.name === 'TimeoutError') return true;
+  }
+  return false;
 }
 
 /** "playerId: must be an id returned by the API; period: required" — each problem with its field. */
