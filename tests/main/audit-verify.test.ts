@@ -125,8 +125,14 @@ describe.each(ENGINES)('audit log against the backend\'s records on %s', (engine
     expect(verifyAuditLog(rechained)).toMatchObject({ findings: [] });
     expect(verify(rechained)).toMatchObject({
       ok: false,
-      findings: [{ where: 'entry 3', reason: 'does not say what backend record 2 says (after differ): edited', entries: [3], anchors: [2], lines: [] }],
+      findings: [{ where: 'entry 3', reason: 'does not say what backend record 2 says (after differs): edited', entries: [3], anchors: [2], lines: [] }],
     });
+    // A settlement's amount, or the proposal an entry claims to answer, edited the same way.
+    const settled = entries[3]!;
+    const halved = rechain(entries.map((e, i) => (i === 3 ? { ...e, after: { ...after(settled), amount: 5_000 } } : e)));
+    expect(verify(halved).findings).toEqual([expect.objectContaining({ where: 'entry 4', reason: 'does not say what backend record 3 says (amount differs): edited' })]);
+    const renonced = rechain(entries.map((e, i) => (i === 3 ? { ...e, nonce: 'another-proposal' } : e)));
+    expect(verify(renonced).findings).toEqual([expect.objectContaining({ where: 'entry 4', reason: 'does not say what backend record 3 says (proposal differs): edited' })]);
   });
 
   it('delete a row: the gap in place, and the backend\'s record no entry names when re-chained', () => {

@@ -265,7 +265,7 @@ function anchorFindings(
     claimedBy.set(seq, e.seq);
     const differs = factsDiffer(e, row);
     if (differs.length > 0) {
-      findings.add({ where: `entry ${e.seq}`, reason: `does not say what backend record ${seq} says (${differs.join(', ')} differ): edited`, entries: [e.seq], anchors: [seq] });
+      findings.add({ where: `entry ${e.seq}`, reason: `does not say what backend record ${seq} says (${differs.join(', ')} ${differs.length === 1 ? 'differs' : 'differ'}): edited`, entries: [e.seq], anchors: [seq] });
     }
     if (lastClaimed && seq < lastClaimed.anchor) {
       findings.add({
