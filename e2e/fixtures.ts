@@ -211,7 +211,10 @@ export const test = base.extend<{ app: AppUnderTest; electronApp: ElectronApplic
     for (const [key, value] of Object.entries(process.env)) if (value !== undefined && key !== 'ELECTRON_RENDERER_URL') env[key] = value;
     // Chromium's OS sandbox cannot start as root (containers, CI): only then is it turned off.
     const args = [...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), MAIN_ENTRY];
-    const electronApp = await _electron.launch({ executablePath: binary.path, args, env: { ...env, BACKEND_URL: desk.backendUrl! } });
+    // A data folder of its own per launch: the audit log and conversations of an earlier run (or
+    // of the person's own app in the user-data folder) would otherwise meet this worker's backend.
+    const dataDir = mkdtempSync(join(tmpdir(), 'desk-e2e-electron-'));
+    const electronApp = await _electron.launch({ executablePath: binary.path, args, env: { ...env, BACKEND_URL: desk.backendUrl!, DESK_DATA_DIR: dataDir } });
     await use(electronApp);
     await electronApp.close();
   },
