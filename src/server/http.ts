@@ -88,7 +88,12 @@ function transportRefusal(req: http.IncomingMessage): TransportRefusal | null {
   }
   const query = url.indexOf('?');
   if (query >= 0 && new URLSearchParams(url.slice(query + 1)).get('batch') === '1') {
-    const calls = url.slice(0, query).split(',').length;
+    // Counted as tRPC will read the path: decoded, so an encoded comma separates calls too.
+    let path = url.slice(0, query);
+    try {
+      path = decodeURIComponent(path);
+    } catch { /* tRPC refuses a path that does not decode */ }
+    const calls = path.split(',').length;
     if (calls > MAX_BATCH_CALLS) {
       return { status: 400, code: 'BAD_REQUEST', rpcCode: -32600, message: `a batch holds at most ${MAX_BATCH_CALLS} calls; this one has ${calls}` };
     }

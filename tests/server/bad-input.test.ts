@@ -91,6 +91,10 @@ describe.each(ENGINES)('bad input on %s', (engine) => {
     expect(over.status).toBe(400);
     expect(JSON.parse(over.text)).toMatchObject({ error: { message: `a batch holds at most ${MAX_BATCH_CALLS} calls; this one has ${MAX_BATCH_CALLS + 1}`, data: { code: 'BAD_REQUEST' } } });
     expect((await batch('auth.me', {}, MAX_BATCH_CALLS)).status).toBe(200);
+    // Commas written as %2C separate calls all the same.
+    const encoded = await fetch(`${b.server.url}/trpc/${Array(MAX_BATCH_CALLS + 1).fill('auth.me').join('%2C')}?batch=1`, { headers: { authorization: `Bearer ${token}` } });
+    expect(encoded.status).toBe(400);
+    expect(((await encoded.json()) as { error: { message: string } }).error.message).toMatch(`at most ${MAX_BATCH_CALLS} calls`);
   });
 
   it('keeps a full batch of full pages of the widest rows under 2 MB', async () => {
