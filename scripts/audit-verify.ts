@@ -18,6 +18,7 @@ import { createTRPCClient, httpLink } from '@trpc/client';
 import { z } from 'zod';
 import { type AnchorsPage, readAnchors, verifyAuditLog } from '../src/main/audit/verify.js';
 import { anchoredRow, auditAnchor } from '../src/shared/contracts/agent-actions.js';
+import { PAGE_SIZE_MAX } from '../src/shared/contracts/page-size.js';
 import type { AppRouter } from '../src/server/trpc/router.js';
 import { browserShellDataDirs } from '../src/main/data-dirs.js';
 
@@ -87,7 +88,7 @@ async function backendRecords(args: Args): Promise<{ user: string; anchors: Anch
     const { token } = await createTRPCClient<AppRouter>({ links: [httpLink({ url })] }).auth.login.mutate({ username: args.user!, password });
     const api = createTRPCClient<AppRouter>({ links: [httpLink({ url, headers: { authorization: `Bearer ${token}` } })] });
     const me = await api.auth.me.query();
-    const { anchors, head } = await readAnchors((afterSeq) => api.audit.anchors.query({ afterSeq, limit: 1000 }));
+    const { anchors, head } = await readAnchors((afterSeq) => api.audit.anchors.query({ afterSeq, limit: PAGE_SIZE_MAX.auditRecords }));
     await api.auth.logout.mutate().catch(() => undefined);
     return { user: me.id, anchors, head };
   } catch (error) {

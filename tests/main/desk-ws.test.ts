@@ -11,7 +11,7 @@ import type { TurnEvent } from '../../src/shared/contracts/chat.js';
 import { type BackendConnection, embeddedConnection } from '../../src/main/backend/connection.js';
 import type { DeskRouter } from '../../src/main/desk/router.js';
 import { DeskSessions } from '../../src/main/desk/sessions.js';
-import { type BrowserShell, startBrowserShell } from '../../src/main/web/server.js';
+import { type BrowserShell, MAX_WS_BATCH, startBrowserShell } from '../../src/main/web/server.js';
 import { BOOK_NOW, openTestBookBackend } from '../helpers/backend.js';
 
 /** A ChatService test double (the assistant is not under test here): greets the caller, then done. */
@@ -127,5 +127,26 @@ describe('desk router over the browser shell', () => {
     for await (const event of desk.chat.turn.subscribe({ kind: 'message', text: 'hi', page: { path: '/agent/dashboard', query: {} } })) events.push(event);
     expect(events.map((e) => e.type)).toEqual(['start', 'text', 'done']);
     expect(events[1]).toMatchObject({ delta: 'Hello, priya' });
+  });
+
+  it(`answers a frame of more than ${MAX_WS_BATCH} calls with an error for each, running none`, async () => {
+    const ws = new WebSocket(`${shell.url.replace('http', 'ws')}/desk`, { headers: { cookie: await cookie(), origin: shell.url } });
+    opened.push(ws);
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    const replies: Array<{ id: number; result?: { data: unknown }; error?: { message: string } }> = [];
+    ws.on('message', (data) => replies.push(JSON.parse(String(data))));
+    const frame = (n: number, from: number) => JSON.stringify(Array.from({ length: n }, (_, i) => ({ id: from + i, method: 'query', params: { path: 'session.me', input: undefined } })));
+    const answered = async (count: number) => {
+      while (replies.length < count) await new Promise((resolve) => ws.once('message', resolve));
+    };
+
+    ws.send(frame(MAX_WS_BATCH + 1, 1));
+    await answered(MAX_WS_BATCH + 1);
+    expect(replies.every((r) => r.error?.message === 'Batch call exceeds maximum size' && !r.result)).toBe(true);
+
+    replies.length = 0;
+    ws.send(frame(MAX_WS_BATCH, 100));
+    await answered(MAX_WS_BATCH);
+    expect(replies.every((r) => r.result && !r.error)).toBe(true);
   });
 });

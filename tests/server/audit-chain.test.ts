@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/server/db/client.js';
 import { AUDIT_GENESIS, anchorHash } from '../../src/server/services/audit.js';
+import { PAGE_SIZE_MAX } from '../../src/shared/contracts/page-size.js';
 import { ENGINES, type TestBackend, accountId, databaseFingerprint, startTestBackend } from '../helpers/backend.js';
 
 type Client = ReturnType<TestBackend['client']>;
@@ -141,11 +142,11 @@ describe.each(ENGINES)('the backend audit chain on %s', (engine) => {
   it('refuses out-of-range input as BAD_REQUEST, and keeps answering', async () => {
     const priya = await actor('priya');
     for (const input of [
-      { afterSeq: 2_147_483_648 }, { afterSeq: -1 }, { afterSeq: 1.5 }, { limit: 0 }, { limit: 1001 }, { afterSeq: Number.MAX_SAFE_INTEGER + 2 }, { extra: 1 },
+      { afterSeq: 2_147_483_648 }, { afterSeq: -1 }, { afterSeq: 1.5 }, { limit: 0 }, { limit: PAGE_SIZE_MAX.auditRecords + 1 }, { afterSeq: Number.MAX_SAFE_INTEGER + 2 }, { extra: 1 },
     ]) {
       await expect(priya.audit.anchors.query(input as never)).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
     }
-    expect(await priya.audit.anchors.query({ afterSeq: 2_147_483_647, limit: 1000 })).toMatchObject({ anchors: [], next: null });
+    expect(await priya.audit.anchors.query({ afterSeq: 2_147_483_647, limit: PAGE_SIZE_MAX.auditRecords })).toMatchObject({ anchors: [], next: null });
     expect((await priya.audit.anchors.query({})).anchors.length).toBeGreaterThanOrEqual(0);
   });
 
@@ -183,7 +184,7 @@ describe.each(ENGINES)('the backend audit chain on %s', (engine) => {
       expect(row.seq).toBe(i + 1);
       expect(row.prev_hash).toBe(i === 0 ? AUDIT_GENESIS : rows[i - 1]!.hash);
     }
-    const { anchors } = await admin.audit.anchors.query({ limit: 1000 });
+    const { anchors } = await admin.audit.anchors.query({ limit: PAGE_SIZE_MAX.auditRecords });
     expect(anchors.map((a) => a.hash)).toEqual(rows.map((r) => r.hash));
   });
 });

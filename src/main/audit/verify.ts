@@ -345,8 +345,8 @@ function factsDiffer(e: AuditEntry, row: AnchoredRowOutput): string[] {
   return checks.filter(([, same]) => !same).map(([name]) => name);
 }
 
-/** Pages of `audit.anchors` read per verification at most (1,000 records each). */
-const MAX_ANCHOR_PAGES = 200;
+/** Pages of `audit.anchors` read per verification at most (PAGE_SIZE_MAX.auditRecords each: 200,000 records). */
+const MAX_ANCHOR_PAGES = 1_000;
 
 export interface AnchorsPage {
   anchors: AnchoredRowOutput[];

@@ -8,6 +8,7 @@ import type { BackendClient, BackendConnection } from '../backend/connection.js'
 import { isBackendUnreachable } from '../backend/unreachable.js';
 import { chatConfirmInput, chatHistoryOutput, chatMessageSchema, chatTurnInput } from '../../shared/contracts/chat.js';
 import { auditListOutput } from '../../shared/contracts/audit.js';
+import { PAGE_SIZE_MAX } from '../../shared/contracts/page-size.js';
 import type { ChatService } from '../agent/chat-service.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { readAnchors, verifyAuditLog } from '../audit/verify.js';
@@ -159,7 +160,7 @@ export const deskRouter = t.router({
       const user = ctx.session.user.id;
       const readBackend = async (): Promise<Awaited<ReturnType<typeof readAnchors>> | null> => {
         try {
-          return await readAnchors((afterSeq) => ctx.api.audit.anchors.query({ afterSeq, limit: 1000 }));
+          return await readAnchors((afterSeq) => ctx.api.audit.anchors.query({ afterSeq, limit: PAGE_SIZE_MAX.auditRecords }));
         } catch (error) {
           // A lapsed session still ends the session; anything else leaves the file checked alone.
           if (error instanceof TRPCClientError && (error.data as { code?: unknown } | undefined)?.code === 'UNAUTHORIZED') {

@@ -18,6 +18,9 @@ const TYPES: Record<string, string> = {
 /** Request headers larger than this get 431 (Node's default, stated here so the limit is ours). */
 const MAX_HEADER_BYTES = 16 * 1024;
 
+/** The most calls one WebSocket frame may carry. */
+export const MAX_WS_BATCH = 50;
+
 export interface BrowserShell {
   url: string;
   /** How many slots the shell remembers now (bounded; see SlotRegistry). */
@@ -130,6 +133,9 @@ export async function startBrowserShell(options: DeskServices & {
   const handler = applyWSSHandler({
     wss,
     router: deskRouter,
+    // The renderer's wsLink sends the calls made in one tick as one array: a page asks for a few
+    // at once; far more in one frame is not the app, and each would run.
+    maxBatchSize: MAX_WS_BATCH,
     createContext: ({ req }) => {
       // The upgrade was already checked below; the slot is the one this server issued.
       const slot = slotFromCookie(req.headers.cookie)!;

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { AUDIT_SEQ_MAX, type AnchoredRowOutput } from '../../shared/contracts/agent-actions.js';
 import { canonicalJson } from '../../shared/canonical-json.js';
+import { PAGE_SIZE_MAX } from '../../shared/contracts/page-size.js';
 import { type Db, queryRows } from '../db/client.js';
 import { auditHeads, auditLog } from '../db/schema.js';
 import type { Caller, ServiceDeps } from './caller.js';
@@ -76,7 +77,7 @@ export async function appendAudited(tx: Db, deps: ServiceDeps, actorId: string, 
 /** The caller's chain from `afterSeq` on, oldest first, a page at a time; `head` is the chain's last link. */
 export async function auditAnchors(deps: ServiceDeps, caller: Pick<Caller, 'id'>, input: { afterSeq?: number | undefined; limit?: number | undefined }) {
   const afterSeq = input.afterSeq ?? 0;
-  const limit = input.limit ?? 500;
+  const limit = input.limit ?? PAGE_SIZE_MAX.auditRecords;
   const rows = await queryRows<{
     seq: number; hash: string; prev_hash: string; action: string; target_id: string | null; request_id: string | null;
     idempotency_key: string | null; before: AnchoredRow['before']; after: AnchoredRow['after']; created_at: Date | string;

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { id, isoDate, paisa } from './agent-api.js';
-import { isoWeek, paisaInput } from './bounds.js';
+import { PAGE_SIZE_MAX, isoWeek, pageSize, paisaInput } from './bounds.js';
 
 /** Money a user asks to move or set: whole paisa, never zero or negative. */
 const positivePaisa = paisaInput.positive('must be a positive amount in paisa');
@@ -127,8 +127,8 @@ export const settlementsSettleOutput = z.object({
 export const auditAnchorsInput = z.strictObject({
   /** Rows after this seq (0: from the start). */
   afterSeq: z.number().int().min(0).max(AUDIT_SEQ_MAX).optional(),
-  limit: z.number().int().min(1).max(1000).optional(),
-}).default({});
+  limit: pageSize(PAGE_SIZE_MAX.auditRecords, PAGE_SIZE_MAX.auditRecords),
+}).default({ limit: PAGE_SIZE_MAX.auditRecords });
 export const anchoredRow = z.object({
   seq: auditSeq, hash: sha256Hex, prevHash: sha256Hex, action: z.string(), targetId: id.nullable(), requestId: z.string().nullable(),
   idempotencyKey: z.string().nullable(), before: z.json(), after: z.json(), at: z.iso.datetime(),

@@ -10,4 +10,6 @@ export const PAGE_SIZE_MAX = {
   rows: 500,
   /** Search results and top-N lists: what a person picks from. */
   shortList: 50,
+  /** The backend's audit records, each with its before and after (up to about 1 KB). */
+  auditRecords: 200,
 } as const;
