@@ -22,7 +22,7 @@ import { gate } from '../src/main/agent/policy/gate.js';
 import { RulePlanner } from '../src/main/agent/planner/rule-planner.js';
 import { EMPTY_CONTEXT } from '../src/main/agent/planner/types.js';
 import { embeddedConnection } from '../src/main/backend/connection.js';
-import { implementations } from '../src/main/tools/implementations.js';
+import { implementations } from '../src/main/tools/index.js';
 import { createToolRegistry } from '../src/main/tools/registry.js';
 import { openBackend } from '../src/server/backend.js';
 import { silentLogger } from '../src/server/log.js';

@@ -6,8 +6,8 @@ import { observable } from '@trpc/server/observable';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BackendClient, connectBackend } from '../../src/main/backend/connection.js';
-import { TOOLS, TOOL_NAMES, toolJsonSchema } from '../../src/main/tools/catalog.js';
-import { implementations } from '../../src/main/tools/implementations.js';
+import type { ToolModule } from '../../src/main/tools/define.js';
+import { TOOLS, TOOL_NAMES, implementations, toolJsonSchema } from '../../src/main/tools/index.js';
 import { type ErrorEnvelope, createToolRegistry, errorCard } from '../../src/main/tools/registry.js';
 import type { ToolContext } from '../../src/main/tools/types.js';
 import { accounts } from '../../src/server/db/schema.js';
@@ -71,9 +71,9 @@ describe('tool catalog', () => {
     }
   });
 
-  it('marks only the money- and limit-moving tools destructive, and only the current-state reads live', () => {
+  it('marks only the money- and limit-moving tools destructive, and only the current-state reads as refreshed by "now"', () => {
     expect(TOOL_NAMES.filter((n) => TOOLS[n].isDestructive).sort()).toEqual(['agent.editLimit', 'agent.placeHedgeBet', 'agent.settlePlayer']);
-    expect(TOOL_NAMES.filter((n) => TOOLS[n].live).sort()).toEqual([
+    expect(TOOL_NAMES.filter((n) => (TOOLS[n] as ToolModule).planning?.refreshes === true).sort()).toEqual([
       'agent.getBetHistory', 'agent.getCreditLimit', 'agent.getDownline', 'agent.getLiveExposure', 'agent.getTake', 'agent.getUpline',
     ]);
     expect(TOOLS['agent.getPnL'].entities).toEqual({ player: 'playerId', fixture: 'fixtureId', market: 'marketId' });

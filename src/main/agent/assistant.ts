@@ -2,11 +2,12 @@
  * The agent runtime: one chat turn from message to cards. Planner (validated, with fallback) →
  * policy gate → tool registry → composer and number guard → streamed events, the history and
  * one JSON log line. A destructive tool is never executed on the turn it is planned: the turn
- * shows its preview with a nonce, and only `confirm` with that nonce runs the frozen call.
+ * shows its preview as a proposal (src/main/confirm/proposals.ts), and only the user's answer
+ * to that proposal runs the frozen call.
  */
 import { randomUUID } from 'node:crypto';
 import type { User } from '../../shared/contracts/agent-api.js';
-import { type Card, type Decision, type Envelope, type ProposalState, decisionSchema } from '../../shared/contracts/assistant.js';
+import { type Card, type Decision, type Envelope, decisionSchema } from '../../shared/contracts/assistant.js';
 import type { ChatConfirmInput, ChatMessage, ChatTurnInput, PageContext, TurnEvent, TurnOutcome } from '../../shared/contracts/chat.js';
 import { localDate } from '../../shared/dates.js';
 import type { Logger } from '../../server/log.js';
@@ -14,10 +15,10 @@ import { isBackendUnreachable } from '../backend/unreachable.js';
 import { errorCard } from '../tools/registry.js';
 import type { ToolContext, ToolPreview, ToolRegistry } from '../tools/types.js';
 import type { AuditLog } from '../audit/audit-log.js';
-import { idempotencyKeyFor } from '../audit/verify.js';
 import type { NonceStore } from '../confirm/nonce-store.js';
+import { type ProposalAnswer, Proposals } from '../confirm/proposals.js';
 import type { ChatService, TurnCaller } from './chat-service.js';
-import { DIRECT_ANSWERS, confirmedSentence, proposalSentence, sentenceFor, unchangedSentence } from './composer.js';
+import { DIRECT_ANSWERS, proposalSentence, sentenceFor } from './composer.js';
 import { allowedFigures, guardNumbers } from './guards/number-guard.js';
 import type { ChatHistoryStore } from './history.js';
 import { type GateOutcome, type PendingPick, gate, oneLine } from './policy/gate.js';
@@ -70,9 +71,11 @@ const MAX_PENDING = 8;
 export class Assistant implements ChatService {
   private readonly conversations = new Map<string, Conversation>();
   private readonly clock: () => number;
+  private readonly proposals: Proposals;
 
   constructor(private readonly options: AssistantOptions) {
     this.clock = options.clock ?? (() => performance.now());
+    this.proposals = new Proposals({ registry: options.registry, nonces: options.nonces, audit: options.audit, log: options.log });
   }
 
   history(user: User): Promise<ChatMessage[]> {
@@ -264,7 +267,7 @@ export class Assistant implements ChatService {
     const sentences: string[] = [];
     for (const { tool, args, envelope } of results) {
       if (envelope.ok && this.options.registry.get(tool)?.isDestructive) {
-        const proposal = this.propose(tool, args, envelope.data as ToolPreview, ctx);
+        const proposal = this.proposals.propose(tool, args, envelope.data as ToolPreview, ctx.user);
         cards.push(proposal);
         sentences.push(proposalSentence(proposal));
         continue;
@@ -287,24 +290,6 @@ export class Assistant implements ChatService {
     return { text: guarded.text, cards };
   }
 
-  /**
-   * A preview becomes a proposal: the frozen call goes into the nonce store, and the card carries
-   * only the nonce and the hash of that call. A preview the guardrails refused gets no nonce.
-   */
-  private propose(tool: string, args: Record<string, unknown>, preview: ToolPreview, ctx: ToolContext): Card {
-    const card = preview.card;
-    // A refusal, or a change to what already holds, has nothing to confirm: no nonce, no buttons.
-    if (preview.refusal !== null || preview.noOp || (card.type !== 'diff_card' && card.type !== 'settlement_summary')) return card;
-    const { nonce, payloadHash, expiresAt } = this.options.nonces.issue({ userId: ctx.user.id, tool, args, snapshot: preview.snapshot });
-    const actions = [
-      { id: 'confirm' as const, label: 'Confirm', nonce, payloadHash },
-      { id: 'cancel' as const, label: 'Cancel', nonce, payloadHash },
-    ];
-    return card.type === 'diff_card'
-      ? { ...card, data: { ...card.data, expiresAt, state: 'pending' }, actions }
-      : { ...card, data: { ...card.data, expiresAt, state: 'pending' }, actions };
-  }
-
   async confirm(input: ChatConfirmInput, caller: TurnCaller): Promise<ChatMessage> {
     return this.answerProposal(input, caller, 'confirm');
   }
@@ -313,67 +298,20 @@ export class Assistant implements ChatService {
     return this.answerProposal(input, caller, 'cancel');
   }
 
+  /** The user's answer to a proposal, settled by the proposal lifecycle; this keeps the history and the log line. */
   private async answerProposal(input: ChatConfirmInput, caller: TurnCaller, answer: 'confirm' | 'cancel'): Promise<ChatMessage> {
     const started = this.clock();
     const requestId = randomUUID();
     const { user } = caller;
-    let text: string;
-    let cards: Card[] = [];
-    let state: ProposalState;
-    let tool: string | null = null;
-    let auditOutcome: AuditOutcome | null = null;
+    let result: ProposalAnswer;
     try {
-      const taken = answer === 'confirm'
-        ? this.options.nonces.consume(input.nonce, { userId: user.id, payloadHash: input.payloadHash })
-        : this.options.nonces.cancel(input.nonce, user.id);
-      if (!taken.ok) {
-        ({ text, state } = NONCE_REFUSALS[taken.reason]);
-        cards = [{ type: 'error_card', data: { code: `NONCE_${taken.reason.toUpperCase()}`, message: text, retryable: false } }];
-        // The owner's proposal ended here (too late, or not as shown): the audit log says how.
-        if (taken.entry) {
-          tool = taken.entry.tool;
-          auditOutcome = await this.recordAudit(caller, requestId, input.nonce, taken.entry, null, taken.reason === 'expired' ? 'expired' : 'refused');
-        }
-      } else if (answer === 'cancel') {
-        const { entry } = taken;
-        tool = entry.tool;
-        text = 'Cancelled. Nothing was changed.';
-        state = 'cancelled';
-        auditOutcome = await this.recordAudit(caller, requestId, input.nonce, entry, null, 'cancelled');
-      } else {
-        const { entry } = taken;
-        tool = entry.tool;
-        const envelope = await this.runConfirmed(entry, caller, requestId, input.nonce);
-        if (envelope.ok && noOpAnswer(envelope.data)) {
-          // The value was already what the proposal set: the backend wrote nothing, and says so.
-          const card = envelope.ui ?? errorCardOf(envelope);
-          cards = [card];
-          text = unchangedSentence(card);
-          state = 'unchanged';
-          auditOutcome = await this.recordAudit(caller, requestId, input.nonce, entry, envelope.data, 'no_op');
-        } else if (envelope.ok) {
-          const card = envelope.ui ?? errorCardOf(envelope);
-          cards = [card];
-          text = confirmedSentence(card);
-          state = 'confirmed';
-          auditOutcome = await this.recordAudit(caller, requestId, input.nonce, entry, envelope.data, 'executed');
-        } else {
-          const stale = envelope.error.code === 'PRECONDITION_FAILED';
-          const refusedByGuardrails = stale || ['BAD_REQUEST', 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT', 'UNPROCESSABLE_CONTENT', 'INVALID_ARGS'].includes(envelope.error.code);
-          text = stale
-            ? `Nothing was changed: ${envelope.error.message}. Ask again for a fresh preview.`
-            : `Nothing was changed: ${envelope.error.message}.`;
-          cards = [errorCardOf(envelope)];
-          state = 'refused';
-          auditOutcome = await this.recordAudit(caller, requestId, input.nonce, entry, { error: envelope.error }, refusedByGuardrails ? 'refused' : 'failed');
-        }
-      }
+      result = await this.proposals.answer(input, caller, answer, requestId);
     } catch (error) {
       this.options.log.error('proposal answer failed', { request_id: requestId, error: String(error) });
-      text = 'Something went wrong; nothing was changed. Ask again for a fresh preview.';
-      cards = [{ type: 'error_card', data: { code: 'INTERNAL', message: text, retryable: false } }];
-      state = 'refused';
+      const text = 'Something went wrong; nothing was changed. Ask again for a fresh preview.';
+      result = { text, cards: [{ type: 'error_card', data: { code: 'INTERNAL', message: text, retryable: false } }], state: 'refused', tool: null, audit: null };
     }
+    const { text, cards, state } = result;
     const message: ChatMessage = {
       id: randomUUID(), role: 'assistant', at: new Date().toISOString(), text, cards, requestId,
       outcome: state === 'confirmed' || state === 'cancelled' || state === 'unchanged' ? 'answered' : 'failed', resolves: { nonce: input.nonce, state },
@@ -383,60 +321,14 @@ export class Assistant implements ChatService {
     });
     this.options.log.info('turn', {
       request_id: requestId, user: user.id, planner: 'confirmation', intent: answer, outcome: state,
-      tools: tool ? [tool] : [], audit: auditOutcome, timings_ms: { total: round(this.clock() - started) },
+      tools: result.tool ? [result.tool] : [], audit: result.audit, timings_ms: { total: round(this.clock() - started) },
     });
     return message;
   }
-
-  /**
-   * Exactly the frozen call, confirmed, under a key derived from the nonce. A transient failure
-   * is retried with the same key: if the first attempt did commit, the backend replays its answer
-   * and nothing moves twice.
-   */
-  private async runConfirmed(entry: ConsumedProposal, caller: TurnCaller, requestId: string, nonce: string): Promise<Envelope> {
-    const ctx: ToolContext = { api: caller.api, user: caller.user, requestId, idempotencyKey: idempotencyKeyFor(nonce), expected: entry.snapshot };
-    let envelope = await this.options.registry.call(entry.tool, entry.args, ctx, { confirmed: true });
-    for (let attempt = 1; attempt <= CONFIRM_RETRIES && !envelope.ok && TRANSIENT.has(envelope.error.code); attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** (attempt - 1)));
-      envelope = await this.options.registry.call(entry.tool, entry.args, ctx, { confirmed: true });
-    }
-    return envelope;
-  }
-
-  private async recordAudit(caller: TurnCaller, requestId: string, nonce: string, entry: ConsumedProposal, after: unknown, outcome: AuditOutcome): Promise<AuditOutcome> {
-    // An executed entry's `after` is the backend's answer, with the anchor the backend wrote in the
-    // change's own transaction: verification holds the entry to that record (audit/verify.ts).
-    const appended = await this.options.audit.append({
-      requestId, user: caller.user.id, tool: entry.tool, args: entry.args, before: entry.snapshot ?? null, after: after ?? null, nonce, outcome,
-    });
-    return appended.outcome;
-  }
 }
-
-type AuditOutcome = 'executed' | 'no_op' | 'refused' | 'cancelled' | 'expired' | 'failed';
-type ConsumedProposal = { tool: string; args: Record<string, unknown>; snapshot: unknown };
-
-/** A confirmed write the backend answered as a no-op (limits.edit to the value already set). */
-function noOpAnswer(data: unknown): boolean {
-  return typeof data === 'object' && data !== null && (data as { noOp?: unknown }).noOp === true;
-}
-
-const CONFIRM_RETRIES = 2;
 
 /** The chat's answer while the backend does not answer. */
 export const BACKEND_UNREACHABLE_TEXT = 'The backend is unreachable right now — retrying; try again in a moment.';
-const TRANSIENT = new Set(['INTERNAL', 'TIMEOUT', 'UNAVAILABLE']);
-
-// The backend's idempotency key for a proposal; audit verification derives it from the nonce too.
-export { idempotencyKeyFor };
-
-const NONCE_REFUSALS: Record<'unknown' | 'expired' | 'wrong_user' | 'used' | 'tampered', { text: string; state: ProposalState }> = {
-  unknown: { text: 'That proposal is not one I made. Nothing was changed.', state: 'refused' },
-  expired: { text: 'That proposal expired. Nothing was changed; ask again for a fresh preview.', state: 'expired' },
-  wrong_user: { text: 'That proposal belongs to someone else. Nothing was changed.', state: 'refused' },
-  used: { text: 'That proposal was already answered. Nothing more was changed.', state: 'refused' },
-  tampered: { text: 'That proposal does not match what was shown. Nothing was changed; ask again for a fresh preview.', state: 'refused' },
-};
 
 function knownEntities(context: ConversationContext): KnownEntity[] {
   return [context.lastPlayer, context.lastFixture].filter((e): e is KnownEntity => e !== null && e.name !== '');

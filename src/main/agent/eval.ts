@@ -13,8 +13,11 @@ import type { BookOptions } from '../../server/seed/generate.js';
 import { openBackend } from '../../server/backend.js';
 import { silentLogger } from '../../server/log.js';
 import { parseChatRoute } from '../../shared/contracts/chat.js';
-import { type BackendClient, embeddedConnection } from '../backend/connection.js';
+import { embeddedConnection } from '../backend/connection.js';
+import type { ToolModule } from '../tools/define.js';
+import { TOOL_MODULES } from '../tools/index.js';
 import { createToolRegistry } from '../tools/registry.js';
+import type { ToolContext } from '../tools/types.js';
 import { Assistant, type TurnRecord } from './assistant.js';
 import { RateLimiter } from './guards/rate-limit.js';
 import { MemoryChatHistory } from './history.js';
@@ -55,15 +58,25 @@ export function parseCases(text: string): EvalCase[] {
   });
 }
 
+const SEARCH_TOOLS: ReadonlySet<string> = new Set(TOOL_MODULES.filter((m) => m.resolves).map((m) => m.name));
+
+/** A search tool's own handler, run directly: the eval checks the planner, not the registry. */
+async function searchWith(kind: 'player' | 'fixture', ctx: ToolContext, name: string): Promise<unknown> {
+  const tool = (TOOL_MODULES as readonly ToolModule[]).find((m) => m.resolves === kind);
+  if (!tool?.invoke) throw new Error(`no ${kind} search tool`);
+  return tool.invoke(tool.input.parse({ query: name, limit: 50 }), ctx);
+}
+
 /** Looks entities up as the acting user sees them, so "a player" means one of their downline. */
 export class EntityLookup {
   private readonly cache = new Map<string, string>();
 
-  constructor(private readonly api: BackendClient) {}
+  /** Names are looked up with the same search tools the gate resolves them with (src/main/tools), as `ctx.user`. */
+  constructor(private readonly ctx: ToolContext) {}
 
   async player(name: string): Promise<string> {
     return this.memo(`p:${name}`, async () => {
-      const { players } = await this.api.agent.searchPlayers.query({ query: name, limit: 50 });
+      const { players } = await searchWith('player', this.ctx, name) as { players: PlayerRef[] };
       const exact = players.filter((p: PlayerRef) => normalizeForSearch(p.name) === normalizeForSearch(name));
       if (exact.length !== 1) throw new Error(`expected one player “${name}” in the user's downline, found ${exact.length}`);
       return exact[0]!.id;
@@ -71,7 +84,7 @@ export class EntityLookup {
   }
 
   private async fixtureRef(name: string): Promise<FixtureRef> {
-    const { fixtures } = await this.api.match.searchFixtures.query({ query: name, limit: 50 });
+    const { fixtures } = await searchWith('fixture', this.ctx, name) as { fixtures: FixtureRef[] };
     const exact = fixtures.filter((f: FixtureRef) => normalizeForSearch(f.name) === normalizeForSearch(name));
     if (exact.length !== 1) throw new Error(`expected one fixture “${name}”, found ${exact.length}`);
     return exact[0]!;
@@ -163,7 +176,7 @@ export function compare(expect: EvalCase['expect'], record: TurnRecord): string 
     if (missing.length > 0) return `picker: missing ${missing.join(', ')} from [${offered.join(', ')}]`;
   }
   if (expect.calls) {
-    const planned = record.calls.filter((c) => c.tool !== 'agent.searchPlayers' && c.tool !== 'match.searchFixtures');
+    const planned = record.calls.filter((c) => !SEARCH_TOOLS.has(c.tool));
     if (planned.length !== expect.calls.length) return `calls: expected ${expect.calls.length}, got ${planned.length} ${describe(planned)}`;
     const free = [...planned];
     for (const want of expect.calls) {
@@ -224,7 +237,7 @@ export async function runEval(cases: EvalCase[], options: { planners: () => Plan
           }
           const api = connection.client(token);
           const user = await api.auth.me.query();
-          const lookup = new EntityLookup(api);
+          const lookup = new EntityLookup({ api, user, requestId: `eval:${c.id}` });
           let last: TurnRecord | null = null;
           const assistant = new Assistant({
             registry, planners: options.planners(), history: new MemoryChatHistory(), log: silentLogger,

@@ -14,6 +14,7 @@ import { type AnchoredRowOutput, auditAnchor, auditAnchorsOutput } from '../../s
 import type { AuditEntry, AuditFinding } from '../../shared/contracts/audit.js';
 import { anchorHash } from '../../server/services/audit.js';
 import { type AuditHead, GENESIS_HASH, checkLine, sha256, splitLines } from './audit-log.js';
+import { TOOL_MODULES } from '../tools/index.js';
 
 /** The backend's idempotency key for a proposal: one nonce, one key, whatever retries happen. */
 export function idempotencyKeyFor(nonce: string): string {
@@ -212,7 +213,8 @@ function chainFindings(parsed: Parsed[], findings: Findings, localHead: AuditHea
   return head;
 }
 
-const ACTIONS: Record<string, string> = { 'agent.editLimit': 'limits.edit', 'agent.settlePlayer': 'settlements.settle' };
+/** Each destructive tool's backend record, as its module names it. */
+const ACTIONS: Record<string, string> = Object.fromEntries(TOOL_MODULES.flatMap((m) => (m.backendAction ? [[m.name, m.backendAction]] : [])));
 const ACTION_WORDS: Record<string, [string, string]> = {
   'limits.edit': ['limit change', 'limit changes'],
   'settlements.settle': ['settlement', 'settlements'],

@@ -35,7 +35,7 @@ export interface ProposedCall {
   userId: string;
   tool: string;
   args: Record<string, unknown>;
-  /** The state the preview showed, which the confirmed write must still find. */
+  /** The state the preview showed, which the confirmed write must still find (a PreviewSnapshot, src/main/confirm/proposals.ts). */
   snapshot: unknown;
 }
 

@@ -10,9 +10,10 @@ import { z } from 'zod';
 import { type Card, type Envelope, cardSchema, envelopeSchema } from '../../shared/contracts/assistant.js';
 import type { Role } from '../../shared/contracts/agent-api.js';
 import type { Logger } from '../../server/log.js';
+import { previewSnapshotSchema } from '../confirm/snapshot.js';
 import { type BreakerPermit, type CircuitBreakerOptions, CircuitBreakers } from '../agent/guards/circuit-breaker.js';
-import { TOOLS, TOOL_NAMES, type ToolImplementations } from './catalog.js';
-import { implementations as builtIn } from './implementations.js';
+import type { ToolModule } from './define.js';
+import { TOOL_MODULES, type ToolImplementations, implementationOf } from './index.js';
 import type { ToolCallOptions, ToolContext, ToolDefinition, ToolImplementation, ToolPreview, ToolRegistry } from './types.js';
 
 export interface ToolRegistryOptions {
@@ -25,7 +26,9 @@ export interface ToolRegistryOptions {
   retries?: number;
   /** Per attempt; a backend that does not answer in time is a TIMEOUT, retried like a failure. */
   timeoutMs?: number;
-  /** Handlers by tool; the built-in ones unless given (a tool missing here is "not available"). */
+  /** The tools it holds: every module of index.ts unless given. */
+  tools?: readonly ToolModule[];
+  /** Handlers by tool, in place of the modules' own (a tool missing here is "not available"). */
   implementations?: ToolImplementations;
   /** Tool names, codes and timings only: never arguments, results or backend messages. */
   log?: Logger;
@@ -36,7 +39,7 @@ export type ErrorEnvelope = Extract<Envelope, { ok: false }>;
 type Mode = 'invoke' | 'prepare';
 
 /** A preview as a handler must return it: the card is checked again with the whole envelope. */
-const previewSchema = z.object({ card: cardSchema, snapshot: z.unknown(), refusal: z.string().nullable(), noOp: z.string().nullable().optional() });
+const previewSchema = z.object({ card: cardSchema, snapshot: previewSnapshotSchema, refusal: z.string().nullable(), noOp: z.string().nullable().optional() });
 
 /** Codes of failures that are the tool's own, not the caller's: worth a retry, and what the breaker counts. */
 const TRANSIENT = new Set(['INTERNAL', 'TIMEOUT', 'UNAVAILABLE']);
@@ -60,16 +63,15 @@ interface Registered {
 }
 
 /**
- * Pairs each definition with its handler. The mapped type of `ToolImplementations` is what
- * checks a handler against its own tool's schemas; past this point they are handled uniformly.
+ * Pairs each module with its handlers (its own, or those given in their place). Each module's
+ * handlers were checked against its own schemas by defineTool; past this point they are handled uniformly.
  */
-function register(impls: ToolImplementations): Map<string, Registered> {
+function register(tools: readonly ToolModule[], impls: ToolImplementations | undefined): Map<string, Registered> {
   const table = new Map<string, Registered>();
-  for (const name of TOOL_NAMES) {
-    table.set(name, {
-      definition: TOOLS[name] as ToolDefinition,
-      implementation: impls[name] as ToolImplementation | undefined,
-    });
+  for (const tool of tools) {
+    if (table.has(tool.name)) throw new Error(`two tools are named ${tool.name}`);
+    const given = impls as Partial<Record<string, ToolImplementation>> | undefined;
+    table.set(tool.name, { definition: tool, implementation: given ? given[tool.name] : implementationOf(tool) });
   }
   return table;
 }
@@ -80,7 +82,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
   const defaultRetries = options.retries ?? 2;
   const timeoutMs = options.timeoutMs ?? 15_000;
   const breakers = new CircuitBreakers({ now, ...options.breaker });
-  const table = register(options.implementations ?? builtIn);
+  const table = register(options.tools ?? (TOOL_MODULES as readonly ToolModule[]), options.implementations);
   const definitions = Object.freeze([...table.values()].map((r) => r.definition));
 
   const stamp = () => new Date(now()).toISOString();

@@ -1,13 +1,15 @@
 /**
- * The tool registry's shapes. As in VS Code's chat tools, a tool's data (name, description,
- * schemas, roles, card) is split from its implementation, so planners and the policy gate reason
- * over definitions alone and a tool without an implementation yet can still be planned, gated
- * and refused with a clear card.
+ * The tool registry's shapes. A tool is one module (src/main/tools/<name>.ts, made with
+ * defineTool): its data (name, description, schemas, roles, card) that planners, the policy gate
+ * and a model's listing reason over, and beside it the handlers, the composer's sentence and the
+ * planner's intent. A tool without handlers yet can still be planned, gated and refused with a
+ * clear card.
  */
 import type { z } from 'zod';
 import type { Role, User } from '../../shared/contracts/agent-api.js';
 import type { Card, CardType, Envelope } from '../../shared/contracts/assistant.js';
 import type { BackendClient } from '../backend/connection.js';
+import type { PreviewSnapshot } from '../confirm/snapshot.js';
 
 export type EntityKind = 'player' | 'fixture' | 'market' | 'outcome';
 
@@ -23,13 +25,15 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
   isDestructive: boolean;
   /** The card its result renders as (null: the result is used to resolve names, not shown). */
   card: CardType | null;
-  /** Answers with live state, so freshness words ("now", "latest") re-run it. */
-  live: boolean;
   /**
    * Where a resolved entity's id goes in `input` (dot path), for each kind of name a planner may
    * give instead of an id: `{ player: 'playerId' }`, `{ fixture: 'filters.fixtureId' }`.
    */
   entities: Partial<Record<EntityKind, string>>;
+  /** A search tool: the policy gate turns names of this kind into ids through it. */
+  resolves?: 'player' | 'fixture';
+  /** A destructive tool: the backend record (`limits.edit`) its confirmed write anchors in the audit log. */
+  backendAction?: string;
 }
 
 export interface ToolContext {
@@ -41,7 +45,7 @@ export interface ToolContext {
   /** A confirmed destructive call only: the key the backend stores its first answer under. */
   idempotencyKey?: string;
   /** A confirmed destructive call only: the state its preview showed, which must still hold. */
-  expected?: unknown;
+  expected?: PreviewSnapshot;
 }
 
 /**
@@ -50,7 +54,7 @@ export interface ToolContext {
  */
 export interface ToolPreview {
   card: Card;
-  snapshot: unknown;
+  snapshot: PreviewSnapshot;
   refusal: string | null;
   /** The change would leave everything as it is (why, in words): nothing to confirm. */
   noOp?: string | null;

@@ -57,25 +57,12 @@ via using use only ones one placed place here doing
 day days week weeks month months year years
 `.split(/\s+/).filter(Boolean));
 
-/** Words the intent triggers and slot rules read; they are never part of a name. */
-export const VOCABULARY = new Set(`
-pnl profit profits loss losses lose lost losing won winnings earnings result results performance
-commission commissions comm comms rebate
-exposure exposed liability liabilities risk book position positions worst case
-take owe owes owed owing outstanding due dues receivable payable balance balances
-upline parent master superagent
-creditlimit credit limit limits minstake perclickwin dailywin available headroom
-bet bets betting wager wagers ticket tickets slip slips stake stakes punt punts
-settlement settlements payment payments paid receipt receipts transaction transactions history log ledger
-downline subagents hierarchy tree structure network
-top biggest largest busiest best worst highest hottest popular most active heaviest
+/**
+ * Words the planner reads that belong to no one tool (fixtures, markets, the assistant's own); each
+ * tool's planning adds its own vocabulary (src/main/tools). None of them is ever part of a name.
+ */
+export const LEXICON: ReadonlySet<string> = new Set(`
 market markets matches fixtures events games fixture match game event
-set change update increase decrease raise lower reduce bump edit modify adjust put cut double halve lift drop give allow grant
-settle settling clear collect pay payout
-hedge hedging cover lay
-report reports excel xlsx spreadsheet sheet pdf csv export download statement
-open unsettled pending running active settled closed completed finished graded void voided cancelled canceled
-volume turnover traded
 vs v versus against
 matchodds overunder goals runs total
 capabilities help
@@ -122,7 +109,8 @@ export function fold(text: string): string {
     .replace(/'/g, '');
 }
 
-export function read(text: string, today: IsoDate): Reading {
+/** `known`: the words that are never names (the planner passes LEXICON and every intent's vocabulary). */
+export function read(text: string, today: IsoDate, known: ReadonlySet<string> = LEXICON): Reading {
   let folded = ` ${fold(text)} `;
   for (const [pattern, word] of SYNONYMS) folded = folded.replace(pattern, word);
   const range = findDateRange(text, today);
@@ -145,7 +133,7 @@ export function read(text: string, today: IsoDate): Reading {
   if (range) scrubbed = scrubbed.replace(fold(range.raw), ' ');
   scrubbed = scrubbed.replace(/[^\p{L}\p{N}\s]+/gu, ' ').replace(/\s+/g, ' ');
   const tokens: Token[] = scrubbed.trim().split(' ').filter(Boolean).map((word, index) => ({ word, index }));
-  const known = (w: string) => VOCABULARY.has(w) || STOPWORDS.has(w) || PRONOUNS.has(w) || /^\d/.test(w) || w.length === 1 && w !== 'v'
+  const isKnown = (w: string) => known.has(w) || STOPWORDS.has(w) || PRONOUNS.has(w) || /^\d/.test(w) || w.length === 1 && w !== 'v'
     || /^(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|lakh|lakhs|lac|crore|crores|cr|k|m|mn|million|billion|bn|trillion|tn|thousand|st|nd|rd|th)$/.test(w);
 
   const used = new Set<number>();
@@ -154,9 +142,9 @@ export function read(text: string, today: IsoDate): Reading {
   const joiner = tokens.findIndex((t) => ['vs', 'v', 'versus', 'against'].includes(t.word));
   if (joiner > 0 && joiner < tokens.length - 1) {
     const left: Token[] = [];
-    for (let i = joiner - 1; i >= 0 && !known(tokens[i]!.word); i--) left.unshift(tokens[i]!);
+    for (let i = joiner - 1; i >= 0 && !isKnown(tokens[i]!.word); i--) left.unshift(tokens[i]!);
     const right: Token[] = [];
-    for (let i = joiner + 1; i < tokens.length && !known(tokens[i]!.word); i++) right.push(tokens[i]!);
+    for (let i = joiner + 1; i < tokens.length && !isKnown(tokens[i]!.word); i++) right.push(tokens[i]!);
     if (left.length > 0 && right.length > 0) {
       fixture = `${left.map((t) => t.word).join(' ')} vs ${right.map((t) => t.word).join(' ')}`;
       for (const t of [...left, tokens[joiner]!, ...right]) used.add(t.index);
@@ -167,7 +155,7 @@ export function read(text: string, today: IsoDate): Reading {
     const noun = tokens.findIndex((t) => ['match', 'game', 'fixture', 'matches', 'games'].includes(t.word));
     if (noun > 0) {
       const team: Token[] = [];
-      for (let i = noun - 1; i >= 0 && !known(tokens[i]!.word); i--) team.unshift(tokens[i]!);
+      for (let i = noun - 1; i >= 0 && !isKnown(tokens[i]!.word); i--) team.unshift(tokens[i]!);
       if (team.length > 0) {
         fixture = team.map((t) => t.word).join(' ');
         for (const t of team) used.add(t.index);
@@ -189,7 +177,7 @@ export function read(text: string, today: IsoDate): Reading {
     return next;
   };
   for (const t of tokens) {
-    if (used.has(t.index) || known(t.word)) flush(0);
+    if (used.has(t.index) || isKnown(t.word)) flush(0);
     else run.push(t);
   }
   flush(0);

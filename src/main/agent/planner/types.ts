@@ -2,6 +2,8 @@ import type { Role } from '../../../shared/contracts/agent-api.js';
 import type { Decision } from '../../../shared/contracts/assistant.js';
 import type { PageContext } from '../../../shared/contracts/chat.js';
 import type { IsoDate } from '../../../shared/dates.js';
+import type { Reading } from './grammar.js';
+import type { Slots } from './slots.js';
 
 /**
  * A planned call in planner form. Entities are named, not numbered: `player`, `fixture`,
@@ -45,4 +47,34 @@ export interface PlannerInput {
 export interface Planner {
   readonly name: string;
   plan(input: PlannerInput): Decision | Promise<Decision>;
+}
+
+type ClarifyReason = NonNullable<Decision['clarify']>['reason'];
+
+/** A filler's answer: the tool's arguments in planner form, or the one detail it must ask for. */
+export type Filled = { args: Record<string, unknown> } | { clarify: { reason: ClarifyReason; question: string } };
+
+/**
+ * How the rule planner recognises a request for one tool (docs/intent-map.md lists them all):
+ * an intent group with its triggers and precedence, how it fills the tool's arguments, and what
+ * a follow-up ("and for Rahul?", "now?", "last week") may change in a plan that used it.
+ */
+export interface ToolPlanning {
+  /** The intent's id ("pnl"), as logged and as docs/intent-map.md names it. */
+  id: string;
+  /** Lower runs first; an exclusive intent that matches is the whole plan. */
+  precedence: number;
+  exclusive: boolean;
+  /** The words its triggers read: never taken for part of a player's or a fixture's name. */
+  vocabulary: readonly string[];
+  triggers(r: Reading): boolean;
+  fill(s: Slots): Filled;
+  /** Answers with current state: a freshness follow-up ("now", "latest") runs it again. */
+  refreshes?: boolean;
+  /** What a follow-up may put in: another player, another fixture, a bet status. */
+  follows?: { player?: boolean; fixture?: boolean; status?: boolean };
+  /** How a follow-up's date range enters its arguments: from/to, a ranking period, report filters. */
+  range?: 'dates' | 'period' | 'filters';
+  /** Requests that must plan to this tool (checked by tests/main/rule-planner.test.ts). */
+  examples: readonly string[];
 }

@@ -223,9 +223,14 @@ class Resolver {
     return this.names.get(id) ?? null;
   }
 
+  /** The tool that turns names of this kind into ids (its module says `resolves`). */
+  private searchTool(kind: 'player' | 'fixture'): string {
+    return this.registry.definitions().find((d) => d.resolves === kind)?.name ?? `(no ${kind} search)`;
+  }
+
   async player(name: string): Promise<Found<PlayerRef>> {
     this.searches++;
-    const envelope = await this.registry.call('agent.searchPlayers', { query: name.slice(0, 200), limit: 10 }, this.ctx, { retries: 2 });
+    const envelope = await this.registry.call(this.searchTool('player'), { query: name.slice(0, 200), limit: 10 }, this.ctx, { retries: 2 });
     if (!envelope.ok) return { status: 'failed', envelope };
     const players = (envelope.data as { players: PlayerRef[] }).players;
     const found = pick(players, name, (p) => [p.name, p.username]);
@@ -235,7 +240,7 @@ class Resolver {
 
   async fixture(name: string): Promise<Found<FixtureRef>> {
     this.searches++;
-    const envelope = await this.registry.call('match.searchFixtures', { query: name.slice(0, 200), limit: 10 }, this.ctx, { retries: 2 });
+    const envelope = await this.registry.call(this.searchTool('fixture'), { query: name.slice(0, 200), limit: 10 }, this.ctx, { retries: 2 });
     if (!envelope.ok) return { status: 'failed', envelope };
     const fixtures = (envelope.data as { fixtures: FixtureRef[] }).fixtures;
     for (const f of fixtures) this.fixtures.set(f.id, f);

@@ -1,0 +1,122 @@
+/**
+ * What a tool's planning (ToolPlanning.fill) reads a message with: the slots of one message
+ * (player, fixture, dates, from the text, the page or the last turn) and the readings several
+ * intents share (bet status, amounts, periods). Free of I/O, like the rest of the planner.
+ */
+import { hasAny, type Reading } from './grammar.js';
+import type { Filled, PlannerInput } from './types.js';
+
+export { hasAny };
+
+export const PLAYER_WORD = /\bplayers?\b|\bclients?\b|\bpunters?\b/;
+const SELF = ['my', 'me', 'i', 'our', 'we', 'us', 'mine'];
+export const BULK = /\b(?:every|all|each|everyone|everybody|whole)\b(?!\s+(?:time|day))/;
+
+export const ask = (reason: Extract<Filled, { clarify: unknown }>['clarify']['reason'], question: string): Filled => ({ clarify: { reason, question } });
+
+export const put = (args: Record<string, unknown>, key: string, value: unknown) => {
+  if (value !== null && value !== undefined) args[key] = value;
+  return args;
+};
+
+/** top markets only know today, this week and this month: the range's length decides. */
+export function periodOf(from: string, to: string, today: string): 'today' | 'week' | 'month' {
+  if (from === to && to === today) return 'today';
+  return from.slice(0, 7) === to.slice(0, 7) && Number(to.slice(8)) - Number(from.slice(8)) > 7 ? 'month' : 'week';
+}
+
+export function statusOf(r: Reading): Array<'open' | 'settled' | 'void'> | null {
+  const status: Array<'open' | 'settled' | 'void'> = [];
+  if (hasAny(r, 'open', 'unsettled', 'pending', 'running', 'active') || /\blive\s+bets\b/.test(r.folded)) status.push('open');
+  if (hasAny(r, 'settled', 'closed', 'completed', 'finished', 'graded')) status.push('settled');
+  if (hasAny(r, 'void', 'voided', 'cancelled', 'canceled')) status.push('void');
+  return status.length > 0 ? status : null;
+}
+
+/** The slots of one message, each read once, shared by every intent it plans. */
+export class Slots {
+  constructor(private readonly input: PlannerInput, readonly r: Reading) {}
+
+  private pagePlayer(): string | null {
+    const { path, query } = this.input.page;
+    const m = /^\/agent\/players\/([0-9a-f-]{36})$/.exec(path);
+    return m?.[1] ?? (path === '/agent/downline' ? query.agentId : undefined) ?? (path === '/agent/bets' ? query.playerId : undefined) ?? null;
+  }
+
+  private pageFixture(): string | null {
+    const { path, query } = this.input.page;
+    return path === '/agent/exposure' || path === '/agent/bets' ? query.fixtureId ?? null : null;
+  }
+
+  /** A player named in the message (the name as typed). */
+  namedPlayer(): string | null {
+    if (this.r.pronounPlayer) return this.contextPlayer();
+    const name = this.r.names.find((n) => !this.fixtureCue(n.before));
+    return name?.text ?? null;
+  }
+
+  namedFixture(): string | null {
+    if (this.r.fixture) return this.r.fixture;
+    if (this.r.pronounFixture) return this.contextFixture();
+    return null;
+  }
+
+  private fixtureCue(before: string | null): boolean {
+    return before === 'on' || before === 'in';
+  }
+
+  private contextPlayer(): string | null {
+    return this.pagePlayer() ?? this.input.context.lastPlayer?.id ?? null;
+  }
+
+  private contextFixture(): string | null {
+    return this.pageFixture() ?? this.input.context.lastFixture?.id ?? null;
+  }
+
+  /**
+   * The player slot: named, else "him/this player" from the page or the last turn, else none when
+   * the user speaks of their own book, else the player whose page this is.
+   */
+  player(): string | null {
+    const named = this.namedPlayer();
+    if (named) return named;
+    if (SELF.some((w) => this.r.words.has(w)) || BULK.test(this.r.folded) || hasAny(this.r, 'total', 'overall')) return null;
+    return this.pagePlayer();
+  }
+
+  /**
+   * The fixture slot: teams named, else "on X" when the tool takes a fixture and no player, else
+   * the page's fixture.
+   */
+  fixture(options: { takesPlayer: boolean }): string | null {
+    const named = this.namedFixture();
+    if (named) return named;
+    const onName = this.r.names.find((n) => this.fixtureCue(n.before) || !options.takesPlayer);
+    if (onName) return onName.text;
+    return this.pageFixture();
+  }
+
+  range(defaultToday: boolean): { from: string; to: string } | null {
+    if (this.r.range) return { from: this.r.range.from, to: this.r.range.to };
+    return defaultToday ? { from: this.input.today, to: this.input.today } : null;
+  }
+
+  get today(): string {
+    return this.input.today;
+  }
+}
+
+export function amountProblem(problem: 'fraction_of_paisa' | 'too_large' | null): string {
+  return problem === 'too_large' ? 'That amount is too large. What amount did you mean?' : 'Amounts go to the paisa at most. What amount did you mean?';
+}
+
+/** The value a limit is set to: the amount after "to", or the only amount; "by" is a change, not a value. */
+export function newValueOf(r: Reading): { paisa: number } | { problem: string } {
+  const afterTo = /\b(?:to|=|at|as)\s+(?:₹|rs\.?\s*|inr\s*)?(\d[\d,.]*\s*[a-z]*)/.exec(r.folded);
+  const candidates = afterTo ? r.amounts.filter((a) => afterTo[1]!.startsWith(a.raw.toLowerCase().replace(/^(?:₹|rs\.?|inr)\s*/, '').slice(0, 1))) : r.amounts;
+  if (!afterTo && /\bby\s+(?:₹\s*)?\d/.test(r.folded)) return { problem: 'What should the new limit be? I set a limit to a value, not by a change.' };
+  const amount = afterTo ? (candidates.at(-1) ?? r.amounts.at(-1)) : r.amounts.length === 1 ? r.amounts[0] : undefined;
+  if (!amount) return { problem: r.amounts.length > 1 ? 'I found more than one amount. What should the new limit be?' : 'What should the new limit be?' };
+  if (amount.paisa === null) return { problem: amountProblem(amount.problem) };
+  return { paisa: amount.paisa };
+}

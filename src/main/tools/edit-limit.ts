@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import * as actions from '../../shared/contracts/agent-actions.js';
+import { paisa } from '../../shared/contracts/agent-api.js';
+import { BULK, ask, hasAny, newValueOf } from '../agent/planner/slots.js';
+import { DESK, IDS, MONEY, opts } from './common.js';
+import { defineTool } from './define.js';
+
+/** What an edit's preview froze: the limit's value then (and whose it is, for the audit log). */
+const limitSnapshot = z.object({ before: paisa, playerName: z.string() });
+
+export default defineTool({
+  name: 'agent.editLimit',
+  description: 'Changes one limit of a player in the user\'s direct downline: creditLimit, perClickWin, aggregateDailyWin '
+    + `or minStake, to newValue. Shows a before/after card the user must confirm; nothing changes until then. ${MONEY} ${IDS}`,
+  input: actions.editLimitInput, output: actions.limitsEditOutput,
+  allowedRoles: DESK, isDestructive: true, card: 'diff_card', entities: { player: 'playerId' }, backendAction: 'limits.edit',
+  async prepare(args, ctx) {
+    const p = await ctx.api.limits.preview.query(args, opts(ctx.signal));
+    return {
+      card: {
+        type: 'diff_card',
+        data: {
+          playerId: p.playerId, playerName: p.playerName, field: p.limitType, before: p.before, after: p.after,
+          ...(p.refusal !== null && { refusal: p.refusal, state: 'refused' as const }),
+          ...(p.refusal === null && p.noOp !== null && { note: p.noOp, state: 'unchanged' as const }),
+        },
+      },
+      snapshot: { before: p.before, playerName: p.playerName },
+      refusal: p.refusal,
+      noOp: p.noOp,
+    };
+  },
+  invoke: (args, ctx) => ctx.api.limits.edit.mutate({
+    ...args, idempotencyKey: ctx.idempotencyKey!, expectedBefore: limitSnapshot.parse(ctx.expected).before,
+  }, opts(ctx.signal)),
+  render: (out) => ({
+    type: 'diff_card',
+    data: { playerId: out.playerId, playerName: out.playerName, field: out.limitType, before: out.before, after: out.after, state: out.noOp ? 'unchanged' : 'confirmed' },
+  }),
+  planning: {
+    id: 'edit_limit', precedence: 30, exclusive: true, follows: { player: true },
+    vocabulary: ['set', 'change', 'update', 'increase', 'decrease', 'raise', 'lower', 'reduce', 'bump', 'edit', 'modify', 'adjust', 'put', 'cut', 'double', 'halve', 'lift', 'drop', 'give', 'allow', 'grant'],
+    triggers: (r) => hasAny(r, 'creditlimit', 'limit', 'limits', 'minstake', 'perclickwin', 'dailywin', 'credit')
+      && (hasAny(r, 'set', 'change', 'update', 'increase', 'decrease', 'raise', 'lower', 'reduce', 'bump', 'edit', 'modify', 'adjust', 'put', 'cut', 'double', 'halve', 'lift', 'drop', 'make', 'give', 'allow', 'grant')
+        || /\bto\s+(?:₹\s*)?\d/.test(r.folded)),
+    fill(s) {
+      const r = s.r;
+      if (BULK.test(r.folded)) return ask('not_allowed', 'I change one player’s limit at a time, and only after you confirm it. Which player?');
+      const limitType = hasAny(r, 'minstake') ? 'minStake' : hasAny(r, 'perclickwin') ? 'perClickWin' : hasAny(r, 'dailywin') ? 'aggregateDailyWin'
+        : hasAny(r, 'creditlimit', 'credit') ? 'creditLimit' : null;
+      if (!limitType) return ask('needs_limit_type', 'Which limit: credit limit, min stake, per-click win or aggregate daily win?');
+      const player = s.player();
+      if (!player) return ask('needs_player', 'Which player’s limit should I change?');
+      const target = newValueOf(r);
+      if ('problem' in target) return ask('needs_amount', target.problem);
+      return { args: { player, limitType, newValue: target.paisa } };
+    },
+    examples: ['set CL for Rahul Sharma to 50,000', "increase Anita's credit limit to 1 lakh", 'set min stake for Karan to 500'],
+  },
+});

@@ -1,0 +1,42 @@
+import * as api from '../../shared/contracts/agent-api.js';
+import { hasAny, put, statusOf } from '../agent/planner/slots.js';
+import { money, plural } from '../agent/words.js';
+import { DATES, DESK, IDS, MONEY, opts } from './common.js';
+import { defineTool } from './define.js';
+
+export default defineTool({
+  name: 'agent.getBetHistory',
+  description: 'Bets placed by the downline, newest first: player, fixture, market, outcome, back/lay, stake, odds '
+    + '(decimal odds ×100: 250 is 2.50), status (open, settled, void), result, liability, with a summary. Filter by playerId, fixtureId, '
+    + `status and dates. ${DATES} ${MONEY} ${IDS}`,
+  input: api.getBetHistoryInput, output: api.getBetHistoryOutput,
+  allowedRoles: DESK, isDestructive: false, card: 'bet_table', entities: { player: 'playerId', fixture: 'fixtureId' },
+  invoke: (args, ctx) => ctx.api.agent.getBetHistory.query(args, opts(ctx.signal)),
+  render: (out) => ({ type: 'bet_table', data: out }),
+  say(d) {
+    if (d.summary.count === 0) return 'No bets match.';
+    const settled = d.summary.settledResult === 0 ? '' : `; settled result for the players: ${d.summary.settledResult > 0 ? 'won' : 'lost'} ${money(d.summary.settledResult)}`;
+    return `${plural(d.summary.count, 'bet')}, stake ${money(d.summary.stake)}; open liability ${money(d.summary.openLiability)}${settled}.`;
+  },
+  planning: {
+    id: 'bets', precedence: 130, exclusive: false, refreshes: true, follows: { player: true, fixture: true, status: true }, range: 'dates',
+    vocabulary: [
+      'bet', 'bets', 'betting', 'wager', 'wagers', 'ticket', 'tickets', 'slip', 'slips', 'stake', 'stakes', 'punt', 'punts',
+      'open', 'unsettled', 'pending', 'running', 'active', 'settled', 'closed', 'completed', 'finished', 'graded', 'void', 'voided', 'cancelled', 'canceled',
+    ],
+    triggers: (r) => hasAny(r, 'bet', 'bets', 'betting', 'wager', 'wagers', 'ticket', 'tickets', 'punts'),
+    fill(s) {
+      const fixture = s.fixture({ takesPlayer: true });
+      const player = s.player();
+      const args: Record<string, unknown> = {};
+      put(args, 'player', player !== fixture ? player : null);
+      put(args, 'fixture', fixture);
+      put(args, 'status', statusOf(s.r));
+      const range = s.range(false);
+      if (range) Object.assign(args, range);
+      if (s.r.count) args.limit = Math.min(s.r.count, 1000);
+      return { args };
+    },
+    examples: ["show Rahul's bets", 'open bets for Anita', 'bets on MI vs CSK'],
+  },
+});

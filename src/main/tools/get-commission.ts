@@ -1,0 +1,23 @@
+import * as api from '../../shared/contracts/agent-api.js';
+import { hasAny, put } from '../agent/planner/slots.js';
+import { money, period, plural } from '../agent/words.js';
+import { DATES, DESK, IDS, MONEY, opts } from './common.js';
+import { defineTool } from './define.js';
+
+export default defineTool({
+  name: 'agent.getCommission',
+  description: 'Commission earned from players over a period: each player\'s rate (basis points), the markets it was charged '
+    + `on and the amount, with the total. Pass playerId for one player. ${DATES} ${MONEY} ${IDS}`,
+  input: api.getCommissionInput, output: api.getCommissionOutput,
+  allowedRoles: DESK, isDestructive: false, card: 'commission_table', entities: { player: 'playerId' },
+  invoke: (args, ctx) => ctx.api.agent.getCommission.query(args, opts(ctx.signal)),
+  render: (out) => ({ type: 'commission_table', data: out }),
+  say: (d) => (d.rows.length === 0 ? `No commission ${period(d.period)}.` : `Commission ${period(d.period)}: ${money(d.total)} from ${plural(d.rows.length, 'player')}.`),
+  planning: {
+    id: 'commission', precedence: 110, exclusive: false, follows: { player: true }, range: 'dates',
+    vocabulary: ['commission', 'commissions', 'comm', 'comms', 'rebate'],
+    triggers: (r) => hasAny(r, 'commission', 'commissions', 'comm', 'comms', 'rebate'),
+    fill: (s) => ({ args: put({ ...s.range(true) }, 'player', s.player()) }),
+    examples: ['commission this month'],
+  },
+});

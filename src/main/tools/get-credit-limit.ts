@@ -1,0 +1,30 @@
+import * as api from '../../shared/contracts/agent-api.js';
+import { hasAny, put } from '../agent/planner/slots.js';
+import { money, name, plural } from '../agent/words.js';
+import { DESK, IDS, MONEY, opts } from './common.js';
+import { defineTool } from './define.js';
+
+export default defineTool({
+  name: 'agent.getCreditLimit',
+  description: 'Credit limits of the downline: credit limit, per-click win limit, aggregate daily win limit and minimum '
+    + `stake (null: not set), with take and available credit. Use it for "CL", "limits"; pass playerId for one account. ${MONEY} ${IDS}`,
+  input: api.getCreditLimitInput, output: api.getCreditLimitOutput,
+  allowedRoles: DESK, isDestructive: false, card: 'take_table', entities: { player: 'playerId' },
+  invoke: (args, ctx) => ctx.api.agent.getCreditLimit.query(args, opts(ctx.signal)),
+  render: (out) => ({ type: 'take_table', data: out }),
+  say(d) {
+    if (d.rows.length === 0) return 'No accounts found.';
+    if (d.rows.length === 1) {
+      const r = d.rows[0]!;
+      return `${name(r.name)}'s credit limit is ${money(r.creditLimit)}, with ${r.available >= 0 ? `${money(r.available)} available` : `${money(r.available)} over the limit`}.`;
+    }
+    return `Credit limits of ${plural(d.rows.length, 'account')}.`;
+  },
+  planning: {
+    id: 'credit_limit', precedence: 80, exclusive: false, refreshes: true, follows: { player: true },
+    vocabulary: ['creditlimit', 'credit', 'limit', 'limits', 'minstake', 'perclickwin', 'dailywin', 'available', 'headroom'],
+    triggers: (r) => hasAny(r, 'creditlimit', 'limit', 'limits', 'minstake', 'perclickwin', 'dailywin', 'credit', 'headroom'),
+    fill: (s) => ({ args: put({}, 'player', s.player()) }),
+    examples: ["what is Sneha's credit limit"],
+  },
+});

@@ -1,0 +1,24 @@
+import * as api from '../../shared/contracts/agent-api.js';
+import { hasAny } from '../agent/planner/slots.js';
+import { plural } from '../agent/words.js';
+import { DESK, MONEY, opts } from './common.js';
+import { defineTool } from './define.js';
+
+export default defineTool({
+  name: 'agent.getDownline',
+  description: 'The user\'s downline as a tree: sub-agents and players with their share, commission rate, credit limit '
+    + `(CL), take and available credit, to the given depth (default 2). Use it for "my players", "my sub-agents", "downline". ${MONEY}`,
+  input: api.getDownlineInput, output: api.getDownlineOutput,
+  allowedRoles: DESK, isDestructive: false, card: 'downline_tree', entities: {},
+  invoke: (args, ctx) => ctx.api.agent.getDownline.query(args, opts(ctx.signal)),
+  render: (out) => ({ type: 'downline_tree', data: out }),
+  say: (d) => `Your downline: ${plural(d.tree.length, 'direct account')}.`,
+  planning: {
+    id: 'downline', precedence: 140, exclusive: false, refreshes: true,
+    vocabulary: ['downline', 'subagents', 'hierarchy', 'tree', 'structure', 'network'],
+    triggers: (r) => hasAny(r, 'downline', 'subagents', 'hierarchy', 'tree', 'structure', 'network')
+      || /\b(?:my|all|list|show)\s+(?:the\s+)?(?:players|agents|accounts|clients)\b$/.test(r.folded),
+    fill: () => ({ args: {} }),
+    examples: ['show my downline', 'my sub-agents'],
+  },
+});

@@ -1,0 +1,40 @@
+import * as api from '../../shared/contracts/agent-api.js';
+import { hasAny, put } from '../agent/planner/slots.js';
+import { money, name, period, plural } from '../agent/words.js';
+import { DATES, DESK, IDS, MONEY, opts } from './common.js';
+import { defineTool } from './define.js';
+
+export default defineTool({
+  name: 'agent.getPnL',
+  description: 'Profit and loss on settled bets over a period, per player: the player\'s result (positive: the player won), '
+    + 'commission, and the book\'s result, with totals and the user\'s own share. Filter by playerId, fixtureId or marketId. '
+    + `${DATES} ${MONEY} ${IDS}`,
+  input: api.getPnLInput, output: api.getPnLOutput,
+  allowedRoles: DESK, isDestructive: false, card: 'pnl_table',
+  entities: { player: 'playerId', fixture: 'fixtureId', market: 'marketId' },
+  invoke: (args, ctx) => ctx.api.agent.getPnL.query(args, opts(ctx.signal)),
+  render: (out) => ({ type: 'pnl_table', data: out }),
+  say(d, args) {
+    const who = args.playerId && d.rows.length === 1 ? name(d.rows[0]!.name) : args.playerId ? 'That player' : 'Your players';
+    if (d.total.bets === 0 && d.rows.length === 0) return `No settled bets ${period(d.period)}.`;
+    const result = d.total.pnl > 0 ? `${who} won ${money(d.total.pnl)}` : d.total.pnl < 0 ? `${who} lost ${money(d.total.pnl)}` : `${who} broke even`;
+    const share = d.total.yourShare === null ? '' : ` Your share: ${d.total.yourShare >= 0 ? 'profit' : 'loss'} of ${money(d.total.yourShare)}.`;
+    return `${result} ${period(d.period)} over ${plural(d.total.bets, 'settled bet')}; commission ${money(d.total.commission)}.${share}`;
+  },
+  planning: {
+    id: 'pnl', precedence: 120, exclusive: false, follows: { player: true, fixture: true }, range: 'dates',
+    vocabulary: ['pnl', 'profit', 'profits', 'loss', 'losses', 'lose', 'lost', 'losing', 'won', 'winnings', 'earnings', 'result', 'results', 'performance'],
+    triggers: (r) => hasAny(r, 'pnl', 'profit', 'profits', 'loss', 'losses', 'lose', 'lost', 'losing', 'won', 'winnings', 'earnings', 'result', 'results', 'performance')
+      || /\b(?:how\s+much\s+)?(?:did|have)\s+(?:i|we)\s+(?:make|made|win|won|lose|lost|earn)\b/.test(r.folded)
+      || /\bup\s+or\s+down\b/.test(r.folded) || /\bhow\s+(?:is|are|was|were|s)\b.*\bdoing\b/.test(r.folded),
+    fill(s) {
+      const args: Record<string, unknown> = { ...s.range(true) };
+      put(args, 'player', s.player());
+      const fixture = s.r.fixture ?? (s.r.pronounFixture ? s.fixture({ takesPlayer: true }) : null) ?? s.fixture({ takesPlayer: true });
+      if (fixture && fixture !== args.player) put(args, 'fixture', fixture);
+      if (s.r.market && args.fixture) args.market = s.r.market;
+      return { args };
+    },
+    examples: ["what's my pnl today", 'pnl last week', "Rahul Sharma's pnl this month"],
+  },
+});

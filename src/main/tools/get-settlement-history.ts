@@ -1,0 +1,35 @@
+import * as api from '../../shared/contracts/agent-api.js';
+import { formatDate } from '../../shared/format.js';
+import { hasAny, put } from '../agent/planner/slots.js';
+import { money, name, plural } from '../agent/words.js';
+import { DATES, DESK, IDS, MONEY, opts } from './common.js';
+import { defineTool } from './define.js';
+
+export default defineTool({
+  name: 'agent.getSettlementHistory',
+  description: 'Past settlements (cash squared up) between the user\'s accounts: who paid whom (positive amount: the child '
+    + `paid the parent), take before and after, mode and when. Pass counterpartyId for one account. ${DATES} ${MONEY} ${IDS}`,
+  input: api.getSettlementHistoryInput, output: api.getSettlementHistoryOutput,
+  allowedRoles: DESK, isDestructive: false, card: 'settlement_table', entities: { player: 'counterpartyId' },
+  invoke: (args, ctx) => ctx.api.agent.getSettlementHistory.query(args, opts(ctx.signal)),
+  render: (out) => ({ type: 'settlement_table', data: out }),
+  say(d, _args, timeZone) {
+    if (d.rows.length === 0) return 'No settlements found.';
+    const last = d.rows[0]!;
+    const paid = last.amount >= 0 ? `${name(last.childName)} paid ${name(last.parentName)} ${money(last.amount)}` : `${name(last.parentName)} paid ${name(last.childName)} ${money(last.amount)}`;
+    return `${plural(d.rows.length, 'settlement')}; the latest on ${formatDate(last.createdAt, timeZone)}: ${paid}.`;
+  },
+  planning: {
+    id: 'settlements', precedence: 60, exclusive: false, follows: { player: true }, range: 'dates',
+    vocabulary: ['settlement', 'settlements', 'payment', 'payments', 'paid', 'receipt', 'receipts', 'transaction', 'transactions', 'history', 'log', 'ledger'],
+    triggers: (r) => hasAny(r, 'settlement', 'settlements', 'payment', 'payments', 'paid', 'receipt', 'receipts', 'transaction', 'transactions')
+      || /\bsettled\s+with\b/.test(r.folded),
+    fill(s) {
+      const args: Record<string, unknown> = { ...s.range(false) };
+      put(args, 'player', s.player());
+      if (s.r.count) args.limit = Math.min(s.r.count, 500);
+      return { args };
+    },
+    examples: ['settlement history with Deepak'],
+  },
+});

@@ -1,0 +1,29 @@
+import * as api from '../../shared/contracts/agent-api.js';
+import { hasAny, put } from '../agent/planner/slots.js';
+import { money, plural, takeSentence } from '../agent/words.js';
+import { DESK, IDS, MONEY, opts } from './common.js';
+import { defineTool } from './define.js';
+
+export default defineTool({
+  name: 'agent.getTake',
+  description: 'Take: what each direct downline account currently owes the user or is owed (direction owes_you / you_owe / '
+    + 'square), with credit limit and available credit (CL − take), and totals. Use it for "who owes me", "balance", '
+    + `"how much does X owe"; pass playerId for one account. ${MONEY} ${IDS}`,
+  input: api.getTakeInput, output: api.getTakeOutput,
+  allowedRoles: DESK, isDestructive: false, card: 'take_table', entities: { player: 'playerId' },
+  invoke: (args, ctx) => ctx.api.agent.getTake.query(args, opts(ctx.signal)),
+  render: (out) => ({ type: 'take_table', data: out }),
+  say(d) {
+    if (d.rows.length === 0) return 'Nobody in your downline has a balance.';
+    if (d.rows.length === 1) return takeSentence(d.rows[0]!.name, d.rows[0]!.take);
+    const net = d.totals.take > 0 ? `your downline owes you ${money(d.totals.take)}` : d.totals.take < 0 ? `you owe your downline ${money(d.totals.take)}` : 'you are square with your downline';
+    return `Take of ${plural(d.rows.length, 'account')}. Net: ${net}.`;
+  },
+  planning: {
+    id: 'take', precedence: 90, exclusive: false, refreshes: true, follows: { player: true },
+    vocabulary: ['take', 'owe', 'owes', 'owed', 'owing', 'outstanding', 'due', 'dues', 'receivable', 'payable', 'balance', 'balances'],
+    triggers: (r) => hasAny(r, 'take', 'owe', 'owes', 'owed', 'owing', 'outstanding', 'due', 'dues', 'receivable', 'payable', 'balance', 'balances'),
+    fill: (s) => ({ args: put({}, 'player', s.player()) }),
+    examples: ['how much does Karan owe me', 'who owes me money'],
+  },
+});

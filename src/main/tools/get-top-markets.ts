@@ -1,0 +1,38 @@
+import * as api from '../../shared/contracts/agent-api.js';
+import { hasAny, periodOf, put } from '../agent/planner/slots.js';
+import { money, name, period, plural } from '../agent/words.js';
+import { DESK, MONEY, opts } from './common.js';
+import { defineTool } from './define.js';
+
+export default defineTool({
+  name: 'agent.getTopMarkets',
+  description: 'Markets ranked by a metric, highest first: pnl (the user\'s own kept result) or volume (stake placed) over '
+    + 'today, this week or this month, or exposure (open liability now; the period does not narrow it). Use it for '
+    + `"biggest markets", "where did I make most", "where am I most exposed". ${MONEY}`,
+  input: api.getTopMarketsInput, output: api.getTopMarketsOutput,
+  allowedRoles: DESK, isDestructive: false, card: 'pnl_table', entities: {},
+  invoke: (args, ctx) => ctx.api.agent.getTopMarkets.query(args, opts(ctx.signal)),
+  // The ranking's values mean nothing without the metric they rank by.
+  render: (out, args) => ({ type: 'pnl_table', data: { ...out, metric: args.metric } }),
+  say(d) {
+    if (d.rows.length === 0) return `No markets ${period(d.period)}.`;
+    const top = d.rows[0]!;
+    return `Top ${plural(d.rows.length, 'market')} ${period(d.period)}; first: ${name(top.marketName)} of ${name(top.fixtureName)} with ${top.value < 0 ? '-' : ''}${money(top.value)}.`;
+  },
+  planning: {
+    id: 'top_markets', precedence: 50, exclusive: true, range: 'period',
+    vocabulary: ['top', 'biggest', 'largest', 'busiest', 'best', 'worst', 'highest', 'hottest', 'popular', 'most', 'active', 'heaviest', 'volume', 'turnover', 'traded'],
+    triggers: (r) => /\b(?:top|biggest|largest|busiest|best|worst|highest|hottest|popular|most\s+active|heaviest)\b.*\b(?:markets?|matches|fixtures|events|games)\b/.test(r.folded)
+      || /\b(?:which|what)\s+(?:markets?|matches|fixtures|events|games)\b.*\b(?:most|highest|biggest|largest|top)\b/.test(r.folded),
+    fill(s) {
+      const r = s.r;
+      const metric = hasAny(r, 'volume', 'turnover', 'traded', 'stake', 'stakes', 'busiest', 'popular', 'active') ? 'volume'
+        : hasAny(r, 'exposure', 'exposed', 'liability', 'risk') ? 'exposure'
+          : hasAny(r, 'pnl', 'profit', 'profits', 'loss', 'losses', 'result', 'results', 'earnings') ? 'pnl' : 'volume';
+      const period = r.range ? periodOf(r.range.from, r.range.to, s.today)
+        : hasAny(r, 'week', 'weekly') ? 'week' : hasAny(r, 'month', 'monthly') ? 'month' : 'today';
+      return { args: put({ period, metric }, 'limit', r.count ? Math.min(r.count, 50) : null) };
+    },
+    examples: ['top markets by volume this week', 'top 5 markets by pnl today'],
+  },
+});

@@ -1,0 +1,28 @@
+import * as api from '../../shared/contracts/agent-api.js';
+import { hasAny } from '../agent/planner/slots.js';
+import { money, name } from '../agent/words.js';
+import { AGENT_ONLY, MONEY, opts } from './common.js';
+import { defineTool } from './define.js';
+
+export default defineTool({
+  name: 'agent.getUpline',
+  description: 'The user\'s own position with their upline agent: their credit limit, what they owe the upline, the net '
+    + `of their downline's take against it, and available credit. Use it for "my balance", "my CL", "what do I owe". ${MONEY}`,
+  input: api.getUplineInput, output: api.getUplineOutput,
+  allowedRoles: AGENT_ONLY, isDestructive: false, card: 'balance_card', entities: {},
+  invoke: (args, ctx) => ctx.api.agent.getUpline.query(args, opts(ctx.signal)),
+  render: (out) => ({ type: 'balance_card', data: out }),
+  say(d) {
+    const owed = d.owed > 0 ? `You owe ${name(d.uplineName)} ${money(d.owed)}` : d.owed < 0 ? `${name(d.uplineName)} owes you ${money(d.owed)}` : `You are square with ${name(d.uplineName)}`;
+    return `${owed}. Your credit limit is ${money(d.cl)}, ${money(d.available)} available.`;
+  },
+  planning: {
+    id: 'upline', precedence: 70, exclusive: false, refreshes: true,
+    vocabulary: ['upline', 'parent', 'master', 'superagent'],
+    triggers: (r) => hasAny(r, 'upline', 'parent', 'master', 'superagent')
+      || (/\b(?:i|we)\s+(?:owe|have\s+to\s+pay)\b/.test(r.folded) && r.names.length === 0)
+      || (/\bmy\s+(?:balance|available|headroom)\b/.test(r.folded) && r.names.length === 0),
+    fill: () => ({ args: {} }),
+    examples: ['what do I owe my upline'],
+  },
+});

@@ -1,0 +1,14 @@
+import * as api from '../../shared/contracts/agent-api.js';
+import { DESK, opts } from './common.js';
+import { defineTool } from './define.js';
+
+export default defineTool({
+  name: 'match.searchFixtures',
+  description: 'Finds fixtures (matches) by team names or short codes ("India vs Australia", "IND v AUS", "MI vs CSK"), '
+    + 'with their markets and outcomes and those ids. Use it to turn a match, market or outcome the user names into ids '
+    + 'for the exposure, P&L, bet and hedge tools; when several match, ask the user to pick.',
+  input: api.searchFixturesInput, output: api.searchFixturesOutput,
+  allowedRoles: DESK, isDestructive: false, card: 'fixture_picker', entities: {}, resolves: 'fixture',
+  invoke: (args, ctx) => ctx.api.match.searchFixtures.query(args, opts(ctx.signal)),
+  render: (out, args) => (out.fixtures.length > 1 ? { type: 'fixture_picker', data: { query: args.query, fixtures: out.fixtures } } : undefined),
+});

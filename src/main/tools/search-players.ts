@@ -1,0 +1,15 @@
+import * as api from '../../shared/contracts/agent-api.js';
+import { DESK, opts } from './common.js';
+import { defineTool } from './define.js';
+
+export default defineTool({
+  name: 'agent.searchPlayers',
+  description: 'Finds players and sub-agents in the user\'s own downline by name (partial, misspelt or unaccented is fine). '
+    + 'Use it first whenever the user names a person, to get their id for the other tools. Each match says whether it was '
+    + "exact, a prefix or fuzzy; when several match, ask the user to pick rather than guessing.",
+  input: api.searchPlayersInput, output: api.searchPlayersOutput,
+  allowedRoles: DESK, isDestructive: false, card: 'player_picker', entities: {}, resolves: 'player',
+  invoke: (args, ctx) => ctx.api.agent.searchPlayers.query(args, opts(ctx.signal)),
+  // One match needs no choosing; none is said in words, not with an empty picker.
+  render: (out, args) => (out.players.length > 1 ? { type: 'player_picker', data: { query: args.query, players: out.players } } : undefined),
+});

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import * as actions from '../../shared/contracts/agent-actions.js';
+import { paisa } from '../../shared/contracts/agent-api.js';
+import { isoWeekId } from '../../shared/dates.js';
+import { BULK, amountProblem, ask, hasAny } from '../agent/planner/slots.js';
+import { DESK, IDS, MONEY, opts } from './common.js';
+import { defineTool } from './define.js';
+
+/** What a settlement's preview froze: the take then (and whose it is, for the audit log). */
+const takeSnapshot = z.object({ takeBefore: paisa, playerName: z.string() });
+
+export default defineTool({
+  name: 'agent.settlePlayer',
+  description: 'Settles (squares up) a player\'s take: mode auto settles all of it, mode amount settles the given amount. '
+    + `Shows a settlement summary the user must confirm; no money moves until then. ${MONEY} ${IDS}`,
+  input: actions.settlePlayerInput, output: actions.settlementsSettleOutput,
+  allowedRoles: DESK, isDestructive: true, card: 'settlement_summary', entities: { player: 'playerId' }, backendAction: 'settlements.settle',
+  async prepare(args, ctx) {
+    const p = await ctx.api.settlements.preview.query(args, opts(ctx.signal));
+    return {
+      card: {
+        type: 'settlement_summary',
+        data: { playerId: p.playerId, playerName: p.playerName, amount: p.amount, takeBefore: p.takeBefore, takeAfter: p.takeAfter, direction: p.direction, ...(p.refusal !== null && { refusal: p.refusal, state: 'refused' as const }) },
+      },
+      snapshot: { takeBefore: p.takeBefore, playerName: p.playerName },
+      refusal: p.refusal,
+    };
+  },
+  invoke: (args, ctx) => ctx.api.settlements.settle.mutate({
+    ...args, idempotencyKey: ctx.idempotencyKey!, expectedTakeBefore: takeSnapshot.parse(ctx.expected).takeBefore,
+  }, opts(ctx.signal)),
+  render: (out) => ({
+    type: 'settlement_summary',
+    data: { playerId: out.playerId, playerName: out.playerName, amount: out.amount, takeBefore: out.takeBefore, takeAfter: out.takeAfter, direction: out.direction, state: 'confirmed' },
+  }),
+  planning: {
+    id: 'settle', precedence: 40, exclusive: true, follows: { player: true },
+    vocabulary: ['settle', 'settling', 'clear', 'collect', 'pay', 'payout'],
+    triggers: (r) => hasAny(r, 'settle', 'settling', 'collect', 'payout') || /\b(?:clear|pay)\b(?!.*\b(?:history|log)\b)/.test(r.folded) && !hasAny(r, 'chat', 'conversation', 'screen'),
+    fill(s) {
+      const r = s.r;
+      if (BULK.test(r.folded)) return ask('not_allowed', 'I settle one player at a time, and only after you confirm it. Which player?');
+      const player = s.player();
+      if (!player) return ask('needs_player', 'Which player should I settle with?');
+      const args: Record<string, unknown> = { player, mode: 'auto' };
+      if (r.amounts.length > 1) return ask('needs_amount', 'I found more than one amount. How much should be settled?');
+      const amount = r.amounts[0];
+      if (amount) {
+        if (amount.paisa === null) return ask('needs_amount', amountProblem(amount.problem));
+        args.mode = 'amount';
+        args.amount = amount.paisa;
+      }
+      if (r.range && /\bweek\b/.test(r.range.raw)) args.periodId = isoWeekId(r.range.from);
+      return { args };
+    },
+    examples: ['settle Deepak', 'settle 5,000 with Suresh'],
+  },
+});
