@@ -4,7 +4,6 @@ const seed = process.env.TEST_SEED ? Number(process.env.TEST_SEED) : Date.now() 
 
 export default defineConfig({
   test: {
-    include: ['tests/**/*.test.ts'],
     // The test book is written once per run; every test backend starts from a copy of it.
     globalSetup: ['./tests/helpers/global-setup.ts'],
     // Each database suite opens its own engine; two workers match the two cores.
@@ -15,5 +14,18 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     reporters: ['default', './tests/helpers/summary-reporter.ts'],
+    projects: [
+      // `npm test`: the quick, deterministic suite.
+      { extends: true, test: { name: 'unit', include: ['tests/**/*.test.ts'], exclude: ['tests/stress/**'] } },
+      // `npm run test:stress` (CI runs it too): soak tests, and the property tests at many more runs.
+      {
+        extends: true,
+        test: {
+          name: 'stress',
+          include: ['tests/stress/**/*.test.ts', 'tests/server/fuzz.test.ts', 'tests/main/web-shell-hostile.test.ts'],
+          env: { FUZZ_RUNS: '3000', HOSTILE_RUNS: '1000' },
+        },
+      },
+    ],
   },
 });
