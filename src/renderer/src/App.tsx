@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { ChatPanel } from './chat/ChatPanel';
 import { BackendBanner } from './components/BackendBanner';
 import { NotFound } from './components/NotFound';
-import { useChat } from './chat/store';
+import { useChat } from './chat/useChat';
 import { matchRoute, useRoute } from './lib/route';
 import { useSession } from './lib/session';
 import { LoginPage } from './pages/Login';

@@ -4,7 +4,8 @@ import type { ChatMessage } from '../../../shared/contracts/chat';
 import { type CardAction, CardView, type ProposalStatus } from '../cards';
 import { formatDateTime } from '../lib/format';
 import { useSession } from '../lib/session';
-import { type ChatState, MAX_LENGTH, type TurnState, useChat } from './store';
+import { type ChatState, MAX_LENGTH, type TurnState } from './store';
+import { useChat } from './useChat';
 import { humaniseTool, listInWords } from './tools';
 
 const SUGGESTIONS = ['What is my live exposure?', "Show today's P&L", 'Who owes me the most?', 'Show my downline'];

@@ -1,10 +1,8 @@
+// Relative imports end in .js: the node-side typecheck reads this module too (its unit test).
 import { create } from 'zustand';
-import type { Card, ProposalState } from '../../../shared/contracts/assistant';
-import type { MAX_MESSAGE_LENGTH, ChatMessage, ChatTurnInput, PageContext, TurnEvent } from '../../../shared/contracts/chat';
-import { desk } from '../lib/desk';
-import { useRoute } from '../lib/route';
-import { UserFacingError, isUnauthorized, userMessage } from '../lib/errors';
-import { useSession } from '../lib/session';
+import type { Card, ProposalState } from '../../../shared/contracts/assistant.js';
+import type { MAX_MESSAGE_LENGTH, ChatMessage, ChatTurnInput, PageContext, TurnEvent } from '../../../shared/contracts/chat.js';
+import { UserFacingError, isUnauthorized, userMessage } from '../lib/errors.js';
 
 /** The contract's limit (checked against it at compile time; the contract itself is not bundled). */
 export const MAX_LENGTH: typeof MAX_MESSAGE_LENGTH = 2000;
@@ -66,23 +64,43 @@ export interface ChatState {
   reset(): void;
 }
 
+/** The part of the desk client the chat uses (lib/desk.ts's client is one). */
+export interface ChatClient {
+  chat: {
+    turn: {
+      subscribe(input: ChatTurnInput, observer: {
+        onData(event: TurnEvent): void; onError(error: unknown): void; onComplete(): void;
+      }): { unsubscribe(): void };
+    };
+    history: { query(): Promise<{ messages: ChatMessage[] }> };
+    confirm: { mutate(input: { nonce: string; payloadHash: string }): Promise<ChatMessage> };
+    cancel: { mutate(input: { nonce: string; payloadHash: string }): Promise<ChatMessage> };
+    clear: { mutate(): Promise<unknown> };
+  };
+}
+
+/** Query-key prefixes (lib/queries.ts) whose data is stale once a proposal has been answered. */
+export type StaleKeys = ReadonlyArray<readonly string[]>;
+
+/** What the chat store needs from the rest of the app, passed in so it can run on its own. */
+export interface ChatDeps {
+  client: ChatClient;
+  /** The page the user is on, sent with each message. */
+  page(): PageContext;
+  /** A call answered UNAUTHORIZED: the session ended. */
+  unauthorized(): void;
+  /** Has the pages fetch the data of these query keys afresh. */
+  invalidate(keys: StaleKeys): void;
+  /** Where the dock mode is remembered (localStorage's two methods); null: nowhere. */
+  storage: { getItem(key: string): string | null; setItem(key: string, value: string): void } | null;
+}
+
+/** A confirmed change moved limits or takes: every panel figure, and the audit log. */
+export const STALE_AFTER_CHANGE: StaleKeys = [['panel'], ['audit']];
+/** Any other answer (cancelled, refused, expired, unchanged) is still a new audit entry. */
+export const STALE_AFTER_ANSWER: StaleKeys = [['audit']];
+
 const DOCK_KEY = 'agent-desk.chat.docked';
-
-function readDocked(): boolean {
-  try {
-    return window.localStorage.getItem(DOCK_KEY) === '1';
-  } catch {
-    return false;
-  }
-}
-
-function writeDocked(docked: boolean): void {
-  try {
-    window.localStorage.setItem(DOCK_KEY, docked ? '1' : '0');
-  } catch {
-    // Storage unavailable: the mode lasts for this window only.
-  }
-}
 
 /** A failure of a chat call in words (lib/errors.ts): never the error's own text. */
 export function errorText(error: unknown): string {
@@ -91,9 +109,8 @@ export function errorText(error: unknown): string {
 
 const PATH = /^\/[\w\-/.%]*$/;
 
-/** AGENT.md, Page context: the current route, trimmed to what the contract accepts. */
-export function currentPage(): PageContext {
-  const { path, query } = useRoute.getState();
+/** AGENT.md, Page context: a route, trimmed to what the contract accepts. */
+export function pageContext(path: string, query: Record<string, string>): PageContext {
   const entries = Object.entries(query).filter(([k, v]) => k.length > 0 && k.length <= 40 && v.length <= 200);
   return { path: path.length <= 300 && PATH.test(path) ? path : '/agent/dashboard', query: Object.fromEntries(entries) };
 }
@@ -130,188 +147,208 @@ function without<T>(record: Record<string, T>, key: string): Record<string, T> {
   return next;
 }
 
-/** The running subscription and a token that tells its events from a stale one's. */
-let active: { token: number; unsubscribe(): void } | null = null;
-let tokens = 0;
-/** Bumped by each history load and by reset, so a late answer for another session is dropped. */
-let historyRuns = 0;
-/** Bumped by reset only: a proposal answer that lands after sign-out is dropped. */
-let sessionRuns = 0;
+export function createChatStore({ client, page, unauthorized, invalidate, storage }: ChatDeps) {
+  /** The running subscription and a token that tells its events from a stale one's. */
+  let active: { token: number; unsubscribe(): void } | null = null;
+  let tokens = 0;
+  /** Bumped by each history load and by reset, so a late answer for another session is dropped. */
+  let historyRuns = 0;
+  /** Bumped by reset only: a proposal answer that lands after sign-out is dropped. */
+  let sessionRuns = 0;
 
-function stopActive(): void {
-  const a = active;
-  active = null;
-  a?.unsubscribe();
-}
-
-export const useChat = create<ChatState>((set, get) => {
-  /** Applies one event of the turn `token`; events of any other turn are ignored. */
-  const apply = (token: number, event: TurnEvent) => {
-    if (active?.token !== token) return;
-    const turn = get().turn;
-    if (!turn) return;
-    if (turn.requestId !== null && event.requestId !== turn.requestId && event.type !== 'start') return;
-    switch (event.type) {
-      case 'start':
-        set((s) => ({ ...withMessages(upsert(s.messages, event.user)), turn: { ...turn, requestId: event.requestId } }));
-        return;
-      case 'plan': {
-        const known = new Set(turn.tools.map((t) => t.tool));
-        const planned = event.tools.filter((t) => !known.has(t)).map((tool) => ({ tool, status: 'planned' as const }));
-        set({ turn: { ...turn, action: event.action, tools: [...turn.tools, ...planned] } });
-        return;
-      }
-      case 'tool': {
-        const has = turn.tools.some((t) => t.tool === event.tool);
-        const tools = has
-          ? turn.tools.map((t) => (t.tool === event.tool ? { ...t, status: event.status } : t))
-          : [...turn.tools, { tool: event.tool, status: event.status }];
-        set({ turn: { ...turn, tools } });
-        return;
-      }
-      case 'card':
-        set({ turn: { ...turn, cards: [...turn.cards, event.card] } });
-        return;
-      case 'text':
-        set({ turn: { ...turn, text: turn.text + event.delta } });
-        return;
-      case 'done':
-        active = null;
-        set((s) => ({ ...withMessages(upsert(s.messages, event.message)), turn: null }));
-        return;
-    }
-  };
-
-  /** The call failed (or ended without `done`): keep what had arrived, and say what went wrong. */
-  const fail = (token: number, error: unknown, restore: string | null) => {
-    if (active?.token !== token) return;
+  const stopActive = (): void => {
+    const a = active;
     active = null;
-    if (isUnauthorized(error)) useSession.getState().expired();
-    const { turn, draft } = get();
-    const partial: ChatMessage[] = turn && (turn.text || turn.cards.length) ? [{
-      id: `local-${token}`, role: 'assistant', at: new Date().toISOString(), text: turn.text, cards: turn.cards,
-      requestId: turn.requestId ?? '', outcome: 'failed',
-    }] : [];
-    set((s) => ({
-      ...withMessages([...s.messages, ...partial]),
-      turn: null,
-      error: errorText(error),
-      // Nothing was taken: give the typed text back, unless the user has started another.
-      ...(turn?.requestId === null && restore !== null && draft === '' && { draft: restore }),
-    }));
+    a?.unsubscribe();
   };
 
-  const run = (input: ChatTurnInput, restore: string | null) => {
-    stopActive();
-    const token = ++tokens;
-    set({ turn: { requestId: null, action: null, tools: [], cards: [], text: '' }, error: null });
-    let ended = false;
-    active = { token, unsubscribe: () => undefined };
+  const readDocked = (): boolean => {
     try {
-      const sub = desk.chat.turn.subscribe(input, {
-        onData: (event) => apply(token, event),
-        onError: (error) => { ended = true; fail(token, error, restore); },
-        onComplete: () => {
-          if (!ended && active?.token === token) fail(token, new UserFacingError('The assistant stopped before finishing its answer. Try again.'), restore);
-        },
-      });
-      if (active?.token === token) active = { token, unsubscribe: () => sub.unsubscribe() };
-      else sub.unsubscribe();
-    } catch (error) {
-      fail(token, error, restore);
+      return storage?.getItem(DOCK_KEY) === '1';
+    } catch {
+      return false;
     }
   };
 
-  return {
-    open: false,
-    docked: readDocked(),
-    history: 'idle',
-    historyError: null,
-    messages: [],
-    turn: null,
-    error: null,
-    draft: '',
-    resolved: {},
-    answering: {},
-    answerErrors: {},
-    setOpen(open) {
-      set({ open });
-      if (open) void get().loadHistory();
-    },
-    setDocked(docked) {
-      writeDocked(docked);
-      set({ docked });
-    },
-    setDraft(draft) {
-      set({ draft });
-    },
-    async loadHistory() {
-      const state = get().history;
-      if (state === 'loading' || state === 'ready') return;
-      const run = ++historyRuns;
-      set({ history: 'loading', historyError: null });
-      try {
-        const { messages } = await desk.chat.history.query();
-        if (run !== historyRuns) return; // reset meanwhile
-        const ids = new Set(messages.map((m) => m.id));
-        // A turn sent while the history loaded comes after it.
-        set((s) => ({ history: 'ready', ...withMessages([...messages, ...s.messages.filter((m) => !ids.has(m.id))]) }));
-      } catch (error) {
-        if (run !== historyRuns) return;
-        if (isUnauthorized(error)) useSession.getState().expired();
-        set({ history: 'error', historyError: errorText(error) });
-      }
-    },
-    send(raw) {
-      const text = raw.trim();
-      if (!text || text.length > MAX_LENGTH || get().turn) return false;
-      set({ draft: '' });
-      run({ kind: 'message', text, page: currentPage() }, raw);
-      return true;
-    },
-    pick(requestId, candidateId) {
-      if (get().turn || !requestId) return;
-      run({ kind: 'pick', requestId, candidateId }, null);
-    },
-    async answer(action, nonce, payloadHash) {
-      const { answering, resolved } = get();
-      if (!nonce || !payloadHash || Object.hasOwn(answering, nonce) || Object.hasOwn(resolved, nonce)) return;
-      const run = sessionRuns;
-      // Marked before the call, synchronously: a second press cannot get past the check above.
-      set((s) => ({ answering: { ...s.answering, [nonce]: action }, answerErrors: without(s.answerErrors, nonce) }));
-      try {
-        const input = { nonce, payloadHash };
-        const message = action === 'confirm' ? await desk.chat.confirm.mutate(input) : await desk.chat.cancel.mutate(input);
-        if (run !== sessionRuns) return;
-        set((s) => ({ ...withMessages(upsert(s.messages, message)), answering: without(s.answering, nonce) }));
-      } catch (error) {
-        if (run !== sessionRuns) return;
-        if (isUnauthorized(error)) useSession.getState().expired();
-        // The call failed before main answered (or its answer was lost): the buttons come back.
-        // Main takes each nonce once, so pressing again cannot carry the change out twice.
-        set((s) => ({ answering: without(s.answering, nonce), answerErrors: { ...s.answerErrors, [nonce]: errorText(error) } }));
-      }
-    },
-    async clear() {
-      if (get().turn) return;
-      try {
-        await desk.chat.clear.mutate();
-        historyRuns++;
-        set({ ...withMessages([]), error: null, history: 'ready', historyError: null, answerErrors: {} });
-      } catch (error) {
-        if (isUnauthorized(error)) useSession.getState().expired();
-        set({ error: errorText(error) });
-      }
-    },
-    reset() {
-      stopActive();
-      tokens++;
-      historyRuns++;
-      sessionRuns++;
-      set({
-        open: false, history: 'idle', historyError: null, ...withMessages([]), turn: null, error: null, draft: '',
-        answering: {}, answerErrors: {},
-      });
-    },
+  const writeDocked = (docked: boolean): void => {
+    try {
+      storage?.setItem(DOCK_KEY, docked ? '1' : '0');
+    } catch {
+      // Storage unavailable: the mode lasts for this window only.
+    }
   };
-});
+
+  return create<ChatState>((set, get) => {
+    /** Applies one event of the turn `token`; events of any other turn are ignored. */
+    const apply = (token: number, event: TurnEvent) => {
+      if (active?.token !== token) return;
+      const turn = get().turn;
+      if (!turn) return;
+      if (turn.requestId !== null && event.requestId !== turn.requestId && event.type !== 'start') return;
+      switch (event.type) {
+        case 'start':
+          set((s) => ({ ...withMessages(upsert(s.messages, event.user)), turn: { ...turn, requestId: event.requestId } }));
+          return;
+        case 'plan': {
+          const known = new Set(turn.tools.map((t) => t.tool));
+          const planned = event.tools.filter((t) => !known.has(t)).map((tool) => ({ tool, status: 'planned' as const }));
+          set({ turn: { ...turn, action: event.action, tools: [...turn.tools, ...planned] } });
+          return;
+        }
+        case 'tool': {
+          const has = turn.tools.some((t) => t.tool === event.tool);
+          const tools = has
+            ? turn.tools.map((t) => (t.tool === event.tool ? { ...t, status: event.status } : t))
+            : [...turn.tools, { tool: event.tool, status: event.status }];
+          set({ turn: { ...turn, tools } });
+          return;
+        }
+        case 'card':
+          set({ turn: { ...turn, cards: [...turn.cards, event.card] } });
+          return;
+        case 'text':
+          set({ turn: { ...turn, text: turn.text + event.delta } });
+          return;
+        case 'done':
+          active = null;
+          set((s) => ({ ...withMessages(upsert(s.messages, event.message)), turn: null }));
+          return;
+      }
+    };
+
+    /** The call failed (or ended without `done`): keep what had arrived, and say what went wrong. */
+    const fail = (token: number, error: unknown, restore: string | null) => {
+      if (active?.token !== token) return;
+      active = null;
+      if (isUnauthorized(error)) unauthorized();
+      const { turn, draft } = get();
+      const partial: ChatMessage[] = turn && (turn.text || turn.cards.length) ? [{
+        id: `local-${token}`, role: 'assistant', at: new Date().toISOString(), text: turn.text, cards: turn.cards,
+        requestId: turn.requestId ?? '', outcome: 'failed',
+      }] : [];
+      set((s) => ({
+        ...withMessages([...s.messages, ...partial]),
+        turn: null,
+        error: errorText(error),
+        // Nothing was taken: give the typed text back, unless the user has started another.
+        ...(turn?.requestId === null && restore !== null && draft === '' && { draft: restore }),
+      }));
+    };
+
+    const run = (input: ChatTurnInput, restore: string | null) => {
+      stopActive();
+      const token = ++tokens;
+      set({ turn: { requestId: null, action: null, tools: [], cards: [], text: '' }, error: null });
+      let ended = false;
+      active = { token, unsubscribe: () => undefined };
+      try {
+        const sub = client.chat.turn.subscribe(input, {
+          onData: (event) => apply(token, event),
+          onError: (error) => { ended = true; fail(token, error, restore); },
+          onComplete: () => {
+            if (!ended && active?.token === token) fail(token, new UserFacingError('The assistant stopped before finishing its answer. Try again.'), restore);
+          },
+        });
+        if (active?.token === token) active = { token, unsubscribe: () => sub.unsubscribe() };
+        else sub.unsubscribe();
+      } catch (error) {
+        fail(token, error, restore);
+      }
+    };
+
+    return {
+      open: false,
+      docked: readDocked(),
+      history: 'idle',
+      historyError: null,
+      messages: [],
+      turn: null,
+      error: null,
+      draft: '',
+      resolved: {},
+      answering: {},
+      answerErrors: {},
+      setOpen(open) {
+        set({ open });
+        if (open) void get().loadHistory();
+      },
+      setDocked(docked) {
+        writeDocked(docked);
+        set({ docked });
+      },
+      setDraft(draft) {
+        set({ draft });
+      },
+      async loadHistory() {
+        const state = get().history;
+        if (state === 'loading' || state === 'ready') return;
+        const run = ++historyRuns;
+        set({ history: 'loading', historyError: null });
+        try {
+          const { messages } = await client.chat.history.query();
+          if (run !== historyRuns) return; // reset meanwhile
+          const ids = new Set(messages.map((m) => m.id));
+          // A turn sent while the history loaded comes after it.
+          set((s) => ({ history: 'ready', ...withMessages([...messages, ...s.messages.filter((m) => !ids.has(m.id))]) }));
+        } catch (error) {
+          if (run !== historyRuns) return;
+          if (isUnauthorized(error)) unauthorized();
+          set({ history: 'error', historyError: errorText(error) });
+        }
+      },
+      send(raw) {
+        const text = raw.trim();
+        if (!text || text.length > MAX_LENGTH || get().turn) return false;
+        set({ draft: '' });
+        run({ kind: 'message', text, page: page() }, raw);
+        return true;
+      },
+      pick(requestId, candidateId) {
+        if (get().turn || !requestId) return;
+        run({ kind: 'pick', requestId, candidateId }, null);
+      },
+      async answer(action, nonce, payloadHash) {
+        const { answering, resolved } = get();
+        if (!nonce || !payloadHash || Object.hasOwn(answering, nonce) || Object.hasOwn(resolved, nonce)) return;
+        const run = sessionRuns;
+        // Marked before the call, synchronously: a second press cannot get past the check above.
+        set((s) => ({ answering: { ...s.answering, [nonce]: action }, answerErrors: without(s.answerErrors, nonce) }));
+        try {
+          const input = { nonce, payloadHash };
+          const message = action === 'confirm' ? await client.chat.confirm.mutate(input) : await client.chat.cancel.mutate(input);
+          if (run !== sessionRuns) return;
+          set((s) => ({ ...withMessages(upsert(s.messages, message)), answering: without(s.answering, nonce) }));
+          // The pages showing what the answer touched fetch it afresh, without a reload.
+          invalidate(message.resolves?.state === 'confirmed' ? STALE_AFTER_CHANGE : STALE_AFTER_ANSWER);
+        } catch (error) {
+          if (run !== sessionRuns) return;
+          if (isUnauthorized(error)) unauthorized();
+          // The call failed before main answered (or its answer was lost): the buttons come back.
+          // Main takes each nonce once, so pressing again cannot carry the change out twice.
+          set((s) => ({ answering: without(s.answering, nonce), answerErrors: { ...s.answerErrors, [nonce]: errorText(error) } }));
+        }
+      },
+      async clear() {
+        if (get().turn) return;
+        try {
+          await client.chat.clear.mutate();
+          historyRuns++;
+          set({ ...withMessages([]), error: null, history: 'ready', historyError: null, answerErrors: {} });
+        } catch (error) {
+          if (isUnauthorized(error)) unauthorized();
+          set({ error: errorText(error) });
+        }
+      },
+      reset() {
+        stopActive();
+        tokens++;
+        historyRuns++;
+        sessionRuns++;
+        set({
+          open: false, history: 'idle', historyError: null, ...withMessages([]), turn: null, error: null, draft: '',
+          answering: {}, answerErrors: {},
+        });
+      },
+    };
+  });
+}

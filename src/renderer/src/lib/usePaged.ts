@@ -1,10 +1,7 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
-import { type QueryState, useDeskQuery } from './useQuery';
-import { isUnauthorized, isUnreachable, userMessage } from './errors';
-import { reportUnreachable } from './reachability';
-import { useSession } from './session';
-
-interface More<R> { base: unknown; rows: R[]; nextCursor: string | null; loading: boolean; error: string | null }
+import { type InfiniteData, type QueryKey, type UseInfiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { userMessage } from './errors';
+import { type QueryState, useTrackShown, viewOf } from './useQuery';
 
 export type PagedState<P, R> = QueryState<{ first: P; rows: R[]; nextCursor: string | null; loadingMore: boolean; moreError: string | null }> & {
   reload(): void;
@@ -12,53 +9,32 @@ export type PagedState<P, R> = QueryState<{ first: P; rows: R[]; nextCursor: str
 };
 
 /**
- * A keyset-paged desk list: the first page through useDeskQuery (loading/error states), further
- * pages appended on demand. A new key or a reload starts over.
+ * A keyset-paged desk list (options from `panelPages`, lib/queries.ts): the first page decides
+ * loading and error; further pages are appended on demand, and a failed one is reported beside
+ * the rows already shown. A new key or a reload starts over.
  */
-export function usePaged<P extends { nextCursor: string | null }, R>(
-  key: string, fetchPage: (cursor: string | undefined) => Promise<P>, rowsOf: (page: P) => R[],
+export function usePaged<P extends { nextCursor: string | null }, R, K extends QueryKey>(
+  options: UseInfiniteQueryOptions<P, Error, InfiniteData<P>, K, string | undefined>,
+  rowsOf: (page: P) => R[],
 ): PagedState<P, R> {
-  const first = useDeskQuery(key, () => fetchPage(undefined));
-  const [more, setMore] = useState<More<R> | null>(null);
-  const current = useRef<unknown>(null);
-  /** The cursor being fetched: a second call for it (a re-run effect) is dropped. */
-  const pending = useRef<string | null>(null);
-  const base = first.status === 'ready' ? first.data : null;
-  current.current = base;
-  const own = more && base !== null && more.base === base ? more : null;
-  const nextCursor = own ? own.nextCursor : base ? base.nextCursor : null;
-  const loading = own?.loading ?? false;
-
-  const loadMore = useCallback(() => {
-    if (!base || !nextCursor || loading || pending.current === nextCursor) return;
-    pending.current = nextCursor;
-    setMore((m) => ({ base, rows: m && m.base === base ? m.rows : [], nextCursor, loading: true, error: null }));
-    fetchPage(nextCursor).then(
-      (page) => {
-        pending.current = null;
-        if (current.current !== base) return;
-        setMore((m) => ({ base, rows: [...(m && m.base === base ? m.rows : []), ...rowsOf(page)], nextCursor: page.nextCursor, loading: false, error: null }));
-      },
-      (error: unknown) => {
-        pending.current = null;
-        if (current.current !== base) return;
-        if (isUnauthorized(error)) useSession.getState().expired();
-        if (isUnreachable(error)) reportUnreachable();
-        setMore((m) => ({ base, rows: m && m.base === base ? m.rows : [], nextCursor, loading: false, error: userMessage(error) }));
-      },
-    );
-    // fetchPage and rowsOf are fresh closures each render; base and the cursor decide the call.
-  }, [base, nextCursor, loading]);
-
-  const ownRows = own?.rows;
-  const rows = useMemo(
-    () => (base ? (ownRows ? [...rowsOf(base), ...ownRows] : rowsOf(base)) : []),
-    // rowsOf is a fresh closure each render; the pages decide the rows.
-    [base, ownRows],
-  );
-  if (first.status !== 'ready') return { ...first, loadMore };
+  const q = useInfiniteQuery(options);
+  const pages = q.data?.pages;
+  // rowsOf is a fresh closure each render; the pages decide the rows.
+  const rows = useMemo(() => (pages ? pages.flatMap(rowsOf) : []), [pages]);
+  const moreFailed = q.isFetchNextPageError;
+  const view = viewOf({ ...q, status: moreFailed ? 'success' : q.status });
+  useTrackShown(view.status === 'ready' ? view.fetchedAt : null);
+  const loadMore = () => {
+    if (q.hasNextPage && !q.isFetching) void q.fetchNextPage();
+  };
+  const reload = () => void q.refetch();
+  if (view.status !== 'ready' || !pages?.[0]) return { ...(view.status === 'ready' ? { status: 'loading' } : view), reload, loadMore };
   return {
-    status: 'ready', fetchedAt: first.fetchedAt, reload: first.reload, loadMore,
-    data: { first: first.data, rows, nextCursor, loadingMore: loading, moreError: own?.error ?? null },
+    status: 'ready', fetchedAt: view.fetchedAt, reload, loadMore,
+    data: {
+      first: pages[0], rows, nextCursor: pages[pages.length - 1]!.nextCursor,
+      loadingMore: q.isFetchingNextPage,
+      moreError: moreFailed ? userMessage(q.error) : null,
+    },
   };
 }

@@ -1,7 +1,7 @@
-import { useEffect, useId, useState } from 'react';
-import { errorCode, isUnauthorized, isUnreachable, userMessage } from './errors';
-import { reportReachable, reportUnreachable, trackShown, useReachability } from './reachability';
-import { useSession } from './session';
+import { type QueryKey, type UseQueryOptions, useQuery } from '@tanstack/react-query';
+import { useEffect, useId } from 'react';
+import { errorCode, isUnreachable, userMessage } from './errors';
+import { trackShown } from './reachability';
 
 export type QueryState<T> =
   /** `waiting`: the backend is unreachable and nothing has been fetched yet (the loop retries). */
@@ -11,49 +11,28 @@ export type QueryState<T> =
   /** `fetchedAt`: when `data` came (ms since the epoch); it stays on screen through an outage. */
   | { status: 'ready'; data: T; fetchedAt: number };
 
-interface Held<T> { key: string; state: QueryState<T> }
-
 /**
- * Runs a desk call when its key changes, and again when the backend answers after an outage
- * (keeping what is on screen until the fresh answer comes). An UNAUTHORIZED answer signs the
- * user out; an unreachable backend is reported to the reachability loop, which retries.
+ * What a page shows of a query: its data, kept (with its age, for the banner) while the backend
+ * is unreachable; "waiting" while unreachable with nothing yet; any other failure in words.
  */
-export function useDeskQuery<T>(key: string, run: () => Promise<T>): QueryState<T> & { reload(): void } {
+export function viewOf<T>(q: { data: T | undefined; error: unknown; dataUpdatedAt: number; status: 'pending' | 'error' | 'success' }): QueryState<T> {
+  if (q.status === 'error' && !isUnreachable(q.error)) {
+    return { status: 'error', message: userMessage(q.error), code: errorCode(q.error) };
+  }
+  if (q.data !== undefined) return { status: 'ready', data: q.data, fetchedAt: q.dataUpdatedAt };
+  return q.status === 'error' ? { status: 'loading', waiting: true } : { status: 'loading' };
+}
+
+/** Tells the backend banner how old the data on screen is, while it is on screen. */
+export function useTrackShown(fetchedAt: number | null): void {
   const id = useId();
-  const epoch = useReachability((s) => s.epoch);
-  const [held, setHeld] = useState<Held<T>>({ key, state: { status: 'loading' } });
-  const [nonce, setNonce] = useState(0);
-  // Another key is another query: what the old one held is not shown for it.
-  const state: QueryState<T> = held.key === key ? held.state : { status: 'loading' };
-
-  useEffect(() => {
-    let live = true;
-    setHeld((h) => (h.key === key && h.state.status === 'ready' ? h : { key, state: { status: 'loading' } }));
-    run().then(
-      (data) => {
-        if (!live) return;
-        reportReachable();
-        setHeld({ key, state: { status: 'ready', data, fetchedAt: Date.now() } });
-      },
-      (error: unknown) => {
-        if (!live) return;
-        if (isUnreachable(error)) {
-          reportUnreachable();
-          // What is on screen stays, with its age; with nothing yet, the page waits for the backend.
-          setHeld((h) => (h.key === key && h.state.status === 'ready' ? h : { key, state: { status: 'loading', waiting: true } }));
-          return;
-        }
-        reportReachable();
-        if (isUnauthorized(error)) useSession.getState().expired();
-        setHeld({ key, state: { status: 'error', message: userMessage(error), code: errorCode(error) } });
-      },
-    );
-    return () => { live = false; };
-    // `run` is a fresh closure each render; the key, a reload and the backend's return decide the call.
-  }, [key, nonce, epoch]);
-
-  const fetchedAt = state.status === 'ready' ? state.fetchedAt : null;
   useEffect(() => (fetchedAt === null ? undefined : trackShown(id, fetchedAt)), [id, fetchedAt]);
+}
 
-  return { ...state, reload: () => setNonce((n) => n + 1) };
+/** A desk query (options from lib/queries.ts) as a page shows it; `reload` fetches it afresh. */
+export function useDeskQuery<F, T, K extends QueryKey>(options: UseQueryOptions<F, Error, T, K>): QueryState<T> & { reload(): void } {
+  const q = useQuery(options);
+  const state = viewOf(q);
+  useTrackShown(state.status === 'ready' ? state.fetchedAt : null);
+  return { ...state, reload: () => void q.refetch() };
 }

@@ -2,9 +2,10 @@ import { PlayerLink } from '../cards/PlayerLink';
 import { playerHref } from '../cards/shared';
 import { LIMIT_FIELDS } from '../cards/DiffCard';
 import { humaniseTool } from '../chat/tools';
-import { desk } from '../lib/desk';
+import type { desk } from '../lib/desk';
 import { formatCount, formatDateTime, formatPoints, takeInWords } from '../lib/format';
 import { useSession } from '../lib/session';
+import { auditListQuery, playerNamesQuery } from '../lib/queries';
 import { useDeskQuery } from '../lib/useQuery';
 import { Loadable } from '../components/States';
 
@@ -21,7 +22,7 @@ type AuditEntry = AuditListOutput['entries'][number];
 type AuditOutcome = AuditEntry['outcome'];
 
 export function AuditPage() {
-  const state = useDeskQuery('audit', () => desk.audit.list.query());
+  const state = useDeskQuery(auditListQuery());
   return (
     <section aria-labelledby="audit-title">
       <div className="section-head">
@@ -193,13 +194,7 @@ function usePlayerNames(entries: readonly AuditEntry[]): Map<string, string> {
     .filter((id): id is string => id !== null && !known.has(id) && playerHref(id) !== null)
     .sort()
     .slice(0, NAME_LOOKUPS);
-  const looked = useDeskQuery(`audit-names:${missing.join(',')}`, async () => {
-    const found = await Promise.all(missing.map((playerId) => desk.panel.creditLimits.query({ playerId }).then(
-      (r) => [playerId, r.rows.find((row) => row.accountId === playerId)?.name ?? null] as const,
-      () => [playerId, null] as const,
-    )));
-    return found;
-  });
+  const looked = useDeskQuery(playerNamesQuery(missing));
   if (looked.status === 'ready') {
     for (const [id, name] of looked.data) if (name) known.set(id, clip(name, 80));
   }

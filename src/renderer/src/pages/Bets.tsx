@@ -1,9 +1,9 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
-import { desk } from '../lib/desk';
 import { formatCount, formatDateTime, formatOdds, formatPoints, signClass } from '../lib/format';
 import { buildHref, useRoute } from '../lib/route';
 import { useSession } from '../lib/session';
+import { type PanelInput, type PanelOutput, panelPages } from '../lib/queries';
 import { usePaged } from '../lib/usePaged';
 import { isIsoDate } from '../../../shared/dates';
 import { PAGE_SIZE_MAX } from '../../../shared/contracts/page-size';
@@ -17,7 +17,7 @@ const ROW_HEIGHT = 36;
 /** Rows from the end at which the next page is asked for. */
 const PREFETCH = 100;
 
-type BetsOutput = Awaited<ReturnType<typeof desk.panel.bets.query>>;
+type BetsOutput = PanelOutput<'bets'>;
 type Bet = BetsOutput['bets'][number];
 
 export function BetsPage() {
@@ -65,18 +65,18 @@ export function BetsPage() {
         )}
       </div>
       {problem ? <p className="state error" role="alert">{problem}</p> : (
-        <BetsList key={key} queryKey={key} input={input} playerId={playerId} fixtureId={fixtureId}
+        <BetsList key={key} input={input} playerId={playerId} fixtureId={fixtureId}
           clear={(k) => setQuery({ [k]: undefined })} />
       )}
     </section>
   );
 }
 
-function BetsList({ queryKey, input, playerId, fixtureId, clear }: {
-  queryKey: string; input: Parameters<typeof desk.panel.bets.query>[0]; playerId: string | undefined; fixtureId: string | undefined;
+function BetsList({ input, playerId, fixtureId, clear }: {
+  input: PanelInput<'bets'>; playerId: string | undefined; fixtureId: string | undefined;
   clear(key: 'playerId' | 'fixtureId'): void;
 }) {
-  const state = usePaged<BetsOutput, Bet>(queryKey, (cursor) => desk.panel.bets.query({ ...input, ...(cursor && { cursor }) }), (p) => p.bets);
+  const state = usePaged(panelPages('bets', input), (p: BetsOutput): Bet[] => p.bets);
   return (
     <Loadable state={state}>
       {(d) => {

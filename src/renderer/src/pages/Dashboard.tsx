@@ -1,4 +1,4 @@
-import { desk } from '../lib/desk';
+import { panelQuery } from '../lib/queries';
 import { formatPoints, takeInWords } from '../lib/format';
 import { useDeskQuery } from '../lib/useQuery';
 import { Link } from '../components/Link';
@@ -6,7 +6,7 @@ import { Loadable } from '../components/States';
 import { Tile } from '../components/Tile';
 
 export function DashboardPage() {
-  const state = useDeskQuery('dashboard', () => desk.panel.dashboard.query());
+  const state = useDeskQuery(panelQuery('dashboard', undefined));
   return (
     <section aria-labelledby="dashboard-title">
       <h1 id="dashboard-title">Dashboard</h1>

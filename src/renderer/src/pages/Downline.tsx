@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { DownlineNode } from '../../../shared/contracts/agent-api';
-import { desk } from '../lib/desk';
+import { panelQuery } from '../lib/queries';
 import { formatBps, formatPoints, signClass, takeTowards } from '../lib/format';
 import { useRoute } from '../lib/route';
 import { useSession } from '../lib/session';
@@ -23,7 +23,7 @@ function pathTo(nodes: DownlineNode[], id: string): string[] | null {
 }
 
 export function DownlinePage() {
-  const state = useDeskQuery(`downline:${DEPTH}`, () => desk.panel.downline.query({ depth: DEPTH }));
+  const state = useDeskQuery(panelQuery('downline', { depth: DEPTH }));
   const agentId = useRoute((s) => s.query.agentId);
   return (
     <section aria-labelledby="downline-title">

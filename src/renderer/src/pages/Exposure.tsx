@@ -1,4 +1,4 @@
-import { desk } from '../lib/desk';
+import { panelQuery } from '../lib/queries';
 import { formatCount, formatPoints } from '../lib/format';
 import { buildHref, useRoute } from '../lib/route';
 import { useDeskQuery } from '../lib/useQuery';
@@ -9,7 +9,7 @@ import { MoneyCell } from '../components/MoneyCell';
 
 export function ExposurePage() {
   const fixtureId = useRoute((s) => s.query.fixtureId);
-  const state = useDeskQuery(`exposure:${fixtureId ?? ''}`, () => desk.panel.exposure.query(fixtureId ? { fixtureId } : {}));
+  const state = useDeskQuery(panelQuery('exposure', fixtureId ? { fixtureId } : {}));
   return (
     <section aria-labelledby="exposure-title">
       <h1 id="exposure-title">Live exposure</h1>

@@ -1,4 +1,4 @@
-import { desk } from '../lib/desk';
+import { panelQuery, playerAgentQuery } from '../lib/queries';
 import { formatDateTime, formatOdds, formatPeriod, formatPoints, formatWeek, owesInWords, paidInWords, signClass, takeInWords, takeTowards } from '../lib/format';
 import { buildHref, useRoute } from '../lib/route';
 import { useSession } from '../lib/session';
@@ -41,16 +41,10 @@ function PlayerView({ playerId }: { playerId: string }) {
   const { path, query, navigate } = useRoute();
   const period = periodFromQuery(query, me.timezone, 'month');
   const range = period.error ? {} : { from: period.from, to: period.to };
-  const state = useDeskQuery(`player:${playerId}:${range.from ?? ''}:${range.to ?? ''}`,
-    () => desk.panel.player.query({ playerId, ...range }));
+  const state = useDeskQuery(panelQuery('player', { playerId, ...range }));
   const name = state.status === 'ready' ? (state.data.limits?.name ?? state.data.take?.name ?? null) : null;
   // The player's own agent, for the take in words (it may be a sub-agent, not you).
-  const agent = useDeskQuery(`player-agent:${playerId}:${name ?? ''}`, async () => {
-    if (!name) return null;
-    const found = await desk.panel.searchPlayers.query({ query: name.slice(0, 200), limit: 50 });
-    const p = found.players.find((x) => x.id === playerId);
-    return p ? { id: p.agentId, name: p.agentName } : null;
-  });
+  const agent = useDeskQuery(playerAgentQuery(playerId, name));
   const agentRef = agent.status === 'ready' ? agent.data : null;
 
   if (state.status === 'error' && isNotFoundCode(state.code)) return <PlayerNotFound />;

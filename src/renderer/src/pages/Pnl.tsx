@@ -1,7 +1,7 @@
-import { desk } from '../lib/desk';
 import { formatBps, formatCount, formatPoints, signClass } from '../lib/format';
 import { buildHref, useRoute } from '../lib/route';
 import { useSession } from '../lib/session';
+import { type PanelOutput, panelPages } from '../lib/queries';
 import { usePaged } from '../lib/usePaged';
 import { Link } from '../components/Link';
 import { PeriodPicker, periodFromQuery } from '../components/Period';
@@ -10,8 +10,8 @@ import { Loadable } from '../components/States';
 import { Tile } from '../components/Tile';
 import { PnlCells } from '../components/MoneyCell';
 
-type PnlOutput = Awaited<ReturnType<typeof desk.panel.pnl.query>>;
-type CommissionOutput = Awaited<ReturnType<typeof desk.panel.commission.query>>;
+type PnlOutput = PanelOutput<'pnl'>;
+type CommissionOutput = PanelOutput<'commission'>;
 
 export function PnlPage() {
   const timezone = useSession((s) => s.user?.timezone ?? 'UTC');
@@ -33,8 +33,7 @@ export function PnlPage() {
 }
 
 function PnlTable({ from, to }: { from: string; to: string }) {
-  const state = usePaged<PnlOutput, PnlOutput['rows'][number]>(`pnl:${from}:${to}`,
-    (cursor) => desk.panel.pnl.query({ from, to, limit: 500, ...(cursor && { cursor }) }), (p) => p.rows);
+  const state = usePaged(panelPages('pnl', { from, to, limit: 500 }), (p: PnlOutput) => p.rows);
   return (
     <Loadable state={state}>
       {(d) => {
@@ -87,8 +86,7 @@ function PnlTable({ from, to }: { from: string; to: string }) {
 }
 
 function CommissionTable({ from, to }: { from: string; to: string }) {
-  const state = usePaged<CommissionOutput, CommissionOutput['rows'][number]>(`commission:${from}:${to}`,
-    (cursor) => desk.panel.commission.query({ from, to, limit: 500, ...(cursor && { cursor }) }), (p) => p.rows);
+  const state = usePaged(panelPages('commission', { from, to, limit: 500 }), (p: CommissionOutput) => p.rows);
   return (
     <section aria-labelledby="commission-title">
       <div className="section-head">

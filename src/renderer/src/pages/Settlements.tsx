@@ -1,14 +1,14 @@
-import { desk } from '../lib/desk';
 import { formatDateTime, formatPoints, formatWeek, owesInWords, paidInWords, takeInWords } from '../lib/format';
 import { buildHref, useRoute } from '../lib/route';
 import { useSession } from '../lib/session';
+import { type PanelOutput, panelPages } from '../lib/queries';
 import { usePaged } from '../lib/usePaged';
 import { isIsoDate } from '../../../shared/dates';
 import { Link } from '../components/Link';
 import { More } from '../components/More';
 import { Loadable } from '../components/States';
 
-type SettlementsOutput = Awaited<ReturnType<typeof desk.panel.settlements.query>>;
+type SettlementsOutput = PanelOutput<'settlements'>;
 
 export function SettlementsPage() {
   const { path, query, navigate } = useRoute();
@@ -33,8 +33,8 @@ export function SettlementsPage() {
 
 function SettlementList({ from, to }: { from: string; to: string }) {
   const me = useSession((s) => s.user)!;
-  const state = usePaged<SettlementsOutput, SettlementsOutput['rows'][number]>(`settlements:${from}:${to}`,
-    (cursor) => desk.panel.settlements.query({ limit: 200, ...(from && { from }), ...(to && { to }), ...(cursor && { cursor }) }), (p) => p.rows);
+  const state = usePaged(panelPages('settlements', { limit: 200, ...(from && { from }), ...(to && { to }) }),
+    (p: SettlementsOutput) => p.rows);
   return (
     <Loadable state={state}>
       {(d) => d.rows.length === 0 ? <p className="state empty" data-testid="settlements-empty">No settlements yet.</p> : (

@@ -1,0 +1,314 @@
+import { TRPCClientError } from '@trpc/client';
+import { describe, expect, it } from 'vitest';
+import type { Card } from '../../src/shared/contracts/assistant.js';
+import type { ChatMessage, ChatTurnInput, TurnEvent } from '../../src/shared/contracts/chat.js';
+import {
+  type ChatClient, MAX_LENGTH, STALE_AFTER_ANSWER, STALE_AFTER_CHANGE, type StaleKeys, createChatStore, pageContext,
+} from '../../src/renderer/src/chat/store.js';
+
+/** A desk error as the renderer receives it (tRPC's client error, the desk's code in `data`). */
+function deskError(code: string, message: string): TRPCClientError<never> {
+  return TRPCClientError.from({ error: { code: -32600, message, data: { code, httpStatus: 400, path: 'chat.turn' } } }) as TRPCClientError<never>;
+}
+
+type Observer = Parameters<ChatClient['chat']['turn']['subscribe']>[1];
+
+interface Deferred<T> { promise: Promise<T>; resolve(value: T): void; reject(error: unknown): void }
+function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => { resolve = res; reject = rej; });
+  return { promise, resolve, reject };
+}
+
+function message(over: Partial<ChatMessage> & Pick<ChatMessage, 'id'>): ChatMessage {
+  return { role: 'assistant', at: '2026-11-20T06:30:00.000Z', text: '', cards: [], requestId: 'r1', ...over };
+}
+
+/** A fake desk client that records every call and lets the test answer each one. */
+function fakeDesk() {
+  const turns: Array<{ input: ChatTurnInput; observer: Observer; unsubscribed: boolean }> = [];
+  const calls = { history: [] as Array<Deferred<{ messages: ChatMessage[] }>>, confirm: [] as Array<{ input: unknown; answer: Deferred<ChatMessage> }>,
+    cancel: [] as Array<{ input: unknown; answer: Deferred<ChatMessage> }>, clear: [] as Array<Deferred<unknown>> };
+  const client: ChatClient = {
+    chat: {
+      turn: {
+        subscribe(input, observer) {
+          const turn = { input, observer, unsubscribed: false };
+          turns.push(turn);
+          return { unsubscribe: () => { turn.unsubscribed = true; } };
+        },
+      },
+      history: { query: () => { const d = deferred<{ messages: ChatMessage[] }>(); calls.history.push(d); return d.promise; } },
+      confirm: { mutate: (input) => { const d = deferred<ChatMessage>(); calls.confirm.push({ input, answer: d }); return d.promise; } },
+      cancel: { mutate: (input) => { const d = deferred<ChatMessage>(); calls.cancel.push({ input, answer: d }); return d.promise; } },
+      clear: { mutate: () => { const d = deferred<unknown>(); calls.clear.push(d); return d.promise; } },
+    },
+  };
+  return { client, turns, calls };
+}
+
+function setup(storage: Map<string, string> = new Map()) {
+  const fake = fakeDesk();
+  const invalidated: StaleKeys[] = [];
+  let unauthorized = 0;
+  const store = createChatStore({
+    client: fake.client,
+    page: () => pageContext('/agent/players/p-1', { tab: 'bets' }),
+    unauthorized: () => { unauthorized++; },
+    invalidate: (keys) => { invalidated.push(keys); },
+    storage: { getItem: (k) => storage.get(k) ?? null, setItem: (k, v) => { storage.set(k, v); } },
+  });
+  return { store, ...fake, invalidated, storage, unauthorizedCalls: () => unauthorized };
+}
+
+const flush = () => new Promise((done) => setTimeout(done, 0));
+
+const NONCE = 'n'.repeat(32);
+const HASH = 'a'.repeat(64);
+
+describe('chat store: sending and streaming', () => {
+  it('sends the trimmed text with the page the user is on, and refuses empty, oversized or overlapping sends', () => {
+    const { store, turns } = setup();
+    store.getState().setDraft('  how much does Karan owe?  ');
+    expect(store.getState().send('   ')).toBe(false);
+    expect(store.getState().send('x'.repeat(MAX_LENGTH + 1))).toBe(false);
+    expect(turns).toHaveLength(0);
+
+    expect(store.getState().send('  how much does Karan owe?  ')).toBe(true);
+    expect(turns).toHaveLength(1);
+    expect(turns[0]!.input).toEqual({ kind: 'message', text: 'how much does Karan owe?', page: { path: '/agent/players/p-1', query: { tab: 'bets' } } });
+    expect(store.getState().draft).toBe('');
+    expect(store.getState().turn).toMatchObject({ requestId: null, tools: [], cards: [], text: '' });
+    // One turn at a time.
+    expect(store.getState().send('and Meera?')).toBe(false);
+    expect(turns).toHaveLength(1);
+  });
+
+  it('builds the turn from its events and ends it with the final message', () => {
+    const { store, turns } = setup();
+    store.getState().send('exposure');
+    const emit = (e: TurnEvent) => turns[0]!.observer.onData(e);
+    const user = message({ id: 'u1', role: 'user', text: 'exposure' });
+    emit({ type: 'start', requestId: 'r1', user });
+    emit({ type: 'plan', requestId: 'r1', intent: 'exposure', action: 'tools', tools: ['agent.getLiveExposure'] });
+    expect(store.getState().turn?.tools).toEqual([{ tool: 'agent.getLiveExposure', status: 'planned' }]);
+    emit({ type: 'tool', requestId: 'r1', tool: 'agent.getLiveExposure', status: 'started' });
+    emit({ type: 'tool', requestId: 'r1', tool: 'agent.getLiveExposure', status: 'ok', ms: 12 });
+    const card = { type: 'exposure_card' } as unknown as Card;
+    emit({ type: 'card', requestId: 'r1', card });
+    emit({ type: 'text', requestId: 'r1', delta: 'Your open ' });
+    // Another turn's event is not this one's.
+    emit({ type: 'text', requestId: 'other', delta: 'NOT MINE' });
+    emit({ type: 'text', requestId: 'r1', delta: 'liability is…' });
+    const mid = store.getState();
+    expect(mid.messages).toEqual([user]);
+    expect(mid.turn).toMatchObject({ requestId: 'r1', action: 'tools', tools: [{ tool: 'agent.getLiveExposure', status: 'ok' }], cards: [card], text: 'Your open liability is…' });
+
+    const final = message({ id: 'a1', text: 'Your open liability is 10.00.', cards: [card], outcome: 'answered' });
+    emit({ type: 'done', requestId: 'r1', message: final });
+    expect(store.getState().turn).toBeNull();
+    expect(store.getState().messages).toEqual([user, final]);
+    expect(store.getState().send('next')).toBe(true);
+  });
+
+  it('continues a picker turn with the chosen candidate', () => {
+    const { store, turns } = setup();
+    store.getState().pick('r7', '11111111-1111-4111-8111-111111111111');
+    expect(turns[0]!.input).toEqual({ kind: 'pick', requestId: 'r7', candidateId: '11111111-1111-4111-8111-111111111111' });
+    store.getState().pick('r8', '22222222-2222-4222-8222-222222222222');
+    expect(turns).toHaveLength(1);
+  });
+
+  it('a failed turn keeps what arrived, says what went wrong in words and never the error text', () => {
+    const { store, turns } = setup();
+    store.getState().send('exposure');
+    const obs = turns[0]!.observer;
+    obs.onData({ type: 'start', requestId: 'r1', user: message({ id: 'u1', role: 'user' }) });
+    obs.onData({ type: 'text', requestId: 'r1', delta: 'Partial' });
+    obs.onError(deskError('INTERNAL_SERVER_ERROR', 'relation "ledger" does not exist'));
+    const s = store.getState();
+    expect(s.turn).toBeNull();
+    expect(s.messages.at(-1)).toMatchObject({ role: 'assistant', text: 'Partial', outcome: 'failed' });
+    expect(s.error).toBe('Something went wrong on our side. Try again in a moment.');
+    expect(s.error).not.toContain('ledger');
+    // The message had been taken (start came): the composer is not refilled.
+    expect(s.draft).toBe('');
+  });
+
+  it('gives the typed text back when the turn failed before it was taken', () => {
+    const { store, turns } = setup();
+    store.getState().send('hello there');
+    turns[0]!.observer.onError(deskError('TOO_MANY_REQUESTS', 'slow down'));
+    expect(store.getState().draft).toBe('hello there');
+    expect(store.getState().error).toBeTruthy();
+  });
+
+  it('a stream that ends without done is a failure; UNAUTHORIZED ends the session', () => {
+    const { store, turns, unauthorizedCalls } = setup();
+    store.getState().send('one');
+    turns[0]!.observer.onComplete();
+    expect(store.getState().error).toBe('The assistant stopped before finishing its answer. Try again.');
+    expect(store.getState().turn).toBeNull();
+
+    store.getState().send('two');
+    turns[1]!.observer.onError(deskError('UNAUTHORIZED', 'session expired'));
+    expect(unauthorizedCalls()).toBe(1);
+  });
+
+  it('reset stops the running turn and ignores its late events', () => {
+    const { store, turns } = setup();
+    store.getState().send('one');
+    store.getState().reset();
+    expect(turns[0]!.unsubscribed).toBe(true);
+    turns[0]!.observer.onData({ type: 'start', requestId: 'r1', user: message({ id: 'u1', role: 'user' }) });
+    expect(store.getState().messages).toEqual([]);
+    expect(store.getState().turn).toBeNull();
+  });
+});
+
+describe('chat store: history', () => {
+  it('loads once, putting a turn sent meanwhile after it', async () => {
+    const { store, calls, turns } = setup();
+    store.getState().setOpen(true);
+    expect(store.getState().history).toBe('loading');
+    store.getState().send('meanwhile');
+    const mine = message({ id: 'u9', role: 'user', requestId: 'r9' });
+    turns[0]!.observer.onData({ type: 'start', requestId: 'r9', user: mine });
+    const old = [message({ id: 'u0', role: 'user', requestId: 'r0' }), message({ id: 'a0', requestId: 'r0', resolves: { nonce: NONCE, state: 'cancelled' } })];
+    calls.history[0]!.resolve({ messages: old });
+    await flush();
+    expect(store.getState().history).toBe('ready');
+    expect(store.getState().messages.map((m) => m.id)).toEqual(['u0', 'a0', 'u9']);
+    // What history says about answered proposals is kept.
+    expect(store.getState().resolved).toEqual({ [NONCE]: 'cancelled' });
+    await store.getState().loadHistory();
+    expect(calls.history).toHaveLength(1);
+  });
+
+  it('a failed load says so in words and may be tried again; a load that lands after reset is dropped', async () => {
+    const { store, calls } = setup();
+    void store.getState().loadHistory();
+    calls.history[0]!.reject(new TypeError('Failed to fetch at ws://127.0.0.1'));
+    await flush();
+    expect(store.getState().history).toBe('error');
+    expect(store.getState().historyError).not.toContain('ws://');
+
+    void store.getState().loadHistory();
+    store.getState().reset();
+    calls.history[1]!.resolve({ messages: [message({ id: 'other-user' })] });
+    await flush();
+    expect(store.getState().messages).toEqual([]);
+    expect(store.getState().history).toBe('idle');
+  });
+
+  it('clear empties the conversation once main has; a failed clear keeps it', async () => {
+    const { store, calls, turns } = setup();
+    store.getState().send('x');
+    turns[0]!.observer.onData({ type: 'done', requestId: 'r1', message: message({ id: 'a1' }) });
+    const failing = store.getState().clear();
+    calls.clear[0]!.reject(deskError('INTERNAL_SERVER_ERROR', 'disk full at /home/x'));
+    await failing;
+    expect(store.getState().messages).toHaveLength(1);
+    expect(store.getState().error).not.toContain('/home');
+    const ok = store.getState().clear();
+    calls.clear[1]!.resolve(undefined);
+    await ok;
+    expect(store.getState().messages).toEqual([]);
+  });
+});
+
+describe('chat store: answering a proposal', () => {
+  it('confirms once, records the answer and has the pages showing limits, takes and the audit log fetch afresh', async () => {
+    const { store, calls, invalidated } = setup();
+    const pending = store.getState().answer('confirm', NONCE, HASH);
+    // A second press while the first is in flight sends nothing.
+    await store.getState().answer('confirm', NONCE, HASH);
+    await store.getState().answer('cancel', NONCE, HASH);
+    expect(calls.confirm).toHaveLength(1);
+    expect(calls.cancel).toHaveLength(0);
+    expect(calls.confirm[0]!.input).toEqual({ nonce: NONCE, payloadHash: HASH });
+    expect(store.getState().answering).toEqual({ [NONCE]: 'confirm' });
+    expect(invalidated).toEqual([]);
+
+    calls.confirm[0]!.answer.resolve(message({ id: 'c1', text: 'Done.', resolves: { nonce: NONCE, state: 'confirmed' } }));
+    await pending;
+    expect(store.getState().answering).toEqual({});
+    expect(store.getState().resolved).toEqual({ [NONCE]: 'confirmed' });
+    expect(invalidated).toEqual([STALE_AFTER_CHANGE]);
+    expect(STALE_AFTER_CHANGE).toEqual(expect.arrayContaining([['panel'], ['audit']]));
+
+    // Answered: nothing more is sent for it.
+    await store.getState().answer('confirm', NONCE, HASH);
+    expect(calls.confirm).toHaveLength(1);
+  });
+
+  it('a cancel, or a confirm main refused, refreshes only the audit log', async () => {
+    const { store, calls, invalidated } = setup();
+    const cancel = store.getState().answer('cancel', NONCE, HASH);
+    calls.cancel[0]!.answer.resolve(message({ id: 'c1', resolves: { nonce: NONCE, state: 'cancelled' } }));
+    await cancel;
+    const other = 'm'.repeat(32);
+    const refused = store.getState().answer('confirm', other, HASH);
+    calls.confirm[0]!.answer.resolve(message({ id: 'c2', resolves: { nonce: other, state: 'expired' } }));
+    await refused;
+    expect(invalidated).toEqual([STALE_AFTER_ANSWER, STALE_AFTER_ANSWER]);
+    expect(STALE_AFTER_ANSWER).toEqual([['audit']]);
+  });
+
+  it('a failed call gives the buttons back with the reason in words, and refreshes nothing', async () => {
+    const { store, calls, invalidated, unauthorizedCalls } = setup();
+    const first = store.getState().answer('confirm', NONCE, HASH);
+    calls.confirm[0]!.answer.reject(deskError('INTERNAL_SERVER_ERROR', 'ECONNRESET 10.0.0.1'));
+    await first;
+    expect(store.getState().answering).toEqual({});
+    expect(store.getState().answerErrors[NONCE]).toBe('Something went wrong on our side. Try again in a moment.');
+    expect(invalidated).toEqual([]);
+
+    const second = store.getState().answer('confirm', NONCE, HASH);
+    expect(store.getState().answerErrors).toEqual({});
+    calls.confirm[1]!.answer.reject(deskError('UNAUTHORIZED', 'gone'));
+    await second;
+    expect(unauthorizedCalls()).toBe(1);
+  });
+
+  it('an answer that lands after sign-out is dropped', async () => {
+    const { store, calls, invalidated } = setup();
+    const pending = store.getState().answer('confirm', NONCE, HASH);
+    store.getState().reset();
+    calls.confirm[0]!.answer.resolve(message({ id: 'c1', resolves: { nonce: NONCE, state: 'confirmed' } }));
+    await pending;
+    expect(store.getState().messages).toEqual([]);
+    expect(invalidated).toEqual([]);
+  });
+
+  it('needs a nonce and a payload hash', async () => {
+    const { store, calls } = setup();
+    await store.getState().answer('confirm', '', HASH);
+    await store.getState().answer('confirm', NONCE, '');
+    expect(calls.confirm).toHaveLength(0);
+  });
+});
+
+describe('chat store: dock mode and page context', () => {
+  it('remembers the dock mode across stores, and survives storage that throws', () => {
+    const storage = new Map<string, string>();
+    const first = setup(storage).store;
+    expect(first.getState().docked).toBe(false);
+    first.getState().setDocked(true);
+    expect(setup(storage).store.getState().docked).toBe(true);
+
+    const broken = createChatStore({
+      client: fakeDesk().client, page: () => pageContext('/', {}), unauthorized: () => undefined, invalidate: () => undefined,
+      storage: { getItem: () => { throw new Error('denied'); }, setItem: () => { throw new Error('denied'); } },
+    });
+    expect(broken.getState().docked).toBe(false);
+    broken.getState().setDocked(true);
+    expect(broken.getState().docked).toBe(true);
+  });
+
+  it('trims the page context to what the contract accepts', () => {
+    expect(pageContext('/agent/bets', { playerId: 'p', [''.padEnd(41, 'k')]: 'x', long: 'v'.repeat(201) })).toEqual({ path: '/agent/bets', query: { playerId: 'p' } });
+    expect(pageContext('javascript:alert(1)', {}).path).toBe('/agent/dashboard');
+  });
+});
