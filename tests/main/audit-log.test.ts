@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog, AuditLogError, type AuditFields, GENESIS_HASH, auditFileIn } from '../../src/main/audit/audit-log.js';
 import { type AuditVerdict, verifyAuditLog } from '../../src/main/audit/verify.js';
 import { canonicalJson } from '../../src/shared/canonical-json.js';
+import { auditVerify } from '../helpers/audit-verify.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const START = Date.parse('2026-11-20T06:30:00.000Z');
@@ -259,7 +260,7 @@ describe('npm run audit:verify', () => {
     const { file, text } = await writtenChain();
     const ls = lines(text);
     await writeFile(file, joined([...ls.slice(0, 3), ls[3]!.replace('"p-4"', '"p-5"'), ...ls.slice(4, 6), ls[7]!, ls[6]!, ...ls.slice(8), 'not json']));
-    const broken = await run([file]);
+    const broken = await auditVerify([file]);
     expect(broken.code).toBe(1);
     expect(broken.stdout.split('\n')).toEqual([
       expect.stringMatching(/^audit: entry 4 \(line 4\): its hash does not match its contents/),
@@ -271,14 +272,14 @@ describe('npm run audit:verify', () => {
   });
 
   it('exits 2 with a clear message for a missing file or a wrong command line', async () => {
-    const missing = await run([join(dir, 'nowhere', 'audit.jsonl')]);
+    const missing = await auditVerify([join(dir, 'nowhere', 'audit.jsonl')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/no audit log at .*nowhere/);
     const { file } = await writtenChain(1);
     // The head a client once recorded is no longer a thing to check against.
-    expect(await run([file, '--head', `1:${'a'.repeat(64)}`])).toMatchObject({ code: 2, stderr: expect.stringMatching(/unknown option --head/) });
-    expect(await run([file, '--backend', 'http://127.0.0.1:9'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--backend needs --user NAME/) });
-    expect(await run([file, '--anchors', join(dir, 'nowhere.json')])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--anchors needs --user-id/) });
-    expect(await run([file, '--anchors', join(dir, 'nowhere.json'), '--user-id', 'u'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/cannot read .*nowhere\.json/) });
+    expect(await auditVerify([file, '--head', `1:${'a'.repeat(64)}`])).toMatchObject({ code: 2, stderr: expect.stringMatching(/unknown option --head/) });
+    expect(await auditVerify([file, '--backend', 'http://127.0.0.1:9'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--backend needs --user NAME/) });
+    expect(await auditVerify([file, '--anchors', join(dir, 'nowhere.json')])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--anchors needs --user-id/) });
+    expect(await auditVerify([file, '--anchors', join(dir, 'nowhere.json'), '--user-id', 'u'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/cannot read .*nowhere\.json/) });
   });
 });

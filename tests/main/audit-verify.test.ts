@@ -1,9 +1,7 @@
-import { spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Assistant } from '../../src/main/agent/assistant.js';
 import { RateLimiter } from '../../src/main/agent/guards/rate-limit.js';
@@ -23,6 +21,7 @@ import type { Card } from '../../src/shared/contracts/assistant.js';
 import { auditListOutput } from '../../src/shared/contracts/audit.js';
 import type { ChatMessage } from '../../src/shared/contracts/chat.js';
 import { canonicalJson } from '../../src/shared/canonical-json.js';
+import { auditVerify } from '../helpers/audit-verify.js';
 import { ENGINES, type TestBackend, startTestBackend } from '../helpers/backend.js';
 
 /**
@@ -310,16 +309,7 @@ describe.each(ENGINES)('audit log against the backend\'s records on %s', (engine
   });
 
   describe('npm run audit:verify against the backend\'s records', () => {
-    const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-    const run = (args: string[], env: Record<string, string> = {}) => new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), [join(ROOT, 'scripts/audit-verify.ts'), ...args], { cwd: dir, env: { ...process.env, ...env } });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-      child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+    const run = auditVerify;
     async function files(logText: string) {
       const at = join(dir, randomUUID());
       await mkdir(at, { recursive: true });
