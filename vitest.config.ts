@@ -11,7 +11,8 @@ export default defineConfig({
     // Files and the tests in each run in a random order every time, so no test can lean on
     // another's writes; the summary line prints the seed, and TEST_SEED=N replays that order.
     sequence: { shuffle: { files: true, tests: true }, seed },
-    testTimeout: 30_000,
+    // A timeout is for a test that hangs, not for a slow machine: CI's shares its two cores.
+    testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ['default', './tests/helpers/summary-reporter.ts'],
     projects: [

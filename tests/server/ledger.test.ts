@@ -19,7 +19,7 @@ describe.each(ENGINES)('ledger writes on %s', (engine) => {
   let pairs: Array<{ child: string; parent: string }>;
 
   beforeAll(async () => {
-    b = await startTestBackend(engine, { players: 5, bets: 300 });
+    b = await startTestBackend(engine);
     pairs = (await queryRows<{ id: string; parent_id: string }>(b.deps.db, sql`select id, parent_id from accounts where parent_id is not null order by id limit 12`))
       .map((r) => ({ child: r.id, parent: r.parent_id }));
   });
