@@ -24,7 +24,7 @@ test.describe('security', () => {
     expect(globals.process).toBe('undefined');
     expect(globals.module).toBe('undefined');
     // Electron: the preload exposes the desk transport and nothing else; the browser shell has none.
-    expect(globals.bridge).toEqual(app.target === 'electron' ? ['fetch'] : null);
+    expect(globals.bridge).toEqual(app.target === 'electron' ? ['send', 'onMessage'] : null);
   });
 
   test('the app loads and signs in without a single request leaving loopback', async ({ page, app }) => {

@@ -1,31 +1,25 @@
 import { contextBridge, ipcRenderer } from 'electron';
-import type { DeskBridge, DeskStreamMessage } from '../shared/contracts/desk-bridge.js';
+import { DESK_CHANNEL, type DeskBridge } from '../shared/contracts/desk-bridge.js';
 
-/** Live subscriptions of this page, by id: one IPC listener dispatches every stream message. */
-const listeners = new Map<string, (message: DeskStreamMessage) => void>();
+/** The page's listeners for main's answers; one IPC listener serves them all. */
+const listeners = new Set<(response: unknown) => void>();
 
-ipcRenderer.on('desk:stream', (_event, message: DeskStreamMessage) => {
-  const listener = listeners.get(message?.id);
-  if (!listener) return; // stopped here already; main may still have had messages in flight
-  // Forgotten before the listener runs, so a stop() it triggers does not send a needless unsubscribe.
-  if (message.type !== 'data') listeners.delete(message.id);
-  listener(message);
+ipcRenderer.on(DESK_CHANNEL, (_event, response: unknown) => {
+  for (const listener of listeners) listener(response);
 });
 
-/** The preload exposes the desk transport and nothing else. */
-const bridge: DeskBridge = {
-  fetch: (url, init) => ipcRenderer.invoke('desk', { url, method: init.method, headers: init.headers, body: init.body ?? null }),
-  subscribe: (request, listener) => {
-    const { id } = request;
-    // Main would refuse it too, but this page's listener for the live one would be replaced.
-    if (listeners.has(id)) throw new Error(`desk subscription ${id} is already running`);
-    listeners.set(id, listener);
-    ipcRenderer.send('desk:subscribe', { id, path: request.path, input: request.input });
+/**
+ * The preload exposes the desk transport and nothing else: messages out on the one channel, and
+ * main's answers back. The page never holds `ipcRenderer` or the event (whose `sender` it is).
+ */
+const bridge = {
+  send: (request) => ipcRenderer.send(DESK_CHANNEL, request),
+  onMessage: (listener) => {
+    listeners.add(listener);
     return () => {
-      if (!listeners.delete(id)) return;
-      ipcRenderer.send('desk:unsubscribe', id);
+      listeners.delete(listener);
     };
   },
-};
+} satisfies DeskBridge;
 
 contextBridge.exposeInMainWorld('deskBridge', bridge);

@@ -5,17 +5,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog } from '../../src/main/audit/audit-log.js';
 import { type BackendConnection, embeddedConnection } from '../../src/main/backend/connection.js';
 import type { ChatService } from '../../src/main/agent/chat-service.js';
-import {
-  type IpcSenderEvent, MAX_SUBSCRIPTION_INPUT, handleDeskIpc, handleDeskSubscription, handleDeskUnsubscribe, slotForIpcSender, stopDeskSubscriptions,
-} from '../../src/main/desk/ipc.js';
+import { MAX_SUBSCRIPTIONS_PER_WINDOW, handleDeskMessage, stopDeskSubscriptions } from '../../src/main/desk/ipc.js';
+import { type IpcSenderEvent, slotForIpcSender } from '../../src/main/desk/senders.js';
 import { DeskSessions } from '../../src/main/desk/sessions.js';
 import { APP_ORIGIN, isAllowedExternal, isAppUrl } from '../../src/main/electron/security.js';
 import type { ChatMessage, TurnEvent } from '../../src/shared/contracts/chat.js';
-import type { DeskStreamMessage } from '../../src/shared/contracts/desk-bridge.js';
+import type { DeskCallId, DeskResponse } from '../../src/shared/contracts/desk-bridge.js';
+import { MAX_DESK_MESSAGE_BYTES, deskResponseSchema } from '../../src/shared/contracts/desk-transport.js';
 import { silentLogger } from '../../src/server/log.js';
 import { openTestBookBackend } from '../helpers/backend.js';
 
-/** A fake IpcMainInvokeEvent: only what the check reads. */
+/** A fake IpcMainEvent: only what the check reads. */
 const event = (url: string | null, id = 7): IpcSenderEvent => ({ senderFrame: url === null ? null : { url }, sender: { id } });
 
 /**
@@ -125,85 +125,7 @@ describe('slotForIpcSender', () => {
   });
 });
 
-describe('handleDeskIpc', () => {
-  let backend: BackendConnection;
-  const sessions = new DeskSessions();
-  const audit = new AuditLog(join(mkdtempSync(join(tmpdir(), 'ipc-')), 'audit.jsonl'));
-  const { chat } = fakeChat();
-  const deps = () => ({ backend, sessions, log: silentLogger, chat, audit });
-
-  beforeAll(async () => {
-    backend = embeddedConnection(await openTestBookBackend(), silentLogger);
-  });
-  afterAll(async () => {
-    await backend?.close();
-  });
-
-  const isOwn = (url: string | undefined) => isAppUrl(url, undefined);
-  const frame = (url: string | null, id: number) => event(url, id);
-
-  const valid = (path: string, extra: Partial<{ method: string; body: string | null }> = {}) => ({
-    url: `desk://trpc/${path}`, method: 'GET', headers: {}, body: null, ...extra,
-  });
-
-  it('refuses malformed payloads with 400, unread', async () => {
-    const malformed: unknown[] = [
-      null, undefined, 'desk://trpc/session.me', 42, [],
-      {},
-      { ...valid('session.me'), url: 'https://evil.example/trpc/session.me' },
-      { ...valid('session.me'), url: 'desk://other/session.me' },
-      { ...valid('session.me'), method: 'DELETE' },
-      { ...valid('session.me'), headers: { a: 1 } },
-      { ...valid('session.me'), body: 5 },
-      { ...valid('session.me'), extra: true },
-      { url: 'desk://trpc/session.me', method: 'GET', headers: {} },
-      { ...valid('session.me'), url: `desk://trpc/${'a'.repeat(9000)}` },
-      { ...valid('session.login', { method: 'POST' }), body: 'x'.repeat(256 * 1024 + 1) },
-    ];
-    for (const raw of malformed) {
-      const res = await handleDeskIpc(raw, frame('app://desk/', 1), isOwn, deps());
-      expect(res.status, JSON.stringify(raw)?.slice(0, 80)).toBe(400);
-      expect(JSON.parse(res.body)).toEqual({ error: 'malformed desk request' });
-    }
-  });
-
-  it('answers session.me for a valid request, per slot', async () => {
-    const me = await handleDeskIpc(valid('session.me'), frame('app://desk/', 1), isOwn, deps());
-    expect(me.status).toBe(200);
-    expect(JSON.parse(me.body)).toEqual({ result: { data: null } });
-
-    const login = await handleDeskIpc({ ...valid('session.login', { method: 'POST', body: JSON.stringify({ username: 'priya', password: 'demo-priya' }) }), headers: { 'content-type': 'application/json' } }, frame('app://desk/', 1), isOwn, deps());
-    expect(login.status).toBe(200);
-    expect(login.body).not.toMatch(/token/i);
-
-    const after = JSON.parse((await handleDeskIpc(valid('session.me'), frame('app://desk/', 1), isOwn, deps())).body) as { result: { data: { username: string } | null } };
-    expect(after.result.data).toMatchObject({ username: 'priya', role: 'agent' });
-    // Another window's slot is another session.
-    expect(JSON.parse((await handleDeskIpc(valid('session.me'), frame('app://desk/', 2), isOwn, deps())).body)).toEqual({ result: { data: null } });
-    // A panel call without a session is UNAUTHORIZED, with the tRPC status.
-    expect((await handleDeskIpc(valid('panel.dashboard'), frame('app://desk/', 2), isOwn, deps())).status).toBe(401);
-  });
-
-  it('refuses a batched request: the renderer sends one call a request', async () => {
-    const inputs = encodeURIComponent(JSON.stringify(Object.fromEntries(Array.from({ length: 50 }, (_, i) => [i, {}]))));
-    const res = await handleDeskIpc(valid(`${Array(50).fill('session.me').join(',')}?batch=1&input=${inputs}`), frame('app://desk/', 1), isOwn, deps());
-    expect(res.status).toBe(400);
-    expect((JSON.parse(res.body) as { error: { message: string } }).error.message).toMatch(/batching is not enabled/i);
-    expect((await handleDeskIpc(valid('session.me'), frame('app://desk/', 1), isOwn, deps())).status).toBe(200);
-  });
-
-  it('refuses, in createContext, a call from a frame that is not the app window, before any procedure runs', async () => {
-    for (const sender of [frame('https://evil.example/', 3), frame(null, 3), frame('http://localhost:5173/', 3), frame('file:///etc/passwd', 3)]) {
-      const res = await handleDeskIpc({ ...valid('session.login', { method: 'POST', body: JSON.stringify({ username: 'priya', password: 'demo-priya' }) }), headers: { 'content-type': 'application/json' } }, sender, isOwn, deps());
-      expect(res.status).toBe(403);
-      expect(res.body).toMatch(/not the app window/);
-    }
-    // Nothing was signed in for that window.
-    expect(sessions.get('window-3')).toBeNull();
-  });
-});
-
-describe('handleDeskSubscription', () => {
+describe('handleDeskMessage', () => {
   let backend: BackendConnection;
   const sessions = new DeskSessions();
   const audit = new AuditLog(join(mkdtempSync(join(tmpdir(), 'ipc-')), 'audit.jsonl'));
@@ -212,48 +134,112 @@ describe('handleDeskSubscription', () => {
   const isOwn = (url: string | undefined) => isAppUrl(url, undefined);
   const app = (id: number) => event('app://desk/', id);
   const turn = (text: string) => ({ kind: 'message', text, page: { path: '/agent/dashboard', query: {} } });
+  const login = (id: number, password = 'demo-priya') => ({ id, method: 'mutation', params: { path: 'session.login', input: { username: 'priya', password } } });
+  const query = (id: DeskCallId, path: string, input?: unknown) => ({ id, method: 'query', params: { path, input } });
+  const subscribe = (id: number, text: string) => ({ id, method: 'subscription', params: { path: 'chat.turn', input: turn(text) } });
 
-  /** What main sent on the stream, as the preload's dispatcher would see it. */
-  function stream() {
-    const messages: DeskStreamMessage[] = [];
+  /** What main answered, as the preload would hand it on: cloned, and read through the contract. */
+  function answers() {
+    const messages: DeskResponse[] = [];
     const waiters: Array<() => void> = [];
     return {
       messages,
-      send: (message: DeskStreamMessage) => {
-        // Through IPC it is cloned; JSON is what the contract promises.
-        messages.push(JSON.parse(JSON.stringify(message)) as DeskStreamMessage);
+      reply: (response: DeskResponse) => {
+        messages.push(deskResponseSchema.parse(structuredClone(response)));
         for (const wake of waiters.splice(0)) wake();
       },
-      /** Resolves once `count` messages have arrived. */
+      /** Resolves once `count` answers have arrived. */
       until: (count: number) => new Promise<void>((resolve) => {
         const check = () => (messages.length >= count ? resolve() : waiters.push(check));
         check();
       }),
     };
   }
-
-  async function signIn(window: number) {
-    const res = await handleDeskIpc({
-      url: 'desk://trpc/session.login', method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'priya', password: 'demo-priya' }),
-    }, app(window), isOwn, deps());
-    expect(res.status).toBe(200);
+  async function send(raw: unknown, sender: IpcSenderEvent) {
+    const a = answers();
+    await handleDeskMessage(raw, sender, isOwn, deps(), a.reply);
+    return a.messages;
   }
+  const errorOf = (messages: DeskResponse[]) => {
+    expect(messages).toHaveLength(1);
+    const [only] = messages;
+    if (!only || !('error' in only)) throw new Error(`not an error: ${JSON.stringify(messages)}`);
+    return { id: only.id, code: only.error.data.code, message: only.error.message };
+  };
 
   beforeAll(async () => {
     backend = embeddedConnection(await openTestBookBackend(), silentLogger);
-    await signIn(21);
+    expect(await send(login(1), app(21))).toEqual([{ id: 1, result: { type: 'data', data: expect.objectContaining({ username: 'priya' }) } }]);
   });
   afterAll(async () => {
     await backend?.close();
   });
 
-  it('streams a turn\'s events as data, then complete', async () => {
-    const s = stream();
-    await handleDeskSubscription({ id: 'a1', path: 'chat.turn', input: turn('hi') }, app(21), isOwn, deps(), s.send);
-    expect(s.messages.map((m) => m.type)).toEqual(['data', 'data', 'data', 'data', 'complete']);
-    expect(s.messages.every((m) => m.id === 'a1')).toBe(true);
-    const events = s.messages.flatMap((m) => (m.type === 'data' ? [m.data as TurnEvent] : []));
+  it('refuses malformed messages with PARSE_ERROR, unread, and never runs a procedure', async () => {
+    const before = state.turns;
+    const cyclic: Record<string, unknown> = { kind: 'message' };
+    cyclic.self = cyclic;
+    const malformed: unknown[] = [
+      null, undefined, 'session.me', 42, [], {},
+      // A batch: the link sends one call a message, so an array can only be a page gone wrong.
+      [query(1, 'session.me'), query(2, 'session.me')],
+      { id: 1, method: 'query' },
+      { id: 1, method: 'query', params: { path: 'session.me' }, extra: true },
+      { id: 1, method: 'query', params: { path: 'session.me', input: null, lastEventId: 'x' } },
+      { id: 1, method: 'delete', params: { path: 'session.me', input: null } },
+      { id: 1, method: 'query', params: { path: 42, input: null } },
+      { id: 1, method: 'query', params: { path: 'x'.repeat(201), input: null } },
+      { id: -1, method: 'query', params: { path: 'session.me', input: null } },
+      { id: 1.5, method: 'query', params: { path: 'session.me', input: null } },
+      { id: '', method: 'query', params: { path: 'session.me', input: null } },
+      { id: 'x'.repeat(65), method: 'query', params: { path: 'session.me', input: null } },
+      { id: 1, method: 'subscription.stop', params: {} },
+      subscribe(1, 'x'.repeat(MAX_DESK_MESSAGE_BYTES)),
+      { ...subscribe(1, 'hi'), params: { path: 'chat.turn', input: cyclic } },
+      { ...subscribe(1, 'hi'), params: { path: 'chat.turn', input: 10n } },
+    ];
+    for (const [i, raw] of malformed.entries()) {
+      expect(errorOf(await send(raw, app(21))), `malformed[${i}]`)
+        .toEqual({ id: null, code: 'PARSE_ERROR', message: 'malformed desk request' });
+    }
+    expect(state.turns).toBe(before);
+    // No session came of it: window 30 never signed in.
+    expect(await send(query(1, 'session.me'), app(30))).toEqual([{ id: 1, result: { type: 'data', data: null } }]);
+  });
+
+  it('answers queries and mutations per window slot, with the router\'s error codes', async () => {
+    expect(await send(query(1, 'session.me'), app(31))).toEqual([{ id: 1, result: { type: 'data', data: null } }]);
+    expect(errorOf(await send(login(2, 'nope'), app(31)))).toMatchObject({ id: 2, code: 'UNAUTHORIZED' });
+    const [signedIn] = await send(login(3), app(31));
+    expect(signedIn).toEqual({ id: 3, result: { type: 'data', data: expect.objectContaining({ username: 'priya', role: 'agent' }) } });
+    expect(JSON.stringify(signedIn)).not.toMatch(/token/i);
+    expect(await send(query('me', 'session.me'), app(31))).toEqual([{ id: 'me', result: { type: 'data', data: expect.objectContaining({ username: 'priya' }) } }]);
+    // Another window's slot is another session.
+    expect(await send(query(4, 'session.me'), app(32))).toEqual([{ id: 4, result: { type: 'data', data: null } }]);
+    expect(errorOf(await send(query(5, 'panel.dashboard'), app(32)))).toEqual({ id: 5, code: 'UNAUTHORIZED', message: 'sign in first' });
+    // The router's own refusals: bad input, a path it does not have, a mutation asked as a query.
+    expect(errorOf(await send(query(6, 'panel.bets', { playerId: 'not-an-id' }), app(31)))).toMatchObject({ id: 6, code: 'BAD_REQUEST' });
+    expect(errorOf(await send(query(7, 'panel.nope'), app(31)))).toMatchObject({ id: 7, code: 'NOT_FOUND' });
+    expect(errorOf(await send(query(8, 'session.login', { username: 'priya', password: 'demo-priya' }), app(33)))).toMatchObject({ id: 8, code: 'NOT_FOUND' });
+    expect(sessions.get('window-33')).toBeNull();
+  });
+
+  it('refuses, in createContext, a call from a frame that is not the app window, before any procedure runs', async () => {
+    const before = state.turns;
+    for (const sender of [event('https://evil.example/', 3), event(null, 3), event('http://localhost:5173/', 3), event('file:///etc/passwd', 3)]) {
+      expect(errorOf(await send(login(1), sender))).toEqual({ id: 1, code: 'FORBIDDEN', message: 'refused: not the app window' });
+      expect(errorOf(await send(subscribe(2, 'hi'), sender))).toEqual({ id: 2, code: 'FORBIDDEN', message: 'refused: not the app window' });
+    }
+    // Nothing was signed in for that window, and no turn ran.
+    expect(sessions.get('window-3')).toBeNull();
+    expect(state.turns).toBe(before);
+  });
+
+  it('streams a turn\'s events: started, data…, stopped', async () => {
+    const messages = await send(subscribe(40, 'hi'), app(21));
+    expect(messages.map((m) => ('result' in m ? m.result.type : 'error'))).toEqual(['started', 'data', 'data', 'data', 'data', 'stopped']);
+    expect(messages.every((m) => m.id === 40)).toBe(true);
+    const events = messages.flatMap((m) => ('result' in m && m.result.type === 'data' ? [m.result.data as TurnEvent] : []));
     expect(events.map((e) => e.type)).toEqual(['start', 'text', 'text', 'done']);
     // The procedure ran as the window's signed-in user.
     expect(events[2]).toEqual({ type: 'text', requestId: 'req-1', delta: 'priya' });
@@ -261,52 +247,10 @@ describe('handleDeskSubscription', () => {
     expect(state.signals.at(-1)?.aborted).toBe(false);
   });
 
-  it('refuses a frame that is not the app window with an error on the stream, and never runs the procedure', async () => {
-    const before = state.turns;
-    for (const sender of [event('https://evil.example/', 21), event(null, 21), event('http://localhost:5173/', 21), event('file:///etc/passwd', 21)]) {
-      const s = stream();
-      await handleDeskSubscription({ id: 'f1', path: 'chat.turn', input: turn('hi') }, sender, isOwn, deps(), s.send);
-      expect(s.messages).toEqual([{ id: 'f1', type: 'error', code: 'FORBIDDEN', message: 'refused: not the app window' }]);
-    }
-    expect(state.turns).toBe(before);
-  });
-
-  it('refuses malformed requests, unread, and never runs the procedure', async () => {
-    const before = state.turns;
-    const cyclic: Record<string, unknown> = { kind: 'message' };
-    cyclic.self = cyclic;
-    const malformed: unknown[] = [
-      { id: 'm1', path: 'session.me', input: undefined }, // a query, not a subscription
-      { id: 'm1', path: 'session.login', input: { username: 'priya', password: 'demo-priya' } },
-      { id: 'm1', path: 'chat.nope', input: turn('hi') },
-      { id: 'm1', path: 'chat.turn', input: turn('hi'), extra: true },
-      { id: 'm1', path: 42, input: turn('hi') },
-      { id: 'm1', path: 'chat.turn', input: { kind: 'message', text: 'x'.repeat(MAX_SUBSCRIPTION_INPUT), page: { path: '/', query: {} } } },
-      { id: 'm1', path: 'chat.turn', input: cyclic },
-      { id: 'm1', path: 'chat.turn', input: 10n },
-    ];
-    for (const raw of malformed) {
-      const s = stream();
-      await handleDeskSubscription(raw, app(21), isOwn, deps(), s.send);
-      expect(s.messages, String((raw as { path: unknown }).path)).toEqual([{ id: 'm1', type: 'error', code: 'BAD_REQUEST', message: 'malformed desk subscription' }]);
-    }
-    // Without an id there is no stream to answer on: nothing is sent.
-    for (const raw of [null, undefined, 'chat.turn', [], {}, { path: 'chat.turn', input: turn('hi') }, { id: '', path: 'chat.turn' }, { id: 'x'.repeat(65), path: 'chat.turn' }]) {
-      const s = stream();
-      await handleDeskSubscription(raw, app(21), isOwn, deps(), s.send);
-      expect(s.messages).toEqual([]);
-    }
-    expect(state.turns).toBe(before);
-  });
-
   it('keeps the procedure\'s own refusals: bad input, and no session for the window', async () => {
-    const bad = stream();
-    await handleDeskSubscription({ id: 'b1', path: 'chat.turn', input: { kind: 'message', text: '   ', page: { path: '/', query: {} } } }, app(21), isOwn, deps(), bad.send);
-    expect(bad.messages).toEqual([expect.objectContaining({ id: 'b1', type: 'error', code: 'BAD_REQUEST' })]);
-
-    const anonymous = stream();
-    await handleDeskSubscription({ id: 'u1', path: 'chat.turn', input: turn('hi') }, app(22), isOwn, deps(), anonymous.send);
-    expect(anonymous.messages).toEqual([{ id: 'u1', type: 'error', code: 'UNAUTHORIZED', message: 'sign in first' }]);
+    const bad = { id: 41, method: 'subscription', params: { path: 'chat.turn', input: { kind: 'message', text: '   ', page: { path: '/', query: {} } } } };
+    expect(errorOf(await send(bad, app(21)))).toMatchObject({ id: 41, code: 'BAD_REQUEST' });
+    expect(errorOf(await send(subscribe(42, 'hi'), app(22)))).toEqual({ id: 42, code: 'UNAUTHORIZED', message: 'sign in first' });
   });
 
   it('reports a failing procedure as a generic internal error', async () => {
@@ -315,52 +259,54 @@ describe('handleDeskSubscription', () => {
       // eslint-disable-next-line require-yield
       async *turn() { throw new Error('model key sk-secret rejected'); },
     };
-    const s = stream();
-    await handleDeskSubscription({ id: 'e1', path: 'chat.turn', input: turn('hi') }, app(21), isOwn, { ...deps(), chat: failing }, s.send);
-    expect(s.messages).toEqual([{ id: 'e1', type: 'error', code: 'INTERNAL_SERVER_ERROR', message: 'internal error' }]);
+    const a = answers();
+    await handleDeskMessage(subscribe(43, 'hi'), app(21), isOwn, { ...deps(), chat: failing }, a.reply);
+    // The generator fails on its first step, after the stream has started (as on the WebSocket).
+    expect(a.messages[0]).toEqual({ id: 43, result: { type: 'started' } });
+    expect(errorOf(a.messages.slice(1))).toEqual({ id: 43, code: 'INTERNAL_SERVER_ERROR', message: 'internal error' });
   });
 
-  it('stops on unsubscribe: the procedure\'s signal is aborted and nothing more is sent', async () => {
-    const s = stream();
+  it('stops on subscription.stop from its own window only: the signal is aborted, the stream ends with stopped', async () => {
+    const a = answers();
     const aborted = state.aborted;
-    const running = handleDeskSubscription({ id: 'w1', path: 'chat.turn', input: turn('wait') }, app(21), isOwn, deps(), s.send);
-    await s.until(2);
+    const running = handleDeskMessage(subscribe(50, 'wait'), app(21), isOwn, deps(), a.reply);
+    await a.until(3);
     // The same id twice from one window is refused; the live one is untouched.
-    const dup = stream();
-    await handleDeskSubscription({ id: 'w1', path: 'chat.turn', input: turn('hi') }, app(21), isOwn, deps(), dup.send);
-    expect(dup.messages).toEqual([expect.objectContaining({ id: 'w1', type: 'error', code: 'BAD_REQUEST' })]);
-    // Another window, or a foreign frame, cannot stop it.
-    handleDeskUnsubscribe('w1', app(99), isOwn);
-    handleDeskUnsubscribe('w1', event('https://evil.example/', 21), isOwn);
-    handleDeskUnsubscribe({ id: 'w1' }, app(21), isOwn);
+    expect(errorOf(await send(subscribe(50, 'hi'), app(21)))).toEqual({ id: 50, code: 'BAD_REQUEST', message: 'Duplicate id 50' });
+    // Another window, or a foreign frame, cannot stop it; neither can another id.
+    for (const [raw, sender] of [[{ id: 50, method: 'subscription.stop' }, app(99)], [{ id: 50, method: 'subscription.stop' }, event('https://evil.example/', 21)], [{ id: '50', method: 'subscription.stop' }, app(21)]] as const) {
+      expect(await send(raw, sender)).toEqual([]);
+    }
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(state.aborted).toBe(aborted);
 
-    handleDeskUnsubscribe('w1', app(21), isOwn);
+    expect(await send({ id: 50, method: 'subscription.stop' }, app(21))).toEqual([]);
     await running;
     await expect.poll(() => state.aborted).toBe(aborted + 1);
-    expect(s.messages.map((m) => m.type)).toEqual(['data', 'data']);
+    expect(a.messages.map((m) => ('result' in m ? m.result.type : 'error'))).toEqual(['started', 'data', 'data', 'stopped']);
     expect(state.finished).toBe(state.turns);
   });
 
-  it('stops every subscription of a window when its contents is destroyed', async () => {
-    const a = stream();
-    const b = stream();
+  it(`holds at most ${MAX_SUBSCRIPTIONS_PER_WINDOW} live subscriptions a window, and stops them all when its contents is destroyed`, async () => {
+    const streams = Array.from({ length: MAX_SUBSCRIPTIONS_PER_WINDOW }, () => answers());
     const aborted = state.aborted;
-    const runs = [
-      handleDeskSubscription({ id: 'd1', path: 'chat.turn', input: turn('wait') }, app(21), isOwn, deps(), a.send),
-      handleDeskSubscription({ id: 'd2', path: 'chat.turn', input: turn('wait') }, app(21), isOwn, deps(), b.send),
-    ];
-    await Promise.all([a.until(2), b.until(2)]);
+    const runs = streams.map((a, i) => handleDeskMessage(subscribe(60 + i, 'wait'), app(21), isOwn, deps(), a.reply));
+    await Promise.all(streams.map((a) => a.until(3)));
+    expect(errorOf(await send(subscribe(99, 'hi'), app(21)))).toEqual({ id: 99, code: 'TOO_MANY_REQUESTS', message: 'too many live subscriptions' });
+    // Another window has its own allowance.
+    expect((await send(subscribe(99, 'hi'), app(21 + 1000))).length).toBe(1);
+
     stopDeskSubscriptions(21);
     await Promise.all(runs);
-    await expect.poll(() => state.aborted).toBe(aborted + 2);
-    expect([...a.messages, ...b.messages].map((m) => m.type)).toEqual(['data', 'data', 'data', 'data']);
+    await expect.poll(() => state.aborted).toBe(aborted + MAX_SUBSCRIPTIONS_PER_WINDOW);
+    expect(streams.every((a) => a.messages.length === 4)).toBe(true);
+    // The window's subscriptions are forgotten: its ids are free again.
+    expect((await send(subscribe(60, 'hi'), app(21))).at(-1)).toEqual({ id: 60, result: { type: 'stopped' } });
   });
 
   it('stops the procedure when the stream cannot be delivered', async () => {
     let sent = 0;
-    await handleDeskSubscription({ id: 'g1', path: 'chat.turn', input: turn('hi') }, app(21), isOwn, deps(), () => {
+    await handleDeskMessage(subscribe(70, 'hi'), app(21), isOwn, deps(), () => {
       sent += 1;
       if (sent === 2) throw new Error('render frame disposed');
     });

@@ -1,156 +1,88 @@
-import { type AnyTRPCProcedure, TRPCError, callTRPCProcedure, getTRPCErrorFromUnknown } from '@trpc/server';
-import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
-import { z } from 'zod';
-import type { DeskStreamMessage } from '../../shared/contracts/desk-bridge.js';
+import { TRPCError, callTRPCProcedure, getTRPCErrorFromUnknown, getTRPCErrorShape } from '@trpc/server';
+import type { DeskCallId, DeskErrorShape, DeskResponse } from '../../shared/contracts/desk-bridge.js';
+import { MAX_DESK_MESSAGE_BYTES, deskRequestSchema } from '../../shared/contracts/desk-transport.js';
 import { type DeskContext, type DeskServices, deskRouter } from './router.js';
-
-/** What the preload may send over the one IPC channel; anything else is refused unread. */
-export const ipcRequestSchema = z.strictObject({
-  url: z.string().max(8192).startsWith('desk://trpc/'),
-  method: z.enum(['GET', 'POST']),
-  headers: z.record(z.string().max(200), z.string().max(4096)),
-  body: z.string().max(256 * 1024).nullable(),
-});
-
-export interface IpcResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
+import { type IpcSenderEvent, slotForIpcSender } from './senders.js';
 
 /**
- * The desk router behind the IPC channel. The sender is checked in `createContext`, as every call
- * starts: the frame must be the app's own page, and its window names the session slot.
+ * The desk router behind Electron's one IPC channel: each message is one call of the contract in
+ * `shared/contracts/desk-bridge.ts` (tRPC's WebSocket messages, one at a time), answered through
+ * `reply` as the browser shell's WebSocket would answer it.
  */
-export async function handleDeskIpc(
-  raw: unknown, sender: IpcSenderEvent, isAppUrl: (url: string | undefined) => boolean,
-  deps: DeskServices,
-): Promise<IpcResponse> {
-  const parsed = ipcRequestSchema.safeParse(raw);
-  if (!parsed.success) return { status: 400, headers: {}, body: JSON.stringify({ error: 'malformed desk request' }) };
-  const { url, method, headers, body } = parsed.data;
-  const req = new Request(url.replace('desk://', 'http://desk/'), { method, headers, ...(body !== null && method === 'POST' && { body }) });
-  const res = await fetchRequestHandler({
-    endpoint: '/trpc',
-    req,
-    router: deskRouter,
-    // The renderer's link sends one call a request: a batch here could only be a page gone wrong,
-    // asking for many answers at once.
-    allowBatching: false,
-    createContext: () => {
-      const ctx = deskContextFor(sender, isAppUrl, deps);
-      if (!ctx) throw new TRPCError({ code: 'FORBIDDEN', message: REFUSED });
-      return ctx;
-    },
-  });
-  return { status: res.status, headers: Object.fromEntries(res.headers), body: await res.text() };
-}
 
-const REFUSED = 'refused: not the app window';
-
-/** The one context rule of both IPC paths: the app's own frame, its window's slot, main's services. */
-function deskContextFor(sender: IpcSenderEvent, isAppUrl: (url: string | undefined) => boolean, deps: DeskServices): DeskContext | null {
-  const slot = slotForIpcSender(sender, isAppUrl);
-  if (!slot) {
-    deps.log.warn('desk call from an unexpected frame refused', { url: sender.senderFrame?.url ?? null });
-    return null;
-  }
-  return { ...deps, slot };
-}
-
-// tRPC keeps a flat path → procedure map at runtime (its static type is the nested record).
-const SUBSCRIPTION_PATHS: ReadonlySet<string> = new Set(
-  Object.entries(deskRouter._def.procedures as unknown as Record<string, AnyTRPCProcedure>)
-    .filter(([, procedure]) => procedure._def.type === 'subscription')
-    .map(([path]) => path),
-);
-
-export const MAX_SUBSCRIPTION_INPUT = 64 * 1024;
 /** Live subscriptions one window may hold; a chat panel needs one or two, a runaway page no more. */
 export const MAX_SUBSCRIPTIONS_PER_WINDOW = 16;
 
-const subscriptionId = z.string().min(1).max(64);
+const REFUSED = 'refused: not the app window';
+const MALFORMED = 'malformed desk request';
+
+/** Live subscriptions by webContents id, then by the renderer's call id; each stops through its controller. */
+const live = new Map<number, Map<DeskCallId, AbortController>>();
 
 /**
- * What the preload may send on `desk:subscribe`. IPC's structured clone carries more than JSON
- * (Maps, Dates, cycles); the input is cut down to JSON here, as HTTP and WebSocket input is, so
- * the procedure's own validation sees the same thing on every transport.
+ * One message from a renderer. Malformed ones are refused unread; every call then gets its
+ * context from `createContext`, which checks the sender frame, before the router sees the call.
+ * Resolves once the call (or the subscription's stream) is over; never rejects.
  */
-export const subscriptionRequestSchema = z.strictObject({
-  id: subscriptionId,
-  path: z.string().max(200).refine((path) => SUBSCRIPTION_PATHS.has(path), 'not a desk subscription'),
-  input: z.unknown(),
-}).transform((request, ctx) => {
-  let json: string | undefined;
-  try {
-    json = JSON.stringify(request.input);
-  } catch {
-    json = undefined;
-  }
-  if (json !== undefined && json.length > MAX_SUBSCRIPTION_INPUT) {
-    ctx.addIssue({ code: 'custom', message: 'input too large', path: ['input'] });
-    return z.NEVER;
-  }
-  if (json === undefined && request.input !== undefined) {
-    ctx.addIssue({ code: 'custom', message: 'input is not JSON', path: ['input'] });
-    return z.NEVER;
-  }
-  return { ...request, input: json === undefined ? undefined : JSON.parse(json) as unknown };
-});
-
-/** Live subscriptions by webContents id, then by the renderer's id; each stops through its controller. */
-const live = new Map<number, Map<string, AbortController>>();
-
-/**
- * Runs one desk subscription for an IPC sender and streams it through `send` as
- * {@link DeskStreamMessage}s: data…, then complete, or one error. The sender is checked as in
- * `handleDeskIpc`, before the procedure is looked at; a refusal is an error on the stream. Resolves
- * once the stream has ended or been stopped; never rejects.
- */
-export async function handleDeskSubscription(
+export async function handleDeskMessage(
   raw: unknown, sender: IpcSenderEvent, isAppUrl: (url: string | undefined) => boolean,
-  deps: DeskServices, send: (message: DeskStreamMessage) => void,
+  deps: DeskServices, reply: (response: DeskResponse) => void,
 ): Promise<void> {
-  const controller = new AbortController();
-  const emit = (message: DeskStreamMessage): void => {
-    try {
-      send(message);
-    } catch (error) {
-      // Nobody can hear the rest: stop the work rather than run it for nothing.
-      deps.log.warn('desk stream message not delivered', { error: String(error) });
-      controller.abort();
-    }
-  };
-
-  const parsed = subscriptionRequestSchema.safeParse(raw);
-  if (!parsed.success) {
-    const id = subscriptionId.safeParse((raw as { id?: unknown } | null)?.id);
-    if (id.success) emit({ id: id.data, type: 'error', code: 'BAD_REQUEST', message: 'malformed desk subscription' });
+  const request = parseRequest(raw);
+  if (!request.ok) {
+    // As the WebSocket answers a message it cannot read: PARSE_ERROR, to no call in particular.
+    send(reply, deps, { id: null, error: errorShape(new TRPCError({ code: 'PARSE_ERROR', message: MALFORMED }), null) });
     return;
   }
-  const { id, path, input } = parsed.data;
-  const ctx = deskContextFor(sender, isAppUrl, deps);
-  if (!ctx) return emit({ id, type: 'error', code: 'FORBIDDEN', message: REFUSED });
+  const message = request.value;
+  if (message.method === 'subscription.stop') {
+    if (slotForIpcSender(sender, isAppUrl)) live.get(sender.sender.id)?.get(message.id)?.abort();
+    return;
+  }
+  const { id, method: type, params: { path, input } } = message;
+  const fail = (cause: unknown, ctx: DeskContext | null) => {
+    const error = getTRPCErrorFromUnknown(cause);
+    if (error.code === 'INTERNAL_SERVER_ERROR') deps.log.error('desk call failed', { path, error: String(error.cause ?? error) });
+    send(reply, deps, { id, error: errorShape(error, { type, path, input, ctx }) });
+  };
+  let ctx: DeskContext;
+  try {
+    ctx = createContext(sender, isAppUrl, deps);
+  } catch (cause) {
+    return fail(cause, null);
+  }
+  if (type !== 'subscription') {
+    try {
+      const data = await callTRPCProcedure({ router: deskRouter, path, getRawInput: async () => input, ctx, type, signal: undefined, batchIndex: 0 });
+      if (isAsyncIterable(data)) throw new TRPCError({ code: 'UNSUPPORTED_MEDIA_TYPE', message: `Cannot return an async iterable from a ${type} procedure` });
+      send(reply, deps, { id, result: { type: 'data', data: asJson(data) } });
+    } catch (cause) {
+      fail(cause, ctx);
+    }
+    return;
+  }
 
   const windowId = sender.sender.id;
-  const own = live.get(windowId) ?? new Map<string, AbortController>();
-  if (own.has(id)) return emit({ id, type: 'error', code: 'BAD_REQUEST', message: `subscription ${id} is already running` });
-  if (own.size >= MAX_SUBSCRIPTIONS_PER_WINDOW) return emit({ id, type: 'error', code: 'TOO_MANY_REQUESTS', message: 'too many live subscriptions' });
+  const own = live.get(windowId) ?? new Map<DeskCallId, AbortController>();
+  if (own.has(id)) return fail(new TRPCError({ code: 'BAD_REQUEST', message: `Duplicate id ${id}` }), ctx);
+  if (own.size >= MAX_SUBSCRIPTIONS_PER_WINDOW) return fail(new TRPCError({ code: 'TOO_MANY_REQUESTS', message: 'too many live subscriptions' }), ctx);
+  const controller = new AbortController();
   own.set(id, controller);
   live.set(windowId, own);
+  let deaf = false;
   try {
-    await runSubscription(ctx, path, input, controller, (message) => emit({ id, ...message } as DeskStreamMessage));
+    await runSubscription(ctx, path, input, controller, (result) => {
+      if (deaf) return;
+      // Nobody can hear the rest: stop the work rather than run it for nothing.
+      if (!send(reply, deps, { id, result })) {
+        deaf = true;
+        controller.abort();
+      }
+    }, (cause) => fail(cause, ctx));
   } finally {
     own.delete(id);
     if (own.size === 0 && live.get(windowId) === own) live.delete(windowId);
   }
-}
-
-/** `desk:unsubscribe`: stops one of the sender's own subscriptions; anything else is ignored. */
-export function handleDeskUnsubscribe(raw: unknown, sender: IpcSenderEvent, isAppUrl: (url: string | undefined) => boolean): void {
-  const id = subscriptionId.safeParse(raw);
-  if (!id.success || !slotForIpcSender(sender, isAppUrl)) return;
-  live.get(sender.sender.id)?.get(id.data)?.abort();
 }
 
 /** Stops every subscription of a webContents, when it is destroyed: nobody is left to hear them. */
@@ -159,13 +91,69 @@ export function stopDeskSubscriptions(webContentsId: number): void {
   live.delete(webContentsId);
 }
 
-type StreamMessage = DistributiveOmit<DeskStreamMessage, 'id'>;
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+/**
+ * The context of every IPC call, as `createContext` is for the WebSocket: the frame must be the
+ * app's own page, and its window names the session slot. A foreign frame is FORBIDDEN.
+ */
+function createContext(sender: IpcSenderEvent, isAppUrl: (url: string | undefined) => boolean, deps: DeskServices): DeskContext {
+  const slot = slotForIpcSender(sender, isAppUrl);
+  if (!slot) {
+    deps.log.warn('desk call from an unexpected frame refused', { url: sender.senderFrame?.url ?? null });
+    throw new TRPCError({ code: 'FORBIDDEN', message: REFUSED });
+  }
+  return { ...deps, slot };
+}
+
+type Parsed = { ok: true; value: ReturnType<typeof deskRequestSchema.parse> } | { ok: false };
+
+/**
+ * IPC's structured clone carries more than JSON (Maps, Dates, cycles, BigInts); a request is cut
+ * down to JSON here, as the WebSocket's frames are, so the procedure's own validation sees the
+ * same input on both transports, and it is bounded as a frame is.
+ */
+function parseRequest(raw: unknown): Parsed {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(raw);
+  } catch {
+    return { ok: false };
+  }
+  if (json === undefined || json.length > MAX_DESK_MESSAGE_BYTES) return { ok: false };
+  const parsed = deskRequestSchema.safeParse(JSON.parse(json));
+  // An unknown path is left to the router, whose NOT_FOUND the WebSocket gives too.
+  return parsed.success ? { ok: true, value: parsed.data } : { ok: false };
+}
+
+function errorShape(error: TRPCError, call: { type: 'query' | 'mutation' | 'subscription'; path: string; input: unknown; ctx: DeskContext | null } | null): DeskErrorShape {
+  return getTRPCErrorShape({
+    config: deskRouter._def._config, error, type: call?.type ?? 'unknown', path: call?.path, input: call?.input, ctx: call?.ctx ?? undefined,
+  }) as DeskErrorShape;
+}
+
+/** Delivers one answer; false when it could not be (the window is gone, the value does not clone). */
+function send(reply: (response: DeskResponse) => void, deps: DeskServices, response: DeskResponse): boolean {
+  try {
+    reply(response);
+    return true;
+  } catch (error) {
+    deps.log.warn('desk answer not delivered', { error: String(error) });
+    return false;
+  }
+}
+
+/** As JSON, so the renderer reads the same values the WebSocket transport would give it. */
+function asJson(value: unknown): unknown {
+  return value === undefined ? undefined : JSON.parse(JSON.stringify(value)) as unknown;
+}
+
+type SubscriptionResult = Extract<DeskResponse, { result: unknown }>['result'];
 
 const STOPPED = Symbol('stopped');
 
+/** A subscription's stream: started, data…, stopped; or an error instead of the rest. */
 async function runSubscription(
-  ctx: DeskContext, path: string, input: unknown, controller: AbortController, emit: (message: StreamMessage) => void,
+  ctx: DeskContext, path: string, input: unknown, controller: AbortController,
+  emit: (result: SubscriptionResult) => void, fail: (cause: unknown) => void,
 ): Promise<void> {
   const { signal } = controller;
   // Every wait races this, so a stop ends the stream at once even if the procedure ignores its signal.
@@ -182,27 +170,24 @@ async function runSubscription(
       stopped,
     ]);
     if (result === STOPPED) return;
-    if (!isAsyncIterable(result)) throw new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: `${path} did not return an async iterable` });
+    if (!isAsyncIterable(result)) throw new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: `Subscription ${path} did not return an AsyncGenerator` });
     iterator = result[Symbol.asyncIterator]();
+    emit({ type: 'started' });
     for (;;) {
+      if (signal.aborted) break;
       const next = await Promise.race([iterator.next(), stopped]);
-      if (next === STOPPED) return;
-      if (next.done) break;
-      // As JSON, so the renderer reads the same values the WebSocket transport would give it.
-      emit({ type: 'data', data: next.value === undefined ? undefined : JSON.parse(JSON.stringify(next.value)) as unknown });
-      if (signal.aborted) return;
+      if (next === STOPPED) break;
+      if (next.done) {
+        completed = true;
+        break;
+      }
+      emit({ type: 'data', data: asJson(next.value) });
     }
-    completed = true;
-    emit({ type: 'complete' });
+    // The end of the stream, or the answer to a stop, as the WebSocket gives it.
+    emit({ type: 'stopped' });
   } catch (cause) {
     if (signal.aborted) return; // a stopped stream ends quietly: nobody is listening
-    const error = getTRPCErrorFromUnknown(cause);
-    if (error.code === 'INTERNAL_SERVER_ERROR') {
-      ctx.log.error('desk subscription failed', { path, error: String(error.cause ?? error) });
-      emit({ type: 'error', code: error.code, message: 'internal error' });
-    } else {
-      emit({ type: 'error', code: error.code, message: error.message });
-    }
+    fail(cause);
   } finally {
     // Whatever the procedure still has running (a model call, a tool) learns it is no longer wanted.
     if (!completed) controller.abort();
@@ -214,19 +199,4 @@ async function runSubscription(
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
   return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
-}
-
-/** The parts of Electron's IpcMainInvokeEvent the check reads (a fake one in tests). */
-export interface IpcSenderEvent {
-  senderFrame: { url: string } | null;
-  sender: { id: number };
-}
-
-/**
- * The frame must be the app's own page; its window id names the session slot. Anything else
- * (a stray frame, a navigated or destroyed one) is refused before the router sees it.
- */
-export function slotForIpcSender(event: IpcSenderEvent, isAppUrl: (url: string | undefined) => boolean): string | null {
-  const url = event.senderFrame?.url;
-  return isAppUrl(url) ? `window-${event.sender.id}` : null;
 }

@@ -32,7 +32,10 @@ export interface DeskContext extends DeskServices {
 }
 
 const t = initTRPC.context<DeskContext>().create({
-  errorFormatter: ({ shape }) => ({ ...shape, data: { ...shape.data, stack: undefined } }),
+  // As the backend's: an internal failure's own text (a model key, SQL) stays in main's log, on every transport.
+  errorFormatter: ({ shape, error }) => ({
+    ...shape, ...(error.code === 'INTERNAL_SERVER_ERROR' && { message: 'internal error' }), data: { ...shape.data, stack: undefined },
+  }),
 });
 
 /** What the renderer is told when the backend does not answer: it retries with backoff until it does. */

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { BrowserWindow, app, ipcMain, protocol, session, shell } from 'electron';
-import { handleDeskIpc, handleDeskSubscription, handleDeskUnsubscribe, stopDeskSubscriptions } from '../desk/ipc.js';
+import { DESK_CHANNEL } from '../../shared/contracts/desk-bridge.js';
+import { handleDeskMessage, stopDeskSubscriptions } from '../desk/ipc.js';
 import type { DeskServices } from '../desk/router.js';
 import { APP_ORIGIN, RENDERER_CSP, isAllowedExternal, isAppUrl } from './security.js';
 
@@ -50,16 +51,14 @@ export async function startElectronApp(deps: DeskServices & { rendererDir: strin
     });
   });
 
-  ipcMain.handle('desk', (event, request: unknown) => handleDeskIpc(request, event, isOwn, deps));
-  // Subscriptions: one request, then messages on 'desk:stream' to the contents that asked, until
-  // complete, error, unsubscribe, or the contents is destroyed.
-  ipcMain.on('desk:subscribe', (event, request: unknown) => {
+  // Every desk call and its answers: one channel, each answer to the contents that asked, until a
+  // call is answered, its subscription stops, or the contents is destroyed.
+  ipcMain.on(DESK_CHANNEL, (event, request: unknown) => {
     const contents = event.sender;
-    void handleDeskSubscription(request, event, isOwn, deps, (message) => {
-      if (!contents.isDestroyed()) contents.send('desk:stream', message);
+    void handleDeskMessage(request, event, isOwn, deps, (response) => {
+      if (!contents.isDestroyed()) contents.send(DESK_CHANNEL, response);
     });
   });
-  ipcMain.on('desk:unsubscribe', (event, id: unknown) => handleDeskUnsubscribe(id, event, isOwn));
 
   const window = new BrowserWindow({
     width: 1360, height: 860, show: false, title: 'Agent Desk',

@@ -6,6 +6,7 @@ import type { Duplex } from 'node:stream';
 import { extname, join, normalize, sep } from 'node:path';
 import { applyWSSHandler } from '@trpc/server/adapters/ws';
 import { WebSocketServer } from 'ws';
+import { MAX_DESK_MESSAGE_BYTES } from '../../shared/contracts/desk-transport.js';
 import { type DeskServices, deskRouter } from '../desk/router.js';
 import { isOwnOrigin, slotCookie, slotFromCookie } from '../desk/senders.js';
 import { SlotRegistry } from './slots.js';
@@ -129,10 +130,16 @@ export async function startBrowserShell(options: DeskServices & {
         : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400);
   });
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 256 * 1024 });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_DESK_MESSAGE_BYTES });
+  // The same contract as Electron's IPC channel (shared/contracts/desk-bridge.ts): tRPC's own
+  // WebSocket messages, which tests/main/desk-transport-contract.test.ts holds both to.
   const handler = applyWSSHandler({
     wss,
     router: deskRouter,
+    // The client is told only "internal error" (the router's errorFormatter); the cause is logged.
+    onError: ({ error, path }) => {
+      if (error.code === 'INTERNAL_SERVER_ERROR') options.log.error('desk call failed', { path: path ?? null, error: String(error.cause ?? error) });
+    },
     // The renderer's wsLink sends the calls made in one tick as one array: a page asks for a few
     // at once; far more in one frame is not the app, and each would run.
     maxBatchSize: MAX_WS_BATCH,
