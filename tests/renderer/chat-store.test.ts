@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Card } from '../../src/shared/contracts/assistant.js';
 import type { ChatMessage, ChatTurnInput, TurnEvent } from '../../src/shared/contracts/chat.js';
 import {
-  type ChatClient, MAX_LENGTH, STALE_AFTER_ANSWER, STALE_AFTER_CHANGE, type StaleKeys, createChatStore, pageContext,
+  CHAT_WIDTH, type ChatClient, MAX_LENGTH, STALE_AFTER_ANSWER, STALE_AFTER_CHANGE, type StaleKeys, createChatStore, pageContext,
 } from '../../src/renderer/src/chat/store.js';
 
 /** A desk error as the renderer receives it (tRPC's client error, the desk's code in `data`). */
@@ -305,6 +305,23 @@ describe('chat store: dock mode and page context', () => {
     expect(broken.getState().docked).toBe(false);
     broken.getState().setDocked(true);
     expect(broken.getState().docked).toBe(true);
+  });
+
+  it('remembers the panel width, kept within its bounds', () => {
+    const storage = new Map<string, string>();
+    const { store } = setup(storage);
+    expect(store.getState().width).toBe(CHAT_WIDTH.initial);
+    store.getState().setWidth(612.4);
+    expect(store.getState().width).toBe(612);
+    expect(setup(storage).store.getState().width).toBe(612);
+    store.getState().setWidth(10);
+    expect(store.getState().width).toBe(CHAT_WIDTH.min);
+    store.getState().setWidth(99_999);
+    expect(store.getState().width).toBe(CHAT_WIDTH.max);
+    storage.set('agent-desk.chat.width', 'wide');
+    expect(setup(storage).store.getState().width).toBe(CHAT_WIDTH.initial);
+    store.getState().reset();
+    expect(store.getState().width).toBe(CHAT_WIDTH.max);
   });
 
   it('trims the page context to what the contract accepts', () => {

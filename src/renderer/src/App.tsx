@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { type CSSProperties, useEffect } from 'react';
 import { ChatPanel } from './chat/ChatPanel';
 import { BackendBanner } from './components/BackendBanner';
 import { NotFound } from './components/NotFound';
@@ -12,6 +12,7 @@ export function App() {
   const { status, user, check, logout } = useSession();
   const { path, navigate } = useRoute();
   const chatDocked = useChat((s) => s.open && s.docked);
+  const chatWidth = useChat((s) => s.width);
   useEffect(() => { void check(); }, [check]);
 
   if (status === 'checking') return <p className="state" role="status">Starting…</p>;
@@ -23,7 +24,7 @@ export function App() {
     if (params) { page = { entry, params }; break; }
   }
   return (
-    <div className={chatDocked ? 'shell with-chat' : 'shell'}>
+    <div className={chatDocked ? 'shell with-chat' : 'shell'} style={{ '--chat-width': `${chatWidth}px` } as CSSProperties}>
       <nav aria-label="Panel">
         <div className="brand">Agent Desk</div>
         <ul>

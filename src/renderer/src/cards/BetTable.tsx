@@ -32,7 +32,7 @@ export function BetTable({ card }: CardProps<'bet_table'>) {
     },
   ];
   return (
-    <CardFrame type="bet_table" title="Bets" subtitle={<>{formatCount(s.count)} {plural(s.count, 'bet')}</>}>
+    <CardFrame wide type="bet_table" title="Bets" subtitle={<>{formatCount(s.count)} {plural(s.count, 'bet')}</>}>
       <p className="summary chat-summary" data-testid="bet-summary">
         <span>stake <b>{formatPoints(s.stake)}</b></span>
         <span>open liability <b>{formatPoints(s.openLiability)}</b></span>

@@ -17,7 +17,7 @@ const columns: Column<Row>[] = [
 export function CommissionTable({ card }: CardProps<'commission_table'>) {
   const d = card.data;
   return (
-    <CardFrame type="commission_table" title="Commission" subtitle={formatPeriod(d.period)}>
+    <CardFrame wide type="commission_table" title="Commission" subtitle={formatPeriod(d.period)}>
       <p className="summary chat-summary"><span>total commission <b data-testid="commission-total">{formatPoints(d.total)}</b></span></p>
       {d.rows.length === 0 ? <p className="state empty chat-card-text">No commission in this period.</p> : (
         <SortableTable label="Commission by player" rows={d.rows} columns={columns} rowKey={(r) => r.playerId} rowTestId="card-row" minWidth={520}

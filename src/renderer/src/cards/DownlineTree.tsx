@@ -31,7 +31,7 @@ export function DownlineTree({ card }: CardProps<'downline_tree'>) {
   const total = count(tree);
 
   return (
-    <CardFrame type="downline_tree" title="Downline" subtitle={<>{total} {plural(total, 'account')}</>}>
+    <CardFrame wide type="downline_tree" title="Downline" subtitle={<>{total} {plural(total, 'account')}</>}>
       {tree.length === 0 ? <p className="state empty chat-card-text">No one in your downline yet.</p> : (
         <>
           <div className="toolbar chat-toolbar">

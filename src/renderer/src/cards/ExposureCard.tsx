@@ -38,7 +38,7 @@ export function ExposureCard({ card }: CardProps<'exposure_card'>) {
     { id: 'share', header: 'At your share', numeric: true, sortValue: (f) => f.exposureAtShare, render: (f) => formatPoints(f.exposureAtShare) },
   ];
   return (
-    <CardFrame type="exposure_card" title="Live exposure"
+    <CardFrame wide type="exposure_card" title="Live exposure"
       subtitle={<>{d.fixtures.length} {plural(d.fixtures.length, 'fixture')} · {d.scopes.length} open {plural(d.scopes.length, 'market')}</>}>
       <p className="summary chat-summary" data-testid="exposure-summary">
         <span>worst case (gross) <b>{formatPoints(d.total.exposure)}</b></span>

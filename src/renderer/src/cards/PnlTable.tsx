@@ -31,7 +31,7 @@ const pnlColumns: Column<PnlRow>[] = [
 function PlayerPnl({ data }: { data: PnL }) {
   const t = data.total;
   return (
-    <CardFrame type="pnl_table" title="Profit and loss" subtitle={formatPeriod(data.period)}>
+    <CardFrame wide type="pnl_table" title="Profit and loss" subtitle={formatPeriod(data.period)}>
       <p className="summary chat-summary" data-testid="pnl-summary">
         <span>your share <b className={signClass(t.yourShare ?? 0)}>{t.yourShare === null ? 'not attributable' : formatPoints(t.yourShare)}</b></span>
         <span>book result <b className={signClass(t.bookResult)}>{formatPoints(t.bookResult)}</b></span>
@@ -73,7 +73,7 @@ function RankedMarkets({ data }: { data: Ranked }) {
     { id: 'bets', header: 'Bets', numeric: true, sortValue: (r) => r.bets, render: (r) => formatCount(r.bets) },
   ];
   return (
-    <CardFrame type="pnl_table" title={`Top markets by ${metric === 'P&L' ? 'P&L' : metric.toLowerCase()}`} subtitle={formatPeriod(data.period)}>
+    <CardFrame wide type="pnl_table" title={`Top markets by ${metric === 'P&L' ? 'P&L' : metric.toLowerCase()}`} subtitle={formatPeriod(data.period)}>
       {rows.length === 0 ? <p className="state empty chat-card-text">No markets in this period.</p> : (
         <SortableTable label={`Top markets by ${metric}`} rows={rows} columns={columns} rowKey={(r) => r.marketId}
           rowTestId="card-row" initialSort={{ id: 'rank', dir: 'asc' }} minWidth={480} />

@@ -24,7 +24,7 @@ export function SettlementTable({ card }: CardProps<'settlement_table'>) {
     { id: 'by', header: 'By', sortValue: (r) => r.createdByName, render: (r) => r.createdByName },
   ];
   return (
-    <CardFrame type="settlement_table" title="Settlements" subtitle={<>{d.rows.length} {plural(d.rows.length, 'settlement')}</>}>
+    <CardFrame wide type="settlement_table" title="Settlements" subtitle={<>{d.rows.length} {plural(d.rows.length, 'settlement')}</>}>
       {d.rows.length === 0 ? <p className="state empty chat-card-text">No settlements.</p> : (
         <SortableTable label="Settlements" rows={d.rows} columns={columns} rowKey={(r) => r.id} rowTestId="card-row"
           initialSort={{ id: 'date', dir: 'desc' }} minWidth={720} />

@@ -41,7 +41,7 @@ function TakeRows({ data }: { data: Take }) {
   const owed = data.rows.filter((r) => r.direction === 'owes_you').length;
   const owing = data.rows.filter((r) => r.direction === 'you_owe').length;
   return (
-    <CardFrame type="take_table" title="Take" subtitle={<>{data.rows.length} {plural(data.rows.length, 'account')} · {owed} owe you · you owe {owing}</>}>
+    <CardFrame wide type="take_table" title="Take" subtitle={<>{data.rows.length} {plural(data.rows.length, 'account')} · {owed} owe you · you owe {owing}</>}>
       {data.rows.length === 0 ? <p className="state empty chat-card-text">No accounts.</p> : (
         <SortableTable label="Take by account" rows={data.rows} columns={takeColumns} rowKey={(r) => r.accountId} rowTestId="card-row" minWidth={520}
           footer={<>
@@ -69,7 +69,7 @@ const creditColumns: Column<CreditRow>[] = [
 
 function CreditRows({ data }: { data: Credit }) {
   return (
-    <CardFrame type="take_table" title="Credit limits" subtitle={<>{data.rows.length} {plural(data.rows.length, 'account')}</>}>
+    <CardFrame wide type="take_table" title="Credit limits" subtitle={<>{data.rows.length} {plural(data.rows.length, 'account')}</>}>
       {data.rows.length === 0 ? <p className="state empty chat-card-text">No accounts.</p> : (
         <SortableTable label="Credit limits by account" rows={data.rows} columns={creditColumns} rowKey={(r) => r.accountId} rowTestId="card-row" minWidth={720} />
       )}

@@ -7,21 +7,34 @@ import type { CardAction } from './types';
 /** Tables longer than this render only the rows in view. */
 export const VIRTUALIZE_OVER = 50;
 const ROW_HEIGHT = 32;
+/** A column narrower than this clips its figures: the table scrolls sideways instead. */
+const MIN_COLUMN_PX = 96;
 
 /** The frame every card shares: a titled section whose root carries `card-<type>`. */
-export function CardFrame({ type, title, subtitle, tone, badge, children }: {
+export function CardFrame({ type, title, subtitle, tone, badge, wide, children }: {
   type: CardType; title: ReactNode; subtitle?: ReactNode; tone?: 'warn' | 'bad' | 'good' | 'done' | undefined;
   /** Shown at the end of the header line (a proposal's state). */
   badge?: ReactNode;
+  /** A table with more columns than the panel shows: the card can open full width over the page. */
+  wide?: boolean;
   children?: ReactNode;
 }) {
   const id = useId();
+  const [expanded, setExpanded] = useState(false);
   return (
-    <section className={`chat-card${tone ? ` ${tone}` : ''}`} data-testid={`card-${type}`} data-card-type={type} aria-labelledby={id}>
+    <section className={`chat-card${tone ? ` ${tone}` : ''}${expanded ? ' expanded' : ''}`} data-testid={`card-${type}`} data-card-type={type}
+      data-expanded={wide ? String(expanded) : undefined} aria-labelledby={id}
+      onKeyDown={expanded ? (e) => { if (e.key === 'Escape') { e.stopPropagation(); setExpanded(false); } } : undefined}>
       <header className="chat-card-head">
         <h3 id={id}>{title}</h3>
         {subtitle !== undefined && <span className="muted chat-card-sub">{subtitle}</span>}
         {badge}
+        {wide && (
+          <button type="button" className="chat-card-wide" aria-pressed={expanded} data-testid="card-full-width"
+            title={expanded ? 'Back into the panel (Esc)' : 'Open this card across the window'} onClick={() => setExpanded((v) => !v)}>
+            {expanded ? 'Back to panel' : 'Full width'}
+          </button>
+        )}
       </header>
       {children}
     </section>
@@ -89,7 +102,7 @@ function compare(a: number | string | null, b: number | string | null): number {
  * A table sortable by its column headers (buttons, with aria-sort on the header cell), in a box
  * of fixed max height; over VIRTUALIZE_OVER rows only the rows in view are rendered.
  */
-export function SortableTable<R>({ rows, columns, rowKey, label, footer, initialSort, minWidth, rowTestId }: {
+export function SortableTable<R>({ rows, columns, rowKey, label, footer, footerRows, initialSort, minWidth, rowTestId, testId, page }: {
   rows: readonly R[];
   columns: Column<R>[];
   rowKey: (row: R, index: number) => string;
@@ -97,9 +110,15 @@ export function SortableTable<R>({ rows, columns, rowKey, label, footer, initial
   label: string;
   /** Cells of a totals row (same column count). */
   footer?: ReactNode;
+  /** Further footer rows, whole `<tr>`s, after the totals row (not with virtualization's row indexes). */
+  footerRows?: ReactNode;
   initialSort?: Sort;
   minWidth?: number;
   rowTestId?: string;
+  /** On the table element. */
+  testId?: string;
+  /** A page's table: a taller scroll box than a card's. */
+  page?: boolean;
 }) {
   const [sort, setSort] = useState<Sort>(initialSort ?? null);
   // State, not a ref: the virtualized body needs a render once the box exists (refs attach after
@@ -126,9 +145,9 @@ export function SortableTable<R>({ rows, columns, rowKey, label, footer, initial
 
   const virtual = rows.length > VIRTUALIZE_OVER;
   return (
-    <div className={`card-scroll${virtual ? ' virtual' : ''}`} ref={setScrollEl} tabIndex={0} role="region" aria-label={label}>
-      <table className={`table card-table${virtual ? ' fixed' : ''}`} aria-rowcount={virtual ? rows.length + 1 + (footer ? 1 : 0) : undefined}
-        style={minWidth ? { minWidth: `${minWidth}px` } : undefined}>
+    <div className={`card-scroll${virtual ? ' virtual' : ''}${page ? ' page-scroll' : ''}`} ref={setScrollEl} tabIndex={0} role="region" aria-label={label}>
+      <table className={`table card-table${virtual ? ' fixed' : ''}`} data-testid={testId} aria-rowcount={virtual ? rows.length + 1 + (footer ? 1 : 0) : undefined}
+        style={{ minWidth: `${minWidth ?? columns.length * MIN_COLUMN_PX}px` }}>
         {virtual && (
           <colgroup>{columns.map((c) => <col key={c.id} style={c.width ? { width: c.width } : undefined} />)}</colgroup>
         )}
@@ -157,7 +176,12 @@ export function SortableTable<R>({ rows, columns, rowKey, label, footer, initial
               {sorted.map((r, i) => <Row key={rowKey(r, i)} row={r} columns={columns} rowTestId={rowTestId} />)}
             </tbody>
           )}
-        {footer && <tfoot><tr aria-rowindex={virtual ? rows.length + 2 : undefined}>{footer}</tr></tfoot>}
+        {(footer || footerRows) && (
+          <tfoot>
+            {footer && <tr aria-rowindex={virtual ? rows.length + 2 : undefined}>{footer}</tr>}
+            {footerRows}
+          </tfoot>
+        )}
       </table>
     </div>
   );

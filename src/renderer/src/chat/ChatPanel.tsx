@@ -1,10 +1,10 @@
-import { type KeyboardEvent, type RefObject, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import { type KeyboardEvent, type PointerEvent, type RefObject, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import type { Card } from '../../../shared/contracts/assistant';
 import type { ChatMessage } from '../../../shared/contracts/chat';
 import { type CardAction, CardView, type ProposalStatus } from '../cards';
 import { formatDateTime } from '../lib/format';
 import { useSession } from '../lib/session';
-import { type ChatState, MAX_LENGTH, type TurnState } from './store';
+import { CHAT_WIDTH, type ChatState, MAX_LENGTH, type TurnState } from './store';
 import { useChat } from './useChat';
 import { humaniseTool, listInWords } from './tools';
 
@@ -76,12 +76,55 @@ export function ChatPanel() {
       {open && (
         <aside className={`chat-panel ${docked ? 'docked' : 'floating'}`} data-testid="chat-panel" data-docked={docked}
           aria-label="Assistant" onKeyDown={(e) => { if (e.key === 'Escape' && !docked) { e.stopPropagation(); close(); } }}>
+          <ResizeHandle />
           <PanelHeader docked={docked} onClose={close} />
           <MessageList />
           <Composer inputRef={inputRef} />
         </aside>
       )}
     </>
+  );
+}
+
+/** Keyboard steps of the resize handle, in CSS pixels. */
+const STEP = 40;
+
+/**
+ * The panel's left edge: drag it, or focus it and use the arrow keys (Home / End for the
+ * narrowest and widest), to set the width, which is remembered. The page's own minimum width
+ * (styles.css) still wins when docked.
+ */
+function ResizeHandle() {
+  const width = useChat((s) => s.width);
+  const setWidth = useChat((s) => s.setWidth);
+  const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
+    if (e.button !== 0) return;
+    e.preventDefault();
+    const handle = e.currentTarget;
+    const right = handle.parentElement!.getBoundingClientRect().right;
+    handle.setPointerCapture(e.pointerId);
+    const move = (ev: globalThis.PointerEvent) => setWidth(right - ev.clientX);
+    const end = () => {
+      handle.removeEventListener('pointermove', move);
+      handle.removeEventListener('pointerup', end);
+      handle.removeEventListener('pointercancel', end);
+    };
+    handle.addEventListener('pointermove', move);
+    handle.addEventListener('pointerup', end);
+    handle.addEventListener('pointercancel', end);
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    // The handle is on the left edge: left makes the panel wider.
+    const next = e.key === 'ArrowLeft' ? width + STEP : e.key === 'ArrowRight' ? width - STEP
+      : e.key === 'Home' ? CHAT_WIDTH.min : e.key === 'End' ? CHAT_WIDTH.max : null;
+    if (next === null) return;
+    e.preventDefault();
+    setWidth(next);
+  };
+  return (
+    <div className="chat-resize" role="separator" aria-orientation="vertical" aria-label="Resize the assistant"
+      aria-valuemin={CHAT_WIDTH.min} aria-valuemax={CHAT_WIDTH.max} aria-valuenow={width} tabIndex={0}
+      title="Drag, or use the arrow keys, to resize" data-testid="chat-resize" onPointerDown={onPointerDown} onKeyDown={onKeyDown} />
   );
 }
 

@@ -28,6 +28,8 @@ export interface ChatState {
   open: boolean;
   /** Docked as a right sidebar (remembered) rather than floating. */
   docked: boolean;
+  /** The panel's width in CSS pixels, docked or floating (remembered; CHAT_WIDTH's bounds). */
+  width: number;
   history: HistoryState;
   historyError: string | null;
   messages: ChatMessage[];
@@ -47,6 +49,8 @@ export interface ChatState {
   answerErrors: Record<string, string>;
   setOpen(open: boolean): void;
   setDocked(docked: boolean): void;
+  /** Sets the width, kept within CHAT_WIDTH's bounds. */
+  setWidth(width: number): void;
   setDraft(text: string): void;
   /** Loads the conversation once (again only after a failure). */
   loadHistory(): Promise<void>;
@@ -60,7 +64,7 @@ export interface ChatState {
    */
   answer(action: ProposalAnswer, nonce: string, payloadHash: string): Promise<void>;
   clear(): Promise<void>;
-  /** Forgets everything but the dock mode (sign-out). */
+  /** Forgets everything but the dock mode and width (sign-out). */
   reset(): void;
 }
 
@@ -101,6 +105,15 @@ export const STALE_AFTER_CHANGE: StaleKeys = [['panel'], ['audit']];
 export const STALE_AFTER_ANSWER: StaleKeys = [['audit']];
 
 const DOCK_KEY = 'agent-desk.chat.docked';
+const WIDTH_KEY = 'agent-desk.chat.width';
+
+/** The panel's width: narrower hides a card's columns, wider than this is what full width is for. */
+export const CHAT_WIDTH = { min: 360, max: 1000, initial: 460 } as const;
+
+export function clampWidth(width: number): number {
+  if (!Number.isFinite(width)) return CHAT_WIDTH.initial;
+  return Math.round(Math.min(CHAT_WIDTH.max, Math.max(CHAT_WIDTH.min, width)));
+}
 
 /** A failure of a chat call in words (lib/errors.ts): never the error's own text. */
 export function errorText(error: unknown): string {
@@ -175,6 +188,23 @@ export function createChatStore({ client, page, unauthorized, invalidate, storag
       storage?.setItem(DOCK_KEY, docked ? '1' : '0');
     } catch {
       // Storage unavailable: the mode lasts for this window only.
+    }
+  };
+
+  const readWidth = (): number => {
+    try {
+      const kept = storage?.getItem(WIDTH_KEY);
+      return kept ? clampWidth(Number(kept)) : CHAT_WIDTH.initial;
+    } catch {
+      return CHAT_WIDTH.initial;
+    }
+  };
+
+  const writeWidth = (width: number): void => {
+    try {
+      storage?.setItem(WIDTH_KEY, String(width));
+    } catch {
+      // Storage unavailable: the width lasts for this window only.
     }
   };
 
@@ -259,6 +289,7 @@ export function createChatStore({ client, page, unauthorized, invalidate, storag
     return {
       open: false,
       docked: readDocked(),
+      width: readWidth(),
       history: 'idle',
       historyError: null,
       messages: [],
@@ -275,6 +306,12 @@ export function createChatStore({ client, page, unauthorized, invalidate, storag
       setDocked(docked) {
         writeDocked(docked);
         set({ docked });
+      },
+      setWidth(raw) {
+        const width = clampWidth(raw);
+        if (width === get().width) return;
+        writeWidth(width);
+        set({ width });
       },
       setDraft(draft) {
         set({ draft });

@@ -7,7 +7,8 @@ import { useSession } from '../lib/session';
 import { useDeskQuery } from '../lib/useQuery';
 import { Link } from '../components/Link';
 import { Loadable } from '../components/States';
-import { visibleRows } from '../lib/tree';
+import { countNodes, matchingRows, visibleRows } from '../lib/tree';
+import { TableSearch, nameMatcher } from '../components/TableSearch';
 
 /** The whole downline the API gives in one answer (it cuts at its node cap and says so). */
 const DEPTH = 10;
@@ -57,7 +58,12 @@ function DownlineTree({ tree, truncated, focusId }: { tree: DownlineNode[]; trun
     return next;
   });
 
-  const rows = visibleRows(tree, open, { id: me.id, name: me.name });
+  const [query, setQuery] = useState('');
+  const match = nameMatcher(query);
+  const root = { id: me.id, name: me.name };
+  // A search shows every account that matches with the way down to it, whatever is open.
+  const rows = match ? matchingRows(tree, (n) => match(n.name, n.username), root) : visibleRows(tree, open, root);
+  const shownOpen = (id: string) => (match ? rows.some((r) => r.parent.id === id) : open.has(id));
 
   return (
     <>
@@ -71,6 +77,8 @@ function DownlineTree({ tree, truncated, focusId }: { tree: DownlineNode[]; trun
         }}>Expand all</button>
         <button type="button" onClick={() => setOpen(new Set())}>Collapse all</button>
       </div>
+      <TableSearch query={query} onChange={setQuery} label="Search the downline by name" shown={match ? rows.filter((r) => match(r.node.name, r.node.username)).length : 0}
+        total={countNodes(tree)} testId="downline-search" />
       <table className="table tree" data-testid="downline-tree">
         <thead>
           <tr>
@@ -85,10 +93,10 @@ function DownlineTree({ tree, truncated, focusId }: { tree: DownlineNode[]; trun
               <td>
                 <span className="tree-name" style={{ paddingLeft: `${(level - 1) * 20}px` }}>
                   {node.role === 'agent' ? (
-                    <button type="button" className="tree-toggle" aria-expanded={open.has(node.id)} data-testid="downline-toggle"
-                      disabled={node.children.length === 0} aria-label={`${node.name}, ${node.childCount} in downline`}
+                    <button type="button" className="tree-toggle" aria-expanded={shownOpen(node.id)} data-testid="downline-toggle"
+                      disabled={node.children.length === 0 || match !== null} aria-label={`${node.name}, ${node.childCount} in downline`}
                       onClick={() => toggle(node.id)}>
-                      <span aria-hidden="true" className="caret">{node.children.length === 0 ? '·' : open.has(node.id) ? '▾' : '▸'}</span>
+                      <span aria-hidden="true" className="caret">{node.children.length === 0 ? '·' : shownOpen(node.id) ? '▾' : '▸'}</span>
                       {node.name}
                       <span className="muted"> ({node.childCount})</span>
                     </button>

@@ -3,7 +3,9 @@ import { buildHref, useRoute } from '../lib/route';
 import { useSession } from '../lib/session';
 import { type PanelOutput, panelPages } from '../lib/queries';
 import { usePaged } from '../lib/usePaged';
+import { type Column, SortableTable } from '../cards/shared';
 import { Link } from '../components/Link';
+import { TableSearch, useNameSearch } from '../components/TableSearch';
 import { PeriodPicker, periodFromQuery } from '../components/Period';
 import { More } from '../components/More';
 import { Loadable } from '../components/States';
@@ -49,33 +51,7 @@ function PnlTable({ from, to }: { from: string; to: string }) {
               <Tile label="Settled bets" value={formatCount(t.bets)} testId="pnl-total-bets" />
             </div>
             {d.rows.length === 0 ? <p className="state empty" data-testid="pnl-empty">No settled bets in this period.</p> : (
-              <table className="table" data-testid="pnl-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Player</th><th scope="col">Agent</th><th scope="col" className="num">Bets</th>
-                    <th scope="col" className="num">Player PnL</th><th scope="col" className="num">Commission</th><th scope="col" className="num">Book result</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {d.rows.map((r) => (
-                    <tr key={r.playerId} data-testid="pnl-row">
-                      <td><Link to={`/agent/players/${r.playerId}`}>{r.name}</Link></td>
-                      <td>{r.agentName}</td>
-                      <PnlCells bets={r.bets} pnl={r.pnl} commission={r.commission} bookResult={r.bookResult} />
-                    </tr>
-                  ))}
-                </tbody>
-                <tfoot>
-                  <tr data-testid="pnl-total-row">
-                    <th scope="row" colSpan={2}>Total</th>
-                    <PnlCells bets={t.bets} pnl={t.pnl} commission={t.commission} bookResult={t.bookResult} />
-                  </tr>
-                  <tr>
-                    <th scope="row" colSpan={5}>Your share</th>
-                    <td className={`num ${signClass(t.yourShare ?? 0)}`}>{t.yourShare === null ? '—' : formatPoints(t.yourShare)}</td>
-                  </tr>
-                </tfoot>
-              </table>
+              <PnlRows rows={d.rows} total={t} />
             )}
             <More hasMore={d.nextCursor !== null} loading={d.loadingMore} error={d.moreError} loadMore={state.loadMore} shown={d.rows.length} />
           </>
@@ -96,25 +72,7 @@ function CommissionTable({ from, to }: { from: string; to: string }) {
       <Loadable state={state}>
         {(d) => d.rows.length === 0 ? <p className="state empty" data-testid="commission-empty">No commission in this period.</p> : (
           <>
-            <table className="table" data-testid="commission-table">
-              <thead>
-                <tr><th scope="col">Player</th><th scope="col">Agent</th><th scope="col" className="num">Rate</th><th scope="col" className="num">Winning markets</th><th scope="col" className="num">Commission</th></tr>
-              </thead>
-              <tbody>
-                {d.rows.map((r) => (
-                  <tr key={r.playerId} data-testid="commission-row">
-                    <td><Link to={`/agent/players/${r.playerId}`}>{r.name}</Link></td>
-                    <td>{r.agentName}</td>
-                    <td className="num">{formatBps(r.commissionBps)}</td>
-                    <td className="num">{r.markets}</td>
-                    <td className="num">{formatPoints(r.commission)}</td>
-                  </tr>
-                ))}
-              </tbody>
-              <tfoot>
-                <tr><th scope="row" colSpan={4}>Total</th><td className="num">{formatPoints(d.first.total)}</td></tr>
-              </tfoot>
-            </table>
+            <CommissionRows rows={d.rows} total={d.first.total} />
             <More hasMore={d.nextCursor !== null} loading={d.loadingMore} error={d.moreError} loadMore={state.loadMore} shown={d.rows.length} />
           </>
         )}
@@ -122,3 +80,52 @@ function CommissionTable({ from, to }: { from: string; to: string }) {
     </section>
   );
 }
+
+type PnlRow = PnlOutput['rows'][number];
+
+function PnlRows({ rows, total }: { rows: PnlRow[]; total: PnlOutput['total'] }) {
+  const search = useNameSearch(rows, (r) => [r.name, r.agentName]);
+  return (
+    <>
+      <TableSearch query={search.query} onChange={search.setQuery} label="Search profit and loss by name" shown={search.rows.length} total={rows.length} testId="pnl-search" />
+      <SortableTable rows={search.rows} columns={PNL_COLUMNS} rowKey={(r) => r.playerId} label="Profit and loss by player" rowTestId="pnl-row" testId="pnl-table" page
+        footer={<><th scope="row" colSpan={2}>Total</th><PnlCells bets={total.bets} pnl={total.pnl} commission={total.commission} bookResult={total.bookResult} /></>}
+        footerRows={(
+          <tr>
+            <th scope="row" colSpan={5}>Your share</th>
+            <td className={`num ${signClass(total.yourShare ?? 0)}`}>{total.yourShare === null ? '—' : formatPoints(total.yourShare)}</td>
+          </tr>
+        )} />
+    </>
+  );
+}
+
+const PNL_COLUMNS: Column<PnlRow>[] = [
+  { id: 'player', header: 'Player', sortValue: (r) => r.name, render: (r) => <Link to={`/agent/players/${r.playerId}`}>{r.name}</Link>, width: '200px' },
+  { id: 'agent', header: 'Agent', sortValue: (r) => r.agentName, render: (r) => r.agentName, width: '160px' },
+  { id: 'bets', header: 'Bets', numeric: true, sortValue: (r) => r.bets, render: (r) => formatCount(r.bets), width: '90px' },
+  { id: 'pnl', header: 'Player PnL', numeric: true, sortValue: (r) => r.pnl, render: (r) => formatPoints(r.pnl), cellClass: (r) => signClass(r.pnl), width: '130px' },
+  { id: 'commission', header: 'Commission', numeric: true, sortValue: (r) => r.commission, render: (r) => formatPoints(r.commission), width: '120px' },
+  { id: 'book', header: 'Book result', numeric: true, sortValue: (r) => r.bookResult, render: (r) => formatPoints(r.bookResult), cellClass: (r) => signClass(r.bookResult), width: '130px' },
+];
+
+type CommissionRow = CommissionOutput['rows'][number];
+
+function CommissionRows({ rows, total }: { rows: CommissionRow[]; total: number }) {
+  const search = useNameSearch(rows, (r) => [r.name, r.agentName]);
+  return (
+    <>
+      <TableSearch query={search.query} onChange={search.setQuery} label="Search commission by name" shown={search.rows.length} total={rows.length} testId="commission-search" />
+      <SortableTable rows={search.rows} columns={COMMISSION_COLUMNS} rowKey={(r) => r.playerId} label="Commission by player" rowTestId="commission-row" testId="commission-table" page
+        footer={<><th scope="row" colSpan={4}>Total</th><td className="num">{formatPoints(total)}</td></>} />
+    </>
+  );
+}
+
+const COMMISSION_COLUMNS: Column<CommissionRow>[] = [
+  { id: 'player', header: 'Player', sortValue: (r) => r.name, render: (r) => <Link to={`/agent/players/${r.playerId}`}>{r.name}</Link>, width: '200px' },
+  { id: 'agent', header: 'Agent', sortValue: (r) => r.agentName, render: (r) => r.agentName, width: '160px' },
+  { id: 'rate', header: 'Rate', numeric: true, sortValue: (r) => r.commissionBps, render: (r) => formatBps(r.commissionBps), width: '90px' },
+  { id: 'markets', header: 'Winning markets', numeric: true, sortValue: (r) => r.markets, render: (r) => formatCount(r.markets), width: '150px' },
+  { id: 'commission', header: 'Commission', numeric: true, sortValue: (r) => r.commission, render: (r) => formatPoints(r.commission), width: '130px' },
+];

@@ -4,7 +4,10 @@ import { useSession } from '../lib/session';
 import { type PanelOutput, panelPages } from '../lib/queries';
 import { usePaged } from '../lib/usePaged';
 import { isIsoDate } from '../../../shared/dates';
+import { useMemo } from 'react';
+import { type Column, SortableTable } from '../cards/shared';
 import { Link } from '../components/Link';
+import { TableSearch, useNameSearch } from '../components/TableSearch';
 import { More } from '../components/More';
 import { Loadable } from '../components/States';
 
@@ -31,50 +34,69 @@ export function SettlementsPage() {
   );
 }
 
+type Settlement = SettlementsOutput['rows'][number];
+
 function SettlementList({ from, to }: { from: string; to: string }) {
-  const me = useSession((s) => s.user)!;
   const state = usePaged(panelPages('settlements', { limit: 200, ...(from && { from }), ...(to && { to }) }),
     (p: SettlementsOutput) => p.rows);
   return (
     <Loadable state={state}>
       {(d) => d.rows.length === 0 ? <p className="state empty" data-testid="settlements-empty">No settlements yet.</p> : (
         <>
-          <table className="table" data-testid="settlements-table">
-            <thead>
-              <tr>
-                <th scope="col">Date</th><th scope="col">Counterparty</th><th scope="col" className="num">Amount</th><th scope="col">Payment</th>
-                <th scope="col">Take before</th><th scope="col">Take after</th><th scope="col">Mode</th><th scope="col">Period</th><th scope="col">By</th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.rows.map((s) => {
-                const child = { id: s.childId, name: s.childName };
-                const parent = { id: s.parentId, name: s.parentName };
-                const counterparty = s.parentId === me.id ? child : s.childId === me.id ? parent : null;
-                return (
-                  <tr key={s.id} data-testid="settlement-row">
-                    <td className="nowrap">{formatDateTime(s.createdAt, me.timezone)}</td>
-                    <td>
-                      {counterparty === parent ? <>{parent.name} <span className="muted">(your upline)</span></>
-                        : counterparty === child ? <Link to={buildHref('/agent/downline', { agentId: child.id })}>{child.name}</Link>
-                          : <><Link to={buildHref('/agent/downline', { agentId: child.id })}>{child.name}</Link> <span className="muted">with {parent.name}</span></>}
-                    </td>
-                    <td className="num">{formatPoints(Math.abs(s.amount))}</td>
-                    <td data-testid="settlement-direction">{counterparty ? paidForMe(s.amount, s.parentId === me.id) : paidInWords(s.amount, child, parent, me.id)}</td>
-                    <td data-testid="settlement-take-before">{counterparty ? owesForMe(s.takeBefore, s.parentId === me.id) : owesInWords(s.takeBefore, child, parent, me.id)}</td>
-                    <td data-testid="settlement-take-after">{counterparty ? owesForMe(s.takeAfter, s.parentId === me.id) : owesInWords(s.takeAfter, child, parent, me.id)}</td>
-                    <td>{s.mode === 'auto' ? 'full (auto)' : 'part (amount)'}</td>
-                    <td className="nowrap" title={s.periodId ?? undefined}>{s.periodId ? formatWeek(s.periodId) : '—'}</td>
-                    <td>{s.createdByName}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <SettlementTable rows={d.rows} />
           <More hasMore={d.nextCursor !== null} loading={d.loadingMore} error={d.moreError} loadMore={state.loadMore} shown={d.rows.length} />
         </>
       )}
     </Loadable>
+  );
+}
+
+function SettlementTable({ rows }: { rows: Settlement[] }) {
+  const me = useSession((s) => s.user)!;
+  const search = useNameSearch(rows, (s) => [s.childName, s.parentName, s.createdByName]);
+  const columns = useMemo((): Column<Settlement>[] => {
+    /** You are the upline of the row (the child is the counterparty), or its downline, or neither. */
+    const side = (s: Settlement) => (s.parentId === me.id ? 'upline' : s.childId === me.id ? 'downline' : null);
+    const child = (s: Settlement) => ({ id: s.childId, name: s.childName });
+    const parent = (s: Settlement) => ({ id: s.parentId, name: s.parentName });
+    // Signed towards you, so a sort puts what you received apart from what you paid.
+    const towardsMe = (n: number, s: Settlement) => (s.childId === me.id ? -n : n);
+    return [
+      { id: 'date', header: 'Date', sortValue: (s) => s.createdAt, render: (s) => formatDateTime(s.createdAt, me.timezone), cellClass: () => 'nowrap', width: '150px' },
+      {
+        id: 'counterparty', header: 'Counterparty', width: '220px',
+        sortValue: (s) => (side(s) === 'downline' ? s.parentName : s.childName),
+        render: (s) => side(s) === 'downline' ? <>{s.parentName} <span className="muted">(your upline)</span></>
+          : side(s) === 'upline' ? <Link to={buildHref('/agent/downline', { agentId: s.childId })}>{s.childName}</Link>
+            : <><Link to={buildHref('/agent/downline', { agentId: s.childId })}>{s.childName}</Link> <span className="muted">with {s.parentName}</span></>,
+      },
+      { id: 'amount', header: 'Amount', numeric: true, sortValue: (s) => Math.abs(s.amount), render: (s) => formatPoints(Math.abs(s.amount)), width: '120px' },
+      {
+        id: 'payment', header: 'Payment', sortValue: (s) => towardsMe(s.amount, s), width: '190px',
+        render: (s) => side(s) ? paidForMe(s.amount, side(s) === 'upline') : paidInWords(s.amount, child(s), parent(s), me.id),
+      },
+      {
+        id: 'before', header: 'Take before', sortValue: (s) => towardsMe(s.takeBefore, s), width: '190px',
+        render: (s) => side(s) ? owesForMe(s.takeBefore, side(s) === 'upline') : owesInWords(s.takeBefore, child(s), parent(s), me.id),
+      },
+      {
+        id: 'after', header: 'Take after', sortValue: (s) => towardsMe(s.takeAfter, s), width: '190px',
+        render: (s) => side(s) ? owesForMe(s.takeAfter, side(s) === 'upline') : owesInWords(s.takeAfter, child(s), parent(s), me.id),
+      },
+      { id: 'mode', header: 'Mode', sortValue: (s) => s.mode, render: (s) => (s.mode === 'auto' ? 'full (auto)' : 'part (amount)'), width: '120px' },
+      {
+        id: 'period', header: 'Period', sortValue: (s) => s.periodId, width: '130px', cellClass: () => 'nowrap',
+        render: (s) => <span title={s.periodId ?? undefined}>{s.periodId ? formatWeek(s.periodId) : '—'}</span>,
+      },
+      { id: 'by', header: 'By', sortValue: (s) => s.createdByName, render: (s) => s.createdByName, width: '140px' },
+    ];
+  }, [me.id, me.timezone]);
+  return (
+    <>
+      <TableSearch query={search.query} onChange={search.setQuery} label="Search settlements by name" shown={search.rows.length} total={rows.length} testId="settlements-search" />
+      <SortableTable rows={search.rows} columns={columns} rowKey={(s) => s.id} label="Settlements" rowTestId="settlement-row"
+        testId="settlements-table" minWidth={1450} page />
+    </>
   );
 }
 
