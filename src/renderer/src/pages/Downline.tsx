@@ -79,42 +79,44 @@ function DownlineTree({ tree, truncated, focusId }: { tree: DownlineNode[]; trun
       </div>
       <TableSearch query={query} onChange={setQuery} label="Search the downline by name" shown={match ? rows.filter((r) => match(r.node.name, r.node.username)).length : 0}
         total={countNodes(tree)} testId="downline-search" />
-      <table className="table tree" data-testid="downline-tree">
-        <thead>
-          <tr>
-            <th scope="col">Name</th><th scope="col">Role</th><th scope="col" className="num nowrap">Share / comm.</th>
-            <th scope="col" className="num">CL</th><th scope="col">Take</th><th scope="col" className="num">Available</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map(({ node, level, parent }) => (
-            <tr key={node.id} data-node-id={node.id} data-testid="downline-node" data-role={node.role}
-              className={node.id === focusId ? 'focused' : undefined}>
-              <td>
-                <span className="tree-name" style={{ paddingLeft: `${(level - 1) * 20}px` }}>
-                  {node.role === 'agent' ? (
-                    <button type="button" className="tree-toggle" aria-expanded={shownOpen(node.id)} data-testid="downline-toggle"
-                      disabled={node.children.length === 0 || match !== null} aria-label={`${node.name}, ${node.childCount} in downline`}
-                      onClick={() => toggle(node.id)}>
-                      <span aria-hidden="true" className="caret">{node.children.length === 0 ? '·' : shownOpen(node.id) ? '▾' : '▸'}</span>
-                      {node.name}
-                      <span className="muted"> ({node.childCount})</span>
-                    </button>
-                  ) : (
-                    <Link to={`/agent/players/${node.id}`} className="tree-leaf" data-testid="downline-player-link">{node.name}</Link>
-                  )}
-                  <span className="muted username">@{node.username}</span>
-                </span>
-              </td>
-              <td>{node.role}</td>
-              <td className="num">{node.role === 'agent' ? formatBps(node.shareBps) : formatBps(node.commissionBps)}</td>
-              <td className="num">{formatPoints(node.creditLimit)}</td>
-              <td className={signClass(node.take)} data-testid="downline-take">{takeTowards(node.take, parent, me.id)}</td>
-              <td className="num">{formatPoints(node.available)}</td>
+      <div className="table-scroll">
+        <table className="table tree" data-testid="downline-tree">
+          <thead>
+            <tr>
+              <th scope="col">Name</th><th scope="col">Role</th><th scope="col" className="num nowrap">Share / comm.</th>
+              <th scope="col" className="num">CL</th><th scope="col">Take</th><th scope="col" className="num">Available</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map(({ node, level, parent }) => (
+              <tr key={node.id} data-node-id={node.id} data-testid="downline-node" data-role={node.role}
+                className={node.id === focusId ? 'focused' : undefined}>
+                <td>
+                  <span className="tree-name" style={{ paddingLeft: `${(level - 1) * 20}px` }}>
+                    {node.role === 'agent' ? (
+                      <button type="button" className="tree-toggle" aria-expanded={shownOpen(node.id)} data-testid="downline-toggle"
+                        disabled={node.children.length === 0 || match !== null} aria-label={`${node.name}, ${node.childCount} in downline`}
+                        onClick={() => toggle(node.id)}>
+                        <span aria-hidden="true" className="caret">{node.children.length === 0 ? '·' : shownOpen(node.id) ? '▾' : '▸'}</span>
+                        {node.name}
+                        <span className="muted"> ({node.childCount})</span>
+                      </button>
+                    ) : (
+                      <Link to={`/agent/players/${node.id}`} className="tree-leaf" data-testid="downline-player-link">{node.name}</Link>
+                    )}
+                    <span className="muted username">@{node.username}</span>
+                  </span>
+                </td>
+                <td>{node.role}</td>
+                <td className="num">{node.role === 'agent' ? formatBps(node.shareBps) : formatBps(node.commissionBps)}</td>
+                <td className="num">{formatPoints(node.creditLimit)}</td>
+                <td className={signClass(node.take)} data-testid="downline-take">{takeTowards(node.take, parent, me.id)}</td>
+                <td className="num">{formatPoints(node.available)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {truncated && <p className="state">The downline is larger than one answer holds; the deepest accounts are not shown.</p>}
     </>
   );

@@ -62,9 +62,9 @@ function SettlementTable({ rows }: { rows: Settlement[] }) {
     // Signed towards you, so a sort puts what you received apart from what you paid.
     const towardsMe = (n: number, s: Settlement) => (s.childId === me.id ? -n : n);
     return [
-      { id: 'date', header: 'Date', sortValue: (s) => s.createdAt, render: (s) => formatDateTime(s.createdAt, me.timezone), cellClass: () => 'nowrap', width: '150px' },
+      { id: 'date', header: 'Date', sortValue: (s) => s.createdAt, render: (s) => formatDateTime(s.createdAt, me.timezone), cellClass: () => 'nowrap', width: '170px' },
       {
-        id: 'counterparty', header: 'Counterparty', width: '220px',
+        id: 'counterparty', header: 'Counterparty', width: '260px',
         sortValue: (s) => (side(s) === 'downline' ? s.parentName : s.childName),
         render: (s) => side(s) === 'downline' ? <>{s.parentName} <span className="muted">(your upline)</span></>
           : side(s) === 'upline' ? <Link to={buildHref('/agent/downline', { agentId: s.childId })}>{s.childName}</Link>
@@ -72,15 +72,15 @@ function SettlementTable({ rows }: { rows: Settlement[] }) {
       },
       { id: 'amount', header: 'Amount', numeric: true, sortValue: (s) => Math.abs(s.amount), render: (s) => formatPoints(Math.abs(s.amount)), width: '120px' },
       {
-        id: 'payment', header: 'Payment', sortValue: (s) => towardsMe(s.amount, s), width: '190px',
+        id: 'payment', header: 'Payment', sortValue: (s) => towardsMe(s.amount, s), width: '280px',
         render: (s) => side(s) ? paidForMe(s.amount, side(s) === 'upline') : paidInWords(s.amount, child(s), parent(s), me.id),
       },
       {
-        id: 'before', header: 'Take before', sortValue: (s) => towardsMe(s.takeBefore, s), width: '190px',
+        id: 'before', header: 'Take before', sortValue: (s) => towardsMe(s.takeBefore, s), width: '280px',
         render: (s) => side(s) ? owesForMe(s.takeBefore, side(s) === 'upline') : owesInWords(s.takeBefore, child(s), parent(s), me.id),
       },
       {
-        id: 'after', header: 'Take after', sortValue: (s) => towardsMe(s.takeAfter, s), width: '190px',
+        id: 'after', header: 'Take after', sortValue: (s) => towardsMe(s.takeAfter, s), width: '280px',
         render: (s) => side(s) ? owesForMe(s.takeAfter, side(s) === 'upline') : owesInWords(s.takeAfter, child(s), parent(s), me.id),
       },
       { id: 'mode', header: 'Mode', sortValue: (s) => s.mode, render: (s) => (s.mode === 'auto' ? 'full (auto)' : 'part (amount)'), width: '120px' },
@@ -95,7 +95,7 @@ function SettlementTable({ rows }: { rows: Settlement[] }) {
     <>
       <TableSearch query={search.query} onChange={search.setQuery} label="Search settlements by name" shown={search.rows.length} total={rows.length} testId="settlements-search" />
       <SortableTable rows={search.rows} columns={columns} rowKey={(s) => s.id} label="Settlements" rowTestId="settlement-row"
-        testId="settlements-table" minWidth={1450} page />
+        testId="settlements-table" minWidth={1800} page />
     </>
   );
 }
