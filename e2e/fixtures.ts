@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { FuseState, FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
 import { type Browser, type ElectronApplication, test as base, _electron } from '@playwright/test';
-import { createAgentRuntime } from '../src/main/agent/create.js';
+import { createAgentRuntime } from '../src/main/assistant/create.js';
 import { type BackendConnection, connectBackend } from '../src/main/backend/connection.js';
 import { DeskSessions } from '../src/main/desk/sessions.js';
 import { slotFromCookie } from '../src/main/desk/senders.js';

@@ -4,7 +4,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { createAgentRuntime } from '../src/main/agent/create.js';
+import { createAgentRuntime } from '../src/main/assistant/create.js';
 import { type BackendConnection, connectBackend } from '../src/main/backend/connection.js';
 import { DeskSessions } from '../src/main/desk/sessions.js';
 import { type BrowserShell, startBrowserShell } from '../src/main/web/server.js';

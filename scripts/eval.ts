@@ -4,8 +4,8 @@
  * `eval: N passed, M failed`. Exits 1 when the pass rate is below --min (default 0.95).
  */
 import { readFile } from 'node:fs/promises';
-import { parseCases, runEval } from '../src/main/agent/eval.js';
-import { RulePlanner } from '../src/main/agent/planner/rule-planner.js';
+import { parseCases, runEval } from './eval-harness.js';
+import { RulePlanner } from '../src/main/assistant/planner/rule-planner.js';
 
 const args = process.argv.slice(2);
 const minAt = args.indexOf('--min');

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger } from '../server/log.js';
 import { backendConfigFromEnv, connectBackend } from './backend/connection.js';
-import { confirmTtlFromEnv, createAgentRuntime } from './agent/create.js';
+import { confirmTtlFromEnv, createAgentRuntime } from './assistant/create.js';
 import { deskDataDirsFromEnv } from './data-dirs.js';
 import { DeskSessions } from './desk/sessions.js';
 import { startElectronApp, userDataDir } from './electron/app.js';

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
 import { silentLogger } from '../../src/server/log.js';
 import { openDatabase } from '../../src/server/db/client.js';
-import { createAgentRuntime } from '../../src/main/agent/create.js';
+import { createAgentRuntime } from '../../src/main/assistant/create.js';
 import { backendConfigFromEnv } from '../../src/main/backend/connection.js';
 import { browserShellDataDirs, deskDataDirsFromEnv } from '../../src/main/data-dirs.js';
 import type { DeskRouter } from '../../src/main/desk/router.js';

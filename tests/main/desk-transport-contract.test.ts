@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { type TRPCLink, createTRPCClient, createWSClient, wsLink } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { ChatService } from '../../src/main/agent/chat-service.js';
+import type { ChatService } from '../../src/main/assistant/chat-service.js';
 import { AuditLog } from '../../src/main/audit/audit-log.js';
 import { type BackendConnection, embeddedConnection } from '../../src/main/backend/connection.js';
 import { handleDeskMessage } from '../../src/main/desk/ipc.js';

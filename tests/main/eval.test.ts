@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { compare, parseCases, runEval } from '../../src/main/agent/eval.js';
-import { RulePlanner } from '../../src/main/agent/planner/rule-planner.js';
-import type { TurnRecord } from '../../src/main/agent/assistant.js';
+import { compare, parseCases, runEval } from '../../scripts/eval-harness.js';
+import { RulePlanner } from '../../src/main/assistant/planner/rule-planner.js';
+import type { TurnRecord } from '../../src/main/assistant/assistant.js';
 import { TEST_BOOK } from '../helpers/backend.js';
 
 // The cast is the same in every book; a small filler keeps this quick.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CircuitBreaker, CircuitBreakers } from '../../src/main/agent/guards/circuit-breaker.js';
-import { RateLimiter } from '../../src/main/agent/guards/rate-limit.js';
+import { CircuitBreaker, CircuitBreakers } from '../../src/main/tools/circuit-breaker.js';
+import { RateLimiter } from '../../src/main/assistant/guards/rate-limit.js';
 
 /** A clock the test moves by hand. */
 const manualClock = (start = Date.parse('2026-11-20T06:30:00Z')) => {

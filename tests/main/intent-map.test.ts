@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { INTENTS } from '../../src/main/agent/planner/rule-planner.js';
+import { INTENTS } from '../../src/main/assistant/planner/rule-planner.js';
 import { clarifyReason } from '../../src/shared/contracts/assistant.js';
 
 /** docs/intent-map.md is the planner in words: it must name everything the code has. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog } from '../../src/main/audit/audit-log.js';
 import { type BackendConnection, embeddedConnection } from '../../src/main/backend/connection.js';
-import type { ChatService } from '../../src/main/agent/chat-service.js';
+import type { ChatService } from '../../src/main/assistant/chat-service.js';
 import { MAX_SUBSCRIPTIONS_PER_WINDOW, handleDeskMessage, stopDeskSubscriptions } from '../../src/main/desk/ipc.js';
 import { type IpcSenderEvent, slotForIpcSender } from '../../src/main/desk/senders.js';
 import { DeskSessions } from '../../src/main/desk/sessions.js';

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { silentLogger } from '../../src/server/log.js';
-import type { ChatService } from '../../src/main/agent/chat-service.js';
+import type { ChatService } from '../../src/main/assistant/chat-service.js';
 import { AuditLog } from '../../src/main/audit/audit-log.js';
 import { type BackendConnection, embeddedConnection } from '../../src/main/backend/connection.js';
 import type { DeskRouter } from '../../src/main/desk/router.js';

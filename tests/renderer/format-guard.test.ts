@@ -45,7 +45,7 @@ describe('one date and money format', () => {
   });
 
   it('nor does the assistant\'s composer (it uses src/shared/format.ts)', () => {
-    const composer = 'src/main/agent/composer.ts';
+    const composer = 'src/main/assistant/composer.ts';
     const lines = readFileSync(join(ROOT, composer), 'utf8').split('\n');
     const own = lines.flatMap((line, i) => ([...FORMATTING, /\.slice\(0, 10\)/].some((re) => re.test(line)) ? [`${composer}:${i + 1}: ${line.trim()}`] : []));
     expect(own).toEqual([]);

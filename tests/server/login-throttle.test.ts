@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TRPCError } from '@trpc/server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createAgentRuntime } from '../../src/main/agent/create.js';
+import { createAgentRuntime } from '../../src/main/assistant/create.js';
 import { embeddedConnection } from '../../src/main/backend/connection.js';
 import { deskRouter } from '../../src/main/desk/router.js';
 import { DeskSessions } from '../../src/main/desk/sessions.js';

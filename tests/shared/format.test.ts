@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FORMATTED_DAY, formatAge, formatDate, formatDateTime, formatDay, formatPeriod, formatPoints, formatTime } from '../../src/shared/format.js';
-import { allowedFigures, guardNumbers } from '../../src/main/agent/guards/number-guard.js';
-import { sentenceFor } from '../../src/main/agent/composer.js';
+import { allowedFigures, guardNumbers } from '../../src/main/assistant/guards/number-guard.js';
+import { sentenceFor } from '../../src/main/assistant/composer.js';
 
 describe('the one date format', () => {
   it('writes a calendar day as "20 Nov 2026", whatever the zone', () => {

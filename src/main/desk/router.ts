@@ -9,7 +9,7 @@ import { isBackendUnreachable } from '../backend/unreachable.js';
 import { chatConfirmInput, chatHistoryOutput, chatMessageSchema, chatTurnInput } from '../../shared/contracts/chat.js';
 import { auditListOutput } from '../../shared/contracts/audit.js';
 import { PAGE_SIZE_MAX } from '../../shared/contracts/page-size.js';
-import type { ChatService } from '../agent/chat-service.js';
+import type { ChatService } from '../assistant/chat-service.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { readAnchors, verifyAuditLog } from '../audit/verify.js';
 import type { DeskSessions } from './sessions.js';

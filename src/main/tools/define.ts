@@ -7,7 +7,7 @@
  */
 import type { z } from 'zod';
 import type { Card } from '../../shared/contracts/assistant.js';
-import type { ToolPlanning } from '../agent/planner/types.js';
+import type { ToolPlanning } from '../assistant/planner/types.js';
 import type { ToolContext, ToolDefinition, ToolPreview } from './types.js';
 
 export interface ToolModule<N extends string = string, I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType>

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import * as actions from '../../shared/contracts/agent-actions.js';
 import { paisa } from '../../shared/contracts/agent-api.js';
-import { BULK, ask, hasAny, newValueOf } from '../agent/planner/slots.js';
+import { BULK, ask, hasAny, newValueOf } from '../assistant/planner/slots.js';
 import { DESK, IDS, MONEY, opts } from './common.js';
 import { defineTool } from './define.js';
 

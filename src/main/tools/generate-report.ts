@@ -1,5 +1,5 @@
 import * as actions from '../../shared/contracts/agent-actions.js';
-import { PLAYER_WORD, ask, hasAny } from '../agent/planner/slots.js';
+import { PLAYER_WORD, ask, hasAny } from '../assistant/planner/slots.js';
 import { DATES, DESK, IDS } from './common.js';
 import { defineTool } from './define.js';
 

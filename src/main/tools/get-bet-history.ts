@@ -1,6 +1,6 @@
 import * as api from '../../shared/contracts/agent-api.js';
-import { hasAny, put, statusOf } from '../agent/planner/slots.js';
-import { money, plural } from '../agent/words.js';
+import { hasAny, put, statusOf } from '../assistant/planner/slots.js';
+import { money, plural } from '../assistant/words.js';
 import { DATES, DESK, IDS, MONEY, opts } from './common.js';
 import { defineTool } from './define.js';
 

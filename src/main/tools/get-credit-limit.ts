@@ -1,6 +1,6 @@
 import * as api from '../../shared/contracts/agent-api.js';
-import { hasAny, put } from '../agent/planner/slots.js';
-import { money, name, plural } from '../agent/words.js';
+import { hasAny, put } from '../assistant/planner/slots.js';
+import { money, name, plural } from '../assistant/words.js';
 import { DESK, IDS, MONEY, opts } from './common.js';
 import { defineTool } from './define.js';
 

@@ -1,7 +1,7 @@
 import * as api from '../../shared/contracts/agent-api.js';
 import { formatDate } from '../../shared/format.js';
-import { hasAny, put } from '../agent/planner/slots.js';
-import { money, name, plural } from '../agent/words.js';
+import { hasAny, put } from '../assistant/planner/slots.js';
+import { money, name, plural } from '../assistant/words.js';
 import { DATES, DESK, IDS, MONEY, opts } from './common.js';
 import { defineTool } from './define.js';
 

@@ -1,6 +1,6 @@
 import * as api from '../../shared/contracts/agent-api.js';
-import { hasAny, periodOf, put } from '../agent/planner/slots.js';
-import { money, name, period, plural } from '../agent/words.js';
+import { hasAny, periodOf, put } from '../assistant/planner/slots.js';
+import { money, name, period, plural } from '../assistant/words.js';
 import { DESK, MONEY, opts } from './common.js';
 import { defineTool } from './define.js';
 

@@ -1,6 +1,6 @@
 import * as api from '../../shared/contracts/agent-api.js';
-import { hasAny } from '../agent/planner/slots.js';
-import { money, name } from '../agent/words.js';
+import { hasAny } from '../assistant/planner/slots.js';
+import { money, name } from '../assistant/words.js';
 import { AGENT_ONLY, MONEY, opts } from './common.js';
 import { defineTool } from './define.js';
 

@@ -1,5 +1,5 @@
 import * as actions from '../../shared/contracts/agent-actions.js';
-import { amountProblem, ask, hasAny } from '../agent/planner/slots.js';
+import { amountProblem, ask, hasAny } from '../assistant/planner/slots.js';
 import { DESK, IDS, MONEY } from './common.js';
 import { defineTool } from './define.js';
 

@@ -11,7 +11,7 @@ import { type Card, type Envelope, cardSchema, envelopeSchema } from '../../shar
 import type { Role } from '../../shared/contracts/agent-api.js';
 import type { Logger } from '../../server/log.js';
 import { previewSnapshotSchema } from '../confirm/snapshot.js';
-import { type BreakerPermit, type CircuitBreakerOptions, CircuitBreakers } from '../agent/guards/circuit-breaker.js';
+import { type BreakerPermit, type CircuitBreakerOptions, CircuitBreakers } from './circuit-breaker.js';
 import type { ToolModule } from './define.js';
 import { TOOL_MODULES, type ToolImplementations, implementationOf } from './index.js';
 import type { ToolCallOptions, ToolContext, ToolDefinition, ToolImplementation, ToolPreview, ToolRegistry } from './types.js';

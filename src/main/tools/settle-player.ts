@@ -2,7 +2,7 @@ import { z } from 'zod';
 import * as actions from '../../shared/contracts/agent-actions.js';
 import { paisa } from '../../shared/contracts/agent-api.js';
 import { isoWeekId } from '../../shared/dates.js';
-import { BULK, amountProblem, ask, hasAny } from '../agent/planner/slots.js';
+import { BULK, amountProblem, ask, hasAny } from '../assistant/planner/slots.js';
 import { DESK, IDS, MONEY, opts } from './common.js';
 import { defineTool } from './define.js';
 

@@ -7,7 +7,7 @@
 import { resolve } from 'node:path';
 import { type LogLevel, createLogger } from '../../server/log.js';
 import { backendConfigFromEnv, connectBackend } from '../backend/connection.js';
-import { confirmTtlFromEnv, createAgentRuntime } from '../agent/create.js';
+import { confirmTtlFromEnv, createAgentRuntime } from '../assistant/create.js';
 import { browserShellDataDirs } from '../data-dirs.js';
 import { DeskSessions } from '../desk/sessions.js';
 import { startBrowserShell } from './server.js';
