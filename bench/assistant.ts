@@ -25,7 +25,7 @@ import { embeddedConnection } from '../src/main/backend/connection.js';
 import { implementations } from '../src/main/tools/index.js';
 import { createToolRegistry } from '../src/main/tools/registry.js';
 import { openBackend } from '../src/server/backend.js';
-import { silentLogger } from '../src/server/log.js';
+import { silentLogger } from '../src/infra/log.js';
 import { parseChatRoute } from '../src/shared/contracts/chat.js';
 import { localDate } from '../src/shared/dates.js';
 

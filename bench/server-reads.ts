@@ -28,7 +28,7 @@ import * as api from '../src/shared/contracts/agent-api.js';
 import { type Backend, openBackend } from '../src/server/backend.js';
 import type { DatabaseConfig } from '../src/server/db/client.js';
 import { startBackendServer } from '../src/server/http.js';
-import { silentLogger } from '../src/server/log.js';
+import { silentLogger } from '../src/infra/log.js';
 import { DEFAULT_BOOK } from '../src/server/seed/generate.js';
 import { resolveSession } from '../src/server/services/auth.js';
 import { getCreditLimit, getDownline, getTake, getUpline } from '../src/server/services/book.js';

@@ -21,7 +21,7 @@ import { slotFromCookie } from '../src/main/desk/senders.js';
 import { type BrowserShell, startBrowserShell } from '../src/main/web/server.js';
 import { openBackend } from '../src/server/backend.js';
 import { createBackendHandler } from '../src/server/http.js';
-import { silentLogger } from '../src/server/log.js';
+import { silentLogger } from '../src/infra/log.js';
 
 export interface TargetOptions {
   target: 'browser-shell' | 'electron';

@@ -10,7 +10,7 @@ import { DeskSessions } from '../src/main/desk/sessions.js';
 import { type BrowserShell, startBrowserShell } from '../src/main/web/server.js';
 import { type Backend, openBackend } from '../src/server/backend.js';
 import { createBackendHandler } from '../src/server/http.js';
-import { silentLogger } from '../src/server/log.js';
+import { silentLogger } from '../src/infra/log.js';
 import { ask } from './assistant.js';
 import { AGENT, BOOK_NOW, RENDERER_DIR, expect, test } from './fixtures.js';
 

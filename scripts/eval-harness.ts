@@ -11,7 +11,7 @@ import type { FixtureRef, PlayerRef } from '../src/shared/contracts/agent-api.js
 import { normalizeForSearch } from '../src/shared/text.js';
 import type { BookOptions } from '../src/server/seed/generate.js';
 import { openBackend } from '../src/server/backend.js';
-import { silentLogger } from '../src/server/log.js';
+import { silentLogger } from '../src/infra/log.js';
 import { parseChatRoute } from '../src/shared/contracts/chat.js';
 import { embeddedConnection } from '../src/main/backend/connection.js';
 import type { ToolModule } from '../src/main/tools/define.js';

@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createLogger } from '../server/log.js';
+import { createLogger } from '../infra/log.js';
 import { backendConfigFromEnv, connectBackend } from './backend/connection.js';
 import { confirmTtlFromEnv, createAgentRuntime } from './assistant/create.js';
 import { deskDataDirsFromEnv } from './data-dirs.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
-import type { Logger } from './log.js';
+import type { Logger } from '../infra/log.js';
 import type { ServiceDeps } from './services/caller.js';
 import { retryAfterSeconds } from './services/login-throttle.js';
 import { appRouter } from './trpc/router.js';

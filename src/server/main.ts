@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { openBackend } from './backend.js';
 import { databaseConfigFromEnv } from './db/client.js';
 import { startBackendServer } from './http.js';
-import { type LogLevel, createLogger } from './log.js';
+import { type LogLevel, createLogger } from '../infra/log.js';
 
 const log = createLogger({ level: (process.env.LOG_LEVEL as LogLevel | undefined) ?? 'info', base: { service: 'agent-desk-backend' } });
 
@@ -45,7 +45,7 @@ async function main(): Promise<void> {
       log.info('stopped');
       process.exit(0);
     } catch (error) {
-      log.error('shutdown failed', { error: String(error) });
+      log.error('shutdown failed', { err: error });
       process.exit(1);
     }
   };
@@ -54,6 +54,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  log.error('failed to start', { error: error instanceof Error ? error.message : String(error) });
+  log.error('failed to start', { err: error });
   process.exit(1);
 });

@@ -7,7 +7,7 @@ import { inject } from 'vitest';
 import { openBackend, type Backend } from '../../src/server/backend.js';
 import { type DatabaseConfig, queryRows } from '../../src/server/db/client.js';
 import { type BackendServer, startBackendServer } from '../../src/server/http.js';
-import { silentLogger } from '../../src/server/log.js';
+import { silentLogger } from '../../src/infra/log.js';
 import type { BookOptions } from '../../src/server/seed/generate.js';
 import { BOOK_NOW, REAL_NOW, TEST_BOOK, postgresUrl } from './test-book.js';
 import type { AppRouter } from '../../src/server/trpc/router.js';

@@ -12,7 +12,7 @@ import { NonceStore } from '../../src/main/confirm/nonce-store.js';
 import { RulePlanner } from '../../src/main/assistant/planner/rule-planner.js';
 import type { BackendClient } from '../../src/main/backend/connection.js';
 import { createToolRegistry } from '../../src/main/tools/registry.js';
-import { createLogger, silentLogger } from '../../src/server/log.js';
+import { createLogger, silentLogger } from '../../src/infra/log.js';
 import type { AppRouter } from '../../src/server/trpc/router.js';
 import type { User } from '../../src/shared/contracts/agent-api.js';
 import type { Card } from '../../src/shared/contracts/assistant.js';
@@ -199,7 +199,7 @@ describe('guards', () => {
     const turns = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'turn');
     expect(turns).toHaveLength(1);
     expect(turns[0]).toMatchObject({ user: user.id, intent: 'exposure+pnl', outcome: 'answered', tools: ['agent.getLiveExposure', 'agent.getPnL'] });
-    expect(turns[0]!.request_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(turns[0]!.requestId).toMatch(/^[0-9a-f-]{36}$/);
     expect(turns[0]!.timings_ms).toMatchObject({ total: expect.any(Number) });
   });
 });

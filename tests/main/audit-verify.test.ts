@@ -14,7 +14,7 @@ import { NonceStore } from '../../src/main/confirm/nonce-store.js';
 import { deskRouter } from '../../src/main/desk/router.js';
 import { DeskSessions } from '../../src/main/desk/sessions.js';
 import { createToolRegistry } from '../../src/main/tools/registry.js';
-import { silentLogger } from '../../src/server/log.js';
+import { silentLogger } from '../../src/infra/log.js';
 import type { AnchoredRowOutput } from '../../src/shared/contracts/agent-actions.js';
 import type { User } from '../../src/shared/contracts/agent-api.js';
 import type { Card } from '../../src/shared/contracts/assistant.js';

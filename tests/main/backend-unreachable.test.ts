@@ -11,7 +11,7 @@ import { type BackendConnection, connectBackend } from '../../src/main/backend/c
 import { deskRouter } from '../../src/main/desk/router.js';
 import { DeskSessions } from '../../src/main/desk/sessions.js';
 import type { TurnEvent } from '../../src/shared/contracts/chat.js';
-import { silentLogger } from '../../src/server/log.js';
+import { silentLogger } from '../../src/infra/log.js';
 
 const user = { id: '00000000-0000-4000-8000-000000000001', username: 'priya', name: 'Priya Nair', role: 'agent' as const, timezone: 'Asia/Kolkata' };
 

@@ -15,7 +15,7 @@ import type { BackendClient } from '../../src/main/backend/connection.js';
 import { NonceStore } from '../../src/main/confirm/nonce-store.js';
 import { createToolRegistry } from '../../src/main/tools/registry.js';
 import { queryRows } from '../../src/server/db/client.js';
-import { silentLogger } from '../../src/server/log.js';
+import { silentLogger } from '../../src/infra/log.js';
 import type { AppRouter } from '../../src/server/trpc/router.js';
 import type { User } from '../../src/shared/contracts/agent-api.js';
 import type { Card } from '../../src/shared/contracts/assistant.js';

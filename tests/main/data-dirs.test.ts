@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { createTRPCClient, createWSClient, wsLink } from '@trpc/client';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
-import { silentLogger } from '../../src/server/log.js';
+import { silentLogger } from '../../src/infra/log.js';
 import { openDatabase } from '../../src/server/db/client.js';
 import { createAgentRuntime } from '../../src/main/assistant/create.js';
 import { backendConfigFromEnv } from '../../src/main/backend/connection.js';

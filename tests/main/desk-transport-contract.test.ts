@@ -17,7 +17,7 @@ import { deskLink } from '../../src/renderer/src/lib/desk-link.js';
 import type { TurnEvent } from '../../src/shared/contracts/chat.js';
 import type { DeskBridge } from '../../src/shared/contracts/desk-bridge.js';
 import { deskResponseSchema } from '../../src/shared/contracts/desk-transport.js';
-import { silentLogger } from '../../src/server/log.js';
+import { silentLogger } from '../../src/infra/log.js';
 import { openTestBookBackend } from '../helpers/backend.js';
 
 /**

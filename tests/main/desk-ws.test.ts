@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createTRPCClient, createWSClient, wsLink } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { silentLogger } from '../../src/server/log.js';
+import { silentLogger } from '../../src/infra/log.js';
 import type { ChatService } from '../../src/main/assistant/chat-service.js';
 import { AuditLog } from '../../src/main/audit/audit-log.js';
 import type { TurnEvent } from '../../src/shared/contracts/chat.js';

@@ -12,7 +12,7 @@ import { APP_ORIGIN, isAllowedExternal, isAppUrl } from '../../src/main/electron
 import type { ChatMessage, TurnEvent } from '../../src/shared/contracts/chat.js';
 import type { DeskCallId, DeskResponse } from '../../src/shared/contracts/desk-bridge.js';
 import { MAX_DESK_MESSAGE_BYTES, deskResponseSchema } from '../../src/shared/contracts/desk-transport.js';
-import { silentLogger } from '../../src/server/log.js';
+import { silentLogger } from '../../src/infra/log.js';
 import { openTestBookBackend } from '../helpers/backend.js';
 
 /** A fake IpcMainEvent: only what the check reads. */

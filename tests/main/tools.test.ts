@@ -11,7 +11,7 @@ import { TOOLS, TOOL_NAMES, implementations, toolJsonSchema } from '../../src/ma
 import { type ErrorEnvelope, createToolRegistry, errorCard } from '../../src/main/tools/registry.js';
 import type { ToolContext } from '../../src/main/tools/types.js';
 import { accounts } from '../../src/server/db/schema.js';
-import { silentLogger } from '../../src/server/log.js';
+import { silentLogger } from '../../src/infra/log.js';
 import { hashPassword } from '../../src/server/services/passwords.js';
 import type { AppRouter } from '../../src/server/trpc/router.js';
 import { type User, userSchema } from '../../src/shared/contracts/agent-api.js';

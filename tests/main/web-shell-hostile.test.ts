@@ -7,7 +7,7 @@ import { createTRPCClient, createWSClient, wsLink } from '@trpc/client';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { silentLogger } from '../../src/server/log.js';
+import { silentLogger } from '../../src/infra/log.js';
 import type { ChatService } from '../../src/main/assistant/chat-service.js';
 import { AuditLog } from '../../src/main/audit/audit-log.js';
 import { type BackendConnection, embeddedConnection } from '../../src/main/backend/connection.js';

@@ -10,7 +10,7 @@ import { embeddedConnection } from '../../src/main/backend/connection.js';
 import { deskRouter } from '../../src/main/desk/router.js';
 import { DeskSessions } from '../../src/main/desk/sessions.js';
 import { startBackendServer } from '../../src/server/http.js';
-import { createLogger, silentLogger } from '../../src/server/log.js';
+import { createLogger, silentLogger } from '../../src/infra/log.js';
 import { LoginThrottle, addressKey } from '../../src/server/services/login-throttle.js';
 import type * as Passwords from '../../src/server/services/passwords.js';
 import { DEMO_PASSWORDS, ENGINES, type TestBackend, startTestBackend } from '../helpers/backend.js';

@@ -10,7 +10,7 @@ import type { User } from '../../shared/contracts/agent-api.js';
 import { type Card, type Decision, type Envelope, decisionSchema } from '../../shared/contracts/assistant.js';
 import type { ChatConfirmInput, ChatMessage, ChatTurnInput, PageContext, TurnEvent, TurnOutcome } from '../../shared/contracts/chat.js';
 import { localDate } from '../../shared/dates.js';
-import type { Logger } from '../../server/log.js';
+import type { Logger } from '../../infra/log.js';
 import { isBackendUnreachable } from '../backend/unreachable.js';
 import { errorCard } from '../tools/registry.js';
 import type { ToolContext, ToolPreview, ToolRegistry } from '../tools/types.js';
@@ -129,11 +129,11 @@ export class Assistant implements ChatService {
       record.outcome = 'failed';
       if (isBackendUnreachable(error)) {
         // Said at once rather than waited out: the app keeps retrying the backend on its own.
-        this.options.log.warn('turn failed: backend unreachable', { request_id: requestId });
+        this.options.log.warn('turn failed: backend unreachable', { requestId });
         text = BACKEND_UNREACHABLE_TEXT;
         cards.push({ type: 'error_card', data: { code: 'UNAVAILABLE', message: text, retryable: true } });
       } else {
-        this.options.log.error('turn failed', { request_id: requestId, error: String(error) });
+        this.options.log.error('turn failed', { requestId, err: error });
         text = 'Something went wrong while answering. Nothing was changed; please try again.';
         cards.push({ type: 'error_card', data: { code: 'INTERNAL', message: text, retryable: true } });
       }
@@ -143,11 +143,11 @@ export class Assistant implements ChatService {
     for (const piece of text.match(/[^.!?]+[.!?]*\s*/g) ?? [text]) yield { type: 'text', requestId, delta: piece };
     const message: ChatMessage = { id: randomUUID(), role: 'assistant', at: new Date().toISOString(), text, cards, requestId, outcome: record.outcome };
     await this.options.history.append(user.id, [userMessage, message]).catch((error: unknown) => {
-      this.options.log.warn('history not saved', { request_id: requestId, error: String(error) });
+      this.options.log.warn('history not saved', { requestId, err: error });
     });
     record.timingsMs.total = round(this.clock() - started);
     this.options.log.info('turn', {
-      request_id: requestId, user: user.id, planner: record.planner, intent: record.intent, outcome: record.outcome,
+      requestId, user: user.id, planner: record.planner, intent: record.intent, outcome: record.outcome,
       tools: record.calls.map((c) => c.tool), timings_ms: record.timingsMs, notes: record.notes, flagged: record.flaggedFigures,
     });
     this.options.onTurn?.(record);
@@ -307,7 +307,7 @@ export class Assistant implements ChatService {
     try {
       result = await this.proposals.answer(input, caller, answer, requestId);
     } catch (error) {
-      this.options.log.error('proposal answer failed', { request_id: requestId, error: String(error) });
+      this.options.log.error('proposal answer failed', { requestId, err: error });
       const text = 'Something went wrong; nothing was changed. Ask again for a fresh preview.';
       result = { text, cards: [{ type: 'error_card', data: { code: 'INTERNAL', message: text, retryable: false } }], state: 'refused', tool: null, audit: null };
     }
@@ -317,10 +317,10 @@ export class Assistant implements ChatService {
       outcome: state === 'confirmed' || state === 'cancelled' || state === 'unchanged' ? 'answered' : 'failed', resolves: { nonce: input.nonce, state },
     };
     await this.options.history.append(user.id, [message]).catch((error: unknown) => {
-      this.options.log.warn('history not saved', { request_id: requestId, error: String(error) });
+      this.options.log.warn('history not saved', { requestId, err: error });
     });
     this.options.log.info('turn', {
-      request_id: requestId, user: user.id, planner: 'confirmation', intent: answer, outcome: state,
+      requestId, user: user.id, planner: 'confirmation', intent: answer, outcome: state,
       tools: result.tool ? [result.tool] : [], audit: result.audit, timings_ms: { total: round(this.clock() - started) },
     });
     return message;

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Logger } from '../../server/log.js';
+import type { Logger } from '../../infra/log.js';
 import { AuditLog } from '../audit/audit-log.js';
 import { NonceStore } from '../confirm/nonce-store.js';
 import { createToolRegistry } from '../tools/registry.js';

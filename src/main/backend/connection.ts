@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type TRPCClient, createTRPCClient, httpLink, localLink } from '@trpc/client';
 import { type Backend, openBackend } from '../../server/backend.js';
 import type { BookOptions } from '../../server/seed/generate.js';
-import type { Logger } from '../../server/log.js';
+import type { Logger } from '../../infra/log.js';
 import { type AppRouter, appRouter } from '../../server/trpc/router.js';
 
 export type BackendClient = TRPCClient<AppRouter>;

@@ -9,7 +9,7 @@
 import type { User } from '../../shared/contracts/agent-api.js';
 import type { Card, Envelope, ProposalState } from '../../shared/contracts/assistant.js';
 import type { ChatConfirmInput } from '../../shared/contracts/chat.js';
-import type { Logger } from '../../server/log.js';
+import type { Logger } from '../../infra/log.js';
 import type { TurnCaller } from '../assistant/chat-service.js';
 import { confirmedSentence, unchangedSentence } from '../assistant/composer.js';
 import type { AuditLog, AuditOutcome } from '../audit/audit-log.js';

@@ -42,7 +42,7 @@ export async function handleDeskMessage(
   const { id, method: type, params: { path, input } } = message;
   const fail = (cause: unknown, ctx: DeskContext | null) => {
     const error = getTRPCErrorFromUnknown(cause);
-    if (error.code === 'INTERNAL_SERVER_ERROR') deps.log.error('desk call failed', { path, error: String(error.cause ?? error) });
+    if (error.code === 'INTERNAL_SERVER_ERROR') deps.log.error('desk call failed', { path, err: error.cause ?? error });
     send(reply, deps, { id, error: errorShape(error, { type, path, input, ctx }) });
   };
   let ctx: DeskContext;
@@ -136,7 +136,7 @@ function send(reply: (response: DeskResponse) => void, deps: DeskServices, respo
     reply(response);
     return true;
   } catch (error) {
-    deps.log.warn('desk answer not delivered', { error: String(error) });
+    deps.log.warn('desk answer not delivered', { err: error });
     return false;
   }
 }

@@ -3,7 +3,7 @@ import { TRPCError, initTRPC } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { z } from 'zod';
 import * as api from '../../shared/contracts/agent-api.js';
-import type { Logger } from '../../server/log.js';
+import type { Logger } from '../../infra/log.js';
 import type { BackendClient, BackendConnection } from '../backend/connection.js';
 import { isBackendUnreachable } from '../backend/unreachable.js';
 import { chatConfirmInput, chatHistoryOutput, chatMessageSchema, chatTurnInput } from '../../shared/contracts/chat.js';
@@ -51,7 +51,7 @@ async function relay<T>(ctx: DeskContext, call: () => Promise<T>): Promise<T> {
     return await call();
   } catch (error) {
     if (isBackendUnreachable(error)) {
-      ctx.log.warn('backend unreachable', { error: String(error) });
+      ctx.log.warn('backend unreachable', { err: error });
       throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: BACKEND_UNREACHABLE });
     }
     if (error instanceof TRPCClientError) {
@@ -60,7 +60,7 @@ async function relay<T>(ctx: DeskContext, call: () => Promise<T>): Promise<T> {
       if (code === 'UNAUTHORIZED') ctx.sessions.clear(ctx.slot);
       throw new TRPCError({ code, message: error.message });
     }
-    ctx.log.error('desk call failed', { error: String(error) });
+    ctx.log.error('desk call failed', { err: error });
     throw new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: 'the backend could not be reached' });
   }
 }
@@ -169,7 +169,7 @@ export const deskRouter = t.router({
           if (error instanceof TRPCClientError && (error.data as { code?: unknown } | undefined)?.code === 'UNAUTHORIZED') {
             await relay(ctx, () => Promise.reject(error));
           }
-          ctx.log.warn('audit records not read from the backend', { error: String(error) });
+          ctx.log.warn('audit records not read from the backend', { err: error });
           return null;
         }
       };

@@ -9,7 +9,7 @@ import { TRPCClientError } from '@trpc/client';
 import { z } from 'zod';
 import { type Card, type Envelope, cardSchema, envelopeSchema } from '../../shared/contracts/assistant.js';
 import type { Role } from '../../shared/contracts/agent-api.js';
-import type { Logger } from '../../server/log.js';
+import type { Logger } from '../../infra/log.js';
 import { previewSnapshotSchema } from '../confirm/snapshot.js';
 import { type BreakerPermit, type CircuitBreakerOptions, CircuitBreakers } from './circuit-breaker.js';
 import type { ToolModule } from './define.js';

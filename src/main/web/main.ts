@@ -5,7 +5,7 @@
  * 127.0.0.1 only.
  */
 import { resolve } from 'node:path';
-import { type LogLevel, createLogger } from '../../server/log.js';
+import { type LogLevel, createLogger } from '../../infra/log.js';
 import { backendConfigFromEnv, connectBackend } from '../backend/connection.js';
 import { confirmTtlFromEnv, createAgentRuntime } from '../assistant/create.js';
 import { browserShellDataDirs } from '../data-dirs.js';

@@ -74,7 +74,7 @@ export async function startBrowserShell(options: DeskServices & {
 
   const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES, headersTimeout: 10_000, requestTimeout: 30_000 }, (req, res) => {
     serveStatic(req, res).catch((error: unknown) => {
-      options.log.error('static file failed', { error: String(error) });
+      options.log.error('static file failed', { err: error });
       if (!res.headersSent) res.writeHead(500, { connection: 'close' }).end();
       else res.destroy();
     });
@@ -138,7 +138,7 @@ export async function startBrowserShell(options: DeskServices & {
     router: deskRouter,
     // The client is told only "internal error" (the router's errorFormatter); the cause is logged.
     onError: ({ error, path }) => {
-      if (error.code === 'INTERNAL_SERVER_ERROR') options.log.error('desk call failed', { path: path ?? null, error: String(error.cause ?? error) });
+      if (error.code === 'INTERNAL_SERVER_ERROR') options.log.error('desk call failed', { path: path ?? null, err: error.cause ?? error });
     },
     // The renderer's wsLink sends the calls made in one tick as one array: a page asks for a few
     // at once; far more in one frame is not the app, and each would run.
@@ -172,7 +172,7 @@ export async function startBrowserShell(options: DeskServices & {
         wss.emit('connection', ws, req);
       });
     } catch (error) {
-      options.log.warn('desk connection refused', { reason: 'malformed', error: String(error).slice(0, 200) });
+      options.log.warn('desk connection refused', { reason: 'malformed', err: error });
       answerRaw(socket, 400);
     }
   });
@@ -186,7 +186,7 @@ export async function startBrowserShell(options: DeskServices & {
     });
   });
   // After listening, a server error (running out of file descriptors on accept, say) is logged, not fatal.
-  server.on('error', (error) => options.log.error('browser shell server error', { error: String(error) }));
+  server.on('error', (error) => options.log.error('browser shell server error', { err: error }));
   const { port } = server.address() as AddressInfo;
   ownOrigin = `http://127.0.0.1:${port}`;
   return {

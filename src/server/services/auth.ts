@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import { accounts, sessions } from '../db/schema.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../../infra/log.js';
 import type { Caller, ServiceDeps } from './caller.js';
 import { type LoginAttempt, loginThrottle } from './login-throttle.js';
 import { verifyPassword } from './passwords.js';

@@ -1,7 +1,7 @@
 import { TRPCError, initTRPC } from '@trpc/server';
 import { ZodError, z } from 'zod';
 import { DayOutOfRangeError } from '../../shared/dates.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../../infra/log.js';
 import { resolveSession } from '../services/auth.js';
 import type { Caller, ServiceDeps } from '../services/caller.js';
 import { LoginThrottledError } from '../services/login-throttle.js';
@@ -47,7 +47,7 @@ export const publicProcedure = t.procedure.use(async ({ ctx, path, type, next })
   const result = await next();
   const fields = { requestId: ctx.requestId, path, type, ms: Math.round((performance.now() - started) * 10) / 10 };
   if (result.ok) ctx.log.info('procedure', fields);
-  else if (result.error.code === 'INTERNAL_SERVER_ERROR') ctx.log.error('procedure failed', { ...fields, error: String(result.error.cause ?? result.error) });
+  else if (result.error.code === 'INTERNAL_SERVER_ERROR') ctx.log.error('procedure failed', { ...fields, err: result.error.cause ?? result.error });
   else ctx.log.info('procedure refused', { ...fields, code: result.error.code });
   return result;
 }).use(async ({ next }) => {
