@@ -18,7 +18,7 @@ export const MAX_BATCH_CALLS = 10;
 /** GET inputs ride in the URL; past this the input belongs in a POST body (Node itself cuts all headers at 16 KiB). */
 export const MAX_URL_BYTES = 8 * 1024;
 
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+export const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 export interface BackendServer {
   server: http.Server;

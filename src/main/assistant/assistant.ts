@@ -11,6 +11,7 @@ import { type Card, type Decision, type Envelope, decisionSchema } from '../../s
 import type { ChatConfirmInput, ChatMessage, ChatTurnInput, PageContext, TurnEvent, TurnOutcome } from '../../shared/contracts/chat.js';
 import { localDate } from '../../shared/dates.js';
 import type { Logger } from '../../infra/log.js';
+import { callOptions } from '../backend/connection.js';
 import { isBackendUnreachable } from '../backend/unreachable.js';
 import { errorCard } from '../tools/registry.js';
 import type { ToolContext, ToolPreview, ToolRegistry } from '../tools/types.js';
@@ -165,7 +166,7 @@ export class Assistant implements ChatService {
 
   private async planAndGate(text: string, page: PageContext, caller: TurnCaller, conversation: Conversation, ctx: ToolContext, record: TurnRecord): Promise<GateOutcome> {
     // "Today" is the user's own day on the backend's business clock.
-    const now = new Date((await caller.api.auth.me.query()).now);
+    const now = new Date((await caller.api.auth.me.query(undefined, callOptions(ctx.requestId, ctx.signal))).now);
     const t0 = this.clock();
     const decision = await this.decide({
       requestId: record.requestId, text, page, today: localDate(now, caller.user.timezone), role: caller.user.role, context: conversation.context,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { type TRPCClient, createTRPCClient, httpLink, localLink } from '@trpc/client';
+import { type Operation, type TRPCClient, type TRPCLink, createTRPCClient, httpLink, localLink } from '@trpc/client';
 import { type Backend, openBackend } from '../../server/backend.js';
+import { REQUEST_ID } from '../../server/http.js';
 import type { BookOptions } from '../../server/seed/generate.js';
 import type { Logger } from '../../infra/log.js';
 import { type AppRouter, appRouter } from '../../server/trpc/router.js';
@@ -21,6 +22,18 @@ export type BackendConfig =
   | { mode: 'embedded'; dataDir: string; clock?: string; now?: () => Date; book?: Partial<BookOptions> }
   | { mode: 'remote'; url: string; timeoutMs?: number };
 
+/**
+ * The correlation id of a call: a chat turn passes its request id on every backend call it makes
+ * (`callOptions`), and the backend logs each procedure under it. Remote, it travels as the
+ * `x-request-id` header; embedded, it is the local link's context. A call without one gets a fresh id.
+ */
+export const callOptions = (requestId: string, signal?: AbortSignal) => ({ context: { requestId }, ...(signal && { signal }) });
+
+function requestIdOf(op: Operation): string {
+  const id = op.context.requestId;
+  return typeof id === 'string' && REQUEST_ID.test(id) ? id : randomUUID();
+}
+
 /** How long main waits for a remote backend's answer before calling it unreachable. */
 export const REMOTE_TIMEOUT_MS = 10_000;
 
@@ -37,7 +50,7 @@ export async function connectBackend(config: BackendConfig, log: Logger): Promis
     return {
       mode: 'remote',
       client: (token) => createTRPCClient<AppRouter>({
-        links: [httpLink({ url: base, fetch: fetchWithDeadline, headers: () => ({ 'x-request-id': randomUUID(), ...(token ? { authorization: `Bearer ${token}` } : {}) }) })],
+        links: [httpLink({ url: base, fetch: fetchWithDeadline, headers: ({ op }) => ({ 'x-request-id': requestIdOf(op), ...(token ? { authorization: `Bearer ${token}` } : {}) }) })],
       }),
       close: async () => {},
     };
@@ -57,15 +70,17 @@ export async function connectBackend(config: BackendConfig, log: Logger): Promis
 export function embeddedConnection(backend: Backend, log: Logger): BackendConnection {
   return {
     mode: 'embedded',
-    client: (token) => createTRPCClient<AppRouter>({
-      links: [localLink({
-        router: appRouter,
-        createContext: async () => {
-          const requestId = randomUUID();
-          return { deps: backend.deps, token, requestId, log: log.child({ requestId }), clientAddress: 'embedded' };
-        },
-      })],
-    }),
+    client: (token) => {
+      // One local link per call, so the backend's context carries that call's request id.
+      const perCall: TRPCLink<AppRouter> = (runtime) => (opts) => {
+        const requestId = requestIdOf(opts.op);
+        return localLink<AppRouter>({
+          router: appRouter,
+          createContext: async () => ({ deps: backend.deps, token, requestId, log: log.child({ requestId }), clientAddress: 'embedded' }),
+        })(runtime)(opts);
+      };
+      return createTRPCClient<AppRouter>({ links: [perCall] });
+    },
     close: () => backend.database.close(),
   };
 }

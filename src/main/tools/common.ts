@@ -1,5 +1,7 @@
 /** What every tool module shares: who may call it, the phrasing a model is told, the abort signal. */
 import type { Role } from '../../shared/contracts/agent-api.js';
+import { callOptions } from '../backend/connection.js';
+import type { ToolContext } from './types.js';
 
 export const DESK: readonly Role[] = ['agent', 'platform_admin'];
 export const AGENT_ONLY: readonly Role[] = ['agent'];
@@ -9,5 +11,8 @@ export const MONEY = 'All money is integer paisa (1/100 of a point); never conve
 export const DATES = "Dates are YYYY-MM-DD calendar days in the user's own timezone, both ends inclusive; give no date for today.";
 export const IDS = 'Ids must come from an earlier tool result (agent.searchPlayers, match.searchFixtures); never invent one.';
 
-/** Forwards the registry's abort signal, so a timed-out or cancelled call stops its request. */
-export const opts = (signal: AbortSignal | undefined) => (signal ? { signal } : undefined);
+/**
+ * A backend call's options: the registry's abort signal, so a timed-out or cancelled call stops its
+ * request, and the turn's request id, which the backend logs the call under.
+ */
+export const opts = (ctx: Pick<ToolContext, 'requestId' | 'signal'>) => callOptions(ctx.requestId, ctx.signal);

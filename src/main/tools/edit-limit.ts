@@ -15,7 +15,7 @@ export default defineTool({
   input: actions.editLimitInput, output: actions.limitsEditOutput,
   allowedRoles: DESK, isDestructive: true, card: 'diff_card', entities: { player: 'playerId' }, backendAction: 'limits.edit',
   async prepare(args, ctx) {
-    const p = await ctx.api.limits.preview.query(args, opts(ctx.signal));
+    const p = await ctx.api.limits.preview.query(args, opts(ctx));
     return {
       card: {
         type: 'diff_card',
@@ -32,7 +32,7 @@ export default defineTool({
   },
   invoke: (args, ctx) => ctx.api.limits.edit.mutate({
     ...args, idempotencyKey: ctx.idempotencyKey!, expectedBefore: limitSnapshot.parse(ctx.expected).before,
-  }, opts(ctx.signal)),
+  }, opts(ctx)),
   render: (out) => ({
     type: 'diff_card',
     data: { playerId: out.playerId, playerName: out.playerName, field: out.limitType, before: out.before, after: out.after, state: out.noOp ? 'unchanged' : 'confirmed' },

@@ -11,7 +11,7 @@ export default defineTool({
     + `status and dates. ${DATES} ${MONEY} ${IDS}`,
   input: api.getBetHistoryInput, output: api.getBetHistoryOutput,
   allowedRoles: DESK, isDestructive: false, card: 'bet_table', entities: { player: 'playerId', fixture: 'fixtureId' },
-  invoke: (args, ctx) => ctx.api.agent.getBetHistory.query(args, opts(ctx.signal)),
+  invoke: (args, ctx) => ctx.api.agent.getBetHistory.query(args, opts(ctx)),
   render: (out) => ({ type: 'bet_table', data: out }),
   say(d) {
     if (d.summary.count === 0) return 'No bets match.';

@@ -10,7 +10,7 @@ export default defineTool({
     + `on and the amount, with the total. Pass playerId for one player. ${DATES} ${MONEY} ${IDS}`,
   input: api.getCommissionInput, output: api.getCommissionOutput,
   allowedRoles: DESK, isDestructive: false, card: 'commission_table', entities: { player: 'playerId' },
-  invoke: (args, ctx) => ctx.api.agent.getCommission.query(args, opts(ctx.signal)),
+  invoke: (args, ctx) => ctx.api.agent.getCommission.query(args, opts(ctx)),
   render: (out) => ({ type: 'commission_table', data: out }),
   say: (d) => (d.rows.length === 0 ? `No commission ${period(d.period)}.` : `Commission ${period(d.period)}: ${money(d.total)} from ${plural(d.rows.length, 'player')}.`),
   planning: {

@@ -10,7 +10,7 @@ export default defineTool({
     + `stake (null: not set), with take and available credit. Use it for "CL", "limits"; pass playerId for one account. ${MONEY} ${IDS}`,
   input: api.getCreditLimitInput, output: api.getCreditLimitOutput,
   allowedRoles: DESK, isDestructive: false, card: 'take_table', entities: { player: 'playerId' },
-  invoke: (args, ctx) => ctx.api.agent.getCreditLimit.query(args, opts(ctx.signal)),
+  invoke: (args, ctx) => ctx.api.agent.getCreditLimit.query(args, opts(ctx)),
   render: (out) => ({ type: 'take_table', data: out }),
   say(d) {
     if (d.rows.length === 0) return 'No accounts found.';

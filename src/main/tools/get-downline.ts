@@ -10,7 +10,7 @@ export default defineTool({
     + `(CL), take and available credit, to the given depth (default 2). Use it for "my players", "my sub-agents", "downline". ${MONEY}`,
   input: api.getDownlineInput, output: api.getDownlineOutput,
   allowedRoles: DESK, isDestructive: false, card: 'downline_tree', entities: {},
-  invoke: (args, ctx) => ctx.api.agent.getDownline.query(args, opts(ctx.signal)),
+  invoke: (args, ctx) => ctx.api.agent.getDownline.query(args, opts(ctx)),
   render: (out) => ({ type: 'downline_tree', data: out }),
   say: (d) => `Your downline: ${plural(d.tree.length, 'direct account')}.`,
   planning: {

@@ -11,7 +11,7 @@ export default defineTool({
     + `${MONEY} ${IDS}`,
   input: api.getLiveExposureInput, output: api.getLiveExposureOutput,
   allowedRoles: DESK, isDestructive: false, card: 'exposure_card', entities: { fixture: 'fixtureId', market: 'marketId' },
-  invoke: (args, ctx) => ctx.api.agent.getLiveExposure.query(args, opts(ctx.signal)),
+  invoke: (args, ctx) => ctx.api.agent.getLiveExposure.query(args, opts(ctx)),
   render: (out) => ({ type: 'exposure_card', data: out }),
   say(d, args) {
     if (d.scopes.length === 0) return 'No open exposure.';

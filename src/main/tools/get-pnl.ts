@@ -12,7 +12,7 @@ export default defineTool({
   input: api.getPnLInput, output: api.getPnLOutput,
   allowedRoles: DESK, isDestructive: false, card: 'pnl_table',
   entities: { player: 'playerId', fixture: 'fixtureId', market: 'marketId' },
-  invoke: (args, ctx) => ctx.api.agent.getPnL.query(args, opts(ctx.signal)),
+  invoke: (args, ctx) => ctx.api.agent.getPnL.query(args, opts(ctx)),
   render: (out) => ({ type: 'pnl_table', data: out }),
   say(d, args) {
     const who = args.playerId && d.rows.length === 1 ? name(d.rows[0]!.name) : args.playerId ? 'That player' : 'Your players';

@@ -11,7 +11,7 @@ export default defineTool({
     + `paid the parent), take before and after, mode and when. Pass counterpartyId for one account. ${DATES} ${MONEY} ${IDS}`,
   input: api.getSettlementHistoryInput, output: api.getSettlementHistoryOutput,
   allowedRoles: DESK, isDestructive: false, card: 'settlement_table', entities: { player: 'counterpartyId' },
-  invoke: (args, ctx) => ctx.api.agent.getSettlementHistory.query(args, opts(ctx.signal)),
+  invoke: (args, ctx) => ctx.api.agent.getSettlementHistory.query(args, opts(ctx)),
   render: (out) => ({ type: 'settlement_table', data: out }),
   say(d, _args, timeZone) {
     if (d.rows.length === 0) return 'No settlements found.';

@@ -11,7 +11,7 @@ export default defineTool({
     + `"how much does X owe"; pass playerId for one account. ${MONEY} ${IDS}`,
   input: api.getTakeInput, output: api.getTakeOutput,
   allowedRoles: DESK, isDestructive: false, card: 'take_table', entities: { player: 'playerId' },
-  invoke: (args, ctx) => ctx.api.agent.getTake.query(args, opts(ctx.signal)),
+  invoke: (args, ctx) => ctx.api.agent.getTake.query(args, opts(ctx)),
   render: (out) => ({ type: 'take_table', data: out }),
   say(d) {
     if (d.rows.length === 0) return 'Nobody in your downline has a balance.';

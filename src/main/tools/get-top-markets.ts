@@ -11,7 +11,7 @@ export default defineTool({
     + `"biggest markets", "where did I make most", "where am I most exposed". ${MONEY}`,
   input: api.getTopMarketsInput, output: api.getTopMarketsOutput,
   allowedRoles: DESK, isDestructive: false, card: 'pnl_table', entities: {},
-  invoke: (args, ctx) => ctx.api.agent.getTopMarkets.query(args, opts(ctx.signal)),
+  invoke: (args, ctx) => ctx.api.agent.getTopMarkets.query(args, opts(ctx)),
   // The ranking's values mean nothing without the metric they rank by.
   render: (out, args) => ({ type: 'pnl_table', data: { ...out, metric: args.metric } }),
   say(d) {

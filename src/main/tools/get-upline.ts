@@ -10,7 +10,7 @@ export default defineTool({
     + `of their downline's take against it, and available credit. Use it for "my balance", "my CL", "what do I owe". ${MONEY}`,
   input: api.getUplineInput, output: api.getUplineOutput,
   allowedRoles: AGENT_ONLY, isDestructive: false, card: 'balance_card', entities: {},
-  invoke: (args, ctx) => ctx.api.agent.getUpline.query(args, opts(ctx.signal)),
+  invoke: (args, ctx) => ctx.api.agent.getUpline.query(args, opts(ctx)),
   render: (out) => ({ type: 'balance_card', data: out }),
   say(d) {
     const owed = d.owed > 0 ? `You owe ${name(d.uplineName)} ${money(d.owed)}` : d.owed < 0 ? `${name(d.uplineName)} owes you ${money(d.owed)}` : `You are square with ${name(d.uplineName)}`;

@@ -9,6 +9,6 @@ export default defineTool({
     + 'for the exposure, P&L, bet and hedge tools; when several match, ask the user to pick.',
   input: api.searchFixturesInput, output: api.searchFixturesOutput,
   allowedRoles: DESK, isDestructive: false, card: 'fixture_picker', entities: {}, resolves: 'fixture',
-  invoke: (args, ctx) => ctx.api.match.searchFixtures.query(args, opts(ctx.signal)),
+  invoke: (args, ctx) => ctx.api.match.searchFixtures.query(args, opts(ctx)),
   render: (out, args) => (out.fixtures.length > 1 ? { type: 'fixture_picker', data: { query: args.query, fixtures: out.fixtures } } : undefined),
 });

@@ -9,7 +9,7 @@ export default defineTool({
     + "exact, a prefix or fuzzy; when several match, ask the user to pick rather than guessing.",
   input: api.searchPlayersInput, output: api.searchPlayersOutput,
   allowedRoles: DESK, isDestructive: false, card: 'player_picker', entities: {}, resolves: 'player',
-  invoke: (args, ctx) => ctx.api.agent.searchPlayers.query(args, opts(ctx.signal)),
+  invoke: (args, ctx) => ctx.api.agent.searchPlayers.query(args, opts(ctx)),
   // One match needs no choosing; none is said in words, not with an empty picker.
   render: (out, args) => (out.players.length > 1 ? { type: 'player_picker', data: { query: args.query, players: out.players } } : undefined),
 });

@@ -16,7 +16,7 @@ export default defineTool({
   input: actions.settlePlayerInput, output: actions.settlementsSettleOutput,
   allowedRoles: DESK, isDestructive: true, card: 'settlement_summary', entities: { player: 'playerId' }, backendAction: 'settlements.settle',
   async prepare(args, ctx) {
-    const p = await ctx.api.settlements.preview.query(args, opts(ctx.signal));
+    const p = await ctx.api.settlements.preview.query(args, opts(ctx));
     return {
       card: {
         type: 'settlement_summary',
@@ -28,7 +28,7 @@ export default defineTool({
   },
   invoke: (args, ctx) => ctx.api.settlements.settle.mutate({
     ...args, idempotencyKey: ctx.idempotencyKey!, expectedTakeBefore: takeSnapshot.parse(ctx.expected).takeBefore,
-  }, opts(ctx.signal)),
+  }, opts(ctx)),
   render: (out) => ({
     type: 'settlement_summary',
     data: { playerId: out.playerId, playerName: out.playerName, amount: out.amount, takeBefore: out.takeBefore, takeAfter: out.takeAfter, direction: out.direction, state: 'confirmed' },
