@@ -147,7 +147,7 @@ describe('adversarial suite', () => {
     const audit = new AuditLog(join(dir, `${attack.id}.jsonl`));
     const records: TurnRecord[] = [];
     const assistant = new Assistant({
-      registry: createToolRegistry({ sleep: async () => {} }),
+      registry: createToolRegistry({ backoffMs: 0 }),
       planners: [...(attack.planner ? [attack.planner] : []), new RulePlanner()],
       history: new MemoryChatHistory(), limiter: new RateLimiter({ limit: 1000 }), log: silentLogger,
       nonces: new NonceStore(), audit, onTurn: (r) => records.push(r),

@@ -50,7 +50,7 @@ const after = (e: Entry) => e.after as Record<string, unknown>;
 
 function assistant(audit: AuditLog) {
   return new Assistant({
-    registry: createToolRegistry({ sleep: async () => {} }), planners: [new RulePlanner()], history: new MemoryChatHistory(),
+    registry: createToolRegistry({ backoffMs: 0 }), planners: [new RulePlanner()], history: new MemoryChatHistory(),
     limiter: new RateLimiter({ limit: 1000 }), log: silentLogger, nonces: new NonceStore({ ttlMs: 60_000 }), audit,
   });
 }

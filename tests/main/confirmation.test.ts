@@ -45,7 +45,7 @@ function desk(options: { now?: () => number; client?: BackendClient } = {}) {
   const audit = new AuditLog(join(dir, `audit-${Math.random()}.jsonl`));
   const nonces = new NonceStore({ ttlMs: 60_000, ...(options.now && { now: options.now }) });
   const a = new Assistant({
-    registry: createToolRegistry({ sleep: async () => {} }), planners: [new RulePlanner()], history: new MemoryChatHistory(),
+    registry: createToolRegistry({ backoffMs: 0 }), planners: [new RulePlanner()], history: new MemoryChatHistory(),
     limiter: new RateLimiter({ limit: 1000 }), log: silentLogger, nonces, audit,
   });
   const caller = { user, api: options.client ?? api };

@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { CircuitBreaker, CircuitBreakers } from '../../src/main/tools/circuit-breaker.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { defineTool } from '../../src/main/tools/define.js';
+import { createToolRegistry } from '../../src/main/tools/registry.js';
+import type { ToolContext } from '../../src/main/tools/types.js';
+import { userSchema } from '../../src/shared/contracts/agent-api.js';
 import { RateLimiter } from '../../src/main/assistant/guards/rate-limit.js';
 
 /** A clock the test moves by hand. */
@@ -8,110 +12,121 @@ const manualClock = (start = Date.parse('2026-11-20T06:30:00Z')) => {
   return c;
 };
 
-/** One call through the breaker: refused, or permitted and reported as failed or not. */
-function call(breaker: CircuitBreaker, failed: boolean): boolean {
-  const permit = breaker.acquire();
-  if (!permit.ok) return false;
-  breaker.record(failed, permit);
-  return true;
+/**
+ * The circuit breaker per tool, through the registry (cockatiel's breaker, WindowBreaker's rule):
+ * a tool whose handler fails (INTERNAL, the tool's own failure) or answers as told. cockatiel reads
+ * Date.now, so only the Date is faked and moved by hand; no test waits.
+ */
+function breakerDesk() {
+  const plan = { fail: false, calls: 0, hang: null as Promise<void> | null };
+  const tool = (name: string) => defineTool({
+    name, description: 'A tool made only for the breaker tests: it fails or answers as the test says.',
+    input: z.strictObject({}), output: z.object({ n: z.number() }), allowedRoles: ['agent'], isDestructive: false, card: null, entities: {},
+    invoke: async () => {
+      plan.calls++;
+      if (plan.hang) await plan.hang;
+      if (plan.fail) throw new Error('broken');
+      return { n: plan.calls };
+    },
+    say: () => 'ok',
+  });
+  const registry = createToolRegistry({ tools: [tool('agent.flaky'), tool('agent.other')], retries: 0 });
+  /** One call: 'ok', 'failed' (it ran and failed) or 'refused' (the breaker answered without running it). */
+  const call = async (fail: boolean, name = 'agent.flaky'): Promise<'ok' | 'failed' | 'refused'> => {
+    plan.fail = fail;
+    const before = plan.calls;
+    const env = await registry.call(name, {}, ctx);
+    if (env.ok) return 'ok';
+    if (plan.calls === before) {
+      expect(env.error).toMatchObject({ code: 'UNAVAILABLE', message: expect.stringMatching(/temporarily unavailable; try again in \d+ s$/) });
+      return 'refused';
+    }
+    expect(env.error.code).toBe('INTERNAL');
+    return 'failed';
+  };
+  return { plan, registry, call };
 }
 
+const user = userSchema.parse({ id: '33333333-3333-4333-8333-333333333333', username: 'tester', name: 'Tester', role: 'agent', timezone: 'Asia/Kolkata' });
+const ctx = { api: null as never, user, requestId: 'r1' } satisfies ToolContext;
+
 describe('circuit breaker', () => {
-  it('opens at 20% failures over at least 10 calls, and refuses until the cool-down', () => {
-    const clock = manualClock();
-    const breaker = new CircuitBreaker({ now: clock.now });
-    for (let i = 0; i < 8; i++) expect(call(breaker, false)).toBe(true);
-    expect(call(breaker, true)).toBe(true);
-    expect(breaker.state()).toBe('closed'); // 1 of 9
-    expect(call(breaker, true)).toBe(true); // 2 of 10: 20%
-    expect(breaker.state()).toBe('open');
-    const refused = breaker.acquire();
-    expect(refused).toEqual({ ok: false, retryAfterMs: 30_000 });
-    clock.t += 29_999;
-    expect(breaker.acquire()).toEqual({ ok: false, retryAfterMs: 1 });
+  let clock = 0;
+  const at = (t: number) => { clock = t; vi.setSystemTime(clock); };
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    at(Date.parse('2026-11-20T06:30:00Z'));
+  });
+  afterEach(() => { vi.useRealTimers(); });
+
+  it('opens at 20% failures over at least 10 calls, and refuses until the cool-down', async () => {
+    const { call } = breakerDesk();
+    for (let i = 0; i < 8; i++) expect(await call(false)).toBe('ok');
+    expect(await call(true)).toBe('failed'); // 1 of 9: closed
+    expect(await call(true)).toBe('failed'); // 2 of 10: 20%, opens (cockatiel's SamplingBreaker would want more than 20%)
+    expect(await call(false)).toBe('refused');
+    at(clock + 29_999);
+    expect(await call(false)).toBe('refused');
   });
 
-  it('stays closed below the threshold', () => {
-    const breaker = new CircuitBreaker({ now: manualClock().now });
-    // 1 failure in 10 calls is 10%, and stays under 20% as good calls follow.
-    for (let i = 0; i < 9; i++) call(breaker, false);
-    call(breaker, true);
-    for (let i = 0; i < 20; i++) call(breaker, false);
-    expect(breaker.state()).toBe('closed');
+  it('stays closed below 20%, and with fewer than 10 calls whatever their outcome', async () => {
+    const low = breakerDesk();
+    for (let i = 0; i < 9; i++) await low.call(false);
+    await low.call(true);
+    for (let i = 0; i < 20; i++) expect(await low.call(false)).toBe('ok');
+    const few = breakerDesk();
+    for (let i = 0; i < 9; i++) expect(await few.call(true)).toBe('failed');
+    expect(await few.call(true)).toBe('failed'); // the 10th: opens
+    expect(await few.call(false)).toBe('refused');
   });
 
-  it('never opens on fewer than 10 calls, however many fail', () => {
-    const breaker = new CircuitBreaker({ now: manualClock().now });
-    for (let i = 0; i < 9; i++) expect(call(breaker, true)).toBe(true);
-    expect(breaker.state()).toBe('closed');
-    call(breaker, true);
-    expect(breaker.state()).toBe('open');
+  it('after the cool-down lets one probe through at a time; a good probe closes it afresh', async () => {
+    const { plan, call } = breakerDesk();
+    for (let i = 0; i < 10; i++) await call(true);
+    at(clock + 30_000);
+    let release!: () => void;
+    plan.hang = new Promise<void>((resolve) => { release = resolve; });
+    plan.fail = false;
+    const probe = call(false);
+    // While the probe is out, the others are refused, not queued behind it.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    plan.hang = null;
+    expect(await call(false)).toBe('refused');
+    release();
+    expect(await probe).toBe('ok');
+    // Closed afresh: one failure now is 1 of 1, not a reason to re-open.
+    expect(await call(true)).toBe('failed');
+    expect(await call(false)).toBe('ok');
   });
 
-  it('lets one half-open probe through after the cool-down; its success closes it', () => {
-    const clock = manualClock();
-    const breaker = new CircuitBreaker({ now: clock.now });
-    for (let i = 0; i < 10; i++) call(breaker, true);
-    clock.t += 30_000;
-    expect(breaker.state()).toBe('half_open');
-    const probe = breaker.acquire();
-    expect(probe).toEqual({ ok: true, probe: true });
-    // While the probe is out, nobody else goes.
-    expect(breaker.acquire().ok).toBe(false);
-    breaker.record(false, probe);
-    expect(breaker.state()).toBe('closed');
-    expect(breaker.acquire()).toEqual({ ok: true, probe: false });
-    // Closed afresh: one new failure does not re-open it on the old ones.
-    expect(call(breaker, true)).toBe(true);
-    expect(breaker.state()).toBe('closed');
+  it('a failed probe re-opens it for another cool-down', async () => {
+    const { call } = breakerDesk();
+    for (let i = 0; i < 10; i++) await call(true);
+    at(clock + 30_000);
+    expect(await call(true)).toBe('failed');
+    at(clock + 29_000);
+    expect(await call(false)).toBe('refused');
+    at(clock + 1_000);
+    expect(await call(false)).toBe('ok');
   });
 
-  it('re-opens when the probe fails, for another full cool-down', () => {
-    const clock = manualClock();
-    const breaker = new CircuitBreaker({ now: clock.now });
-    for (let i = 0; i < 10; i++) call(breaker, true);
-    clock.t += 30_000;
-    const probe = breaker.acquire();
-    breaker.record(true, probe);
-    expect(breaker.state()).toBe('open');
-    clock.t += 29_000;
-    expect(breaker.acquire().ok).toBe(false);
-    clock.t += 1_000;
-    expect(breaker.acquire()).toEqual({ ok: true, probe: true });
+  it('forgets calls older than five minutes', async () => {
+    const { call } = breakerDesk();
+    for (let i = 0; i < 9; i++) await call(false);
+    await call(true); // 1 of 10
+    at(clock + 1_000);
+    await call(true); // 2 of 11: 18%, still closed
+    at(clock + 4 * 60_000 + 59_000); // five minutes after the first ten: they drop out
+    for (let i = 0; i < 8; i++) expect(await call(false)).toBe('ok');
+    expect(await call(true)).toBe('failed'); // 2 of the last 10: 20%; had the old calls still counted, 3 of 20
+    expect(await call(false)).toBe('refused');
   });
 
-  it('lets a new probe go if the last one never reported back', () => {
-    const clock = manualClock();
-    const breaker = new CircuitBreaker({ now: clock.now });
-    for (let i = 0; i < 10; i++) call(breaker, true);
-    clock.t += 30_000;
-    expect(breaker.acquire().ok).toBe(true); // lost
-    clock.t += 10_000;
-    expect(breaker.acquire().ok).toBe(false);
-    clock.t += 20_000;
-    expect(breaker.acquire()).toEqual({ ok: true, probe: true });
-  });
-
-  it('slides its window: failures older than 5 minutes no longer count', () => {
-    const clock = manualClock();
-    const breaker = new CircuitBreaker({ now: clock.now });
-    for (let i = 0; i < 9; i++) call(breaker, false);
-    call(breaker, true); // 1 of 10
-    clock.t += 4 * 60_000;
-    call(breaker, true); // 2 of 11: 18%, still closed
-    expect(breaker.state()).toBe('closed');
-    clock.t += 60_001; // the first ten fall out of the window
-    for (let i = 0; i < 8; i++) call(breaker, false);
-    call(breaker, true); // 2 of the last 10: 20%; had the old calls still counted, 3 of 20
-    expect(breaker.state()).toBe('open');
-  });
-
-  it('keeps one breaker per tool', () => {
-    const breakers = new CircuitBreakers({ now: manualClock().now });
-    for (let i = 0; i < 10; i++) call(breakers.for('agent.getPnL'), true);
-    expect(breakers.for('agent.getPnL').state()).toBe('open');
-    expect(breakers.for('agent.getTake').state()).toBe('closed');
-    expect(breakers.for('agent.getPnL')).toBe(breakers.for('agent.getPnL'));
+  it('keeps one breaker per tool', async () => {
+    const { call } = breakerDesk();
+    for (let i = 0; i < 10; i++) await call(true);
+    expect(await call(false)).toBe('refused');
+    expect(await call(false, 'agent.other')).toBe('ok');
   });
 });
 

@@ -4,14 +4,14 @@ import type { AddressInfo } from 'node:net';
 import { type TRPCLink, createTRPCClient, httpLink } from '@trpc/client';
 import { observable } from '@trpc/server/observable';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { type BackendClient, connectBackend } from '../../src/main/backend/connection.js';
 import type { ToolModule } from '../../src/main/tools/define.js';
 import { TOOLS, TOOL_NAMES, implementations, toolJsonSchema } from '../../src/main/tools/index.js';
 import { type ErrorEnvelope, createToolRegistry, errorCard } from '../../src/main/tools/registry.js';
 import type { ToolContext } from '../../src/main/tools/types.js';
 import { accounts } from '../../src/server/db/schema.js';
-import { silentLogger } from '../../src/infra/log.js';
+import { createLogger, silentLogger } from '../../src/infra/log.js';
 import { hashPassword } from '../../src/server/services/passwords.js';
 import type { AppRouter } from '../../src/server/trpc/router.js';
 import { type User, userSchema } from '../../src/shared/contracts/agent-api.js';
@@ -133,9 +133,14 @@ describe.each(ENGINES)('tool registry on %s', (engine) => {
     const api = clientFor(token).api;
     return { api, user: userSchema.parse(await api.auth.me.query()), requestId: randomUUID() };
   };
+  /** The retries' delays, as the registry logs them (cockatiel waits them out for real: 150 ms at most). */
   const noWait = () => {
     const waits: number[] = [];
-    return { waits, sleep: async (ms: number) => { waits.push(ms); } };
+    const log = createLogger({ level: 'debug', write: (line) => {
+      const entry = JSON.parse(line) as { msg: string; delayMs?: number };
+      if (entry.msg === 'tool retry') waits.push(entry.delayMs!);
+    } });
+    return { waits, log };
   };
 
   beforeAll(async () => {
@@ -359,8 +364,8 @@ describe.each(ENGINES)('tool registry on %s', (engine) => {
 
     it('swallows a failing transport into an error envelope with an error card', async () => {
       const { api, counter } = counted(() => [httpLink({ url: DEAD_URL })]);
-      const { waits, sleep } = noWait();
-      const registry = createToolRegistry({ sleep });
+      const { waits, log } = noWait();
+      const registry = createToolRegistry({ log });
       const env = failed(await registry.call(tool, c.happy(), { ...priya, api }));
       expect(env.error).toEqual({ code: 'UNAVAILABLE', message: 'the backend could not be reached' });
       expect(errorCard(env)).toEqual({ type: 'error_card', data: { code: 'UNAVAILABLE', message: 'the backend could not be reached', retryable: true } });
@@ -397,9 +402,9 @@ describe.each(ENGINES)('tool registry on %s', (engine) => {
 
   it('passes the backend\'s refusal through with its code and message, and does not retry it', async () => {
     const { api, counter } = clientFor(priyaToken);
-    const { waits, sleep } = noWait();
+    const { waits, log } = noWait();
     // Meera's Rahul Sharma is outside priya's downline: to her he does not exist.
-    const env = failed(await createToolRegistry({ sleep }).call('agent.getTake', { playerId: ids['rahul.sharma2'] }, { ...priya, api }));
+    const env = failed(await createToolRegistry({ log }).call('agent.getTake', { playerId: ids['rahul.sharma2'] }, { ...priya, api }));
     expect(env.error).toEqual({ code: 'NOT_FOUND', message: 'player not found' });
     expect(errorCard(env).data.retryable).toBe(false);
     expect(counter.calls).toBe(1);
@@ -420,15 +425,15 @@ describe.each(ENGINES)('tool registry on %s', (engine) => {
       return (opts) => (++attempts <= 2 ? dead(opts) : live(opts));
     };
     const api = createTRPCClient<AppRouter>({ links: [flaky] });
-    const { waits, sleep } = noWait();
-    const env = ok(await createToolRegistry({ sleep }).call('agent.getUpline', {}, { ...priya, api }));
+    const { waits, log } = noWait();
+    const env = ok(await createToolRegistry({ log }).call('agent.getUpline', {}, { ...priya, api }));
     expect((env.data as { uplineName: string }).uplineName).toBe('Vikram Rao');
     expect(attempts).toBe(3);
     expect(waits).toEqual([50, 100]);
 
     // The caller may ask for fewer retries: then the same two failures are the answer.
     attempts = 0;
-    const once = failed(await createToolRegistry({ sleep }).call('agent.getUpline', {}, { ...priya, api }, { retries: 1 }));
+    const once = failed(await createToolRegistry({ log }).call('agent.getUpline', {}, { ...priya, api }, { retries: 1 }));
     expect(once.error.code).toBe('UNAVAILABLE');
     expect(attempts).toBe(2);
   });
@@ -440,8 +445,8 @@ describe.each(ENGINES)('tool registry on %s', (engine) => {
     await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
     try {
       const remote = await connectBackend({ mode: 'remote', url: `http://127.0.0.1:${(hung.address() as AddressInfo).port}`, timeoutMs: 200 }, silentLogger);
-      const { waits, sleep } = noWait();
-      const env = failed(await createToolRegistry({ sleep }).call('agent.getUpline', {}, { ...priya, api: remote.client(priyaToken) }));
+      const { waits, log } = noWait();
+      const env = failed(await createToolRegistry({ log }).call('agent.getUpline', {}, { ...priya, api: remote.client(priyaToken) }));
       expect(env.error).toEqual({ code: 'TIMEOUT', message: 'the backend did not answer in time' });
       // The person may try again (the card says so); the registry itself does not.
       expect(errorCard(env).data.retryable).toBe(true);
@@ -456,7 +461,7 @@ describe.each(ENGINES)('tool registry on %s', (engine) => {
   it('never retries a destructive tool, even on a transient failure', async () => {
     const { api, counter } = counted(() => [httpLink({ url: DEAD_URL })]);
     // The real handler over a dead transport: even confirmed, with its key, it is tried once.
-    const registry = createToolRegistry({ sleep: async () => {} });
+    const registry = createToolRegistry({ backoffMs: 0 });
     const confirmed = { ...priya, api, idempotencyKey: 'k'.repeat(32), expected: { before: 0, playerName: 'Anita Desai' } };
     const env = failed(await registry.call('agent.editLimit', { playerId: ids.anita, limitType: 'creditLimit', newValue: 5_000_000 }, confirmed, { confirmed: true }));
     expect(env.error.code).toBe('UNAVAILABLE');
@@ -491,8 +496,8 @@ describe.each(ENGINES)('tool registry on %s', (engine) => {
   it('times out a backend that never answers, and stops at the caller\'s cancellation', async () => {
     const hang: TRPCLink<AppRouter> = () => () => observable(() => () => {});
     const api = createTRPCClient<AppRouter>({ links: [hang] });
-    const { waits, sleep } = noWait();
-    const timedOut = failed(await createToolRegistry({ sleep, timeoutMs: 20 }).call('agent.getTake', {}, { ...priya, api }));
+    const { waits, log } = noWait();
+    const timedOut = failed(await createToolRegistry({ log, timeoutMs: 20 }).call('agent.getTake', {}, { ...priya, api }));
     expect(timedOut.error).toEqual({ code: 'TIMEOUT', message: 'agent.getTake did not answer in time' });
     expect(waits).toEqual([50, 100]);
 
@@ -501,7 +506,7 @@ describe.each(ENGINES)('tool registry on %s', (engine) => {
     setTimeout(() => cancel.abort(), 20);
     const quiet = noWait();
     const started = Date.now();
-    const cancelled = failed(await createToolRegistry({ sleep: quiet.sleep, timeoutMs: 10_000 }).call('agent.getTake', {}, { ...priya, api, signal: cancel.signal }));
+    const cancelled = failed(await createToolRegistry({ log: quiet.log, timeoutMs: 10_000 }).call('agent.getTake', {}, { ...priya, api, signal: cancel.signal }));
     expect(cancelled.error).toEqual({ code: 'CANCELLED', message: 'the request was cancelled' });
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(quiet.waits).toEqual([]);
@@ -512,11 +517,16 @@ describe.each(ENGINES)('tool registry on %s', (engine) => {
   });
 
   it('opens the breaker after repeated failures, answers "temporarily unavailable" without calling, and closes on a good probe', async () => {
+    // cockatiel's breaker reads Date.now: only the Date is faked, timers and I/O run as ever.
     let clock = Date.parse('2026-11-20T06:30:00Z');
-    const registry = createToolRegistry({ now: () => clock, sleep: async () => {} });
+    vi.useFakeTimers({ toFake: ['Date'] });
+    onTestFinished(() => { vi.useRealTimers(); });
+    vi.setSystemTime(clock);
+    const registry = createToolRegistry({ now: () => clock, backoffMs: 0 });
     const dead = counted(() => [httpLink({ url: DEAD_URL })]);
     for (let i = 0; i < 10; i++) {
       clock += 1_000;
+      vi.setSystemTime(clock);
       expect(failed(await registry.call('agent.getTake', {}, { ...priya, api: dead.api }, { retries: 0 })).error.code).toBe('UNAVAILABLE');
     }
     expect(dead.counter.calls).toBe(10);
@@ -531,6 +541,7 @@ describe.each(ENGINES)('tool registry on %s', (engine) => {
     ok(await registry.call('agent.getUpline', {}, { ...priya, api: live.api }));
     // After the cool-down one probe goes through; it succeeds, and the tool is back.
     clock += 30_000;
+    vi.setSystemTime(clock);
     ok(await registry.call('agent.getTake', {}, { ...priya, api: live.api }));
     ok(await registry.call('agent.getTake', {}, { ...priya, api: live.api }));
   });

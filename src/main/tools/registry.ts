@@ -6,22 +6,26 @@
  * previews (`prepare`) or runs confirmed, with its idempotency key; it never runs otherwise.
  */
 import { TRPCClientError } from '@trpc/client';
+import {
+  BrokenCircuitError, type CircuitBreakerPolicy, CircuitState, ExponentialBackoff, TimeoutStrategy, circuitBreaker, handleWhenResult,
+  noJitterGenerator, retry, timeout, wrap,
+} from 'cockatiel';
 import { z } from 'zod';
 import { type Card, type Envelope, cardSchema, envelopeSchema } from '../../shared/contracts/assistant.js';
 import type { Role } from '../../shared/contracts/agent-api.js';
 import type { Logger } from '../../infra/log.js';
 import { previewSnapshotSchema } from '../confirm/snapshot.js';
-import { type BreakerPermit, type CircuitBreakerOptions, CircuitBreakers } from './circuit-breaker.js';
+import { type BreakerOptions, WindowBreaker } from './breaker.js';
 import type { ToolModule } from './define.js';
 import { TOOL_MODULES, type ToolImplementations, implementationOf } from './index.js';
 import type { ToolCallOptions, ToolContext, ToolDefinition, ToolImplementation, ToolPreview, ToolRegistry } from './types.js';
 
 export interface ToolRegistryOptions {
-  /** Milliseconds since the epoch: envelope times and the breaker's clock. */
+  /** Milliseconds since the epoch: envelope times (the breaker, like cockatiel, reads Date.now). */
   now?: () => number;
-  /** Waits between retries; injectable so tests need not wait. */
-  sleep?: (ms: number) => Promise<void>;
-  breaker?: CircuitBreakerOptions;
+  breaker?: BreakerOptions;
+  /** The first retry's delay (then doubled): 50 ms; 0 for tests that do not care to wait. */
+  backoffMs?: number;
   /** Extra attempts of a read after a retryable failure, unless the call says otherwise. */
   retries?: number;
   /** Per attempt; a backend that does not answer in time is a TIMEOUT, retried like a failure. */
@@ -57,6 +61,14 @@ class ToolFailure extends Error {
   }
 }
 
+type Outcome = { ok: true; data: unknown } | { ok: false; failure: ToolFailure };
+
+interface Guard {
+  policy: CircuitBreakerPolicy;
+  /** Date.now() when it last opened or let its probe go. */
+  since: number;
+}
+
 interface Registered {
   definition: ToolDefinition;
   implementation: ToolImplementation | undefined;
@@ -78,10 +90,32 @@ function register(tools: readonly ToolModule[], impls: ToolImplementations | und
 
 export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegistry {
   const now = options.now ?? Date.now;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const defaultRetries = options.retries ?? 2;
   const timeoutMs = options.timeoutMs ?? 15_000;
-  const breakers = new CircuitBreakers({ now, ...options.breaker });
+  const coolDownMs = options.breaker?.coolDownMs ?? 30_000;
+  const breakers = new Map<string, Guard>();
+  /** The tool's circuit breaker (cockatiel's states and half-open probe; WindowBreaker's rule), made on first use. */
+  const guardOf = (name: string): Guard => {
+    let guard = breakers.get(name);
+    if (!guard) {
+      const policy = circuitBreaker(handleWhenResult((r) => !(r as Outcome).ok && TRANSIENT.has((r as Outcome & { ok: false }).failure.code)), {
+        halfOpenAfter: coolDownMs, breaker: new WindowBreaker(options.breaker),
+      });
+      const made: Guard = { policy, since: 0 };
+      // When it opened, or when its probe went: how long a refused caller is told to wait.
+      policy.onBreak(() => { made.since = Date.now(); });
+      policy.onHalfOpen(() => { made.since = Date.now(); });
+      breakers.set(name, made);
+      guard = made;
+    }
+    return guard;
+  };
+  /** Reads only: a transient failure is tried again after 50 ms, then 100 ms. */
+  const retryPolicy = (attempts: number) => retry(handleWhenResult((r) => !(r as Outcome).ok && (r as Outcome & { ok: false }).failure.retryable), {
+    maxAttempts: attempts, backoff: new ExponentialBackoff({ initialDelay: options.backoffMs ?? BACKOFF_BASE_MS, generator: noJitterGenerator }),
+  });
+  /** Per attempt; cooperative: the attempt itself stops on the signal (and races it, for a handler that does not). */
+  const timeoutPolicy = timeout(timeoutMs, TimeoutStrategy.Cooperative);
   const table = register(options.tools ?? (TOOL_MODULES as readonly ToolModule[]), options.implementations);
   const definitions = Object.freeze([...table.values()].map((r) => r.definition));
 
@@ -91,11 +125,9 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
     schema_version: 1, generated_at: stamp(), tool, ok: false, error: { code, message: clip(message) },
   });
 
-  /** One attempt, bounded by the timeout and by the caller's own cancellation. */
-  async function attempt(entry: Registered & { implementation: ToolImplementation }, args: unknown, ctx: ToolContext, mode: Mode) {
-    const timer = new AbortController();
-    const signal = ctx.signal ? AbortSignal.any([ctx.signal, timer.signal]) : timer.signal;
-    const timeout = setTimeout(() => timer.abort(), timeoutMs);
+  /** One attempt, bounded by the timeout policy's signal (which the caller's cancellation also aborts). */
+  async function attempt(entry: Registered & { implementation: ToolImplementation }, args: unknown, ctx: ToolContext, mode: Mode, signal: AbortSignal): Promise<Outcome> {
+    if (ctx.signal?.aborted) return { ok: false, failure: new ToolFailure('CANCELLED', 'the request was cancelled', false) };
     let onAbort: (() => void) | undefined;
     // The race, not only the signal, bounds it: a handler that ignores its signal still ends.
     const stopped = new Promise<never>((_, reject) => {
@@ -107,14 +139,13 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
       const work = mode === 'prepare' ? entry.implementation.prepare!(args, { ...ctx, signal }) : entry.implementation.invoke(args, { ...ctx, signal });
       const raw = await Promise.race([work, stopped]);
       const out = (mode === 'prepare' ? previewSchema : entry.definition.output).safeParse(raw);
-      if (!out.success) throw new ToolFailure('INTERNAL', 'the tool failed', false);
-      return out.data;
+      if (!out.success) return { ok: false, failure: new ToolFailure('INTERNAL', 'the tool failed', false) };
+      return { ok: true, data: out.data };
     } catch (err) {
-      if (ctx.signal?.aborted) throw new ToolFailure('CANCELLED', 'the request was cancelled', false);
-      if (timer.signal.aborted) throw new ToolFailure('TIMEOUT', `${entry.definition.name} did not answer in time`);
-      throw classify(err);
+      if (ctx.signal?.aborted) return { ok: false, failure: new ToolFailure('CANCELLED', 'the request was cancelled', false) };
+      if (signal.aborted) return { ok: false, failure: new ToolFailure('TIMEOUT', `${entry.definition.name} did not answer in time`) };
+      return { ok: false, failure: classify(err) };
     } finally {
-      clearTimeout(timeout);
       if (onAbort) signal.removeEventListener('abort', onAbort);
     }
   }
@@ -140,34 +171,25 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
 
     if (ctx.signal?.aborted) return failure(name, 'CANCELLED', 'the request was cancelled');
 
-    const breaker = breakers.for(name);
-    const permit: BreakerPermit = breaker.acquire();
-    if (!permit.ok) {
-      const seconds = Math.ceil(permit.retryAfterMs / 1000);
-      return failure(name, 'UNAVAILABLE', `${name} is temporarily unavailable; try again in ${seconds} s`);
-    }
+    const guard = guardOf(name);
+    // Half-open: the one probe is out; the rest are told to wait rather than queued behind it.
+    if (guard.policy.state === CircuitState.HalfOpen) return unavailable(name, guard);
 
     // Reads are idempotent, so a transient failure is worth another go; a write is never repeated
-    // here, since without its idempotency key a retry could move money twice.
+    // here, since without its idempotency key a retry could move money twice. Breaker outside,
+    // then retries, then the per-attempt timeout: the breaker counts a call once, retries and all.
     const retries = def.isDestructive ? 0 : Math.max(0, callOptions.retries ?? defaultRetries);
+    const retrying = retryPolicy(retries);
+    retrying.onRetry(({ delay, attempt: n }) => options.log?.debug('tool retry', { requestId: ctx.requestId, tool: name, attempt: n, delayMs: delay }));
     const started = now();
-    let outcome: { ok: true; data: unknown } | { ok: false; failure: ToolFailure } = { ok: false, failure: new ToolFailure('INTERNAL', 'the tool failed') };
-    for (let n = 0; n <= retries; n++) {
-      if (n > 0) await sleep(BACKOFF_BASE_MS * 2 ** (n - 1));
-      if (ctx.signal?.aborted) {
-        outcome = { ok: false, failure: new ToolFailure('CANCELLED', 'the request was cancelled', false) };
-        break;
-      }
-      try {
-        outcome = { ok: true, data: await attempt({ ...entry, implementation }, parsed.data, ctx, mode) };
-        break;
-      } catch (err) {
-        outcome = { ok: false, failure: classify(err) };
-        if (!outcome.failure.retryable) break;
-      }
+    let outcome: Outcome;
+    try {
+      outcome = await wrap(guard.policy, retrying, timeoutPolicy)
+        .execute(({ signal }) => attempt({ ...entry, implementation }, parsed.data, ctx, mode, signal), ctx.signal);
+    } catch (err) {
+      if (err instanceof BrokenCircuitError) return unavailable(name, guard);
+      throw err;
     }
-    // Once per permit, whatever happened: a half-open probe's report is what closes or re-opens it.
-    breaker.record(!outcome.ok && TRANSIENT.has(outcome.failure.code), permit);
     const ms = now() - started;
     if (!outcome.ok) {
       options.log?.warn('tool failed', { requestId: ctx.requestId, tool: name, code: outcome.failure.code, ms });
@@ -176,6 +198,11 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
     options.log?.debug('tool ok', { requestId: ctx.requestId, tool: name, ms });
     const ui = mode === 'prepare' ? (outcome.data as ToolPreview).card : implementation.render?.(outcome.data, parsed.data);
     return { schema_version: 1, generated_at: stamp(), tool: name, ok: true, data: outcome.data, ...(ui && { ui }) };
+  }
+
+  function unavailable(name: string, guard: Guard): ErrorEnvelope {
+    const seconds = Math.max(1, Math.ceil((coolDownMs - (Date.now() - guard.since)) / 1000));
+    return failure(name, 'UNAVAILABLE', `${name} is temporarily unavailable; try again in ${seconds} s`);
   }
 
   async function guarded(name: string, args: unknown, ctx: ToolContext, callOptions: ToolCallOptions, mode: Mode): Promise<Envelope> {
