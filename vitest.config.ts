@@ -16,13 +16,16 @@ export default defineConfig({
     hookTimeout: 120_000,
     reporters: ['default', './tests/helpers/summary-reporter.ts'],
     projects: [
-      // `npm test`: the quick, deterministic suite.
-      { extends: true, test: { name: 'unit', include: ['tests/**/*.test.ts'], exclude: ['tests/stress/**'] } },
+      // `npm test`: the quick, deterministic suite. Worker threads start and share the module
+      // loader faster than forked processes (113 s against 131 s for the suite under load).
+      { extends: true, test: { name: 'unit', include: ['tests/**/*.test.ts'], exclude: ['tests/stress/**'], pool: 'threads' } },
       // `npm run test:stress` (CI runs it too): soak tests, and the property tests at many more runs.
       {
         extends: true,
         test: {
           name: 'stress',
+          // A process of its own per file: the soak test measures this process's heap.
+          pool: 'forks',
           include: ['tests/stress/**/*.test.ts', 'tests/server/fuzz.test.ts', 'tests/main/web-shell-hostile.test.ts'],
           env: { FUZZ_RUNS: '3000', HOSTILE_RUNS: '1000' },
         },
