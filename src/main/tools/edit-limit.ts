@@ -8,6 +8,9 @@ import { defineTool } from './define.js';
 /** What an edit's preview froze: the limit's value then (and whose it is, for the audit log). */
 const limitSnapshot = z.object({ before: paisa, playerName: z.string() });
 
+/** Verbs of a limit change; "make" only counts beside a limit word, so it is no vocabulary of its own. */
+const EDIT_VERBS = ['set', 'change', 'update', 'increase', 'decrease', 'raise', 'lower', 'reduce', 'bump', 'edit', 'modify', 'adjust', 'put', 'cut', 'double', 'halve', 'lift', 'drop', 'give', 'allow', 'grant'];
+
 export default defineTool({
   name: 'agent.editLimit',
   description: 'Changes one limit of a player in the user\'s direct downline: creditLimit, perClickWin, aggregateDailyWin '
@@ -39,9 +42,9 @@ export default defineTool({
   }),
   planning: {
     id: 'edit_limit', precedence: 30, exclusive: true, follows: { player: true },
-    vocabulary: ['set', 'change', 'update', 'increase', 'decrease', 'raise', 'lower', 'reduce', 'bump', 'edit', 'modify', 'adjust', 'put', 'cut', 'double', 'halve', 'lift', 'drop', 'give', 'allow', 'grant'],
+    vocabulary: EDIT_VERBS,
     triggers: (r) => hasAny(r, 'creditlimit', 'limit', 'limits', 'minstake', 'perclickwin', 'dailywin', 'credit')
-      && (hasAny(r, 'set', 'change', 'update', 'increase', 'decrease', 'raise', 'lower', 'reduce', 'bump', 'edit', 'modify', 'adjust', 'put', 'cut', 'double', 'halve', 'lift', 'drop', 'make', 'give', 'allow', 'grant')
+      && (hasAny(r, ...EDIT_VERBS, 'make')
         || /\bto\s+(?:₹\s*)?\d/.test(r.folded)),
     fill(s) {
       const r = s.r;
