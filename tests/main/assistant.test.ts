@@ -152,7 +152,7 @@ describe('guards', () => {
     const before = await databaseFingerprint(backend);
     const { a, records } = assistant();
     const { events, cards } = await run(a, 'set CL for Karan Malhotra to 50,000');
-    expect(events.find((e) => e.type === 'plan')).toMatchObject({ tools: ['agent.editLimit'] });
+    expect(events.find((e) => e.type === 'plan')).toMatchObject({ tools: [{ tool: 'agent.editLimit', label: 'limit change' }] });
     expect(records[0]!.calls[0]).toMatchObject({ tool: 'agent.editLimit', args: { limitType: 'creditLimit', newValue: 5_000_000 } });
     // The turn shows a proposal and nothing else: the write waits for a human confirm (tests/main/confirmation.test.ts).
     const proposal = cardOf(cards, 'diff_card')!;

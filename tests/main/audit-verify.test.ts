@@ -221,7 +221,7 @@ describe.each(ENGINES)('audit log against the backend\'s records on %s', (engine
       const verdict = verify(t);
       expect(verdict.ok).toBe(false);
       expect(verdict.findings.length).toBeGreaterThan(0);
-      expect(() => auditListOutput.parse({ entries: verdict.entries, verification: { ...verdict, entries: undefined } })).not.toThrow();
+      expect(() => auditListOutput.parse({ entries: verdict.entries, toolLabels: {}, verification: { ...verdict, entries: undefined } })).not.toThrow();
     }
     expect(verify(`${text}not json\n`).findings).toEqual([expect.objectContaining({ where: 'line 7', reason: 'not JSON', lines: [7] })]);
     expect(verify(`${text}${canonicalJson(hugeSeq)}\n`).findings[0]).toMatchObject({ where: 'line 7', reason: expect.stringMatching(/seq/) });
@@ -251,6 +251,10 @@ describe.each(ENGINES)('audit log against the backend\'s records on %s', (engine
       const good = await page(text);
       expect(good.verification).toMatchObject({ ok: true, backendChecked: true, findings: [], backend: { records: 5, head: { seq: 5 } } });
       expect(good.entries.map((e) => e.seq)).toEqual([6, 5, 4, 3, 2, 1]);
+      // Each tool in words, from its own module, for every tool the entries name.
+      expect(Object.keys(good.toolLabels).sort()).toEqual([...new Set(good.entries.map((e) => e.tool))].sort());
+      expect(Object.values(good.toolLabels)).not.toContain('');
+      expect(good.toolLabels).toMatchObject({ 'agent.editLimit': 'limit change' });
       const entries = parse(text);
       const edited = await page(rechain(entries.map((e, i) => (i === 4 ? { ...e, after: { ...after(e), before: 1 } } : e))));
       expect(edited.verification).toMatchObject({ ok: false, findings: [{ where: 'entry 5', entries: [5], reason: expect.stringMatching(/backend record 4.*before differ/) }] });

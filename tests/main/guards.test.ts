@@ -20,7 +20,7 @@ const manualClock = (start = Date.parse('2026-11-20T06:30:00Z')) => {
 function breakerDesk() {
   const plan = { fail: false, calls: 0, hang: null as Promise<void> | null };
   const tool = (name: string) => defineTool({
-    name, description: 'A tool made only for the breaker tests: it fails or answers as the test says.',
+    name, label: 'breaker test', description: 'A tool made only for the breaker tests: it fails or answers as the test says.',
     input: z.strictObject({}), output: z.object({ n: z.number() }), allowedRoles: ['agent'], isDestructive: false, card: null, entities: {},
     invoke: async () => {
       plan.calls++;

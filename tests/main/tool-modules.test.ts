@@ -16,6 +16,7 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 /** A tool that exists only in this test: one defineTool, nothing registered anywhere else. */
 const echo = defineTool({
   name: 'agent.echoCount',
+  label: 'echo count',
   description: 'Counts to the given number and says how far it got. A tool made only for the test of the tool modules, '
     + 'to show that one module is all a tool needs to be offered, validated and run.',
   input: z.strictObject({ upTo: z.number().int().min(1).max(10) }),
@@ -78,5 +79,19 @@ describe('each tool is named in one place', () => {
     for (const file of files) if (word.test(await readFile(join(ROOT, file), 'utf8'))) naming.push(file);
     expect(naming.length, naming.join(', ')).toBeGreaterThan(0);
     expect(naming.length, naming.join(', ')).toBeLessThanOrEqual(2);
+  });
+
+  it('the renderer\'s words for a tool come from its module (label, in the turn events and the audit list); it names only the actions whose audit rows it summarises', async () => {
+    const labels = TOOL_MODULES.map((m) => m.label);
+    expect(labels.every((l) => l.length > 0 && l.length <= 80)).toBe(true);
+    expect(new Set(labels).size).toBe(labels.length);
+    const renderer = join(ROOT, 'src/renderer/src');
+    const files = (await readdir(renderer, { recursive: true })).filter((f) => /\.tsx?$/.test(f));
+    const naming: string[] = [];
+    for (const file of files) {
+      const text = await readFile(join(renderer, file), 'utf8');
+      for (const m of TOOL_MODULES) if (text.includes(`'${m.name}'`)) naming.push(`${file}: ${m.name}`);
+    }
+    expect(naming.sort()).toEqual(['pages/Audit.tsx: agent.editLimit', 'pages/Audit.tsx: agent.settlePlayer']);
   });
 });

@@ -91,10 +91,10 @@ describe('chat store: sending and streaming', () => {
     const emit = (e: TurnEvent) => turns[0]!.observer.onData(e);
     const user = message({ id: 'u1', role: 'user', text: 'exposure' });
     emit({ type: 'start', requestId: 'r1', user });
-    emit({ type: 'plan', requestId: 'r1', intent: 'exposure', action: 'tools', tools: ['agent.getLiveExposure'] });
-    expect(store.getState().turn?.tools).toEqual([{ tool: 'agent.getLiveExposure', status: 'planned' }]);
-    emit({ type: 'tool', requestId: 'r1', tool: 'agent.getLiveExposure', status: 'started' });
-    emit({ type: 'tool', requestId: 'r1', tool: 'agent.getLiveExposure', status: 'ok', ms: 12 });
+    emit({ type: 'plan', requestId: 'r1', intent: 'exposure', action: 'tools', tools: [{ tool: 'agent.getLiveExposure', label: 'live exposure' }] });
+    expect(store.getState().turn?.tools).toEqual([{ tool: 'agent.getLiveExposure', label: 'live exposure', status: 'planned' }]);
+    emit({ type: 'tool', requestId: 'r1', tool: 'agent.getLiveExposure', label: 'live exposure', status: 'started' });
+    emit({ type: 'tool', requestId: 'r1', tool: 'agent.getLiveExposure', label: 'live exposure', status: 'ok', ms: 12 });
     const card = { type: 'exposure_card' } as unknown as Card;
     emit({ type: 'card', requestId: 'r1', card });
     emit({ type: 'text', requestId: 'r1', delta: 'Your open ' });

@@ -13,6 +13,7 @@ import { localDate } from '../../shared/dates.js';
 import type { Logger } from '../../infra/log.js';
 import { callOptions } from '../backend/connection.js';
 import { isBackendUnreachable } from '../backend/unreachable.js';
+import { toolLabel } from '../tools/index.js';
 import { errorCard } from '../tools/registry.js';
 import type { ToolContext, ToolPreview, ToolRegistry } from '../tools/types.js';
 import type { AuditLog } from '../audit/audit-log.js';
@@ -120,7 +121,7 @@ export class Assistant implements ChatService {
         const outcome = input.kind === 'pick'
           ? await this.resumePick(input.requestId, input.candidateId, conversation, ctx, record)
           : await this.planAndGate(input.text, input.page, caller, conversation, ctx, record);
-        yield { type: 'plan', requestId, intent: outcome.intent, action: outcome.action === 'failed' ? 'tools' : outcome.action, tools: outcome.action === 'tools' ? outcome.calls.map((c) => c.tool) : [] };
+        yield { type: 'plan', requestId, intent: outcome.intent, action: outcome.action === 'failed' ? 'tools' : outcome.action, tools: outcome.action === 'tools' ? outcome.calls.map((c) => ({ tool: c.tool, label: toolLabel(c.tool) })) : [] };
         const answer = yield* this.execute(outcome, ctx, conversation, record, signal);
         cards.push(...answer.cards);
         text = answer.text;
@@ -247,7 +248,7 @@ export class Assistant implements ChatService {
     record.calls = outcome.calls.map((c) => ({ tool: c.tool, args: c.args }));
     const t0 = this.clock();
     const results: Array<{ tool: string; args: Record<string, unknown>; envelope: Envelope }> = [];
-    for (const call of outcome.calls) yield { type: 'tool', requestId: record.requestId, tool: call.tool, status: 'started' };
+    for (const call of outcome.calls) yield { type: 'tool', requestId: record.requestId, tool: call.tool, label: toolLabel(call.tool), status: 'started' };
     const runs = outcome.calls.map(async (call) => {
       const callStarted = this.clock();
       const envelope = call.definition.isDestructive
@@ -260,7 +261,7 @@ export class Assistant implements ChatService {
       const { call, envelope, ms } = await run;
       results.push({ tool: call.tool, args: call.args, envelope });
       record.envelopes.push(envelope);
-      yield { type: 'tool', requestId: record.requestId, tool: call.tool, status: envelope.ok ? 'ok' : 'failed', ms };
+      yield { type: 'tool', requestId: record.requestId, tool: call.tool, label: toolLabel(call.tool), status: envelope.ok ? 'ok' : 'failed', ms };
     }
     record.timingsMs.tools = round(this.clock() - t0);
 

@@ -12,6 +12,7 @@ import { PAGE_SIZE_MAX } from '../../shared/contracts/page-size.js';
 import type { ChatService } from '../assistant/chat-service.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { readAnchors, verifyAuditLog } from '../audit/verify.js';
+import { toolLabel } from '../tools/index.js';
 import type { DeskSessions } from './sessions.js';
 
 /** Main's services behind the desk router, made once at the composition root. */
@@ -180,6 +181,7 @@ export const deskRouter = t.router({
       } catch (error) {
         return {
           entries: [],
+          toolLabels: {},
           verification: {
             ok: false, backendChecked: false, count: 0, head: null, backend: null,
             findings: [{ where: 'the whole log', reason: `the file could not be read (${String(error).slice(0, 200)})`, entries: [], lines: [], anchors: [] }],
@@ -198,8 +200,10 @@ export const deskRouter = t.router({
         backend = await readBackend();
         verdict = verify();
       }
+      const entries = verdict.entries.filter((e) => e.user === user).reverse();
       return {
-        entries: verdict.entries.filter((e) => e.user === user).reverse(),
+        entries,
+        toolLabels: Object.fromEntries(entries.map((e) => [e.tool, toolLabel(e.tool)])),
         verification: {
           ok: verdict.ok, backendChecked: verdict.backendChecked, count: verdict.count, head: verdict.head,
           backend: verdict.backend, findings: verdict.findings,

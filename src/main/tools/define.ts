@@ -13,6 +13,8 @@ import type { ToolContext, ToolDefinition, ToolPreview } from './types.js';
 export interface ToolModule<N extends string = string, I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType>
   extends ToolDefinition<I, O> {
   name: N;
+  /** The tool in a few words, for people: the chat's "Looking up live exposure…", the Audit page's "Limit change". */
+  label: string;
   /** Absent: the tool is planned and gated but refused as "not available in this version". */
   invoke?(args: z.output<I>, ctx: ToolContext): Promise<z.output<O>>;
   /** The card for a result (may depend on the arguments), or undefined when nothing is shown. */

@@ -13,6 +13,7 @@ const EDIT_VERBS = ['set', 'change', 'update', 'increase', 'decrease', 'raise', 
 
 export default defineTool({
   name: 'agent.editLimit',
+  label: 'limit change',
   description: 'Changes one limit of a player in the user\'s direct downline: creditLimit, perClickWin, aggregateDailyWin '
     + `or minStake, to newValue. Shows a before/after card the user must confirm; nothing changes until then. ${MONEY} ${IDS}`,
   input: actions.editLimitInput, output: actions.limitsEditOutput,

@@ -6,6 +6,7 @@ import { defineTool } from './define.js';
 // No handlers yet: planned, gated and refused by the registry as not available in this version.
 export default defineTool({
   name: 'agent.generateReport',
+  label: 'report',
   description: 'Builds a downloadable report: per_player_pnl, bets_by_match or settlement_log, as xlsx (Excel) or pdf, '
     + `optionally filtered by dates, player or fixture. ${DATES} ${IDS}`,
   input: actions.generateReportInput, output: actions.generateReportOutput,

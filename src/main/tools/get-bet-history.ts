@@ -6,6 +6,7 @@ import { defineTool } from './define.js';
 
 export default defineTool({
   name: 'agent.getBetHistory',
+  label: 'bets',
   description: 'Bets placed by the downline, newest first: player, fixture, market, outcome, back/lay, stake, odds '
     + '(decimal odds ×100: 250 is 2.50), status (open, settled, void), result, liability, with a summary. Filter by playerId, fixtureId, '
     + `status and dates. ${DATES} ${MONEY} ${IDS}`,

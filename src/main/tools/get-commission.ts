@@ -6,6 +6,7 @@ import { defineTool } from './define.js';
 
 export default defineTool({
   name: 'agent.getCommission',
+  label: 'commission',
   description: 'Commission earned from players over a period: each player\'s rate (basis points), the markets it was charged '
     + `on and the amount, with the total. Pass playerId for one player. ${DATES} ${MONEY} ${IDS}`,
   input: api.getCommissionInput, output: api.getCommissionOutput,

@@ -6,6 +6,7 @@ import { defineTool } from './define.js';
 
 export default defineTool({
   name: 'agent.getCreditLimit',
+  label: 'credit limits',
   description: 'Credit limits of the downline: credit limit, per-click win limit, aggregate daily win limit and minimum '
     + `stake (null: not set), with take and available credit. Use it for "CL", "limits"; pass playerId for one account. ${MONEY} ${IDS}`,
   input: api.getCreditLimitInput, output: api.getCreditLimitOutput,

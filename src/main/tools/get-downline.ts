@@ -6,6 +6,7 @@ import { defineTool } from './define.js';
 
 export default defineTool({
   name: 'agent.getDownline',
+  label: 'your downline',
   description: 'The user\'s downline as a tree: sub-agents and players with their share, commission rate, credit limit '
     + `(CL), take and available credit, to the given depth (default 2). Use it for "my players", "my sub-agents", "downline". ${MONEY}`,
   input: api.getDownlineInput, output: api.getDownlineOutput,

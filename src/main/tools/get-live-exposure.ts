@@ -6,6 +6,7 @@ import { defineTool } from './define.js';
 
 export default defineTool({
   name: 'agent.getLiveExposure',
+  label: 'live exposure',
   description: 'Live exposure (liability, risk, book) on open bets: per market the position on each outcome, gross and at '
     + 'the user\'s share, the worst case per market and per fixture, and the total. Narrow it with fixtureId or marketId. '
     + `${MONEY} ${IDS}`,

@@ -6,6 +6,7 @@ import { defineTool } from './define.js';
 
 export default defineTool({
   name: 'agent.getPnL',
+  label: 'P&L',
   description: 'Profit and loss on settled bets over a period, per player: the player\'s result (positive: the player won), '
     + 'commission, and the book\'s result, with totals and the user\'s own share. Filter by playerId, fixtureId or marketId. '
     + `${DATES} ${MONEY} ${IDS}`,

@@ -7,6 +7,7 @@ import { defineTool } from './define.js';
 
 export default defineTool({
   name: 'agent.getSettlementHistory',
+  label: 'settlements',
   description: 'Past settlements (cash squared up) between the user\'s accounts: who paid whom (positive amount: the child '
     + `paid the parent), take before and after, mode and when. Pass counterpartyId for one account. ${DATES} ${MONEY} ${IDS}`,
   input: api.getSettlementHistoryInput, output: api.getSettlementHistoryOutput,

@@ -6,6 +6,7 @@ import { defineTool } from './define.js';
 
 export default defineTool({
   name: 'agent.getTake',
+  label: 'take',
   description: 'Take: what each direct downline account currently owes the user or is owed (direction owes_you / you_owe / '
     + 'square), with credit limit and available credit (CL − take), and totals. Use it for "who owes me", "balance", '
     + `"how much does X owe"; pass playerId for one account. ${MONEY} ${IDS}`,

@@ -6,6 +6,7 @@ import { defineTool } from './define.js';
 
 export default defineTool({
   name: 'agent.getTopMarkets',
+  label: 'top markets',
   description: 'Markets ranked by a metric, highest first: pnl (the user\'s own kept result) or volume (stake placed) over '
     + 'today, this week or this month, or exposure (open liability now; the period does not narrow it). Use it for '
     + `"biggest markets", "where did I make most", "where am I most exposed". ${MONEY}`,

@@ -6,6 +6,7 @@ import { defineTool } from './define.js';
 
 export default defineTool({
   name: 'agent.getUpline',
+  label: 'your balance',
   description: 'The user\'s own position with their upline agent: their credit limit, what they owe the upline, the net '
     + `of their downline's take against it, and available credit. Use it for "my balance", "my CL", "what do I owe". ${MONEY}`,
   input: api.getUplineInput, output: api.getUplineOutput,

@@ -39,6 +39,9 @@ export const TOOL_NAMES = TOOL_MODULES.map((m) => m.name) as ToolName[];
 
 export const isToolName = (name: string): name is ToolName => Object.hasOwn(TOOLS, name);
 
+/** A tool as people read it ("live exposure"); a name no module has (an old audit line) stays as written. */
+export const toolLabel = (name: string): string => (isToolName(name) ? (TOOLS[name] as ToolModule).label : name);
+
 /** A handler for each tool, checked against that tool's own schemas; a missing one is refused as unavailable. */
 export type ToolImplementations = {
   [N in ToolName]?: ToolImplementation<Tools[N]['input'], Tools[N]['output']>;

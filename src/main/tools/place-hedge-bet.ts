@@ -6,6 +6,7 @@ import { defineTool } from './define.js';
 // No handlers yet: planned, gated and refused by the registry as not available in this version.
 export default defineTool({
   name: 'agent.placeHedgeBet',
+  label: 'hedge bet',
   description: 'Places a hedge (lay-off) bet on an outcome, back or lay, for a stake. Shows a bet slip the user must '
     + `confirm; nothing is placed until then. ${MONEY} ${IDS}`,
   input: actions.placeHedgeBetInput, output: actions.placeHedgeBetOutput,

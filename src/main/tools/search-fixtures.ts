@@ -4,6 +4,7 @@ import { defineTool } from './define.js';
 
 export default defineTool({
   name: 'match.searchFixtures',
+  label: 'matches',
   description: 'Finds fixtures (matches) by team names or short codes ("India vs Australia", "IND v AUS", "MI vs CSK"), '
     + 'with their markets and outcomes and those ids. Use it to turn a match, market or outcome the user names into ids '
     + 'for the exposure, P&L, bet and hedge tools; when several match, ask the user to pick.',

@@ -4,6 +4,7 @@ import { defineTool } from './define.js';
 
 export default defineTool({
   name: 'agent.searchPlayers',
+  label: 'players',
   description: 'Finds players and sub-agents in the user\'s own downline by name (partial, misspelt or unaccented is fine). '
     + 'Use it first whenever the user names a person, to get their id for the other tools. Each match says whether it was '
     + "exact, a prefix or fuzzy; when several match, ask the user to pick rather than guessing.",

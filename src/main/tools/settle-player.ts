@@ -11,6 +11,7 @@ const takeSnapshot = z.object({ takeBefore: paisa, playerName: z.string() });
 
 export default defineTool({
   name: 'agent.settlePlayer',
+  label: 'settlement',
   description: 'Settles (squares up) a player\'s take: mode auto settles all of it, mode amount settles the given amount. '
     + `Shows a settlement summary the user must confirm; no money moves until then. ${MONEY} ${IDS}`,
   input: actions.settlePlayerInput, output: actions.settlementsSettleOutput,

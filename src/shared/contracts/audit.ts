@@ -51,6 +51,8 @@ export type AuditFinding = z.infer<typeof auditFinding>;
 export const auditListOutput = z.object({
   /** The signed-in user's readable entries, newest first (a damaged file still lists the rest). */
   entries: z.array(auditEntrySchema),
+  /** Each entry's tool in words ("limit change"), by tool name, from the tool's own module. */
+  toolLabels: z.record(z.string().max(64), z.string().max(80)),
   verification: z.object({
     /** True only when the file's chain holds and agrees with the backend's records. */
     ok: z.boolean(),

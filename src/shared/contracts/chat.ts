@@ -40,11 +40,14 @@ export const chatMessageSchema = z.strictObject({
 });
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
+/** A tool as a turn names it: its id, and its label in words for the status line. */
+const turnTool = { tool: z.string().max(64), label: z.string().max(80) };
+
 /** What a turn streams, in order: start, plan, tool progress, cards, text, done (always last). */
 export const turnEventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('start'), requestId: z.string(), user: chatMessageSchema }),
-  z.strictObject({ type: z.literal('plan'), requestId: z.string(), intent: z.string(), action: z.enum(['tools', 'clarify', 'direct']), tools: z.array(z.string()) }),
-  z.strictObject({ type: z.literal('tool'), requestId: z.string(), tool: z.string(), status: z.enum(['started', 'ok', 'failed']), ms: z.number().nonnegative().optional() }),
+  z.strictObject({ type: z.literal('plan'), requestId: z.string(), intent: z.string(), action: z.enum(['tools', 'clarify', 'direct']), tools: z.array(z.strictObject(turnTool)) }),
+  z.strictObject({ type: z.literal('tool'), requestId: z.string(), ...turnTool, status: z.enum(['started', 'ok', 'failed']), ms: z.number().nonnegative().optional() }),
   z.strictObject({ type: z.literal('card'), requestId: z.string(), card: cardSchema }),
   z.strictObject({ type: z.literal('text'), requestId: z.string(), delta: z.string() }),
   z.strictObject({ type: z.literal('done'), requestId: z.string(), message: chatMessageSchema }),

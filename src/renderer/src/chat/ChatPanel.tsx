@@ -6,7 +6,7 @@ import { formatDateTime } from '../lib/format';
 import { useSession } from '../lib/session';
 import { CHAT_WIDTH, type ChatState, MAX_LENGTH, type TurnState } from './store';
 import { useChat } from './useChat';
-import { humaniseTool, listInWords } from './tools';
+import { listInWords } from '../lib/format';
 
 const SUGGESTIONS = ['What is my live exposure?', "Show today's P&L", 'Who owes me the most?', 'Show my downline'];
 
@@ -262,14 +262,14 @@ function Thinking({ turn }: { turn: TurnState }) {
   const failed = turn.tools.filter((t) => t.status === 'failed');
   let status: string;
   if (turn.text) status = 'Writing…';
-  else if (running.length > 0) status = `Looking up ${listInWords(running.map((t) => humaniseTool(t.tool)))}…`;
+  else if (running.length > 0) status = `Looking up ${listInWords(running.map((t) => t.label))}…`;
   else if (turn.tools.length > 0) status = 'Putting the answer together…';
   else status = 'Thinking…';
   return (
     <div className="chat-thinking" data-testid="chat-thinking" role="status" aria-live="polite">
       <span className="chat-dots" aria-hidden="true"><span /><span /><span /></span>
       <span>{status}</span>
-      {failed.length > 0 && <span className="error"> · {listInWords(failed.map((t) => humaniseTool(t.tool)))} failed</span>}
+      {failed.length > 0 && <span className="error"> · {listInWords(failed.map((t) => t.label))} failed</span>}
     </div>
   );
 }

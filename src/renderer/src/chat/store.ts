@@ -15,7 +15,7 @@ export interface TurnState {
   requestId: string | null;
   /** From `plan`: null until the plan is known. */
   action: 'tools' | 'clarify' | 'direct' | null;
-  tools: Array<{ tool: string; status: ToolStatus }>;
+  tools: Array<{ tool: string; label: string; status: ToolStatus }>;
   cards: Card[];
   text: string;
 }
@@ -221,7 +221,7 @@ export function createChatStore({ client, page, unauthorized, invalidate, storag
           return;
         case 'plan': {
           const known = new Set(turn.tools.map((t) => t.tool));
-          const planned = event.tools.filter((t) => !known.has(t)).map((tool) => ({ tool, status: 'planned' as const }));
+          const planned = event.tools.filter((t) => !known.has(t.tool)).map(({ tool, label }) => ({ tool, label, status: 'planned' as const }));
           set({ turn: { ...turn, action: event.action, tools: [...turn.tools, ...planned] } });
           return;
         }
@@ -229,7 +229,7 @@ export function createChatStore({ client, page, unauthorized, invalidate, storag
           const has = turn.tools.some((t) => t.tool === event.tool);
           const tools = has
             ? turn.tools.map((t) => (t.tool === event.tool ? { ...t, status: event.status } : t))
-            : [...turn.tools, { tool: event.tool, status: event.status }];
+            : [...turn.tools, { tool: event.tool, label: event.label, status: event.status }];
           set({ turn: { ...turn, tools } });
           return;
         }

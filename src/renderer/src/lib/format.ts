@@ -71,3 +71,9 @@ export function formatWeek(periodId: string): string {
 export function formatCount(n: number): string {
   return Math.trunc(n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
+/** "a", "a and b", "a, b and c" (names repeated once only). */
+export function listInWords(items: string[]): string {
+  const unique = [...new Set(items)];
+  if (unique.length <= 1) return unique[0] ?? '';
+  return `${unique.slice(0, -1).join(', ')} and ${unique[unique.length - 1]}`;
+}

@@ -1,7 +1,6 @@
 import { PlayerLink } from '../cards/PlayerLink';
 import { playerHref } from '../cards/shared';
 import { LIMIT_FIELDS } from '../cards/DiffCard';
-import { humaniseTool } from '../chat/tools';
 import type { desk } from '../lib/desk';
 import { formatCount, formatDateTime, formatPoints, takeInWords } from '../lib/format';
 import { useSession } from '../lib/session';
@@ -38,7 +37,7 @@ export function AuditPage() {
             <VerificationBanner data={d} />
             {d.entries.length === 0
               ? <p className="state empty" data-testid="audit-empty">No audited actions yet.</p>
-              : <AuditTable entries={d.entries} flagged={flaggedEntries(d)} />}
+              : <AuditTable entries={d.entries} toolLabels={d.toolLabels} flagged={flaggedEntries(d)} />}
           </>
         )}
       </Loadable>
@@ -89,19 +88,6 @@ function VerificationBanner({ data }: { data: AuditListOutput }) {
 
 function capitalise(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
-}
-
-const TOOLS: Record<string, string> = {
-  'agent.editLimit': 'Limit change',
-  'agent.settlePlayer': 'Settlement',
-  'agent.placeHedgeBet': 'Hedge bet',
-  'agent.generateReport': 'Report',
-  'agent.shareReport': 'Report link',
-};
-
-function toolInWords(tool: string): string {
-  const words = TOOLS[tool] ?? humaniseTool(tool);
-  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 const OUTCOMES: Record<AuditOutcome, string> = {
@@ -210,7 +196,7 @@ function flaggedEntries(data: AuditListOutput): Map<number, string[]> {
   return flagged;
 }
 
-function AuditTable({ entries, flagged }: { entries: AuditEntry[]; flagged: Map<number, string[]> }) {
+function AuditTable({ entries, toolLabels, flagged }: { entries: AuditEntry[]; toolLabels: AuditListOutput['toolLabels']; flagged: Map<number, string[]> }) {
   const timezone = useSession((s) => s.user?.timezone ?? 'UTC');
   const names = usePlayerNames(entries);
   return (
@@ -233,7 +219,7 @@ function AuditTable({ entries, flagged }: { entries: AuditEntry[]; flagged: Map<
                 title={flagged.has(e.seq) ? clip(flagged.get(e.seq)!.join('; '), 500) : undefined}>
                 <td className="num">{e.seq}</td>
                 <td className="nowrap">{formatDateTime(e.ts, timezone, { seconds: true })}</td>
-                <td data-testid="audit-tool" title={clip(e.tool, 64)}>{toolInWords(e.tool)}</td>
+                <td data-testid="audit-tool" title={clip(e.tool, 64)}>{capitalise(Object.hasOwn(toolLabels, e.tool) ? toolLabels[e.tool]! : e.tool)}</td>
                 <td data-testid="audit-player">{player ? <PlayerLink id={player.id} name={player.name} /> : '—'}</td>
                 <td data-testid="audit-summary" className="audit-summary">
                   {summaryOf(e, player?.name ?? 'the player')}
