@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import type { BetSort } from '../../shared/contracts/agent-api.js';
 import { FIRST_DAY, LAST_DAY, addDays } from '../../shared/dates.js';
 import { paisaFromSql } from '../../shared/money.js';
 import { queryRows } from '../db/client.js';
@@ -9,31 +11,103 @@ import {
 } from './caller.js';
 
 /**
- * Keyset cursor for newest-first lists: the (time, id) of the last row handed out. A forged one
- * is refused like any other bad cursor: its time must lie in the book's calendar, as every row's
- * does (PostgreSQL has no year 0, and would fail on one instead of answering).
+ * A row's time in a cursor. A forged one is refused like any other bad cursor: it must lie in the
+ * book's calendar, as every row's does (PostgreSQL has no year 0, and would fail on one instead
+ * of answering).
  */
-const keyset = z.object({
-  t: z.iso.datetime().refine((t) => t >= FIRST_DAY && t < `${addDays(LAST_DAY, 1)}T`),
-  id: z.uuid(),
-});
+const bookTime = z.iso.datetime().refine((t) => t >= FIRST_DAY && t < `${addDays(LAST_DAY, 1)}T`);
+/** Keyset cursor for newest-first lists: the (time, id) of the last row handed out. */
+const keyset = z.object({ t: bookTime, id: z.uuid() });
 const iso = (v: Date | string) => new Date(v).toISOString();
+
+const NEWEST_FIRST: BetSort = { by: 'placedAt', dir: 'desc' };
+const INT4_MAX = 2_147_483_647;
+/** The sort key's SQL; only `result` can be null (a bet not settled yet). */
+const SORT_COLUMN: Record<BetSort['by'], SQL> = {
+  placedAt: sql`b.placed_at`, stake: sql`b.stake`, odds: sql`b.odds`, player: sql`a.display_name`, result: sql`b.result`,
+};
+/**
+ * A bet list's cursor: the last row's (key, placed_at, id), and the sort and search it was made
+ * for (`s`, `q`), so a cursor cannot be carried into another ordering or another set of rows,
+ * where its position would mean nothing. The key `v` is bounded by its column's type, so a forged
+ * one is a 400 rather than an out-of-range error in PostgreSQL. A player's name can be any length
+ * and a cursor holds 200 characters, so the player sort keeps the player's id (`p`) and reads the
+ * name back. Newest first without a search, the cursor is the { t, id } it always was.
+ */
+const betCursorShape = z.strictObject({
+  t: bookTime, id: z.uuid(),
+  v: z.number().int().safe().nullable().optional(), p: z.uuid().optional(),
+  s: z.string().max(20).optional(), q: z.string().max(20).optional(),
+});
+type BetCursor = z.infer<typeof betCursorShape>;
+
+/** Which keys each sort's cursor carries, and the values its column can hold. */
+const KEY_FITS: Record<BetSort['by'], (c: BetCursor) => boolean> = {
+  placedAt: (c) => c.v === undefined && c.p === undefined,
+  stake: (c) => typeof c.v === 'number' && c.v >= 0 && c.p === undefined,
+  odds: (c) => typeof c.v === 'number' && c.v >= 0 && c.v <= INT4_MAX && c.p === undefined,
+  result: (c) => c.v !== undefined && c.p === undefined,
+  player: (c) => c.v === undefined && c.p !== undefined,
+};
+
+const sortTag = (sort: BetSort) => (sort.by === NEWEST_FIRST.by && sort.dir === NEWEST_FIRST.dir ? undefined : `${sort.by}.${sort.dir}`);
+// A digest, not the text: the search may be 80 characters and the cursor holds 200.
+const searchTag = (search: string | undefined) => (search === undefined ? undefined : createHash('sha256').update(search).digest('base64url').slice(0, 12));
+
+function betCursorSchema(sort: BetSort, search: string | undefined) {
+  const s = sortTag(sort);
+  const q = searchTag(search);
+  return betCursorShape.refine((c) => c.s === s && c.q === q && KEY_FITS[sort.by](c));
+}
+
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The page after `after` in `sort`'s order: rows strictly past its (key, placed_at, id). */
+function afterCursor(caller: Caller, sort: BetSort, after: BetCursor): SQL {
+  const op = sql.raw(sort.dir === 'asc' ? '>' : '<');
+  const rest = sql`${after.t}::timestamptz, ${after.id}::uuid`;
+  switch (sort.by) {
+    case 'placedAt': return sql`(b.placed_at, b.id) ${op} (${rest})`;
+    case 'stake': return sql`(b.stake, b.placed_at, b.id) ${op} (${after.v}::bigint, ${rest})`;
+    case 'odds': return sql`(b.odds, b.placed_at, b.id) ${op} (${after.v}::integer, ${rest})`;
+    // An account outside the caller's reach reads as null: no rows, and nothing learnt of its name.
+    case 'player': return sql`(a.display_name, b.placed_at, b.id) ${op} (
+      (select x.display_name from accounts x where x.id = ${after.p}::uuid and ${inDownline(caller, 'x')}), ${rest})`;
+    // Nulls last both ways: past a null key only nulls remain; past a value, the nulls all do.
+    case 'result': return after.v === null || after.v === undefined
+      ? sql`(b.result is null and (b.placed_at, b.id) ${op} (${rest}))`
+      : sql`(b.result is null or (b.result, b.placed_at, b.id) ${op} (${after.v}::bigint, ${rest}))`;
+  }
+}
+
+function orderBy(sort: BetSort): SQL {
+  const dir = sql.raw(sort.dir);
+  if (sort.by === 'placedAt') return sql`b.placed_at ${dir}, b.id ${dir}`;
+  return sql`${SORT_COLUMN[sort.by]} ${dir}${sort.by === 'result' ? sql` nulls last` : sql``}, b.placed_at ${dir}, b.id ${dir}`;
+}
 
 export async function getBetHistory(deps: ServiceDeps, caller: Caller, input: {
   playerId?: string | undefined; fixtureId?: string | undefined; status?: Array<'open' | 'settled' | 'void'> | undefined;
   from?: string | undefined; to?: string | undefined; limit: number; cursor?: string | undefined;
+  search?: string | undefined; sort?: BetSort | undefined;
 }) {
   if (input.playerId) await accountInScope(deps, caller, input.playerId);
   if (input.fixtureId) await fixtureExists(deps, input.fixtureId);
+  const sort = input.sort ?? NEWEST_FIRST;
   const range = optionalDateRange(deps, caller, input.from, input.to);
   const where: SQL[] = [inDownline(caller, 'a')];
   if (input.playerId) where.push(sql`b.player_id = ${input.playerId}`);
   if (input.fixtureId) where.push(sql`m.fixture_id = ${input.fixtureId}`);
   if (input.status) where.push(sql`b.status in (${sql.join(input.status.map((s) => sql`${s}`), sql`, `)})`);
   if (range) where.push(sql`b.placed_at >= ${range.start.toISOString()}::timestamptz and b.placed_at < ${range.end.toISOString()}::timestamptz`);
+  if (input.search !== undefined) {
+    const pattern = `%${likeEscape(input.search)}%`;
+    where.push(sql`(a.display_name ilike ${pattern} escape '\\' or f.name ilike ${pattern} escape '\\'
+      or m.name ilike ${pattern} escape '\\' or o.name ilike ${pattern} escape '\\')`);
+  }
   const filter = sql.join(where, sql` and `);
-  const after = input.cursor ? decodeCursor(input.cursor, keyset) : null;
-  const page = after ? sql`and (b.placed_at, b.id) < (${after.t}::timestamptz, ${after.id}::uuid)` : sql``;
+  const after = input.cursor ? decodeCursor(input.cursor, betCursorSchema(sort, input.search)) : null;
+  const page = after ? sql`and ${afterCursor(caller, sort, after)}` : sql``;
   const rows = await queryRows<{
     id: string; player_id: string; player_name: string; fixture_id: string; fixture_name: string; market_id: string; market_name: string;
     outcome_id: string; outcome_name: string; side: 'back' | 'lay'; stake: string | number; odds: number; status: 'open' | 'settled' | 'void';
@@ -45,12 +119,15 @@ export async function getBetHistory(deps: ServiceDeps, caller: Caller, input: {
     from bets b join accounts a on a.id = b.player_id join markets m on m.id = b.market_id
       join fixtures f on f.id = m.fixture_id join outcomes o on o.id = b.outcome_id
     where ${filter} ${page}
-    order by b.placed_at desc, b.id desc limit ${input.limit + 1}`);
+    order by ${orderBy(sort)} limit ${input.limit + 1}`);
+  const joins = input.search !== undefined
+    ? sql`join markets m on m.id = b.market_id join fixtures f on f.id = m.fixture_id join outcomes o on o.id = b.outcome_id`
+    : input.fixtureId ? sql`join markets m on m.id = b.market_id` : sql``;
   const [summary] = await queryRows<{ count: string | number; stake: string | null; open_liability: string | null; settled_result: string | null }>(deps.db, sql`
     select count(*) as count, sum(b.stake) as stake,
       sum(case when b.side = 'back' then b.stake else round(b.stake::numeric * (b.odds - 100) / 100) end) filter (where b.status = 'open') as open_liability,
       sum(b.result) filter (where b.status = 'settled') as settled_result
-    from bets b join accounts a on a.id = b.player_id ${input.fixtureId ? sql`join markets m on m.id = b.market_id` : sql``}
+    from bets b join accounts a on a.id = b.player_id ${joins}
     where ${filter}`);
   const pageRows = rows.slice(0, input.limit);
   const last = pageRows[pageRows.length - 1];
@@ -69,8 +146,23 @@ export async function getBetHistory(deps: ServiceDeps, caller: Caller, input: {
       count: Number(summary?.count ?? 0), stake: paisaFromSql(summary?.stake),
       openLiability: paisaFromSql(summary?.open_liability), settledResult: paisaFromSql(summary?.settled_result),
     },
-    nextCursor: rows.length > input.limit && last ? encodeCursor({ t: iso(last.placed_at), id: last.id }) : null,
+    nextCursor: rows.length > input.limit && last ? encodeCursor(betCursor(sort, input.search, last)) : null,
   };
+}
+
+function betCursor(sort: BetSort, search: string | undefined, last: {
+  id: string; player_id: string; stake: string | number; odds: number; placed_at: Date | string; result: string | number | null;
+}): BetCursor {
+  const s = sortTag(sort);
+  const q = searchTag(search);
+  const key = {
+    placedAt: {},
+    stake: { v: paisaFromSql(last.stake) },
+    odds: { v: last.odds },
+    result: { v: last.result === null ? null : paisaFromSql(last.result) },
+    player: { p: last.player_id },
+  }[sort.by];
+  return { t: iso(last.placed_at), id: last.id, ...key, ...(s !== undefined && { s }), ...(q !== undefined && { q }) };
 }
 
 export async function getSettlementHistory(deps: ServiceDeps, caller: Caller, input: {

@@ -149,9 +149,22 @@ export const betRow = z.object({
   stake: paisa, odds: z.number().int(), status: betStatus, placedAt: instant, settledAt: instant.nullable(),
   result: paisa.nullable(), liability: paisa, potentialWin: paisa,
 });
+export const MAX_BET_SEARCH_LENGTH = 80;
+export const betSortKeys = ['placedAt', 'stake', 'odds', 'player', 'result'] as const;
+export type BetSortKey = (typeof betSortKeys)[number];
+/**
+ * The bet list's order. Ties go by placement time, then id, in the same direction; bets with no
+ * result yet (open ones) come after every settled result whichever way `result` sorts. Absent:
+ * newest first.
+ */
+export const betSort = z.strictObject({ by: z.enum(betSortKeys), dir: z.enum(['asc', 'desc']) });
+export type BetSort = z.infer<typeof betSort>;
 export const getBetHistoryInput = z.strictObject({
   playerId: id.optional(), fixtureId: id.optional(), status: z.array(betStatus).min(1).max(3).optional(),
   ...dateRange, limit: pageSize(PAGE_SIZE_MAX.bets, 50), cursor: cursor.optional(),
+  /** Part of the player's, fixture's, market's or outcome's name, any case; `%` and `_` are plain characters. */
+  search: boundedText(MAX_BET_SEARCH_LENGTH).trim().min(1, 'type at least one character').optional(),
+  sort: betSort.optional(),
 });
 export const getBetHistoryOutput = z.object({
   bets: z.array(betRow),
