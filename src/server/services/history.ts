@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { BetSort } from '../../shared/contracts/agent-api.js';
+import { type BetSort, NEWEST_FIRST } from '../../shared/contracts/bet-list.js';
 import { FIRST_DAY, LAST_DAY, addDays } from '../../shared/dates.js';
 import { paisaFromSql } from '../../shared/money.js';
 import { queryRows } from '../db/client.js';
@@ -20,7 +20,6 @@ const bookTime = z.iso.datetime().refine((t) => t >= FIRST_DAY && t < `${addDays
 const keyset = z.object({ t: bookTime, id: z.uuid() });
 const iso = (v: Date | string) => new Date(v).toISOString();
 
-const NEWEST_FIRST: BetSort = { by: 'placedAt', dir: 'desc' };
 const INT4_MAX = 2_147_483_647;
 /** The sort key's SQL; only `result` can be null (a bet not settled yet). */
 const SORT_COLUMN: Record<BetSort['by'], SQL> = {

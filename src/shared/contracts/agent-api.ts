@@ -4,9 +4,11 @@
  * schemas, so the two cannot drift.
  */
 import { z } from 'zod';
+import { BET_SORT_DIRECTIONS, BET_SORT_KEYS, MAX_BET_SEARCH_LENGTH } from './bet-list.js';
 import { PAGE_SIZE_MAX, boundedText, isoDate, pageSize } from './bounds.js';
 
 export { isoDate } from './bounds.js';
+export { BET_SORT_KEYS, type BetSort, MAX_BET_SEARCH_LENGTH, NEWEST_FIRST } from './bet-list.js';
 
 export const MAX_QUERY_LENGTH = 200;
 
@@ -149,16 +151,12 @@ export const betRow = z.object({
   stake: paisa, odds: z.number().int(), status: betStatus, placedAt: instant, settledAt: instant.nullable(),
   result: paisa.nullable(), liability: paisa, potentialWin: paisa,
 });
-export const MAX_BET_SEARCH_LENGTH = 80;
-export const betSortKeys = ['placedAt', 'stake', 'odds', 'player', 'result'] as const;
-export type BetSortKey = (typeof betSortKeys)[number];
 /**
  * The bet list's order. Ties go by placement time, then id, in the same direction; bets with no
  * result yet (open ones) come after every settled result whichever way `result` sorts. Absent:
  * newest first.
  */
-export const betSort = z.strictObject({ by: z.enum(betSortKeys), dir: z.enum(['asc', 'desc']) });
-export type BetSort = z.infer<typeof betSort>;
+export const betSort = z.strictObject({ by: z.enum(BET_SORT_KEYS), dir: z.enum(BET_SORT_DIRECTIONS) });
 export const getBetHistoryInput = z.strictObject({
   playerId: id.optional(), fixtureId: id.optional(), status: z.array(betStatus).min(1).max(3).optional(),
   ...dateRange, limit: pageSize(PAGE_SIZE_MAX.bets, 50), cursor: cursor.optional(),

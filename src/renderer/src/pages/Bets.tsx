@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { type KeyboardEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { formatCount, formatDateTime, formatOdds, formatPoints, signClass } from '../lib/format';
 import { buildHref, useRoute } from '../lib/route';
 import { useSession } from '../lib/session';
@@ -7,6 +7,7 @@ import { type PanelInput, type PanelOutput, panelPages } from '../lib/queries';
 import { usePaged } from '../lib/usePaged';
 import { isIsoDate } from '../../../shared/dates';
 import { PAGE_SIZE_MAX } from '../../../shared/contracts/page-size';
+import { BET_SORT_KEYS, type BetSort, MAX_BET_SEARCH_LENGTH, NEWEST_FIRST } from '../../../shared/contracts/bet-list';
 import { Link } from '../components/Link';
 import { Loadable } from '../components/States';
 
@@ -16,6 +17,16 @@ const PAGE = PAGE_SIZE_MAX.bets;
 const ROW_HEIGHT = 36;
 /** Rows from the end at which the next page is asked for. */
 const PREFETCH = 100;
+/** Typing pauses this long before the search goes to the URL (and to the backend). */
+const SEARCH_DEBOUNCE_MS = 300;
+type SortKey = BetSort['by'];
+
+/** `?sort=stake&dir=asc`; anything else there is the default order. */
+function sortFromQuery(query: Record<string, string>): BetSort {
+  const by = BET_SORT_KEYS.find((k) => k === query.sort);
+  const dir = query.dir === 'asc' || query.dir === 'desc' ? query.dir : undefined;
+  return by && dir ? { by, dir } : NEWEST_FIRST;
+}
 
 type BetsOutput = PanelOutput<'bets'>;
 type Bet = BetsOutput['bets'][number];
@@ -27,8 +38,12 @@ export function BetsPage() {
   const to = query.to ?? '';
   const playerId = query.playerId;
   const fixtureId = query.fixtureId;
+  const search = (query.search ?? '').trim();
+  const sort = sortFromQuery(query);
+  const sorted = sort.by !== NEWEST_FIRST.by || sort.dir !== NEWEST_FIRST.dir;
   let problem: string | null = null;
   if (statuses.length === 0) problem = 'Choose at least one status.';
+  else if (search.length > MAX_BET_SEARCH_LENGTH) problem = `A search holds at most ${MAX_BET_SEARCH_LENGTH} characters.`;
   else if ((from && !isIsoDate(from)) || (to && !isIsoDate(to))) problem = 'Dates must be calendar days.';
   else if (from && to && from > to) problem = 'The start date is after the end date.';
 
@@ -37,11 +52,18 @@ export function BetsPage() {
     const next = STATUSES.filter((x) => (x === s ? on : statuses.includes(x)));
     setQuery({ status: next.length === STATUSES.length ? undefined : next.join(',') || 'none' });
   };
+  // As the cards' tables do: the same column again flips the direction; a new column starts with
+  // the largest (or newest) for figures and A first for names.
+  const sortBy = (by: SortKey) => {
+    const dir = sort.by === by ? (sort.dir === 'asc' ? 'desc' : 'asc') : by === 'player' ? 'asc' : 'desc';
+    const next = by === NEWEST_FIRST.by && dir === NEWEST_FIRST.dir;
+    setQuery({ sort: next ? undefined : by, dir: next ? undefined : dir });
+  };
 
   const input = {
     ...(playerId && { playerId }), ...(fixtureId && { fixtureId }),
     ...(statuses.length < STATUSES.length && { status: statuses }),
-    ...(from && { from }), ...(to && { to }), limit: PAGE,
+    ...(from && { from }), ...(to && { to }), ...(search && { search }), ...(sorted && { sort }), limit: PAGE,
   };
   const key = problem ? 'bets:none' : `bets:${JSON.stringify(input)}`;
 
@@ -49,6 +71,7 @@ export function BetsPage() {
     <section aria-labelledby="bets-title" className="bets-page">
       <h1 id="bets-title">Bets</h1>
       <div className="filters" role="group" aria-label="Filters">
+        <BetSearch value={search} />
         <fieldset className="checks">
           <legend>Status</legend>
           {STATUSES.map((s) => (
@@ -60,20 +83,56 @@ export function BetsPage() {
         </fieldset>
         <label>From <input type="date" value={from} max={to || undefined} data-testid="bets-from" onChange={(e) => setQuery({ from: e.target.value })} /></label>
         <label>To <input type="date" value={to} min={from || undefined} data-testid="bets-to" onChange={(e) => setQuery({ to: e.target.value })} /></label>
-        {(playerId || fixtureId || from || to || query.status !== undefined) && (
+        {(playerId || fixtureId || from || to || query.status !== undefined || search || sorted) && (
           <button type="button" onClick={() => navigate(path)} data-testid="bets-clear">Clear filters</button>
         )}
       </div>
       {problem ? <p className="state error" role="alert">{problem}</p> : (
-        <BetsList key={key} input={input} playerId={playerId} fixtureId={fixtureId}
-          clear={(k) => setQuery({ [k]: undefined })} />
+        <BetsList key={key} input={input} playerId={playerId} fixtureId={fixtureId} searching={search !== ''}
+          sort={sort} sortBy={sortBy} clear={(k) => setQuery({ [k]: undefined })} />
       )}
     </section>
   );
 }
 
-function BetsList({ input, playerId, fixtureId, clear }: {
-  input: PanelInput<'bets'>; playerId: string | undefined; fixtureId: string | undefined;
+/**
+ * The search box, in the look of the other page tables' (components/TableSearch.tsx), but the
+ * search runs on the backend over every bet, not over the rows loaded: what is typed goes to the
+ * URL once typing pauses, and the list starts again from its first page.
+ */
+function BetSearch({ value }: { value: string }) {
+  const [typed, setTyped] = useState(value);
+  // What this box last put in the URL: a different value there came from elsewhere (Clear
+  // filters, Back) and replaces what is typed; its own echo must not undo newer keystrokes.
+  const sent = useRef(value);
+  useEffect(() => {
+    if (value === sent.current) return;
+    sent.current = value;
+    setTyped(value);
+  }, [value]);
+  useEffect(() => {
+    const next = typed.trim();
+    if (next === sent.current) return;
+    const timer = setTimeout(() => {
+      sent.current = next;
+      // The route as it is when the timer fires: a filter changed meanwhile stays changed.
+      const { path, query, navigate } = useRoute.getState();
+      navigate(buildHref(path, { ...query, search: next || undefined }));
+    }, SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [typed]);
+  return (
+    <div className="table-search" role="search">
+      <input type="search" value={typed} maxLength={MAX_BET_SEARCH_LENGTH} placeholder="Search by name"
+        aria-label="Search bets by player, fixture, market or selection" data-testid="bets-search"
+        onChange={(e) => setTyped(e.target.value)} />
+    </div>
+  );
+}
+
+function BetsList({ input, playerId, fixtureId, searching, sort, sortBy, clear }: {
+  input: PanelInput<'bets'>; playerId: string | undefined; fixtureId: string | undefined; searching: boolean;
+  sort: BetSort; sortBy(by: SortKey): void;
   clear(key: 'playerId' | 'fixtureId'): void;
 }) {
   const state = usePaged(panelPages('bets', input), (p: BetsOutput): Bet[] => p.bets);
@@ -106,9 +165,9 @@ function BetsList({ input, playerId, fixtureId, clear }: {
               <span>open liability <b data-testid="bets-summary-open-liability">{formatPoints(s.openLiability)}</b></span>
               <span>settled result (players) <b data-testid="bets-summary-settled-result" className={signClass(s.settledResult)}>{formatPoints(s.settledResult)}</b></span>
             </p>
-            {d.rows.length === 0 ? <p className="state empty">No bets match these filters.</p> : (
+            {d.rows.length === 0 ? <p className="state empty">{searching ? 'No bets match this search and these filters.' : 'No bets match these filters.'}</p> : (
               <BetsTable rows={d.rows} total={s.count} hasMore={d.nextCursor !== null} loadingMore={d.loadingMore}
-                moreError={d.moreError} loadMore={state.loadMore} />
+                moreError={d.moreError} loadMore={state.loadMore} sort={sort} sortBy={sortBy} />
             )}
           </>
         );
@@ -117,8 +176,25 @@ function BetsList({ input, playerId, fixtureId, clear }: {
   );
 }
 
-function BetsTable({ rows, total, hasMore, loadingMore, moreError, loadMore }: {
+/** A column header; with `by`, a button that sorts the list by it, marked like SortableTable's (cards/shared.tsx). */
+function Header({ children, by, numeric, sort, sortBy }: {
+  children: ReactNode; by?: SortKey; numeric?: boolean; sort: BetSort; sortBy(by: SortKey): void;
+}) {
+  if (!by) return <th scope="col" className={numeric ? 'num' : undefined}>{children}</th>;
+  const active = sort.by === by;
+  return (
+    <th scope="col" className={numeric ? 'num' : undefined} aria-sort={active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
+      <button type="button" className="sort-button" onClick={() => sortBy(by)} data-testid={`sort-${by}`}>
+        {children}
+        <span aria-hidden="true" className="sort-mark">{active ? (sort.dir === 'asc' ? '▲' : '▼') : '↕'}</span>
+      </button>
+    </th>
+  );
+}
+
+function BetsTable({ rows, total, hasMore, loadingMore, moreError, loadMore, sort, sortBy }: {
   rows: Bet[]; total: number; hasMore: boolean; loadingMore: boolean; moreError: string | null; loadMore(): void;
+  sort: BetSort; sortBy(by: SortKey): void;
 }) {
   const timezone = useSession((s) => s.user?.timezone ?? 'UTC');
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -167,14 +243,21 @@ function BetsTable({ rows, total, hasMore, loadingMore, moreError, loadMore }: {
         <table className="table bets-table" aria-rowcount={total + 1}>
           <colgroup>
             <col style={{ width: '156px' }} /><col style={{ width: '136px' }} /><col /><col style={{ width: '200px' }} />
-            <col style={{ width: '62px' }} /><col style={{ width: '66px' }} /><col style={{ width: '104px' }} /><col style={{ width: '104px' }} />
+            <col style={{ width: '62px' }} /><col style={{ width: '80px' }} /><col style={{ width: '104px' }} /><col style={{ width: '104px' }} />
             <col style={{ width: '82px' }} /><col style={{ width: '104px' }} />
           </colgroup>
           <thead>
             <tr aria-rowindex={1}>
-              <th scope="col">Placed</th><th scope="col">Player</th><th scope="col">Fixture</th><th scope="col">Selection</th>
-              <th scope="col">Side</th><th scope="col" className="num">Odds</th><th scope="col" className="num">Stake</th>
-              <th scope="col" className="num">Liability</th><th scope="col">Status</th><th scope="col" className="num">Result</th>
+              <Header by="placedAt" sort={sort} sortBy={sortBy}>Placed</Header>
+              <Header by="player" sort={sort} sortBy={sortBy}>Player</Header>
+              <Header sort={sort} sortBy={sortBy}>Fixture</Header>
+              <Header sort={sort} sortBy={sortBy}>Selection</Header>
+              <Header sort={sort} sortBy={sortBy}>Side</Header>
+              <Header by="odds" numeric sort={sort} sortBy={sortBy}>Odds</Header>
+              <Header by="stake" numeric sort={sort} sortBy={sortBy}>Stake</Header>
+              <Header numeric sort={sort} sortBy={sortBy}>Liability</Header>
+              <Header sort={sort} sortBy={sortBy}>Status</Header>
+              <Header by="result" numeric sort={sort} sortBy={sortBy}>Result</Header>
             </tr>
           </thead>
           <tbody>
