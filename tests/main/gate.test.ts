@@ -61,6 +61,24 @@ describe('policy gate', () => {
     expect(out).toMatchObject({ action: 'tools', calls: [{ args: { playerId: await accountId(backend, 'rahul.sharma') } }] });
   });
 
+  it('a first name with a surname no player has is offered, never used: no silent swap to another player', async () => {
+    for (const name of ['Sneha Kapoor', 'Karan Mehta']) {
+      const out = await run([{ tool: 'agent.settlePlayer', args: { player: name, mode: 'full' } }]);
+      expect(out, name).toMatchObject({ action: 'clarify', reason: 'player_not_found', question: expect.stringContaining('Did you mean') });
+      expect(out).not.toHaveProperty('calls');
+      const offered = (out as { card?: { type: string; data: { players: Array<{ name: string }> } } }).card;
+      expect(offered?.type).toBe('player_picker');
+      expect(offered!.data.players.map((p) => p.name)).toContain(name.startsWith('Sneha') ? 'Sneha Iyer' : 'Karan Malhotra');
+    }
+  });
+
+  it('a typo of each word still resolves, in any order', async () => {
+    for (const name of ['Snehaa Iyer', 'iyer sneha', 'Anitha Desai']) {
+      const out = await run([{ tool: 'agent.getTake', args: { player: name } }]);
+      expect(out, name).toMatchObject({ action: 'tools', calls: [{ args: { playerId: await accountId(backend, name.includes('nit') ? 'anita' : 'sneha') } }] });
+    }
+  });
+
   it('markets and outcomes are found inside the resolved fixture', async () => {
     const out = await run([{ tool: 'agent.placeHedgeBet', args: { fixture: 'India vs Australia', market: 'match odds', outcome: 'aus', side: 'back', stake: 1000 } }]);
     const [expected] = await queryRows<{ fixture_id: string; market_id: string; outcome_id: string }>(backend.deps.db, sql`

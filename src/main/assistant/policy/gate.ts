@@ -6,6 +6,7 @@
  */
 import type { FixtureRef, PlayerRef, User } from '../../../shared/contracts/agent-api.js';
 import type { Card, Decision, Envelope } from '../../../shared/contracts/assistant.js';
+import { nameMatches } from '../../../shared/fuzzy.js';
 import { normalizeForSearch } from '../../../shared/text.js';
 import type { ToolContext, ToolDefinition, ToolRegistry, EntityKind } from '../../tools/types.js';
 import type { KnownEntity, PlannedCall } from '../planner/types.js';
@@ -78,15 +79,25 @@ export async function gate(decision: Decision, registry: ToolRegistry, user: Use
       const found = kind === 'player' ? await resolver.player(name) : await resolver.fixture(name);
       if (found.status === 'failed') return { action: 'failed', intent, envelope: found.envelope, notes, searches: resolver.searches };
       if (found.status === 'none') {
-        return kind === 'player'
-          ? { action: 'clarify', intent, reason: 'player_not_found', question: `I couldn't find a player called “${oneLine(name)}” in your downline. Check the spelling, or pick from your downline.`, notes, searches: resolver.searches }
-          : { action: 'clarify', intent, reason: 'fixture_not_found', question: `I couldn't find a match for “${oneLine(name)}”. Which fixture do you mean?`, notes, searches: resolver.searches };
+        const reason = kind === 'player' ? 'player_not_found' as const : 'fixture_not_found' as const;
+        if (found.nearest.length === 0) {
+          return kind === 'player'
+            ? { action: 'clarify', intent, reason, question: `I couldn't find a player called “${oneLine(name)}” in your downline. Check the spelling, or pick from your downline.`, notes, searches: resolver.searches }
+            : { action: 'clarify', intent, reason, question: `I couldn't find a match for “${oneLine(name)}”. Which fixture do you mean?`, notes, searches: resolver.searches };
+        }
+        // Near names are offered, never used: a different surname is a different person.
+        const pending: PendingPick = { kind, name, candidateIds: found.nearest.map((c) => c.id), calls: planned, intent };
+        return {
+          action: 'clarify', intent, reason, pending, notes, searches: resolver.searches,
+          card: pickerCard(kind, name, found.nearest),
+          question: kind === 'player'
+            ? `I couldn't find a player called “${oneLine(name)}” in your downline. Did you mean one of these?`
+            : `I couldn't find a match called “${oneLine(name)}”. Did you mean one of these?`,
+        };
       }
       if (found.status === 'many') {
         const pending: PendingPick = { kind, name, candidateIds: found.candidates.map((c) => c.id), calls: planned, intent };
-        const card: Card = kind === 'player'
-          ? { type: 'player_picker', data: { query: name, players: found.candidates as PlayerRef[] } }
-          : { type: 'fixture_picker', data: { query: name, fixtures: found.candidates as FixtureRef[] } };
+        const card = pickerCard(kind, name, found.candidates);
         return {
           action: 'clarify', intent, reason: kind === 'player' ? 'ambiguous_player' : 'ambiguous_fixture',
           question: kind === 'player' ? `I found ${found.candidates.length} players matching “${oneLine(name)}”. Which one?` : `I found ${found.candidates.length} matches for “${oneLine(name)}”. Which one?`,
@@ -118,6 +129,12 @@ export async function gate(decision: Decision, registry: ToolRegistry, user: Use
     calls.push({ tool: call.tool, args: args.args, definition });
   }
   return { action: 'tools', intent, calls, planned, player, fixture: fixture ? { id: fixture.id, name: fixture.name } : null, notes, searches: resolver.searches };
+}
+
+function pickerCard(kind: 'player' | 'fixture', query: string, candidates: Array<PlayerRef | FixtureRef>): Card {
+  return kind === 'player'
+    ? { type: 'player_picker', data: { query, players: candidates as PlayerRef[] } }
+    : { type: 'fixture_picker', data: { query, fixtures: candidates as FixtureRef[] } };
 }
 
 /** Moves each entity to the place its tool takes it; markets and outcomes are found inside their fixture. */
@@ -207,7 +224,8 @@ export function oneLine(text: string, max = 80): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-type Found<T> = { status: 'one'; entity: T } | { status: 'many'; candidates: T[] } | { status: 'none' } | { status: 'failed'; envelope: Envelope };
+/** `none` may carry the nearest names, which matched too poorly to use: offered, never chosen. */
+type Found<T> = { status: 'one'; entity: T } | { status: 'many'; candidates: T[] } | { status: 'none'; nearest: T[] } | { status: 'failed'; envelope: Envelope };
 
 /** Searches for one turn, each name once. */
 class Resolver {
@@ -233,7 +251,7 @@ class Resolver {
     const envelope = await this.registry.call(this.searchTool('player'), { query: name.slice(0, 200), limit: 10 }, this.ctx, { retries: 2 });
     if (!envelope.ok) return { status: 'failed', envelope };
     const players = (envelope.data as { players: PlayerRef[] }).players;
-    const found = pick(players, name, (p) => [p.name, p.username]);
+    const found = pick(players, name, (p) => [p.name, p.username], nameMatches);
     if (found.status === 'one') this.names.set(found.entity.id, { id: found.entity.id, name: found.entity.name });
     return found;
   }
@@ -244,7 +262,8 @@ class Resolver {
     if (!envelope.ok) return { status: 'failed', envelope };
     const fixtures = (envelope.data as { fixtures: FixtureRef[] }).fixtures;
     for (const f of fixtures) this.fixtures.set(f.id, f);
-    const found = pick(fixtures, name, (f) => [f.name]);
+    // Teams go by short names the search knows ("MI", "ind v aus"): its hits are good matches.
+    const found = pick(fixtures, name, (f) => [f.name], () => true);
     if (found.status === 'one') this.names.set(found.entity.id, { id: found.entity.id, name: found.entity.name });
     return found;
   }
@@ -260,12 +279,19 @@ class Resolver {
   }
 }
 
-/** An exact full name (case and accents ignored) wins; else one candidate resolves; else a picker. */
-function pick<T extends { id: string }>(candidates: T[], name: string, namesOf: (c: T) => string[]): Found<T> {
-  if (candidates.length === 0) return { status: 'none' };
+/**
+ * An exact full name (case and accents ignored) wins; else the names that match well (every word
+ * typed matches a word of the name: itself, its start or a typo of it) — one resolves, several
+ * give a picker; the search's other, looser hits are only offered ("did you mean").
+ */
+function pick<T extends { id: string }>(candidates: T[], name: string, namesOf: (c: T) => string[], matches: (typed: string, known: string) => boolean): Found<T> {
+  if (candidates.length === 0) return { status: 'none', nearest: [] };
   const wanted = normalizeForSearch(name);
   const exact = candidates.filter((c) => namesOf(c).some((n) => normalizeForSearch(n) === wanted));
   if (exact.length === 1) return { status: 'one', entity: exact[0]! };
   if (exact.length > 1) return { status: 'many', candidates: exact };
-  return candidates.length === 1 ? { status: 'one', entity: candidates[0]! } : { status: 'many', candidates };
+  const good = candidates.filter((c) => namesOf(c).some((n) => matches(name, n)));
+  if (good.length === 1) return { status: 'one', entity: good[0]! };
+  if (good.length > 1) return { status: 'many', candidates: good };
+  return { status: 'none', nearest: candidates.slice(0, 5) };
 }

@@ -1,0 +1,47 @@
+/**
+ * How closely a typed word or name matches a known one. The assistant uses a name only when it
+ * matches well: a typo of each word, or the start of it, never a different surname.
+ */
+import { distance } from 'fastest-levenshtein';
+import { normalizeForSearch } from './text.js';
+
+/** Typos forgiven in a word of this length: none in short words (too many near-misses), one, then two. */
+export function editsAllowed(length: number): number {
+  if (length < 4) return 0;
+  return length < 8 ? 1 : 2;
+}
+
+/** A typed word is this word, the start of it (3 letters or more), or a typo of it. */
+export function wordMatches(typed: string, known: string): boolean {
+  if (typed === known) return true;
+  if (typed.length >= 3 && known.startsWith(typed)) return true;
+  const allowed = editsAllowed(Math.min(typed.length, known.length));
+  if (allowed === 0 || Math.abs(typed.length - known.length) > allowed) return false;
+  return distance(typed, known) <= allowed || swapsOneLetterPair(typed, known);
+}
+
+/** "shrama" for "sharma": two neighbouring letters swapped, the commonest typo, counted as one. */
+function swapsOneLetterPair(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  const diff: number[] = [];
+  for (let i = 0; i < a.length && diff.length <= 2; i++) if (a[i] !== b[i]) diff.push(i);
+  return diff.length === 2 && diff[1] === diff[0]! + 1 && a[diff[0]!] === b[diff[1]!] && a[diff[1]!] === b[diff[0]!];
+}
+
+/**
+ * A typed name matches a known one when every typed word matches a different word of it, in any
+ * order ("sharma rahul"); "Rahul Sharma" does not match "Rahul Verma".
+ */
+export function nameMatches(typed: string, known: string): boolean {
+  const words = normalizeForSearch(typed).split(' ').filter(Boolean);
+  const pool = normalizeForSearch(known).split(' ').filter(Boolean);
+  if (words.length === 0 || words.length > pool.length) return false;
+  const used = new Set<number>();
+  // Longest typed words first, so a short prefix does not take the word a full one needs.
+  for (const word of [...words].sort((a, b) => b.length - a.length)) {
+    const at = pool.findIndex((w, i) => !used.has(i) && wordMatches(word, w));
+    if (at < 0) return false;
+    used.add(at);
+  }
+  return true;
+}

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { nameMatches, wordMatches } from '../../src/shared/fuzzy.js';
+
+describe('typo-tolerant matching', () => {
+  it.each([
+    ['commission', 'commission', true], ['comission', 'commission', true], ['comisson', 'commission', true],
+    ['exposre', 'exposure', true], ['setlement', 'settlement', true], ['expo', 'exposure', true],
+    ['pnl', 'pnl', true], ['pml', 'pnl', false], ['cl', 'clear', false], ['fresh', 'farhan', false], ['few', 'farhan', false],
+  ])('%s ~ %s: %s', (typed, known, expected) => {
+    expect(wordMatches(typed, known)).toBe(expected);
+  });
+
+  it.each([
+    ['Rahul Sharma', 'Rahul Sharma', true], ['rahul', 'Rahul Sharma', true], ['sharma rahul', 'Rahul Sharma', true],
+    ['Rahul Shrama', 'Rahul Sharma', true], ['Zoe Nunez', 'Zoë Ñúñez', true], ['obrien', "Sam O'Brien", true],
+    ['Rahul Verma', 'Rahul Sharma', false], ['Sneha Kapoor', 'Sneha Iyer', false], ['Rahul Sharma Verma', 'Rahul Sharma', false],
+    ['', 'Rahul Sharma', false],
+  ])('name %j ~ %j: %s', (typed, known, expected) => {
+    expect(nameMatches(typed, known)).toBe(expected);
+  });
+});
