@@ -45,7 +45,7 @@ export const THRESHOLDS = { accept: 0.6, margin: 0.2, option: 0.08, command: 0.7
 const DIM = 1 << 16;
 const MASK = DIM - 1;
 const EPOCHS = 8;
-/** An example the model already gets this right is skipped: its gradient is noise, and most of the time. */
+/** Examples the model already gets right to within this are skipped: little gradient, most of the time. */
 const SETTLED = 0.02;
 const SEED = 0x1f2e3d4c;
 const RATE = 0.4;
