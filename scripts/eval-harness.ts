@@ -41,6 +41,8 @@ export const evalCaseSchema = z.object({
     picker_includes: z.array(z.string()).optional(),
     reason: z.string().optional(),
   }),
+  /** What the case exercises, for the per-category report; derived by `categoryOf` when absent. */
+  category: z.string().optional(),
 });
 export type EvalCase = z.infer<typeof evalCaseSchema>;
 
@@ -204,17 +206,161 @@ function subset(want: unknown, got: unknown): boolean {
   return want === got;
 }
 
+/** The categories our case files use (tests/fixtures/assistant-cases*.jsonl); `categoryOf` derives one of them too. */
+export const EVAL_CATEGORIES = [
+  'names', 'hinglish_slang', 'typos', 'dates', 'follow_up', 'question_not_write', 'multi_part', 'fixtures', 'ranking',
+  'search', 'refusal', 'everyday_words', 'actions', 'direct',
+] as const;
+
+const WRITE_TOOLS: ReadonlySet<string> = new Set(TOOL_MODULES.filter((m) => m.isDestructive).map((m) => m.name).concat('agent.generateReport', 'agent.shareReport'));
+const listOf = (v: string | string[]): string[] => (Array.isArray(v) ? v : [v]);
+
+/**
+ * A case's category: its own, else one derived from what it expects (the public golden set has
+ * none), so that every report groups: history → follow_up; a direct answer → direct; a clarify
+ * about names or matches → names / fixtures, any other clarify → refusal; several calls →
+ * multi_part; a write or a report → actions; only name searches → search; then by the first
+ * call's slots: a match → fixtures, a player → names, dates → dates, a count or a ranking →
+ * ranking; the rest (book-wide reads in plain words) → everyday_words.
+ */
+export function categoryOf(c: Pick<EvalCase, 'category' | 'history' | 'expect'>): string {
+  if (c.category) return c.category;
+  const e = c.expect;
+  const actions = listOf(e.action);
+  if (c.history.length > 0) return 'follow_up';
+  if (actions.length === 1 && actions[0] === 'direct') return 'direct';
+  if (!actions.includes('tools')) {
+    if (e.picker || e.picker_includes || /player/.test(e.reason ?? '')) return 'names';
+    if (/fixture/.test(e.reason ?? '')) return 'fixtures';
+    return 'refusal';
+  }
+  const calls = e.calls ?? [];
+  if (calls.length > 1) return 'multi_part';
+  if (e.calls && calls.length === 0) return 'search';
+  const first = calls[0];
+  if (!first) return 'everyday_words';
+  if (listOf(first.tool).some((t) => WRITE_TOOLS.has(t))) return 'actions';
+  const args = first.args;
+  if ('fixtureId' in args || 'marketId' in args) return 'fixtures';
+  if ('playerId' in args || 'counterpartyId' in args) return 'names';
+  if ('from' in args || 'to' in args) return 'dates';
+  if (listOf(first.tool).includes('agent.getTopMarkets') || 'limit' in args || 'sort' in args) return 'ranking';
+  return 'everyday_words';
+}
+
+/** The expected intent of a case for the confusion table: its first expected tool (alternatives joined by `|`), `search` for name searches only, else its action(s). */
+export function expectedLabel(expect: EvalCase['expect']): string {
+  const first = expect.calls?.[0];
+  if (first) return listOf(first.tool).join('|');
+  if (expect.calls && listOf(expect.action).includes('tools')) return 'search';
+  return listOf(expect.action).join('|');
+}
+
+/**
+ * What the planner did, in the same terms: the first planned tool other than a name search (the
+ * expected one when it was planned at all, since calls match in any order), `search` when only
+ * searches ran, else the action.
+ */
+export function plannedLabel(record: TurnRecord, expected?: string): string {
+  const tools = record.calls.filter((c) => !SEARCH_TOOLS.has(c.tool)).map((c) => c.tool);
+  const wanted = expected?.split('|') ?? [];
+  const first = tools.find((t) => wanted.includes(t)) ?? tools[0];
+  if (first) return first;
+  if (record.calls.length > 0 && !record.clarify) return 'search';
+  return actionOf(record);
+}
+
 export interface CaseResult {
   id: string;
   /** null when the case passed; else what differed, or why it could not run. */
   difference: string | null;
+  /** The case's category (its own or `categoryOf`'s). */
+  category?: string;
+  /** `expectedLabel` of the case and `plannedLabel` of its turn (`error` when the case could not run). */
+  expected?: string;
+  planned?: string;
+}
+
+export interface EvalReport {
+  passed: number;
+  total: number;
+  /** Per category, in EVAL_CATEGORIES order then any other by name. */
+  categories: Array<{ category: string; passed: number; total: number }>;
+  /** How often each expected label was planned as expected (`planned` one of the `|` alternatives, or any tool for `tools`). */
+  diagonal: Array<{ expected: string; count: number; total: number }>;
+  /** Expected → planned pairs that differ, most frequent first. */
+  confusion: Array<{ expected: string; planned: string; count: number }>;
+}
+
+/** True when a planned label is what an expected label allows. */
+export function labelMatches(expected: string, planned: string): boolean {
+  return expected.split('|').some((e) => e === planned || (e === 'tools' && planned.includes('.')));
+}
+
+/** Pure aggregation of case results into accuracy per category and the intent confusion table. */
+export function summarizeResults(results: readonly CaseResult[]): EvalReport {
+  const order = new Map<string, number>(EVAL_CATEGORIES.map((c, i) => [c, i]));
+  const cats = new Map<string, { passed: number; total: number }>();
+  const diag = new Map<string, { count: number; total: number }>();
+  const off = new Map<string, { expected: string; planned: string; count: number }>();
+  for (const r of results) {
+    const category = r.category ?? 'uncategorised';
+    const cat = cats.get(category) ?? { passed: 0, total: 0 };
+    cat.total++;
+    if (r.difference === null) cat.passed++;
+    cats.set(category, cat);
+    const expected = r.expected ?? '?';
+    const planned = r.planned ?? '?';
+    const d = diag.get(expected) ?? { count: 0, total: 0 };
+    d.total++;
+    if (labelMatches(expected, planned)) d.count++;
+    else {
+      const key = `${expected}\u0000${planned}`;
+      const o = off.get(key) ?? { expected, planned, count: 0 };
+      o.count++;
+      off.set(key, o);
+    }
+    diag.set(expected, d);
+  }
+  const rank = (c: string) => order.get(c) ?? EVAL_CATEGORIES.length;
+  return {
+    passed: results.filter((r) => r.difference === null).length,
+    total: results.length,
+    categories: [...cats].map(([category, v]) => ({ category, ...v }))
+      .sort((a, b) => rank(a.category) - rank(b.category) || a.category.localeCompare(b.category)),
+    diagonal: [...diag].map(([expected, v]) => ({ expected, ...v })).sort((a, b) => a.expected.localeCompare(b.expected)),
+    confusion: [...off.values()].sort((a, b) => b.count - a.count || a.expected.localeCompare(b.expected) || a.planned.localeCompare(b.planned)),
+  };
+}
+
+const pct = (n: number, d: number) => `${d === 0 ? '0.0' : ((100 * n) / d).toFixed(1)}%`;
+const short = (label: string) => label.replace(/\bagent\./g, '').replace(/\bmatch\./g, '');
+
+/** The report as text lines: accuracy per category, then the confusion table (off-diagonal pairs and the diagonal totals). */
+export function formatReport(report: EvalReport): string[] {
+  const lines = ['accuracy by category:'];
+  const width = Math.max(8, ...report.categories.map((c) => c.category.length));
+  for (const c of report.categories) lines.push(`  ${c.category.padEnd(width)}  ${`${c.passed}/${c.total}`.padStart(7)}  ${pct(c.passed, c.total).padStart(6)}`);
+  lines.push(`  ${'all'.padEnd(width)}  ${`${report.passed}/${report.total}`.padStart(7)}  ${pct(report.passed, report.total).padStart(6)}`);
+  const onDiagonal = report.diagonal.reduce((n, d) => n + d.count, 0);
+  lines.push(`confusion (expected → planned, first tool or action), off the diagonal:`);
+  if (report.confusion.length === 0) lines.push('  (none)');
+  const w = Math.max(0, ...report.confusion.map((c) => short(c.expected).length));
+  for (const c of report.confusion) lines.push(`  ${short(c.expected).padEnd(w)} → ${short(c.planned)}: ${c.count}`);
+  lines.push(`diagonal (planned as expected): ${onDiagonal}/${report.total}`);
+  for (const d of report.diagonal) lines.push(`  ${short(d.expected)}: ${d.count}/${d.total}`);
+  return lines;
 }
 
 /**
  * Runs cases against an embedded demo book (PGlite in memory) per distinct clock, each case in a
  * fresh conversation with its history replayed first. Demo accounts sign in as `demo-USERNAME`.
  */
-export async function runEval(cases: EvalCase[], options: { planners: () => Planner[]; book?: Partial<BookOptions>; onResult?: (r: CaseResult) => void }): Promise<CaseResult[]> {
+export async function runEval(cases: EvalCase[], options: {
+  planners: () => Planner[]; book?: Partial<BookOptions>; onResult?: (r: CaseResult) => void;
+  /** Only look up every entity a case names (its page and expectation), planning nothing: a case file's check. */
+  entitiesOnly?: boolean;
+}): Promise<CaseResult[]> {
   const results: CaseResult[] = [];
   // Proposals are only shown, never confirmed, in an evaluation: the audit file stays empty.
   const scratch = await mkdtemp(join(tmpdir(), 'agent-desk-eval-'));
@@ -229,6 +375,7 @@ export async function runEval(cases: EvalCase[], options: { planners: () => Plan
     try {
       for (const c of group) {
         let difference: string | null;
+        let planned = 'error';
         try {
           let token = tokens.get(c.user);
           if (!token) {
@@ -238,6 +385,14 @@ export async function runEval(cases: EvalCase[], options: { planners: () => Plan
           const api = connection.client(token);
           const user = await api.auth.me.query();
           const lookup = new EntityLookup({ api, user, requestId: `eval:${c.id}` });
+          if (options.entitiesOnly) {
+            await lookup.page(c.page);
+            await lookup.substitute(c.expect);
+            const result: CaseResult = { id: c.id, difference: null, category: categoryOf(c), expected: expectedLabel(c.expect), planned: 'none' };
+            results.push(result);
+            options.onResult?.(result);
+            continue;
+          }
           let last: TurnRecord | null = null;
           const assistant = new Assistant({
             registry, planners: options.planners(), history: new MemoryChatHistory(), log: silentLogger,
@@ -248,11 +403,13 @@ export async function runEval(cases: EvalCase[], options: { planners: () => Plan
           for (const text of [...c.history, c.query]) {
             for await (const _event of assistant.turn({ kind: 'message', text, page }, { user, api })) { /* drained: the record is what counts */ }
           }
+          const turn = last as TurnRecord | null;
+          planned = turn ? plannedLabel(turn, expectedLabel(c.expect)) : 'error';
           difference = compare((await lookup.substitute(c.expect)) as EvalCase['expect'], last!);
         } catch (error) {
           difference = error instanceof Error ? error.message : String(error);
         }
-        const result = { id: c.id, difference };
+        const result: CaseResult = { id: c.id, difference, category: categoryOf(c), expected: expectedLabel(c.expect), planned };
         results.push(result);
         options.onResult?.(result);
       }

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { compare, parseCases, runEval } from '../../scripts/eval-harness.js';
+import { EVAL_CATEGORIES, compare, parseCases, runEval } from '../../scripts/eval-harness.js';
 import { RulePlanner } from '../../src/main/assistant/planner/rule-planner.js';
 import type { TurnRecord } from '../../src/main/assistant/assistant.js';
 import { TEST_BOOK } from '../helpers/backend.js';
@@ -35,6 +35,18 @@ describe('planner evaluation (npm run eval)', () => {
     expect(compare({ action: 'clarify', picker: ['A'] }, record({ clarify: { reason: 'ambiguous_player', question: '?' }, picker: { kind: 'player', candidates: [{ id: '1', name: 'B' }, { id: '2', name: 'A' }] } }))).toMatch(/picker/);
     expect(compare({ action: 'clarify', reason: 'needs_amount' }, record({ clarify: { reason: 'needs_player', question: '?' } }))).toMatch(/reason/);
   });
+
+  it('keeps a second case file in new wordings, every case categorised and every named entity in the demo book', async () => {
+    // No pass-rate threshold here yet: `npm run eval -- tests/fixtures/assistant-cases-2.jsonl` reports it per category.
+    const ours = parseCases(await readFile(new URL('../fixtures/assistant-cases.jsonl', import.meta.url), 'utf8'));
+    const second = parseCases(await readFile(new URL('../fixtures/assistant-cases-2.jsonl', import.meta.url), 'utf8'));
+    expect(second.length).toBeGreaterThanOrEqual(170);
+    for (const c of [...ours, ...second]) expect(EVAL_CATEGORIES, c.id).toContain(c.category);
+    const ids = [...ours, ...second].map((c) => c.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const results = await runEval(second, { planners: () => [], book, entitiesOnly: true });
+    expect(results.filter((r) => r.difference !== null).map((r) => `${r.id}: ${r.difference}`)).toEqual([]);
+  }, 120_000);
 
   it('refuses a malformed case file with its line number', () => {
     expect(() => parseCases('{"id":"a"}\n')).toThrow(/line 1/);
