@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { findAmounts, parseAmount } from '../../src/shared/parse/amount.js';
+import { AMOUNT_WORDS, amountRefusal, findAmounts, parseAmount } from '../../src/shared/parse/amount.js';
 
 const paisa = (text: string) => parseAmount(text)?.paisa;
 
@@ -43,5 +44,109 @@ describe('amounts in points → paisa', () => {
     expect(findAmounts('limit for Karan')).toEqual([]);
     expect(findAmounts('ab12cd')).toEqual([]);
     expect(parseAmount('50 kilos')).toBeNull();
+  });
+});
+
+describe('amounts in words, Indian scales and signs (issue 12)', () => {
+  it.each([
+    ['5L', 50_000_000],
+    ['5 L', 50_000_000],
+    ['2.5Cr', 2_500_000_000],
+    ['2 CR', 2_000_000_000],
+    ['1,00,00,000', 1_000_000_000], // one crore, Indian grouping
+    ['5 hazar', 500_000],
+    ['5 hazaar', 500_000],
+    ['5 hajar', 500_000],
+    ['1.5 lakh', 15_000_000],
+    ['fifty thousand', 5_000_000],
+    ['twenty five thousand', 2_500_000],
+    ['five hundred', 50_000],
+    ['two lakh', 20_000_000],
+    ['a lakh', 10_000_000],
+    ['one and a half lakh', 15_000_000],
+    ['two lakh and fifty thousand', 25_000_000],
+    ['one crore twenty lakh', 1_200_000_000],
+    ['ek lakh', 10_000_000],
+    ['do lakh', 20_000_000],
+    ['paanch hazaar', 500_000],
+    ['das hazaar', 1_000_000],
+    ['dedh lakh', 15_000_000],
+    ['dhai lakh', 25_000_000],
+    ['sawa lakh', 12_500_000],
+    ['sawa do lakh', 22_500_000],
+    ['saadhe teen lakh', 35_000_000],
+    ['paune do lakh', 17_500_000],
+    ['2 lakh 50 hazaar', 25_000_000],
+    ['1 cr 20 lakh', 1_200_000_000],
+  ])('%s → %d paisa', (text, expected) => {
+    const a = parseAmount(text);
+    expect(a?.paisa).toBe(expected);
+    expect(a?.negative).toBe(false);
+    expect(amountRefusal(a!)).toBeNull();
+  });
+
+  it.each([
+    ['-50k', 5_000_000],
+    ['−50k', 5_000_000],
+    ['minus 50k', 5_000_000],
+    ['₹-500', 50_000],
+    ['-₹500', 50_000],
+    ['minus two lakh', 20_000_000],
+  ])('keeps the sign of %s and refuses it with the reason', (text, magnitude) => {
+    const a = parseAmount(text);
+    expect(a).toMatchObject({ paisa: magnitude, negative: true, problem: null });
+    expect(amountRefusal(a!)).toMatch(/can't be negative: -[\d,]+\.\d\d/);
+  });
+
+  it('finds a negative amount in a sentence, and zero, for the caller to refuse', () => {
+    const [neg] = findAmounts('set CL for Rahul to -50k');
+    expect(neg).toMatchObject({ raw: '-50k', paisa: 5_000_000, negative: true });
+    expect(amountRefusal(neg!)).toBe('A limit or amount can\'t be negative: -50,000.00 (you wrote "-50k"). What amount did you mean?');
+    const [zero] = findAmounts('set min stake to 0');
+    expect(zero).toMatchObject({ paisa: 0, negative: false });
+    expect(amountRefusal(zero!)).toMatch(/more than zero/);
+    expect(amountRefusal(parseAmount('0.001')!)).toMatch(/paisa/);
+    expect(amountRefusal(parseAmount('100000 trillion')!)).toMatch(/too large/);
+  });
+
+  it('does not take a dash between numbers, words or display units for amounts or signs', () => {
+    expect(findAmounts('10k - 20k').map((a) => [a.raw, a.negative])).toEqual([['10k', false], ['20k', false]]);
+    expect(findAmounts('5-8 oct').map((a) => a.negative)).toEqual([false, false]);
+    expect(findAmounts('what do I owe')).toEqual([]);
+    expect(findAmounts('show pnl in lakhs')).toEqual([]);
+    expect(findAmounts('one player')).toEqual([]);
+    expect(findAmounts('set CL for Rahul to 50k and min stake to 5k').map((a) => a.raw)).toEqual(['50k', '5k']);
+    expect(findAmounts('dedh lakh and -50k').map((a) => [a.raw, a.paisa, a.negative])).toEqual([['dedh lakh', 15_000_000, false], ['-50k', 5_000_000, true]]);
+    expect(findAmounts('rs two lakh pts').map((a) => a.raw)).toEqual(['rs two lakh pts']);
+  });
+
+  it('lists the words amounts are written with, for the planner not to take them for names', () => {
+    for (const w of ['paanch', 'hazaar', 'dedh', 'sawa', 'lakh', 'crore', 'fifty', 'thousand']) expect(AMOUNT_WORDS.has(w), w).toBe(true);
+    expect(AMOUNT_WORDS.has('rahul')).toBe(false);
+  });
+
+  it('round-trips k, lakh and crore exactly, signs included (property)', () => {
+    const scales = [['k', 1_000n], ['K', 1_000n], ['lakh', 100_000n], ['L', 100_000n], ['cr', 10_000_000n], ['Cr', 10_000_000n], ['hazaar', 1_000n]] as const;
+    fc.assert(fc.property(
+      fc.integer({ min: 0, max: 99_999 }), fc.integer({ min: 0, max: 99 }), fc.constantFrom(...scales), fc.boolean(), fc.boolean(),
+      (whole, hundredths, [word, scale], space, negative) => {
+        const number = hundredths === 0 ? `${whole}` : `${whole}.${hundredths.toString().padStart(2, '0')}`;
+        const text = `${negative ? '-' : ''}${number}${space ? ' ' : ''}${word}`;
+        const a = parseAmount(text);
+        // paisa = (whole + hundredths/100) × scale × 100, in integers.
+        const expected = (BigInt(whole) * 100n + BigInt(hundredths)) * scale;
+        if (expected > BigInt(Number.MAX_SAFE_INTEGER)) return;
+        expect(a, text).toMatchObject({ paisa: Number(expected), negative, raw: text });
+        expect(amountRefusal(a!) === null, text).toBe(!negative && expected > 0n);
+      },
+    ), { numRuns: 500 });
+  });
+
+  it('reads Indian digit grouping of any size exactly (property)', () => {
+    fc.assert(fc.property(fc.bigInt({ min: 1000n, max: 10n ** 13n }), (n) => {
+      const digits = n.toString();
+      const grouped = `${digits.slice(0, -3).replace(/\B(?=(\d{2})+(?!\d))/g, ',')},${digits.slice(-3)}`;
+      expect(parseAmount(grouped)?.paisa, grouped).toBe(Number(n * 100n));
+    }), { numRuns: 300 });
   });
 });

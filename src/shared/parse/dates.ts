@@ -2,27 +2,57 @@
  * Date phrases of a question → an inclusive range of calendar days, relative to `today` in the
  * user's own timezone (the caller computes `today` with `localDate`). DOMAIN.md: weeks start on
  * Monday; "this week" / "this month" run to today; "last N days" is today and the N − 1 before.
+ *
+ * Calendar days ("14 Nov", "Nov 14th", "20/11", "2026-10-28", "friday", "5-8 Oct") are recognised
+ * by chrono-node; the periods of the trade ("last week", "past 3 weeks", "last fortnight",
+ * "till date", Hinglish "pichle hafte") and the joining of two days into a range are domain rules
+ * here, because chrono reads every one of them as a single instant ("last week" → 7 days ago),
+ * and a range read as one day is a wrong answer that looks right.
+ *
+ * Choices the domain leaves open, made here:
+ * - a weekday alone ("on friday") is the latest one not after today; "last friday" the latest
+ *   before today; "friday last week" the Friday of last week; "this friday" this week's Friday;
+ * - an ordinal without a month ("since the 4th", "2nd to 9th") is in this month unless that day is
+ *   after today, then last month's; in a range the start may fall in the month before the end;
+ * - a day or a month without a year is the latest one not after today; in a range the end is
+ *   placed so and the start is put before it;
+ * - "last/past fortnight" is today and the 13 days before; "this fortnight" is last week's Monday
+ *   to today; "last N months" is this month and the N − 1 before, to today;
+ * - "till date" / "to date" / "so far" alone is this month to today; after a period
+ *   ("this year till date", "since 1 Nov so far") it only says the period runs to today;
+ * - Hinglish words are read as a question about the past: "kal" is yesterday, "parso" the day
+ *   before.
  */
+import { Chrono, en, type ParsedComponents, type Parser } from 'chrono-node';
 import { type IsoDate, addDays, endOfMonth, isIsoDate, startOfMonth, startOfWeek, weekdayIndex } from '../dates.js';
 
 export interface FoundRange {
   from: IsoDate;
   to: IsoDate;
+  /** The phrase as it stands in the text, lower-cased: callers blank it out. */
   raw: string;
 }
+
+type Span = { from: IsoDate; to: IsoDate };
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 // A month word must end there: "5 markets" is not the 5th of March.
 const MONTH = String.raw`(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b`;
 // Alone, without "in"/"for", only a full month name counts, and never "may" (a verb too).
 const FULL_MONTH = String.raw`(january|february|march|april|june|july|august|september|october|november|december)\b`;
-const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
-const WEEKDAY = String.raw`(mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:rs(?:day)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)`;
-// A single day: 2026-11-20 | 20/11/2026 | 20/11 | 20 nov [2026] | nov 20[,] [2026] (day-first, as in India)
-const DAY = String.raw`(\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?|\d{1,2}(?:st|nd|rd|th)?\s+${MONTH}(?:,?\s+\d{4})?|${MONTH}\s+\d{1,2}(?:st|nd|rd|th)?\b(?:,?\s+\d{4})?)`;
+const WEEKDAY = String.raw`(mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:rs(?:day)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)\b`;
+const ORD = String.raw`(?:st|nd|rd|th)`;
+// Day-looking text, checked before anything else so that an impossible day ("31 Feb", "30/2")
+// is refused instead of being read as something vaguer ("Feb") or skipped.
+const DAYLIKE = new RegExp(String.raw`(?<![\d/.-])(?:\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?|\d{1,2}${ORD}?\s+(?:of\s+)?${MONTH}(?:,?\s+\d{4})?|${MONTH}\s+\d{1,2}${ORD}?\b(?:,?\s+\d{4})?)(?![\d/]|\.\d)`, 'g');
+// "till date", "to date", "so far", "till now", "till today": the period runs to today.
+const TO_TODAY = String.raw`(?:(?:till|until|upto|up\s+to|to|-)\s+(?:date|now|today)|so\s+far)`;
+const HINDI_LAST = String.raw`(?:pichh?l[aei]|pichh?ley)`;
+const HINDI_THIS = String.raw`(?:iss?|yeh?|ye)`;
 
 const monthIndex = (word: string) => MONTHS.indexOf(word.slice(0, 3).toLowerCase());
 const pad = (n: number) => n.toString().padStart(2, '0');
+const iso = (y: number, mo: number, d: number) => `${y.toString().padStart(4, '0')}-${pad(mo + 1)}-${pad(d)}`;
 
 /** A month named without a year is the latest one not after today's month. */
 function yearFor(month: number, today: IsoDate): number {
@@ -30,8 +60,8 @@ function yearFor(month: number, today: IsoDate): number {
   return month + 1 > Number(today.slice(5, 7)) ? year - 1 : year;
 }
 
-function parseDay(text: string, today: IsoDate): IsoDate | null {
-  const t = text.trim().replace(/(\d)(st|nd|rd|th)\b/, '$1').replace(',', '');
+function validDay(text: string, today: IsoDate): boolean {
+  const t = text.trim().replace(/(\d)(st|nd|rd|th)\b/, '$1').replace(',', '').replace(/\s+of\s+/, ' ');
   let m: RegExpExecArray | null;
   let y: number; let mo: number; let d: number;
   if ((m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(t))) [y, mo, d] = [Number(m[1]), Number(m[2]) - 1, Number(m[3])];
@@ -44,76 +74,354 @@ function parseDay(text: string, today: IsoDate): IsoDate | null {
   } else if ((m = new RegExp(`^${MONTH}\\s+(\\d{1,2})(?:\\s+(\\d{4}))?$`).exec(t))) {
     [mo, d] = [monthIndex(m[1]!), Number(m[2])];
     y = m[3] ? Number(m[3]) : yearFor(mo, today);
-  } else return null;
-  const iso = `${y.toString().padStart(4, '0')}-${pad(mo + 1)}-${pad(d)}`;
-  return isIsoDate(iso) ? iso : null;
+  } else return true;
+  // With no year given, 29 Feb is possible in some year; the year chosen decides below.
+  return isIsoDate(iso(y, mo, d)) || (d === 29 && mo === 1 && !/\d{4}|\/\d{2}$/.test(t));
 }
 
-type Rule = [RegExp, (m: RegExpExecArray, today: IsoDate) => { from: IsoDate; to: IsoDate } | null];
+// ---------------------------------------------------------------------------------------------
+// Calendar days, by chrono.
 
-const RULES: Rule[] = [
-  [new RegExp(String.raw`\b(?:from|between)\s+${DAY}\s+(?:to|till|until|and|-)\s+${DAY}`, 'i'), (m, today) => {
-    // Each DAY group carries two inner month groups, so the second day is the fourth group.
-    const from = parseDay(m[1]!, today);
-    const to = parseDay(m[4]!, today);
-    return from && to ? { from, to } : null;
+/**
+ * chrono's casual British (day-first) English, less every parser that reads a time, a duration
+ * or a relative instant: "from 1 Nov" must not become "1 o'clock", "for 3 days" is not a date,
+ * and the periods are the domain's. Parsers are told apart by what they read, not by their class
+ * names, which the renderer's minifier rewrites.
+ */
+function dayRecognizer(): Chrono {
+  const ref = new Date(Date.UTC(2026, 0, 14, 12));
+  const reads = (parser: Parser, probe: string) => new Chrono({ parsers: [parser], refiners: [] }).parse(probe, ref).length > 0;
+  const probes = ['at 5', 'from 1 to 5', '5pm', '17:30', 'for 3 days', 'within 3 days', '3 days ago', 'in 3 days',
+    '3 days later', 'last week', 'next month', 'this year', 'today', 'yesterday', 'now', 'tonight', 'this morning',
+    'end of this month', 'october', 'in october', 'october 2025', 'noon'];
+  // The British reading skips "Dec 28" as if 28 were a year ('28); the American one of a month
+  // name before its day has no such doubt, and day-first slashes stay British.
+  const monthThenDay = en.configuration.createCasualConfiguration(false).parsers
+    .filter((parser) => reads(parser, 'dec 28') && probes.every((probe) => !reads(parser, probe)));
+  const config = en.configuration.createCasualConfiguration(true);
+  config.parsers = config.parsers
+    .filter((parser) => !reads(parser, 'oct 5') && probes.every((probe) => !reads(parser, probe)))
+    .concat(monthThenDay);
+  return new Chrono(config);
+}
+
+let recognizer: Chrono | null = null;
+
+/** A day as said: the parts given, and which of them were. */
+interface Said {
+  day: number;
+  month: number | null; // 0-based; null for an ordinal alone ("the 4th")
+  year: number | null;
+}
+
+interface Mention {
+  start: number;
+  end: number;
+  /** A calendar day or a weekday; a range when chrono read one ("5-8 Oct", "Oct 5 to Oct 8"). */
+  from: Said | Weekday;
+  to: Said | Weekday | null;
+}
+
+interface Weekday {
+  weekday: number; // chrono's: Sunday = 0
+  text: string;
+}
+
+function said(c: ParsedComponents): Said | null {
+  if (!c.isCertain('day') || !c.isCertain('month')) return null;
+  return { day: c.get('day')!, month: c.get('month')! - 1, year: c.isCertain('year') ? c.get('year')! : null };
+}
+
+// An ordinal with no month is a date only where a date is expected: "since the 4th", "on the
+// 4th", "2nd to 9th", "the 4th onwards", "the 4th of last month" — never "the 5th bet".
+const ORDINAL = new RegExp(String.raw`(?<![\w/.])(?:the\s+)?(\d{1,2})${ORD}\b(?:\s+of\s+(this|last|the)\s+month\b)?`, 'g');
+const ORDINAL_CONTEXT_BEFORE = /\b(?:on|since|from|between|after|before|till|until|to|and|-|–)\s*$/;
+const ORDINAL_CONTEXT_AFTER = /^\s*(?:onwards?|on\s*wards|to\b|till\b|until\b|-|–|and\b|se\b)/;
+
+function mentions(lower: string): Mention[] {
+  recognizer ??= dayRecognizer();
+  const found: Mention[] = [];
+  // Noon UTC of a fixed day: chrono's guesses of what was not said are replaced below by the
+  // domain's, so only what the text says is taken from it.
+  for (const r of recognizer.parse(lower, new Date(Date.UTC(2026, 0, 14, 12)))) {
+    let end = r.index + r.text.length;
+    // "I may 25 …" is a verb.
+    if (/^may\b/.test(r.text) && /\b(?:i|you|he|she|we|they|it|who|which|that)\s+$/.test(lower.slice(0, r.index))) continue;
+    const from = said(r.start);
+    if (from) {
+      const to = r.end ? said(r.end) : null;
+      if (r.end && !to) continue;
+      // A bare two-digit number after a month word is a count, not a year: "5 oct 20 bets".
+      const shortYear = /^(.*[a-z.])\s*,?\s+\d{2}$/.exec(r.text);
+      if (shortYear && from.year !== null) {
+        end = r.index + shortYear[1]!.length;
+        from.year = null;
+        if (to) to.year = null;
+      }
+      found.push({ start: r.index, end, from, to });
+    } else if (r.start.isCertain('weekday') && !r.start.isCertain('day')) {
+      const weekday = (c: ParsedComponents) => ({ weekday: c.get('weekday')!, text: r.text });
+      if (r.end && !r.end.isCertain('weekday')) continue;
+      // "sun", "sat", "wed" alone are words and names too ("Sun Pharma", Hindi "sat" = 7): a short
+      // weekday counts only where a day is expected.
+      if (/^(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)$/.test(r.text)
+        && !ORDINAL_CONTEXT_BEFORE.test(lower.slice(0, r.index))
+        && !/^\s*(?:to|till|until|-|–|and)\b/.test(lower.slice(end))) continue;
+      if (/^(?:sat|sun)$/.test(r.text) && /^\s*(?:hazaa?r|hajaa?r|lakhs?|lacs?|crores?|thousand|hundred|sau)\b/.test(lower.slice(end))) continue;
+      found.push({ start: r.index, end, from: weekday(r.start), to: r.end ? weekday(r.end) : null });
+    }
+  }
+  for (const m of lower.matchAll(ORDINAL)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    if (found.some((f) => start < f.end && end > f.start)) continue;
+    const before = lower.slice(0, start);
+    const after = lower.slice(end);
+    if (!m[2] && !ORDINAL_CONTEXT_BEFORE.test(before) && !ORDINAL_CONTEXT_AFTER.test(after)) continue;
+    const day: Said = { day: Number(m[1]), month: null, year: null };
+    // "of last month" is carried as a month one before the ordinal's own, resolved in `place`.
+    found.push({ start, end, from: m[2] === 'last' ? { ...day, month: -1 } : day, to: null });
+  }
+  return found.sort((a, b) => a.start - b.start);
+}
+
+/** A said day placed on the calendar: the latest not after `notAfter` where parts are missing. */
+function place(s: Said, notAfter: IsoDate): IsoDate | null {
+  if (s.month === null || s.month === -1) {
+    // An ordinal alone: this month's if not after the bound, else the month before's.
+    let monthStart = startOfMonth(notAfter);
+    if (s.month === -1 || s.day > Number(notAfter.slice(8, 10))) monthStart = startOfMonth(addDays(monthStart, -1));
+    const day = `${monthStart.slice(0, 8)}${pad(s.day)}`;
+    return isIsoDate(day) ? day : null;
+  }
+  const year = s.year ?? yearFor(s.month, notAfter);
+  const day = iso(year, s.month, s.day);
+  return isIsoDate(day) ? day : null;
+}
+
+/** Two said days as a range: missing parts of the start come from the end, which is placed first. */
+function placeRange(a: Said, b: Said, today: IsoDate): Span | null {
+  const to = place(b.month === null && a.month !== null && a.month !== -1 ? { ...b, month: a.month, year: a.year } : b, today);
+  if (!to) return null;
+  const toYear = Number(to.slice(0, 4));
+  const toMonth = Number(to.slice(5, 7)) - 1;
+  let from: IsoDate | null;
+  if (a.month === null) {
+    // "2nd to 9th", "25th to 5th": the start in the end's month, or the month before if later.
+    const sameMonth = iso(toYear, toMonth, a.day);
+    from = a.day <= Number(to.slice(8, 10)) ? sameMonth : place({ ...a, month: null }, addDays(startOfMonth(to), -1));
+    if (!isIsoDate(sameMonth) && a.day <= Number(to.slice(8, 10))) from = null;
+  } else if (a.year !== null || a.month === -1) {
+    from = place(a, today);
+  } else {
+    from = iso(a.month > toMonth ? toYear - 1 : toYear, a.month, a.day);
+    if (!isIsoDate(from)) from = null;
+  }
+  return from ? { from, to } : null;
+}
+
+/** Monday = 0 … Sunday = 6, from chrono's Sunday = 0. */
+const mondayFirst = (chronoWeekday: number) => (chronoWeekday + 6) % 7;
+
+function placeWeekday(w: Weekday, today: IsoDate, after: string): { day: IsoDate; extra: number } {
+  const wanted = mondayFirst(w.weekday);
+  const ofLastWeek = /^\s*(?:of\s+)?last\s+week\b/.exec(after);
+  if (ofLastWeek || /\blast\s+week/.test(w.text)) {
+    return { day: addDays(startOfWeek(today), wanted - 7), extra: ofLastWeek ? ofLastWeek[0].length : 0 };
+  }
+  if (/\bthis\b/.test(w.text)) return { day: addDays(startOfWeek(today), wanted), extra: 0 };
+  if (/\bnext\b/.test(w.text)) return { day: addDays(startOfWeek(today), wanted + 7), extra: 0 };
+  const back = (weekdayIndex(today) - wanted + 7) % 7;
+  // "last friday" on a Friday is a week ago; "friday" or "on friday" on a Friday is today.
+  const strictlyBefore = /\b(?:last|past|previous|prev)\b/.test(w.text);
+  return { day: addDays(today, -(back === 0 && strictlyBefore ? 7 : back)), extra: 0 };
+}
+
+// Between two days of a range: "to", "till", "-", "and" (after "between"), "through".
+const JOIN = /^\s*(?:to|till|until|upto|up\s+to|through|thru|-|–|—|and)\s*$/;
+const OPEN_BEFORE = /\b(?:since|from|after)\s+(?:the\s+)?$/;
+const OPEN_AFTER = new RegExp(String.raw`^\s*(?:onwards?|on\s*wards|se(?:\s+ab\s+tak)?|${TO_TODAY})\b`);
+
+/** "monday to wednesday": the latest such run not after today. */
+function weekdayRange(a: Weekday, b: Weekday, today: IsoDate): Span {
+  const to = placeWeekday(b, today, '').day;
+  const back = (weekdayIndex(to) - mondayFirst(a.weekday) + 7) % 7;
+  return { from: addDays(to, -back), to };
+}
+
+function spanOf(m: Mention, today: IsoDate): Span | null {
+  if ('weekday' in m.from) return m.to && 'weekday' in m.to ? weekdayRange(m.from, m.to, today) : null;
+  if (m.to) return 'weekday' in m.to ? null : placeRange(m.from, m.to, today);
+  const day = place(m.from, today);
+  return day ? { from: day, to: day } : null;
+}
+
+/** A range of two days, or a day running on to today: the most specific reading of day mentions. */
+function fromMentions(lower: string, found: Mention[], today: IsoDate): (Span & { start: number; end: number }) | 'refused' | null {
+  for (let i = 0; i < found.length; i++) {
+    const m = found[i]!;
+    const next = found[i + 1];
+    const between = next ? lower.slice(m.end, next.start) : '';
+    const lead = /\b(?:from|between)\s+$/.exec(lower.slice(0, m.start));
+    const start = lead ? m.start - lead[0].length : m.start;
+    if (m.to) {
+      const span = spanOf(m, today);
+      return span ? { ...span, start, end: m.end } : 'refused';
+    }
+    if (next && !next.to && JOIN.test(between) && (!/and/.test(between) || /between\s+$/.test(lower.slice(0, m.start)))) {
+      if ('weekday' in m.from || 'weekday' in next.from) {
+        if ('weekday' in m.from && 'weekday' in next.from) return { ...weekdayRange(m.from, next.from, today), start, end: next.end };
+        return 'refused';
+      }
+      const span = placeRange(m.from, next.from, today);
+      return span ? { ...span, start, end: next.end } : 'refused';
+    }
+  }
+  // "between 5 and 8 oct": a bare number before a day with a month.
+  for (const m of found) {
+    if ('weekday' in m.from || m.to || m.from.month === null || m.from.month === -1) continue;
+    const bare = /\b(between\s+|from\s+)?(\d{1,2})(?:st|nd|rd|th)?\s*(?:to|till|until|-|–|and)\s*$/.exec(lower.slice(0, m.start));
+    if (!bare || (/and\s*$/.test(bare[0]) && !bare[1])) continue;
+    const span = placeRange({ day: Number(bare[2]), month: m.from.month, year: m.from.year }, m.from, today);
+    return span ? { ...span, start: m.start - bare[0].length, end: m.end } : 'refused';
+  }
+  // "from 1 nov till 10": a day with a month, then a bare day number.
+  for (const m of found) {
+    if ('weekday' in m.from || m.to || m.from.month === null) continue;
+    const bare = /^\s*(?:to|till|until|-|–)\s*(\d{1,2})(?:st|nd|rd|th)?\b(?!\s*(?:k|l|cr|lakhs?|lacs?|crores?|thousand|hazaa?r|[.,]\d))/.exec(lower.slice(m.end));
+    if (!bare) continue;
+    const lead = /\b(?:from|between)\s+$/.exec(lower.slice(0, m.start));
+    const span = placeRange(m.from, { day: Number(bare[1]), month: null, year: null }, today);
+    return span ? { ...span, start: m.start - (lead?.[0].length ?? 0), end: m.end + bare[0].length } : 'refused';
+  }
+  // "since 1 nov", "from the 4th onwards", "since friday", "14 nov till date".
+  for (const m of found) {
+    const before = OPEN_BEFORE.exec(lower.slice(0, m.start));
+    const after = OPEN_AFTER.exec(lower.slice(m.end));
+    if (!before && !after && !/^\s*(?:to|till|until|upto|up\s+to|-)\s+yesterday\b/.test(lower.slice(m.end))) continue;
+    const day = 'weekday' in m.from ? placeWeekday(m.from, today, '').day : spanOf(m, today)?.from;
+    if (!day) return 'refused';
+    const start = before ? m.start - before[0].length : m.start;
+    const toYesterday = /^\s*(?:to|till|until|upto|up\s+to|-)\s+yesterday\b/.exec(lower.slice(m.end));
+    if (toYesterday) return { from: day, to: addDays(today, -1), start, end: m.end + toYesterday[0].length };
+    return { from: day, to: today, start, end: m.end + (after?.[0].length ?? 0) };
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Periods, by the domain's rules.
+
+type Rule = [RegExp, (m: RegExpExecArray, today: IsoDate) => Span | null];
+
+const lastMonthOf = (t: IsoDate, back = 1): Span => {
+  let start = startOfMonth(t);
+  for (let i = 0; i < back; i++) start = startOfMonth(addDays(start, -1));
+  return { from: start, to: endOfMonth(start) };
+};
+const weekOf = (t: IsoDate, back: number): Span => ({ from: addDays(startOfWeek(t), -7 * back), to: addDays(startOfWeek(t), -7 * back + 6) });
+const lastDays = (t: IsoDate, n: number): Span => ({ from: addDays(t, -(Math.max(1, n) - 1)), to: t });
+
+const PERIODS: Rule[] = [
+  // "friday last week", "last week's friday", "pichle hafte ka friday": that day of last week.
+  [new RegExp(String.raw`\b(?:${WEEKDAY}\s+(?:of\s+)?last\s+week|last\s+week(?:'?s)?\s+${WEEKDAY}|${HINDI_LAST}\s+hafte\s+(?:ka|ke|ki)\s+${WEEKDAY})`), (m, t) => {
+    const word = (m[1] ?? m[2] ?? m[3])!;
+    const wanted = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].indexOf(word.slice(0, 3));
+    const day = addDays(startOfWeek(t), wanted - 7);
+    return { from: day, to: day };
   }],
-  [new RegExp(String.raw`\b(\d{1,2})\s*(?:-|to)\s*(\d{1,2})\s+${MONTH}(?:\s+(\d{4}))?\b`, 'i'), (m, today) => {
-    const mo = monthIndex(m[3]!);
-    const y = m[4] ? Number(m[4]) : yearFor(mo, today);
-    const from = `${y}-${pad(mo + 1)}-${pad(Number(m[1]))}`;
-    const to = `${y}-${pad(mo + 1)}-${pad(Number(m[2]))}`;
-    return isIsoDate(from) && isIsoDate(to) ? { from, to } : null;
+  [new RegExp(String.raw`\b(?:day\s+before\s+yesterday|parso|parsoon)\b`), (_m, t) => ({ from: addDays(t, -2), to: addDays(t, -2) })],
+  [/\b(?:yesterday|kal|kall)\b/, (_m, t) => ({ from: addDays(t, -1), to: addDays(t, -1) })],
+  [/\b(?:today|tonight|so far today|aaj)\b/, (_m, t) => ({ from: t, to: t })],
+  [new RegExp(String.raw`\b(?:(?:last|past|previous|prev)\s+(\d{1,4})\s+days?|${HINDI_LAST}\s+(\d{1,4})\s+din)\b`), (m, t) => lastDays(t, Number(m[1] ?? m[2]))],
+  [new RegExp(String.raw`\b(?:(?:last|past|previous|prev)\s+(\d{1,3})\s+weeks?|${HINDI_LAST}\s+(\d{1,3})\s+(?:hafte|hafton|week))\b`), (m, t) => lastDays(t, 7 * Number(m[1] ?? m[2]))],
+  [/\b(?:last|past|previous|prev)\s+(\d{1,3})\s+fortnights?\b/, (m, t) => lastDays(t, 14 * Number(m[1]))],
+  [new RegExp(String.raw`\b(?:(?:last|past|previous|prev)\s+(\d{1,2})\s+months?|${HINDI_LAST}\s+(\d{1,2})\s+(?:mahine|mahino|month))\b`), (m, t) => {
+    const n = Math.max(1, Number(m[1] ?? m[2]));
+    return { from: lastMonthOf(t, n - 1).from, to: t };
   }],
-  [/\bday before yesterday\b/i, (_m, t) => ({ from: addDays(t, -2), to: addDays(t, -2) })],
-  [/\byesterday\b/i, (_m, t) => ({ from: addDays(t, -1), to: addDays(t, -1) })],
-  [/\b(?:today|tonight|so far today)\b/i, (_m, t) => ({ from: t, to: t })],
-  [/\b(?:last|past|previous)\s+(\d{1,3})\s+days?\b/i, (m, t) => ({ from: addDays(t, -(Math.max(1, Number(m[1])) - 1)), to: t })],
-  [/\b(?:last|past|previous)\s+(\d{1,2})\s+weeks?\b/i, (m, t) => ({ from: addDays(t, -(7 * Number(m[1])) + 1), to: t })],
-  [/\b(?:this|current)\s+week\b|\bwtd\b|\bweek to date\b/i, (_m, t) => ({ from: startOfWeek(t), to: t })],
-  [/\b(?:last|previous|prev)\s+week\b/i, (_m, t) => ({ from: addDays(startOfWeek(t), -7), to: addDays(startOfWeek(t), -1) })],
-  [/\b(?:this|current)\s+month\b|\bmtd\b|\bmonth to date\b/i, (_m, t) => ({ from: startOfMonth(t), to: t })],
-  [/\b(?:last|previous|prev)\s+month\b/i, (_m, t) => {
-    const lastMonthEnd = addDays(startOfMonth(t), -1);
-    return { from: startOfMonth(lastMonthEnd), to: lastMonthEnd };
-  }],
-  [/\b(?:this|current)\s+year\b|\bytd\b/i, (_m, t) => ({ from: `${t.slice(0, 4)}-01-01`, to: t })],
-  [/\b(?:last|previous)\s+year\b/i, (_m, t) => {
+  [/\b(?:last|past|previous|prev)\s+(?:fortnight|two\s+weeks|2\s+weeks)\b/, (_m, t) => lastDays(t, 14)],
+  [/\b(?:this|current)\s+fortnight\b/, (_m, t) => ({ from: addDays(startOfWeek(t), -7), to: t })],
+  [/\b(?:the\s+)?week\s+before\s+last(?:\s+week)?\b/, (_m, t) => weekOf(t, 2)],
+  [/\b(?:the\s+)?month\s+before\s+last(?:\s+month)?\b/, (_m, t) => lastMonthOf(t, 2)],
+  [new RegExp(String.raw`\b(?:(?:this|current)\s+week|${HINDI_THIS}\s+(?:hafte|hafta|week)|wtd|week\s+to\s+date)\b`), (_m, t) => ({ from: startOfWeek(t), to: t })],
+  [new RegExp(String.raw`\b(?:(?:last|previous|prev)\s+week|${HINDI_LAST}\s+(?:hafte|hafta|week))\b`), (_m, t) => weekOf(t, 1)],
+  [new RegExp(String.raw`\b(?:(?:this|current)\s+month|${HINDI_THIS}\s+(?:mahine|mahina|month)|mtd|month\s+to\s+date)\b`), (_m, t) => ({ from: startOfMonth(t), to: t })],
+  [new RegExp(String.raw`\b(?:(?:last|previous|prev)\s+month|${HINDI_LAST}\s+(?:mahine|mahina|month))\b`), (_m, t) => lastMonthOf(t)],
+  [new RegExp(String.raw`\b(?:(?:this|current)\s+year|${HINDI_THIS}\s+(?:saal|sal|year)|ytd|year\s+to\s+date)\b`), (_m, t) => ({ from: `${t.slice(0, 4)}-01-01`, to: t })],
+  [new RegExp(String.raw`\b(?:(?:last|previous|prev)\s+year|${HINDI_LAST}\s+(?:saal|sal|year))\b`), (_m, t) => {
     const y = Number(t.slice(0, 4)) - 1;
     return { from: `${y}-01-01`, to: `${y}-12-31` };
   }],
-  [new RegExp(String.raw`\bsince\s+(?:last\s+)?${WEEKDAY}\b`, 'i'), (m, t) => {
-    const wanted = WEEKDAYS.findIndex((w) => w.startsWith(m[1]!.toLowerCase().slice(0, 3)));
-    const back = (weekdayIndex(t) - wanted + 7) % 7;
-    return { from: addDays(t, -back), to: t };
-  }],
-  [new RegExp(String.raw`\bsince\s+${DAY}`, 'i'), (m, t) => {
-    const from = parseDay(m[1]!, t);
-    return from ? { from, to: t } : null;
-  }],
-  [new RegExp(String.raw`\b(?:on|for)?\s*${DAY}`, 'i'), (m, t) => {
-    const day = parseDay(m[1]!, t);
-    return day ? { from: day, to: day } : null;
-  }],
-  [new RegExp(String.raw`\b(?:(?:in|for|during|of)\s+${MONTH}|${FULL_MONTH})(?:\s+(\d{4}))?`, 'i'), (m, t) => {
-    const mo = monthIndex((m[1] ?? m[2])!);
-    const y = m[3] ? Number(m[3]) : yearFor(mo, t);
-    const from = `${y}-${pad(mo + 1)}-01`;
-    const end = endOfMonth(from);
-    return { from, to: end < t ? end : t };
-  }],
 ];
 
-/** The date phrase of the text (the most specific rule that matches), or null when there is none or it is impossible. */
+const MONTH_RULE = new RegExp(String.raw`\b(?:(since|from)\s+${MONTH}|(?:in|for|during|of)\s+${MONTH}|${FULL_MONTH}|${MONTH}(?=,?\s+(?:19|20)\d{2}\b))(?:,?\s+((?:19|20)\d{2})\b)?`);
+const TILL_DATE_ALONE = new RegExp(String.raw`\b(?:${TO_TODAY}|ab\s+tak|abhi\s+tak)\b`);
+
+function monthSpan(m: RegExpExecArray, today: IsoDate): Span {
+  const mo = monthIndex((m[2] ?? m[3] ?? m[4] ?? m[5])!);
+  const y = m[6] ? Number(m[6]) : yearFor(mo, today);
+  const from = `${y}-${pad(mo + 1)}-01`;
+  if (m[1]) return { from, to: today };
+  const end = endOfMonth(from);
+  return { from, to: end < today ? end : today };
+}
+
+/** A period that ran to today takes "till date" / "so far" after it into its phrase. */
+function withTail(lower: string, start: number, end: number, span: Span, today: IsoDate): FoundRange | null {
+  if (span.from > span.to) return null;
+  let stop = end;
+  if (span.to === today) {
+    const tail = new RegExp(String.raw`^\s*${TO_TODAY}\b`).exec(lower.slice(end));
+    if (tail) stop += tail[0].length;
+  }
+  return { from: span.from, to: span.to, raw: lower.slice(start, stop).trim() };
+}
+
+/** The date phrase of the text (the most specific reading), or null when there is none or it is impossible. */
 export function findDateRange(text: string, today: IsoDate): FoundRange | null {
   const lower = text.toLowerCase();
-  for (const [pattern, resolve] of RULES) {
+  // The most specific phrase decides: an impossible day ("31 Feb") or a reversed range is
+  // refused, not read again as something vaguer ("Feb").
+  for (const m of lower.matchAll(DAYLIKE)) if (!validDay(m[0], today)) return null;
+
+  const found = mentions(lower);
+  const joined = fromMentions(lower, found, today);
+  if (joined === 'refused') return null;
+  if (joined) return withTail(lower, joined.start, joined.end, joined, today);
+
+  // "the 3rd of last month" says its month: it goes before "last month" is read as a period.
+  const anchored = found.find((m) => !('weekday' in m.from) && /\bmonth$/.test(lower.slice(m.start, m.end)));
+  if (anchored) {
+    const span = spanOf(anchored, today);
+    const lead = /\b(?:on|for)\s+$/.exec(lower.slice(0, anchored.start));
+    return span ? withTail(lower, anchored.start - (lead?.[0].length ?? 0), anchored.end, span, today) : null;
+  }
+
+  for (const [pattern, resolve] of PERIODS) {
     const m = pattern.exec(lower);
     if (!m) continue;
-    // The most specific phrase that matched decides: an impossible day ("31 Feb") or a reversed
-    // range is refused, not read again as something vaguer ("Feb").
-    const range = resolve(m, today);
-    return range && range.from <= range.to ? { ...range, raw: m[0].trim() } : null;
+    const span = resolve(m, today);
+    return span ? withTail(lower, m.index, m.index + m[0].length, span, today) : null;
   }
+
+  const single = found[0];
+  if (single) {
+    if ('weekday' in single.from) {
+      const { day, extra } = placeWeekday(single.from, today, lower.slice(single.end));
+      const lead = /\b(?:on|for)\s+$/.exec(lower.slice(0, single.start));
+      return withTail(lower, single.start - (lead?.[0].length ?? 0), single.end + extra, { from: day, to: day }, today);
+    }
+    const span = spanOf(single, today);
+    if (!span) return null;
+    const lead = /\b(?:on|for)\s+(?:the\s+)?$/.exec(lower.slice(0, single.start));
+    return withTail(lower, single.start - (lead?.[0].length ?? 0), single.end, span, today);
+  }
+
+  const month = MONTH_RULE.exec(lower);
+  if (month) return withTail(lower, month.index, month.index + month[0].length, monthSpan(month, today), today);
+
+  const tillDate = TILL_DATE_ALONE.exec(lower);
+  if (tillDate) return { from: startOfMonth(today), to: today, raw: tillDate[0].trim() };
   return null;
 }
