@@ -42,7 +42,7 @@ export default defineTool({
     data: { playerId: out.playerId, playerName: out.playerName, field: out.limitType, before: out.before, after: out.after, state: out.noOp ? 'unchanged' : 'confirmed' },
   }),
   planning: {
-    id: 'edit_limit', precedence: 30, exclusive: true, follows: { player: true },
+    id: 'edit_limit', precedence: 30, exclusive: true, asQuestion: 'credit_limit', follows: { player: true },
     vocabulary: EDIT_VERBS,
     triggers: (r) => hasAny(r, 'creditlimit', 'limit', 'limits', 'minstake', 'perclickwin', 'dailywin', 'credit')
       && (hasAny(r, ...EDIT_VERBS, 'make')

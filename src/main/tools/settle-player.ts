@@ -35,7 +35,7 @@ export default defineTool({
     data: { playerId: out.playerId, playerName: out.playerName, amount: out.amount, takeBefore: out.takeBefore, takeAfter: out.takeAfter, direction: out.direction, state: 'confirmed' },
   }),
   planning: {
-    id: 'settle', precedence: 40, exclusive: true, follows: { player: true },
+    id: 'settle', precedence: 40, exclusive: true, asQuestion: 'settlements', follows: { player: true },
     vocabulary: ['settle', 'settling', 'clear', 'collect', 'pay', 'payout'],
     triggers: (r) => hasAny(r, 'settle', 'settling', 'collect', 'payout') || /\b(?:clear|pay)\b(?!.*\b(?:history|log)\b)/.test(r.folded) && !hasAny(r, 'chat', 'conversation', 'screen'),
     fill(s) {

@@ -9,6 +9,7 @@ import type { ToolModule } from '../../tools/define.js';
 import { TOOL_MODULES } from '../../tools/index.js';
 import { LEXICON, type Reading, hasAny, read } from './grammar.js';
 import { Slots, periodOf, statusOf } from './slots.js';
+import { speechAct } from './speech-act.js';
 import type { PlannedCall, Planner, PlannerInput, ToolPlanning } from './types.js';
 
 /** An intent group: a tool's planning with the tool it plans. */
@@ -22,7 +23,12 @@ export const INTENTS: readonly IntentSpec[] = (TOOL_MODULES as readonly ToolModu
   .sort((a, b) => a.precedence - b.precedence);
 
 const BY_TOOL = new Map(INTENTS.map((i) => [i.tool, i]));
+const BY_ID = new Map(INTENTS.map((i) => [i.id, i]));
 const planningOf = (tool: string): IntentSpec | undefined => BY_TOOL.get(tool);
+const WRITE_TOOLS: ReadonlySet<string> = new Set((TOOL_MODULES as readonly ToolModule[]).filter((m) => m.isDestructive).map((m) => m.name));
+const isWrite = (intent: IntentSpec) => WRITE_TOOLS.has(intent.tool);
+/** The write tools' own verbs: one opening a message makes it an order ("settle …?" still is). */
+const ORDER_VERBS: ReadonlySet<string> = new Set(INTENTS.filter(isWrite).flatMap((i) => i.vocabulary));
 
 /** Every word the planner understands: the grammar's own and each intent's vocabulary. */
 const KNOWN_WORDS: ReadonlySet<string> = new Set([...LEXICON, ...INTENTS.flatMap((i) => i.vocabulary)]);
@@ -45,7 +51,19 @@ export class RulePlanner implements Planner {
       return { ...base, intent: 'capabilities', action: 'direct', calls: [], confidence: 1 };
     }
 
-    const matched = INTENTS.filter((i) => i.triggers(r));
+    let matched = INTENTS.filter((i) => i.triggers(r));
+    // Only an order may change money or limits: asked, the same words are answered by a read.
+    if (matched.some(isWrite) && speechAct(r.folded, ORDER_VERBS) !== 'command') {
+      const writes = matched.filter(isWrite);
+      const reads = writes.flatMap((w) => (w.asQuestion && BY_ID.get(w.asQuestion) ? [BY_ID.get(w.asQuestion)!] : []));
+      matched = [...new Set([...matched.filter((i) => !isWrite(i)), ...reads])].sort((a, b) => a.precedence - b.precedence);
+      if (matched.length === 0) {
+        return {
+          ...base, intent: writes.map((w) => w.id).join('+'), action: 'clarify', calls: [], confidence: 0.6,
+          clarify: { reason: 'unplannable', question: 'Do you want me to make that change? Say it as an instruction and I will show you a preview to confirm first.' },
+        };
+      }
+    }
     const exclusive = matched.find((i) => i.exclusive);
     let intents = exclusive ? [exclusive] : matched;
     // An upline question is about the caller's own take, not the downline's.

@@ -75,6 +75,11 @@ export interface ToolPlanning {
   follows?: { player?: boolean; fixture?: boolean; status?: boolean };
   /** How a follow-up's date range enters its arguments: from/to, a ranking period, report filters. */
   range?: 'dates' | 'period' | 'filters';
+  /**
+   * A write tool's read twin: the intent that answers the same words asked as a question ("has
+   * Rahul paid?" is settlement history, not a settlement). Without one, a question gets a clarify.
+   */
+  asQuestion?: string;
   /** Requests that must plan to this tool (checked by tests/main/rule-planner.test.ts). */
   examples: readonly string[];
 }

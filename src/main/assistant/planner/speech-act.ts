@@ -1,0 +1,29 @@
+/**
+ * Whether a message asks, tells or orders. Only an order may become a write: "has Rahul paid?",
+ * "did Vikram settle?", "is Amit's CL 50k?" and "Rahul ne paise diye" are read as questions
+ * (or reports of what happened), never as "settle Rahul" or "set the CL". Reads the folded text.
+ */
+export type SpeechAct = 'question' | 'command' | 'statement';
+
+/** Openers that carry no meaning of their own: "ok bhai please …". */
+const FILLER = /^(?:(?:ok(?:ay)?|k|bhai|bro|boss|sir|ji|hey|yo|hi|hello|please|pls|plz|kindly|just|now|so|and|also|then|acha|accha|haan|han|yes|yeah|arre|arey)\b[\s,.!]*)+/;
+/** "can you settle…", "go ahead and set…": requests made politely are still orders. */
+const POLITE_ORDER = /^(?:(?:can|could|would|will)\s+(?:you|u)|go\s+ahead(?:\s+and)?|lets|let\s+us|i\s+(?:want|need)\s+(?:you\s+)?to|i\s+(?:want|wanna)\s+(?:to\s+)?|i\s+would\s+like\s+(?:you\s+)?to)\b/;
+const QUESTION_OPENER = /^(?:what|whats|how|who|whom|whose|when|why|which|where|is(?!\s+(?:hafte|hafta|mahine|mahina|week|month|baar|saal|match|game|din))|are|was|were|has|have|had|did|does|didnt|doesnt|hasnt|havent|isnt|arent|wasnt|do(?!\s+(?:it|a|the|this|that|settle|set|change|clear)\b)|can\s+(?:i|we|he|she|they)|could\s+(?:i|we)|should|shall\s+(?:i|we)|may\s+i|am\s+i|any|kya|kitna|kitne|kitni|kaun|kon|kab|kyu|kyun|kaise|kidhar|kaha|kahan)\b/;
+/** A Hinglish question ends on its question word: "Rahul ne paise diye kya", "limit kitni hai". */
+const QUESTION_CLOSER = /\b(?:kya|kitna|kitne|kitni|na|ki\s+nahi|ya\s+nahi|or\s+not|hai\s+kya|yet)\s*[?!.]*$/;
+/** What happened, not what to do: "paid", "sent", "diye". */
+const DONE = /\b(?:paid|sent|cleared|settled|deposited|transferred|received|got|diya|diye|di|bheja|bheje|bheji|kiya|kiye|kari|mila|mile|aaya|aaye|aa\s+gaya|aa\s+gaye|de\s+diya|de\s+diye)\b/;
+/** Orders in Hinglish and English that make even "…?" a request. */
+const ORDER_MARKER = /\b(?:please|pls|plz|kindly|karo|kardo|kar\s+do|krdo|kr\s+do|karde|kar\s+de|kijiye|kijie|karna|kro|do\s+it|go\s+ahead)\b/;
+
+/** `orderVerbs`: the verbs of the write tools ("settle", "set"); one opening the message makes it an order, "?" or not. */
+export function speechAct(folded: string, orderVerbs: ReadonlySet<string>): SpeechAct {
+  const text = folded.trim().replace(FILLER, '').trim();
+  if (POLITE_ORDER.test(text) || orderVerbs.has(text.split(/[\s,.!?]+/)[0] ?? '')) return 'command';
+  if (QUESTION_OPENER.test(text) || QUESTION_CLOSER.test(text)) return 'question';
+  const asked = /\?\s*$/.test(text);
+  if (DONE.test(text) && !ORDER_MARKER.test(text)) return asked ? 'question' : 'statement';
+  if (asked && !ORDER_MARKER.test(text)) return 'question';
+  return 'command';
+}
