@@ -13,8 +13,12 @@ export function editsAllowed(length: number): number {
 
 /** A typed word is this word, the start of it (3 letters or more), or a typo of it. */
 export function wordMatches(typed: string, known: string): boolean {
+  return (typed.length >= 3 && known.startsWith(typed)) || isTypoOf(typed, known);
+}
+
+/** The word itself or a typo of it: a few letters wrong, missing, extra, or two swapped. */
+export function isTypoOf(typed: string, known: string): boolean {
   if (typed === known) return true;
-  if (typed.length >= 3 && known.startsWith(typed)) return true;
   const allowed = editsAllowed(Math.min(typed.length, known.length));
   if (allowed === 0 || Math.abs(typed.length - known.length) > allowed) return false;
   return distance(typed, known) <= allowed || swapsOneLetterPair(typed, known);

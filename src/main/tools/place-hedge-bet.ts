@@ -1,5 +1,6 @@
 import * as actions from '../../shared/contracts/agent-actions.js';
-import { amountProblem, ask, hasAny } from '../assistant/planner/slots.js';
+import { amountRefusal } from '../../shared/parse/amount.js';
+import { ask, hasAny } from '../assistant/planner/slots.js';
 import { DESK, IDS, MONEY } from './common.js';
 import { defineTool } from './define.js';
 
@@ -25,7 +26,8 @@ export default defineTool({
       if (!outcomeName) return ask('needs_outcome', 'Which outcome should I back or lay?');
       const stake = r.amounts[0];
       if (!stake) return ask('needs_amount', 'What stake should the hedge be?');
-      if (stake.paisa === null) return ask('needs_amount', amountProblem(stake.problem));
+      const refusal = amountRefusal(stake);
+      if (refusal !== null || stake.paisa === null) return ask('needs_amount', refusal ?? 'What stake should the hedge be?');
       const side = /\blay\b/.test(r.folded) && !/\bhedge\b/.test(r.folded.replace(/\blay\b.*/, '')) ? 'lay' : 'back';
       return { args: { fixture, market: r.market ?? 'match odds', outcome: outcomeName, side, stake: stake.paisa } };
     },

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import * as actions from '../../shared/contracts/agent-actions.js';
 import { paisa } from '../../shared/contracts/agent-api.js';
 import { isoWeekId } from '../../shared/dates.js';
-import { BULK, amountProblem, ask, hasAny } from '../assistant/planner/slots.js';
+import { amountRefusal } from '../../shared/parse/amount.js';
+import { BULK, ask, hasAny } from '../assistant/planner/slots.js';
 import { DESK, IDS, MONEY, opts } from './common.js';
 import { defineTool } from './define.js';
 
@@ -47,7 +48,8 @@ export default defineTool({
       if (r.amounts.length > 1) return ask('needs_amount', 'I found more than one amount. How much should be settled?');
       const amount = r.amounts[0];
       if (amount) {
-        if (amount.paisa === null) return ask('needs_amount', amountProblem(amount.problem));
+        const refusal = amountRefusal(amount);
+        if (refusal !== null || amount.paisa === null) return ask('needs_amount', refusal ?? 'How much should be settled?');
         args.mode = 'amount';
         args.amount = amount.paisa;
       }

@@ -31,8 +31,9 @@ export interface Classification {
 /** Classes that are no tool: the chat answers them itself. */
 export const NON_TOOL_INTENTS = ['greeting', 'capabilities', 'off_topic'] as const;
 
-/** Intents that write, and the read a question about the same thing is really asking for. */
-export const WRITE_INTENTS: Readonly<Record<string, string>> = { settle: 'settlements', edit_limit: 'credit_limit', hedge: 'exposure' };
+/** Intents that write, and the read a question about the same thing is really asking for (each write tool's `asQuestion`). */
+export const WRITE_INTENTS: Readonly<Record<string, string>> = Object.fromEntries((TOOL_MODULES as readonly ToolModule[])
+  .flatMap((m) => (m.isDestructive && m.planning?.asQuestion ? [[m.planning.id, m.planning.asQuestion]] : [])));
 
 /**
  * Measured on the held-out sentences of tests/main/classifier.test.ts (see docs/intent-map.md):

@@ -3,9 +3,26 @@
  * words the planner understands, and what is left over — the names of players and fixtures,
  * which only the search tools can tell apart. docs/intent-map.md lists all of it.
  */
-import { type FoundAmount, findAmounts } from '../../../shared/parse/amount.js';
+import { AMOUNT_WORDS, type FoundAmount, findAmounts } from '../../../shared/parse/amount.js';
+import { isTypoOf } from '../../../shared/fuzzy.js';
 import { type FoundRange, findDateRange } from '../../../shared/parse/dates.js';
 import type { IsoDate } from '../../../shared/dates.js';
+
+/**
+ * Hinglish and the trade's slang, word for word, to the domain word the intents read: "Rahul ka
+ * udhaar" is his take, "expo" is exposure, "sett" is settle. docs/intent-map.md lists them.
+ */
+export const SLANG: Readonly<Record<string, string>> = {
+  udhaar: 'outstanding', udhar: 'outstanding', udhari: 'outstanding', baaki: 'outstanding', baki: 'outstanding', bakaya: 'outstanding',
+  baqaya: 'outstanding', lena: 'outstanding', dena: 'outstanding', lenadena: 'outstanding',
+  hisaab: 'balance', hisab: 'balance', khata: 'balance', khaata: 'balance', bal: 'balance',
+  munafa: 'profit', fayda: 'profit', faida: 'profit', kamai: 'profit', kamaya: 'profit', kamaaya: 'profit',
+  nuksaan: 'loss', nuksan: 'loss', ghata: 'loss', ghaata: 'loss', haare: 'lost', haara: 'lost', haar: 'loss', jeeta: 'won', jeete: 'won', jeet: 'won',
+  expo: 'exposure', expos: 'exposure', expsr: 'exposure', sett: 'settle', setl: 'settle', stl: 'settle', settl: 'settle',
+  lim: 'limit', txn: 'transactions', txns: 'transactions', stmt: 'statement', comsn: 'commission', commsn: 'commission',
+  khule: 'open', khula: 'open', chalu: 'open', lagaya: 'bets', lagaye: 'bets', lagayi: 'bets', lagai: 'bets', daav: 'bets', dao: 'bets',
+  cap: 'limit', ceiling: 'limit', jama: 'paid', chukaya: 'paid', chukaye: 'paid',
+};
 
 /**
  * Phrases folded to one canonical word before anything else reads the text, so every trigger
@@ -55,6 +72,15 @@ everything anything something nothing someone anyone
 via using use only ones one placed place here doing
 
 day days week weeks month months year years
+ka ke ki ko se ne hai hain tha the thi aur bhi bhai yaar abhi sab sabka sabke sabki sabhi mera meri mere apna apne apni wala wale wali
+kaun kon kya kab kaise kitna kitne kitni nahi na toh par pe mein jo woh wo yeh ye kuch zyada jyada sabse bahut thoda kar karo kardo krdo kro
+de dedo diya diye di hua hui hue raha rahe rahi gaya gaye liya liye chahiye dikhao dikha dikhana batao bata bolo bhejo dekho dekhna
+aaj kal parso hafte hafta mahine mahina din saal pichle pichla agle is us ab tak
+fresh new old big small large huge tiny usual usually regular normal few several last first next previous prior recent
+instead ahead hasnt havent didnt doesnt isnt wasnt arent dont cant wont
+smallest largest biggest highest lowest most least best worst top bottom
+looking look going doing looks pretty really actually basically exactly roughly approx approximately
+rn asap pls plz thx ty
 `.split(/\s+/).filter(Boolean));
 
 /**
@@ -69,7 +95,7 @@ capabilities help
 yesterday
 `.split(/\s+/).filter(Boolean));
 
-export const PRONOUNS = new Set(['him', 'his', 'her', 'hers', 'he', 'she', 'them', 'their', 'they']);
+export const PRONOUNS = new Set(['him', 'his', 'her', 'hers', 'he', 'she', 'them', 'their', 'they', 'uska', 'uske', 'uski', 'usko', 'iska', 'iske', 'iski', 'isko', 'unka', 'unke', 'unki', 'unko']);
 const DEMONSTRATIVE_PLAYER = /\b(?:this|that|the|same)\s+(?:player|guy|person|client|punter|account|agent|one)\b/;
 const DEMONSTRATIVE_FIXTURE = /\b(?:this|that|the\s+same|same)\s+(?:match|fixture|game|event)\b/;
 
@@ -110,10 +136,28 @@ export function fold(text: string): string {
 }
 
 /** `known`: the words that are never names (the planner passes LEXICON and every intent's vocabulary). */
+/**
+ * Slang to its domain word, and a misspelt domain word ("comission", "exposre", "setlement") to
+ * the word, when exactly one known word is that close. Words typed with a capital are left alone:
+ * they are names.
+ */
+function correctWords(folded: string, original: string, known: ReadonlySet<string>): string {
+  const capitalised = new Set((original.match(/\p{Lu}[\p{L}'’]*/gu) ?? []).map(fold));
+  const targets = [...known].filter((w) => w.length >= 4 && /^\p{L}+$/u.test(w));
+  return folded.replace(/\p{L}+/gu, (word) => {
+    const slang = SLANG[word];
+    if (slang) return slang;
+    if (word.length < 4 || known.has(word) || STOPWORDS.has(word) || PRONOUNS.has(word) || AMOUNT_WORDS.has(word) || capitalised.has(word)) return word;
+    const near = targets.filter((t) => isTypoOf(word, t));
+    return near.length === 1 ? near[0]! : word;
+  });
+}
+
 export function read(text: string, today: IsoDate, known: ReadonlySet<string> = LEXICON): Reading {
-  let folded = ` ${fold(text)} `;
+  const corrected = correctWords(fold(text), text, known);
+  let folded = ` ${corrected} `;
   for (const [pattern, word] of SYNONYMS) folded = folded.replace(pattern, word);
-  const range = findDateRange(text, today);
+  const range = findDateRange(corrected, today);
   const countMatch = /\b(?:top|first|last|latest|biggest|largest|best|worst|recent)\s+(\d{1,3})\b(?!\s*(?:days?|weeks?|months?))/.exec(folded);
   const count = countMatch ? Number(countMatch[1]) : null;
 
@@ -133,7 +177,7 @@ export function read(text: string, today: IsoDate, known: ReadonlySet<string> = 
   if (range) scrubbed = scrubbed.replace(fold(range.raw), ' ');
   scrubbed = scrubbed.replace(/[^\p{L}\p{N}\s]+/gu, ' ').replace(/\s+/g, ' ');
   const tokens: Token[] = scrubbed.trim().split(' ').filter(Boolean).map((word, index) => ({ word, index }));
-  const isKnown = (w: string) => known.has(w) || STOPWORDS.has(w) || PRONOUNS.has(w) || /^\d/.test(w) || w.length === 1 && w !== 'v'
+  const isKnown = (w: string) => known.has(w) || STOPWORDS.has(w) || PRONOUNS.has(w) || AMOUNT_WORDS.has(w) || /^\d/.test(w) || w.length === 1 && w !== 'v'
     || /^(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|lakh|lakhs|lac|crore|crores|cr|k|m|mn|million|billion|bn|trillion|tn|thousand|st|nd|rd|th)$/.test(w);
 
   const used = new Set<number>();

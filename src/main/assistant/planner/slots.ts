@@ -3,6 +3,7 @@
  * (player, fixture, dates, from the text, the page or the last turn) and the readings several
  * intents share (bet status, amounts, periods). Free of I/O, like the rest of the planner.
  */
+import { amountRefusal } from '../../../shared/parse/amount.js';
 import { hasAny, type Reading } from './grammar.js';
 import type { Filled, PlannerInput } from './types.js';
 
@@ -106,17 +107,15 @@ export class Slots {
   }
 }
 
-export function amountProblem(problem: 'fraction_of_paisa' | 'too_large' | null): string {
-  return problem === 'too_large' ? 'That amount is too large. What amount did you mean?' : 'Amounts go to the paisa at most. What amount did you mean?';
-}
-
 /** The value a limit is set to: the amount after "to", or the only amount; "by" is a change, not a value. */
 export function newValueOf(r: Reading): { paisa: number } | { problem: string } {
-  const afterTo = /\b(?:to|=|at|as)\s+(?:₹|rs\.?\s*|inr\s*)?(\d[\d,.]*\s*[a-z]*)/.exec(r.folded);
+  const afterTo = /\b(?:to|=|at|as)\s+(?:-|−|minus\s+)?(?:₹|rs\.?\s*|inr\s*)?(\d[\d,.]*\s*[a-z]*)/.exec(r.folded);
   const candidates = afterTo ? r.amounts.filter((a) => afterTo[1]!.startsWith(a.raw.toLowerCase().replace(/^(?:₹|rs\.?|inr)\s*/, '').slice(0, 1))) : r.amounts;
   if (!afterTo && /\bby\s+(?:₹\s*)?\d/.test(r.folded)) return { problem: 'What should the new limit be? I set a limit to a value, not by a change.' };
   const amount = afterTo ? (candidates.at(-1) ?? r.amounts.at(-1)) : r.amounts.length === 1 ? r.amounts[0] : undefined;
   if (!amount) return { problem: r.amounts.length > 1 ? 'I found more than one amount. What should the new limit be?' : 'What should the new limit be?' };
-  if (amount.paisa === null) return { problem: amountProblem(amount.problem) };
+  // Negative, zero, fractions of a paisa, too large: refused with the reason, never changed.
+  const refusal = amountRefusal(amount);
+  if (refusal !== null || amount.paisa === null) return { problem: refusal ?? 'What should the new limit be?' };
   return { paisa: amount.paisa };
 }
