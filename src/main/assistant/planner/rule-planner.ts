@@ -10,6 +10,7 @@ import { TOOL_MODULES } from '../../tools/index.js';
 import { LEXICON, type Reading, hasAny, read } from './grammar.js';
 import { Slots, periodOf, statusOf } from './slots.js';
 import { speechAct } from './speech-act.js';
+import { classifyIntent, decideIntent } from './classifier.js';
 import type { PlannedCall, Planner, PlannerInput, ToolPlanning } from './types.js';
 
 /** An intent group: a tool's planning with the tool it plans. */
@@ -81,6 +82,31 @@ export class RulePlanner implements Planner {
     return { ...base, intent: intents.map((i) => i.id).join('+'), action: 'tools', calls, confidence: exclusive ? 0.9 : 0.85 };
   }
 
+  /**
+   * No trigger matched: the intent classifier (classifier.ts) reads the wording instead. A
+   * confident intent is filled like a triggered one; an unsure one gets the two or three likeliest
+   * as a question; a write stays an order only when both the model and the rules call it one.
+   */
+  private byModel(input: PlannerInput, r: Reading): Decision | null {
+    const base = { request_id: input.requestId };
+    const decision = decideIntent(classifyIntent(input.text));
+    if (decision.kind === 'clarify') {
+      const options = decision.options.filter((o) => BY_ID.has(o.intent));
+      if (options.length === 0 || decision.options[0]!.p < 0.3) return null;
+      return { ...base, intent: 'unsure', action: 'clarify', calls: [], confidence: decision.options[0]!.p, clarify: { reason: 'unplannable', question: decision.question } };
+    }
+    if (decision.intent === 'greeting' || decision.intent === 'capabilities') {
+      return { ...base, intent: decision.intent, action: 'direct', calls: [], confidence: decision.p };
+    }
+    let intent = BY_ID.get(decision.intent);
+    if (!intent) return null;
+    if (isWrite(intent) && speechAct(r.folded, ORDER_VERBS) !== 'command') intent = intent.asQuestion ? BY_ID.get(intent.asQuestion) : undefined;
+    if (!intent) return null;
+    const filled = intent.fill(new Slots(input, r));
+    if ('clarify' in filled) return { ...base, intent: intent.id, action: 'clarify', calls: [], confidence: decision.p, clarify: filled.clarify };
+    return { ...base, intent: intent.id, action: 'tools', calls: [{ tool: intent.tool, args: filled.args }], confidence: Math.min(decision.p, 0.8) };
+  }
+
   /** No intent of its own: a follow-up that changes one slot of the last plan, or not finance at all. */
   private followUpOrNot(input: PlannerInput, r: Reading): Decision {
     const base = { request_id: input.requestId };
@@ -106,6 +132,8 @@ export class RulePlanner implements Planner {
       if (status) calls = calls.map((c) => (planningOf(c.tool)?.follows?.status ? { tool: c.tool, args: { ...c.args, status } } : c));
       return { ...base, intent: `follow_up:${input.context.lastIntent ?? 'last'}`, action: 'tools', calls, confidence: 0.7 };
     }
+    const model = this.byModel(input, r);
+    if (model) return model;
     if (FINANCE_HINT.some((w) => r.words.has(w)) || r.amounts.length > 0 || r.range !== null) {
       return {
         ...base, intent: 'unplannable', action: 'clarify', calls: [], confidence: 0.4,
@@ -115,6 +143,7 @@ export class RulePlanner implements Planner {
     return { ...base, intent: 'off_topic', action: 'direct', calls: [], confidence: 0.6 };
   }
 }
+
 
 /** A follow-up's dates, put where the call's tool takes them. */
 function withRange(call: PlannedCall, range: { from: string; to: string }): PlannedCall {
