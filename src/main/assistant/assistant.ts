@@ -66,9 +66,20 @@ interface Conversation {
   context: ConversationContext;
   /** Pickers still open, by the request that showed them. */
   pending: Map<string, PendingPick & { names: KnownEntity[] }>;
+  /** The open proposal for each change (card type and player): a new one for the same change voids it. */
+  proposed: Map<string, ChatConfirmInput>;
 }
 
 const MAX_PENDING = 8;
+
+/** Proposal cards with their confirm answer, keyed by the change they make (card type and player). */
+function proposalsOf(cards: Card[]): Array<[string, ChatConfirmInput]> {
+  return cards.flatMap((card): Array<[string, ChatConfirmInput]> => {
+    if ((card.type !== 'diff_card' && card.type !== 'settlement_summary') || !card.actions) return [];
+    const confirm = card.actions.find((a) => a.id === 'confirm');
+    return confirm?.nonce && confirm.payloadHash ? [[`${card.type}:${card.data.playerId}`, { nonce: confirm.nonce, payloadHash: confirm.payloadHash }]] : [];
+  });
+}
 
 export class Assistant implements ChatService {
   private readonly conversations = new Map<string, Conversation>();
@@ -123,6 +134,8 @@ export class Assistant implements ChatService {
           : await this.planAndGate(input.text, input.page, caller, conversation, ctx, record);
         yield { type: 'plan', requestId, intent: outcome.intent, action: outcome.action === 'failed' ? 'tools' : outcome.action, tools: outcome.action === 'tools' ? outcome.calls.map((c) => ({ tool: c.tool, label: toolLabel(c.tool) })) : [] };
         const answer = yield* this.execute(outcome, ctx, conversation, record, signal);
+        if (outcome.intent.startsWith('follow_up:')) await this.supersede(answer.cards, conversation, caller, requestId);
+        else this.remember(answer.cards, conversation);
         cards.push(...answer.cards);
         text = answer.text;
       }
@@ -159,7 +172,7 @@ export class Assistant implements ChatService {
   private conversation(userId: string): Conversation {
     let c = this.conversations.get(userId);
     if (!c) {
-      c = { context: { ...EMPTY_CONTEXT }, pending: new Map() };
+      c = { context: { ...EMPTY_CONTEXT }, pending: new Map(), proposed: new Map() };
       this.conversations.set(userId, c);
     }
     return c;
@@ -290,6 +303,23 @@ export class Assistant implements ChatService {
       lastFixture: outcome.fixture ?? conversation.context.lastFixture,
     };
     return { text: guarded.text, cards };
+  }
+
+  /**
+   * "Change it to 30k": the amended proposal replaces the one before it for the same change, whose
+   * nonce is used up as cancelled (and audited so), so only the newest preview can be confirmed.
+   */
+  private async supersede(cards: Card[], conversation: Conversation, caller: TurnCaller, requestId: string): Promise<void> {
+    for (const [key] of proposalsOf(cards)) {
+      const earlier = conversation.proposed.get(key);
+      if (earlier) await this.proposals.answer(earlier, caller, 'cancel', requestId);
+    }
+    this.remember(cards, conversation);
+  }
+
+  /** The turn's proposals, as the ones a follow-up may amend. */
+  private remember(cards: Card[], conversation: Conversation): void {
+    for (const [key, answer] of proposalsOf(cards)) conversation.proposed.set(key, answer);
   }
 
   async confirm(input: ChatConfirmInput, caller: TurnCaller): Promise<ChatMessage> {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import * as actions from '../../shared/contracts/agent-actions.js';
 import { paisa } from '../../shared/contracts/agent-api.js';
 import { BULK, ask, hasAny, newValueOf } from '../assistant/planner/slots.js';
+import { ORDER_MARKER } from '../assistant/planner/speech-act.js';
 import { DESK, IDS, MONEY, opts } from './common.js';
 import { defineTool } from './define.js';
 
@@ -42,11 +43,13 @@ export default defineTool({
     data: { playerId: out.playerId, playerName: out.playerName, field: out.limitType, before: out.before, after: out.after, state: out.noOp ? 'unchanged' : 'confirmed' },
   }),
   planning: {
-    id: 'edit_limit', precedence: 30, exclusive: true, asQuestion: 'credit_limit', follows: { player: true },
+    id: 'edit_limit', precedence: 30, exclusive: true, amount: { arg: 'newValue' }, asQuestion: 'credit_limit', follows: { player: true },
     vocabulary: EDIT_VERBS,
     triggers: (r) => hasAny(r, 'creditlimit', 'limit', 'limits', 'minstake', 'perclickwin', 'dailywin', 'credit')
       && (hasAny(r, ...EDIT_VERBS, 'make')
-        || /\bto\s+(?:₹\s*)?\d/.test(r.folded)),
+        || /\bto\s+(?:-|−|minus\s+)?(?:₹\s*)?\d/.test(r.folded)
+        // "Imran ka CL 40k kar do", "min bet should be 200": an order with the new value.
+        || (r.amounts.length > 0 && ORDER_MARKER.test(r.folded))),
     fill(s) {
       const r = s.r;
       if (BULK.test(r.folded)) return ask('not_allowed', 'I change one player’s limit at a time, and only after you confirm it. Which player?');

@@ -4,6 +4,14 @@ import { money, plural } from '../assistant/words.js';
 import { DATES, DESK, IDS, MONEY, opts } from './common.js';
 import { defineTool } from './define.js';
 
+/** Ranking words shape the list: "largest bets", "smallest stakes first", "highest odds". */
+function betSortOf(folded: string): { by: 'stake' | 'odds'; dir: 'asc' | 'desc' } | null {
+  const m = /\b(largest|biggest|highest|heaviest|top|smallest|lowest|tiniest|least)\s+(?:\w+\s+)?(stakes?|bets?|odds)\b/.exec(folded);
+  if (!m) return null;
+  const dir = /^(?:smallest|lowest|tiniest|least)$/.test(m[1]!) ? 'asc' : 'desc';
+  return { by: m[2] === 'odds' ? 'odds' : 'stake', dir };
+}
+
 export default defineTool({
   name: 'agent.getBetHistory',
   label: 'bets',
@@ -36,6 +44,7 @@ export default defineTool({
       const range = s.range(false);
       if (range) Object.assign(args, range);
       if (s.r.count) args.limit = Math.min(s.r.count, 1000);
+      put(args, 'sort', betSortOf(s.r.folded));
       return { args };
     },
     examples: ["show Rahul's bets", 'open bets for Anita', 'bets on MI vs CSK'],

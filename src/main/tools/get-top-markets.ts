@@ -29,7 +29,7 @@ export default defineTool({
       const r = s.r;
       const metric = hasAny(r, 'volume', 'turnover', 'traded', 'stake', 'stakes', 'busiest', 'popular', 'active') ? 'volume'
         : hasAny(r, 'exposure', 'exposed', 'liability', 'risk') ? 'exposure'
-          : hasAny(r, 'pnl', 'profit', 'profits', 'loss', 'losses', 'result', 'results', 'earnings') ? 'pnl' : 'volume';
+          : hasAny(r, 'pnl', 'profit', 'profits', 'loss', 'losses', 'result', 'results', 'earnings', 'worst', 'best') ? 'pnl' : 'volume';
       const period = r.range ? periodOf(r.range.from, r.range.to, s.today)
         : hasAny(r, 'week', 'weekly') ? 'week' : hasAny(r, 'month', 'monthly') ? 'month' : 'today';
       return { args: put({ period, metric }, 'limit', r.count ? Math.min(r.count, 50) : null) };

@@ -14,7 +14,7 @@ export default defineTool({
   allowedRoles: DESK, isDestructive: true, card: 'bet_slip',
   entities: { fixture: 'fixtureId', market: 'marketId', outcome: 'outcomeId' },
   planning: {
-    id: 'hedge', precedence: 20, exclusive: true, asQuestion: 'exposure', follows: { fixture: true },
+    id: 'hedge', precedence: 20, exclusive: true, amount: { arg: 'stake' }, asQuestion: 'exposure', follows: { fixture: true },
     vocabulary: ['hedge', 'hedging', 'cover', 'lay'],
     triggers: (r) => hasAny(r, 'hedge', 'hedging') || /\b(?:back|lay)\s+(?:₹\s*)?\d/.test(r.folded) || /\bplace\s+(?:a\s+)?(?:back\s+|lay\s+)?bet\b/.test(r.folded),
     fill(s) {

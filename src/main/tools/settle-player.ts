@@ -4,6 +4,7 @@ import { paisa } from '../../shared/contracts/agent-api.js';
 import { isoWeekId } from '../../shared/dates.js';
 import { amountRefusal } from '../../shared/parse/amount.js';
 import { BULK, ask, hasAny } from '../assistant/planner/slots.js';
+import { ORDER_MARKER } from '../assistant/planner/speech-act.js';
 import { DESK, IDS, MONEY, opts } from './common.js';
 import { defineTool } from './define.js';
 
@@ -36,9 +37,9 @@ export default defineTool({
     data: { playerId: out.playerId, playerName: out.playerName, amount: out.amount, takeBefore: out.takeBefore, takeAfter: out.takeAfter, direction: out.direction, state: 'confirmed' },
   }),
   planning: {
-    id: 'settle', precedence: 40, exclusive: true, asQuestion: 'settlements', follows: { player: true },
+    id: 'settle', precedence: 40, exclusive: true, amount: { arg: 'amount', with: { mode: 'amount' } }, asQuestion: 'settlements', follows: { player: true },
     vocabulary: ['settle', 'settling', 'clear', 'collect', 'pay', 'payout'],
-    triggers: (r) => hasAny(r, 'settle', 'settling', 'collect', 'payout') || /\b(?:clear|pay)\b(?!.*\b(?:history|log)\b)/.test(r.folded) && !hasAny(r, 'chat', 'conversation', 'screen'),
+    triggers: (r) => hasAny(r, 'settle', 'settling', 'collect', 'payout') || (hasAny(r, 'settlement') && ORDER_MARKER.test(r.folded)) || /\b(?:clear|pay)\b(?!.*\b(?:history|log)\b)/.test(r.folded) && !hasAny(r, 'chat', 'conversation', 'screen'),
     fill(s) {
       const r = s.r;
       if (BULK.test(r.folded)) return ask('not_allowed', 'I settle one player at a time, and only after you confirm it. Which player?');

@@ -4,6 +4,7 @@
  * which only the search tools can tell apart. docs/intent-map.md lists all of it.
  */
 import { AMOUNT_WORDS, type FoundAmount, findAmounts } from '../../../shared/parse/amount.js';
+import { distance } from 'fastest-levenshtein';
 import { isTypoOf } from '../../../shared/fuzzy.js';
 import { type FoundRange, findDateRange } from '../../../shared/parse/dates.js';
 import type { IsoDate } from '../../../shared/dates.js';
@@ -148,8 +149,10 @@ function correctWords(folded: string, original: string, known: ReadonlySet<strin
     const slang = SLANG[word];
     if (slang) return slang;
     if (word.length < 4 || known.has(word) || STOPWORDS.has(word) || PRONOUNS.has(word) || AMOUNT_WORDS.has(word) || capitalised.has(word)) return word;
-    const near = targets.filter((t) => isTypoOf(word, t));
-    return near.length === 1 ? near[0]! : word;
+    // The closest known word; of equally close ones the shortest ("commission", not "commissions").
+    const near = targets.filter((t) => isTypoOf(word, t))
+      .sort((a, b) => distance(word, a) - distance(word, b) || a.length - b.length);
+    return near[0] ?? word;
   });
 }
 
@@ -158,13 +161,14 @@ export function read(text: string, today: IsoDate, known: ReadonlySet<string> = 
   let folded = ` ${corrected} `;
   for (const [pattern, word] of SYNONYMS) folded = folded.replace(pattern, word);
   const range = findDateRange(corrected, today);
-  const countMatch = /\b(?:top|first|last|latest|biggest|largest|best|worst|recent)\s+(\d{1,3})\b(?!\s*(?:days?|weeks?|months?))/.exec(folded);
+  const countMatch = /\b(?:top|first|last|latest|biggest|largest|best|worst|recent)\s+(\d{1,3})\b(?!\s*(?:days?|weeks?|months?))/.exec(folded)
+    ?? /\b(\d{1,3})\s+(?:(?:most\s+)?(?:recent|latest|busiest|biggest|largest|top|best|worst)\s+)?(?:markets?|matches|fixtures|games|events|bets|settlements|payments|players)\b/.exec(folded);
   const count = countMatch ? Number(countMatch[1]) : null;
 
   const amounts = findAmounts(text).filter((a) => {
     if (range && overlaps(text.toLowerCase(), range.raw, a)) return false;
     const after = text.slice(a.end).trimStart().toLowerCase();
-    if (/^(?:days?|weeks?|months?|years?|markets?|bets?|players?|rows?|matches|fixtures)\b/.test(after)) return false;
+    if (/^(?:(?:most\s+)?(?:recent|latest|busiest|biggest|largest|top|best|worst)\s+)?(?:days?|weeks?|months?|years?|markets?|bets?|players?|rows?|matches|fixtures|games|events|settlements|payments)\b/.test(after)) return false;
     const before = text.slice(0, a.start).trimEnd().toLowerCase();
     if (/\b(?:top|first|last|latest|biggest|largest|recent)$/.test(before)) return false;
     // An over/under line ("over/under 2.5 goals", "300.5") is a market's name, not money.

@@ -200,6 +200,30 @@ export const PARAPHRASES: Readonly<Record<string, ParaphraseSet>> = {
       "pdf of my players' results this week",
     ],
   },
+  find_players: {
+    q: [
+      'is there a player called Tanmay?', 'do I have anyone named Kabir?', 'who is Rohan in my book?', 'any client called Mehul?',
+      'kaun hai Jatin mere paas?', 'is Pranav one of mine?', 'do we have someone named Ayesha?', 'which players are called Dev?',
+      'anybody called Bunty in my list?', 'koi Sahil hai kya?', 'is there a Sharma in my downline?', 'who all are named Amit?',
+    ],
+    c: [
+      'find players called Nitin', 'search player Kapadia', 'look up Vedant', 'find Tushar', 'search for someone named Reema',
+      'locate client Harpreet', 'players with Joshi in the name', 'find all named Sunny', 'Jignesh ko dhoondo', 'search Bhatia',
+      'look up the guy called Monty', 'find account Zaheer', 'find user Preeti',
+    ],
+  },
+  find_fixtures: {
+    q: [
+      'is there a match with Chelsea?', 'which games have Pakistan in them?', 'do we have the Lakers game?', 'any fixture for RCB today?',
+      'is the Madrid match on the board?', 'kaunsa match hai India ka?', 'which events are with Federer?', 'is there a game for Punjab Kings?',
+      'any matches with Liverpool this week?', 'do we list the Bulls game?', 'what fixtures has Arsenal got?', 'koi match hai England ka?',
+    ],
+    c: [
+      'find the Chelsea match', 'search matches with Pakistan', 'look up the Lakers game', 'find fixture RCB', 'search games Madrid',
+      'find the Federer match', 'locate the Punjab Kings game', 'search events with Liverpool', 'find match Bulls', 'look up fixture Arsenal',
+      'England ka match dhoondo', 'search for the derby fixture', 'find games with Juventus',
+    ],
+  },
   greeting: {
     q: ['how are you?', 'kaise ho bhai?', "how's it going?", 'you there?'],
     c: [

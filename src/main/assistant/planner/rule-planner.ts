@@ -10,6 +10,7 @@ import { TOOL_MODULES } from '../../tools/index.js';
 import { LEXICON, type Reading, hasAny, read } from './grammar.js';
 import { Slots, periodOf, statusOf } from './slots.js';
 import { speechAct } from './speech-act.js';
+import { amountRefusal } from '../../../shared/parse/amount.js';
 import { classifyIntent, decideIntent } from './classifier.js';
 import type { PlannedCall, Planner, PlannerInput, ToolPlanning } from './types.js';
 
@@ -38,6 +39,10 @@ const GREETING = /^(?:hi+|hello|hey|yo|namaste|hola|good\s+(?:morning|afternoon|
 const FRESHNESS = ['now', 'today', 'latest', 'current', 'updated', 'live', 'refresh', 'again'];
 const FOLLOW_UP_OPENER = /^(?:and|what\s+about|how\s+about|same\s+for|and\s+for|also|now|ok\s+and|then|for|what\s+of|and\s+what\s+about)\b/;
 /** Words of money and the book that, with nothing plannable, deserve a question rather than small talk. */
+/** Agreement with a proposal, in words: shown again, since only its Confirm button makes it happen. */
+const GO_AHEAD = /^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|haan|han|ji|theek\s+hai|thik\s+hai|fine|done|alright|confirm(?:ed)?|proceed|go\s+ahead|do\s+it|kar\s+do|kardo|karo|please|pls)\b[\s,.!]*)+$/;
+/** A new amount for the change just proposed: "change it to 30k", "make it 40k instead", "30k kar do". */
+const AMEND = /\b(?:change|make|set|bump|raise|lower|increase|decrease|reduce|instead|it|karo|kar\s+do|kardo|actually|rather|no|nahi|then|to)\b/;
 const FINANCE_HINT = ['money', 'cash', 'amount', 'account', 'accounts', 'players', 'player', 'agent', 'agents', 'points', 'odds', 'market', 'markets', 'match', 'win', 'won', 'lost', 'numbers', 'figures', 'stake', 'stakes'];
 
 export class RulePlanner implements Planner {
@@ -53,6 +58,7 @@ export class RulePlanner implements Planner {
     }
 
     let matched = INTENTS.filter((i) => i.triggers(r));
+    if (matched.some((i) => !i.fallback)) matched = matched.filter((i) => !i.fallback);
     // Only an order may change money or limits: asked, the same words are answered by a read.
     if (matched.some(isWrite) && speechAct(r.folded, ORDER_VERBS) !== 'command') {
       const writes = matched.filter(isWrite);
@@ -78,6 +84,20 @@ export class RulePlanner implements Planner {
       const filled = intent.fill(slots);
       if ('clarify' in filled) return { ...base, intent: intent.id, action: 'clarify', calls: [], confidence: 0.9, clarify: filled.clarify };
       calls.push({ tool: intent.tool, args: filled.args });
+    }
+    // Several players named: the same question for each; a change is made for one player at a time.
+    const players = slots.namedPlayers(['and', 'aur', 'or', 'plus', 'also']);
+    if (players.length > 1 && calls.some((c) => c.args.player === players[0])) {
+      if (intents.some(isWrite)) {
+        return {
+          ...base, intent: intents.map((i) => i.id).join('+'), action: 'clarify', calls: [], confidence: 0.9,
+          clarify: { reason: 'needs_player', question: `I make one change at a time, each confirmed by you. Which first: ${players.slice(0, 4).join(', ')}?` },
+        };
+      }
+      const each = calls.flatMap((c) => (c.args.player === players[0] && planningOf(c.tool)?.follows?.player
+        ? players.map((player) => ({ tool: c.tool, args: { ...c.args, player } }))
+        : [c]));
+      calls.splice(0, calls.length, ...each.slice(0, 4));
     }
     return { ...base, intent: intents.map((i) => i.id).join('+'), action: 'tools', calls, confidence: exclusive ? 0.9 : 0.85 };
   }
@@ -107,10 +127,33 @@ export class RulePlanner implements Planner {
     return { ...base, intent: intent.id, action: 'tools', calls: [{ tool: intent.tool, args: filled.args }], confidence: Math.min(decision.p, 0.8) };
   }
 
+  /**
+   * After a proposal: "change it to 30k" / "make it 40k instead" proposes the same change with the
+   * new amount (a new preview and nonce; the Assistant voids the old one), and "ok go ahead"
+   * shows the proposal again, since only the Confirm button can make it happen.
+   */
+  private amendOrRepeat(input: PlannerInput, r: Reading): Decision | null {
+    const last = input.context.lastCalls;
+    const write = last?.length === 1 && WRITE_TOOLS.has(last[0]!.tool) ? last[0]! : null;
+    const spec = write ? planningOf(write.tool) : undefined;
+    if (!write || !spec) return null;
+    const base = { request_id: input.requestId, intent: `follow_up:${spec.id}`, confidence: 0.8 };
+    if (r.amounts.length === 0 && GO_AHEAD.test(r.folded)) return { ...base, action: 'tools', calls: [{ tool: write.tool, args: { ...write.args } }] };
+    if (r.amounts.length !== 1 || !spec.amount || !AMEND.test(r.folded) || r.names.length > 0) return null;
+    const amount = r.amounts[0]!;
+    const refusal = amountRefusal(amount);
+    if (refusal !== null || amount.paisa === null) {
+      return { ...base, action: 'clarify', calls: [], clarify: { reason: 'needs_amount', question: refusal ?? 'What amount did you mean?' } };
+    }
+    return { ...base, action: 'tools', calls: [{ tool: write.tool, args: { ...write.args, ...spec.amount.with, [spec.amount.arg]: amount.paisa } }] };
+  }
+
   /** No intent of its own: a follow-up that changes one slot of the last plan, or not finance at all. */
   private followUpOrNot(input: PlannerInput, r: Reading): Decision {
     const base = { request_id: input.requestId };
     const last = input.context.lastCalls;
+    const amended = this.amendOrRepeat(input, r);
+    if (amended) return amended;
     const fresh = FRESHNESS.some((w) => r.words.has(w)) || /\bnow\b/.test(r.folded);
     const changes = r.range !== null || r.names.length > 0 || r.fixture !== null || fresh || statusOf(r) !== null
       || r.pronounPlayer || r.pronounFixture;

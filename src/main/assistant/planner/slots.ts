@@ -56,6 +56,14 @@ export class Slots {
     return name?.text ?? null;
   }
 
+  /** The players named as a list ("Sneha and Neha", "Rahul aur Vivek"): the first, and each joined to it by a conjunction. */
+  namedPlayers(conjunctions: readonly string[]): string[] {
+    if (this.r.pronounPlayer) return [];
+    const named = this.r.names.filter((n) => !this.fixtureCue(n.before));
+    const list = named.filter((n, i) => i === 0 || (n.before !== null && conjunctions.includes(n.before)));
+    return [...new Set(list.map((n) => n.text))];
+  }
+
   namedFixture(): string | null {
     if (this.r.fixture) return this.r.fixture;
     if (this.r.pronounFixture) return this.contextFixture();

@@ -15,7 +15,7 @@ const QUESTION_CLOSER = /\b(?:kya|kitna|kitne|kitni|na|ki\s+nahi|ya\s+nahi|or\s+
 /** What happened, not what to do: "paid", "sent", "diye". */
 const DONE = /\b(?:paid|sent|cleared|settled|deposited|transferred|received|got|diya|diye|di|bheja|bheje|bheji|kiya|kiye|kari|mila|mile|aaya|aaye|aa\s+gaya|aa\s+gaye|de\s+diya|de\s+diye)\b/;
 /** Orders in Hinglish and English that make even "…?" a request. */
-const ORDER_MARKER = /\b(?:please|pls|plz|kindly|karo|kardo|kar\s+do|krdo|kr\s+do|karde|kar\s+de|kijiye|kijie|karna|kro|do\s+it|go\s+ahead)\b/;
+export const ORDER_MARKER = /\b(?:please|pls|plz|kindly|karo|kardo|kar\s+do|krdo|kr\s+do|karde|kar\s+de|kijiye|kijie|karna|kro|do\s+it|go\s+ahead|rakh\s*do|rakho|should\s+be|must\s+be|make\s+it)\b/;
 
 /** `orderVerbs`: the verbs of the write tools ("settle", "set"); one opening the message makes it an order, "?" or not. */
 export function speechAct(folded: string, orderVerbs: ReadonlySet<string>): SpeechAct {

@@ -75,6 +75,10 @@ export interface ToolPlanning {
   follows?: { player?: boolean; fixture?: boolean; status?: boolean };
   /** How a follow-up's date range enters its arguments: from/to, a ranking period, report filters. */
   range?: 'dates' | 'period' | 'filters';
+  /** A write's amount argument: "change it to 30k" after a proposal puts the new amount there. */
+  amount?: { arg: string; with?: Record<string, unknown> };
+  /** Planned only when no other intent matches: "find Rahul" searches, "find Rahul's PnL" does not. */
+  fallback?: boolean;
   /**
    * A write tool's read twin: the intent that answers the same words asked as a question ("has
    * Rahul paid?" is settlement history, not a settlement). Without one, a question gets a clarify.
