@@ -34,16 +34,19 @@ function swapsOneLetterPair(a: string, b: string): boolean {
 
 /**
  * A typed name matches a known one when every typed word matches a different word of it, in any
- * order ("sharma rahul"); "Rahul Sharma" does not match "Rahul Verma".
+ * order ("sharma rahul"); "Rahul Sharma" does not match "Rahul Verma". `realWords`: words that are
+ * names in their own right (of the other people found); one of them typed is meant as written, so
+ * "Neha Iyer" is not a typo of "Sneha Iyer" when a Neha exists.
  */
-export function nameMatches(typed: string, known: string): boolean {
+export function nameMatches(typed: string, known: string, realWords: ReadonlySet<string> = new Set()): boolean {
   const words = normalizeForSearch(typed).split(' ').filter(Boolean);
   const pool = normalizeForSearch(known).split(' ').filter(Boolean);
   if (words.length === 0 || words.length > pool.length) return false;
   const used = new Set<number>();
   // Longest typed words first, so a short prefix does not take the word a full one needs.
   for (const word of [...words].sort((a, b) => b.length - a.length)) {
-    const at = pool.findIndex((w, i) => !used.has(i) && wordMatches(word, w));
+    const matches = realWords.has(word) ? (w: string) => w === word || (word.length >= 3 && w.startsWith(word)) : (w: string) => wordMatches(word, w);
+    const at = pool.findIndex((w, i) => !used.has(i) && matches(w));
     if (at < 0) return false;
     used.add(at);
   }

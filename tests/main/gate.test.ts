@@ -62,13 +62,13 @@ describe('policy gate', () => {
   });
 
   it('a first name with a surname no player has is offered, never used: no silent swap to another player', async () => {
-    for (const name of ['Sneha Kapoor', 'Karan Mehta']) {
+    for (const name of ['Sneha Kapoor', 'Karan Mehta', 'Neha Iyer']) {
       const out = await run([{ tool: 'agent.settlePlayer', args: { player: name, mode: 'full' } }]);
       expect(out, name).toMatchObject({ action: 'clarify', reason: 'player_not_found', question: expect.stringContaining('Did you mean') });
       expect(out).not.toHaveProperty('calls');
       const offered = (out as { card?: { type: string; data: { players: Array<{ name: string }> } } }).card;
       expect(offered?.type).toBe('player_picker');
-      expect(offered!.data.players.map((p) => p.name)).toContain(name.startsWith('Sneha') ? 'Sneha Iyer' : 'Karan Malhotra');
+      expect(offered!.data.players.map((p) => p.name)).toContain(name.startsWith('Karan') ? 'Karan Malhotra' : 'Sneha Iyer');
     }
   });
 

@@ -18,4 +18,10 @@ describe('typo-tolerant matching', () => {
   ])('name %j ~ %j: %s', (typed, known, expected) => {
     expect(nameMatches(typed, known)).toBe(expected);
   });
+
+  it('a word that is a name in its own right is meant as written, not as a typo of another', () => {
+    expect(nameMatches('Neha Iyer', 'Sneha Iyer')).toBe(true);
+    expect(nameMatches('Neha Iyer', 'Sneha Iyer', new Set(['neha', 'gupta', 'sneha', 'iyer']))).toBe(false);
+    expect(nameMatches('Snehaa Iyer', 'Sneha Iyer', new Set(['neha', 'gupta', 'sneha', 'iyer']))).toBe(true);
+  });
 });

@@ -11,7 +11,7 @@ import { LEXICON, type Reading, hasAny, read } from './grammar.js';
 import { Slots, periodOf, statusOf } from './slots.js';
 import { speechAct } from './speech-act.js';
 import { amountRefusal } from '../../../shared/parse/amount.js';
-import { classifyIntent, decideIntent } from './classifier.js';
+import { classifyIntent, decideIntent, splitClauses } from './classifier.js';
 import type { PlannedCall, Planner, PlannerInput, ToolPlanning } from './types.js';
 
 /** An intent group: a tool's planning with the tool it plans. */
@@ -49,6 +49,52 @@ export class RulePlanner implements Planner {
   readonly name = 'rules';
 
   plan(input: PlannerInput): Decision {
+    const clauses = clausesOf(input.text);
+    if (clauses.length > 1) {
+      const readings = clauses.map((text) => read(text, input.today, KNOWN_WORDS));
+      const distinct = (values: Array<string | null>) => new Set(values.filter((v) => v !== null)).size;
+      // Clauses that share their slots are one request ("pnl and commission for Karan last week");
+      // clauses with slots of their own are planned one by one.
+      if (distinct(readings.map((r) => r.names[0]?.text ?? null)) > 1 || distinct(readings.map((r) => r.fixture)) > 1
+        || distinct(readings.map((r) => (r.range ? `${r.range.from}/${r.range.to}` : null))) > 1) {
+        return this.planClauses(input, clauses, readings);
+      }
+    }
+    return this.planOne(input);
+  }
+
+  /**
+   * Each clause planned in turn, each a follow-up of the one before: "and for Anita this week"
+   * reuses the request with her name and dates, "his credit limit" is the last clause's player.
+   * A clause that asks back is the answer; a change among several requests is asked about.
+   */
+  private planClauses(input: PlannerInput, clauses: string[], readings: Reading[]): Decision {
+    const base = { request_id: input.requestId };
+    let context = input.context;
+    const calls: PlannedCall[] = [];
+    const intents: string[] = [];
+    for (const [i, text] of clauses.entries()) {
+      const d = this.planOne({ ...input, text, context });
+      if (d.action !== 'tools') return d;
+      if (d.calls.some((c) => WRITE_TOOLS.has(c.tool))) {
+        return {
+          ...base, intent: d.intent, action: 'clarify', calls: [], confidence: 0.9,
+          clarify: { reason: 'unplannable', question: 'I make one change at a time, and only with its own preview for you to confirm. Which should I prepare first?' },
+        };
+      }
+      for (const call of d.calls) if (!calls.some((c) => JSON.stringify(c) === JSON.stringify(call))) calls.push(call);
+      intents.push(d.intent);
+      const named = readings[i]!.names.find((n) => n.before !== 'on' && n.before !== 'in')?.text;
+      context = {
+        lastCalls: d.calls, lastIntent: d.intent.replace(/^follow_up:/, ''),
+        lastPlayer: named ? { id: named, name: named } : context.lastPlayer,
+        lastFixture: readings[i]!.fixture ? { id: readings[i]!.fixture!, name: readings[i]!.fixture! } : context.lastFixture,
+      };
+    }
+    return { ...base, intent: intents.join('+'), action: 'tools', calls: calls.slice(0, 4), confidence: 0.8 };
+  }
+
+  private planOne(input: PlannerInput): Decision {
     const r = read(input.text, input.today, KNOWN_WORDS);
     const base = { request_id: input.requestId };
 
@@ -187,6 +233,11 @@ export class RulePlanner implements Planner {
   }
 }
 
+
+/** The classifier's clauses, and "… and for Anita this week" split off as a follow-up of its own. */
+function clausesOf(text: string): string[] {
+  return splitClauses(text).flatMap((clause) => clause.split(/\s+(?:and|aur|&)\s+(?=(?:for|of|on)\s)/i)).map((c) => c.trim()).filter(Boolean);
+}
 
 /** A follow-up's dates, put where the call's tool takes them. */
 function withRange(call: PlannedCall, range: { from: string; to: string }): PlannedCall {

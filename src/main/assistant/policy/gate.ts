@@ -284,13 +284,14 @@ class Resolver {
  * typed matches a word of the name: itself, its start or a typo of it) — one resolves, several
  * give a picker; the search's other, looser hits are only offered ("did you mean").
  */
-function pick<T extends { id: string }>(candidates: T[], name: string, namesOf: (c: T) => string[], matches: (typed: string, known: string) => boolean): Found<T> {
+function pick<T extends { id: string }>(candidates: T[], name: string, namesOf: (c: T) => string[], matches: (typed: string, known: string, realWords: ReadonlySet<string>) => boolean): Found<T> {
   if (candidates.length === 0) return { status: 'none', nearest: [] };
   const wanted = normalizeForSearch(name);
   const exact = candidates.filter((c) => namesOf(c).some((n) => normalizeForSearch(n) === wanted));
   if (exact.length === 1) return { status: 'one', entity: exact[0]! };
   if (exact.length > 1) return { status: 'many', candidates: exact };
-  const good = candidates.filter((c) => namesOf(c).some((n) => matches(name, n)));
+  const realWords = new Set(candidates.flatMap((c) => namesOf(c).flatMap((n) => normalizeForSearch(n).split(' '))));
+  const good = candidates.filter((c) => namesOf(c).some((n) => matches(name, n, realWords)));
   if (good.length === 1) return { status: 'one', entity: good[0]! };
   if (good.length > 1) return { status: 'many', candidates: good };
   return { status: 'none', nearest: candidates.slice(0, 5) };
