@@ -37,7 +37,9 @@ export default defineTool({
     data: { playerId: out.playerId, playerName: out.playerName, amount: out.amount, takeBefore: out.takeBefore, takeAfter: out.takeAfter, direction: out.direction, state: 'confirmed' },
   }),
   planning: {
-    id: 'settle', precedence: 40, exclusive: true, amount: { arg: 'amount', with: { mode: 'amount' } }, asQuestion: 'settlements', follows: { player: true },
+    id: 'settle', precedence: 40, exclusive: true, amount: { arg: 'amount', with: { mode: 'amount' } }, // "Did Karan pay?" asks what happened (settlements); "is Anita all clear?", "who still hasn't paid?" ask what is owed now (take).
+    asQuestion: 'settlements',
+    asQuestionFor: (r) => (/\b(?:did|has|have|had)\b/.test(r.folded) && !/\b(?:still|yet|not|hasnt|havent|need|needs)\b/.test(r.folded) ? 'settlements' : 'take'), follows: { player: true },
     vocabulary: ['settle', 'settling', 'clear', 'collect', 'pay', 'payout'],
     triggers: (r) => hasAny(r, 'settle', 'settling', 'collect', 'payout') || (hasAny(r, 'settlement') && ORDER_MARKER.test(r.folded)) || /\b(?:clear|pay)\b(?!.*\b(?:history|log)\b)/.test(r.folded) && !hasAny(r, 'chat', 'conversation', 'screen'),
     fill(s) {

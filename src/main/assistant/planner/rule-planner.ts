@@ -29,6 +29,11 @@ const BY_ID = new Map(INTENTS.map((i) => [i.id, i]));
 const planningOf = (tool: string): IntentSpec | undefined => BY_TOOL.get(tool);
 const WRITE_TOOLS: ReadonlySet<string> = new Set((TOOL_MODULES as readonly ToolModule[]).filter((m) => m.isDestructive).map((m) => m.name));
 const isWrite = (intent: IntentSpec) => WRITE_TOOLS.has(intent.tool);
+/** The read that answers a write's words asked as a question. */
+const readTwin = (intent: IntentSpec, r: Reading): IntentSpec | undefined => {
+  const id = intent.asQuestionFor?.(r) ?? intent.asQuestion;
+  return id === undefined ? undefined : BY_ID.get(id);
+};
 /** The write tools' own verbs: one opening a message makes it an order ("settle …?" still is). */
 const ORDER_VERBS: ReadonlySet<string> = new Set(INTENTS.filter(isWrite).flatMap((i) => i.vocabulary));
 
@@ -108,7 +113,7 @@ export class RulePlanner implements Planner {
     // Only an order may change money or limits: asked, the same words are answered by a read.
     if (matched.some(isWrite) && speechAct(r.folded, ORDER_VERBS) !== 'command') {
       const writes = matched.filter(isWrite);
-      const reads = writes.flatMap((w) => (w.asQuestion && BY_ID.get(w.asQuestion) ? [BY_ID.get(w.asQuestion)!] : []));
+      const reads = writes.flatMap((w) => readTwin(w, r) ?? []);
       matched = [...new Set([...matched.filter((i) => !isWrite(i)), ...reads])].sort((a, b) => a.precedence - b.precedence);
       if (matched.length === 0) {
         return {
@@ -166,7 +171,7 @@ export class RulePlanner implements Planner {
     }
     let intent = BY_ID.get(decision.intent);
     if (!intent) return null;
-    if (isWrite(intent) && speechAct(r.folded, ORDER_VERBS) !== 'command') intent = intent.asQuestion ? BY_ID.get(intent.asQuestion) : undefined;
+    if (isWrite(intent) && speechAct(r.folded, ORDER_VERBS) !== 'command') intent = readTwin(intent, r);
     if (!intent) return null;
     const filled = intent.fill(new Slots(input, r));
     if ('clarify' in filled) return { ...base, intent: intent.id, action: 'clarify', calls: [], confidence: decision.p, clarify: filled.clarify };

@@ -84,6 +84,8 @@ export interface ToolPlanning {
    * Rahul paid?" is settlement history, not a settlement). Without one, a question gets a clarify.
    */
   asQuestion?: string;
+  /** When the words decide between twins ("did X pay?" and "is X all clear?" ask different things): the twin for this reading. */
+  asQuestionFor?: (r: Reading) => string;
   /** Requests that must plan to this tool (checked by tests/main/rule-planner.test.ts). */
   examples: readonly string[];
 }
