@@ -279,6 +279,8 @@ export interface CaseResult {
   /** `expectedLabel` of the case and `plannedLabel` of its turn (`error` when the case could not run). */
   expected?: string;
   planned?: string;
+  /** Every tool the case's last turn planned (name searches included), for the safety checks. */
+  tools?: string[];
 }
 
 export interface EvalReport {
@@ -376,6 +378,7 @@ export async function runEval(cases: EvalCase[], options: {
       for (const c of group) {
         let difference: string | null;
         let planned = 'error';
+        let tools: string[] = [];
         try {
           let token = tokens.get(c.user);
           if (!token) {
@@ -405,11 +408,12 @@ export async function runEval(cases: EvalCase[], options: {
           }
           const turn = last as TurnRecord | null;
           planned = turn ? plannedLabel(turn, expectedLabel(c.expect)) : 'error';
+          tools = turn?.calls.map((call) => call.tool) ?? [];
           difference = compare((await lookup.substitute(c.expect)) as EvalCase['expect'], last!);
         } catch (error) {
           difference = error instanceof Error ? error.message : String(error);
         }
-        const result: CaseResult = { id: c.id, difference, category: categoryOf(c), expected: expectedLabel(c.expect), planned };
+        const result: CaseResult = { id: c.id, difference, category: categoryOf(c), expected: expectedLabel(c.expect), planned, tools };
         results.push(result);
         options.onResult?.(result);
       }

@@ -24,7 +24,8 @@ export default defineTool({
     id: 'settlements', precedence: 60, exclusive: false, follows: { player: true }, range: 'dates',
     vocabulary: ['settlement', 'settlements', 'payment', 'payments', 'paid', 'receipt', 'receipts', 'transaction', 'transactions', 'history', 'log', 'ledger'],
     triggers: (r) => hasAny(r, 'settlement', 'settlements', 'payment', 'payments', 'paid', 'receipt', 'receipts', 'transaction', 'transactions')
-      || /\bsettled\s+with\b/.test(r.folded),
+      || /\bsettled\s+with\b/.test(r.folded)
+      || (hasAny(r, 'settle', 'settling') && hasAny(r, 'history', 'log', 'ledger', 'show', 'dikhao', 'dikha', 'batao', 'list', 'view', 'display')),
     fill(s) {
       const args: Record<string, unknown> = { ...s.range(false) };
       put(args, 'player', s.player());

@@ -41,7 +41,10 @@ export default defineTool({
     asQuestion: 'settlements',
     asQuestionFor: (r) => (/\b(?:did|has|have|had)\b/.test(r.folded) && !/\b(?:still|yet|not|hasnt|havent|need|needs)\b/.test(r.folded) ? 'settlements' : 'take'), follows: { player: true },
     vocabulary: ['settle', 'settling', 'clear', 'collect', 'pay', 'payout'],
-    triggers: (r) => hasAny(r, 'settle', 'settling', 'collect', 'payout') || (hasAny(r, 'settlement') && ORDER_MARKER.test(r.folded)) || /\b(?:clear|pay)\b(?!.*\b(?:history|log)\b)/.test(r.folded) && !hasAny(r, 'chat', 'conversation', 'screen'),
+    // "sett history Lakshmi", "last week ka sett dikhao": settle words asked to be shown are the history.
+    triggers: (r) => !hasAny(r, 'history', 'log', 'ledger', 'show', 'dikhao', 'dikha', 'batao', 'list', 'view', 'display')
+      && (hasAny(r, 'settle', 'settling', 'collect', 'payout') || (hasAny(r, 'settlement') && ORDER_MARKER.test(r.folded))
+        || (/\b(?:clear|pay)\b/.test(r.folded) && !hasAny(r, 'chat', 'conversation', 'screen'))),
     fill(s) {
       const r = s.r;
       if (BULK.test(r.folded)) return ask('not_allowed', 'I settle one player at a time, and only after you confirm it. Which player?');
