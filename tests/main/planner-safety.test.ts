@@ -1,0 +1,60 @@
+/**
+ * The planner's safety rules over generated wordings (issue 12, item 6), not only the eval cases:
+ * a question never plans a change, a negative or zero amount never becomes a change, and a player
+ * the user named is in the plan or asked about, never dropped.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Decision } from '../../src/shared/contracts/assistant.js';
+import { RulePlanner } from '../../src/main/assistant/planner/rule-planner.js';
+import { EMPTY_CONTEXT } from '../../src/main/assistant/planner/types.js';
+import { TOOL_MODULES } from '../../src/main/tools/index.js';
+
+const planner = new RulePlanner();
+const WRITES = new Set<string>(TOOL_MODULES.filter((m) => m.isDestructive).map((m) => m.name));
+const plan = (text: string): Decision =>
+  planner.plan({ requestId: 'r', text, page: { path: '/agent/dashboard', query: {} }, today: '2026-11-20', role: 'agent', context: EMPTY_CONTEXT }) as Decision;
+const writesIn = (d: Decision) => d.calls.filter((c) => WRITES.has(c.tool));
+
+const name = fc.constantFrom('Rahul', 'Karan Malhotra', 'Tanvir', 'Bhavna Rao', 'Sneha', 'Jugnu', 'Oswald Pinto', 'Meher');
+const amount = fc.constantFrom('5000', '50k', '1 lakh', '2.5L', '₹20,000', 'fifty thousand', 'do lakh', '10 hazaar');
+const run = { numRuns: 300, seed: 4242 };
+
+describe('planner safety over generated wordings', () => {
+  it('a question about money or limits never plans a change', () => {
+    const question = fc.tuple(name, amount, fc.constantFrom(
+      'has {n} paid?', 'did {n} settle up?', 'has {n} sent the {a}?', 'did {n} pay the {a} yet', 'is {n} all clear?',
+      'kya {n} ne {a} diye?', '{n} ne paisa bheja kya', 'should I settle {n}?', "is {n}'s CL {a}?", 'can I set CL for {n} to {a}?',
+      'what is the credit limit of {n}?', 'did I settle with {n} last week?', 'has {n} cleared the {a}', '{n} ka hisaab clear hai kya?',
+      'who still owes me?', 'did anyone pay today?', 'how much should I collect from {n}?', 'was the limit for {n} raised to {a}?',
+      'should I hedge {a} on India?', '{n} paid {a}?',
+    )).map(([n, a, t]) => t.replaceAll('{n}', n).replaceAll('{a}', a));
+    fc.assert(fc.property(question, (text) => {
+      expect(writesIn(plan(text)), text).toEqual([]);
+    }), run);
+  });
+
+  it('a negative or zero amount is refused with the reason, never planned as a change', () => {
+    const order = fc.tuple(name, fc.constantFrom('-50000', '-50k', '−5 lakh', 'minus 20000', '0', '0 points', '-1'), fc.constantFrom(
+      'set CL for {n} to {a}', "change {n}'s credit limit to {a}", 'settle {a} with {n}', '{n} ka CL {a} kar do', 'set min stake for {n} to {a}',
+    )).map(([n, a, t]) => t.replaceAll('{n}', n).replaceAll('{a}', a));
+    fc.assert(fc.property(order, (text) => {
+      const d = plan(text);
+      expect(writesIn(d), text).toEqual([]);
+      expect(d.action, text).toBe('clarify');
+      expect(d.clarify?.reason, text).toBe('needs_amount');
+    }), run);
+  });
+
+  it('a player named with a read is in the plan (for the gate to resolve), never dropped', () => {
+    const read = fc.tuple(name, fc.constantFrom(
+      'pnl for {n} yesterday', "{n}'s commission last month", 'how much does {n} owe', "{n} ka udhaar", 'bets of {n} this week', 'comission for {n}',
+      'open bets for {n}', 'credit limit of {n}', '{n} ka pnl aaj',
+    )).map(([n, t]) => [n, t.replaceAll('{n}', n)] as const);
+    fc.assert(fc.property(read, ([who, text]) => {
+      const d = plan(text);
+      expect(d.action, text).toBe('tools');
+      expect(d.calls.some((c) => typeof c.args.player === 'string' && c.args.player.toLowerCase() === who.toLowerCase()), `${text} → ${JSON.stringify(d.calls)}`).toBe(true);
+    }), run);
+  });
+});
