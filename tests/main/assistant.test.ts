@@ -110,6 +110,24 @@ describe('the picker', () => {
     expect(records.at(-1)!.calls).toEqual([]);
   });
 
+  it('is answered in words too: a name of one candidate, or its place in the list; anything else is a new request', async () => {
+    const { a, records } = assistant();
+    const first = await run(a, "show Rahul's bets");
+    const offered = cardOf(first.cards, 'player_picker')!.data.players;
+    await run(a, 'I meant Rahul Verma');
+    expect(records.at(-1)!.calls).toEqual([{ tool: 'agent.getBetHistory', args: { playerId: await accountId(backend, 'rahul.verma') } }]);
+
+    await run(a, "show Rahul's bets");
+    await run(a, 'the second one');
+    expect(records.at(-1)!.calls).toEqual([{ tool: 'agent.getBetHistory', args: { playerId: offered[1]!.id } }]);
+
+    // "Rahul Sharma" names two candidates (Sharma, Sharman): still a choice to make, not a guess.
+    await run(a, "show Rahul's bets");
+    const again = await run(a, 'Rahul Sharm');
+    expect(records.at(-1)!.calls).toEqual([]);
+    expect(again.done.outcome).toBe('clarify');
+  });
+
   it('a name outside the downline is not found, the same as a name that does not exist', async () => {
     const { a, records } = assistant();
     await run(a, "Farhan Ali's bets");

@@ -10,6 +10,8 @@ import type { User } from '../../shared/contracts/agent-api.js';
 import { type Card, type Decision, type Envelope, decisionSchema } from '../../shared/contracts/assistant.js';
 import type { ChatConfirmInput, ChatMessage, ChatTurnInput, PageContext, TurnEvent, TurnOutcome } from '../../shared/contracts/chat.js';
 import { localDate } from '../../shared/dates.js';
+import { nameMatches } from '../../shared/fuzzy.js';
+import { normalizeForSearch } from '../../shared/text.js';
 import type { Logger } from '../../infra/log.js';
 import { callOptions } from '../backend/connection.js';
 import { isBackendUnreachable } from '../backend/unreachable.js';
@@ -72,6 +74,29 @@ interface Conversation {
 
 const MAX_PENDING = 8;
 
+const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'];
+
+/**
+ * A picker answered by typing ("I meant Rahul Verma", "the second one", "verma wala"): the newest
+ * open picker's candidate that the words name, and only one; anything else is a new request.
+ */
+function pickInWords(text: string, conversation: Conversation): { requestId: string; candidateId: string } | null {
+  const newest = [...conversation.pending.entries()].at(-1);
+  if (!newest) return null;
+  const [requestId, pending] = newest;
+  const words = normalizeForSearch(text)
+    .replace(/^(?:(?:no|nahi|sorry|i\s+meant|i\s+mean|meant|i\s+said|mera\s+matlab|matlab|its|it\s+is|thats|that\s+is|the\s+one|pick|choose|take)\s+)+/, '')
+    .replace(/\s+(?:please|pls|one|wala|wali|vala|hai)$/, '')
+    .replace(/^the\s+/, '')
+    .trim();
+  if (!words) return null;
+  const ordinal = /^(?:(\d{1,2})(?:st|nd|rd|th)?|([a-z]+))$/.exec(words);
+  const at = ordinal ? (ordinal[1] ? Number(ordinal[1]) - 1 : ORDINALS.indexOf(ordinal[2]!)) : -1;
+  if (at >= 0 && at < pending.candidateIds.length) return { requestId, candidateId: pending.candidateIds[at]! };
+  const named = pending.names.filter((n) => pending.candidateIds.includes(n.id) && nameMatches(words, n.name));
+  return named.length === 1 ? { requestId, candidateId: named[0]!.id } : null;
+}
+
 /** Proposal cards with their confirm answer, keyed by the change they make (card type and player). */
 function proposalsOf(cards: Card[]): Array<[string, ChatConfirmInput]> {
   return cards.flatMap((card): Array<[string, ChatConfirmInput]> => {
@@ -129,9 +154,12 @@ export class Assistant implements ChatService {
         cards.push({ type: 'error_card', data: { code: 'RATE_LIMITED', message: text, retryable: true } });
       } else {
         const ctx: ToolContext = { api: caller.api, user, requestId };
+        const inWords = input.kind === 'message' ? pickInWords(input.text, conversation) : null;
         const outcome = input.kind === 'pick'
           ? await this.resumePick(input.requestId, input.candidateId, conversation, ctx, record)
-          : await this.planAndGate(input.text, input.page, caller, conversation, ctx, record);
+          : inWords
+            ? await this.resumePick(inWords.requestId, inWords.candidateId, conversation, ctx, record)
+            : await this.planAndGate(input.text, input.page, caller, conversation, ctx, record);
         yield { type: 'plan', requestId, intent: outcome.intent, action: outcome.action === 'failed' ? 'tools' : outcome.action, tools: outcome.action === 'tools' ? outcome.calls.map((c) => ({ tool: c.tool, label: toolLabel(c.tool) })) : [] };
         const answer = yield* this.execute(outcome, ctx, conversation, record, signal);
         if (outcome.intent.startsWith('follow_up:')) await this.supersede(answer.cards, conversation, caller, requestId);
