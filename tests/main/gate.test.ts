@@ -79,6 +79,16 @@ describe('policy gate', () => {
     }
   });
 
+  it('a name no player has but a match has is read as that match, for tools that take one', async () => {
+    const out = await run([{ tool: 'agent.getPnL', args: { player: 'india sa' } }]);
+    expect(out).toMatchObject({ action: 'tools', fixture: { name: 'India vs South Africa' } });
+    const call = (out as { calls: Array<{ args: Record<string, unknown> }> }).calls[0]!;
+    expect(call.args).not.toHaveProperty('playerId');
+    expect(call.args.fixtureId).toBe((out as { fixture: { id: string } }).fixture.id);
+    // A tool that takes no match still says the player is not found.
+    expect(await run([{ tool: 'agent.getTake', args: { player: 'india sa' } }])).toMatchObject({ action: 'clarify', reason: 'player_not_found' });
+  });
+
   it('markets and outcomes are found inside the resolved fixture', async () => {
     const out = await run([{ tool: 'agent.placeHedgeBet', args: { fixture: 'India vs Australia', market: 'match odds', outcome: 'aus', side: 'back', stake: 1000 } }]);
     const [expected] = await queryRows<{ fixture_id: string; market_id: string; outcome_id: string }>(backend.deps.db, sql`

@@ -78,6 +78,30 @@ export async function gate(decision: Decision, registry: ToolRegistry, user: Use
     for (const name of names(kind)) {
       const found = kind === 'player' ? await resolver.player(name) : await resolver.fixture(name);
       if (found.status === 'failed') return { action: 'failed', intent, envelope: found.envelope, notes, searches: resolver.searches };
+      // No player is called that, but a match may be ("india sa pnl", "open bets novak carlos"):
+      // names resolve against every entity the user can see, for the tools that take a match.
+      if (kind === 'player' && found.status === 'none' && planned.every((c) => c.args.player !== name || registry.get(c.tool)!.entities.fixture)) {
+        const match = await resolver.fixture(name);
+        if (match.status === 'one' || match.status === 'many') {
+          for (const call of planned) {
+            if (call.args.player === name) {
+              delete call.args.player;
+              call.args.fixture = name;
+            }
+          }
+          notes.push(`“${oneLine(name)}” is no player; read as a match`);
+          if (match.status === 'many') {
+            const pending: PendingPick = { kind: 'fixture', name, candidateIds: match.candidates.map((c) => c.id), calls: planned, intent };
+            return {
+              action: 'clarify', intent, reason: 'ambiguous_fixture', pending, notes, searches: resolver.searches,
+              card: pickerCard('fixture', name, match.candidates), question: `I found ${match.candidates.length} matches for “${oneLine(name)}”. Which one?`,
+            };
+          }
+          for (const call of planned) if (call.args.fixture === name) call.args.fixture = match.entity.id;
+          fixture = match.entity;
+          continue;
+        }
+      }
       if (found.status === 'none') {
         const reason = kind === 'player' ? 'player_not_found' as const : 'fixture_not_found' as const;
         if (found.nearest.length === 0) {
