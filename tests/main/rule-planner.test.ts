@@ -143,6 +143,16 @@ describe('follow-ups and the freshness breaker', () => {
   it('without a previous plan there is nothing to follow', () => {
     expect(plan('and last month?').action).toBe('clarify');
   });
+  it('"the week before" is the last period moved back by its length; a whole month goes to the month before', () => {
+    expect(plan('and the week before?', { context }).calls).toEqual([
+      { tool: 'agent.getPnL', args: { player: PLAYER_ID, from: '2026-11-02', to: '2026-11-08' } },
+      { tool: 'agent.getLiveExposure', args: { fixture: FIXTURE_ID } },
+    ]);
+    const yesterday: ConversationContext = { ...context, lastCalls: [{ tool: 'agent.getPnL', args: { from: '2026-11-19', to: '2026-11-19' } }] };
+    expect(plan('and the day before?', { context: yesterday }).calls[0]!.args).toEqual({ from: '2026-11-18', to: '2026-11-18' });
+    const october: ConversationContext = { ...context, lastCalls: [{ tool: 'agent.getCommission', args: { from: '2026-10-01', to: '2026-10-31' } }] };
+    expect(plan('usse pehle?', { context: october }).calls[0]!.args).toEqual({ from: '2026-09-01', to: '2026-09-30' });
+  });
 });
 
 describe('direct and clarify', () => {

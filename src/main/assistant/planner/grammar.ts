@@ -76,7 +76,7 @@ day days week weeks month months year years
 ka ke ki ko se ne hai hain tha the thi aur bhi bhai yaar abhi sab sabka sabke sabki sabhi mera meri mere apna apne apni wala wale wali vala vale
 kaun kon kya kab kaise kitna kitne kitni nahi na toh par pe mein jo woh wo yeh ye kuch zyada jyada sabse bahut thoda kar karo kardo krdo kro
 de dedo diya diye di hua hui hue raha rahe rahi gaya gaye liya liye chahiye dikhao dikha dikhana batao bata bolo bhejo dekho dekhna
-aaj kal parso hafte hafta mahine mahina din saal pichle pichla agle is us ab tak
+aaj kal parso hafte hafta mahine mahina din saal pichle pichla agle is us ab tak usse isse pehle baad phir fir
 fresh new old big small large huge tiny usual usually regular normal few several last first next previous prior recent
 instead ahead hasnt havent didnt doesnt isnt wasnt arent dont cant wont
 smallest largest biggest highest lowest most least best worst top bottom

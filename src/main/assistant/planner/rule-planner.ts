@@ -11,6 +11,7 @@ import { LEXICON, type Reading, hasAny, read } from './grammar.js';
 import { Slots, periodOf, statusOf } from './slots.js';
 import { speechAct } from './speech-act.js';
 import { amountRefusal } from '../../../shared/parse/amount.js';
+import { addDays, endOfMonth, startOfMonth } from '../../../shared/dates.js';
 import { classifyIntent, decideIntent, splitClauses } from './classifier.js';
 import type { PlannedCall, Planner, PlannerInput, ToolPlanning } from './types.js';
 
@@ -44,6 +45,8 @@ const GREETING = /^(?:hi+|hello|hey|yo|namaste|hola|good\s+(?:morning|afternoon|
 const FRESHNESS = ['now', 'today', 'latest', 'current', 'updated', 'live', 'refresh', 'again'];
 const FOLLOW_UP_OPENER = /^(?:and|what\s+about|how\s+about|same\s+for|and\s+for|also|now|ok\s+and|then|for|what\s+of|and\s+what\s+about)\b/;
 /** Words of money and the book that, with nothing plannable, deserve a question rather than small talk. */
+/** "and the week before?", "the day before", "usse pehle": the last plan's period, one period earlier. */
+const EARLIER = /\b(?:(?:the\s+)?(?:day|week|month|one|period|fortnight)\s+before|previous\s+(?:day|week|month|one|period)|(?:day|week|month)\s+prior|usse\s+pehle|us\s+se\s+pehle|pichle\s+se\s+pichle)\b/;
 /** Agreement with a proposal, in words: shown again, since only its Confirm button makes it happen. */
 const GO_AHEAD = /^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|haan|han|ji|theek\s+hai|thik\s+hai|fine|done|alright|confirm(?:ed)?|proceed|go\s+ahead|do\s+it|kar\s+do|kardo|karo|please|pls)\b[\s,.!]*)+$/;
 /** A new amount for the change just proposed: "change it to 30k", "make it 40k instead", "30k kar do". */
@@ -206,13 +209,20 @@ export class RulePlanner implements Planner {
     const amended = this.amendOrRepeat(input, r);
     if (amended) return amended;
     const fresh = FRESHNESS.some((w) => r.words.has(w)) || /\bnow\b/.test(r.folded);
+    const earlier = r.range === null && EARLIER.test(r.folded);
     const changes = r.range !== null || r.names.length > 0 || r.fixture !== null || fresh || statusOf(r) !== null
-      || r.pronounPlayer || r.pronounFixture;
+      || r.pronounPlayer || r.pronounFixture || earlier;
     const looksLikeFollowUp = FOLLOW_UP_OPENER.test(r.folded) || r.tokens.length <= 6;
     if (last && last.length > 0 && changes && looksLikeFollowUp) {
       const slots = new Slots(input, r);
       let calls = last.map((c) => ({ tool: c.tool, args: { ...c.args } }));
-      if (fresh && !r.range) {
+      if (earlier) {
+        // "and the week before?": the last plan's own period, one period earlier.
+        calls = calls.map((c) => {
+          const range = rangeOf(c);
+          return range ? withRange(c, periodBefore(range)) : c;
+        });
+      } else if (fresh && !r.range) {
         // The freshness breaker: only live figures are fetched again; period figures move to today.
         const live = calls.filter((c) => planningOf(c.tool)?.refreshes === true);
         calls = live.length > 0 ? live : calls.map((c) => withRange(c, { from: input.today, to: input.today }));
@@ -242,6 +252,24 @@ export class RulePlanner implements Planner {
 /** The classifier's clauses, and "… and for Anita this week" split off as a follow-up of its own. */
 function clausesOf(text: string): string[] {
   return splitClauses(text).flatMap((clause) => clause.split(/\s+(?:and|aur|&)\s+(?=(?:for|of|on)\s)/i)).map((c) => c.trim()).filter(Boolean);
+}
+
+/** The dates a planned call carries, wherever its tool takes them. */
+function rangeOf(call: PlannedCall): { from: string; to: string } | null {
+  const filters = (call.args.filters ?? {}) as Record<string, unknown>;
+  const from = call.args.from ?? filters.from;
+  const to = call.args.to ?? filters.to;
+  return typeof from === 'string' && typeof to === 'string' ? { from, to } : null;
+}
+
+/** The period just before: a whole month is the month before; any other span moves back by its own length. */
+function periodBefore(range: { from: string; to: string }): { from: string; to: string } {
+  if (range.from === startOfMonth(range.from) && range.to === endOfMonth(range.from)) {
+    const previous = addDays(range.from, -1);
+    return { from: startOfMonth(previous), to: previous };
+  }
+  const days = Math.round((Date.parse(range.to) - Date.parse(range.from)) / 86_400_000) + 1;
+  return { from: addDays(range.from, -days), to: addDays(range.to, -days) };
 }
 
 /** A follow-up's dates, put where the call's tool takes them. */
