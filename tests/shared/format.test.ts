@@ -71,6 +71,17 @@ describe('the assistant writes days the same way', () => {
     expect(guardNumbers(said, allowedFigures([envelope.data], [], 'Asia/Kolkata')).flagged).toEqual([]);
   });
 
+  it('says the period and filters a list was read with, and the number guard lets them through', () => {
+    const args = { from: '2026-11-14', to: '2026-11-20', status: ['open'], sort: { by: 'stake', dir: 'desc' } };
+    const bets = { ok: true, data: { bets: [], summary: { count: 2, stake: 150_000, openLiability: 150_000, settledResult: 0 }, nextCursor: null } };
+    const said = sentenceFor('agent.getBetHistory', bets as never, args, 'Asia/Kolkata');
+    expect(said).toBe('2 bets (from 14 Nov 2026 to 20 Nov 2026, open only, largest stake first), stake 1,500.00; open liability 1,500.00.');
+    expect(guardNumbers(said, allowedFigures([bets.data, args], [], 'Asia/Kolkata')).flagged).toEqual([]);
+    const none = { ok: true, data: { rows: [], nextCursor: null } };
+    expect(sentenceFor('agent.getSettlementHistory', none as never, { from: '2026-11-19', to: '2026-11-19' }, 'Asia/Kolkata'))
+      .toBe('No settlements found (on 19 Nov 2026).');
+  });
+
   it('still withholds a day no result holds', () => {
     expect(guardNumbers('Settled on 21 Nov 2026.', allowedFigures([{ day: '2026-11-20' }])).flagged).toEqual(['21 Nov 2026']);
   });

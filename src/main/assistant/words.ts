@@ -26,3 +26,19 @@ export function takeSentence(who: string, take: number): string {
   if (take < 0) return `You owe ${name(who)} ${money(take)}.`;
   return `${name(who)} is square with you.`;
 }
+
+/**
+ * The period and filters a list was read with, said with its figures (" from 14 Nov 2026 to 20 Nov
+ * 2026, open only, largest stake first"), so an answer never hides what it left out.
+ */
+export function listScope(args: Record<string, unknown>): string {
+  const parts: string[] = [];
+  if (typeof args.from === 'string' && typeof args.to === 'string') parts.push(period({ from: args.from, to: args.to }));
+  if (Array.isArray(args.status) && args.status.length > 0 && args.status.length < 3) parts.push(`${args.status.join(' or ')} only`);
+  const sort = args.sort as { by?: unknown; dir?: unknown } | undefined;
+  if (sort && typeof sort.by === 'string' && sort.by !== 'placedAt') {
+    const by = sort.by;
+    parts.push(`${sort.dir === 'asc' ? (by === 'odds' ? 'lowest' : 'smallest') : (by === 'odds' ? 'highest' : 'largest')} ${by} first`);
+  }
+  return parts.length > 0 ? ` (${parts.join(', ')})` : '';
+}

@@ -1,6 +1,6 @@
 import * as api from '../../shared/contracts/agent-api.js';
 import { hasAny, put, statusOf } from '../assistant/planner/slots.js';
-import { money, plural } from '../assistant/words.js';
+import { listScope, money, plural } from '../assistant/words.js';
 import { DATES, DESK, IDS, MONEY, opts } from './common.js';
 import { defineTool } from './define.js';
 
@@ -22,10 +22,10 @@ export default defineTool({
   allowedRoles: DESK, isDestructive: false, card: 'bet_table', entities: { player: 'playerId', fixture: 'fixtureId' },
   invoke: (args, ctx) => ctx.api.agent.getBetHistory.query(args, opts(ctx)),
   render: (out) => ({ type: 'bet_table', data: out }),
-  say(d) {
-    if (d.summary.count === 0) return 'No bets match.';
+  say(d, args) {
+    if (d.summary.count === 0) return `No bets match${listScope(args)}.`;
     const settled = d.summary.settledResult === 0 ? '' : `; settled result for the players: ${d.summary.settledResult > 0 ? 'won' : 'lost'} ${money(d.summary.settledResult)}`;
-    return `${plural(d.summary.count, 'bet')}, stake ${money(d.summary.stake)}; open liability ${money(d.summary.openLiability)}${settled}.`;
+    return `${plural(d.summary.count, 'bet')}${listScope(args)}, stake ${money(d.summary.stake)}; open liability ${money(d.summary.openLiability)}${settled}.`;
   },
   planning: {
     id: 'bets', precedence: 130, exclusive: false, refreshes: true, follows: { player: true, fixture: true, status: true }, range: 'dates',

@@ -1,7 +1,7 @@
 import * as api from '../../shared/contracts/agent-api.js';
 import { formatDate } from '../../shared/format.js';
 import { hasAny, put } from '../assistant/planner/slots.js';
-import { money, name, plural } from '../assistant/words.js';
+import { listScope, money, name, plural } from '../assistant/words.js';
 import { DATES, DESK, IDS, MONEY, opts } from './common.js';
 import { defineTool } from './define.js';
 
@@ -14,11 +14,11 @@ export default defineTool({
   allowedRoles: DESK, isDestructive: false, card: 'settlement_table', entities: { player: 'counterpartyId' },
   invoke: (args, ctx) => ctx.api.agent.getSettlementHistory.query(args, opts(ctx)),
   render: (out) => ({ type: 'settlement_table', data: out }),
-  say(d, _args, timeZone) {
-    if (d.rows.length === 0) return 'No settlements found.';
+  say(d, args, timeZone) {
+    if (d.rows.length === 0) return `No settlements found${listScope(args)}.`;
     const last = d.rows[0]!;
     const paid = last.amount >= 0 ? `${name(last.childName)} paid ${name(last.parentName)} ${money(last.amount)}` : `${name(last.parentName)} paid ${name(last.childName)} ${money(last.amount)}`;
-    return `${plural(d.rows.length, 'settlement')}; the latest on ${formatDate(last.createdAt, timeZone)}: ${paid}.`;
+    return `${plural(d.rows.length, 'settlement')}${listScope(args)}; the latest on ${formatDate(last.createdAt, timeZone)}: ${paid}.`;
   },
   planning: {
     id: 'settlements', precedence: 60, exclusive: false, follows: { player: true }, range: 'dates',
