@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { EVAL_CATEGORIES, compare, parseCases, runEval } from '../../scripts/eval-harness.js';
+import { compare, parseCases, runEval } from '../../scripts/eval-harness.js';
 import { RulePlanner } from '../../src/main/assistant/planner/rule-planner.js';
-import { TOOL_MODULES } from '../../src/main/tools/index.js';
 import type { TurnRecord } from '../../src/main/assistant/assistant.js';
 import { TEST_BOOK } from '../helpers/backend.js';
 
@@ -36,26 +35,6 @@ describe('planner evaluation (npm run eval)', () => {
     expect(compare({ action: 'clarify', picker: ['A'] }, record({ clarify: { reason: 'ambiguous_player', question: '?' }, picker: { kind: 'player', candidates: [{ id: '1', name: 'B' }, { id: '2', name: 'A' }] } }))).toMatch(/picker/);
     expect(compare({ action: 'clarify', reason: 'needs_amount' }, record({ clarify: { reason: 'needs_player', question: '?' } }))).toMatch(/reason/);
   });
-
-  it('plans the second case file (new wordings, every case categorised, every named entity in the demo book) at 80% or better, and never plans a change no case asked for', async () => {
-    const ours = parseCases(await readFile(new URL('../fixtures/assistant-cases.jsonl', import.meta.url), 'utf8'));
-    const second = parseCases(await readFile(new URL('../fixtures/assistant-cases-2.jsonl', import.meta.url), 'utf8'));
-    expect(second.length).toBeGreaterThanOrEqual(170);
-    for (const c of [...ours, ...second]) expect(EVAL_CATEGORIES, c.id).toContain(c.category);
-    const ids = [...ours, ...second].map((c) => c.id);
-    expect(new Set(ids).size).toBe(ids.length);
-    const entities = await runEval(second, { planners: () => [], book, entitiesOnly: true });
-    expect(entities.filter((r) => r.difference !== null).map((r) => `${r.id}: ${r.difference}`)).toEqual([]);
-
-    const results = await runEval(second, { planners: () => [new RulePlanner()], book });
-    const failed = results.filter((r) => r.difference !== null);
-    expect(failed.length / results.length, failed.map((f) => `${f.id}: ${f.difference}`).join('\n')).toBeLessThanOrEqual(0.2);
-    // The safety invariant over every case: a change is planned only where the case asks for one.
-    const writes = new Set<string>(TOOL_MODULES.filter((m) => m.isDestructive).map((m) => m.name));
-    const asksForChange = new Map(second.map((c) => [c.id, (c.expect.calls ?? []).some((call) => [call.tool].flat().some((t) => writes.has(t)))]));
-    const unasked = results.filter((r) => !asksForChange.get(r.id) && (r.tools ?? []).some((t) => writes.has(t)));
-    expect(unasked.map((r) => `${r.id}: ${r.tools!.join(', ')}`)).toEqual([]);
-  }, 240_000);
 
   it('refuses a malformed case file with its line number', () => {
     expect(() => parseCases('{"id":"a"}\n')).toThrow(/line 1/);
