@@ -56,7 +56,7 @@ export default defineTool({
       const limitType = hasAny(r, 'minstake') ? 'minStake' : hasAny(r, 'perclickwin') ? 'perClickWin' : hasAny(r, 'dailywin') ? 'aggregateDailyWin'
         : hasAny(r, 'creditlimit', 'credit') ? 'creditLimit' : null;
       if (!limitType) return ask('needs_limit_type', 'Which limit: credit limit, min stake, per-click win or aggregate daily win?');
-      const player = s.player();
+      const player = s.player({ takesFixture: false });
       if (!player) return ask('needs_player', 'Which player’s limit should I change?');
       const target = newValueOf(r);
       if ('problem' in target) return ask('needs_amount', target.problem);

@@ -18,7 +18,7 @@ export default defineTool({
     id: 'commission', precedence: 110, exclusive: false, follows: { player: true }, range: 'dates',
     vocabulary: ['commission', 'commissions', 'comm', 'comms', 'rebate'],
     triggers: (r) => hasAny(r, 'commission', 'commissions', 'comm', 'comms', 'rebate'),
-    fill: (s) => ({ args: put({ ...s.range(true) }, 'player', s.player()) }),
+    fill: (s) => ({ args: put({ ...s.range(true) }, 'player', s.player({ takesFixture: false })) }),
     examples: ['commission this month'],
   },
 });

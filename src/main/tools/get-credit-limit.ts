@@ -25,7 +25,7 @@ export default defineTool({
     id: 'credit_limit', precedence: 80, exclusive: false, refreshes: true, follows: { player: true },
     vocabulary: ['creditlimit', 'credit', 'limit', 'limits', 'minstake', 'perclickwin', 'dailywin', 'available', 'headroom'],
     triggers: (r) => hasAny(r, 'creditlimit', 'limit', 'limits', 'minstake', 'perclickwin', 'dailywin', 'credit', 'headroom'),
-    fill: (s) => ({ args: put({}, 'player', s.player()) }),
+    fill: (s) => ({ args: put({}, 'player', s.player({ takesFixture: false })) }),
     examples: ["what is Sneha's credit limit"],
   },
 });

@@ -28,7 +28,7 @@ export default defineTool({
       || (hasAny(r, 'settle', 'settling') && hasAny(r, 'history', 'log', 'ledger', 'show', 'dikhao', 'dikha', 'batao', 'list', 'view', 'display')),
     fill(s) {
       const args: Record<string, unknown> = { ...s.range(false) };
-      put(args, 'player', s.player());
+      put(args, 'player', s.player({ takesFixture: false }));
       if (s.r.count) args.limit = Math.min(s.r.count, 500);
       return { args };
     },

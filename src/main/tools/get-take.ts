@@ -24,7 +24,7 @@ export default defineTool({
     id: 'take', precedence: 90, exclusive: false, refreshes: true, follows: { player: true },
     vocabulary: ['take', 'owe', 'owes', 'owed', 'owing', 'outstanding', 'due', 'dues', 'receivable', 'payable', 'balance', 'balances'],
     triggers: (r) => hasAny(r, 'take', 'owe', 'owes', 'owed', 'owing', 'outstanding', 'due', 'dues', 'receivable', 'payable', 'balance', 'balances'),
-    fill: (s) => ({ args: put({}, 'player', s.player()) }),
+    fill: (s) => ({ args: put({}, 'player', s.player({ takesFixture: false })) }),
     examples: ['how much does Karan owe me', 'who owes me money'],
   },
 });

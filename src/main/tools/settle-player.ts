@@ -40,15 +40,17 @@ export default defineTool({
     id: 'settle', precedence: 40, exclusive: true, amount: { arg: 'amount', with: { mode: 'amount' } }, // "Did Karan pay?" asks what happened (settlements); "is Anita all clear?", "who still hasn't paid?" ask what is owed now (take).
     asQuestion: 'settlements',
     asQuestionFor: (r) => (/\b(?:did|has|have|had)\b/.test(r.folded) && !/\b(?:still|yet|not|hasnt|havent|need|needs)\b/.test(r.folded) ? 'settlements' : 'take'), follows: { player: true },
-    vocabulary: ['settle', 'settling', 'clear', 'collect', 'pay', 'payout'],
+    vocabulary: ['settle', 'settling', 'clear', 'collect', 'pay', 'payout', 'record', 'mark'],
     // "sett history Lakshmi", "last week ka sett dikhao": settle words asked to be shown are the history.
     triggers: (r) => !hasAny(r, 'history', 'log', 'ledger', 'show', 'dikhao', 'dikha', 'batao', 'list', 'view', 'display')
       && (hasAny(r, 'settle', 'settling', 'collect', 'payout') || (hasAny(r, 'settlement') && ORDER_MARKER.test(r.folded))
+        // "record 7,500 received from Lakshmi": booking a payment is settling that amount.
+        || (hasAny(r, 'record', 'mark') && hasAny(r, 'received', 'paid', 'payment', 'got'))
         || (/\b(?:clear|pay)\b/.test(r.folded) && !hasAny(r, 'chat', 'conversation', 'screen'))),
     fill(s) {
       const r = s.r;
       if (BULK.test(r.folded)) return ask('not_allowed', 'I settle one player at a time, and only after you confirm it. Which player?');
-      const player = s.player();
+      const player = s.player({ takesFixture: false });
       if (!player) return ask('needs_player', 'Which player should I settle with?');
       const args: Record<string, unknown> = { player, mode: 'auto' };
       if (r.amounts.length > 1) return ask('needs_amount', 'I found more than one amount. How much should be settled?');

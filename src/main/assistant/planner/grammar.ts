@@ -23,6 +23,8 @@ export const SLANG: Readonly<Record<string, string>> = {
   lim: 'limit', txn: 'transactions', txns: 'transactions', stmt: 'statement', comsn: 'commission', commsn: 'commission',
   khule: 'open', khula: 'open', chalu: 'open', lagaya: 'bets', lagaye: 'bets', lagayi: 'bets', lagai: 'bets', daav: 'bets', dao: 'bets',
   cap: 'limit', ceiling: 'limit', jama: 'paid', chukaya: 'paid', chukaye: 'paid',
+  debtor: 'owes', debtors: 'owes', defaulter: 'owes', defaulters: 'owes', losers: 'losing', loser: 'losing', winners: 'won', winner: 'won',
+  wk: 'week', wks: 'weeks', mnth: 'month', mth: 'month', yday: 'yesterday', yest: 'yesterday', ystrdy: 'yesterday', tdy: 'today', tday: 'today',
 };
 
 /**
@@ -77,6 +79,7 @@ ka ke ki ko se ne hai hain tha the thi aur bhi bhai yaar abhi sab sabka sabke sa
 kaun kon kya kab kaise kitna kitne kitni nahi na toh par pe mein jo woh wo yeh ye kuch zyada jyada sabse bahut thoda kar karo kardo krdo kro
 de dedo diya diye di hua hui hue raha rahe rahi gaya gaye liya liye chahiye dikhao dikha dikhana batao bata bolo bhejo dekho dekhna
 aaj kal parso hafte hafta mahine mahina din saal pichle pichla agle is us ab tak usse isse pehle baad phir fir
+bana bane bani banaya lage laga lagi lagaye mr mrs ms miss sahab saab madam sir morning evening night afternoon tonight noon
 fresh new old big small large huge tiny usual usually regular normal few several last first next previous prior recent
 instead ahead hasnt havent didnt doesnt isnt wasnt arent dont cant wont
 smallest largest biggest highest lowest most least best worst top bottom
@@ -137,6 +140,10 @@ export function fold(text: string): string {
 }
 
 /** `known`: the words that are never names (the planner passes LEXICON and every intent's vocabulary). */
+/** Words of dates, so "octobr" and "yestarday" are read as dates. */
+const DATE_WORDS = ['january', 'february', 'march', 'april', 'june', 'july', 'august', 'september', 'october', 'november', 'december',
+  'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'yesterday', 'today', 'week', 'weeks', 'month', 'months', 'fortnight'];
+
 /**
  * Slang to its domain word, and a misspelt domain word ("comission", "exposre", "setlement") to
  * the word, when exactly one known word is that close. Words typed with a capital are left alone:
@@ -144,7 +151,8 @@ export function fold(text: string): string {
  */
 function correctWords(folded: string, original: string, known: ReadonlySet<string>): string {
   const capitalised = new Set((original.match(/\p{Lu}[\p{L}'’]*/gu) ?? []).map(fold));
-  const targets = [...known].filter((w) => w.length >= 4 && /^\p{L}+$/u.test(w));
+  // Short date words are left out: "marc" or "juli" is more likely a name than a month.
+  const targets = [...[...known].filter((w) => w.length >= 4), ...DATE_WORDS.filter((w) => w.length >= 6)].filter((w) => /^\p{L}+$/u.test(w));
   return folded.replace(/\p{L}+/gu, (word) => {
     const slang = SLANG[word];
     if (slang) return slang;

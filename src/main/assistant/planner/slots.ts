@@ -49,10 +49,10 @@ export class Slots {
     return path === '/agent/exposure' || path === '/agent/bets' ? query.fixtureId ?? null : null;
   }
 
-  /** A player named in the message (the name as typed). */
-  namedPlayer(): string | null {
+  /** A player named in the message (the name as typed); `anyCue`: for tools that take no match, "on Neha" is Neha too. */
+  namedPlayer(options: { anyCue?: boolean } = {}): string | null {
     if (this.r.pronounPlayer) return this.contextPlayer();
-    const name = this.r.names.find((n) => !this.fixtureCue(n.before));
+    const name = this.r.names.find((n) => options.anyCue || !this.fixtureCue(n.before));
     return name?.text ?? null;
   }
 
@@ -84,10 +84,11 @@ export class Slots {
 
   /**
    * The player slot: named, else "him/this player" from the page or the last turn, else none when
-   * the user speaks of their own book, else the player whose page this is.
+   * the user speaks of their own book, else the player whose page this is. A tool that takes no
+   * match reads "on Neha" as Neha (`takesFixture: false`).
    */
-  player(): string | null {
-    const named = this.namedPlayer();
+  player(options: { takesFixture?: boolean } = { takesFixture: true }): string | null {
+    const named = this.namedPlayer({ anyCue: options.takesFixture === false });
     if (named) return named;
     if (SELF.some((w) => this.r.words.has(w)) || BULK.test(this.r.folded) || hasAny(this.r, 'total', 'overall')) return null;
     return this.pagePlayer();
