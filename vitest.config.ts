@@ -6,6 +6,8 @@ export default defineConfig({
   test: {
     // The test book is written once per run; every test backend starts from a copy of it.
     globalSetup: ['./tests/helpers/global-setup.ts'],
+    setupFiles: ['./tests/helpers/property-seed.ts'],
+    env: { TEST_SEED: String(seed) },
     // Each database suite opens its own engine; two workers match the two cores.
     maxWorkers: 2,
     // Files and the tests in each run in a random order every time, so no test can lean on

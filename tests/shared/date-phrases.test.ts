@@ -182,7 +182,14 @@ describe('date phrases by chrono plus the domain rules (issue 12)', () => {
         expect(/\d{4}|\//.test(text) || Number(today.slice(0, 4)) - Number(r.from.slice(0, 4)) <= 1, text).toBe(true);
         expect(r.to <= addDays(today, 7) || /\d{4}|20\/11|31\/12|next/.test(text), text).toBe(true);
       },
-    ), { numRuns: 400 });
+    ), { numRuns: 400, seed: 20261123 });
+  });
+
+  it('never reads a relative span against anything but today ("this 15 days" is no calendar day)', () => {
+    for (const today of ['2001-01-01', '2026-11-20', '2099-12-31']) {
+      const r = findDateRange('this 15 days is', today);
+      expect(r === null || (r.to <= today && r.from >= addDays(today, -15)), `${today}: ${JSON.stringify(r)}`).toBe(true);
+    }
   });
 
   it('ranges of the last N days, weeks and fortnights end today and hold N days (property)', () => {

@@ -93,7 +93,7 @@ function dayRecognizer(): Chrono {
   const reads = (parser: Parser, probe: string) => new Chrono({ parsers: [parser], refiners: [] }).parse(probe, ref).length > 0;
   const probes = ['at 5', 'from 1 to 5', '5pm', '17:30', 'for 3 days', 'within 3 days', '3 days ago', 'in 3 days',
     '3 days later', 'last week', 'next month', 'this year', 'today', 'yesterday', 'now', 'tonight', 'this morning',
-    'end of this month', 'october', 'in october', 'october 2025', 'noon'];
+    'end of this month', 'october', 'in october', 'october 2025', 'noon', 'this 3 days', 'next 3 days', 'past 3 days', '3 days from now'];
   // The British reading skips "Dec 28" as if 28 were a year ('28); the American one of a month
   // name before its day has no such doubt, and day-first slashes stay British.
   const monthThenDay = en.configuration.createCasualConfiguration(false).parsers
