@@ -121,11 +121,17 @@ describe('the picker', () => {
     await run(a, 'the second one');
     expect(records.at(-1)!.calls).toEqual([{ tool: 'agent.getBetHistory', args: { playerId: offered[1]!.id } }]);
 
-    // "Rahul Sharma" names two candidates (Sharma, Sharman): still a choice to make, not a guess.
+    // "Rahul Sharm" names two candidates (Sharma, Sharman): still a choice to make, not a guess.
     await run(a, "show Rahul's bets");
     const again = await run(a, 'Rahul Sharm');
     expect(records.at(-1)!.calls).toEqual([]);
     expect(again.done.outcome).toBe('clarify');
+
+    // Only the picker just shown is answered in words: after another turn, "the first one" is a new request.
+    await run(a, "show Rahul's bets");
+    await run(a, 'exposure');
+    await run(a, 'the first one');
+    expect(records.at(-1)!.calls.map((c) => c.tool)).not.toContain('agent.getBetHistory');
   });
 
   it('a name outside the downline is not found, the same as a name that does not exist', async () => {

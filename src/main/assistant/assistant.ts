@@ -70,6 +70,8 @@ interface Conversation {
   pending: Map<string, PendingPick & { names: KnownEntity[] }>;
   /** The open proposal for each change (card type and player): a new one for the same change voids it. */
   proposed: Map<string, ChatConfirmInput>;
+  /** The picker the last turn showed, if it showed one: only it can be answered in words. */
+  pickerJustShown: string | null;
 }
 
 const MAX_PENDING = 8;
@@ -77,13 +79,14 @@ const MAX_PENDING = 8;
 const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'];
 
 /**
- * A picker answered by typing ("I meant Rahul Verma", "the second one", "verma wala"): the newest
- * open picker's candidate that the words name, and only one; anything else is a new request.
+ * A picker answered by typing ("I meant Rahul Verma", "the second one", "verma wala"): the
+ * candidate of the picker the last turn showed that the words name, and only one; anything else,
+ * or an older picker, is a new request.
  */
 function pickInWords(text: string, conversation: Conversation): { requestId: string; candidateId: string } | null {
-  const newest = [...conversation.pending.entries()].at(-1);
-  if (!newest) return null;
-  const [requestId, pending] = newest;
+  const requestId = conversation.pickerJustShown;
+  const pending = requestId ? conversation.pending.get(requestId) : undefined;
+  if (!requestId || !pending) return null;
   const words = normalizeForSearch(text)
     .replace(/^(?:(?:no|nahi|sorry|i\s+meant|i\s+mean|meant|i\s+said|mera\s+matlab|matlab|its|it\s+is|thats|that\s+is|the\s+one|pick|choose|take)\s+)+/, '')
     .replace(/\s+(?:please|pls|one|wala|wali|vala|hai)$/, '')
@@ -155,6 +158,7 @@ export class Assistant implements ChatService {
       } else {
         const ctx: ToolContext = { api: caller.api, user, requestId };
         const inWords = input.kind === 'message' ? pickInWords(input.text, conversation) : null;
+        conversation.pickerJustShown = null;
         const outcome = input.kind === 'pick'
           ? await this.resumePick(input.requestId, input.candidateId, conversation, ctx, record)
           : inWords
@@ -200,7 +204,7 @@ export class Assistant implements ChatService {
   private conversation(userId: string): Conversation {
     let c = this.conversations.get(userId);
     if (!c) {
-      c = { context: { ...EMPTY_CONTEXT }, pending: new Map(), proposed: new Map() };
+      c = { context: { ...EMPTY_CONTEXT }, pending: new Map(), proposed: new Map(), pickerJustShown: null };
       this.conversations.set(userId, c);
     }
     return c;
@@ -280,6 +284,7 @@ export class Assistant implements ChatService {
           : outcome.card.type === 'fixture_picker' ? outcome.card.data.fixtures.map((f) => ({ id: f.id, name: f.name })) : [];
         record.picker = { kind: outcome.pending.kind, candidates: names };
         conversation.pending.set(record.requestId, { ...outcome.pending, names });
+        conversation.pickerJustShown = record.requestId;
         while (conversation.pending.size > MAX_PENDING) conversation.pending.delete(conversation.pending.keys().next().value!);
       }
       const allowed = allowedFigures([record.picker?.candidates ?? []]);
