@@ -93,6 +93,8 @@ describe('date phrases by chrono plus the domain rules (issue 12)', () => {
     ['dec 28 to jan 3', ['2025-12-28', '2026-01-03'], 'dec 28 to jan 3'],
     ['oct 28 - nov 3 2025', ['2025-10-28', '2025-11-03'], 'oct 28 - nov 3 2025'],
     ['bets from 5 nov to yesterday', ['2026-11-05', '2026-11-19'], 'from 5 nov to yesterday'],
+    ['pnl yesterday and today', ['2026-11-19', '2026-11-20'], 'yesterday and today'],
+    ['kal aur aaj ka pnl', ['2026-11-19', '2026-11-20'], 'kal aur aaj'],
     ['since 1 nov', ['2026-11-01', '2026-11-20'], 'since 1 nov'],
     ['since 1 nov till date', ['2026-11-01', '2026-11-20'], 'since 1 nov till date'],
     // day-first numeric dates, as in India

@@ -330,6 +330,8 @@ const PERIODS: Rule[] = [
     const day = addDays(startOfWeek(t), wanted - 7);
     return { from: day, to: day };
   }],
+  // "yesterday and today", "kal aur aaj": both days, never just the first one named.
+  [/\b(?:(?:yesterday|kal)\s+(?:and|&|aur|or|\+)\s+(?:today|aaj)|(?:today|aaj)\s+(?:and|&|aur|or|\+)\s+(?:yesterday|kal))\b/, (_m, t) => ({ from: addDays(t, -1), to: t })],
   [new RegExp(String.raw`\b(?:day\s+before\s+yesterday|parso|parsoon)\b`), (_m, t) => ({ from: addDays(t, -2), to: addDays(t, -2) })],
   [/\b(?:yesterday|kal|kall)\b/, (_m, t) => ({ from: addDays(t, -1), to: addDays(t, -1) })],
   [/\b(?:today|tonight|so far today|aaj)\b/, (_m, t) => ({ from: t, to: t })],
