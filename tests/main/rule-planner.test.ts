@@ -140,6 +140,9 @@ describe('follow-ups and the freshness breaker', () => {
   it('freshness words re-run only the live tools', () => {
     expect(plan('what about now?', { context }).calls).toEqual([{ tool: 'agent.getLiveExposure', args: { fixture: FIXTURE_ID } }]);
   });
+  it('"now for Karan" changes the player and keeps the period: "now" there only joins', () => {
+    expect(plan('now for Karan', { context }).calls[0]).toEqual({ tool: 'agent.getPnL', args: { player: 'karan', from: '2026-11-09', to: '2026-11-15' } });
+  });
   it('without a previous plan there is nothing to follow', () => {
     expect(plan('and last month?').action).toBe('clarify');
   });

@@ -208,7 +208,9 @@ export class RulePlanner implements Planner {
     const last = input.context.lastCalls;
     const amended = this.amendOrRepeat(input, r);
     if (amended) return amended;
-    const fresh = FRESHNESS.some((w) => r.words.has(w)) || /\bnow\b/.test(r.folded);
+    // "now for Neha": "now" joins a follow-up that changes another slot; it asks for no fresher figures.
+    const nowAsJoiner = /^now\s+(?:for|what|how|show|and|do|same|the)\b/.test(r.folded) && (r.names.length > 0 || r.fixture !== null);
+    const fresh = !nowAsJoiner && (FRESHNESS.some((w) => r.words.has(w)) || /\bnow\b/.test(r.folded));
     const earlier = r.range === null && EARLIER.test(r.folded);
     const changes = r.range !== null || r.names.length > 0 || r.fixture !== null || fresh || statusOf(r) !== null
       || r.pronounPlayer || r.pronounFixture || earlier;
