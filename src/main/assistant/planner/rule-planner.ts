@@ -44,13 +44,13 @@ const KNOWN_WORDS: ReadonlySet<string> = new Set([...LEXICON, ...INTENTS.flatMap
 const GREETING = /^(?:hi+|hello|hey|yo|namaste|hola|good\s+(?:morning|afternoon|evening)|thanks?(?:\s+you)?|thx|ok(?:ay)?|cool|great|nice|bye|goodbye|see\s+you)\b[\s!.?]*(?:there|again|so\s+much|a\s+lot)?[\s!.?]*$/;
 const FRESHNESS = ['now', 'today', 'latest', 'current', 'updated', 'live', 'refresh', 'again'];
 const FOLLOW_UP_OPENER = /^(?:and|what\s+about|how\s+about|same\s+for|and\s+for|also|now|ok\s+and|then|for|what\s+of|and\s+what\s+about)\b/;
-/** Words of money and the book that, with nothing plannable, deserve a question rather than small talk. */
 /** "and the week before?", "the day before", "usse pehle": the last plan's period, one period earlier. */
 const EARLIER = /\b(?:(?:the\s+)?(?:day|week|month|one|period|fortnight)\s+before|previous\s+(?:day|week|month|one|period)|(?:day|week|month)\s+prior|usse\s+pehle|us\s+se\s+pehle|pichle\s+se\s+pichle)\b/;
 /** Agreement with a proposal, in words: shown again, since only its Confirm button makes it happen. */
 const GO_AHEAD = /^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|haan|han|ji|theek\s+hai|thik\s+hai|fine|done|alright|confirm(?:ed)?|proceed|go\s+ahead|do\s+it|kar\s+do|kardo|karo|please|pls)\b[\s,.!]*)+$/;
 /** A new amount for the change just proposed: "change it to 30k", "make it 40k instead", "30k kar do". */
 const AMEND = /\b(?:change|make|set|bump|raise|lower|increase|decrease|reduce|instead|it|karo|kar\s+do|kardo|actually|rather|no|nahi|then|to)\b/;
+/** Words of money and the book that, with nothing plannable, deserve a question rather than small talk. */
 const FINANCE_HINT = ['money', 'cash', 'amount', 'account', 'accounts', 'players', 'player', 'agent', 'agents', 'points', 'odds', 'market', 'markets', 'match', 'win', 'won', 'lost', 'numbers', 'figures', 'stake', 'stakes'];
 
 export class RulePlanner implements Planner {
@@ -129,7 +129,6 @@ export class RulePlanner implements Planner {
     let intents = exclusive ? [exclusive] : matched;
     // An upline question is about the caller's own take, not the downline's.
     if (intents.some((i) => i.id === 'upline')) intents = intents.filter((i) => i.id !== 'take');
-    // "settlement history" with a settle-sounding verb stays a read.
     if (intents.length === 0) return this.followUpOrNot(input, r);
 
     const slots = new Slots(input, r);
