@@ -1,5 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/infra/log.js';
+import { createAgentRuntime } from '../../src/main/assistant/create.js';
 import {
   THRESHOLDS, classifyIntent, decideIntent, intentLabels, intentModel, splitClauses, trainIntentModel,
 } from '../../src/main/assistant/planner/classifier.js';
@@ -241,5 +245,14 @@ describe('determinism', () => {
       expect(classifyIntent(text, a)).toEqual(classifyIntent(text, b));
       expect(classifyIntent(text, a)).toEqual(classifyIntent(text, intentModel()));
     }
+  });
+});
+
+describe('the model at start-up', () => {
+  it('is trained when the app builds its assistant, not on the first message, and says how long it took', () => {
+    const lines: string[] = [];
+    createAgentRuntime({ dataDir: mkdtempSync(join(tmpdir(), 'model-start-')), log: createLogger({ write: (line) => lines.push(line) }) });
+    const trained = lines.map((l) => JSON.parse(l) as { msg?: string; ms?: unknown }).find((l) => l.msg === 'intent model trained');
+    expect(trained?.ms).toEqual(expect.any(Number));
   });
 });

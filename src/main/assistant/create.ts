@@ -6,6 +6,7 @@ import { createToolRegistry } from '../tools/registry.js';
 import { Assistant } from './assistant.js';
 import { RateLimiter } from './guards/rate-limit.js';
 import { FileChatHistory } from './history.js';
+import { intentModel } from './planner/classifier.js';
 import { RulePlanner } from './planner/rule-planner.js';
 
 export interface AgentRuntime {
@@ -20,6 +21,10 @@ export interface AgentRuntime {
  */
 export function createAgentRuntime(options: { dataDir: string; log: Logger; turnsPerMinute?: number; confirmTtlSeconds?: number | undefined }): AgentRuntime {
   const audit = new AuditLog(join(options.dataDir, 'audit', 'audit.jsonl'));
+  // The intent classifier trains here, at start-up (about 200 ms, bench/planner.ts), not on the first message.
+  const started = performance.now();
+  intentModel();
+  options.log.info('intent model trained', { ms: Math.round(performance.now() - started) });
   const chat = new Assistant({
     registry: createToolRegistry({ log: options.log.child({ component: 'tools' }) }),
     planners: [new RulePlanner()],
