@@ -42,3 +42,14 @@ export function listScope(args: Record<string, unknown>): string {
   }
   return parts.length > 0 ? ` (${parts.join(', ')})` : '';
 }
+
+/**
+ * What a name search found, in words: none, the one, or how many. `found` is each hit as the
+ * sentence shows it, its database names already through `name`.
+ */
+export function searchSentence(query: unknown, found: readonly string[], words: { none: string; many: string }): string {
+  const asked = `“${oneLine(String(query))}”`;
+  if (found.length === 0) return `${words.none} ${asked}.`;
+  if (found.length === 1) return `${found[0]!} matches ${asked}.`;
+  return `${found.length} ${words.many} ${asked}.`;
+}

@@ -1,8 +1,8 @@
 import * as api from '../../shared/contracts/agent-api.js';
-import { oneLine } from '../assistant/policy/gate.js';
 import { hasAny } from '../assistant/planner/slots.js';
+import { name, searchSentence } from '../assistant/words.js';
 import { DESK, opts } from './common.js';
-import { SEARCH_VERBS } from './search-players.js';
+import { FIXTURE_WORDS, SEARCH_VERBS } from './search-players.js';
 import { defineTool } from './define.js';
 
 export default defineTool({
@@ -15,14 +15,11 @@ export default defineTool({
   allowedRoles: DESK, isDestructive: false, card: 'fixture_picker', entities: {}, resolves: 'fixture',
   invoke: (args, ctx) => ctx.api.match.searchFixtures.query(args, opts(ctx)),
   render: (out, args) => (out.fixtures.length > 1 ? { type: 'fixture_picker', data: { query: args.query, fixtures: out.fixtures } } : undefined),
-  say: (out, args) => (out.fixtures.length === 0
-    ? `No match is called “${oneLine(String(args.query))}”.`
-    : out.fixtures.length === 1 ? `${oneLine(out.fixtures[0]!.name)} matches “${oneLine(String(args.query))}”.`
-      : `${out.fixtures.length} matches fit “${oneLine(String(args.query))}”.`),
+  say: (out, args) => searchSentence(args.query, out.fixtures.map((f) => name(f.name)), { none: 'No match is called', many: 'matches fit' }),
   planning: {
     id: 'find_fixtures', precedence: 201, exclusive: true, fallback: true,
     vocabulary: ['look'],
-    triggers: (r) => (r.fixture !== null || r.names.length > 0) && hasAny(r, 'match', 'matches', 'fixture', 'fixtures', 'game', 'games', 'event', 'events')
+    triggers: (r) => (r.fixture !== null || r.names.length > 0) && hasAny(r, ...FIXTURE_WORDS)
       && (hasAny(r, ...SEARCH_VERBS) || /\blook\s+up\b/.test(r.folded)),
     fill: (s) => ({ args: { query: s.r.fixture ?? s.r.names.map((n) => n.text).join(' ') } }),
     examples: ['find the madrid fixture', 'search matches with india'],

@@ -1,12 +1,13 @@
 import * as api from '../../shared/contracts/agent-api.js';
-import { oneLine } from '../assistant/policy/gate.js';
 import { hasAny } from '../assistant/planner/slots.js';
+import { name, searchSentence } from '../assistant/words.js';
 import { DESK, opts } from './common.js';
 import { defineTool } from './define.js';
 
 /** "find players called raj", "look up ishaan", "kaun kaun Rahul hai": a search by name, nothing else asked. */
 export const SEARCH_VERBS = ['find', 'search', 'lookup', 'locate', 'called', 'named', 'name', 'names', 'anyone', 'someone', 'anybody', 'somebody', 'paas', 'kaun'];
-const FIXTURE_WORDS = ['match', 'matches', 'fixture', 'fixtures', 'game', 'games', 'event', 'events'];
+/** Words of a match: with them a search is for a fixture, not a person. */
+export const FIXTURE_WORDS = ['match', 'matches', 'fixture', 'fixtures', 'game', 'games', 'event', 'events'];
 
 export default defineTool({
   name: 'agent.searchPlayers',
@@ -19,10 +20,8 @@ export default defineTool({
   invoke: (args, ctx) => ctx.api.agent.searchPlayers.query(args, opts(ctx)),
   // One match needs no choosing; none is said in words, not with an empty picker.
   render: (out, args) => (out.players.length > 1 ? { type: 'player_picker', data: { query: args.query, players: out.players } } : undefined),
-  say: (out, args) => (out.players.length === 0
-    ? `No one in your downline matches “${oneLine(String(args.query))}”.`
-    : out.players.length === 1 ? `${oneLine(out.players[0]!.name)} (${oneLine(out.players[0]!.username)}) matches “${oneLine(String(args.query))}”.`
-      : `${out.players.length} people in your downline match “${oneLine(String(args.query))}”.`),
+  say: (out, args) => searchSentence(args.query, out.players.map((p) => `${name(p.name)} (${name(p.username)})`),
+    { none: 'No one in your downline matches', many: 'people in your downline match' }),
   planning: {
     id: 'find_players', precedence: 200, exclusive: true, fallback: true,
     vocabulary: [...SEARCH_VERBS, 'look'],
