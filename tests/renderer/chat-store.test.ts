@@ -1,9 +1,10 @@
 import { TRPCClientError } from '@trpc/client';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Card } from '../../src/shared/contracts/assistant.js';
 import type { ChatMessage, ChatTurnInput, TurnEvent } from '../../src/shared/contracts/chat.js';
 import {
-  CHAT_WIDTH, type ChatClient, MAX_LENGTH, STALE_AFTER_ANSWER, STALE_AFTER_CHANGE, type StaleKeys, createChatStore, pageContext,
+  CHAT_WIDTH, type ChatClient, MAX_LENGTH, STALE_AFTER_ANSWER, STALE_AFTER_CHANGE, STOP_GRACE_MS, STOP_UNCONFIRMED, type StaleKeys,
+  createChatStore, pageContext,
 } from '../../src/renderer/src/chat/store.js';
 
 /** A desk error as the renderer receives it (tRPC's client error, the desk's code in `data`). */
@@ -29,7 +30,8 @@ function message(over: Partial<ChatMessage> & Pick<ChatMessage, 'id'>): ChatMess
 function fakeDesk() {
   const turns: Array<{ input: ChatTurnInput; observer: Observer; unsubscribed: boolean }> = [];
   const calls = { history: [] as Array<Deferred<{ messages: ChatMessage[] }>>, confirm: [] as Array<{ input: unknown; answer: Deferred<ChatMessage> }>,
-    cancel: [] as Array<{ input: unknown; answer: Deferred<ChatMessage> }>, clear: [] as Array<Deferred<unknown>> };
+    cancel: [] as Array<{ input: unknown; answer: Deferred<ChatMessage> }>, clear: [] as Array<Deferred<unknown>>,
+    stop: [] as Array<{ input: { requestId: string }; answer: Deferred<{ stopped: boolean }> }> };
   const client: ChatClient = {
     chat: {
       turn: {
@@ -43,12 +45,13 @@ function fakeDesk() {
       confirm: { mutate: (input) => { const d = deferred<ChatMessage>(); calls.confirm.push({ input, answer: d }); return d.promise; } },
       cancel: { mutate: (input) => { const d = deferred<ChatMessage>(); calls.cancel.push({ input, answer: d }); return d.promise; } },
       clear: { mutate: () => { const d = deferred<unknown>(); calls.clear.push(d); return d.promise; } },
+      stop: { mutate: (input) => { const d = deferred<{ stopped: boolean }>(); calls.stop.push({ input, answer: d }); return d.promise; } },
     },
   };
   return { client, turns, calls };
 }
 
-function setup(storage: Map<string, string> = new Map()) {
+function setup(storage: Map<string, string> = new Map(), options: { stopGraceMs?: number } = {}) {
   const fake = fakeDesk();
   const invalidated: StaleKeys[] = [];
   let unauthorized = 0;
@@ -58,6 +61,7 @@ function setup(storage: Map<string, string> = new Map()) {
     unauthorized: () => { unauthorized++; },
     invalidate: (keys) => { invalidated.push(keys); },
     storage: { getItem: (k) => storage.get(k) ?? null, setItem: (k, v) => { storage.set(k, v); } },
+    ...options,
   });
   return { store, ...fake, invalidated, storage, unauthorizedCalls: () => unauthorized };
 }
@@ -164,6 +168,125 @@ describe('chat store: sending and streaming', () => {
     turns[0]!.observer.onData({ type: 'start', requestId: 'r1', user: message({ id: 'u1', role: 'user' }) });
     expect(store.getState().messages).toEqual([]);
     expect(store.getState().turn).toBeNull();
+  });
+});
+
+describe('chat store: stopping a turn', () => {
+  afterEach(() => { vi.useRealTimers(); });
+
+  /** A turn under way: started as r1, with some text in. */
+  function running(options: { stopGraceMs?: number } = {}) {
+    const t = setup(new Map(), options);
+    t.store.getState().send('exposure');
+    const emit = (e: TurnEvent) => t.turns[0]!.observer.onData(e);
+    const user = message({ id: 'u1', role: 'user', text: 'exposure' });
+    emit({ type: 'start', requestId: 'r1', user });
+    emit({ type: 'text', requestId: 'r1', delta: 'Your open ' });
+    return { ...t, emit, user };
+  }
+
+  it('asks main to stop the turn by its requestId, once, and keeps listening for the stopped message', async () => {
+    const { store, turns, calls, emit, user } = running();
+    store.getState().stop();
+    store.getState().stop();
+    expect(calls.stop.map((c) => c.input)).toEqual([{ requestId: 'r1' }]);
+    expect(store.getState().turn).toMatchObject({ requestId: 'r1', stopping: true, text: 'Your open ' });
+    expect(turns[0]!.unsubscribed).toBe(false);
+    calls.stop[0]!.answer.resolve({ stopped: true });
+    await flush();
+    // Text already on its way still lands, then main's own ending.
+    emit({ type: 'text', requestId: 'r1', delta: 'liab' });
+    expect(store.getState().turn?.text).toBe('Your open liab');
+    const stopped = message({ id: 'a1', text: 'Your open liab', outcome: 'answered', stopped: true });
+    emit({ type: 'done', requestId: 'r1', message: stopped });
+    const s = store.getState();
+    expect(s.turn).toBeNull();
+    expect(s.error).toBeNull();
+    expect(s.messages).toEqual([user, stopped]);
+    expect(s.send('next')).toBe(true);
+  });
+
+  it('a stop pressed before main named the turn is sent when start arrives', () => {
+    const { store, turns, calls } = setup();
+    store.getState().send('exposure');
+    store.getState().stop();
+    expect(calls.stop).toHaveLength(0);
+    expect(store.getState().turn?.stopping).toBe(true);
+    turns[0]!.observer.onData({ type: 'start', requestId: 'r5', user: message({ id: 'u5', role: 'user', requestId: 'r5' }) });
+    expect(calls.stop.map((c) => c.input)).toEqual([{ requestId: 'r5' }]);
+  });
+
+  it('without done in time, ends the turn here: unsubscribed, the partial answer kept as a stopped failure', async () => {
+    vi.useFakeTimers();
+    const { store, turns, calls, emit, user } = running();
+    store.getState().stop();
+    calls.stop[0]!.answer.resolve({ stopped: true });
+    await vi.advanceTimersByTimeAsync(STOP_GRACE_MS - 1);
+    expect(store.getState().turn).not.toBeNull();
+    await vi.advanceTimersByTimeAsync(1);
+    const s = store.getState();
+    expect(turns[0]!.unsubscribed).toBe(true);
+    expect(s.turn).toBeNull();
+    expect(s.messages).toEqual([user, expect.objectContaining({ role: 'assistant', text: 'Your open ', outcome: 'failed', stopped: true, requestId: 'r1' })]);
+    expect(s.error).toBe(STOP_UNCONFIRMED);
+    // A done that comes after all is another turn's business now: nothing changes.
+    emit({ type: 'done', requestId: 'r1', message: message({ id: 'a1', text: 'late', stopped: true }) });
+    expect(store.getState().messages).toHaveLength(2);
+    turns[0]!.observer.onComplete();
+    expect(store.getState().error).toBe(STOP_UNCONFIRMED);
+  });
+
+  it('the grace period is a store option, and done within it cancels the fallback', async () => {
+    vi.useFakeTimers();
+    const { store, turns, emit, user } = running({ stopGraceMs: 50 });
+    store.getState().stop();
+    const stopped = message({ id: 'a1', text: 'Your open ', stopped: true });
+    emit({ type: 'done', requestId: 'r1', message: stopped });
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(store.getState().messages).toEqual([user, stopped]);
+    expect(store.getState().error).toBeNull();
+    expect(turns[0]!.unsubscribed).toBe(false);
+  });
+
+  it('a failed stop call falls back at once; UNAUTHORIZED ends the session', async () => {
+    const { store, turns, calls, unauthorizedCalls } = running();
+    store.getState().stop();
+    calls.stop[0]!.answer.reject(deskError('INTERNAL_SERVER_ERROR', 'relation "turns" does not exist'));
+    await flush();
+    expect(turns[0]!.unsubscribed).toBe(true);
+    expect(store.getState().turn).toBeNull();
+    expect(store.getState().messages.at(-1)).toMatchObject({ text: 'Your open ', outcome: 'failed', stopped: true });
+    expect(store.getState().error).toBe(STOP_UNCONFIRMED);
+
+    store.getState().send('again');
+    turns[1]!.observer.onData({ type: 'start', requestId: 'r2', user: message({ id: 'u2', role: 'user', requestId: 'r2' }) });
+    store.getState().stop();
+    calls.stop[1]!.answer.reject(deskError('UNAUTHORIZED', 'session expired'));
+    await flush();
+    expect(unauthorizedCalls()).toBe(1);
+    expect(turns[1]!.unsubscribed).toBe(true);
+  });
+
+  it('stop without a running turn does nothing; reset cancels a pending fallback', async () => {
+    vi.useFakeTimers();
+    const { store, calls } = setup();
+    store.getState().stop();
+    expect(calls.stop).toHaveLength(0);
+    const t = running();
+    t.store.getState().stop();
+    t.store.getState().reset();
+    await vi.advanceTimersByTimeAsync(STOP_GRACE_MS * 2);
+    expect(t.store.getState()).toMatchObject({ turn: null, error: null, messages: [] });
+  });
+
+  it('stopping before anything arrived and without done gives the typed text back', async () => {
+    vi.useFakeTimers();
+    const { store } = setup();
+    store.getState().send('hello there');
+    store.getState().stop();
+    await vi.advanceTimersByTimeAsync(STOP_GRACE_MS);
+    expect(store.getState()).toMatchObject({ turn: null, draft: 'hello there', error: STOP_UNCONFIRMED });
+    expect(store.getState().messages).toEqual([]);
   });
 });
 

@@ -3,10 +3,15 @@ import type { Card } from '../../../shared/contracts/assistant';
 import type { ChatMessage } from '../../../shared/contracts/chat';
 import { type CardAction, CardView, type ProposalStatus } from '../cards';
 import { formatDateTime } from '../lib/format';
+import { useRoute } from '../lib/route';
 import { useSession } from '../lib/session';
+import { usageLine } from '../lib/usage-format';
 import { CHAT_WIDTH, type ChatState, MAX_LENGTH, type TurnState } from './store';
 import { useChat } from './useChat';
 import { listInWords } from '../lib/format';
+
+/** The Settings page: the Claude key, models and budgets behind the assistant. */
+const SETTINGS_PATH = '/agent/settings';
 
 const SUGGESTIONS = ['What is my live exposure?', "Show today's P&L", 'Who owes me the most?', 'Show my downline'];
 
@@ -132,10 +137,18 @@ function PanelHeader({ docked, onClose }: { docked: boolean; onClose(): void }) 
   const setDocked = useChat((s) => s.setDocked);
   const clear = useChat((s) => s.clear);
   const busy = useChat((s) => s.turn !== null);
+  const navigate = useRoute((s) => s.navigate);
+  const openSettings = () => {
+    navigate(SETTINGS_PATH);
+    // Floating, the panel would cover the page it just opened; docked, both fit side by side.
+    if (!docked) onClose();
+  };
   return (
     <header className="chat-head">
       <h2>Assistant</h2>
       <div className="chat-head-tools">
+        <button type="button" data-testid="chat-settings" onClick={openSettings}
+          title="The assistant's settings: Claude API key, models and budgets">Settings</button>
         <button type="button" data-testid="chat-clear" onClick={() => void clear()} disabled={busy}
           title="Delete this conversation">Clear</button>
         <button type="button" data-testid="chat-dock-toggle" aria-pressed={docked} onClick={() => setDocked(!docked)}
@@ -236,13 +249,17 @@ function Message({ message: m, timezone, onPick, onAction, proposals }: {
   onAction: (action: CardAction) => void; proposals: Proposals;
 }) {
   const tone = m.outcome === 'rate_limited' ? ' warn' : m.outcome === 'failed' ? ' failed' : '';
+  const assistant = m.role === 'assistant';
   return (
     <li className={`chat-msg ${m.role}${tone}`} data-testid="chat-message" data-role={m.role} data-outcome={m.outcome}
-      data-request-id={m.requestId} data-resolves={m.resolves?.state}>
+      data-request-id={m.requestId} data-resolves={m.resolves?.state} data-planner={m.planner} data-stopped={m.stopped}>
+      {assistant && m.stopped && <span className="chat-stopped" data-testid="chat-stopped">Stopped</span>}
       {m.text && <p className="chat-text" title={formatDateTime(m.at, timezone)}>{m.text}</p>}
-      {m.role === 'assistant' && m.cards.map((card, i) => (
+      {assistant && m.cards.map((card, i) => (
         <CardView key={i} card={card} onPick={onPick} onAction={onAction} proposal={proposalOf(card, proposals)} />
       ))}
+      {/* What Claude's calls used; the offline planner costs nothing, so it gets no line. */}
+      {assistant && m.planner === 'claude' && m.usage && <p className="chat-usage" data-testid="chat-usage">{usageLine(m.usage)}</p>}
     </li>
   );
 }
@@ -261,7 +278,8 @@ function Thinking({ turn }: { turn: TurnState }) {
   const running = turn.tools.filter((t) => t.status === 'planned' || t.status === 'started');
   const failed = turn.tools.filter((t) => t.status === 'failed');
   let status: string;
-  if (turn.text) status = 'Writing…';
+  if (turn.stopping) status = 'Stopping…';
+  else if (turn.text) status = 'Writing…';
   else if (running.length > 0) status = `Looking up ${listInWords(running.map((t) => t.label))}…`;
   else if (turn.tools.length > 0) status = 'Putting the answer together…';
   else status = 'Thinking…';
@@ -278,7 +296,9 @@ function Composer({ inputRef }: { inputRef: RefObject<HTMLTextAreaElement | null
   const draft = useChat((s) => s.draft);
   const setDraft = useChat((s) => s.setDraft);
   const send = useChat((s) => s.send);
+  const stop = useChat((s) => s.stop);
   const busy = useChat((s) => s.turn !== null);
+  const stopping = useChat((s) => s.turn?.stopping ?? false);
   const id = useId();
   const length = draft.length;
   const canSend = !busy && draft.trim().length > 0 && length <= MAX_LENGTH;
@@ -287,6 +307,13 @@ function Composer({ inputRef }: { inputRef: RefObject<HTMLTextAreaElement | null
     if (canSend) send(draft);
   };
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    // Escape stops a running answer; it closes the floating panel only when nothing runs.
+    if (e.key === 'Escape' && busy) {
+      e.preventDefault();
+      e.stopPropagation();
+      stop();
+      return;
+    }
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       submit();
@@ -300,9 +327,18 @@ function Composer({ inputRef }: { inputRef: RefObject<HTMLTextAreaElement | null
         onChange={(e) => setDraft(e.target.value)} onKeyDown={onKeyDown} />
       <div className="chat-composer-row">
         <span id={`${id}-hint`} className={`muted chat-hint${length > MAX_LENGTH - 200 ? ' near' : ''}`}>
-          {length > MAX_LENGTH - 200 ? `${length} / ${MAX_LENGTH}` : 'Enter to send · Shift+Enter for a new line'}
+          {length > MAX_LENGTH - 200 ? `${length} / ${MAX_LENGTH}` : busy ? 'Esc to stop the answer' : 'Enter to send · Shift+Enter for a new line'}
         </span>
-        <button type="submit" className="primary" data-testid="chat-send" disabled={!canSend}>Send</button>
+        {busy ? (
+          // A plain button: Enter in the textarea submits the form, and must never stop the answer.
+          <button type="button" className="chat-stop" data-testid="chat-stop" aria-label="Stop answering"
+            title="Stop answering (Esc)" aria-keyshortcuts="Escape" disabled={stopping}
+            onClick={() => { stop(); inputRef.current?.focus(); }}>
+            {stopping ? 'Stopping…' : 'Stop'}
+          </button>
+        ) : (
+          <button type="submit" className="primary" data-testid="chat-send" disabled={!canSend}>Send</button>
+        )}
       </div>
     </form>
   );

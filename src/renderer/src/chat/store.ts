@@ -18,6 +18,8 @@ export interface TurnState {
   tools: Array<{ tool: string; label: string; status: ToolStatus }>;
   cards: Card[];
   text: string;
+  /** The user pressed Stop: main's `done` (marked stopped) is awaited, for STOP_GRACE_MS at most. */
+  stopping: boolean;
 }
 
 type HistoryState = 'idle' | 'loading' | 'ready' | 'error';
@@ -59,6 +61,12 @@ export interface ChatState {
   /** Continues a picker's turn with the chosen candidate. */
   pick(requestId: string, candidateId: string): void;
   /**
+   * Asks main to end the running turn with what it has (once its requestId is known). The
+   * subscription stays open for the `done` that follows; without it in time, or when the call
+   * fails, the turn ends here with its partial answer as a failed message.
+   */
+  stop(): void;
+  /**
    * Confirms or cancels the proposal of `nonce`, once: nothing is sent while an answer to it is
    * in flight or after it ended. The answer (main's message) joins the conversation.
    */
@@ -80,6 +88,7 @@ export interface ChatClient {
     confirm: { mutate(input: { nonce: string; payloadHash: string }): Promise<ChatMessage> };
     cancel: { mutate(input: { nonce: string; payloadHash: string }): Promise<ChatMessage> };
     clear: { mutate(): Promise<unknown> };
+    stop: { mutate(input: { requestId: string }): Promise<{ stopped: boolean }> };
   };
 }
 
@@ -97,7 +106,15 @@ export interface ChatDeps {
   invalidate(keys: StaleKeys): void;
   /** Where the dock mode is remembered (localStorage's two methods); null: nowhere. */
   storage: { getItem(key: string): string | null; setItem(key: string, value: string): void } | null;
+  /** How long a stopped turn waits for main's `done` before ending on its own (STOP_GRACE_MS). */
+  stopGraceMs?: number;
 }
+
+/** Main answers a stop at once; a `done` this late means it or the link is stuck, not slow. */
+export const STOP_GRACE_MS = 5_000;
+
+/** Why a stopped turn ended without main's word: its partial answer lives in this window only. */
+export const STOP_UNCONFIRMED = 'Stopped. The assistant did not confirm it, so what had arrived is kept in this window only.';
 
 /** A confirmed change moved limits or takes: every panel figure, and the audit log. */
 export const STALE_AFTER_CHANGE: StaleKeys = [['panel'], ['audit']];
@@ -160,19 +177,36 @@ function without<T>(record: Record<string, T>, key: string): Record<string, T> {
   return next;
 }
 
-export function createChatStore({ client, page, unauthorized, invalidate, storage }: ChatDeps) {
-  /** The running subscription and a token that tells its events from a stale one's. */
-  let active: { token: number; unsubscribe(): void } | null = null;
+/** The running subscription, with a token that tells its events from a stale one's. */
+interface ActiveTurn {
+  token: number;
+  unsubscribe(): void;
+  /** The typed text, given back if the turn fails before main took it. */
+  restore: string | null;
+  /** Set once Stop was pressed: ends the turn here if main's `done` does not come. */
+  stopTimer: ReturnType<typeof setTimeout> | null;
+  /** The stop call went out: it is sent once per turn. */
+  stopSent: boolean;
+}
+
+export function createChatStore({ client, page, unauthorized, invalidate, storage, stopGraceMs = STOP_GRACE_MS }: ChatDeps) {
+  let active: ActiveTurn | null = null;
   let tokens = 0;
   /** Bumped by each history load and by reset, so a late answer for another session is dropped. */
   let historyRuns = 0;
   /** Bumped by reset only: a proposal answer that lands after sign-out is dropped. */
   let sessionRuns = 0;
 
-  const stopActive = (): void => {
+  /** Forgets the running turn (and its stop timer); the caller decides whether to unsubscribe. */
+  const release = (): ActiveTurn | null => {
     const a = active;
     active = null;
-    a?.unsubscribe();
+    if (a?.stopTimer != null) clearTimeout(a.stopTimer);
+    return a;
+  };
+
+  const stopActive = (): void => {
+    release()?.unsubscribe();
   };
 
   const readDocked = (): boolean => {
@@ -218,6 +252,8 @@ export function createChatStore({ client, page, unauthorized, invalidate, storag
       switch (event.type) {
         case 'start':
           set((s) => ({ ...withMessages(upsert(s.messages, event.user)), turn: { ...turn, requestId: event.requestId } }));
+          // Stop was pressed before main named the turn: now it can be asked to.
+          if (turn.stopping) sendStop(token, event.requestId);
           return;
         case 'plan': {
           const known = new Set(turn.tools.map((t) => t.tool));
@@ -240,7 +276,7 @@ export function createChatStore({ client, page, unauthorized, invalidate, storag
           set({ turn: { ...turn, text: turn.text + event.delta } });
           return;
         case 'done':
-          active = null;
+          release();
           set((s) => ({ ...withMessages(upsert(s.messages, event.message)), turn: null }));
           return;
       }
@@ -249,12 +285,12 @@ export function createChatStore({ client, page, unauthorized, invalidate, storag
     /** The call failed (or ended without `done`): keep what had arrived, and say what went wrong. */
     const fail = (token: number, error: unknown, restore: string | null) => {
       if (active?.token !== token) return;
-      active = null;
+      release();
       if (isUnauthorized(error)) unauthorized();
       const { turn, draft } = get();
       const partial: ChatMessage[] = turn && (turn.text || turn.cards.length) ? [{
         id: `local-${token}`, role: 'assistant', at: new Date().toISOString(), text: turn.text, cards: turn.cards,
-        requestId: turn.requestId ?? '', outcome: 'failed',
+        requestId: turn.requestId ?? '', outcome: 'failed', ...(turn.stopping && { stopped: true as const }),
       }] : [];
       set((s) => ({
         ...withMessages([...s.messages, ...partial]),
@@ -265,21 +301,45 @@ export function createChatStore({ client, page, unauthorized, invalidate, storag
       }));
     };
 
+    /** A stopped turn that main did not end: end it here, keeping what had arrived. */
+    const giveUp = (token: number, error: unknown) => {
+      const a = active;
+      if (a?.token !== token) return;
+      // fail() first: it forgets the turn, so the unsubscribe's own completion is not a second failure.
+      fail(token, isUnauthorized(error) ? error : new UserFacingError(STOP_UNCONFIRMED), a.restore);
+      a.unsubscribe();
+    };
+
+    const sendStop = (token: number, requestId: string) => {
+      const a = active;
+      if (a?.token !== token || a.stopSent) return;
+      a.stopSent = true;
+      try {
+        // `stopped: false` (main had already finished it) needs nothing: its `done` is on the way.
+        client.chat.stop.mutate({ requestId }).catch((error: unknown) => giveUp(token, error));
+      } catch (error) {
+        giveUp(token, error);
+      }
+    };
+
     const run = (input: ChatTurnInput, restore: string | null) => {
       stopActive();
       const token = ++tokens;
-      set({ turn: { requestId: null, action: null, tools: [], cards: [], text: '' }, error: null });
+      set({ turn: { requestId: null, action: null, tools: [], cards: [], text: '', stopping: false }, error: null });
       let ended = false;
-      active = { token, unsubscribe: () => undefined };
+      const own: ActiveTurn = { token, unsubscribe: () => undefined, restore, stopTimer: null, stopSent: false };
+      active = own;
       try {
         const sub = client.chat.turn.subscribe(input, {
           onData: (event) => apply(token, event),
           onError: (error) => { ended = true; fail(token, error, restore); },
           onComplete: () => {
-            if (!ended && active?.token === token) fail(token, new UserFacingError('The assistant stopped before finishing its answer. Try again.'), restore);
+            if (ended || active?.token !== token) return;
+            const why = get().turn?.stopping ? STOP_UNCONFIRMED : 'The assistant stopped before finishing its answer. Try again.';
+            fail(token, new UserFacingError(why), restore);
           },
         });
-        if (active?.token === token) active = { token, unsubscribe: () => sub.unsubscribe() };
+        if (active === own) own.unsubscribe = () => sub.unsubscribe();
         else sub.unsubscribe();
       } catch (error) {
         fail(token, error, restore);
@@ -343,6 +403,15 @@ export function createChatStore({ client, page, unauthorized, invalidate, storag
       pick(requestId, candidateId) {
         if (get().turn || !requestId) return;
         run({ kind: 'pick', requestId, candidateId }, null);
+      },
+      stop() {
+        const a = active;
+        const turn = get().turn;
+        if (!a || !turn || turn.stopping) return;
+        const token = a.token;
+        set({ turn: { ...turn, stopping: true } });
+        a.stopTimer = setTimeout(() => giveUp(token, null), stopGraceMs);
+        if (turn.requestId !== null) sendStop(token, turn.requestId);
       },
       async answer(action, nonce, payloadHash) {
         const { answering, resolved } = get();

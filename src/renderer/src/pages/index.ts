@@ -6,6 +6,7 @@ import { DownlinePage } from './Downline';
 import { ExposurePage } from './Exposure';
 import { PlayerPage } from './Player';
 import { PnlPage } from './Pnl';
+import { SettingsPage } from './Settings';
 import { SettlementsPage } from './Settlements';
 
 /**
@@ -31,4 +32,5 @@ export const PAGES: PageEntry[] = [
   { pattern: '/agent/pnl', title: 'PnL', nav: 'PnL', Component: PnlPage },
   { pattern: '/agent/settlements', title: 'Settlements', nav: 'Settlements', Component: SettlementsPage },
   { pattern: '/agent/audit', title: 'Audit', nav: 'Audit', Component: AuditPage },
+  { pattern: '/agent/settings', title: 'Settings', nav: 'Settings', Component: SettingsPage },
 ];
