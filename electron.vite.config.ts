@@ -18,7 +18,8 @@ const copyBackendAssets = {
 export default defineConfig({
   main: {
     build: {
-      externalizeDeps: true,
+      // Optional dependencies are not externalised by default; the keychain module is native.
+      externalizeDeps: { include: ['@napi-rs/keyring'] },
       rollupOptions: { input: { index: resolve('src/main/index.ts') } },
     },
     plugins: [copyBackendAssets],

@@ -13,12 +13,15 @@ import { confirmTtlFromEnv, createAgentRuntime } from './assistant/create.js';
 import { deskDataDirsFromEnv } from './data-dirs.js';
 import { DeskSessions } from './desk/sessions.js';
 import { startElectronApp, userDataDir } from './electron/app.js';
+import { desktopSecretStores } from './electron/safe-storage-store.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const log = createLogger({ base: { service: 'agent-desk' } });
 
 const dirs = deskDataDirsFromEnv(process.env, userDataDir(), 'pglite');
-const runtime = createAgentRuntime({ dataDir: dirs.dataDir, log, confirmTtlSeconds: confirmTtlFromEnv(process.env) });
+const runtime = createAgentRuntime({
+  dataDir: dirs.dataDir, log, confirmTtlSeconds: confirmTtlFromEnv(process.env), secrets: await desktopSecretStores(dirs.dataDir, process.env, log),
+});
 const backend = await connectBackend(backendConfigFromEnv(process.env, dirs.pgliteDir), log);
 await startElectronApp({
   backend,

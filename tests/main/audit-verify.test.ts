@@ -23,6 +23,7 @@ import type { ChatMessage } from '../../src/shared/contracts/chat.js';
 import { canonicalJson } from '../../src/shared/canonical-json.js';
 import { auditVerify } from '../helpers/audit-verify.js';
 import { ENGINES, type TestBackend, startTestBackend } from '../helpers/backend.js';
+import { keylessModels } from '../helpers/model-settings.js';
 
 /**
  * Main's audit log checked against the backend's audit chain. A genuine log is written once per
@@ -243,7 +244,7 @@ describe.each(ENGINES)('audit log against the backend\'s records on %s', (engine
       const sessions = new DeskSessions();
       sessions.set('window-1', { token, user, expiresAt: new Date(Date.now() + 3_600_000).toISOString() });
       const backend = connection ?? { mode: 'remote' as const, client: (t: string | null) => b.client(t ?? undefined), close: async () => {} };
-      const desk = deskRouter.createCaller({ sessions, backend, log: silentLogger, chat: assistant(log), audit: log, slot: 'window-1' });
+      const desk = deskRouter.createCaller({ sessions, backend, log: silentLogger, chat: assistant(log), audit: log, models: keylessModels(), slot: 'window-1' });
       return desk.audit.list();
     }
 

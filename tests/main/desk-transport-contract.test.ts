@@ -19,6 +19,7 @@ import type { DeskBridge } from '../../src/shared/contracts/desk-bridge.js';
 import { deskResponseSchema } from '../../src/shared/contracts/desk-transport.js';
 import { silentLogger } from '../../src/infra/log.js';
 import { openTestBookBackend } from '../helpers/backend.js';
+import { keylessModels } from '../helpers/model-settings.js';
 
 /**
  * The desk contract (`shared/contracts/desk-bridge.ts`) held against both transports: the same
@@ -52,6 +53,7 @@ const chat: ChatService = {
   clear: async () => undefined,
   confirm: async () => ({ id: 'a-2', role: 'assistant', at: '2026-11-20T06:30:00.000Z', text: 'no proposal', cards: [], requestId: 'req-2' }),
   cancel: async () => ({ id: 'a-3', role: 'assistant', at: '2026-11-20T06:30:00.000Z', text: 'no proposal', cards: [], requestId: 'req-3' }),
+  stop: () => false,
 };
 
 const turn = (text: string) => ({ kind: 'message' as const, text, page: { path: '/agent/dashboard', query: {} } });
@@ -65,7 +67,7 @@ describe('the desk contract, over IPC and over the WebSocket', () => {
 
   beforeAll(async () => {
     backend = embeddedConnection(await openTestBookBackend(), silentLogger);
-    deps = { backend, sessions: new DeskSessions(), log: silentLogger, chat, audit: new AuditLog(join(mkdtempSync(join(tmpdir(), 'desk-contract-')), 'audit.jsonl')) };
+    deps = { backend, sessions: new DeskSessions(), log: silentLogger, chat, audit: new AuditLog(join(mkdtempSync(join(tmpdir(), 'desk-contract-')), 'audit.jsonl')), models: keylessModels() };
     shell = await startBrowserShell({ ...deps, rendererDir: '/nonexistent-renderer' });
   });
   afterAll(async () => {

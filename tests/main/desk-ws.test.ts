@@ -13,6 +13,7 @@ import type { DeskRouter } from '../../src/main/desk/router.js';
 import { DeskSessions } from '../../src/main/desk/sessions.js';
 import { type BrowserShell, MAX_WS_BATCH, startBrowserShell } from '../../src/main/web/server.js';
 import { BOOK_NOW, openTestBookBackend } from '../helpers/backend.js';
+import { keylessModels } from '../helpers/model-settings.js';
 
 /** A ChatService test double (the assistant is not under test here): greets the caller, then done. */
 const chat: ChatService = {
@@ -28,6 +29,7 @@ const chat: ChatService = {
   // Proposals are not under test here: answering one says so.
   confirm: async () => ({ id: 'a-2', role: 'assistant', at: '2026-11-20T06:30:00.000Z', text: 'no proposal', cards: [], requestId: 'req-2' }),
   cancel: async () => ({ id: 'a-3', role: 'assistant', at: '2026-11-20T06:30:00.000Z', text: 'no proposal', cards: [], requestId: 'req-3' }),
+  stop: () => false,
 };
 
 /** The desk router over the browser shell's real WebSocket, against the embedded backend. */
@@ -38,7 +40,7 @@ describe('desk router over the browser shell', () => {
 
   beforeAll(async () => {
     backend = embeddedConnection(await openTestBookBackend(), silentLogger);
-    shell = await startBrowserShell({ backend, sessions: new DeskSessions(), log: silentLogger, chat, audit: new AuditLog(join(mkdtempSync(join(tmpdir(), 'desk-ws-')), 'audit.jsonl')), rendererDir: '/nonexistent-renderer' });
+    shell = await startBrowserShell({ backend, sessions: new DeskSessions(), log: silentLogger, chat, audit: new AuditLog(join(mkdtempSync(join(tmpdir(), 'desk-ws-')), 'audit.jsonl')), models: keylessModels(), rendererDir: '/nonexistent-renderer' });
   });
   afterAll(async () => {
     for (const c of opened) c.close();

@@ -14,6 +14,7 @@ import type { DeskCallId, DeskResponse } from '../../src/shared/contracts/desk-b
 import { MAX_DESK_MESSAGE_BYTES, deskResponseSchema } from '../../src/shared/contracts/desk-transport.js';
 import { silentLogger } from '../../src/infra/log.js';
 import { openTestBookBackend } from '../helpers/backend.js';
+import { keylessModels } from '../helpers/model-settings.js';
 
 /** A fake IpcMainEvent: only what the check reads. */
 const event = (url: string | null, id = 7): IpcSenderEvent => ({ senderFrame: url === null ? null : { url }, sender: { id } });
@@ -56,6 +57,7 @@ function fakeChat() {
     // Proposals are not under test here: answering one says so.
     confirm: async () => message('assistant', 'no proposal'),
     cancel: async () => message('assistant', 'no proposal'),
+    stop: () => false,
   };
   return { chat, state };
 }
@@ -130,7 +132,8 @@ describe('handleDeskMessage', () => {
   const sessions = new DeskSessions();
   const audit = new AuditLog(join(mkdtempSync(join(tmpdir(), 'ipc-')), 'audit.jsonl'));
   const { chat, state } = fakeChat();
-  const deps = () => ({ backend, sessions, log: silentLogger, chat, audit });
+  const models = keylessModels();
+  const deps = () => ({ backend, sessions, log: silentLogger, chat, audit, models });
   const isOwn = (url: string | undefined) => isAppUrl(url, undefined);
   const app = (id: number) => event('app://desk/', id);
   const turn = (text: string) => ({ kind: 'message', text, page: { path: '/agent/dashboard', query: {} } });

@@ -15,6 +15,7 @@ import type { DeskRouter } from '../../src/main/desk/router.js';
 import { DeskSessions } from '../../src/main/desk/sessions.js';
 import { type BrowserShell, requestPath, startBrowserShell } from '../../src/main/web/server.js';
 import { openTestBookBackend } from '../helpers/backend.js';
+import { keylessModels } from '../helpers/model-settings.js';
 
 /** The assistant is not under test here. */
 const chat = {} as ChatService;
@@ -98,7 +99,7 @@ describe('the browser shell under hostile requests', () => {
     mkdirSync(join(rendererDir, 'assets'));
     writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1);');
     const audit = new AuditLog(join(mkdtempSync(join(tmpdir(), 'desk-hostile-')), 'audit.jsonl'));
-    shell = await startBrowserShell({ backend, sessions: new DeskSessions(), log: silentLogger, chat, audit, rendererDir });
+    shell = await startBrowserShell({ backend, sessions: new DeskSessions(), log: silentLogger, chat, audit, models: keylessModels(), rendererDir });
     port = Number(new URL(shell.url).port);
     validCookie = (await fetch(shell.url)).headers.get('set-cookie')!.split(';')[0]!;
   });

@@ -278,7 +278,7 @@ describe.each(ENGINES)('sign-in throttling on %s', (engine) => {
   it('reaches the desk\'s login (the in-process link, counted as one address) as a readable refusal', async () => {
     const runtime = createAgentRuntime({ dataDir: mkdtempSync(join(tmpdir(), 'throttle-desk-')), log: silentLogger });
     const desk = deskRouter.createCaller({
-      sessions: new DeskSessions(), backend: embeddedConnection(b, silentLogger), log: silentLogger, chat: runtime.chat, audit: runtime.audit, slot: 'window-1',
+      sessions: new DeskSessions(), backend: embeddedConnection(b, silentLogger), log: silentLogger, chat: runtime.chat, audit: runtime.audit, models: runtime.models, slot: 'window-1',
     });
     const name = `ghost-${randomUUID()}`;
     for (let i = 0; i < 5; i++) await expect(desk.session.login({ username: name, password: 'wrong' })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });

@@ -9,6 +9,8 @@ import { randomUUID } from 'node:crypto';
 import type { User } from '../../shared/contracts/agent-api.js';
 import { type Card, type Decision, type Envelope, decisionSchema } from '../../shared/contracts/assistant.js';
 import type { ChatConfirmInput, ChatMessage, ChatTurnInput, PageContext, TurnEvent, TurnOutcome } from '../../shared/contracts/chat.js';
+import type { TurnUsage } from '../../shared/contracts/model-settings.js';
+import type { IsoDate } from '../../shared/dates.js';
 import { localDate } from '../../shared/dates.js';
 import { nameMatches } from '../../shared/fuzzy.js';
 import { normalizeForSearch } from '../../shared/text.js';
@@ -22,6 +24,9 @@ import type { AuditLog } from '../audit/audit-log.js';
 import type { NonceStore } from '../confirm/nonce-store.js';
 import { type ProposalAnswer, Proposals } from '../confirm/proposals.js';
 import type { ChatService, TurnCaller } from './chat-service.js';
+import type { ClaudeBrain } from './claude/brain.js';
+import type { ClaudeTurnResult, Exchange } from './claude/claude-turn.js';
+import { isOrder } from './planner/rule-planner.js';
 import { DIRECT_ANSWERS, proposalSentence, sentenceFor } from './composer.js';
 import { allowedFigures, guardNumbers } from './guards/number-guard.js';
 import type { ChatHistoryStore } from './history.js';
@@ -43,6 +48,10 @@ export interface TurnRecord {
   flaggedFigures: string[];
   notes: string[];
   timingsMs: { plan: number; gate: number; tools: number; total: number };
+  /** The model's usage, when Claude answered (or tried to). */
+  usage: TurnUsage | null;
+  /** Why the offline planner answered a turn meant for Claude. */
+  fallback: string | null;
 }
 
 export interface TurnLimiter {
@@ -60,6 +69,8 @@ export interface AssistantOptions {
   history: ChatHistoryStore;
   limiter: TurnLimiter;
   log: Logger;
+  /** Claude, when the user has added a key: it answers the turns the planners are not sure of. */
+  claude?: ClaudeBrain;
   onTurn?: (record: TurnRecord) => void;
   clock?: () => number;
 }
@@ -72,7 +83,12 @@ interface Conversation {
   proposed: Map<string, ChatConfirmInput>;
   /** The picker the last turn showed, if it showed one: only it can be answered in words. */
   pickerJustShown: string | null;
+  /** The last exchanges in words, for a model to read the conversation by. */
+  exchanges: Exchange[];
 }
+
+/** How many earlier exchanges a model is shown: enough for "and him?", never the whole history. */
+const MODEL_MEMORY = 6;
 
 const MAX_PENDING = 8;
 
@@ -113,6 +129,8 @@ export class Assistant implements ChatService {
   private readonly conversations = new Map<string, Conversation>();
   private readonly clock: () => number;
   private readonly proposals: Proposals;
+  /** Running turns by request id, so Stop can end one. */
+  private readonly running = new Map<string, { userId: string; controller: AbortController }>();
 
   constructor(private readonly options: AssistantOptions) {
     this.clock = options.clock ?? (() => performance.now());
@@ -135,8 +153,12 @@ export class Assistant implements ChatService {
     const conversation = this.conversation(user.id);
     const record: TurnRecord = {
       requestId, userId: user.id, planner: '', intent: '', outcome: 'failed', calls: [], clarify: null, picker: null,
-      envelopes: [], flaggedFigures: [], notes: [], timingsMs: { plan: 0, gate: 0, tools: 0, total: 0 },
+      envelopes: [], flaggedFigures: [], notes: [], timingsMs: { plan: 0, gate: 0, tools: 0, total: 0 }, usage: null, fallback: null,
     };
+    const stop = new AbortController();
+    const onTransportAbort = () => stop.abort();
+    signal?.addEventListener('abort', onTransportAbort, { once: true });
+    this.running.set(requestId, { userId: user.id, controller: stop });
     const pending = input.kind === 'pick' ? conversation.pending.get(input.requestId) : undefined;
     const picked = pending && input.kind === 'pick' ? pending.names.find((n) => n.id === input.candidateId) : undefined;
     const userMessage: ChatMessage = {
@@ -147,6 +169,9 @@ export class Assistant implements ChatService {
 
     const cards: Card[] = [];
     let text: string;
+    /** What the turn already streamed (Claude's cards and prose), so the end sends only the rest. */
+    const streamed = { cards: 0, text: '' };
+    let stopped = false;
     try {
       const allowed = this.options.limiter.take(user.id);
       if (!allowed.ok) {
@@ -159,17 +184,63 @@ export class Assistant implements ChatService {
         const ctx: ToolContext = { api: caller.api, user, requestId };
         const inWords = input.kind === 'message' ? pickInWords(input.text, conversation) : null;
         conversation.pickerJustShown = null;
-        const outcome = input.kind === 'pick'
-          ? await this.resumePick(input.requestId, input.candidateId, conversation, ctx, record)
-          : inWords
-            ? await this.resumePick(inWords.requestId, inWords.candidateId, conversation, ctx, record)
-            : await this.planAndGate(input.text, input.page, caller, conversation, ctx, record);
+        let outcome: GateOutcome;
+        let lead = '';
+        if (input.kind === 'pick') outcome = await this.resumePick(input.requestId, input.candidateId, conversation, ctx, record);
+        else if (inWords) outcome = await this.resumePick(inWords.requestId, inWords.candidateId, conversation, ctx, record);
+        else {
+          const planned = await this.plan(input.text, input.page, caller, conversation, record);
+          const route = this.options.claude
+            ? await this.options.claude.route(planned.decision, this.wantsChange(input.text, planned.decision), user.timezone)
+            : { kind: 'offline' as const, reason: null };
+          if (route.kind === 'model') {
+            yield { type: 'plan', requestId, intent: 'model', action: 'tools', tools: [] };
+            const result: ClaudeTurnResult = yield* this.options.claude!.turn({
+              requestId, text: input.text, page: input.page, today: planned.today, user, ctx, earlier: conversation.exchanges,
+              known: knownEntities(conversation.context), ordered: isOrder(input.text), signal: stop.signal,
+            }, route);
+            record.usage = result.usage;
+            record.notes.push(...result.notes);
+            record.flaggedFigures.push(...result.flagged);
+            streamed.cards = result.cards.length;
+            streamed.text = result.text;
+            cards.push(...result.cards);
+            if (result.usage.calls > 0) await this.options.claude!.record(user.timezone, result.usage).catch((error: unknown) => this.options.log.warn('model usage not saved', { requestId, err: error }));
+            if (result.kind === 'answered' || result.kind === 'stopped') {
+              record.planner = 'claude';
+              stopped = result.kind === 'stopped';
+              record.intent = 'model';
+              record.outcome = result.runs.length > 0 && result.runs.every((r) => !r.envelope.ok) ? 'failed' : 'answered';
+              record.calls = result.runs.map((r) => ({ tool: r.tool, args: r.args }));
+              record.envelopes.push(...result.runs.map((r) => r.envelope));
+              if (result.lastRead) this.rememberRead(conversation, result.lastRead);
+              text = result.text || (stopped ? 'Stopped.' : result.cards.length > 0 ? '' : 'I have no answer to that. Could you rephrase?');
+              return yield* this.finish({ requestId, user, userMessage, record, cards, text, streamed, stopped, started, conversation });
+            }
+            if (result.kind === 'handoff') {
+              record.planner = 'claude';
+              outcome = result.outcome;
+            } else {
+              // The model could not answer: the offline plan stands, and the chat says why.
+              record.fallback = result.reason;
+              record.notes.push(`claude fallback (${result.failure}): ${result.reason}`);
+              lead = `${capitalized(result.reason)}, so I answered offline.`;
+              outcome = await this.gatePlanned(planned.decision, caller, conversation, ctx, record);
+            }
+          } else {
+            if (route.reason) {
+              record.fallback = route.reason;
+              lead = `${capitalized(route.reason)}, so I answered offline.`;
+            }
+            outcome = await this.gatePlanned(planned.decision, caller, conversation, ctx, record);
+          }
+        }
         yield { type: 'plan', requestId, intent: outcome.intent, action: outcome.action === 'failed' ? 'tools' : outcome.action, tools: outcome.action === 'tools' ? outcome.calls.map((c) => ({ tool: c.tool, label: toolLabel(c.tool) })) : [] };
-        const answer = yield* this.execute(outcome, ctx, conversation, record, signal);
+        const answer = yield* this.execute(outcome, ctx, conversation, record, stop.signal);
         if (outcome.intent.startsWith('follow_up:')) await this.supersede(answer.cards, conversation, caller, requestId);
         else this.remember(answer.cards, conversation);
         cards.push(...answer.cards);
-        text = answer.text;
+        text = [streamed.text, lead, answer.text].filter(Boolean).join(' ');
       }
     } catch (error) {
       // A turn never crashes the panel: whatever broke becomes an error card.
@@ -184,42 +255,79 @@ export class Assistant implements ChatService {
         text = 'Something went wrong while answering. Nothing was changed; please try again.';
         cards.push({ type: 'error_card', data: { code: 'INTERNAL', message: text, retryable: true } });
       }
+      streamed.text = '';
+    } finally {
+      signal?.removeEventListener('abort', onTransportAbort);
+      this.running.delete(requestId);
     }
+    return yield* this.finish({ requestId, user, userMessage, record, cards, text, streamed, stopped, started, conversation });
+  }
 
-    for (const card of cards) yield { type: 'card', requestId, card };
-    for (const piece of text.match(/[^.!?]+[.!?]*\s*/g) ?? [text]) yield { type: 'text', requestId, delta: piece };
-    const message: ChatMessage = { id: randomUUID(), role: 'assistant', at: new Date().toISOString(), text, cards, requestId, outcome: record.outcome };
-    await this.options.history.append(user.id, [userMessage, message]).catch((error: unknown) => {
+  /** The end of every turn: the cards and words not streamed yet, the history, the log line, `done`. */
+  private async *finish(t: {
+    requestId: string; user: User; userMessage: ChatMessage; record: TurnRecord; cards: Card[]; text: string;
+    streamed: { cards: number; text: string }; stopped: boolean; started: number; conversation: Conversation;
+  }): AsyncGenerator<TurnEvent, void> {
+    const { requestId, user, record, cards, text } = t;
+    for (const card of cards.slice(t.streamed.cards)) yield { type: 'card', requestId, card };
+    const rest = text.startsWith(t.streamed.text) ? text.slice(t.streamed.text.length) : text;
+    if (rest.trim()) for (const piece of rest.match(/[^.!?]+[.!?]*\s*/g) ?? [rest]) yield { type: 'text', requestId, delta: piece };
+    const message: ChatMessage = {
+      id: randomUUID(), role: 'assistant', at: new Date().toISOString(), text: text.trim(), cards, requestId, outcome: record.outcome,
+      ...(record.planner === 'claude' || record.usage ? { planner: record.planner === 'claude' ? 'claude' as const : 'rules' as const } : { planner: 'rules' as const }),
+      ...(record.usage && { usage: record.usage }),
+      ...(t.stopped && { stopped: true as const }),
+    };
+    t.conversation.exchanges = [...t.conversation.exchanges, { user: t.userMessage.text, assistant: message.text }].slice(-MODEL_MEMORY);
+    await this.options.history.append(user.id, [t.userMessage, message]).catch((error: unknown) => {
       this.options.log.warn('history not saved', { requestId, err: error });
     });
-    record.timingsMs.total = round(this.clock() - started);
+    record.timingsMs.total = round(this.clock() - t.started);
     this.options.log.info('turn', {
       requestId, user: user.id, planner: record.planner, intent: record.intent, outcome: record.outcome,
       tools: record.calls.map((c) => c.tool), timings_ms: record.timingsMs, notes: record.notes, flagged: record.flaggedFigures,
+      ...(record.usage && { usage: record.usage }), ...(record.fallback && { fallback: record.fallback }),
     });
     this.options.onTurn?.(record);
     yield { type: 'done', requestId, message };
   }
 
+  stop(requestId: string, user: User): boolean {
+    const running = this.running.get(requestId);
+    if (!running || running.userId !== user.id) return false;
+    running.controller.abort();
+    return true;
+  }
+
+  /** Whether the message asks for a change: an order, or an offline plan that is one. */
+  private wantsChange(text: string, decision: Decision): boolean {
+    if (decision.calls.some((c) => this.options.registry.get(c.tool)?.isDestructive)) return true;
+    return isOrder(text) && decision.confidence < 0.6;
+  }
+
   private conversation(userId: string): Conversation {
     let c = this.conversations.get(userId);
     if (!c) {
-      c = { context: { ...EMPTY_CONTEXT }, pending: new Map(), proposed: new Map(), pickerJustShown: null };
+      c = { context: { ...EMPTY_CONTEXT }, pending: new Map(), proposed: new Map(), pickerJustShown: null, exchanges: [] };
       this.conversations.set(userId, c);
     }
     return c;
   }
 
-  private async planAndGate(text: string, page: PageContext, caller: TurnCaller, conversation: Conversation, ctx: ToolContext, record: TurnRecord): Promise<GateOutcome> {
+  /** The offline decision for a message, and the user's "today" it was made against. */
+  private async plan(text: string, page: PageContext, caller: TurnCaller, conversation: Conversation, record: TurnRecord): Promise<{ decision: Decision; today: IsoDate }> {
     // "Today" is the user's own day on the backend's business clock.
-    const now = new Date((await caller.api.auth.me.query(undefined, callOptions(ctx.requestId, ctx.signal))).now);
+    const now = new Date((await caller.api.auth.me.query(undefined, callOptions(record.requestId))).now);
+    const today = localDate(now, caller.user.timezone);
     const t0 = this.clock();
-    const decision = await this.decide({
-      requestId: record.requestId, text, page, today: localDate(now, caller.user.timezone), role: caller.user.role, context: conversation.context,
-    }, record);
+    const decision = await this.decide({ requestId: record.requestId, text, page, today, role: caller.user.role, context: conversation.context }, record);
+    record.timingsMs.plan = round(this.clock() - t0);
+    return { decision, today };
+  }
+
+  private async gatePlanned(decision: Decision, caller: TurnCaller, conversation: Conversation, ctx: ToolContext, record: TurnRecord): Promise<GateOutcome> {
     const t1 = this.clock();
     const outcome = await gate(decision, this.options.registry, caller.user, ctx, knownEntities(conversation.context));
-    record.timingsMs.plan = round(t1 - t0);
     record.timingsMs.gate = round(this.clock() - t1);
     return outcome;
   }
@@ -329,13 +437,18 @@ export class Assistant implements ChatService {
     record.flaggedFigures = guarded.flagged;
     record.outcome = results.every((r) => !r.envelope.ok) ? 'failed' : 'answered';
 
+    this.rememberRead(conversation, outcome);
+    return { text: guarded.text, cards };
+  }
+
+  /** What a follow-up may lean on: the plan that ran and the entities it named. */
+  private rememberRead(conversation: Conversation, outcome: Extract<GateOutcome, { action: 'tools' }>): void {
     conversation.context = {
       lastCalls: outcome.planned,
       lastIntent: outcome.intent.replace(/^follow_up:/, ''),
       lastPlayer: outcome.player ?? conversation.context.lastPlayer,
       lastFixture: outcome.fixture ?? conversation.context.lastFixture,
     };
-    return { text: guarded.text, cards };
   }
 
   /**
@@ -394,6 +507,8 @@ export class Assistant implements ChatService {
 
 /** The chat's answer while the backend does not answer. */
 export const BACKEND_UNREACHABLE_TEXT = 'The backend is unreachable right now — retrying; try again in a moment.';
+
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 function knownEntities(context: ConversationContext): KnownEntity[] {
   return [context.lastPlayer, context.lastFixture].filter((e): e is KnownEntity => e !== null && e.name !== '');

@@ -18,4 +18,6 @@ export interface ChatService {
   confirm(input: ChatConfirmInput, caller: TurnCaller): Promise<ChatMessage>;
   /** The user cancels a proposal: it is used up and nothing changes. Never throws. */
   cancel(input: ChatConfirmInput, caller: TurnCaller): Promise<ChatMessage>;
+  /** The user pressed Stop on a running turn of theirs: it ends with what it has. False when none runs. */
+  stop(requestId: string, user: User): boolean;
 }

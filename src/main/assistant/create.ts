@@ -2,8 +2,10 @@ import { join } from 'node:path';
 import type { Logger } from '../../infra/log.js';
 import { AuditLog } from '../audit/audit-log.js';
 import { NonceStore } from '../confirm/nonce-store.js';
+import { type SecretStores, environmentStore } from '../secrets/secret-store.js';
 import { createToolRegistry } from '../tools/registry.js';
 import { Assistant } from './assistant.js';
+import { ClaudeBrain } from './claude/brain.js';
 import { RateLimiter } from './guards/rate-limit.js';
 import { FileChatHistory } from './history.js';
 import { intentModel } from './planner/classifier.js';
@@ -12,29 +14,53 @@ import { RulePlanner } from './planner/rule-planner.js';
 export interface AgentRuntime {
   chat: Assistant;
   audit: AuditLog;
+  /** The Claude planner's settings, key and usage (the Settings page). */
+  models: ClaudeBrain;
+}
+
+export interface AgentRuntimeOptions {
+  dataDir: string;
+  log: Logger;
+  turnsPerMinute?: number;
+  confirmTtlSeconds?: number | undefined;
+  /** Where the API key is kept, as the shell chose (keychain, safeStorage, session); default: ANTHROPIC_API_KEY only. */
+  secrets?: SecretStores;
+  /** ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL are read here, as the SDK reads them; default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** How long a model call may go without a streamed event before it counts as timed out. */
+  modelIdleTimeoutMs?: number;
 }
 
 /**
  * The assistant as the app runs it: the tool registry, the rule planner (offline, no key
- * needed), the per-agent rate limit, proposals in the nonce store (CONFIRM_TTL_SECONDS, 60 to
- * 300, default 300), and in the data folder the conversations and the audit chain.
+ * needed) with Claude behind it once a key is added, the per-agent rate limit, proposals in the
+ * nonce store (CONFIRM_TTL_SECONDS, 60 to 300, default 300), and in the data folder the
+ * conversations, the audit chain and the model settings and usage (`claude/`).
  */
-export function createAgentRuntime(options: { dataDir: string; log: Logger; turnsPerMinute?: number; confirmTtlSeconds?: number | undefined }): AgentRuntime {
+export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   const audit = new AuditLog(join(options.dataDir, 'audit', 'audit.jsonl'));
   // The intent classifier trains here, at start-up (about 200 ms, bench/planner.ts), not on the first message.
   const started = performance.now();
   intentModel();
   options.log.info('intent model trained', { ms: Math.round(performance.now() - started) });
+  const env = options.env ?? process.env;
+  const registry = createToolRegistry({ log: options.log.child({ component: 'tools' }) });
+  const models = new ClaudeBrain({
+    secrets: options.secrets ?? { read: [environmentStore(env)], write: null, writeNote: 'This app keeps no keys: set ANTHROPIC_API_KEY in its environment.' },
+    dataDir: options.dataDir, env, registry, log: options.log.child({ component: 'claude' }),
+    ...(options.modelIdleTimeoutMs !== undefined && { idleTimeoutMs: options.modelIdleTimeoutMs }),
+  });
   const chat = new Assistant({
-    registry: createToolRegistry({ log: options.log.child({ component: 'tools' }) }),
+    registry,
     planners: [new RulePlanner()],
+    claude: models,
     history: new FileChatHistory(join(options.dataDir, 'conversations')),
     limiter: new RateLimiter({ limit: options.turnsPerMinute ?? 30 }),
     nonces: new NonceStore({ ttlMs: (options.confirmTtlSeconds ?? 300) * 1000 }),
     audit,
     log: options.log.child({ component: 'assistant' }),
   });
-  return { chat, audit };
+  return { chat, audit, models };
 }
 
 /** CONFIRM_TTL_SECONDS from the environment, checked: a proposal lives one to five minutes. */

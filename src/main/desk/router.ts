@@ -7,9 +7,12 @@ import type { Logger } from '../../infra/log.js';
 import type { BackendClient, BackendConnection } from '../backend/connection.js';
 import { isBackendUnreachable } from '../backend/unreachable.js';
 import { chatConfirmInput, chatHistoryOutput, chatMessageSchema, chatTurnInput } from '../../shared/contracts/chat.js';
+import { checkKeyOutput, modelSettingsPatch, modelSettingsView, setApiKeyInput, stopTurnInput } from '../../shared/contracts/model-settings.js';
 import { auditListOutput } from '../../shared/contracts/audit.js';
 import { PAGE_SIZE_MAX } from '../../shared/contracts/page-size.js';
 import type { ChatService } from '../assistant/chat-service.js';
+import type { ModelSettingsService } from '../assistant/claude/settings-service.js';
+import { SecretStoreError } from '../secrets/secret-store.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { readAnchors, verifyAuditLog } from '../audit/verify.js';
 import { toolLabel } from '../tools/index.js';
@@ -22,6 +25,7 @@ export interface DeskServices {
   log: Logger;
   chat: ChatService;
   audit: AuditLog;
+  models: ModelSettingsService;
 }
 
 /**
@@ -63,6 +67,21 @@ async function relay<T>(ctx: DeskContext, call: () => Promise<T>): Promise<T> {
     }
     ctx.log.error('desk call failed', { err: error });
     throw new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: 'the backend could not be reached' });
+  }
+}
+
+/** The fields a patch sets: an absent field stays as it is. */
+function definedOnly<T extends object>(patch: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
+}
+
+/** A secret store's refusal ("no keychain here", "basic_text") is the user's to read; it never holds the key. */
+async function refusable<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof SecretStoreError) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: error.message });
+    throw error;
   }
 }
 
@@ -152,6 +171,17 @@ export const deskRouter = t.router({
       .mutation(({ ctx, input }) => ctx.chat.confirm(input, { user: ctx.session.user, api: ctx.api })),
     cancel: signedIn.input(chatConfirmInput).output(chatMessageSchema)
       .mutation(({ ctx, input }) => ctx.chat.cancel(input, { user: ctx.session.user, api: ctx.api })),
+    /** Stop: the turn ends with what it had, saved as stopped. */
+    stop: signedIn.input(stopTurnInput).mutation(({ ctx, input }) => ({ stopped: ctx.chat.stop(input.requestId, ctx.session.user) })),
+  }),
+  /** The Claude planner's key, models, budgets and usage (Settings page). The key goes in, never out. */
+  settings: t.router({
+    model: signedIn.output(modelSettingsView).query(({ ctx }) => ctx.models.view(ctx.session.user.timezone)),
+    setApiKey: signedIn.input(setApiKeyInput).output(modelSettingsView)
+      .mutation(({ ctx, input }) => refusable(() => ctx.models.setApiKey(input.key, ctx.session.user.timezone))),
+    deleteApiKey: signedIn.output(modelSettingsView).mutation(({ ctx }) => refusable(() => ctx.models.deleteApiKey(ctx.session.user.timezone))),
+    checkKey: signedIn.output(checkKeyOutput).mutation(({ ctx }) => ctx.models.checkKey()),
+    update: signedIn.input(modelSettingsPatch).output(modelSettingsView).mutation(({ ctx, input }) => ctx.models.update(definedOnly(input), ctx.session.user.timezone)),
   }),
   audit: t.router({
     /**

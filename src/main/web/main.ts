@@ -9,6 +9,7 @@ import { type LogLevel, createLogger } from '../../infra/log.js';
 import { backendConfigFromEnv, connectBackend } from '../backend/connection.js';
 import { confirmTtlFromEnv, createAgentRuntime } from '../assistant/create.js';
 import { browserShellDataDirs } from '../data-dirs.js';
+import { browserShellSecretStores } from '../secrets/secret-store.js';
 import { DeskSessions } from '../desk/sessions.js';
 import { startBrowserShell } from './server.js';
 
@@ -24,7 +25,7 @@ function port(value: string | undefined): number {
 const dirs = browserShellDataDirs(process.env);
 const backend = await connectBackend(backendConfigFromEnv(process.env, dirs.pgliteDir), log);
 const shell = await startBrowserShell({
-  backend, sessions: new DeskSessions(), ...createAgentRuntime({ dataDir: dirs.dataDir, log, confirmTtlSeconds: confirmTtlFromEnv(process.env) }), log, rendererDir: resolve('out/renderer'), port: port(process.env.WEB_PORT),
+  backend, sessions: new DeskSessions(), ...createAgentRuntime({ dataDir: dirs.dataDir, log, confirmTtlSeconds: confirmTtlFromEnv(process.env), secrets: await browserShellSecretStores(process.env, log) }), log, rendererDir: resolve('out/renderer'), port: port(process.env.WEB_PORT),
 });
 log.info('browser shell ready', { url: shell.url, backend: backend.mode, dataDir: dirs.dataDir, ...(backend.mode === 'embedded' && { pgliteDir: dirs.pgliteDir }) });
 process.stdout.write(`Agent Desk (browser shell): ${shell.url}\n`);

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { id } from './agent-api.js';
 import { cardSchema, proposalState } from './assistant.js';
+import { turnUsageSchema } from './model-settings.js';
 
 /** AGENT.md, Page context: the route the user is on when they ask, with its parsed query. */
 export const pageContextSchema = z.strictObject({
@@ -37,6 +38,11 @@ export const chatMessageSchema = z.strictObject({
   outcome: turnOutcome.optional(),
   /** A confirm or cancel answers the proposal of this nonce: its card shows this final state. */
   resolves: z.strictObject({ nonce: z.string().max(128), state: proposalState }).optional(),
+  /** Which planner answered: the offline rules, or Claude (with what its calls used). */
+  planner: z.enum(['rules', 'claude']).optional(),
+  usage: turnUsageSchema.optional(),
+  /** The user pressed Stop: the text is what had arrived by then. */
+  stopped: z.literal(true).optional(),
 });
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 

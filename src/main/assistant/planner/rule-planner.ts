@@ -7,7 +7,7 @@
 import type { Decision } from '../../../shared/contracts/assistant.js';
 import type { ToolModule } from '../../tools/define.js';
 import { TOOL_MODULES } from '../../tools/index.js';
-import { LEXICON, type Reading, hasAny, read } from './grammar.js';
+import { LEXICON, type Reading, fold, hasAny, read } from './grammar.js';
 import { Slots, periodOf, statusOf } from './slots.js';
 import { speechAct } from './speech-act.js';
 import { amountRefusal } from '../../../shared/parse/amount.js';
@@ -37,6 +37,9 @@ const readTwin = (intent: IntentSpec, r: Reading): IntentSpec | undefined => {
 };
 /** The write tools' own verbs: one opening a message makes it an order ("settle …?" still is). */
 const ORDER_VERBS: ReadonlySet<string> = new Set(INTENTS.filter(isWrite).flatMap((i) => i.vocabulary));
+
+/** Whether a message orders something (only an order may become a change), whichever planner plans it. */
+export const isOrder = (text: string): boolean => speechAct(fold(text), ORDER_VERBS) === 'command';
 
 /** Every word the planner understands: the grammar's own and each intent's vocabulary. */
 const KNOWN_WORDS: ReadonlySet<string> = new Set([...LEXICON, ...INTENTS.flatMap((i) => i.vocabulary)]);

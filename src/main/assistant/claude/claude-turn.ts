@@ -1,0 +1,301 @@
+/**
+ * One chat turn answered by Claude. The model reads through the read tools in a loop (at most
+ * MAX_CALLS_PER_TURN calls), each call through the same policy gate and tool registry as the
+ * offline planner's; its prose streams to the chat a sentence at a time through the number
+ * guard. The gate, not the model, decides what happens to a change: the first destructive
+ * tool_use ends the turn and goes back to the runtime as a gated call, which shows it as a
+ * preview with a nonce exactly as an offline plan would, and a picker ends it the same way.
+ * Invalid arguments go back to the model once as an `is_error` result; a second time, or a model
+ * that does not answer, gives the turn to the offline planner with the reason.
+ */
+import type Anthropic from '@anthropic-ai/sdk';
+import type { User } from '../../../shared/contracts/agent-api.js';
+import type { Card, Decision, Envelope } from '../../../shared/contracts/assistant.js';
+import type { PageContext, TurnEvent } from '../../../shared/contracts/chat.js';
+import type { ModelSettings, TokenUsage } from '../../../shared/contracts/model-settings.js';
+import { toolLabel } from '../../tools/index.js';
+import { errorCard } from '../../tools/registry.js';
+import type { ToolContext, ToolRegistry } from '../../tools/types.js';
+import { sentenceFor } from '../composer.js';
+import { allowedFigures } from '../guards/number-guard.js';
+import { type GateOutcome, MAX_CALLS_PER_TURN, gate } from '../policy/gate.js';
+import type { KnownEntity } from '../planner/types.js';
+import { MAX_MODEL_RETRIES, type ModelFailure, TurnStopped, classifyFailure, sleep } from './failures.js';
+import { NO_USAGE, addUsage, costMicroUsd } from './prices.js';
+import { ProseGuard } from './prose-guard.js';
+import { systemPrompt } from './system-prompt.js';
+import { toolCatalog } from './tool-catalog.js';
+
+/** An earlier exchange of the conversation, as the model is shown it (text only). */
+export interface Exchange {
+  user: string;
+  assistant: string;
+}
+
+export interface ClaudeTurnInput {
+  requestId: string;
+  text: string;
+  page: PageContext;
+  today: string;
+  user: User;
+  ctx: ToolContext;
+  model: string;
+  settings: ModelSettings;
+  /** The conversation so far (the last few exchanges). */
+  earlier: Exchange[];
+  /** Entities earlier turns resolved: the gate accepts their ids. */
+  known: KnownEntity[];
+  /** Whether the message is an order: a question (or a report of what happened) is never answered with a change. */
+  ordered: boolean;
+  signal?: AbortSignal | undefined;
+}
+
+export interface ToolRun {
+  tool: string;
+  args: Record<string, unknown>;
+  envelope: Envelope;
+}
+
+export interface ClaudeUsage extends TokenUsage {
+  calls: number;
+  models: string[];
+}
+
+interface Common {
+  /** The prose shown so far (guarded). */
+  text: string;
+  cards: Card[];
+  runs: ToolRun[];
+  /** The last read call's gate outcome: the entities and plan a follow-up may lean on. */
+  lastRead: Extract<GateOutcome, { action: 'tools' }> | null;
+  usage: ClaudeUsage;
+  notes: string[];
+  flagged: string[];
+}
+
+export type ClaudeTurnResult = Common & (
+  | { kind: 'answered' }
+  /** A change or a picker: the runtime finishes the turn with this outcome, as for an offline plan. */
+  | { kind: 'handoff'; outcome: GateOutcome }
+  | { kind: 'fallback'; reason: string; failure: ModelFailure['kind'] | 'budget' | 'invalid_arguments' }
+  | { kind: 'stopped' }
+);
+
+export interface ClaudeTurnDeps {
+  client: Anthropic;
+  registry: ToolRegistry;
+  /** The longest wait for the next streamed event before a call counts as timed out. */
+  idleTimeoutMs?: number;
+  random?: () => number;
+}
+
+const MAX_OUTPUT_TOKENS = 1_024;
+
+/** Runs the turn; yields tool progress, cards and guarded text as they happen. */
+export async function* claudeTurn(input: ClaudeTurnInput, deps: ClaudeTurnDeps): AsyncGenerator<TurnEvent, ClaudeTurnResult> {
+  const catalog = toolCatalog(deps.registry, input.user.role);
+  const system = systemPrompt({ today: input.today, timeZone: input.user.timezone, role: input.user.role, userName: input.user.name, page: input.page });
+  const messages: Anthropic.MessageParam[] = [
+    ...input.earlier.flatMap((e): Anthropic.MessageParam[] => [{ role: 'user', content: e.user }, { role: 'assistant', content: e.assistant || '(cards shown)' }]),
+    { role: 'user', content: input.text },
+  ];
+  const runs: ToolRun[] = [];
+  const guard = new ProseGuard(() => allowedFigures(runs.flatMap((r) => [r.envelope.ok ? r.envelope.data : null, r.args]), [], input.user.timezone));
+  const common: Common = {
+    text: '', cards: [], runs, lastRead: null, usage: { ...NO_USAGE, calls: 0, models: [] }, notes: [], flagged: [],
+  };
+  const finish = <R extends ClaudeTurnResult>(result: R): R => {
+    common.text = guard.shown.trim();
+    common.flagged = guard.dropped.flatMap((d) => d.figures);
+    if (guard.dropped.length > 0) common.notes.push(`number guard dropped ${guard.dropped.length} sentence(s)`);
+    return result;
+  };
+  let toolCalls = 0;
+  let invalid = 0;
+
+  for (;;) {
+    const used = common.usage.inputTokens + common.usage.outputTokens + common.usage.cacheReadTokens + common.usage.cacheWriteTokens;
+    if (used >= input.settings.maxTokensPerTurn) {
+      return finish({ ...common, kind: 'fallback', reason: `this turn reached its budget of ${input.settings.maxTokensPerTurn} tokens`, failure: 'budget' });
+    }
+    withCacheBreakpoint(messages);
+    let response: Anthropic.Message;
+    try {
+      response = yield* callModel(deps, {
+        model: input.model, max_tokens: Math.min(MAX_OUTPUT_TOKENS, input.settings.maxTokensPerTurn - used), system, tools: catalog.tools as Anthropic.Tool[], messages,
+      }, guard, input);
+    } catch (error) {
+      if (error instanceof TurnStopped) {
+        const tail = guard.end();
+        if (tail) yield { type: 'text', requestId: input.requestId, delta: tail };
+        return finish({ ...common, kind: 'stopped' });
+      }
+      const failure = error as ModelFailure;
+      return finish({ ...common, kind: 'fallback', reason: failure.reason, failure: failure.kind });
+    } finally {
+      stripCacheBreakpoints(messages);
+    }
+    const usage = response.usage;
+    const tokens = {
+      inputTokens: usage.input_tokens, outputTokens: usage.output_tokens,
+      cacheWriteTokens: usage.cache_creation_input_tokens ?? 0, cacheReadTokens: usage.cache_read_input_tokens ?? 0,
+    };
+    common.usage = {
+      ...addUsage(common.usage, { ...tokens, costMicroUsd: costMicroUsd(input.model, tokens) }),
+      calls: common.usage.calls + 1,
+      models: common.usage.models.includes(input.model) ? common.usage.models : [...common.usage.models, input.model],
+    };
+
+    const uses = response.content.filter((b): b is Anthropic.ToolUseBlock => b.type === 'tool_use');
+    if (uses.length === 0) {
+      const tail = guard.end();
+      if (tail) yield { type: 'text', requestId: input.requestId, delta: tail };
+      return finish({ ...common, kind: 'answered' });
+    }
+
+    messages.push({ role: 'assistant', content: response.content as Anthropic.ContentBlockParam[] });
+    const results: Anthropic.ToolResultBlockParam[] = [];
+    for (const use of uses) {
+      const refuse = (text: string) => results.push({ type: 'tool_result', tool_use_id: use.id, is_error: true, content: text });
+      const definition = catalog.definitionOf(use.name);
+      if (!definition) {
+        refuse(`There is no tool called ${use.name}.`);
+        continue;
+      }
+      if (definition.isDestructive && !input.ordered) {
+        common.notes.push(`refused ${definition.name}: the user asked a question`);
+        refuse('The user asked a question, not for a change: answer it with the read tools. Propose a change only when the user asks for one.');
+        continue;
+      }
+      if (toolCalls >= MAX_CALLS_PER_TURN) {
+        refuse(`That is the ${MAX_CALLS_PER_TURN}-call limit of this turn: answer with the results you have.`);
+        continue;
+      }
+      toolCalls += 1;
+      const args = use.input && typeof use.input === 'object' && !Array.isArray(use.input) ? { ...(use.input as Record<string, unknown>) } : {};
+      const decision: Decision = {
+        request_id: input.requestId, intent: definition.name, action: 'tools', calls: [{ tool: definition.name, args }], confidence: 1,
+      };
+      const outcome = await gate(decision, deps.registry, input.user, input.ctx, input.known);
+      common.notes.push(...outcome.notes);
+      if (outcome.action === 'clarify' && outcome.pending) return finish({ ...common, kind: 'handoff', outcome: { ...outcome, intent: definition.name } });
+      if (outcome.action === 'tools' && definition.isDestructive) return finish({ ...common, kind: 'handoff', outcome: { ...outcome, intent: definition.name } });
+      if (outcome.action === 'clarify' || outcome.action === 'direct') {
+        invalid += 1;
+        if (invalid >= 2) return finish({ ...common, kind: 'fallback', reason: 'Claude could not form a valid request', failure: 'invalid_arguments' });
+        refuse(outcome.action === 'clarify' ? `Invalid arguments: ${outcome.question}` : 'Invalid arguments.');
+        continue;
+      }
+      if (outcome.action === 'failed') {
+        refuse(failureText(outcome.envelope));
+        continue;
+      }
+      for (const call of outcome.calls) {
+        yield { type: 'tool', requestId: input.requestId, tool: call.tool, label: toolLabel(call.tool), status: 'started' };
+        const started = performance.now();
+        const envelope = await deps.registry.call(call.tool, call.args, { ...input.ctx, ...(input.signal && { signal: input.signal }) }, { retries: 2 });
+        const ms = Math.round(performance.now() - started);
+        yield { type: 'tool', requestId: input.requestId, tool: call.tool, label: toolLabel(call.tool), status: envelope.ok ? 'ok' : 'failed', ms };
+        runs.push({ tool: call.tool, args: call.args, envelope });
+        const card = envelope.ok ? envelope.ui : errorCard(envelope);
+        if (card) {
+          common.cards.push(card);
+          yield { type: 'card', requestId: input.requestId, card };
+        }
+        if (envelope.ok) {
+          common.lastRead = outcome;
+          const summary = sentenceFor(call.tool, envelope, call.args, input.user.timezone);
+          results.push({ type: 'tool_result', tool_use_id: use.id, content: resultText(summary, envelope.data) });
+        } else {
+          if (envelope.error.code === 'VALIDATION') invalid += 1;
+          if (invalid >= 2) return finish({ ...common, kind: 'fallback', reason: 'Claude could not form a valid request', failure: 'invalid_arguments' });
+          refuse(failureText(envelope));
+        }
+      }
+    }
+    messages.push({ role: 'user', content: results });
+    const released = guard.recheck();
+    if (released) yield { type: 'text', requestId: input.requestId, delta: released };
+  }
+}
+
+/** One model call, streamed; retried while nothing of it has been shown. Throws ModelFailure or TurnStopped. */
+async function* callModel(deps: ClaudeTurnDeps, params: Anthropic.MessageCreateParamsNonStreaming, guard: ProseGuard, input: ClaudeTurnInput):
+  AsyncGenerator<TurnEvent, Anthropic.Message> {
+  const idleMs = deps.idleTimeoutMs ?? 20_000;
+  for (let attempt = 0; ; attempt++) {
+    if (input.signal?.aborted) throw new TurnStopped();
+    guard.checkpoint();
+    const call = new AbortController();
+    const onStop = () => call.abort();
+    input.signal?.addEventListener('abort', onStop, { once: true });
+    let timedOut = false;
+    let idle: NodeJS.Timeout | undefined;
+    const awake = () => {
+      clearTimeout(idle);
+      idle = setTimeout(() => {
+        timedOut = true;
+        call.abort();
+      }, idleMs);
+    };
+    try {
+      awake();
+      const stream = deps.client.messages.stream(params, { signal: call.signal, maxRetries: 0, timeout: idleMs });
+      for await (const event of stream) {
+        awake();
+        if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') {
+          const shown = guard.push(event.delta.text);
+          if (shown) yield { type: 'text', requestId: input.requestId, delta: shown };
+        }
+      }
+      return await stream.finalMessage();
+    } catch (error) {
+      if (input.signal?.aborted) throw new TurnStopped();
+      const failure = classifyFailure(error, attempt, timedOut, deps.random);
+      if (!failure.retry || attempt >= MAX_MODEL_RETRIES || !guard.unseenSinceCheckpoint) throw failure;
+      guard.rollback();
+      await sleep(failure.waitMs, input.signal);
+    } finally {
+      clearTimeout(idle);
+      input.signal?.removeEventListener('abort', onStop);
+    }
+  }
+}
+
+/**
+ * A read result as the model gets it: the app's own sentence (figures already written as the
+ * user sees them) and the data, as JSON in which no text can close the data fence.
+ */
+function resultText(summary: string | null, data: unknown): string {
+  const json = JSON.stringify(data).replace(/</g, '\\u003c').replace(/>/g, '\\u003e');
+  return `${summary ? `summary: ${summary}\n` : ''}<data>${json}</data>`;
+}
+
+function failureText(envelope: Envelope): string {
+  return envelope.ok ? 'failed' : `${envelope.error.code}: ${envelope.error.message}`;
+}
+
+/**
+ * A cache breakpoint on the newest message: the next call of this turn (after tool results) and
+ * the next turn read everything up to it from the cache. Tools and the rules carry their own.
+ */
+function withCacheBreakpoint(messages: Anthropic.MessageParam[]): void {
+  const last = messages.at(-1);
+  if (!last) return;
+  const blocks: Anthropic.ContentBlockParam[] = typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : [...last.content];
+  const end = blocks.at(-1);
+  if (end && end.type !== 'thinking' && end.type !== 'redacted_thinking') blocks[blocks.length - 1] = { ...end, cache_control: { type: 'ephemeral' } } as Anthropic.ContentBlockParam;
+  last.content = blocks;
+}
+
+/** At most four breakpoints a request: each call moves this one to its newest message. */
+function stripCacheBreakpoints(messages: Anthropic.MessageParam[]): void {
+  for (const message of messages) {
+    if (typeof message.content === 'string') continue;
+    message.content = message.content.map((b) => {
+      if (!('cache_control' in b) || !b.cache_control) return b;
+      const { cache_control: _, ...rest } = b;
+      return rest as Anthropic.ContentBlockParam;
+    });
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * The number guard for streamed prose. The model's text arrives in pieces; it is passed on a
+ * sentence at a time, and a sentence with a figure that no tool result of this turn holds is
+ * never shown: it waits while more results may still come (the model called a tool), and is
+ * dropped when the answer ends without one that holds it. Sentences keep their order, so a
+ * sentence waiting holds back the ones after it.
+ */
+import { guardNumbers } from '../guards/number-guard.js';
+
+/** A sentence ends at . ! or ? before a space, or at a line break ("1,234.50" does not end one). */
+const SENTENCE_END = /[.!?]+(?=\s)\s*|\n+/g;
+
+export class ProseGuard {
+  private partial = '';
+  private held: string[] = [];
+  private mark = { partial: '', held: 0, shown: 0 };
+  /** Every sentence dropped, with its figures, for the turn's record. */
+  readonly dropped: Array<{ sentence: string; figures: string[] }> = [];
+  /** Everything passed on so far. */
+  shown = '';
+
+  constructor(private readonly allowed: () => Set<string>) {}
+
+  /** Takes a piece of text; returns what may be shown now. */
+  push(delta: string): string {
+    this.partial += delta;
+    let cut = 0;
+    for (const m of this.partial.matchAll(SENTENCE_END)) {
+      const end = m.index + m[0].length;
+      this.held.push(this.partial.slice(cut, end));
+      cut = end;
+    }
+    this.partial = this.partial.slice(cut);
+    return this.release(false);
+  }
+
+  /** Tool results arrived: sentences waiting for them may go now. */
+  recheck(): string {
+    return this.release(false);
+  }
+
+  /** The answer is complete: the last sentence is checked, and whatever still fails is dropped. */
+  end(): string {
+    if (this.partial.trim()) this.held.push(this.partial);
+    this.partial = '';
+    return this.release(true);
+  }
+
+  /** Before a model call: a call that fails before showing anything can be retried from here. */
+  checkpoint(): void {
+    this.mark = { partial: this.partial, held: this.held.length, shown: this.shown.length };
+  }
+
+  /** Whether nothing was shown since the checkpoint, so the call may be made again unseen. */
+  get unseenSinceCheckpoint(): boolean {
+    return this.shown.length === this.mark.shown;
+  }
+
+  /** Forgets what arrived since the checkpoint (the call failed and will be made again). */
+  rollback(): void {
+    this.partial = this.mark.partial;
+    this.held = this.held.slice(0, this.mark.held);
+  }
+
+  private release(final: boolean): string {
+    let out = '';
+    const allowed = this.allowed();
+    while (this.held.length > 0) {
+      const sentence = this.held[0]!;
+      const { flagged } = guardNumbers(sentence, allowed);
+      if (flagged.length > 0) {
+        if (!final) break;
+        this.dropped.push({ sentence: sentence.trim(), figures: flagged });
+      } else {
+        out += sentence;
+      }
+      this.held.shift();
+    }
+    this.shown += out;
+    return out;
+  }
+}
