@@ -26,6 +26,7 @@ import { type ProposalAnswer, Proposals } from '../confirm/proposals.js';
 import type { ChatService, TurnCaller } from './chat-service.js';
 import type { ClaudeBrain } from './claude/brain.js';
 import type { ClaudeTurnResult, Exchange } from './claude/claude-turn.js';
+import { WRITE_INTENTS } from './planner/classifier.js';
 import { isOrder } from './planner/rule-planner.js';
 import { DIRECT_ANSWERS, proposalSentence, sentenceFor } from './composer.js';
 import { allowedFigures, guardNumbers } from './guards/number-guard.js';
@@ -299,10 +300,11 @@ export class Assistant implements ChatService {
     return true;
   }
 
-  /** Whether the message asks for a change: an order, or an offline plan that is one. */
+  /** Whether the message asks for a change: the offline plan is one (or asks what a change needs), and the words are an order. */
   private wantsChange(text: string, decision: Decision): boolean {
-    if (decision.calls.some((c) => this.options.registry.get(c.tool)?.isDestructive)) return true;
-    return isOrder(text) && decision.confidence < 0.6;
+    const change = decision.calls.some((c) => this.options.registry.get(c.tool)?.isDestructive)
+      || decision.intent.split('+').some((intent) => Object.hasOwn(WRITE_INTENTS, intent));
+    return change && isOrder(text);
   }
 
   private conversation(userId: string): Conversation {

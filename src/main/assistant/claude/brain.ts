@@ -10,11 +10,11 @@ import type { Decision } from '../../../shared/contracts/assistant.js';
 import { localDate } from '../../../shared/dates.js';
 import type { CheckKeyOutput, ModelSettings, ModelSettingsView } from '../../../shared/contracts/model-settings.js';
 import type { Logger } from '../../../infra/log.js';
+import { formatMicroUsd } from '../../../shared/usd.js';
 import { type SecretStores, SecretStoreError, readSecret } from '../../secrets/secret-store.js';
 import type { ToolRegistry } from '../../tools/types.js';
 import { type ClaudeTurnInput, type ClaudeTurnResult, claudeTurn } from './claude-turn.js';
 import { classifyFailure } from './failures.js';
-import { formatUsd } from './money-words.js';
 import { ModelSettingsFile, modelChoices } from './settings-file.js';
 import type { ModelSettingsService } from './settings-service.js';
 import { UsageLedger } from './usage-ledger.js';
@@ -68,7 +68,7 @@ export class ClaudeBrain implements ModelSettingsService {
     const { settings } = await this.settings.read();
     const spent = await this.ledger.day(usageDay(timeZone));
     if (spent.costMicroUsd >= settings.maxCostPerDayMicroUsd) {
-      return { kind: 'offline', reason: `today's Claude budget of ${formatUsd(settings.maxCostPerDayMicroUsd)} is used up` };
+      return { kind: 'offline', reason: `today's Claude budget of ${formatMicroUsd(settings.maxCostPerDayMicroUsd)} is used up` };
     }
     const strong = wantsChange || decision.confidence < UNSURE;
     return { kind: 'model', model: strong ? settings.strongModel : settings.fastModel, settings };

@@ -104,11 +104,12 @@ export async function* claudeTurn(input: ClaudeTurnInput, deps: ClaudeTurnDeps):
   const common: Common = {
     text: '', cards: [], runs, lastRead: null, usage: { ...NO_USAGE, calls: 0, models: [] }, notes: [], flagged: [],
   };
-  const finish = <R extends ClaudeTurnResult>(result: R): R => {
+  type Ending = ClaudeTurnResult extends infer R ? R extends Common ? Omit<R, keyof Common> : never : never;
+  const finish = (ending: Ending): ClaudeTurnResult => {
     common.text = guard.shown.trim();
     common.flagged = guard.dropped.flatMap((d) => d.figures);
     if (guard.dropped.length > 0) common.notes.push(`number guard dropped ${guard.dropped.length} sentence(s)`);
-    return result;
+    return { ...common, ...ending } as ClaudeTurnResult;
   };
   let toolCalls = 0;
   let invalid = 0;
@@ -116,7 +117,7 @@ export async function* claudeTurn(input: ClaudeTurnInput, deps: ClaudeTurnDeps):
   for (;;) {
     const used = common.usage.inputTokens + common.usage.outputTokens + common.usage.cacheReadTokens + common.usage.cacheWriteTokens;
     if (used >= input.settings.maxTokensPerTurn) {
-      return finish({ ...common, kind: 'fallback', reason: `this turn reached its budget of ${input.settings.maxTokensPerTurn} tokens`, failure: 'budget' });
+      return finish({ kind: 'fallback', reason: `this turn reached its budget of ${input.settings.maxTokensPerTurn} tokens`, failure: 'budget' });
     }
     withCacheBreakpoint(messages);
     let response: Anthropic.Message;
@@ -128,10 +129,10 @@ export async function* claudeTurn(input: ClaudeTurnInput, deps: ClaudeTurnDeps):
       if (error instanceof TurnStopped) {
         const tail = guard.end();
         if (tail) yield { type: 'text', requestId: input.requestId, delta: tail };
-        return finish({ ...common, kind: 'stopped' });
+        return finish({ kind: 'stopped' });
       }
       const failure = error as ModelFailure;
-      return finish({ ...common, kind: 'fallback', reason: failure.reason, failure: failure.kind });
+      return finish({ kind: 'fallback', reason: failure.reason, failure: failure.kind });
     } finally {
       stripCacheBreakpoints(messages);
     }
@@ -150,9 +151,11 @@ export async function* claudeTurn(input: ClaudeTurnInput, deps: ClaudeTurnDeps):
     if (uses.length === 0) {
       const tail = guard.end();
       if (tail) yield { type: 'text', requestId: input.requestId, delta: tail };
-      return finish({ ...common, kind: 'answered' });
+      return finish({ kind: 'answered' });
     }
 
+    const apart = guard.endBlock();
+    if (apart) yield { type: 'text', requestId: input.requestId, delta: apart };
     messages.push({ role: 'assistant', content: response.content as Anthropic.ContentBlockParam[] });
     const results: Anthropic.ToolResultBlockParam[] = [];
     for (const use of uses) {
@@ -178,11 +181,11 @@ export async function* claudeTurn(input: ClaudeTurnInput, deps: ClaudeTurnDeps):
       };
       const outcome = await gate(decision, deps.registry, input.user, input.ctx, input.known);
       common.notes.push(...outcome.notes);
-      if (outcome.action === 'clarify' && outcome.pending) return finish({ ...common, kind: 'handoff', outcome: { ...outcome, intent: definition.name } });
-      if (outcome.action === 'tools' && definition.isDestructive) return finish({ ...common, kind: 'handoff', outcome: { ...outcome, intent: definition.name } });
+      if (outcome.action === 'clarify' && outcome.pending) return finish({ kind: 'handoff', outcome: { ...outcome, intent: definition.name } });
+      if (outcome.action === 'tools' && definition.isDestructive) return finish({ kind: 'handoff', outcome: { ...outcome, intent: definition.name } });
       if (outcome.action === 'clarify' || outcome.action === 'direct') {
         invalid += 1;
-        if (invalid >= 2) return finish({ ...common, kind: 'fallback', reason: 'Claude could not form a valid request', failure: 'invalid_arguments' });
+        if (invalid >= 2) return finish({ kind: 'fallback', reason: 'Claude could not form a valid request', failure: 'invalid_arguments' });
         refuse(outcome.action === 'clarify' ? `Invalid arguments: ${outcome.question}` : 'Invalid arguments.');
         continue;
       }
@@ -208,7 +211,7 @@ export async function* claudeTurn(input: ClaudeTurnInput, deps: ClaudeTurnDeps):
           results.push({ type: 'tool_result', tool_use_id: use.id, content: resultText(summary, envelope.data) });
         } else {
           if (envelope.error.code === 'VALIDATION') invalid += 1;
-          if (invalid >= 2) return finish({ ...common, kind: 'fallback', reason: 'Claude could not form a valid request', failure: 'invalid_arguments' });
+          if (invalid >= 2) return finish({ kind: 'fallback', reason: 'Claude could not form a valid request', failure: 'invalid_arguments' });
           refuse(failureText(envelope));
         }
       }

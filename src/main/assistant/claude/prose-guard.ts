@@ -34,6 +34,19 @@ export class ProseGuard {
     return this.release(false);
   }
 
+  /** A text block ended (the model turned to tools): what it left unfinished is a sentence, and the next block starts apart. */
+  endBlock(): string {
+    if (this.partial.trim()) this.held.push(this.partial);
+    this.partial = '';
+    const last = this.held.at(-1);
+    if (last !== undefined) {
+      if (!/\s$/.test(last)) this.held[this.held.length - 1] = `${last} `;
+    } else if (this.shown && !/\s$/.test(this.shown)) {
+      this.held.push(' ');
+    }
+    return this.release(false);
+  }
+
   /** Tool results arrived: sentences waiting for them may go now. */
   recheck(): string {
     return this.release(false);

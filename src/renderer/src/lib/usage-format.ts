@@ -6,42 +6,19 @@
  * reads this module too (its unit test), and that one's imports have no extensions.
  */
 import type { KeySource, TokenUsage, TurnUsage } from '../../../shared/contracts/model-settings.js';
+import { MICRO_PER_USD, divRound, formatMicroUsd, grouped } from '../../../shared/usd.js';
 
-export const MICRO_PER_USD = 1_000_000;
+export { MICRO_PER_USD, formatMicroUsd };
+
 /** The contract's bounds (modelSettingsPatch): checked here so a wrong value is explained, not sent. */
 export const MAX_COST_PER_DAY_MICRO_USD = 1_000_000_000;
 export const TOKENS_PER_TURN = { min: 1_000, max: 2_000_000 } as const;
 
 const MICRO = BigInt(MICRO_PER_USD);
 
-function grouped(digits: bigint): string {
-  return digits.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
-
 /** 1240 → "1,240": a whole count, grouped as lib/format.ts's formatCount does. */
 export function formatTokens(n: number): string {
   return Number.isSafeInteger(n) && n >= 0 ? grouped(BigInt(n)) : '—';
-}
-
-/** round(n / d), half up, for non-negative n. */
-function divRound(n: bigint, d: bigint): bigint {
-  return (n * 2n + d) / (d * 2n);
-}
-
-/**
- * A cost for reading: "$0.0123" below a dollar (a turn costs fractions of a cent, so cents
- * alone would read $0.00), "$12.35" from a dollar on; "<$0.0001" for a cost too small to show,
- * so a paid call never reads as free.
- */
-export function formatMicroUsd(micro: number): string {
-  if (!Number.isSafeInteger(micro) || micro < 0) return '—';
-  if (micro === 0) return '$0.00';
-  const m = BigInt(micro);
-  const tenThousandths = divRound(m, 100n);
-  if (tenThousandths === 0n) return '<$0.0001';
-  if (tenThousandths < 10_000n) return `$0.${tenThousandths.toString().padStart(4, '0')}`;
-  const cents = divRound(m, 10_000n);
-  return `$${grouped(cents / 100n)}.${(cents % 100n).toString().padStart(2, '0')}`;
 }
 
 /** The exact amount in dollars for an input's value: 2,000,000 → "2.00", 1,234,500 → "1.2345". */
