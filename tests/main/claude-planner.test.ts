@@ -177,6 +177,20 @@ describe('changes planned by Claude', () => {
     expect(await databaseFingerprint(backend)).toBe(before);
   });
 
+  it('voids the earlier proposal for the same change when the model proposes it again: only the newest can be confirmed', async () => {
+    const { assistant } = await desk();
+    fake.script(
+      toolUseReply('agent_editLimit', { player: 'Karan Malhotra', limitType: 'creditLimit', newValue: 6_000_000 }),
+      toolUseReply('agent_editLimit', { player: 'Karan Malhotra', limitType: 'creditLimit', newValue: 3_000_000 }),
+    );
+    const first = cardOf((await run(assistant, 'karan ki limit 60k kar do')).message.cards, 'diff_card')!.actions!.find((a) => a.id === 'confirm')!;
+    const second = cardOf((await run(assistant, 'nahi, 30k kar do')).message.cards, 'diff_card')!;
+    expect(second.data).toMatchObject({ after: 3_000_000 });
+    const stale = await assistant.confirm({ nonce: first.nonce!, payloadHash: first.payloadHash! }, { user, api });
+    expect(stale.resolves?.state).not.toBe('confirmed');
+    expect(JSON.stringify(messageRequests()[1]!.messages)).toContain('karan ki limit 60k kar do');
+  });
+
   it('never proposes a change for a question, whatever the model asks for', async () => {
     const { assistant } = await desk();
     const before = await databaseFingerprint(backend);

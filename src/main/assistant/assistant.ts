@@ -238,8 +238,7 @@ export class Assistant implements ChatService {
         }
         yield { type: 'plan', requestId, intent: outcome.intent, action: outcome.action === 'failed' ? 'tools' : outcome.action, tools: outcome.action === 'tools' ? outcome.calls.map((c) => ({ tool: c.tool, label: toolLabel(c.tool) })) : [] };
         const answer = yield* this.execute(outcome, ctx, conversation, record, stop.signal);
-        if (outcome.intent.startsWith('follow_up:')) await this.supersede(answer.cards, conversation, caller, requestId);
-        else this.remember(answer.cards, conversation);
+        await this.supersede(answer.cards, conversation, caller, requestId);
         cards.push(...answer.cards);
         text = [streamed.text, lead, answer.text].filter(Boolean).join(' ');
       }
@@ -454,8 +453,9 @@ export class Assistant implements ChatService {
   }
 
   /**
-   * "Change it to 30k": the amended proposal replaces the one before it for the same change, whose
-   * nonce is used up as cancelled (and audited so), so only the newest preview can be confirmed.
+   * A new proposal for the same change ("change it to 30k", or the same request again, by either
+   * planner) replaces the one before it, whose nonce is used up as cancelled (and audited so): only
+   * the newest preview can be confirmed.
    */
   private async supersede(cards: Card[], conversation: Conversation, caller: TurnCaller, requestId: string): Promise<void> {
     for (const [key] of proposalsOf(cards)) {

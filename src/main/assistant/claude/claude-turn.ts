@@ -13,7 +13,8 @@ import type { User } from '../../../shared/contracts/agent-api.js';
 import type { Card, Decision, Envelope } from '../../../shared/contracts/assistant.js';
 import type { PageContext, TurnEvent } from '../../../shared/contracts/chat.js';
 import type { ModelSettings, TokenUsage } from '../../../shared/contracts/model-settings.js';
-import { toolLabel } from '../../tools/index.js';
+import { TOOLS, isToolName, toolLabel } from '../../tools/index.js';
+import type { ToolModule } from '../../tools/define.js';
 import { errorCard } from '../../tools/registry.js';
 import type { ToolContext, ToolRegistry } from '../../tools/types.js';
 import { sentenceFor } from '../composer.js';
@@ -176,13 +177,13 @@ export async function* claudeTurn(input: ClaudeTurnInput, deps: ClaudeTurnDeps):
       }
       toolCalls += 1;
       const args = use.input && typeof use.input === 'object' && !Array.isArray(use.input) ? { ...(use.input as Record<string, unknown>) } : {};
-      const decision: Decision = {
-        request_id: input.requestId, intent: definition.name, action: 'tools', calls: [{ tool: definition.name, args }], confidence: 1,
-      };
+      // The offline planner's name for the intent, so its follow-ups ("change it to 30k", "and for Rahul?") work on this plan too.
+      const intent = (isToolName(definition.name) ? (TOOLS[definition.name] as ToolModule).planning?.id : undefined) ?? definition.name;
+      const decision: Decision = { request_id: input.requestId, intent, action: 'tools', calls: [{ tool: definition.name, args }], confidence: 1 };
       const outcome = await gate(decision, deps.registry, input.user, input.ctx, input.known);
       common.notes.push(...outcome.notes);
-      if (outcome.action === 'clarify' && outcome.pending) return finish({ kind: 'handoff', outcome: { ...outcome, intent: definition.name } });
-      if (outcome.action === 'tools' && definition.isDestructive) return finish({ kind: 'handoff', outcome: { ...outcome, intent: definition.name } });
+      if (outcome.action === 'clarify' && outcome.pending) return finish({ kind: 'handoff', outcome });
+      if (outcome.action === 'tools' && definition.isDestructive) return finish({ kind: 'handoff', outcome });
       if (outcome.action === 'clarify' || outcome.action === 'direct') {
         invalid += 1;
         if (invalid >= 2) return finish({ kind: 'fallback', reason: 'Claude could not form a valid request', failure: 'invalid_arguments' });
