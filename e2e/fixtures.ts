@@ -5,8 +5,12 @@
  * - `page`: the browser page at the shell, or the Electron app's first window.
  * - `app`: what a spec may do besides driving the page: open the app, read the backend directly,
  *   end the session behind the UI's back, record outside requests, save screenshots.
+ * - `model`: the worker's fake Anthropic Messages API (tests/fakes/messages-api.ts), which the
+ *   desk's Claude planner calls once a key is saved in Settings. Every test starts with no key
+ *   stored, default Claude settings, no usage, an empty script and no recorded requests.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -14,14 +18,17 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { FuseState, FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
 import { type Browser, type ElectronApplication, test as base, _electron } from '@playwright/test';
+import type { ClaudeBrain } from '../src/main/assistant/claude/brain.js';
 import { createAgentRuntime } from '../src/main/assistant/create.js';
 import { type BackendConnection, connectBackend } from '../src/main/backend/connection.js';
 import { DeskSessions } from '../src/main/desk/sessions.js';
+import { browserShellStores } from '../src/main/secrets/secret-store.js';
 import { slotFromCookie } from '../src/main/desk/senders.js';
 import { type BrowserShell, startBrowserShell } from '../src/main/web/server.js';
 import { openBackend } from '../src/server/backend.js';
 import { createBackendHandler } from '../src/server/http.js';
 import { silentLogger } from '../src/infra/log.js';
+import { type FakeMessagesApi, type RecordedRequest, type ScriptedReply, startFakeMessagesApi, textReply } from '../tests/fakes/messages-api.js';
 
 export interface TargetOptions {
   target: 'browser-shell' | 'electron';
@@ -46,7 +53,54 @@ interface DeskServer {
   lastBearer: { token: string | null };
   /** Tokens of the specs' own backend clients, which are not the app's. */
   ownTokens: Set<string>;
+  /** Browser shell: the Claude planner of the runtime in this process, and the data folder it keeps its settings and usage in. */
+  claude: { brain: ClaudeBrain; dataDir: string } | null;
   close(): Promise<void>;
+}
+
+/** How long a model call may go silent in the e2e runs: a broken stream fails in seconds, not the default 20. */
+const MODEL_IDLE_TIMEOUT_MS = 2_000;
+
+/** The worker's fake Messages API as a spec drives it. */
+export interface ScriptedModel {
+  /** What ANTHROPIC_BASE_URL points the desk at. */
+  url: string;
+  /** Requests of this test, in order (messages, models, refused ones). */
+  readonly requests: readonly RecordedRequest[];
+  /** How many /v1/messages requests this test has made: the model calls. */
+  messageCalls(): number;
+  /** Queues replies for the next /v1/messages calls, FIFO; an unscripted call gets "(no scripted reply)". */
+  script(...replies: ScriptedReply[]): void;
+}
+
+interface WorkerModel {
+  fake: FakeMessagesApi;
+  model: ScriptedModel;
+  /** Forgets this test's script and requests. */
+  reset(): void;
+}
+
+/**
+ * The fake's own queue cannot be emptied from outside, so replies are queued here and handed out
+ * by its responder: a test that scripted more than it used leaves nothing for the next one.
+ */
+async function startWorkerModel(): Promise<WorkerModel> {
+  const fake = await startFakeMessagesApi();
+  const queue: ScriptedReply[] = [];
+  fake.respond(() => queue.shift() ?? textReply('(no scripted reply)'));
+  return {
+    fake,
+    model: {
+      url: fake.url,
+      get requests() { return fake.requests; },
+      messageCalls: () => fake.requests.filter((r) => r.path === '/v1/messages').length,
+      script: (...replies) => void queue.push(...replies),
+    },
+    reset() {
+      queue.length = 0;
+      fake.requests.length = 0;
+    },
+  };
 }
 
 /**
@@ -96,7 +150,7 @@ function inspectFusedOff(path: string): Promise<string | null> {
   return check;
 }
 
-async function startDesk(target: TargetOptions['target']): Promise<DeskServer> {
+async function startDesk(target: TargetOptions['target'], modelUrl: string): Promise<DeskServer> {
   if (!existsSync(resolve(RENDERER_DIR, 'index.html'))) {
     throw new Error('out/renderer is not built: run `npm run test:e2e` (electron-vite build, then playwright test)');
   }
@@ -106,10 +160,16 @@ async function startDesk(target: TargetOptions['target']): Promise<DeskServer> {
     const backend = await connectBackend({ mode: 'embedded', dataDir: 'memory://', book: E2E_BOOK, now: () => new Date(BOOK_NOW) }, silentLogger);
     const sessions = new DeskSessions();
     // Conversations are kept in a folder of this worker's own, as the app keeps them in its data folder.
-    const runtime = createAgentRuntime({ dataDir: mkdtempSync(join(tmpdir(), 'desk-e2e-')), log: silentLogger });
+    const dataDir = mkdtempSync(join(tmpdir(), 'desk-e2e-'));
+    // As `npm run web` on a machine with no keychain: a key saved in Settings lives in this run's
+    // memory. The env is built here, never process.env: a developer's own ANTHROPIC_API_KEY must
+    // neither answer for the specs nor be sent to the fake.
+    const runtime = createAgentRuntime({
+      dataDir, log: silentLogger, secrets: browserShellStores(null, {}), env: { ANTHROPIC_BASE_URL: modelUrl }, modelIdleTimeoutMs: MODEL_IDLE_TIMEOUT_MS,
+    });
     const shell = await startBrowserShell({ backend, sessions, ...runtime, log: silentLogger, rendererDir: RENDERER_DIR });
     return {
-      backend, shell, sessions, backendUrl: null, lastBearer, ownTokens,
+      backend, shell, sessions, backendUrl: null, lastBearer, ownTokens, claude: { brain: runtime.models, dataDir },
       close: async () => { await shell.close(); await backend.close(); },
     };
   }
@@ -127,7 +187,7 @@ async function startDesk(target: TargetOptions['target']): Promise<DeskServer> {
   const backendUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const backend = await connectBackend({ mode: 'remote', url: backendUrl }, silentLogger);
   return {
-    backend, shell: null, sessions: null, backendUrl, lastBearer, ownTokens,
+    backend, shell: null, sessions: null, backendUrl, lastBearer, ownTokens, claude: null,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
@@ -166,18 +226,30 @@ function isOutside(url: string): boolean {
   }
 }
 
-export const test = base.extend<{ app: AppUnderTest; electronApp: ElectronApplication | null }, TargetOptions & { desk: DeskServer; shellBrowser: Browser | null }>({
+export const test = base.extend<
+  { app: AppUnderTest; electronApp: ElectronApplication | null; model: ScriptedModel },
+  TargetOptions & { desk: DeskServer; shellBrowser: Browser | null; workerModel: WorkerModel }
+>({
   target: ['browser-shell', { option: true, scope: 'worker' }],
 
-  desk: [async ({ target }, use) => {
+  // In this process for both targets: cheap, and the Electron app is pointed at it too.
+  // Playwright reads a fixture's dependencies from its first parameter's pattern: this one has none.
+  // eslint-disable-next-line no-empty-pattern
+  workerModel: [async ({}, use) => {
+    const model = await startWorkerModel();
+    await use(model);
+    await model.fake.close();
+  }, { scope: 'worker' }],
+
+  desk: [async ({ target, workerModel }, use) => {
     const binary = electronBinary();
     if (target === 'electron' && 'missing' in binary) {
       // Nothing to serve: every test of this worker skips itself (see `electronApp`); say why once.
       process.stdout.write(`[electron] every test skipped: Electron binary not installed: ${binary.missing}\n`);
-      await use({ backend: null as never, shell: null, sessions: null, backendUrl: null, lastBearer: { token: null }, ownTokens: new Set(), close: async () => {} });
+      await use({ backend: null as never, shell: null, sessions: null, backendUrl: null, lastBearer: { token: null }, ownTokens: new Set(), claude: null, close: async () => {} });
       return;
     }
-    const desk = await startDesk(target);
+    const desk = await startDesk(target, workerModel.fake.url);
     await use(desk);
     await desk.close();
   }, { scope: 'worker', timeout: 120_000 }],
@@ -193,7 +265,7 @@ export const test = base.extend<{ app: AppUnderTest; electronApp: ElectronApplic
     await browser.close();
   }, { scope: 'worker', timeout: 60_000 }],
 
-  electronApp: async ({ target, desk }, use) => {
+  electronApp: async ({ target, desk, workerModel }, use) => {
     if (target !== 'electron') {
       await use(null);
       return;
@@ -208,16 +280,35 @@ export const test = base.extend<{ app: AppUnderTest; electronApp: ElectronApplic
     if (fusedOff) throw new Error(fusedOff);
     // The built app, on app://desk (no dev server), against the backend served by this worker.
     const env: Record<string, string> = {};
-    for (const [key, value] of Object.entries(process.env)) if (value !== undefined && key !== 'ELECTRON_RENDERER_URL') env[key] = value;
+    // No ANTHROPIC_API_KEY of the developer's: with it the app would send unsure turns to a model.
+    for (const [key, value] of Object.entries(process.env)) if (value !== undefined && key !== 'ELECTRON_RENDERER_URL' && key !== 'ANTHROPIC_API_KEY') env[key] = value;
     // Chromium's OS sandbox cannot start as root (containers, CI): only then is it turned off.
     const args = [...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), MAIN_ENTRY];
     // A data folder of its own per launch: the audit log and conversations of an earlier run (or
     // of the person's own app in the user-data folder) would otherwise meet this worker's backend.
     const dataDir = mkdtempSync(join(tmpdir(), 'desk-e2e-electron-'));
-    const electronApp = await _electron.launch({ executablePath: binary.path, args, env: { ...env, BACKEND_URL: desk.backendUrl!, DESK_DATA_DIR: dataDir } });
+    // ANTHROPIC_BASE_URL: should a key reach the app after all, its model calls stay on this machine.
+    const electronApp = await _electron.launch({
+      executablePath: binary.path, args, env: { ...env, BACKEND_URL: desk.backendUrl!, DESK_DATA_DIR: dataDir, ANTHROPIC_BASE_URL: workerModel.fake.url },
+    });
     await use(electronApp);
     await electronApp.close();
   },
+
+  // Automatic, not only for the specs that ask for it: a key saved by one test would otherwise send
+  // the next test's unsure turns (any spec's) to the model.
+  model: [async ({ desk, workerModel }, use) => {
+    const fresh = async () => {
+      workerModel.reset();
+      if (!desk.claude) return;
+      await desk.claude.brain.deleteApiKey('UTC');
+      // Settings (budgets, models) and today's usage: the brain reads both from these files on every use.
+      await rm(join(desk.claude.dataDir, 'claude'), { recursive: true, force: true });
+    };
+    await fresh();
+    await use(workerModel.model);
+    await fresh();
+  }, { auto: true }],
 
   page: async ({ target, desk, shellBrowser, electronApp }, use) => {
     if (target === 'browser-shell') {
