@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Card } from '../../src/shared/contracts/assistant.js';
 import type { ChatMessage, ChatTurnInput, TurnEvent } from '../../src/shared/contracts/chat.js';
 import {
-  CHAT_WIDTH, type ChatClient, MAX_LENGTH, STALE_AFTER_ANSWER, STALE_AFTER_CHANGE, STOP_GRACE_MS, STOP_UNCONFIRMED, type StaleKeys,
+  CHAT_WIDTH, type ChatClient, MAX_LENGTH, STALE_AFTER_ANSWER, STALE_AFTER_CHANGE, STALE_AFTER_MODEL_TURN, STOP_GRACE_MS, STOP_UNCONFIRMED, type StaleKeys,
   createChatStore, pageContext,
 } from '../../src/renderer/src/chat/store.js';
 
@@ -114,6 +114,19 @@ describe('chat store: sending and streaming', () => {
     expect(store.getState().turn).toBeNull();
     expect(store.getState().messages).toEqual([user, final]);
     expect(store.getState().send('next')).toBe(true);
+  });
+
+  it('has the Settings page fetch its usage afresh after a turn Claude answered, and only then', () => {
+    const { store, turns, invalidated } = setup();
+    store.getState().send('offline question');
+    turns[0]!.observer.onData({ type: 'start', requestId: 'r1', user: message({ id: 'u1', role: 'user' }) });
+    turns[0]!.observer.onData({ type: 'done', requestId: 'r1', message: message({ id: 'a1', planner: 'rules' }) });
+    expect(invalidated).toEqual([]);
+    store.getState().send('model question');
+    const usage = { inputTokens: 10, outputTokens: 5, cacheWriteTokens: 0, cacheReadTokens: 90, costMicroUsd: 3, calls: 1, models: ['claude-haiku-5-5'] };
+    turns[1]!.observer.onData({ type: 'start', requestId: 'r2', user: message({ id: 'u2', role: 'user' }) });
+    turns[1]!.observer.onData({ type: 'done', requestId: 'r2', message: message({ id: 'a2', planner: 'claude', usage }) });
+    expect(invalidated).toEqual([STALE_AFTER_MODEL_TURN]);
   });
 
   it('continues a picker turn with the chosen candidate', () => {

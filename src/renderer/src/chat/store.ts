@@ -120,6 +120,8 @@ export const STOP_UNCONFIRMED = 'Stopped. The assistant did not confirm it, so w
 export const STALE_AFTER_CHANGE: StaleKeys = [['panel'], ['audit']];
 /** Any other answer (cancelled, refused, expired, unchanged) is still a new audit entry. */
 export const STALE_AFTER_ANSWER: StaleKeys = [['audit']];
+/** A turn Claude answered spent tokens: the Settings page's usage today is out of date. */
+export const STALE_AFTER_MODEL_TURN: StaleKeys = [['settings']];
 
 const DOCK_KEY = 'agent-desk.chat.docked';
 const WIDTH_KEY = 'agent-desk.chat.width';
@@ -277,6 +279,7 @@ export function createChatStore({ client, page, unauthorized, invalidate, storag
           return;
         case 'done':
           release();
+          if (event.message.usage) invalidate(STALE_AFTER_MODEL_TURN);
           set((s) => ({ ...withMessages(upsert(s.messages, event.message)), turn: null }));
           return;
       }
