@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import * as api from './agent-api.js';
+import { reportArtifact } from './reports.js';
 
 // ── decision (seed 003) ──────────────────────────────────────────────────────────────────────
 export const TOOL_NAME = /^(agent|match)\.[a-zA-Z]{2,40}$/;
@@ -63,10 +64,8 @@ export const betSlipCard = card('bet_slip', z.object({
   fixtureName: z.string(), marketName: z.string(), outcomeName: z.string(), side: z.enum(['back', 'lay']),
   stake: api.paisa, odds: z.number().int().optional(), expiresAt: z.iso.datetime().optional(), refusal: z.string().optional(),
 }));
-export const reportArtifactCard = card('report_artifact', z.object({
-  artifactId: api.id, template: z.enum(['per_player_pnl', 'bets_by_match', 'settlement_log']), format: z.enum(['xlsx', 'pdf']),
-  downloadUrl: z.string(), expiresAt: z.iso.datetime(),
-}));
+/** A report as the chat shows it: its name, period, rows and size; the card asks for a fresh link when saved (links expire in minutes). */
+export const reportArtifactCard = card('report_artifact', reportArtifact.omit({ link: true }));
 export const errorCard = card('error_card', z.object({ code: z.string().max(64), message: z.string().max(500), retryable: z.boolean() }));
 
 export const cardSchema = z.discriminatedUnion('type', [
