@@ -3,6 +3,7 @@
  * search tools) against an embedded demo book at the case's clock, and the plan is compared
  * with the expectation. Names in expectations stand for the ids of those entities.
  */
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +25,14 @@ import { MemoryChatHistory } from '../src/main/assistant/history.js';
 import { AuditLog } from '../src/main/audit/audit-log.js';
 import { NonceStore } from '../src/main/confirm/nonce-store.js';
 import type { Planner } from '../src/main/assistant/planner/types.js';
+import { ClaudeBrain, FAST_PATH_CONFIDENCE } from '../src/main/assistant/claude/brain.js';
+import { cacheReadShare } from '../src/main/assistant/claude/prices.js';
+import { ENV_KEY, environmentStore } from '../src/main/secrets/secret-store.js';
+import type { TurnUsage } from '../src/shared/contracts/model-settings.js';
+import { formatMicroUsd } from '../src/shared/usd.js';
+// Dev tools, not product code: the eval's record and replay are the fakes' own.
+import { DEFAULT_FAKE_KEY, startFakeMessagesApi } from '../tests/fakes/messages-api.js';
+import { replayResponder, startRecordingProxy } from '../tests/fakes/transcripts.js';
 
 const oneOrMany = z.union([z.string(), z.array(z.string()).min(1)]);
 
@@ -281,6 +290,8 @@ export interface CaseResult {
   planned?: string;
   /** Every tool the case's last turn planned (name searches included), for the safety checks. */
   tools?: string[];
+  /** Every turn the case ran (its history first), in order: who answered and what the model cost. */
+  turns?: Array<{ planner: string; usage: TurnUsage | null }>;
 }
 
 export interface EvalReport {
@@ -362,6 +373,10 @@ export async function runEval(cases: EvalCase[], options: {
   planners: () => Planner[]; book?: Partial<BookOptions>; onResult?: (r: CaseResult) => void;
   /** Only look up every entity a case names (its page and expectation), planning nothing: a case file's check. */
   entitiesOnly?: boolean;
+  /** Claude behind the planners, as the desk has it once a key is added. */
+  claude?: ClaudeEvalOptions;
+  /** Every turn's record, as it ends (history turns included). */
+  onTurn?: (caseId: string, record: TurnRecord) => void;
 }): Promise<CaseResult[]> {
   const results: CaseResult[] = [];
   // Proposals are only shown, never confirmed, in an evaluation: the audit file stays empty.
@@ -379,6 +394,7 @@ export async function runEval(cases: EvalCase[], options: {
         let difference: string | null;
         let planned = 'error';
         let tools: string[] = [];
+        const turns: NonNullable<CaseResult['turns']> = [];
         try {
           let token = tokens.get(c.user);
           if (!token) {
@@ -397,10 +413,22 @@ export async function runEval(cases: EvalCase[], options: {
             continue;
           }
           let last: TurnRecord | null = null;
+          const planners = options.claude?.alwaysModel ? options.planners().map(belowFastPath) : options.planners();
+          // A brain (and its usage ledger) per case: the daily budget of one case never turns the next one offline.
+          const claude = options.claude && new ClaudeBrain({
+            secrets: { read: [environmentStore(options.claude.env)], write: null, writeNote: '' },
+            dataDir: await mkdtemp(join(scratch, 'claude-')), env: options.claude.env, registry, log: silentLogger,
+            ...(options.claude.idleTimeoutMs !== undefined && { idleTimeoutMs: options.claude.idleTimeoutMs }),
+          });
           const assistant = new Assistant({
-            registry, planners: options.planners(), history: new MemoryChatHistory(), log: silentLogger,
+            registry, planners, history: new MemoryChatHistory(), log: silentLogger,
             nonces: new NonceStore(), audit: new AuditLog(join(scratch, 'audit.jsonl')),
-            limiter: new RateLimiter({ limit: 1000 }), onTurn: (record) => { last = record; },
+            limiter: new RateLimiter({ limit: 1000 }), ...(claude && { claude }),
+            onTurn: (record) => {
+              last = record;
+              turns.push({ planner: record.planner, usage: record.usage });
+              options.onTurn?.(c.id, record);
+            },
           });
           const page = parseChatRoute(await lookup.page(c.page));
           for (const text of [...c.history, c.query]) {
@@ -413,7 +441,7 @@ export async function runEval(cases: EvalCase[], options: {
         } catch (error) {
           difference = error instanceof Error ? error.message : String(error);
         }
-        const result: CaseResult = { id: c.id, difference, category: categoryOf(c), expected: expectedLabel(c.expect), planned, tools };
+        const result: CaseResult = { id: c.id, difference, category: categoryOf(c), expected: expectedLabel(c.expect), planned, tools, turns };
         results.push(result);
         options.onResult?.(result);
       }
@@ -422,4 +450,88 @@ export async function runEval(cases: EvalCase[], options: {
     }
   }
   return results;
+}
+
+// ── Claude behind the planners (npm run eval -- FILE --planner claude) ──────────────────────────
+
+export interface ClaudeEvalOptions {
+  /** Where the brain reads ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL, as the SDK would. */
+  env: NodeJS.ProcessEnv;
+  /** Every turn to the model: the rule planner's confidence is held below the fast path's. */
+  alwaysModel?: boolean;
+  idleTimeoutMs?: number;
+}
+
+/** The planner made unsure enough that `ClaudeBrain.route` never takes the fast path (direct and clarify need more still). */
+export function belowFastPath(planner: Planner): Planner {
+  return {
+    name: planner.name,
+    plan: async (input) => {
+      const decision = await planner.plan(input);
+      return { ...decision, confidence: Math.min(decision.confidence, FAST_PATH_CONFIDENCE - 0.05) };
+    },
+  };
+}
+
+/** A refusal to start that is the caller's to fix (no key, no transcripts): the CLI's exit 2. */
+export class EvalUsageError extends Error {}
+
+export type ClaudeEndpointMode = { kind: 'live' } | { kind: 'record'; dir: string } | { kind: 'replay'; dir: string };
+
+/**
+ * Where the eval's brain talks to, and with which key. Live: the key and endpoint of `env` (the
+ * SDK's conventions). Record: a recording proxy in front of that endpoint, so the transcripts
+ * are of the real API and a real key is needed. Replay: the fake Messages API answering from the
+ * transcripts, with the fake's key: offline, and the same answers every run.
+ */
+export async function claudeEndpoint(mode: ClaudeEndpointMode, env: NodeJS.ProcessEnv): Promise<{ env: NodeJS.ProcessEnv; close(): Promise<void> }> {
+  const key = env[ENV_KEY]?.trim() || undefined;
+  const upstream = env.ANTHROPIC_BASE_URL?.trim() || undefined;
+  if (mode.kind === 'live') return { env: { [ENV_KEY]: key, ANTHROPIC_BASE_URL: upstream }, close: async () => undefined };
+  if (mode.kind === 'record') {
+    if (!key) throw new EvalUsageError(`--record needs a real API key: set ${ENV_KEY} (the transcripts are the API's answers to it; the key itself is never written)`);
+    const proxy = await startRecordingProxy({ upstream: upstream ?? 'https://api.anthropic.com', dir: mode.dir });
+    return { env: { [ENV_KEY]: key, ANTHROPIC_BASE_URL: proxy.url }, close: () => proxy.close() };
+  }
+  if (!existsSync(mode.dir) || !readdirSync(mode.dir).some((f) => f.endsWith('.json'))) {
+    throw new EvalUsageError(`--replay ${mode.dir}: no recorded exchanges there (make them with --record)`);
+  }
+  const fake = await startFakeMessagesApi({ responder: replayResponder(mode.dir) });
+  return { env: { [ENV_KEY]: DEFAULT_FAKE_KEY, ANTHROPIC_BASE_URL: fake.url }, close: () => fake.close() };
+}
+
+export interface ClaudeSummary {
+  turns: number;
+  /** Turns that made at least one model call. */
+  modelTurns: number;
+  /** Every prompt token sent (uncached, written to the cache and read from it): what the model read. */
+  tokensIn: number;
+  tokensOut: number;
+  /** Cache reads over prompt tokens from the second model turn on (the first can only write); null below two model turns. */
+  cacheReadShare: number | null;
+  costMicroUsd: number;
+}
+
+/** The model's share of an eval run, from the turns of its results in run order. */
+export function summarizeClaude(results: readonly CaseResult[]): ClaudeSummary {
+  const turns = results.flatMap((r) => r.turns ?? []);
+  const model = turns.flatMap((t) => (t.usage && t.usage.calls > 0 ? [t.usage] : []));
+  const sum = (usages: TurnUsage[], f: (u: TurnUsage) => number) => usages.reduce((n, u) => n + f(u), 0);
+  const later = model.slice(1);
+  return {
+    turns: turns.length,
+    modelTurns: model.length,
+    tokensIn: sum(model, (u) => u.inputTokens + u.cacheWriteTokens + u.cacheReadTokens),
+    tokensOut: sum(model, (u) => u.outputTokens),
+    cacheReadShare: later.length === 0 ? null : cacheReadShare({
+      inputTokens: sum(later, (u) => u.inputTokens), cacheWriteTokens: sum(later, (u) => u.cacheWriteTokens), cacheReadTokens: sum(later, (u) => u.cacheReadTokens),
+    }),
+    costMicroUsd: sum(model, (u) => u.costMicroUsd),
+  };
+}
+
+export function formatClaudeSummary(s: ClaudeSummary): string {
+  const share = s.cacheReadShare === null ? 'n/a' : s.cacheReadShare.toFixed(2);
+  return `claude: ${s.modelTurns} of ${s.turns} turns called the model (${pct(s.modelTurns, s.turns)}), ${s.tokensIn} tokens in / ${s.tokensOut} out, `
+    + `cache-read share ${share} (from the second model turn on), cost ${formatMicroUsd(s.costMicroUsd)}`;
 }

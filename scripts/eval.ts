@@ -1,27 +1,73 @@
 /**
- * `npm run eval -- FILE.jsonl [--min 0.95]`: runs every case through the assistant against the
- * embedded demo book at the case's clock, prints a line per case, then the accuracy per category
- * and the confusion table of expected against planned intent (first tool or action), and last
- * `eval: N passed, M failed`. Exits 1 when the pass rate is below --min (default 0.95).
+ * `npm run eval -- FILE.jsonl [--min 0.95] [--planner claude [--record DIR | --replay DIR] [--always-model]]`:
+ * runs every case through the assistant against the embedded demo book at the case's clock,
+ * prints a line per case, then the accuracy per category and the confusion table of expected
+ * against planned intent (first tool or action), and last `eval: N passed, M failed`. Exits 1
+ * when the pass rate is below --min (default 0.95), 2 on a usage error.
+ *
+ * With `--planner claude` each case's assistant has Claude behind the rule planner, as the desk
+ * has once a key is added: the key from ANTHROPIC_API_KEY, the endpoint from ANTHROPIC_BASE_URL
+ * (else the real API). `--record DIR` keeps a transcript of every model call (a real key is
+ * needed); `--replay DIR` answers from one, offline. `--always-model` skips the fast path. A last
+ * line then says how many turns called the model, their tokens, cache-read share and cost.
  */
 import { readFile } from 'node:fs/promises';
-import { formatReport, parseCases, runEval, summarizeResults } from './eval-harness.js';
+import {
+  type ClaudeEndpointMode, EvalUsageError, claudeEndpoint, formatClaudeSummary, formatReport, parseCases, runEval, summarizeClaude, summarizeResults,
+} from './eval-harness.js';
 import { RulePlanner } from '../src/main/assistant/planner/rule-planner.js';
 
-const args = process.argv.slice(2);
-const minAt = args.indexOf('--min');
-const min = minAt >= 0 ? Number(args[minAt + 1]) : 0.95;
-const file = args.find((a, i) => !a.startsWith('--') && (minAt < 0 || i !== minAt + 1));
-if (!file || !(min >= 0 && min <= 1)) {
-  process.stderr.write('usage: npm run eval -- FILE.jsonl [--min 0.95]\n');
+const USAGE = 'usage: npm run eval -- FILE.jsonl [--min 0.95] [--planner claude [--record DIR | --replay DIR] [--always-model]]\n';
+const fail = (why: string): never => {
+  process.stderr.write(`${why}\n${USAGE}`);
   process.exit(2);
+};
+
+const WITH_VALUE = new Set(['--min', '--planner', '--record', '--replay']);
+const FLAGS = new Set(['--always-model']);
+const values = new Map<string, string>();
+const flags = new Set<string>();
+const files: string[] = [];
+const args = process.argv.slice(2);
+for (let i = 0; i < args.length; i++) {
+  const arg = args[i]!;
+  if (WITH_VALUE.has(arg)) {
+    const value = args[++i];
+    if (value === undefined || value.startsWith('--')) fail(`${arg} needs a value`);
+    values.set(arg, value!);
+  } else if (FLAGS.has(arg)) flags.add(arg);
+  else if (arg.startsWith('--')) fail(`unknown option ${arg}`);
+  else files.push(arg);
+}
+const min = values.has('--min') ? Number(values.get('--min')) : 0.95;
+const file = files[0];
+if (!file || files.length > 1 || !(min >= 0 && min <= 1)) fail('one case file, and --min between 0 and 1');
+const planner = values.get('--planner') ?? 'rules';
+if (planner !== 'rules' && planner !== 'claude') fail(`--planner: rules or claude, not ${planner}`);
+const claudeOnly = ['--record', '--replay', '--always-model'].filter((o) => values.has(o) || flags.has(o));
+if (planner !== 'claude' && claudeOnly.length > 0) fail(`${claudeOnly.join(', ')} only with --planner claude`);
+if (values.has('--record') && values.has('--replay')) fail('--record or --replay, not both');
+
+let endpoint: Awaited<ReturnType<typeof claudeEndpoint>> | null = null;
+if (planner === 'claude') {
+  const mode: ClaudeEndpointMode = values.has('--record') ? { kind: 'record', dir: values.get('--record')! }
+    : values.has('--replay') ? { kind: 'replay', dir: values.get('--replay')! } : { kind: 'live' };
+  try {
+    endpoint = await claudeEndpoint(mode, process.env);
+  } catch (error) {
+    if (error instanceof EvalUsageError) fail(error.message);
+    throw error;
+  }
+  if (!endpoint!.env.ANTHROPIC_API_KEY) process.stderr.write('eval: ANTHROPIC_API_KEY is not set, so every turn is answered offline (use --replay DIR to run without one)\n');
 }
 
-const results = await runEval(parseCases(await readFile(file, 'utf8')), {
+const results = await runEval(parseCases(await readFile(file!, 'utf8')), {
   planners: () => [new RulePlanner()],
+  ...(endpoint && { claude: { env: endpoint.env, alwaysModel: flags.has('--always-model') } }),
   onResult: ({ id, difference }) => process.stdout.write(difference === null ? `pass  ${id}\n` : `FAIL  ${id}: ${difference}\n`),
-});
+}).finally(() => endpoint?.close());
 const passed = results.filter((r) => r.difference === null).length;
 process.stdout.write(`${formatReport(summarizeResults(results)).join('\n')}\n`);
 process.stdout.write(`eval: ${passed} passed, ${results.length - passed} failed\n`);
+if (endpoint) process.stdout.write(`${formatClaudeSummary(summarizeClaude(results))}\n`);
 process.exit(passed / Math.max(1, results.length) >= min ? 0 : 1);
