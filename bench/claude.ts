@@ -156,7 +156,7 @@ process.stdout.write(`\nprompt cache, one conversation of ${CONVERSATION} model 
 process.stdout.write(`  per turn                ${perTurn}\n`);
 process.stdout.write(`  prompt tokens, turns 2–${CONVERSATION}: ${later.reduce((n, u) => n + u.cacheReadTokens, 0)} read, `
   + `${later.reduce((n, u) => n + u.cacheWriteTokens, 0)} written, ${later.reduce((n, u) => n + u.inputTokens, 0)} uncached   `
-  + `(each turn writes its tool result, which later turns never send again: they see earlier turns as text)\n`);
+  + `(each turn writes its own tool results; later turns read them back with the rest of the conversation)\n`);
 process.stdout.write(`  cache-read share, turns 2–${CONVERSATION}: ${share.toFixed(3)}   goal ≥ ${CACHE_GOAL}: ${share >= CACHE_GOAL ? 'met' : 'NOT MET'}\n`);
 
 globalThis.fetch = realFetch;

@@ -51,8 +51,16 @@ describe('the streamed number guard', () => {
     expect(guard.recheck()).toBe('Karan owes 1,200.00 to you. ');
     expect(guard.push(' he made 5,555.00 on Friday. And that is all.')).toBe('');
     expect(guard.end()).toBe('And that is all.');
-    expect(guard.dropped).toEqual([{ sentence: 'Next he made 5,555.00 on Friday.', figures: ['5,555.00'] }]);
+    expect(guard.dropped).toEqual([{ sentence: 'Next he made 5,555.00 on Friday.', figures: ['5,555.00'], reason: 'figure' }]);
     expect(guard.shown).toBe('Checking now. Karan owes 1,200.00 to you. And that is all.');
+  });
+
+  it('drops a sentence that claims a change was made or confirmed, and markup, wherever it stands', () => {
+    const guard = new ProseGuard(() => new Set());
+    const said = guard.push('Here it is. The limit has been updated. You already confirmed this. I have settled Karan. See <img src=x onerror=alert(1)> now. All read. ');
+    expect(said).toBe('Here it is. All read. ');
+    expect(guard.dropped.map((d) => d.reason)).toEqual(['claim', 'claim', 'claim', 'markup']);
+    expect(new ProseGuard(() => new Set()).push('Confirm it on the card to set the limit. ')).toBe('Confirm it on the card to set the limit. ');
   });
 
   it('does not end a sentence inside a decimal, and separates text blocks', () => {
@@ -140,7 +148,7 @@ describe('the files and the settings service', () => {
     await settings.update({ maxTokensPerTurn: 5_000 });
     expect((await settings.read()).settings.maxTokensPerTurn).toBe(5_000);
     await writeFile(join(dir, 'claude', 'settings.json'), '{"version":1,"settings":{"maxTokensPerTurn":-5}}');
-    expect((await settings.read()).settings.maxTokensPerTurn).toBe(60_000);
+    expect((await settings.read()).settings.maxTokensPerTurn).toBe(100_000);
     const ledger = new UsageLedger(dir);
     const one = { inputTokens: 10, outputTokens: 5, cacheWriteTokens: 100, cacheReadTokens: 0, costMicroUsd: 7 };
     await ledger.add('2026-11-20', one);

@@ -27,7 +27,7 @@ import type { ChatService, TurnCaller } from './chat-service.js';
 import type { ClaudeBrain } from './claude/brain.js';
 import type { ClaudeTurnResult, Exchange } from './claude/claude-turn.js';
 import { WRITE_INTENTS } from './planner/classifier.js';
-import { isOrder } from './planner/rule-planner.js';
+import { asksForChange } from './planner/rule-planner.js';
 import { DIRECT_ANSWERS, proposalSentence, sentenceFor } from './composer.js';
 import { allowedFigures, guardNumbers } from './guards/number-guard.js';
 import type { ChatHistoryStore } from './history.js';
@@ -88,8 +88,13 @@ interface Conversation {
   exchanges: Exchange[];
 }
 
-/** How many earlier exchanges a model is shown: enough for "and him?", never the whole history. */
-const MODEL_MEMORY = 6;
+/**
+ * How many earlier exchanges a model is shown: enough for "and him?", never the whole history.
+ * Past MODEL_MEMORY the oldest are dropped down to MODEL_MEMORY_KEPT at once, not one a turn:
+ * each drop changes the prompt's start, and everything after it is written to the cache anew.
+ */
+const MODEL_MEMORY = 8;
+const MODEL_MEMORY_KEPT = 4;
 
 const MAX_PENDING = 8;
 
@@ -120,9 +125,11 @@ function pickInWords(text: string, conversation: Conversation): { requestId: str
 /** Proposal cards with their confirm answer, keyed by the change they make (card type and player). */
 function proposalsOf(cards: Card[]): Array<[string, ChatConfirmInput]> {
   return cards.flatMap((card): Array<[string, ChatConfirmInput]> => {
-    if ((card.type !== 'diff_card' && card.type !== 'settlement_summary') || !card.actions) return [];
+    if ((card.type !== 'diff_card' && card.type !== 'settlement_summary' && card.type !== 'report_share') || !card.actions) return [];
     const confirm = card.actions.find((a) => a.id === 'confirm');
-    return confirm?.nonce && confirm.payloadHash ? [[`${card.type}:${card.data.playerId}`, { nonce: confirm.nonce, payloadHash: confirm.payloadHash }]] : [];
+    // A share is one change per report and recipient: sending the same report to another person is another change.
+    const key = card.type === 'report_share' ? `${card.type}:${card.data.artifactId}:${card.data.recipientId}` : `${card.type}:${card.data.playerId}`;
+    return confirm?.nonce && confirm.payloadHash ? [[key, { nonce: confirm.nonce, payloadHash: confirm.payloadHash }]] : [];
   });
 }
 
@@ -191,14 +198,15 @@ export class Assistant implements ChatService {
         else if (inWords) outcome = await this.resumePick(inWords.requestId, inWords.candidateId, conversation, ctx, record);
         else {
           const planned = await this.plan(input.text, input.page, caller, conversation, record);
+          const wantsChange = this.wantsChange(input.text, planned.decision, planned.today);
           const route = this.options.claude
-            ? await this.options.claude.route(planned.decision, this.wantsChange(input.text, planned.decision), user.timezone)
+            ? await this.options.claude.route(planned.decision, wantsChange, user.timezone)
             : { kind: 'offline' as const, reason: null };
           if (route.kind === 'model') {
             yield { type: 'plan', requestId, intent: 'model', action: 'tools', tools: [] };
             const result: ClaudeTurnResult = yield* this.options.claude!.turn({
               requestId, text: input.text, page: input.page, today: planned.today, user, ctx, earlier: conversation.exchanges,
-              known: knownEntities(conversation.context), ordered: isOrder(input.text), signal: stop.signal,
+              known: knownEntities(conversation.context), ordered: wantsChange, signal: stop.signal,
             }, route);
             record.usage = result.usage;
             record.notes.push(...result.notes);
@@ -216,7 +224,8 @@ export class Assistant implements ChatService {
               record.envelopes.push(...result.runs.map((r) => r.envelope));
               if (result.lastRead) this.rememberRead(conversation, result.lastRead);
               text = result.text || (stopped ? 'Stopped.' : result.cards.length > 0 ? '' : 'I have no answer to that. Could you rephrase?');
-              return yield* this.finish({ requestId, user, userMessage, record, cards, text, streamed, stopped, started, conversation });
+              const modelMessages = result.kind === 'answered' ? result.messages : undefined;
+              return yield* this.finish({ requestId, user, userMessage, record, cards, text, streamed, stopped, started, conversation, ...(modelMessages && { modelMessages }) });
             }
             if (result.kind === 'handoff') {
               record.planner = 'claude';
@@ -267,6 +276,8 @@ export class Assistant implements ChatService {
   private async *finish(t: {
     requestId: string; user: User; userMessage: ChatMessage; record: TurnRecord; cards: Card[]; text: string;
     streamed: { cards: number; text: string }; stopped: boolean; started: number; conversation: Conversation;
+    /** Claude's own record of the turn, for the model to read on the next turns. */
+    modelMessages?: Exchange['messages'];
   }): AsyncGenerator<TurnEvent, void> {
     const { requestId, user, record, cards, text } = t;
     for (const card of cards.slice(t.streamed.cards)) yield { type: 'card', requestId, card };
@@ -278,7 +289,8 @@ export class Assistant implements ChatService {
       ...(record.usage && { usage: record.usage }),
       ...(t.stopped && { stopped: true as const }),
     };
-    t.conversation.exchanges = [...t.conversation.exchanges, { user: t.userMessage.text, assistant: message.text }].slice(-MODEL_MEMORY);
+    const exchanges = [...t.conversation.exchanges, { user: t.userMessage.text, assistant: message.text, ...(t.modelMessages && { messages: t.modelMessages }) }];
+    t.conversation.exchanges = exchanges.length > MODEL_MEMORY ? exchanges.slice(-MODEL_MEMORY_KEPT) : exchanges;
     await this.options.history.append(user.id, [t.userMessage, message]).catch((error: unknown) => {
       this.options.log.warn('history not saved', { requestId, err: error });
     });
@@ -299,11 +311,15 @@ export class Assistant implements ChatService {
     return true;
   }
 
-  /** Whether the message asks for a change: the offline plan is one (or asks what a change needs), and the words are an order. */
-  private wantsChange(text: string, decision: Decision): boolean {
-    const change = decision.calls.some((c) => this.options.registry.get(c.tool)?.isDestructive)
-      || decision.intent.split('+').some((intent) => Object.hasOwn(WRITE_INTENTS, intent));
-    return change && isOrder(text);
+  /**
+   * Whether the message asks for a change: the offline plan is one (or asks what one needs, or
+   * amends the last), or its words order one. Only then may a model's plan be a change: a read
+   * ("show my downline") stays a read whatever the model was told by text it read.
+   */
+  private wantsChange(text: string, decision: Decision, today: IsoDate): boolean {
+    return decision.calls.some((c) => this.options.registry.get(c.tool)?.isDestructive)
+      || decision.intent.split('+').some((intent) => Object.hasOwn(WRITE_INTENTS, intent.replace(/^follow_up:/, '')))
+      || asksForChange(text, today);
   }
 
   private conversation(userId: string): Conversation {
@@ -439,6 +455,12 @@ export class Assistant implements ChatService {
     record.outcome = results.every((r) => !r.envelope.ok) ? 'failed' : 'answered';
 
     this.rememberRead(conversation, outcome);
+    // "send it to Arjun" on a later turn: the report this turn made is "it".
+    const made = results.findLast((r) => r.tool === 'agent.generateReport' && r.envelope.ok);
+    const artifact = made?.envelope.ok ? made.envelope.data as { artifactId?: unknown; title?: unknown } : null;
+    if (artifact && typeof artifact.artifactId === 'string') {
+      conversation.context = { ...conversation.context, lastArtifact: { id: artifact.artifactId, name: typeof artifact.title === 'string' ? artifact.title : '' } };
+    }
     return { text: guarded.text, cards };
   }
 
@@ -449,6 +471,7 @@ export class Assistant implements ChatService {
       lastIntent: outcome.intent.replace(/^follow_up:/, ''),
       lastPlayer: outcome.player ?? conversation.context.lastPlayer,
       lastFixture: outcome.fixture ?? conversation.context.lastFixture,
+      lastArtifact: conversation.context.lastArtifact ?? null,
     };
   }
 

@@ -41,6 +41,12 @@ export function proposalSentence(card: Card): string {
     if (d.refusal) return `I can't settle with ${name(d.playerName)}: ${d.refusal}`;
     return `Confirm to settle: ${who}, and the take goes from ${money(d.takeBefore)} to ${money(d.takeAfter)}. No money moves until you do.`;
   }
+  if (card.type === 'report_share') {
+    const d = card.data;
+    if (d.refusal) return `I can't send that report to ${name(d.recipientName)}: ${d.refusal}`;
+    const again = d.alreadyShared ? ` ${name(d.recipientName)} has it already; confirming sends it again.` : '';
+    return `Confirm to send ${reportName(d.title)} to ${name(d.recipientName)}.${again} Nothing is sent until you do.`;
+  }
   return '';
 }
 
@@ -58,5 +64,9 @@ export function confirmedSentence(card: Card): string {
     const who = d.direction === 'player_pays' ? `${name(d.playerName)} paid you ${money(d.amount)}` : `you paid ${name(d.playerName)} ${money(d.amount)}`;
     return `Settled: ${who}. The take is now ${money(d.takeAfter)}.`;
   }
+  if (card.type === 'report_share') return `Sent: ${name(card.data.recipientName)} can now download ${reportName(card.data.title)} from their Reports page.`;
   return 'Done.';
 }
+
+/** A report's title inside a sentence: quoted, since it carries names and dates of its own. */
+const reportName = (title: string) => `“${title.replace(/[“”\n]/g, ' ').slice(0, 120)}”`;

@@ -27,7 +27,7 @@ const settingFields = {
 export const modelSettingsSchema = z.strictObject({
   fastModel: settingFields.fastModel.default('claude-haiku-5-5'),
   strongModel: settingFields.strongModel.default('claude-sonnet-5-5'),
-  maxTokensPerTurn: settingFields.maxTokensPerTurn.default(60_000),
+  maxTokensPerTurn: settingFields.maxTokensPerTurn.default(100_000),
   maxCostPerDayMicroUsd: settingFields.maxCostPerDayMicroUsd.default(2_000_000),
 });
 /** A change of some settings: what is absent stays as it is (no defaults here, unlike the stored form). */

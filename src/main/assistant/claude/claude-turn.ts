@@ -26,11 +26,18 @@ import { NO_USAGE, addUsage, costMicroUsd } from './prices.js';
 import { ProseGuard } from './prose-guard.js';
 import { systemPrompt } from './system-prompt.js';
 import { toolCatalog } from './tool-catalog.js';
+import { normalizeForSearch } from '../../../shared/text.js';
+import { BULK } from '../planner/slots.js';
 
-/** An earlier exchange of the conversation, as the model is shown it (text only). */
+/**
+ * An earlier exchange of the conversation, as the model is shown it: in words, and for a turn
+ * Claude answered, its own tool calls and (shortened) results too, so a follow-up can use the ids
+ * and figures it already has — and the prompt's start stays the same, so it is read from the cache.
+ */
 export interface Exchange {
   user: string;
   assistant: string;
+  messages?: Anthropic.MessageParam[];
 }
 
 export interface ClaudeTurnInput {
@@ -75,7 +82,8 @@ interface Common {
 }
 
 export type ClaudeTurnResult = Common & (
-  | { kind: 'answered' }
+  /** `messages`: the turn as the model saw it (its own text replaced by what was shown), for the next turns. */
+  | { kind: 'answered'; messages: Anthropic.MessageParam[] }
   /** A change or a picker: the runtime finishes the turn with this outcome, as for an offline plan. */
   | { kind: 'handoff'; outcome: GateOutcome }
   | { kind: 'fallback'; reason: string; failure: ModelFailure['kind'] | 'budget' | 'invalid_arguments' }
@@ -97,9 +105,11 @@ export async function* claudeTurn(input: ClaudeTurnInput, deps: ClaudeTurnDeps):
   const catalog = toolCatalog(deps.registry, input.user.role);
   const system = systemPrompt({ today: input.today, timeZone: input.user.timezone, role: input.user.role, userName: input.user.name, page: input.page });
   const messages: Anthropic.MessageParam[] = [
-    ...input.earlier.flatMap((e): Anthropic.MessageParam[] => [{ role: 'user', content: e.user }, { role: 'assistant', content: e.assistant || '(cards shown)' }]),
+    ...input.earlier.flatMap((e): Anthropic.MessageParam[] => e.messages ?? [{ role: 'user', content: e.user }, { role: 'assistant', content: e.assistant || '(cards shown)' }]),
     { role: 'user', content: input.text },
   ];
+  const turnStart = messages.length - 1;
+  const bulk = BULK.test(normalizeForSearch(input.text));
   const runs: ToolRun[] = [];
   const guard = new ProseGuard(() => allowedFigures(runs.flatMap((r) => [r.envelope.ok ? r.envelope.data : null, r.args]), [], input.user.timezone));
   const common: Common = {
@@ -152,7 +162,12 @@ export async function* claudeTurn(input: ClaudeTurnInput, deps: ClaudeTurnDeps):
     if (uses.length === 0) {
       const tail = guard.end();
       if (tail) yield { type: 'text', requestId: input.requestId, delta: tail };
-      return finish({ kind: 'answered' });
+      // What the next turns are shown: the calls and results, and the words as they reached the user.
+      const kept = messages.slice(turnStart).map((m) => (m.role === 'assistant' && Array.isArray(m.content)
+        ? { ...m, content: m.content.filter((b) => b.type === 'tool_use') }
+        : m));
+      kept.push({ role: 'assistant', content: guard.shown.trim() || '(cards shown)' });
+      return finish({ kind: 'answered', messages: kept });
     }
 
     const apart = guard.endBlock();
@@ -164,6 +179,11 @@ export async function* claudeTurn(input: ClaudeTurnInput, deps: ClaudeTurnDeps):
       const definition = catalog.definitionOf(use.name);
       if (!definition) {
         refuse(`There is no tool called ${use.name}.`);
+        continue;
+      }
+      if (definition.isDestructive && bulk) {
+        common.notes.push(`refused ${definition.name}: a change for many at once`);
+        refuse('Changes are made one player at a time, each confirmed by the user: say so, and ask which player.');
         continue;
       }
       if (definition.isDestructive && !input.ordered) {
@@ -271,8 +291,21 @@ async function* callModel(deps: ClaudeTurnDeps, params: Anthropic.MessageCreateP
  * user sees them) and the data, as JSON in which no text can close the data fence.
  */
 function resultText(summary: string | null, data: unknown): string {
-  const json = JSON.stringify(data).replace(/</g, '\\u003c').replace(/>/g, '\\u003e');
+  const json = JSON.stringify(forModel(data)).replace(/</g, '\\u003c').replace(/>/g, '\\u003e');
   return `${summary ? `summary: ${summary}\n` : ''}<data>${json}</data>`;
+}
+
+/** Rows a result shows the model; the card shows them all. Long lists cost tokens and push the cache share down. */
+export const MODEL_ROWS = 25;
+
+/** The data with every list cut to its first MODEL_ROWS rows and a note of how many more there are. */
+export function forModel(data: unknown): unknown {
+  if (Array.isArray(data)) {
+    const kept = data.slice(0, MODEL_ROWS).map(forModel);
+    return data.length > MODEL_ROWS ? [...kept, { moreRowsInTheCard: data.length - MODEL_ROWS }] : kept;
+  }
+  if (data && typeof data === 'object') return Object.fromEntries(Object.entries(data).map(([k, v]) => [k, forModel(v)]));
+  return data;
 }
 
 function failureText(envelope: Envelope): string {

@@ -1,11 +1,26 @@
 /**
- * The number guard for streamed prose. The model's text arrives in pieces; it is passed on a
+ * The number guard for streamed prose (and the two things no model sentence may say). The model's text arrives in pieces; it is passed on a
  * sentence at a time, and a sentence with a figure that no tool result of this turn holds is
  * never shown: it waits while more results may still come (the model called a tool), and is
  * dropped when the answer ends without one that holds it. Sentences keep their order, so a
  * sentence waiting holds back the ones after it.
  */
 import { guardNumbers } from '../guards/number-guard.js';
+
+/**
+ * A model never changes anything itself (a change waits for the human's Confirm), so a sentence
+ * saying one was made, applied or confirmed is false whatever it read; and the chat is plain text,
+ * so markup in prose is an injection echoed, never an answer.
+ */
+const CLAIMS_CHANGE = new RegExp([
+  String.raw`\bi(?:\s+have|'ve|\s+just)?\s+(?:set|changed|updated|raised|lowered|increased|reduced|settled|cleared|applied|executed|placed|shared|sent|confirmed|made\s+the\s+change)\b`,
+  String.raw`\b(?:has|have|was|were)\s+(?:now\s+|already\s+)?been\s+(?:set|changed|updated|raised|lowered|increased|reduced|settled|cleared|applied|executed|placed|shared|sent|confirmed)\b`,
+  String.raw`\b(?:you|user|they)\s+(?:have\s+|has\s+|had\s+)?(?:already\s+)?(?:confirmed|approved|authori[sz]ed)\b`,
+  String.raw`\b(?:went\s+through|already\s+confirmed|is\s+(?:now\s+)?(?:done|complete|applied|settled))\b`,
+].join('|'), 'i');
+const MARKUP = /<\s*\/?\s*[a-z!][^>]*>/i;
+
+export type DropReason = 'figure' | 'claim' | 'markup';
 
 /** A sentence ends at . ! or ? before a space, or at a line break ("1,234.50" does not end one). */
 const SENTENCE_END = /[.!?]+(?=\s)\s*|\n+/g;
@@ -15,7 +30,7 @@ export class ProseGuard {
   private held: string[] = [];
   private mark = { partial: '', held: 0, shown: 0 };
   /** Every sentence dropped, with its figures, for the turn's record. */
-  readonly dropped: Array<{ sentence: string; figures: string[] }> = [];
+  readonly dropped: Array<{ sentence: string; figures: string[]; reason: DropReason }> = [];
   /** Everything passed on so far. */
   shown = '';
 
@@ -80,10 +95,13 @@ export class ProseGuard {
     const allowed = this.allowed();
     while (this.held.length > 0) {
       const sentence = this.held[0]!;
+      const refused: DropReason | null = CLAIMS_CHANGE.test(sentence) ? 'claim' : MARKUP.test(sentence) ? 'markup' : null;
       const { flagged } = guardNumbers(sentence, allowed);
-      if (flagged.length > 0) {
+      if (refused) {
+        this.dropped.push({ sentence: sentence.trim(), figures: flagged, reason: refused });
+      } else if (flagged.length > 0) {
         if (!final) break;
-        this.dropped.push({ sentence: sentence.trim(), figures: flagged });
+        this.dropped.push({ sentence: sentence.trim(), figures: flagged, reason: 'figure' });
       } else {
         out += sentence;
       }

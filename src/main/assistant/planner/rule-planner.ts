@@ -7,11 +7,12 @@
 import type { Decision } from '../../../shared/contracts/assistant.js';
 import type { ToolModule } from '../../tools/define.js';
 import { TOOL_MODULES } from '../../tools/index.js';
-import { LEXICON, type Reading, fold, hasAny, read } from './grammar.js';
+import { planShare } from '../../tools/share-report.js';
+import { LEXICON, type Reading, hasAny, read } from './grammar.js';
 import { Slots, periodOf, statusOf } from './slots.js';
 import { speechAct } from './speech-act.js';
 import { amountRefusal } from '../../../shared/parse/amount.js';
-import { addDays, endOfMonth, startOfMonth } from '../../../shared/dates.js';
+import { type IsoDate, addDays, endOfMonth, startOfMonth } from '../../../shared/dates.js';
 import { classifyIntent, decideIntent, splitClauses } from './classifier.js';
 import type { PlannedCall, Planner, PlannerInput, ToolPlanning } from './types.js';
 
@@ -38,8 +39,17 @@ const readTwin = (intent: IntentSpec, r: Reading): IntentSpec | undefined => {
 /** The write tools' own verbs: one opening a message makes it an order ("settle …?" still is). */
 const ORDER_VERBS: ReadonlySet<string> = new Set(INTENTS.filter(isWrite).flatMap((i) => i.vocabulary));
 
-/** Whether a message orders something (only an order may become a change), whichever planner plans it. */
-export const isOrder = (text: string): boolean => speechAct(fold(text), ORDER_VERBS) === 'command';
+/**
+ * Whether a message asks for a change, whichever planner plans it: it is an order ("show my
+ * downline" is one too) and its words are a write's ("settle", "set … CL", "limit … kar do") or
+ * it names an amount. A model may propose a change only for such a message, whatever text it
+ * has read.
+ */
+export function asksForChange(text: string, today: IsoDate): boolean {
+  const r = read(text, today, KNOWN_WORDS);
+  // An order with an amount in it ("please make karan 46k") may be one the rules have no words for.
+  return speechAct(r.folded, ORDER_VERBS) === 'command' && (r.amounts.length > 0 || INTENTS.some((i) => isWrite(i) && i.triggers(r)));
+}
 
 /** Every word the planner understands: the grammar's own and each intent's vocabulary. */
 const KNOWN_WORDS: ReadonlySet<string> = new Set([...LEXICON, ...INTENTS.flatMap((i) => i.vocabulary)]);
@@ -100,6 +110,7 @@ export class RulePlanner implements Planner {
         lastCalls: d.calls, lastIntent: d.intent.replace(/^follow_up:/, ''),
         lastPlayer: named ? { id: named, name: named } : context.lastPlayer,
         lastFixture: readings[i]!.fixture ? { id: readings[i]!.fixture!, name: readings[i]!.fixture! } : context.lastFixture,
+        lastArtifact: context.lastArtifact ?? null,
       };
     }
     return { ...base, intent: intents.join('+'), action: 'tools', calls: calls.slice(0, 4), confidence: 0.8 };
@@ -112,6 +123,13 @@ export class RulePlanner implements Planner {
     if (GREETING.test(r.folded)) return { ...base, intent: 'greeting', action: 'direct', calls: [], confidence: 1 };
     if (hasAny(r, 'capabilities') || /^(?:help|\?|commands|menu)\b/.test(r.folded)) {
       return { ...base, intent: 'capabilities', action: 'direct', calls: [], confidence: 1 };
+    }
+    // "send it to Arjun" after a report: that report, shared (a proposal the user confirms).
+    const share = planShare(new Slots(input, r));
+    if (share) {
+      return 'clarify' in share
+        ? { ...base, intent: 'share_report', action: 'clarify', calls: [], confidence: 0.9, clarify: share.clarify }
+        : { ...base, intent: 'share_report', action: 'tools', calls: [{ tool: 'agent.shareReport', args: share.args }], confidence: 0.85 };
     }
 
     let matched = INTENTS.filter((i) => i.triggers(r));

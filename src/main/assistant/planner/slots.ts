@@ -114,6 +114,17 @@ export class Slots {
   get today(): string {
     return this.input.today;
   }
+
+  /** The arguments of the last plan's call to `tool`, in planner form, for a follow-up that redoes it ("as pdf instead"). */
+  lastCall(tool: string): Record<string, unknown> | null {
+    const call = this.input.context.lastCalls?.find((c) => c.tool === tool);
+    return call ? structuredClone(call.args) : null;
+  }
+
+  /** The report the conversation last made, for "send it to Arjun". */
+  get lastArtifact(): { id: string; name: string } | null {
+    return this.input.context.lastArtifact ?? null;
+  }
 }
 
 /** The value a limit is set to: the amount after "to", or the only amount; "by" is a change, not a value. */

@@ -29,9 +29,11 @@ export interface ConversationContext {
   /** Entities the conversation last resolved, for "him", "her", "that match". */
   lastPlayer: KnownEntity | null;
   lastFixture: KnownEntity | null;
+  /** The report the conversation last made (its artifact id and title), for "send it to Arjun", "share it with me". */
+  lastArtifact?: KnownEntity | null;
 }
 
-export const EMPTY_CONTEXT: ConversationContext = { lastCalls: null, lastIntent: null, lastPlayer: null, lastFixture: null };
+export const EMPTY_CONTEXT: ConversationContext = { lastCalls: null, lastIntent: null, lastPlayer: null, lastFixture: null, lastArtifact: null };
 
 export interface PlannerInput {
   requestId: string;
