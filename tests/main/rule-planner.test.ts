@@ -193,3 +193,51 @@ describe('untrusted text never plans', () => {
     expect(d.calls.map((c) => c.tool)).toEqual(['agent.getPnL']);
   });
 });
+
+describe('reports and their follow-ups', () => {
+  const ARTIFACT_ID = '33333333-3333-4333-8333-333333333333';
+  const afterReport: ConversationContext = {
+    lastIntent: 'report',
+    lastCalls: [{ tool: 'agent.generateReport', args: { template: 'per_player_pnl', format: 'xlsx', filters: { from: '2026-10-01', to: '2026-10-31' } } }],
+    lastPlayer: null, lastFixture: null, lastArtifact: { id: ARTIFACT_ID, name: 'PnL per player, 1 Oct 2026 – 31 Oct 2026' },
+  };
+
+  it('takes a template, a format and a period from plain words', () => {
+    expect(calls("excel of last month's PnL per player")).toEqual([
+      { tool: 'agent.generateReport', args: { template: 'per_player_pnl', format: 'xlsx', filters: { from: '2026-10-01', to: '2026-10-31' } } },
+    ]);
+    expect(calls('bets by match pdf for Ind v Aus')).toEqual([
+      { tool: 'agent.generateReport', args: { template: 'bets_by_match', format: 'pdf', filters: {}, fixture: expect.stringMatching(/ind.*aus/i) } },
+    ]);
+    expect(calls('settlement log report this week')[0]).toMatchObject({ args: { template: 'settlement_log', format: 'xlsx', filters: { from: expect.any(String), to: TODAY } } });
+  });
+
+  it('"as pdf instead" after a report is the same report as a pdf', () => {
+    for (const text of ['as pdf instead', 'pdf instead', 'can I have it as pdf', 'same as pdf']) {
+      expect(plan(text, { context: afterReport }).calls, text).toEqual([
+        { tool: 'agent.generateReport', args: { template: 'per_player_pnl', format: 'pdf', filters: { from: '2026-10-01', to: '2026-10-31' } } },
+      ]);
+    }
+    // With no report before it, a bare format is a question of which report.
+    expect(plan('as pdf instead').clarify?.reason).toBe('needs_template');
+  });
+
+  it('"send it to Arjun" after a report shares that report with the named person', () => {
+    for (const text of ['send it to Arjun', 'share it with Arjun', 'send the report to Arjun', 'forward this to Arjun please']) {
+      const d = plan(text, { context: afterReport });
+      expect(d.calls, text).toEqual([{ tool: 'agent.shareReport', args: { artifactId: ARTIFACT_ID, player: 'arjun' } }]);
+      expect(d.intent).toBe('share_report');
+    }
+    expect(calls('send it to me', { context: afterReport })).toEqual([{ tool: 'agent.shareReport', args: { artifactId: ARTIFACT_ID, recipient: 'self' } }]);
+    expect(calls('share the report with myself', { context: afterReport })).toEqual([{ tool: 'agent.shareReport', args: { artifactId: ARTIFACT_ID, recipient: 'self' } }]);
+  });
+
+  it('a share without a report, a recipient or an order is asked about, never planned', () => {
+    expect(plan('send the report to Arjun').clarify?.reason).toBe('unplannable');
+    expect(plan('send it to', { context: afterReport }).clarify?.reason).toBe('needs_player');
+    expect(plan('did you send it to Arjun?', { context: afterReport }).action).toBe('clarify');
+    // Money and other reads are not shares.
+    expect(calls('send 5000 to Rahul', { context: afterReport }).map((c) => c.tool)).not.toContain('agent.shareReport');
+    expect(calls("what's my share this week", { context: afterReport }).map((c) => c.tool)).not.toContain('agent.shareReport');
+  });
+});

@@ -72,7 +72,8 @@ describe('tool catalog', () => {
   });
 
   it('marks only the money- and limit-moving tools destructive, and only the current-state reads as refreshed by "now"', () => {
-    expect(TOOL_NAMES.filter((n) => TOOLS[n].isDestructive).sort()).toEqual(['agent.editLimit', 'agent.placeHedgeBet', 'agent.settlePlayer']);
+    // Sharing a report sends data to another person: it goes through the same preview and confirmation.
+    expect(TOOL_NAMES.filter((n) => TOOLS[n].isDestructive).sort()).toEqual(['agent.editLimit', 'agent.placeHedgeBet', 'agent.settlePlayer', 'agent.shareReport']);
     expect(TOOL_NAMES.filter((n) => (TOOLS[n] as ToolModule).planning?.refreshes === true).sort()).toEqual([
       'agent.getBetHistory', 'agent.getCreditLimit', 'agent.getDownline', 'agent.getLiveExposure', 'agent.getTake', 'agent.getUpline',
     ]);
@@ -110,8 +111,9 @@ describe('tool catalog', () => {
     expect(registry.get('agent.nope')).toBeUndefined();
   });
 
-  it('implements every read and the two writes, each write with its preview', () => {
-    expect(Object.keys(implementations).sort()).toEqual([...READ_TOOLS, 'agent.editLimit', 'agent.settlePlayer'].sort());
+  it('implements every read, the report and the three writes, each write with its preview', () => {
+    expect(Object.keys(implementations).sort()).toEqual([...READ_TOOLS, 'agent.generateReport', 'agent.editLimit', 'agent.settlePlayer', 'agent.shareReport'].sort());
+    expect(implementations['agent.shareReport']!.prepare).toBeTypeOf('function');
     expect(implementations['agent.editLimit']!.prepare).toBeTypeOf('function');
     expect(implementations['agent.settlePlayer']!.prepare).toBeTypeOf('function');
   });

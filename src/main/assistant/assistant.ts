@@ -456,11 +456,8 @@ export class Assistant implements ChatService {
 
     this.rememberRead(conversation, outcome);
     // "send it to Arjun" on a later turn: the report this turn made is "it".
-    const made = results.findLast((r) => r.tool === 'agent.generateReport' && r.envelope.ok);
-    const artifact = made?.envelope.ok ? made.envelope.data as { artifactId?: unknown; title?: unknown } : null;
-    if (artifact && typeof artifact.artifactId === 'string') {
-      conversation.context = { ...conversation.context, lastArtifact: { id: artifact.artifactId, name: typeof artifact.title === 'string' ? artifact.title : '' } };
-    }
+    const report = cards.findLast((c) => c.type === 'report_artifact');
+    if (report?.type === 'report_artifact') conversation.context = { ...conversation.context, lastArtifact: { id: report.data.artifactId, name: report.data.title } };
     return { text: guarded.text, cards };
   }
 

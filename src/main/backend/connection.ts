@@ -14,6 +14,8 @@ export type BackendClient = TRPCClient<AppRouter>;
  */
 export interface BackendConnection {
   readonly mode: 'embedded' | 'remote';
+  /** Remote only: the server's base address, for what is not tRPC (a report's download, `GET /reports/<id>`). */
+  readonly url?: string;
   client(token: string | null): BackendClient;
   close(): Promise<void>;
 }
@@ -49,6 +51,7 @@ export async function connectBackend(config: BackendConfig, log: Logger): Promis
     };
     return {
       mode: 'remote',
+      url: config.url,
       client: (token) => createTRPCClient<AppRouter>({
         links: [httpLink({ url: base, fetch: fetchWithDeadline, headers: ({ op }) => ({ 'x-request-id': requestIdOf(op), ...(token ? { authorization: `Bearer ${token}` } : {}) }) })],
       }),

@@ -61,15 +61,15 @@ export class Proposals {
   propose(tool: string, args: Record<string, unknown>, preview: ToolPreview, user: User): Card {
     const card = preview.card;
     // A refusal, or a change to what already holds, has nothing to confirm: no nonce, no buttons.
-    if (preview.refusal !== null || preview.noOp || (card.type !== 'diff_card' && card.type !== 'settlement_summary')) return card;
+    if (preview.refusal !== null || preview.noOp || (card.type !== 'diff_card' && card.type !== 'settlement_summary' && card.type !== 'report_share')) return card;
     const { nonce, payloadHash, expiresAt } = this.options.nonces.issue({ userId: user.id, tool, args, snapshot: preview.snapshot });
     const actions = [
       { id: 'confirm' as const, label: 'Confirm', nonce, payloadHash },
       { id: 'cancel' as const, label: 'Cancel', nonce, payloadHash },
     ];
-    return card.type === 'diff_card'
-      ? { ...card, data: { ...card.data, expiresAt, state: 'pending' }, actions }
-      : { ...card, data: { ...card.data, expiresAt, state: 'pending' }, actions };
+    if (card.type === 'diff_card') return { ...card, data: { ...card.data, expiresAt, state: 'pending' }, actions };
+    if (card.type === 'report_share') return { ...card, data: { ...card.data, expiresAt, state: 'pending' }, actions };
+    return { ...card, data: { ...card.data, expiresAt, state: 'pending' }, actions };
   }
 
   /** The user's answer to a proposal: the nonce is used up whatever happens, and the ending audited. */

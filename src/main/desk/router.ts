@@ -16,6 +16,11 @@ import { SecretStoreError } from '../secrets/secret-store.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { readAnchors, verifyAuditLog } from '../audit/verify.js';
 import { toolLabel } from '../tools/index.js';
+import { withoutLink } from '../tools/generate-report.js';
+import {
+  type ReportArtifact, type ReportLink, REPORT_CHUNK_BYTES, reportArtifact, reportsGetInput, reportsListInput,
+} from '../../shared/contracts/reports.js';
+import { type FileSaver, safeFileName, saveResult } from './file-saver.js';
 import type { DeskSessions } from './sessions.js';
 
 /** Main's services behind the desk router, made once at the composition root. */
@@ -26,6 +31,8 @@ export interface DeskServices {
   chat: ChatService;
   audit: AuditLog;
   models: ModelSettingsService;
+  /** Where saved reports go (the shell's native dialog or its download addresses); none: saving is refused. */
+  files?: FileSaver | undefined;
 }
 
 /**
@@ -92,6 +99,75 @@ const signedIn = t.procedure.use(({ ctx, next }) => {
 });
 
 
+
+/** The largest report main will carry to a file (the backend's own limits are far below it). */
+export const MAX_REPORT_BYTES = 64 * 1024 * 1024;
+
+const CONTENT_TYPES = { xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', pdf: 'application/pdf' } as const;
+
+/** A report as the page sees it: never its signed link, which main alone follows. */
+const reportView = reportArtifact.omit({ link: true });
+
+/**
+ * A ready report's bytes, through a fresh signed link: over HTTP from a backend server when the
+ * link is an address there (the session's token with it), else in chunks through `reports.read`,
+ * which the embedded backend answers in-process.
+ */
+async function readReport(ctx: DeskContext & { api: BackendClient; session: { token: string } }, artifact: ReportArtifact): Promise<{ bytes: Uint8Array; contentType: string }> {
+  const link = artifact.link;
+  if (!link) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: 'the report has no download link yet' });
+  if (ctx.backend.mode === 'remote' && ctx.backend.url) return fetchReport(new URL(link.url, ctx.backend.url).toString(), ctx.session.token, artifact);
+  return readChunks(ctx, link.parts, artifact);
+}
+
+async function fetchReport(url: string, token: string, artifact: ReportArtifact): Promise<{ bytes: Uint8Array; contentType: string }> {
+  let res: Response;
+  try {
+    res = await fetch(url, { headers: { authorization: `Bearer ${token}` }, redirect: 'error', signal: AbortSignal.timeout(60_000) });
+  } catch (error) {
+    throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: BACKEND_UNREACHABLE, cause: error });
+  }
+  if (!res.ok) {
+    await res.body?.cancel();
+    throw new TRPCError({ code: res.status === 404 ? 'NOT_FOUND' : res.status === 403 || res.status === 401 ? 'FORBIDDEN' : 'BAD_GATEWAY', message: `the backend refused the download (${res.status})` });
+  }
+  const declared = Number(res.headers.get('content-length') ?? '0');
+  if (declared > MAX_REPORT_BYTES) {
+    await res.body?.cancel();
+    throw new TRPCError({ code: 'PAYLOAD_TOO_LARGE', message: 'the report is too large to save here' });
+  }
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  if (bytes.byteLength > MAX_REPORT_BYTES) throw new TRPCError({ code: 'PAYLOAD_TOO_LARGE', message: 'the report is too large to save here' });
+  return { bytes, contentType: res.headers.get('content-type') ?? CONTENT_TYPES[artifact.format] };
+}
+
+async function readChunks(ctx: DeskContext & { api: BackendClient }, link: ReportLink, artifact: ReportArtifact): Promise<{ bytes: Uint8Array; contentType: string }> {
+  const chunks: Uint8Array[] = [];
+  let offset = 0;
+  let total = Number.POSITIVE_INFINITY;
+  let contentType: string = CONTENT_TYPES[artifact.format];
+  while (offset < total) {
+    const chunk = await relay(ctx, () => ctx.api.reports.read.query({ link, offset }));
+    if (chunk.totalBytes > MAX_REPORT_BYTES) throw new TRPCError({ code: 'PAYLOAD_TOO_LARGE', message: 'the report is too large to save here' });
+    total = chunk.totalBytes;
+    contentType = chunk.contentType;
+    const data = Buffer.from(chunk.data, 'base64');
+    // A chunk must move forward and stay within the file, or the loop would never end.
+    if (chunk.offset !== offset || (data.byteLength === 0 && offset < total) || data.byteLength > REPORT_CHUNK_BYTES || offset + data.byteLength > total) {
+      throw new TRPCError({ code: 'BAD_GATEWAY', message: 'the backend sent a damaged part of the report' });
+    }
+    chunks.push(data);
+    offset += data.byteLength;
+  }
+  return { bytes: Buffer.concat(chunks), contentType };
+}
+
+function saverOf(ctx: DeskContext): FileSaver {
+  if (!ctx.files) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: 'this desk cannot save files' });
+  return ctx.files;
+}
+
+const savedFileInput = z.strictObject({ savedId: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/) });
 
 export const deskRouter = t.router({
   session: t.router({
@@ -182,6 +258,44 @@ export const deskRouter = t.router({
     deleteApiKey: signedIn.output(modelSettingsView).mutation(({ ctx }) => refusable(() => ctx.models.deleteApiKey(ctx.session.user.timezone))),
     checkKey: signedIn.output(checkKeyOutput).mutation(({ ctx }) => ctx.models.checkKey()),
     update: signedIn.input(modelSettingsPatch).output(modelSettingsView).mutation(({ ctx, input }) => ctx.models.update(definedOnly(input), ctx.session.user.timezone)),
+  }),
+  /** Reports (issue 14): the user's own and shared-with-them artifacts of the last 30 days, and saving one to a file. */
+  reports: t.router({
+    list: signedIn.input(reportsListInput).query(async ({ ctx, input }) => {
+      const out = await relay(ctx, () => ctx.api.reports.list.query(input));
+      return { reports: out.reports.map(withoutLink) };
+    }),
+    get: signedIn.input(reportsGetInput).output(reportView)
+      .query(async ({ ctx, input }) => withoutLink(await relay(ctx, () => ctx.api.reports.get.query(input)))),
+    cancel: signedIn.input(reportsGetInput).output(reportView)
+      .mutation(async ({ ctx, input }) => withoutLink(await relay(ctx, () => ctx.api.reports.cancel.mutate(input)))),
+    delete: signedIn.input(reportsGetInput).mutation(({ ctx, input }) => relay(ctx, () => ctx.api.reports.delete.mutate(input))),
+    /** The same report made again (same template, format and filters): a new artifact, the old one left as it is. */
+    regenerate: signedIn.input(reportsGetInput).output(reportView).mutation(async ({ ctx, input }) => {
+      const old = await relay(ctx, () => ctx.api.reports.get.query(input));
+      const { from, to, playerId, fixtureId } = old.filters;
+      const made = await relay(ctx, () => ctx.api.reports.generate.mutate({
+        template: old.template, format: old.format, filters: { from, to, ...(playerId && { playerId }), ...(fixtureId && { fixtureId }) },
+      }));
+      return withoutLink(made);
+    }),
+    /**
+     * Saves a ready report: a fresh link (links last minutes), the bytes read by main, then the
+     * shell's saver (the native dialog, or a one-time download address for this slot).
+     */
+    save: signedIn.input(reportsGetInput).output(saveResult).mutation(async ({ ctx, input }) => {
+      const files = saverOf(ctx);
+      const artifact = await relay(ctx, () => ctx.api.reports.get.query(input));
+      if (artifact.status !== 'ready') throw new TRPCError({ code: 'PRECONDITION_FAILED', message: `the report is ${artifact.status}, not ready to save` });
+      const { bytes, contentType } = await readReport(ctx, artifact);
+      const type = /^[\w.+-]+\/[\w.+-]+$/.test(contentType) ? contentType : CONTENT_TYPES[artifact.format];
+      return files.save({ slot: ctx.slot, fileName: safeFileName(artifact.fileName, artifact.format), contentType: type, bytes });
+    }),
+    /** Electron: the saved file in its folder, or opened; only files this window saved, by their id. */
+    reveal: signedIn.input(savedFileInput).mutation(async ({ ctx, input }) => ({ ok: (await saverOf(ctx).reveal?.(ctx.slot, input.savedId)) ?? false })),
+    open: signedIn.input(savedFileInput).mutation(async ({ ctx, input }) => ({ ok: (await saverOf(ctx).open?.(ctx.slot, input.savedId)) ?? false })),
+    /** Which saver this desk has: the page offers "Open" only with the native one. */
+    saver: signedIn.query(({ ctx }) => ({ kind: ctx.files?.kind ?? null })),
   }),
   audit: t.router({
     /**

@@ -4,6 +4,7 @@ import { BrowserWindow, app, ipcMain, protocol, session, shell } from 'electron'
 import { DESK_CHANNEL } from '../../shared/contracts/desk-bridge.js';
 import { handleDeskMessage, stopDeskSubscriptions } from '../desk/ipc.js';
 import type { DeskServices } from '../desk/router.js';
+import { ElectronFileSaver } from './file-saver.js';
 import { APP_ORIGIN, RENDERER_CSP, isAllowedExternal, isAppUrl } from './security.js';
 
 const TYPES: Record<string, string> = {
@@ -16,7 +17,9 @@ protocol.registerSchemesAsPrivileged([{ scheme: 'app', privileges: { standard: t
 app.enableSandbox();
 
 /** The Electron adapter: window, hardening, the desk IPC channel. Everything else is plain Node. */
-export async function startElectronApp(deps: DeskServices & { rendererDir: string; preload: string }): Promise<void> {
+export async function startElectronApp(given: DeskServices & { rendererDir: string; preload: string }): Promise<void> {
+  // Reports are saved through the native dialog here (the browser shell hands out downloads instead).
+  const deps = { ...given, files: given.files ?? new ElectronFileSaver() };
   await app.whenReady();
   const devServerUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL || undefined;
   const isOwn = (url: string | undefined) => isAppUrl(url, devServerUrl);

@@ -1,28 +1,112 @@
+import { z } from 'zod';
 import * as actions from '../../shared/contracts/agent-actions.js';
+import { REPORT_TEMPLATE_TITLES, type ReportArtifact, reportArtifact } from '../../shared/contracts/reports.js';
+import { formatPeriod } from '../../shared/format.js';
 import { PLAYER_WORD, ask, hasAny } from '../assistant/planner/slots.js';
-import { DATES, DESK, IDS } from './common.js';
+import { DATES, DESK, IDS, opts } from './common.js';
 import { defineTool } from './define.js';
+import type { ToolContext } from './types.js';
 
-// No handlers yet: planned, gated and refused by the registry as not available in this version.
+/**
+ * What the tool answers: the artifact without its signed link (the link expires in minutes and is
+ * asked for afresh at save time, so it never sits in a conversation or a model's context), and its
+ * size in words, so the sentence's "18 KB" is a figure of the result the number guard can find.
+ */
+export const generatedReport = reportArtifact.omit({ link: true }).extend({ sizeText: z.string().nullable() });
+export type GeneratedReport = z.infer<typeof generatedReport>;
+
+/** How long a request waits for its report: a small one comes back ready, a big one keeps running. */
+export const REPORT_WAIT_MS = 3_000;
+const POLL_MS = 200;
+
+/** "812 bytes", "18 KB", "1.4 MB": the size as the chat and the card say it. */
+export function sizeInWords(bytes: number | null): string | null {
+  if (bytes === null) return null;
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** The artifact as the chat keeps it: no link. */
+export function withoutLink(a: ReportArtifact): Omit<ReportArtifact, 'link'> {
+  const { link: _link, ...rest } = a;
+  return rest;
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** Starts the job, then watches it for a moment: a report that finishes by then is answered as ready. */
+async function generate(args: z.output<typeof actions.generateReportInput>, ctx: ToolContext): Promise<GeneratedReport> {
+  let artifact = await ctx.api.reports.generate.mutate(args, opts(ctx));
+  const deadline = Date.now() + REPORT_WAIT_MS;
+  while (artifact.status === 'running' && Date.now() < deadline && !ctx.signal?.aborted) {
+    await sleep(Math.min(POLL_MS, Math.max(0, deadline - Date.now())), ctx.signal);
+    if (ctx.signal?.aborted) break;
+    artifact = await ctx.api.reports.get.query({ artifactId: artifact.artifactId }, opts(ctx));
+  }
+  return { ...withoutLink(artifact), sizeText: sizeInWords(artifact.sizeBytes) };
+}
+
+const FORMAT_WORDS = { xlsx: 'Excel', pdf: 'PDF' } as const;
+
+/** The sentence for a report, whatever its state (the card shows the rest). */
+export function reportSentence(d: GeneratedReport): string {
+  const what = `${REPORT_TEMPLATE_TITLES[d.template]} report (${FORMAT_WORDS[d.format]}) for ${formatPeriod(d.filters)}`;
+  switch (d.status) {
+    case 'ready': return `Your ${what} is ready: ${d.rowsTotal.toLocaleString('en-US')} ${d.rowsTotal === 1 ? 'row' : 'rows'}${d.sizeText ? `, ${d.sizeText}` : ''}.`;
+    case 'running': return d.rowsTotal > 0
+      ? `Your ${what} is being made: ${d.rowsDone.toLocaleString('en-US')} of ${d.rowsTotal.toLocaleString('en-US')} rows.`
+      : `Your ${what} is being made.`;
+    case 'failed': return `Your ${what} could not be made${d.error ? `: ${d.error.replace(/[.\s]+$/, '')}` : ''}.`;
+    case 'cancelled': return `Your ${what} was cancelled.`;
+  }
+}
+
+/** Words that ask for a format and nothing else: "as pdf instead", "excel please". */
+const FORMAT_ONLY = /^(?:(?:can\s+i\s+have\s+|give\s+(?:it\s+)?(?:to\s+)?me\s+|make\s+it\s+|i\s+want\s+|send\s+)?(?:it\s+|that\s+|this\s+|the\s+same\s+|same\s+)?(?:as\s+|in\s+)?(?:an?\s+)?(?:pdf|excel|xlsx|spreadsheet|sheet)(?:\s+(?:file|format|version|one))?(?:\s+(?:instead|please|pls|then|too|also))*)$/;
+
 export default defineTool({
   name: 'agent.generateReport',
   label: 'report',
   description: 'Builds a downloadable report: per_player_pnl, bets_by_match or settlement_log, as xlsx (Excel) or pdf, '
-    + `optionally filtered by dates, player or fixture. ${DATES} ${IDS}`,
-  input: actions.generateReportInput, output: actions.generateReportOutput,
+    + 'optionally filtered by dates, player or fixture. Answers with the report (ready, or still running with its progress); '
+    + `the user saves it from its card. ${DATES} ${IDS}`,
+  input: actions.generateReportInput, output: generatedReport,
   allowedRoles: DESK, isDestructive: false, card: 'report_artifact',
   entities: { player: 'filters.playerId', fixture: 'filters.fixtureId' },
+  invoke: generate,
+  render: (out) => {
+    const { sizeText: _sizeText, ...artifact } = out;
+    return { type: 'report_artifact', data: artifact };
+  },
+  say: (out) => reportSentence(out),
   planning: {
-    id: 'report', precedence: 10, exclusive: true, range: 'filters',
+    id: 'report', precedence: 10, exclusive: true, range: 'filters', follows: { player: true, fixture: true },
     vocabulary: ['report', 'reports', 'excel', 'xlsx', 'spreadsheet', 'sheet', 'pdf', 'csv', 'export', 'download', 'statement'],
     triggers: (r) => hasAny(r, 'report', 'reports', 'excel', 'xlsx', 'spreadsheet', 'sheet', 'pdf', 'csv', 'export', 'download', 'statement'),
     fill(s) {
       const r = s.r;
+      const format = hasAny(r, 'pdf') ? 'pdf' : 'xlsx';
       const template = hasAny(r, 'settlement', 'settlements', 'payment', 'payments', 'settle') ? 'settlement_log'
         : hasAny(r, 'bet', 'bets', 'wager', 'wagers') ? 'bets_by_match'
           : hasAny(r, 'pnl', 'profit', 'profits', 'loss', 'losses', 'result', 'results') || PLAYER_WORD.test(r.folded) ? 'per_player_pnl' : null;
+      // "as pdf instead" right after a report: the same report in the other format.
+      const last = s.lastCall('agent.generateReport');
+      if (!template && last && (FORMAT_ONLY.test(r.folded) || hasAny(r, 'instead', 'same'))) {
+        return { args: { ...last, format, ...(r.range && { filters: { ...(last.filters as object | undefined), from: r.range.from, to: r.range.to } }) } };
+      }
       if (!template) return ask('needs_template', 'Which report: PnL per player, bets by match, or the settlement log?');
-      const format = hasAny(r, 'pdf') ? 'pdf' : 'xlsx';
       const filters: Record<string, unknown> = { ...s.range(false) };
       const args: Record<string, unknown> = { template, format, filters };
       const fixture = s.namedFixture();

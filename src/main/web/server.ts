@@ -8,7 +8,9 @@ import { applyWSSHandler } from '@trpc/server/adapters/ws';
 import { WebSocketServer } from 'ws';
 import { MAX_DESK_MESSAGE_BYTES } from '../../shared/contracts/desk-transport.js';
 import { type DeskServices, deskRouter } from '../desk/router.js';
+import { contentDisposition } from '../desk/file-saver.js';
 import { isOwnOrigin, slotCookie, slotFromCookie } from '../desk/senders.js';
+import { DOWNLOAD_PATH, DownloadSaver } from './downloads.js';
 import { SlotRegistry } from './slots.js';
 
 const TYPES: Record<string, string> = {
@@ -26,6 +28,8 @@ export interface BrowserShell {
   url: string;
   /** How many slots the shell remembers now (bounded; see SlotRegistry). */
   slotCount(): number;
+  /** Where the desk's saves go: one-time download addresses on this server. */
+  downloads: DownloadSaver;
   close(): Promise<void>;
 }
 
@@ -70,6 +74,7 @@ export async function startBrowserShell(options: DeskServices & {
   port?: number;
 }): Promise<BrowserShell> {
   const slots = new SlotRegistry({ hasSession: (slot) => options.sessions.get(slot) !== null });
+  const downloads = new DownloadSaver();
   let ownOrigin = '';
 
   const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES, headersTimeout: 10_000, requestTimeout: 30_000 }, (req, res) => {
@@ -89,6 +94,11 @@ export async function startBrowserShell(options: DeskServices & {
     const path = requestPath(req.url);
     if (path === null) {
       res.writeHead(400, { 'content-length': '0' }).end();
+      return;
+    }
+    const download = DOWNLOAD_PATH.exec(path);
+    if (download || path.startsWith('/downloads/')) {
+      serveDownload(req, res, download?.[1] ?? null);
       return;
     }
     const headers: Record<string, string> = {
@@ -114,6 +124,29 @@ export async function startBrowserShell(options: DeskServices & {
     const body = await readFile(file);
     res.writeHead(200, { ...headers, 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'content-length': String(body.length) });
     res.end(req.method === 'HEAD' ? undefined : body);
+  }
+
+  /**
+   * A saved report, once, to the browser whose slot asked for it. Every refusal (unknown, used,
+   * expired, another slot's, a HEAD that would not take it) is the same 404, so a token cannot be probed.
+   */
+  function serveDownload(req: http.IncomingMessage, res: http.ServerResponse, token: string | null): void {
+    const slot = slotFromCookie(req.headers.cookie);
+    const file = token && req.method === 'GET' && slot && slots.has(slot) ? downloads.take(token, slot) : null;
+    if (!file) {
+      res.writeHead(404, { 'content-length': '0', 'cache-control': 'no-store' }).end();
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': file.contentType,
+      'content-length': String(file.bytes.byteLength),
+      'content-disposition': contentDisposition(file.fileName),
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': "default-src 'none'; sandbox",
+      'referrer-policy': 'no-referrer',
+    });
+    res.end(file.bytes);
   }
 
   // Requests Node cannot parse (a bad request line or header, oversized headers, a timeout): an
@@ -146,7 +179,7 @@ export async function startBrowserShell(options: DeskServices & {
     createContext: ({ req }) => {
       // The upgrade was already checked below; the slot is the one this server issued.
       const slot = slotFromCookie(req.headers.cookie)!;
-      return { sessions: options.sessions, backend: options.backend, log: options.log, chat: options.chat, audit: options.audit, models: options.models, slot };
+      return { sessions: options.sessions, backend: options.backend, log: options.log, chat: options.chat, audit: options.audit, models: options.models, files: downloads, slot };
     },
   });
   server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -192,6 +225,7 @@ export async function startBrowserShell(options: DeskServices & {
   return {
     url: ownOrigin,
     slotCount: () => slots.size,
+    downloads,
     close: async () => {
       handler.broadcastReconnectNotification();
       for (const client of wss.clients) client.terminate();

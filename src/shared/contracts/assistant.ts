@@ -66,11 +66,18 @@ export const betSlipCard = card('bet_slip', z.object({
 }));
 /** A report as the chat shows it: its name, period, rows and size; the card asks for a fresh link when saved (links expire in minutes). */
 export const reportArtifactCard = card('report_artifact', reportArtifact.omit({ link: true }));
+/** agent.shareReport's proposal: the report and who receives it; sent only once the user confirms. */
+export const reportShareCard = card('report_share', z.object({
+  artifactId: api.id, title: z.string().max(300), recipientId: api.id, recipientName: z.string(),
+  /** The recipient has it already: confirming sends it again. */
+  alreadyShared: z.boolean(), sharedAt: z.iso.datetime().optional(),
+  expiresAt: z.iso.datetime().optional(), refusal: z.string().optional(), state: proposalState.optional(),
+}));
 export const errorCard = card('error_card', z.object({ code: z.string().max(64), message: z.string().max(500), retryable: z.boolean() }));
 
 export const cardSchema = z.discriminatedUnion('type', [
   balanceCard, exposureCard, pnlTableCard, takeTableCard, commissionTableCard, settlementTableCard, betTableCard,
-  downlineTreeCard, playerPickerCard, fixturePickerCard, diffCard, settlementSummaryCard, betSlipCard, reportArtifactCard, errorCard,
+  downlineTreeCard, playerPickerCard, fixturePickerCard, diffCard, settlementSummaryCard, betSlipCard, reportArtifactCard, reportShareCard, errorCard,
 ]);
 export type Card = z.infer<typeof cardSchema>;
 export type CardType = Card['type'];

@@ -65,7 +65,7 @@ much more most less least lot lots bit
 did made make making earn earned earning
 right now yet ever never always same other another else
 ya yeah yes sure cool great nice fine good bad
-generate create prepare build send email share run produce compile make draft export exported
+generate create prepare build send email share forward forwarded mail run produce compile make draft export exported
 format file document copy version
 quick quickly briefly fast asap urgent urgently immediately also just
 between during since until till after before within across around

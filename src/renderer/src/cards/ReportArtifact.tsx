@@ -1,12 +1,24 @@
-import { formatDateTime } from '../lib/format';
+import { useCallback, useEffect, useState } from 'react';
+import type { ReportStatus } from '../../../shared/contracts/reports';
+import { desk } from '../lib/desk';
+import { userMessage } from '../lib/errors';
+import { formatDateTime, formatPeriod } from '../lib/format';
 import { CardFrame, useMe } from './shared';
-import type { CardProps } from './types';
+import type { CardOf, CardProps } from './types';
+
+/** A report as the desk shows it (never with its signed link: main fetches the file itself). */
+export type ReportView = CardOf<'report_artifact'>['data'];
 
 const TEMPLATES = {
-  per_player_pnl: 'P&L per player',
+  per_player_pnl: 'PnL per player',
   bets_by_match: 'Bets by match',
   settlement_log: 'Settlement log',
 } as const;
+
+const STATUS_LABELS: Record<ReportStatus, string> = { running: 'Being made', ready: 'Ready', failed: 'Failed', cancelled: 'Cancelled' };
+
+/** How often a running report is asked after. */
+export const REPORT_POLL_MS = 1_000;
 
 /**
  * Only a path of this app may become a link: one leading slash (not two, which would be another
@@ -23,22 +35,153 @@ export function appPath(url: string): string | null {
   }
 }
 
-/** agent.generateReport / agent.shareReport: a file ready to download (nothing is fetched here). */
-export function ReportArtifact({ card }: CardProps<'report_artifact'>) {
-  const d = card.data;
-  const me = useMe();
-  const href = appPath(d.downloadUrl);
-  const name = `${TEMPLATES[d.template]} (${d.format.toUpperCase()})`;
+/** "812 bytes", "18 KB", "1.4 MB". */
+export function formatSize(bytes: number | null): string {
+  if (bytes === null) return '—';
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+export function reportName(r: Pick<ReportView, 'template' | 'format'>): string {
+  return `${TEMPLATES[r.template]} (${r.format === 'xlsx' ? 'Excel' : 'PDF'})`;
+}
+
+/** The rows line: "1,000 of 100,000 rows" while running, "42 rows" once made. */
+export function rowsInWords(r: Pick<ReportView, 'status' | 'rowsDone' | 'rowsTotal'>): string {
+  const n = (v: number) => v.toLocaleString('en-US');
+  if (r.status === 'running') return r.rowsTotal > 0 ? `${n(r.rowsDone)} of ${n(r.rowsTotal)} rows` : 'Starting…';
+  return `${n(r.rowsTotal)} ${r.rowsTotal === 1 ? 'row' : 'rows'}`;
+}
+
+/** The report's current state: the given one, then the desk's answers every second while it runs. */
+export function useLiveReport(initial: ReportView): { report: ReportView; error: string | null; setReport(r: ReportView): void } {
+  const [report, setReport] = useState(initial);
+  const [error, setError] = useState<string | null>(null);
+  const running = report.status === 'running';
+  useEffect(() => {
+    if (!running) return;
+    let stopped = false;
+    const timer = window.setInterval(() => {
+      desk.reports.get.query({ artifactId: initial.artifactId })
+        .then((r) => { if (!stopped) { setReport(r); setError(null); } })
+        .catch((e: unknown) => { if (!stopped) setError(userMessage(e)); });
+    }, REPORT_POLL_MS);
+    return () => { stopped = true; window.clearInterval(timer); };
+  }, [running, initial.artifactId]);
+  return { report, error, setReport };
+}
+
+type Saved = { kind: 'saved'; savedId: string; fileName: string; where: string };
+
+/**
+ * Saving a report: main reads the file through a fresh link and hands it to its shell. Electron
+ * shows the save dialog and answers where the file went (then "Show in folder" and "Open"); the
+ * browser shell answers a one-time address of its own, which a link click downloads.
+ */
+export function useSaveReport(artifactId: string) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState<Saved | null>(null);
+  const save = useCallback(async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const result = await desk.reports.save.mutate({ artifactId });
+      if (result.kind === 'saved') setSaved(result);
+      else if (result.kind === 'download') {
+        const href = appPath(result.url);
+        if (!href) throw new Error('not an address of this app');
+        const a = document.createElement('a');
+        a.href = href;
+        a.download = result.fileName;
+        a.rel = 'noopener';
+        document.body.append(a);
+        a.click();
+        a.remove();
+      }
+    } catch (e) {
+      setError(userMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  }, [artifactId]);
+  const follow = useCallback(async (how: 'reveal' | 'open') => {
+    if (!saved) return;
+    try {
+      const { ok } = await desk.reports[how].mutate({ savedId: saved.savedId });
+      if (!ok) setError(how === 'open' ? 'The file could not be opened.' : 'The file could not be shown.');
+    } catch (e) {
+      setError(userMessage(e));
+    }
+  }, [saved]);
+  return { save, busy, error, saved, reveal: () => void follow('reveal'), open: () => void follow('open') };
+}
+
+/** Rows done of total, as a bar and in words. */
+export function ReportProgress({ report }: { report: Pick<ReportView, 'status' | 'rowsDone' | 'rowsTotal'> }) {
+  const pct = report.rowsTotal > 0 ? Math.min(100, Math.round((report.rowsDone / report.rowsTotal) * 100)) : 0;
   return (
-    <CardFrame type="report_artifact" title="Report ready" subtitle={d.format.toUpperCase()}>
+    <span className="report-progress" data-testid="report-progress">
+      <progress max={100} value={pct} aria-label="Rows made" />
+      <span>{rowsInWords(report)}</span>
+    </span>
+  );
+}
+
+/** Save… and, once saved by the desktop app, Show in folder and Open. */
+export function SaveControls({ report, compact }: { report: Pick<ReportView, 'artifactId' | 'status'>; compact?: boolean }) {
+  const s = useSaveReport(report.artifactId);
+  return (
+    <>
+      <button type="button" className={compact ? undefined : 'primary'} data-testid="report-save" disabled={report.status !== 'ready' || s.busy}
+        aria-busy={s.busy || undefined} onClick={() => void s.save()}>
+        {s.busy ? 'Saving…' : compact ? 'Download' : 'Save…'}
+      </button>
+      {s.saved && (
+        <>
+          <span className="muted" data-testid="report-saved">Saved as {s.saved.fileName}</span>
+          <button type="button" data-testid="report-reveal" onClick={s.reveal}>Show in folder</button>
+          <button type="button" data-testid="report-open" onClick={s.open}>Open</button>
+        </>
+      )}
+      {s.error && <span className="error" role="alert" data-testid="report-save-error">{s.error}</span>}
+    </>
+  );
+}
+
+/** agent.generateReport: the report with its period, rows and size; progress and Cancel while it is made; Save… once ready. */
+export function ReportArtifact({ card }: CardProps<'report_artifact'>) {
+  const me = useMe();
+  const { report: d, error, setReport } = useLiveReport(card.data);
+  const [cancelError, setCancelError] = useState<string | null>(null);
+  const cancel = async () => {
+    try {
+      setReport(await desk.reports.cancel.mutate({ artifactId: d.artifactId }));
+    } catch (e) {
+      setCancelError(userMessage(e));
+    }
+  };
+  const tone = d.status === 'failed' ? 'bad' : d.status === 'cancelled' ? 'done' : d.status === 'ready' ? 'good' : undefined;
+  return (
+    <CardFrame type="report_artifact" title={<span data-testid="report-title">{d.title}</span>} subtitle={d.format === 'xlsx' ? 'Excel' : 'PDF'} tone={tone}
+      badge={<span className={`badge report-status ${d.status}`} data-testid="report-status" data-status={d.status} role="status">{STATUS_LABELS[d.status]}</span>}>
       <dl className="chat-facts">
         <dt>Report</dt><dd data-testid="report-template">{TEMPLATES[d.template]}</dd>
-        <dt>Format</dt><dd data-testid="report-format">{d.format === 'xlsx' ? 'Excel (.xlsx)' : 'PDF (.pdf)'}</dd>
-        <dt>Link expires</dt><dd data-testid="report-expires">{formatDateTime(d.expiresAt, me.timezone)}</dd>
+        <dt>Period</dt><dd data-testid="report-period">{formatPeriod(d.filters)}</dd>
+        <dt>Rows</dt>
+        <dd className="num" data-testid="report-rows" data-rows={d.rowsTotal}>{d.status === 'running' ? <ReportProgress report={d} /> : rowsInWords(d)}</dd>
+        <dt>Size</dt><dd className="num" data-testid="report-size" data-bytes={d.sizeBytes ?? ''}>{formatSize(d.sizeBytes)}</dd>
+        {d.sharedBy && <><dt>Shared by</dt><dd data-testid="report-shared-by">{d.sharedBy.name}</dd></>}
+        <dt>Kept until</dt><dd>{formatDateTime(d.expiresAt, me.timezone)}</dd>
       </dl>
-      {href
-        ? <p className="chat-card-text"><a href={href} download data-testid="report-download" rel="noopener noreferrer">Download {name}</a></p>
-        : <p className="chat-card-text error" data-testid="report-download-unavailable">The download link is not an address of this app, so it is not shown.</p>}
+      {d.status === 'failed' && <p className="chat-card-text error" role="alert" data-testid="report-error">{d.error ?? 'The report could not be made.'}</p>}
+      {error && <p className="chat-card-text error" role="alert" data-testid="report-poll-error">{error}</p>}
+      <div className="chat-card-actions">
+        {d.status === 'running' && <button type="button" data-testid="report-cancel" onClick={() => void cancel()}>Cancel</button>}
+        {d.status === 'ready' && <SaveControls report={d} />}
+        {cancelError && <span className="error" role="alert">{cancelError}</span>}
+      </div>
     </CardFrame>
   );
 }

@@ -12,6 +12,7 @@ import { FixturePicker } from './FixturePicker';
 import { PlayerPicker } from './PlayerPicker';
 import { PnlTable } from './PnlTable';
 import { ReportArtifact } from './ReportArtifact';
+import { ReportShare } from './ReportShare';
 import { SettlementSummary } from './SettlementSummary';
 import { SettlementTable } from './SettlementTable';
 import { TakeTable } from './TakeTable';
@@ -32,6 +33,7 @@ const RENDERERS = {
   downline_tree: DownlineTree,
   diff_card: DiffCard,
   report_artifact: ReportArtifact,
+  report_share: ReportShare,
   player_picker: PlayerPicker,
   fixture_picker: FixturePicker,
   bet_slip: BetSlip,

@@ -6,6 +6,7 @@ import { DownlinePage } from './Downline';
 import { ExposurePage } from './Exposure';
 import { PlayerPage } from './Player';
 import { PnlPage } from './Pnl';
+import { ReportsPage } from './Reports';
 import { SettingsPage } from './Settings';
 import { SettlementsPage } from './Settlements';
 
@@ -31,6 +32,7 @@ export const PAGES: PageEntry[] = [
   { pattern: '/agent/exposure', title: 'Exposure', nav: 'Exposure', Component: ExposurePage },
   { pattern: '/agent/pnl', title: 'PnL', nav: 'PnL', Component: PnlPage },
   { pattern: '/agent/settlements', title: 'Settlements', nav: 'Settlements', Component: SettlementsPage },
+  { pattern: '/agent/reports', title: 'Reports', nav: 'Reports', Component: ReportsPage },
   { pattern: '/agent/audit', title: 'Audit', nav: 'Audit', Component: AuditPage },
   { pattern: '/agent/settings', title: 'Settings', nav: 'Settings', Component: SettingsPage },
 ];
