@@ -4,6 +4,7 @@ import { loadCast } from './seed/cast.js';
 import { type BookOptions, DEFAULT_BOOK, generateBook } from './seed/generate.js';
 import { type BookMeta, readBookMeta, writeBook } from './seed/write.js';
 import type { ServiceDeps } from './services/caller.js';
+import { startReportMaintenance } from './services/reports.js';
 
 /**
  * Business time. A demo book is a snapshot taken at its own clock, so by default its time starts
@@ -45,7 +46,17 @@ export async function openBackend(options: {
     }
     const book = await readBookMeta(database.db);
     const now = options.now ?? createClock(options.clock, book ? new Date(book.clock) : null);
-    return { database, deps: { db: database.db, now, realNow: options.realNow ?? (() => new Date()) }, book };
+    const deps: ServiceDeps = { db: database.db, now, realNow: options.realNow ?? (() => new Date()) };
+    // Expired reports are pruned now and hourly; closing stops that and any report still being written.
+    const reports = await startReportMaintenance(deps);
+    const closing: Database = {
+      ...database,
+      async close() {
+        await reports.stop();
+        await database.close();
+      },
+    };
+    return { database: closing, deps, book };
   } catch (error) {
     await database.close();
     throw error;

@@ -1,10 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { TRPCError } from '@trpc/server';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
+import { getHTTPStatusCodeFromError } from '@trpc/server/http';
+import { reportLink } from '../shared/contracts/reports.js';
 import type { Logger } from '../infra/log.js';
 import type { ServiceDeps } from './services/caller.js';
+import { resolveSession } from './services/auth.js';
 import { retryAfterSeconds } from './services/login-throttle.js';
+import { openDownload } from './services/reports.js';
 import { appRouter } from './trpc/router.js';
 
 /** Bodies above this are refused before parsing (a huge string is a client error, not a load). */
@@ -55,6 +60,11 @@ export function createBackendHandler(deps: ServiceDeps, log: Logger): http.Reque
       res.end(req.method === 'HEAD' ? undefined : JSON.stringify({ ok: true }));
       return;
     }
+    const download = path ? REPORT_PATH.exec(path) : null;
+    if (download && (req.method === 'GET' || req.method === 'HEAD')) {
+      void serveReport(deps, log, req, res, download[1]!);
+      return;
+    }
     if (path?.startsWith('/trpc/')) {
       const refusal = transportRefusal(req);
       if (refusal) {
@@ -68,6 +78,57 @@ export function createBackendHandler(deps: ServiceDeps, log: Logger): http.Reque
     res.writeHead(404, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: 'not found' }));
   };
+}
+
+const REPORT_PATH = /^\/reports\/([0-9a-fA-F-]{36})$/;
+
+function bearerToken(req: http.IncomingMessage): string | null {
+  const auth = req.headers.authorization;
+  return typeof auth === 'string' && auth.startsWith('Bearer ') ? auth.slice(7).trim() : null;
+}
+
+/**
+ * `GET /reports/<id>?u=&exp=&sig=`: the signed link and the session of the user it names, both
+ * required (a link alone, forwarded or leaked, downloads nothing). The file goes out in chunks
+ * read from the database one at a time, waiting for the socket to drain between them.
+ */
+async function serveReport(deps: ServiceDeps, log: Logger, req: http.IncomingMessage, res: http.ServerResponse, artifactId: string): Promise<void> {
+  const requestId = randomUUID();
+  try {
+    const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
+    const parsed = reportLink.safeParse({ artifactId: artifactId.toLowerCase(), userId: query.get('u'), exp: Number(query.get('exp')), sig: query.get('sig') });
+    if (!parsed.success) throw new TRPCError({ code: 'BAD_REQUEST', message: 'not a report link: it needs u, exp and sig' });
+    const caller = await resolveSession(deps, bearerToken(req));
+    if (caller.role === 'player') throw new TRPCError({ code: 'FORBIDDEN', message: 'the agent desk is for agents' });
+    const file = await openDownload(deps, caller, parsed.data);
+    res.writeHead(200, {
+      'content-type': file.contentType,
+      'content-length': String(file.totalBytes),
+      'content-disposition': `attachment; filename="${file.fileName}"`,
+      'cache-control': 'private, no-store',
+      'x-request-id': requestId,
+    });
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    for await (const chunk of file.chunks()) {
+      if (res.destroyed) return;
+      if (!res.write(chunk)) await new Promise((resolve) => { res.once('drain', resolve); res.once('close', resolve); });
+    }
+    res.end();
+    log.info('report download', { requestId, artifactId, bytes: file.totalBytes });
+  } catch (error) {
+    const trpcError = error instanceof TRPCError ? error : new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: 'internal error', cause: error });
+    if (trpcError.code === 'INTERNAL_SERVER_ERROR') log.error('report download failed', { requestId, artifactId, err: error });
+    if (res.headersSent) {
+      // Mid-file: cut the connection so the client sees a broken download, not a short file.
+      res.destroy();
+      return;
+    }
+    res.writeHead(getHTTPStatusCodeFromError(trpcError), { 'content-type': 'application/json', 'x-request-id': requestId });
+    res.end(JSON.stringify({ error: { message: trpcError.code === 'INTERNAL_SERVER_ERROR' ? 'internal error' : trpcError.message, code: trpcError.code } }));
+  }
 }
 
 interface TransportRefusal { status: number; code: 'BAD_REQUEST' | 'PAYLOAD_TOO_LARGE'; rpcCode: number; message: string }

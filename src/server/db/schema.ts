@@ -256,13 +256,50 @@ export const eventMutes = pgTable('event_mutes', {
   muted: boolean('muted').notNull(),
 }, (t) => [primaryKey({ columns: [t.accountId, t.kind] })]);
 
+export const REPORT_STATUSES = ['running', 'ready', 'failed', 'cancelled'] as const;
 export const reportArtifacts = pgTable('report_artifacts', {
   id: uuid('id').primaryKey(),
   ownerId: uuid('owner_id').notNull().references(() => accounts.id),
   template: text('template', { enum: ['per_player_pnl', 'bets_by_match', 'settlement_log'] }).notNull(),
   format: text('format', { enum: ['xlsx', 'pdf'] }).notNull(),
   filters: jsonb('filters').notNull(),
-  content: bytea('content').notNull(),
+  /** Null until the job has written the whole file; a cancelled or failed job leaves none. */
+  content: bytea('content'),
   createdAt: instant('created_at').notNull(),
   expiresAt: instant('expires_at').notNull(),
-}, (t) => [index('report_artifacts_owner_idx').on(t.ownerId, t.createdAt)]);
+  // Defaults only for rows written before jobs existed: those were always finished files.
+  status: text('status', { enum: REPORT_STATUSES }).notNull().default('ready'),
+  title: text('title').notNull().default(''),
+  fileName: text('file_name').notNull().default(''),
+  rowsDone: integer('rows_done').notNull().default(0),
+  rowsTotal: integer('rows_total').notNull().default(0),
+  sizeBytes: integer('size_bytes'),
+  error: text('error'),
+  /** Wall-clock time of the job's last progress: a running row left behind by a stopped backend goes stale. */
+  updatedAt: instant('updated_at').notNull().default(sql`now()`),
+}, (t) => [
+  index('report_artifacts_owner_idx').on(t.ownerId, t.createdAt),
+  index('report_artifacts_expires_idx').on(t.expiresAt),
+  check('report_artifacts_ready_has_content', sql`(${t.status} = 'ready') = (${t.content} is not null)`),
+]);
+
+/** A report sent to someone: the recipient may list, read and download it while they stay in reach. */
+export const reportShares = pgTable('report_shares', {
+  artifactId: uuid('artifact_id').notNull().references(() => reportArtifacts.id, { onDelete: 'cascade' }),
+  recipientId: uuid('recipient_id').notNull().references(() => accounts.id),
+  sharedBy: uuid('shared_by').notNull().references(() => accounts.id),
+  sharedAt: instant('shared_at').notNull(),
+}, (t) => [
+  primaryKey({ columns: [t.artifactId, t.recipientId] }),
+  index('report_shares_recipient_idx').on(t.recipientId),
+]);
+
+/**
+ * The key download links are signed with: one row, made on first use, so every backend instance
+ * on this database signs and verifies alike.
+ */
+export const reportLinkSecret = pgTable('report_link_secret', {
+  id: integer('id').primaryKey(),
+  secret: bytea('secret').notNull(),
+  createdAt: instant('created_at').notNull(),
+}, (t) => [check('report_link_secret_one_row', sql`${t.id} = 1`)]);

@@ -85,6 +85,35 @@ function orderBy(sort: BetSort): SQL {
   return sql`${SORT_COLUMN[sort.by]} ${dir}${sort.by === 'result' ? sql` nulls last` : sql``}, b.placed_at ${dir}, b.id ${dir}`;
 }
 
+type BetFilters = {
+  playerId?: string | undefined; fixtureId?: string | undefined; status?: Array<'open' | 'settled' | 'void'> | undefined;
+  from?: string | undefined; to?: string | undefined;
+};
+
+/** The bet list's filters, search aside: bets `b` of players `a`, the fixture through markets `m`. */
+function betFilter(deps: ServiceDeps, caller: Caller, input: BetFilters): SQL[] {
+  const range = optionalDateRange(deps, caller, input.from, input.to);
+  const where: SQL[] = [inDownline(caller, 'a')];
+  if (input.playerId) where.push(sql`b.player_id = ${input.playerId}`);
+  if (input.fixtureId) where.push(sql`m.fixture_id = ${input.fixtureId}`);
+  if (input.status) where.push(sql`b.status in (${sql.join(input.status.map((s) => sql`${s}`), sql`, `)})`);
+  if (range) where.push(sql`b.placed_at >= ${range.start.toISOString()}::timestamptz and b.placed_at < ${range.end.toISOString()}::timestamptz`);
+  return where;
+}
+
+/**
+ * The matches getBetHistory's bets span for these filters, in kick-off order: how a report
+ * groups them, one getBetHistory listing per match.
+ */
+export async function betFixtures(deps: ServiceDeps, caller: Caller, input: BetFilters): Promise<Array<{ fixtureId: string; fixtureName: string; startsAt: string }>> {
+  const rows = await queryRows<{ id: string; name: string; starts_at: Date | string }>(deps.db, sql`
+    select f.id, f.name, f.starts_at from fixtures f
+    where exists (select 1 from bets b join accounts a on a.id = b.player_id join markets m on m.id = b.market_id
+      where m.fixture_id = f.id and ${sql.join(betFilter(deps, caller, input), sql` and `)})
+    order by f.starts_at, f.name, f.id`);
+  return rows.map((r) => ({ fixtureId: r.id, fixtureName: r.name, startsAt: iso(r.starts_at) }));
+}
+
 export async function getBetHistory(deps: ServiceDeps, caller: Caller, input: {
   playerId?: string | undefined; fixtureId?: string | undefined; status?: Array<'open' | 'settled' | 'void'> | undefined;
   from?: string | undefined; to?: string | undefined; limit: number; cursor?: string | undefined;
@@ -93,12 +122,7 @@ export async function getBetHistory(deps: ServiceDeps, caller: Caller, input: {
   if (input.playerId) await accountInScope(deps, caller, input.playerId);
   if (input.fixtureId) await fixtureExists(deps, input.fixtureId);
   const sort = input.sort ?? NEWEST_FIRST;
-  const range = optionalDateRange(deps, caller, input.from, input.to);
-  const where: SQL[] = [inDownline(caller, 'a')];
-  if (input.playerId) where.push(sql`b.player_id = ${input.playerId}`);
-  if (input.fixtureId) where.push(sql`m.fixture_id = ${input.fixtureId}`);
-  if (input.status) where.push(sql`b.status in (${sql.join(input.status.map((s) => sql`${s}`), sql`, `)})`);
-  if (range) where.push(sql`b.placed_at >= ${range.start.toISOString()}::timestamptz and b.placed_at < ${range.end.toISOString()}::timestamptz`);
+  const where = betFilter(deps, caller, input);
   if (input.search !== undefined) {
     const pattern = `%${likeEscape(input.search)}%`;
     where.push(sql`(a.display_name ilike ${pattern} escape '\\' or f.name ilike ${pattern} escape '\\'
@@ -164,15 +188,30 @@ function betCursor(sort: BetSort, search: string | undefined, last: {
   return { t: iso(last.placed_at), id: last.id, ...key, ...(s !== undefined && { s }), ...(q !== undefined && { q }) };
 }
 
+type SettlementFilters = { counterpartyId?: string | undefined; from?: string | undefined; to?: string | undefined };
+
+function settlementFilter(deps: ServiceDeps, caller: Caller, input: SettlementFilters): SQL[] {
+  const range = optionalDateRange(deps, caller, input.from, input.to);
+  const where: SQL[] = [sql`(${inDownline(caller, 'c')} or s.child_id = ${caller.id})`];
+  if (input.counterpartyId) where.push(sql`(s.child_id = ${input.counterpartyId} or s.parent_id = ${input.counterpartyId})`);
+  if (range) where.push(sql`s.created_at >= ${range.start.toISOString()}::timestamptz and s.created_at < ${range.end.toISOString()}::timestamptz`);
+  return where;
+}
+
+/** How many rows getSettlementHistory pages through for these filters (the counterparty already checked by the caller). */
+export async function countSettlementRows(deps: ServiceDeps, caller: Caller, input: SettlementFilters): Promise<number> {
+  const [row] = await queryRows<{ n: string | number }>(deps.db, sql`
+    select count(*) as n from settlements s join accounts c on c.id = s.child_id
+    where ${sql.join(settlementFilter(deps, caller, input), sql` and `)}`);
+  return Number(row?.n ?? 0);
+}
+
 export async function getSettlementHistory(deps: ServiceDeps, caller: Caller, input: {
   counterpartyId?: string | undefined; from?: string | undefined; to?: string | undefined; limit: number; cursor?: string | undefined;
 }) {
   // A counterparty is someone of the downline, or the caller's own upline.
   if (input.counterpartyId && input.counterpartyId !== caller.parentId) await accountInScope(deps, caller, input.counterpartyId, 'counterparty');
-  const range = optionalDateRange(deps, caller, input.from, input.to);
-  const where: SQL[] = [sql`(${inDownline(caller, 'c')} or s.child_id = ${caller.id})`];
-  if (input.counterpartyId) where.push(sql`(s.child_id = ${input.counterpartyId} or s.parent_id = ${input.counterpartyId})`);
-  if (range) where.push(sql`s.created_at >= ${range.start.toISOString()}::timestamptz and s.created_at < ${range.end.toISOString()}::timestamptz`);
+  const where = settlementFilter(deps, caller, input);
   const after = input.cursor ? decodeCursor(input.cursor, keyset) : null;
   if (after) where.push(sql`(s.created_at, s.id) < (${after.t}::timestamptz, ${after.id}::uuid)`);
   const rows = await queryRows<{

@@ -35,6 +35,28 @@ async function pageWithTotals<Row extends { total_rows: string | number }>(
   return { rows, totals: only ?? { total_rows: 0 } };
 }
 
+type PnLFilters = { playerId?: string | undefined; fixtureId?: string | undefined; marketId?: string | undefined };
+
+function pnlPerPlayer(caller: Caller, period: Period, input: PnLFilters): SQL {
+  return sql`
+    select a.id, a.display_name as name, p.display_name as agent_name,
+      count(*) filter (where l.kind = 'bet_result') as bets,
+      coalesce(sum(l.amount) filter (where l.kind = 'bet_result'), 0) as pnl,
+      coalesce(-sum(l.amount) filter (where l.kind = 'commission'), 0) as commission
+    from accounts a
+    join accounts p on p.id = a.parent_id
+    join ledger l on l.account_id = a.id and l.kind in ('bet_result', 'commission') and ${instantRange(period)} and ${marketFilter(input)}
+    where a.role = 'player' and ${inDownline(caller, 'a')} ${input.playerId ? sql`and a.id = ${input.playerId}` : sql``}
+    group by a.id, a.display_name, p.display_name`;
+}
+
+/** How many rows getPnL pages through for these filters: a report's length, known before it is written. */
+export async function countPnLRows(deps: ServiceDeps, caller: Caller, input: PnLFilters & { from?: string | undefined; to?: string | undefined }): Promise<number> {
+  const period = resolvePeriod(deps, caller, input.from, input.to);
+  const [row] = await queryRows<{ n: string | number }>(deps.db, sql`select count(*) as n from (${pnlPerPlayer(caller, period, input)}) t`);
+  return Number(row?.n ?? 0);
+}
+
 /**
  * PnL per downline player from the ledger: bet results and commission posted in the period. A
  * player's postings are all against its one agent, so the covering (account, time) index answers.
@@ -49,16 +71,7 @@ export async function getPnL(deps: ServiceDeps, caller: Caller, input: {
   if (input.marketId) await marketExists(deps, input.marketId);
   const offset = decodeOffset(input.cursor);
   const markets = marketFilter(input);
-  const perPlayer = sql`
-    select a.id, a.display_name as name, p.display_name as agent_name,
-      count(*) filter (where l.kind = 'bet_result') as bets,
-      coalesce(sum(l.amount) filter (where l.kind = 'bet_result'), 0) as pnl,
-      coalesce(-sum(l.amount) filter (where l.kind = 'commission'), 0) as commission
-    from accounts a
-    join accounts p on p.id = a.parent_id
-    join ledger l on l.account_id = a.id and l.kind in ('bet_result', 'commission') and ${instantRange(period)} and ${markets}
-    where a.role = 'player' and ${inDownline(caller, 'a')} ${input.playerId ? sql`and a.id = ${input.playerId}` : sql``}
-    group by a.id, a.display_name, p.display_name`;
+  const perPlayer = pnlPerPlayer(caller, period, input);
   type Row = { id: string; name: string; agent_name: string; bets: string | number; pnl: string | number; commission: string | number; total_rows: string | number };
   const { rows, totals } = await pageWithTotals<Row>(deps, perPlayer,
     { all_bets: 'bets', all_pnl: 'pnl', all_commission: 'commission' },

@@ -1,5 +1,6 @@
 import * as actions from '../../shared/contracts/agent-actions.js';
 import * as api from '../../shared/contracts/agent-api.js';
+import * as reports from '../../shared/contracts/reports.js';
 import { auditAnchors } from '../services/audit.js';
 import { login, logout } from '../services/auth.js';
 import { getCreditLimit, getDownline, getTake, getUpline } from '../services/book.js';
@@ -7,6 +8,9 @@ import { getLiveExposure } from '../services/exposure.js';
 import { getBetHistory, getSettlementHistory } from '../services/history.js';
 import { editLimit, previewEditLimit } from '../services/limits.js';
 import { getCommission, getPnL, getTopMarkets } from '../services/pnl.js';
+import {
+  cancelReport, deleteReport, generateReport, getReport, listReports, previewShare, readReport, shareReport,
+} from '../services/reports.js';
 import { searchFixtures, searchPlayers } from '../services/search.js';
 import { previewSettlement, settlePlayer } from '../services/settlements.js';
 import { authedProcedure, deskProcedure, publicProcedure, router } from './init.js';
@@ -66,6 +70,28 @@ export const appRouter = router({
       .query(({ ctx, input }) => previewSettlement(ctx.deps, ctx.caller, input)),
     settle: deskProcedure.input(actions.settlementsSettleInput).output(actions.settlementsSettleOutput)
       .mutation(({ ctx, input }) => settlePlayer(ctx.deps, ctx.caller, input, { requestId: ctx.requestId })),
+  }),
+  /**
+   * Reports: a background job per artifact, made as the caller (so it holds only what the caller
+   * may read), downloaded through signed links, shared through preview and confirm like money.
+   */
+  reports: router({
+    generate: deskProcedure.input(reports.reportsGenerateInput).output(reports.reportArtifact)
+      .mutation(({ ctx, input }) => generateReport(ctx.deps, ctx.caller, input)),
+    get: deskProcedure.input(reports.reportsGetInput).output(reports.reportArtifact)
+      .query(({ ctx, input }) => getReport(ctx.deps, ctx.caller, input.artifactId)),
+    list: deskProcedure.input(reports.reportsListInput).output(reports.reportsListOutput)
+      .query(({ ctx, input }) => listReports(ctx.deps, ctx.caller, input.limit)),
+    cancel: deskProcedure.input(reports.reportsCancelInput).output(reports.reportArtifact)
+      .mutation(({ ctx, input }) => cancelReport(ctx.deps, ctx.caller, input.artifactId)),
+    delete: deskProcedure.input(reports.reportsDeleteInput).output(reports.reportsDeleteOutput)
+      .mutation(({ ctx, input }) => deleteReport(ctx.deps, ctx.caller, input.artifactId)),
+    read: deskProcedure.input(reports.reportsReadInput).output(reports.reportsReadOutput)
+      .query(({ ctx, input }) => readReport(ctx.deps, ctx.caller, input)),
+    sharePreview: deskProcedure.input(reports.reportsShareInput).output(reports.reportsSharePreviewOutput)
+      .query(({ ctx, input }) => previewShare(ctx.deps, ctx.caller, input)),
+    share: deskProcedure.input(reports.reportsShareWriteInput).output(reports.reportsShareOutput)
+      .mutation(({ ctx, input }) => shareReport(ctx.deps, ctx.caller, input, { requestId: ctx.requestId })),
   }),
   /**
    * The caller's audit chain as the backend wrote it with each change: what a desk checks its

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { id, isoDate } from './agent-api.js';
-import { generateReportInput, reportFormat, reportTemplate } from './agent-actions.js';
+import { auditAnchor, generateReportInput, idempotencyKey, reportFormat, reportTemplate } from './agent-actions.js';
 
 /** How long an artifact is kept, and how long a download link stays good. */
 export const REPORT_TTL_DAYS = 30;
@@ -57,7 +57,7 @@ export type ReportArtifact = z.infer<typeof reportArtifact>;
 export const reportsGenerateInput = generateReportInput;
 export const reportsGetInput = z.strictObject({ artifactId: id });
 /** `reports.list`: the caller's own and shared-with-them artifacts of the last 30 days, newest first. */
-export const reportsListInput = z.strictObject({ limit: z.number().int().min(1).max(200).default(100) });
+export const reportsListInput = z.strictObject({ limit: z.number().int().min(1).max(200).default(100) }).default({ limit: 100 });
 export const reportsListOutput = z.object({ reports: z.array(reportArtifact) });
 /** `reports.cancel` (a running one) and `reports.delete` (the owner's own): both answer the artifact's last state. */
 export const reportsCancelInput = reportsGetInput;
@@ -86,9 +86,15 @@ export const reportsShareInput = z.strictObject({
 export const reportsSharePreviewOutput = z.object({
   artifactId: id, title: z.string(), recipientId: id, recipientName: z.string(), alreadyShared: z.boolean(), refusal: z.string().nullable(),
 });
-export const reportsShareWriteInput = reportsShareInput.extend({ idempotencyKey: z.string().min(16).max(128) });
+export const reportsShareWriteInput = reportsShareInput.extend({ idempotencyKey });
 export const reportsShareOutput = z.object({
   ok: z.literal(true), artifactId: id, recipientId: id, recipientName: z.string(), sharedAt: z.iso.datetime(),
+  /** The backend's audit row and chain link of this share; null when it was shared before (nothing written). */
+  auditId: z.number().int().nullable(),
+  anchor: auditAnchor.nullable(),
+  noOp: z.boolean(),
+  /** True when this answer is the stored one of an earlier call with the same key. */
+  replayed: z.boolean(),
 });
 
 export const REPORT_TEMPLATE_TITLES: Record<z.infer<typeof reportTemplate>, string> = {

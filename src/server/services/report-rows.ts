@@ -1,0 +1,164 @@
+/**
+ * A report's rows, per template: the read tools' own answers (getPnL, getBetHistory,
+ * getSettlementHistory) paged through as the requester, laid out as table lines. No money is
+ * computed here: every figure, totals included, is one a read tool gave for the same filters.
+ */
+import { TRPCError } from '@trpc/server';
+import type { z } from 'zod';
+import type { reportTemplate } from '../../shared/contracts/agent-actions.js';
+import { formatDate } from '../../shared/format.js';
+import type { Caller, ServiceDeps } from './caller.js';
+import { betFixtures, countSettlementRows, getBetHistory, getSettlementHistory } from './history.js';
+import { countPnLRows, getPnL } from './pnl.js';
+
+/** Rows per read-tool page, and so per progress step. */
+export const REPORT_PAGE_ROWS = 1_000;
+
+/** How a column's values are written: money is paisa in, points out; datetimes are ISO instants. */
+export type ColumnKind = 'text' | 'count' | 'points' | 'odds' | 'datetime';
+export interface Column {
+  header: string;
+  kind: ColumnKind;
+  /** In characters, as a spreadsheet measures; the pdf shares the page out in proportion. */
+  width: number;
+}
+export type Cell = string | number | null;
+
+export type Line =
+  /** A data row: what rowsDone counts. */
+  | { type: 'row'; cells: Cell[] }
+  /** A group's heading (one per match). */
+  | { type: 'group'; label: string }
+  | { type: 'subtotal' | 'total'; cells: Cell[] };
+
+export interface ReportFilters {
+  from: string;
+  to: string;
+  playerId?: string | undefined;
+  fixtureId?: string | undefined;
+}
+
+export interface RowSource {
+  columns: Column[];
+  /** Data rows the read tools hold for these filters now. */
+  rowsTotal: number;
+  /** The lines in order, in batches of about a page. */
+  batches(): AsyncGenerator<Line[]>;
+}
+
+type Template = z.infer<typeof reportTemplate>;
+
+/** Counts first (the job's rowsTotal), then pages lazily when the job asks for batches. */
+export async function openRowSource(deps: ServiceDeps, caller: Caller, template: Template, filters: ReportFilters): Promise<RowSource> {
+  switch (template) {
+    case 'per_player_pnl': return pnlSource(deps, caller, filters);
+    case 'bets_by_match': return betsSource(deps, caller, filters);
+    case 'settlement_log': return settlementSource(deps, caller, filters);
+  }
+}
+
+async function pnlSource(deps: ServiceDeps, caller: Caller, f: ReportFilters): Promise<RowSource> {
+  const query = { from: f.from, to: f.to, playerId: f.playerId, fixtureId: f.fixtureId };
+  return {
+    columns: [
+      { header: 'Player', kind: 'text', width: 28 }, { header: 'Agent', kind: 'text', width: 24 },
+      { header: 'Bets', kind: 'count', width: 8 }, { header: 'Player PnL', kind: 'points', width: 16 },
+      { header: 'Commission', kind: 'points', width: 14 }, { header: 'Book result', kind: 'points', width: 16 },
+    ],
+    rowsTotal: await countPnLRows(deps, caller, query),
+    async *batches() {
+      let cursor: string | undefined;
+      let total: Awaited<ReturnType<typeof getPnL>>['total'] | undefined;
+      do {
+        const page = await getPnL(deps, caller, { ...query, limit: REPORT_PAGE_ROWS, cursor });
+        // Every page carries the totals over all rows; the first one's are the report's.
+        total ??= page.total;
+        cursor = page.nextCursor ?? undefined;
+        yield page.rows.map((r): Line => ({ type: 'row', cells: [r.name, r.agentName, r.bets, r.pnl, r.commission, r.bookResult] }));
+      } while (cursor);
+      if (!total) return;
+      const lines: Line[] = [{ type: 'total', cells: ['Total', null, total.bets, total.pnl, total.commission, total.bookResult] }];
+      if (total.yourShare !== null) lines.push({ type: 'total', cells: ['Your share', null, null, null, null, total.yourShare] });
+      yield lines;
+    },
+  };
+}
+
+async function betsSource(deps: ServiceDeps, caller: Caller, f: ReportFilters): Promise<RowSource> {
+  const query = { from: f.from, to: f.to, playerId: f.playerId, fixtureId: f.fixtureId };
+  const overall = await getBetHistory(deps, caller, { ...query, limit: 0 });
+  return {
+    columns: [
+      { header: 'Placed', kind: 'datetime', width: 18 }, { header: 'Player', kind: 'text', width: 22 },
+      { header: 'Market', kind: 'text', width: 20 }, { header: 'Selection', kind: 'text', width: 20 },
+      { header: 'Side', kind: 'text', width: 6 }, { header: 'Stake', kind: 'points', width: 14 },
+      { header: 'Odds', kind: 'odds', width: 8 }, { header: 'Status', kind: 'text', width: 9 },
+      { header: 'Result', kind: 'points', width: 14 },
+    ],
+    rowsTotal: overall.summary.count,
+    async *batches() {
+      for (const fixture of await betFixtures(deps, caller, query)) {
+        let cursor: string | undefined;
+        let summary: Awaited<ReturnType<typeof getBetHistory>>['summary'] | undefined;
+        let first = true;
+        do {
+          const page = await getBetHistory(deps, caller, { ...query, fixtureId: fixture.fixtureId, limit: REPORT_PAGE_ROWS, cursor });
+          summary ??= page.summary;
+          cursor = page.nextCursor ?? undefined;
+          const lines: Line[] = first ? [{ type: 'group', label: `${fixture.fixtureName} (${formatDate(fixture.startsAt, caller.timezone)})` }] : [];
+          first = false;
+          for (const b of page.bets) {
+            lines.push({ type: 'row', cells: [b.placedAt, b.playerName, b.marketName, b.outcomeName, b.side, b.stake, b.odds, b.status, b.result] });
+          }
+          yield lines;
+        } while (cursor);
+        if (summary) {
+          yield [{ type: 'subtotal', cells: [`Match total, ${betCount(summary.count)}`, null, null, null, null, summary.stake, null, null, summary.settledResult] }];
+        }
+      }
+      const s = overall.summary;
+      yield [{ type: 'total', cells: [`Total, ${betCount(s.count)}`, null, null, null, null, s.stake, null, null, s.settledResult] }];
+    },
+  };
+}
+
+const betCount = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'bet' : 'bets'}`;
+
+async function settlementSource(deps: ServiceDeps, caller: Caller, f: ReportFilters): Promise<RowSource> {
+  if (f.fixtureId) throw new TRPCError({ code: 'BAD_REQUEST', message: 'a settlement log is not per match: leave the match out' });
+  const query = { from: f.from, to: f.to, counterpartyId: f.playerId };
+  return {
+    columns: [
+      { header: 'Date', kind: 'datetime', width: 18 }, { header: 'Account', kind: 'text', width: 22 },
+      { header: 'Upline', kind: 'text', width: 22 }, { header: 'Direction', kind: 'text', width: 16 },
+      { header: 'Amount', kind: 'points', width: 14 }, { header: 'Take before', kind: 'points', width: 14 },
+      { header: 'Take after', kind: 'points', width: 14 }, { header: 'Mode', kind: 'text', width: 8 },
+      { header: 'Week', kind: 'text', width: 10 }, { header: 'By', kind: 'text', width: 20 },
+    ],
+    rowsTotal: await countSettlementRows(deps, caller, query),
+    async *batches() {
+      let cursor: string | undefined;
+      // Sums of the read tool's own amounts, split by who paid: no other arithmetic.
+      let toUpline = 0;
+      let toAccount = 0;
+      do {
+        const page = await getSettlementHistory(deps, caller, { ...query, limit: REPORT_PAGE_ROWS, cursor });
+        cursor = page.nextCursor ?? undefined;
+        yield page.rows.map((r): Line => {
+          if (r.amount >= 0) toUpline += r.amount;
+          else toAccount -= r.amount;
+          return {
+            type: 'row',
+            cells: [r.createdAt, r.childName, r.parentName, r.amount >= 0 ? 'Paid to upline' : 'Paid by upline', Math.abs(r.amount),
+              r.takeBefore, r.takeAfter, r.mode, r.periodId, r.createdByName],
+          };
+        });
+      } while (cursor);
+      yield [
+        { type: 'total', cells: ['Paid to upline', null, null, null, toUpline, null, null, null, null, null] },
+        { type: 'total', cells: ['Paid by upline', null, null, null, toAccount, null, null, null, null, null] },
+        { type: 'total', cells: ['Net to upline', null, null, null, toUpline - toAccount, null, null, null, null, null] },
+      ];
+    },
+  };
+}

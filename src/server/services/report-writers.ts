@@ -1,0 +1,217 @@
+/**
+ * The two file formats a report is written in. Both take lines one batch at a time and write
+ * them out as they come (to a temp file), so a long report never sits in memory as rows.
+ * Money arrives as paisa: the spreadsheet holds points as numbers (paisa / 100, shown with
+ * `#,##0.00`), the pdf shows formatPoints' text.
+ */
+import { createWriteStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { once } from 'node:events';
+import ExcelJS from 'exceljs';
+import PDFDocument from 'pdfkit';
+import { formatDateTime, formatPoints } from '../../shared/format.js';
+import { PAISA_PER_POINT } from '../../shared/money.js';
+import type { Cell, Column, Line } from './report-rows.js';
+
+export interface ReportHeading {
+  /** The title's words, also the first line of the file. */
+  title: string;
+  /** Sheet name (at most 31 characters, as Excel allows). */
+  sheetName: string;
+  /** Filters in words, and when and in which timezone it was made. */
+  subtitle: string;
+  timezone: string;
+}
+
+export interface ReportWriter {
+  write(lines: Line[]): void;
+  /** Finishes the file; answers its size in bytes. */
+  finish(): Promise<number>;
+}
+
+export const CONTENT_TYPES = {
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  pdf: 'application/pdf',
+} as const;
+
+export function openWriter(format: 'xlsx' | 'pdf', path: string, heading: ReportHeading, columns: Column[]): ReportWriter {
+  return format === 'xlsx' ? xlsxWriter(path, heading, columns) : pdfWriter(path, heading, columns);
+}
+
+// ── xlsx ─────────────────────────────────────────────────────────────────────────────────────
+const POINTS_FORMAT = '#,##0.00';
+const COUNT_FORMAT = '#,##0';
+const ODDS_FORMAT = '0.00';
+const DATETIME_FORMAT = 'd mmm yyyy hh:mm';
+
+const wallClocks = new Map<string, Intl.DateTimeFormat>();
+/**
+ * The instant as the requester's wall clock, in a UTC Date: a spreadsheet date has no
+ * timezone, so it must hold the local time the pdf and the desk show.
+ */
+function localWallClock(iso: string, timeZone: string): Date {
+  let f = wallClocks.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-CA', {
+      timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+    });
+    wallClocks.set(timeZone, f);
+  }
+  const p: Record<string, number> = {};
+  for (const part of f.formatToParts(new Date(iso))) if (part.type !== 'literal') p[part.type] = Number(part.value);
+  return new Date(Date.UTC(p.year!, p.month! - 1, p.day!, p.hour! % 24, p.minute!, p.second!));
+}
+
+/** The value a cell holds and its number format; text in a numeric column (a totals label) stays text. */
+function xlsxCell(cell: Cell, column: Column, timezone: string): { value: ExcelJS.CellValue; numFmt?: string } {
+  if (cell === null) return { value: null };
+  if (typeof cell === 'string') return column.kind === 'datetime' && /^\d{4}-\d{2}-\d{2}T/.test(cell)
+    ? { value: localWallClock(cell, timezone), numFmt: DATETIME_FORMAT }
+    : { value: cell };
+  switch (column.kind) {
+    case 'points': return { value: cell / PAISA_PER_POINT, numFmt: POINTS_FORMAT };
+    case 'odds': return { value: cell / 100, numFmt: ODDS_FORMAT };
+    case 'count': return { value: cell, numFmt: COUNT_FORMAT };
+    default: return { value: cell };
+  }
+}
+
+function xlsxWriter(path: string, heading: ReportHeading, columns: Column[]): ReportWriter {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: path, useStyles: true, useSharedStrings: false });
+  workbook.creator = 'Agent Desk';
+  // Title, subtitle and the header stay in view while scrolling.
+  const sheet = workbook.addWorksheet(heading.sheetName, { views: [{ state: 'frozen', xSplit: 0, ySplit: 3 }] });
+  sheet.columns = columns.map((c, i) => ({ key: `c${i}`, width: c.width }));
+  const title = sheet.addRow([heading.title]);
+  title.font = { bold: true, size: 14 };
+  title.commit();
+  const subtitle = sheet.addRow([heading.subtitle]);
+  subtitle.font = { italic: true, color: { argb: 'FF555555' } };
+  subtitle.commit();
+  const header = sheet.addRow(columns.map((c) => c.header));
+  header.eachCell((cell, n) => {
+    cell.font = { bold: true };
+    cell.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFE8EEF4' } };
+    cell.border = { bottom: { style: 'thin' } };
+    if (columns[n - 1]!.kind !== 'text') cell.alignment = { horizontal: 'right' };
+  });
+  header.commit();
+  const lastColumn = columns.length;
+
+  return {
+    write(lines) {
+      for (const line of lines) {
+        if (line.type === 'group') {
+          const row = sheet.addRow([line.label]);
+          row.font = { bold: true };
+          row.commit();
+          continue;
+        }
+        const row = sheet.addRow([]);
+        line.cells.forEach((value, i) => {
+          const column = columns[i]!;
+          const { value: v, numFmt } = xlsxCell(value, column, heading.timezone);
+          const cell = row.getCell(i + 1);
+          cell.value = v;
+          if (numFmt) cell.numFmt = numFmt;
+        });
+        if (line.type !== 'row') {
+          row.font = { bold: true };
+          for (let i = 1; i <= lastColumn; i++) row.getCell(i).border = { top: { style: line.type === 'total' ? 'double' : 'thin' } };
+        }
+        row.commit();
+      }
+    },
+    async finish() {
+      sheet.commit();
+      await workbook.commit();
+      return (await stat(path)).size;
+    },
+  };
+}
+
+// ── pdf ──────────────────────────────────────────────────────────────────────────────────────
+const MARGIN = 36;
+const ROW_HEIGHT = 14;
+const FONT_SIZE = 8;
+const FOOTER = 24;
+
+function pdfText(cell: Cell, column: Column, timezone: string): string {
+  if (cell === null) return '';
+  if (typeof cell === 'string') return column.kind === 'datetime' && /^\d{4}-\d{2}-\d{2}T/.test(cell) ? formatDateTime(cell, timezone) : cell;
+  switch (column.kind) {
+    case 'points': return formatPoints(cell);
+    case 'odds': return (cell / 100).toFixed(2);
+    case 'count': return cell.toLocaleString('en-US');
+    default: return String(cell);
+  }
+}
+
+function pdfWriter(path: string, heading: ReportHeading, columns: Column[]): ReportWriter {
+  // bufferPages: the page count is known only at the end, and every page says "Page n of m".
+  const doc = new PDFDocument({ size: 'A4', layout: 'landscape', margin: MARGIN, bufferPages: true, info: { Title: heading.title, Creator: 'Agent Desk' } });
+  const out = createWriteStream(path);
+  doc.pipe(out);
+  const finished = once(out, 'finish');
+  // A failed write surfaces at finish(); until then nothing awaits this promise.
+  finished.catch(() => undefined);
+  const usable = doc.page.width - 2 * MARGIN;
+  const totalWidth = columns.reduce((s, c) => s + c.width, 0);
+  const widths = columns.map((c) => (c.width / totalWidth) * usable);
+  const xs = widths.map((_, i) => MARGIN + widths.slice(0, i).reduce((s, w) => s + w, 0));
+  const bottom = () => doc.page.height - MARGIN - FOOTER;
+  let y = MARGIN;
+
+  const cellText = (text: string, i: number, bold: boolean) => {
+    const right = columns[i]!.kind !== 'text' && columns[i]!.kind !== 'datetime';
+    doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(FONT_SIZE)
+      .text(text, xs[i]! + 2, y + 3, { width: widths[i]! - 4, height: ROW_HEIGHT, align: right ? 'right' : 'left', lineBreak: false, ellipsis: true });
+  };
+  const tableHeader = () => {
+    doc.rect(MARGIN, y, usable, ROW_HEIGHT).fill('#E8EEF4').fillColor('black');
+    columns.forEach((c, i) => cellText(c.header, i, true));
+    y += ROW_HEIGHT;
+  };
+  const room = () => {
+    if (y + ROW_HEIGHT <= bottom()) return;
+    doc.addPage();
+    y = MARGIN;
+    tableHeader();
+  };
+
+  doc.font('Helvetica-Bold').fontSize(14).text(heading.title, MARGIN, y, { width: usable });
+  y = doc.y + 2;
+  doc.font('Helvetica').fontSize(9).fillColor('#555555').text(heading.subtitle, MARGIN, y, { width: usable });
+  doc.fillColor('black');
+  y = doc.y + 8;
+  tableHeader();
+
+  return {
+    write(lines) {
+      for (const line of lines) {
+        room();
+        if (line.type === 'group') {
+          doc.font('Helvetica-Bold').fontSize(FONT_SIZE + 1).text(line.label, MARGIN + 2, y + 3, { width: usable - 4, lineBreak: false, ellipsis: true });
+        } else {
+          const bold = line.type !== 'row';
+          if (bold) doc.moveTo(MARGIN, y).lineTo(MARGIN + usable, y).lineWidth(0.5).stroke();
+          line.cells.forEach((cell, i) => cellText(pdfText(cell, columns[i]!, heading.timezone), i, bold));
+        }
+        y += ROW_HEIGHT;
+      }
+    },
+    async finish() {
+      const range = doc.bufferedPageRange();
+      for (let i = range.start; i < range.start + range.count; i++) {
+        doc.switchToPage(i);
+        // Below the bottom margin: pdfkit would otherwise open a new page for the footer.
+        doc.page.margins.bottom = 0;
+        doc.font('Helvetica').fontSize(8).fillColor('#555555')
+          .text(`Page ${i + 1} of ${range.count}`, MARGIN, doc.page.height - MARGIN - 10, { width: usable, align: 'right', lineBreak: false });
+      }
+      doc.end();
+      await finished;
+      return (await stat(path)).size;
+    },
+  };
+}
