@@ -89,7 +89,7 @@ describe.each(ENGINES)('fuzzing every procedure on %s', (engine) => {
     ...ids, '2026-11-20', '2026-11-16', '2026-11-01', '2026-10-01', '2026-08-25', 'priya', 'demo-priya', 'karan', 'ind', 'mumbai',
     '2026-W46', '2026-W45', 'fuzz-key-0123456789abcdef', 'eyJvIjo1MH0', '0'.repeat(64), 1, 2, 3, 5, 10, 50, 100, 200, 500, 1_000, 100_000, 10_000_000,
     'auto', 'amount', 'creditLimit', 'perClickWin', 'aggregateDailyWin', 'minStake', 'today', 'week', 'month', 'pnl', 'volume', 'exposure',
-    ['open'], ['settled'], ['open', 'void'], true, false,
+    ['open'], ['settled'], ['open', 'void'], true, false, 'per_player_pnl', 'bets_by_match', 'settlement_log', 'xlsx', 'pdf', 'self', 'notification',
     // The edges of what a schema might still let through: far dates, week ids and integers, NUL and control characters.
     '9999-12-31', '1000-01-01', '2999-12-31', '1970-01-01', '9999-W52', '1000-W01', '2026-W53', 2 ** 31 - 1, 2 ** 31, 2 ** 53 - 1, -(2 ** 53 - 1), -1, 0,
     'priya\u0000', '\u0000', 'a\u0000b', 'ab\u0007c', '\u001b[31m', 'x'.repeat(64), 'p'.repeat(256),
@@ -186,8 +186,9 @@ describe.each(ENGINES)('fuzzing every procedure on %s', (engine) => {
       if (why) faults.add(`${why}: ${request.path} ${JSON.stringify(request.input)?.slice(0, 200)} → ${status} ${body.slice(0, 200)}`);
     }), { seed: SEED, numRuns: RUNS });
     expect(faults.summary).toEqual({ count: 0, first: [] });
-    // The run reached past validation: some calls succeeded, some were refused.
-    expect(statuses.get(200) ?? 0).toBeGreaterThan(RUNS / 10);
+    // The run reached past validation: some calls succeeded (one in twenty at least: most of the
+    // procedures take ids that must name something the caller may see), some were refused.
+    expect(statuses.get(200) ?? 0).toBeGreaterThan(RUNS / 20);
     expect([...statuses.keys()].some((s) => s >= 400)).toBe(true);
   });
 
