@@ -43,7 +43,7 @@ const WINDOWS_RESERVED = /^(?:con|prn|aux|nul|com\d|lpt\d)(?:\..*)?$/i;
 export function safeFileName(name: string, extension: string): string {
   const ext = extension.replace(/[^a-z0-9]/gi, '').toLowerCase().slice(0, 8);
   let base = name.normalize('NFC')
-    .replace(/\.[^.]*$/, '')
+    .replace(/\.[A-Za-z0-9]{1,8}$/, '')
     // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f-\u009f<>:"/\\|?*\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, ' ')
     .replace(/\s+/g, ' ')
