@@ -166,6 +166,11 @@ describe('reports through the desk', () => {
     const entries = (await audit.entries()).filter((e) => e.tool === 'agent.shareReport' && (e.args as { artifactId?: unknown }).artifactId === pdf!.data.artifactId);
     expect(entries.map((e) => e.outcome)).toEqual(['executed']);
     expect(entries[0]!.before).toMatchObject({ recipientName: 'Arjun Mehta' });
+    // The share's entry names the backend's record of it, and the Audit page's verification holds it to that record.
+    expect((entries[0]!.after as { anchor?: unknown }).anchor).toMatchObject({ seq: expect.any(Number) });
+    const verified = await priya.desk.audit.list();
+    expect(verified.verification.findings.filter((f) => f.entries.includes(entries[0]!.seq)).map((f) => f.reason)).toEqual([]);
+    expect(verified.toolLabels['agent.shareReport']).toBe('report sharing');
   });
 
   it('a share with no report yet is a question; a cancelled proposal shares nothing', async () => {

@@ -218,6 +218,7 @@ const ACTIONS: Record<string, string> = Object.fromEntries(TOOL_MODULES.flatMap(
 const ACTION_WORDS: Record<string, [string, string]> = {
   'limits.edit': ['limit change', 'limit changes'],
   'settlements.settle': ['settlement', 'settlements'],
+  'reports.share': ['report share', 'report shares'],
 };
 
 /** The backend's records against the user's executed entries, both ways. */
@@ -327,8 +328,14 @@ function factsDiffer(e: AuditEntry, row: AnchoredRowOutput): string[] {
   const checks: Array<[string, boolean]> = [
     ['action', ACTIONS[e.tool] === row.action],
     ['proposal', idempotencyKeyFor(e.nonce) === row.idempotencyKey],
-    ['player', args.playerId === row.targetId && after.playerId === row.targetId],
   ];
+  // A share's record is about the report (its target) and names the recipient; the others' target is the player.
+  if (row.action === 'reports.share') {
+    checks.push(
+      ['report', args.artifactId === row.targetId && after.artifactId === row.targetId],
+      ['recipient', after.recipientId === ra.recipientId && (args.recipient === 'self' || args.recipient === ra.recipientId)],
+    );
+  } else checks.push(['player', args.playerId === row.targetId && after.playerId === row.targetId]);
   if (row.action === 'limits.edit') {
     checks.push(
       ['limit', args.limitType === rb.limitType && after.limitType === rb.limitType && ra.limitType === rb.limitType],
