@@ -247,7 +247,10 @@ export class Assistant implements ChatService {
         }
         yield { type: 'plan', requestId, intent: outcome.intent, action: outcome.action === 'failed' ? 'tools' : outcome.action, tools: outcome.action === 'tools' ? outcome.calls.map((c) => ({ tool: c.tool, label: toolLabel(c.tool) })) : [] };
         const answer = yield* this.execute(outcome, ctx, conversation, record, stop.signal);
-        await this.supersede(answer.cards, conversation, caller, requestId);
+        // An amendment replaces the proposal it amends; so does a model's proposal of the same change
+        // (it cannot say "instead" any other way). Two plain requests may both stand, as two windows' would.
+        if (outcome.intent.startsWith('follow_up:') || record.planner === 'claude') await this.supersede(answer.cards, conversation, caller, requestId);
+        else this.remember(answer.cards, conversation);
         cards.push(...answer.cards);
         text = [streamed.text, lead, answer.text].filter(Boolean).join(' ');
       }
@@ -473,9 +476,8 @@ export class Assistant implements ChatService {
   }
 
   /**
-   * A new proposal for the same change ("change it to 30k", or the same request again, by either
-   * planner) replaces the one before it, whose nonce is used up as cancelled (and audited so): only
-   * the newest preview can be confirmed.
+   * A proposal that amends an earlier one for the same change replaces it: the earlier nonce is
+   * used up as cancelled (and audited so), so only the newest preview can be confirmed.
    */
   private async supersede(cards: Card[], conversation: Conversation, caller: TurnCaller, requestId: string): Promise<void> {
     for (const [key] of proposalsOf(cards)) {
