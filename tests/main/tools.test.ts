@@ -470,6 +470,13 @@ describe.each(ENGINES)('tool registry on %s', (engine) => {
     expect(counter.calls).toBe(1);
   });
 
+  it('never retries a tool that starts work (a report): a retry after a lost answer would start a second job', async () => {
+    const { api, counter } = counted(() => [httpLink({ url: DEAD_URL })]);
+    const env = failed(await createToolRegistry({ backoffMs: 0 }).call('agent.generateReport', { template: 'per_player_pnl', format: 'xlsx' }, { ...priya, api }));
+    expect(env.error.code).toBe('UNAVAILABLE');
+    expect(counter.calls).toBe(1);
+  });
+
   it('refuses an unknown tool, a planned action that is not built yet, and a write without its confirmation', async () => {
     const registry = createToolRegistry();
     for (const name of ['agent.deleteEverything', 'constructor', '__proto__', 'x'.repeat(500)]) {

@@ -83,7 +83,7 @@ export default defineTool({
     + 'optionally filtered by dates, player or fixture. Answers with the report (ready, or still running with its progress); '
     + `the user saves it from its card. ${DATES} ${IDS}`,
   input: actions.generateReportInput, output: generatedReport,
-  allowedRoles: DESK, isDestructive: false, card: 'report_artifact',
+  allowedRoles: DESK, isDestructive: false, startsWork: true, card: 'report_artifact',
   entities: { player: 'filters.playerId', fixture: 'filters.fixtureId' },
   invoke: generate,
   render: (out) => {

@@ -178,7 +178,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
     // Reads are idempotent, so a transient failure is worth another go; a write is never repeated
     // here, since without its idempotency key a retry could move money twice. Breaker outside,
     // then retries, then the per-attempt timeout: the breaker counts a call once, retries and all.
-    const retries = def.isDestructive ? 0 : Math.max(0, callOptions.retries ?? defaultRetries);
+    const retries = def.isDestructive || def.startsWork ? 0 : Math.max(0, callOptions.retries ?? defaultRetries);
     const retrying = retryPolicy(retries);
     retrying.onRetry(({ delay, attempt: n }) => options.log?.debug('tool retry', { requestId: ctx.requestId, tool: name, attempt: n, delayMs: delay }));
     const started = now();

@@ -23,6 +23,11 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
   allowedRoles: readonly Role[];
   /** Moves money or changes limits: never executed on the turn it is planned. */
   isDestructive: boolean;
+  /**
+   * Not a pure read though not destructive (it starts a job): never retried, since a retry after a
+   * lost answer would start a second one. Reads are retried.
+   */
+  startsWork?: boolean;
   /** The card its result renders as (null: the result is used to resolve names, not shown). */
   card: CardType | null;
   /**
