@@ -84,17 +84,20 @@ async function pnlSource(deps: ServiceDeps, caller: Caller, f: ReportFilters): P
   };
 }
 
+/** Exported for bench/reports.ts, which writes rows of this shape without a book. */
+export const BETS_BY_MATCH_COLUMNS: Column[] = [
+  { header: 'Placed', kind: 'datetime', width: 18 }, { header: 'Player', kind: 'text', width: 22 },
+  { header: 'Market', kind: 'text', width: 20 }, { header: 'Selection', kind: 'text', width: 20 },
+  { header: 'Side', kind: 'text', width: 6 }, { header: 'Stake', kind: 'points', width: 14 },
+  { header: 'Odds', kind: 'odds', width: 8 }, { header: 'Status', kind: 'text', width: 9 },
+  { header: 'Result', kind: 'points', width: 14 },
+];
+
 async function betsSource(deps: ServiceDeps, caller: Caller, f: ReportFilters): Promise<RowSource> {
   const query = { from: f.from, to: f.to, playerId: f.playerId, fixtureId: f.fixtureId };
   const overall = await getBetHistory(deps, caller, { ...query, limit: 0 });
   return {
-    columns: [
-      { header: 'Placed', kind: 'datetime', width: 18 }, { header: 'Player', kind: 'text', width: 22 },
-      { header: 'Market', kind: 'text', width: 20 }, { header: 'Selection', kind: 'text', width: 20 },
-      { header: 'Side', kind: 'text', width: 6 }, { header: 'Stake', kind: 'points', width: 14 },
-      { header: 'Odds', kind: 'odds', width: 8 }, { header: 'Status', kind: 'text', width: 9 },
-      { header: 'Result', kind: 'points', width: 14 },
-    ],
+    columns: BETS_BY_MATCH_COLUMNS,
     rowsTotal: overall.summary.count,
     async *batches() {
       for (const fixture of await betFixtures(deps, caller, query)) {

@@ -9,7 +9,7 @@ import { stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import ExcelJS from 'exceljs';
 import PDFDocument from 'pdfkit';
-import { formatDateTime, formatPoints } from '../../shared/format.js';
+import { formatDay, formatPoints } from '../../shared/format.js';
 import { PAISA_PER_POINT } from '../../shared/money.js';
 import type { Cell, Column, Line } from './report-rows.js';
 
@@ -44,29 +44,47 @@ const COUNT_FORMAT = '#,##0';
 const ODDS_FORMAT = '0.00';
 const DATETIME_FORMAT = 'd mmm yyyy hh:mm';
 
-const wallClocks = new Map<string, Intl.DateTimeFormat>();
+const HOUR_MS = 60 * 60 * 1000;
+
 /**
- * The instant as the requester's wall clock, in a UTC Date: a spreadsheet date has no
- * timezone, so it must hold the local time the pdf and the desk show.
+ * The instant as the requester's wall clock, in a UTC Date: a spreadsheet date has no timezone,
+ * so it must hold the local time the pdf and the desk show. Intl's formatToParts costs
+ * microseconds a call, too much for every cell of 100,000 rows; a zone's offset changes at most
+ * once in an hour, so it is looked up once per hour of instants (checked at both ends of the
+ * hour) and an hour in which it changes is done cell by cell. One reader per file: its cache
+ * lives as long as the writer.
  */
-function localWallClock(iso: string, timeZone: string): Date {
-  let f = wallClocks.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-CA', {
-      timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
-    });
-    wallClocks.set(timeZone, f);
-  }
-  const p: Record<string, number> = {};
-  for (const part of f.formatToParts(new Date(iso))) if (part.type !== 'literal') p[part.type] = Number(part.value);
-  return new Date(Date.UTC(p.year!, p.month! - 1, p.day!, p.hour! % 24, p.minute!, p.second!));
+function wallClockReader(timeZone: string): (iso: string) => Date {
+  const f = new Intl.DateTimeFormat('en-CA', {
+    timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+  });
+  const offsetAt = (ms: number) => {
+    const p: Record<string, number> = {};
+    for (const part of f.formatToParts(ms)) if (part.type !== 'literal') p[part.type] = Number(part.value);
+    return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour! % 24, p.minute!, p.second!) - ms;
+  };
+  const offsets = new Map<number, number | null>();
+  return (iso) => {
+    // Whole seconds, as the wall clock is read: the spreadsheet and the pdf show no less.
+    const ms = Math.floor(Date.parse(iso) / 1000) * 1000;
+    const hour = Math.floor(ms / HOUR_MS);
+    let offset = offsets.get(hour);
+    if (offset === undefined) {
+      const start = offsetAt(hour * HOUR_MS);
+      offset = start === offsetAt((hour + 1) * HOUR_MS - 1000) ? start : null;
+      offsets.set(hour, offset);
+    }
+    return new Date(ms + (offset ?? offsetAt(ms)));
+  };
 }
 
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T/;
+
 /** The value a cell holds and its number format; text in a numeric column (a totals label) stays text. */
-function xlsxCell(cell: Cell, column: Column, timezone: string): { value: ExcelJS.CellValue; numFmt?: string } {
+function xlsxCell(cell: Cell, column: Column, wallClock: (iso: string) => Date): { value: ExcelJS.CellValue; numFmt?: string } {
   if (cell === null) return { value: null };
-  if (typeof cell === 'string') return column.kind === 'datetime' && /^\d{4}-\d{2}-\d{2}T/.test(cell)
-    ? { value: localWallClock(cell, timezone), numFmt: DATETIME_FORMAT }
+  if (typeof cell === 'string') return column.kind === 'datetime' && ISO_INSTANT.test(cell)
+    ? { value: wallClock(cell), numFmt: DATETIME_FORMAT }
     : { value: cell };
   switch (column.kind) {
     case 'points': return { value: cell / PAISA_PER_POINT, numFmt: POINTS_FORMAT };
@@ -97,6 +115,7 @@ function xlsxWriter(path: string, heading: ReportHeading, columns: Column[]): Re
   });
   header.commit();
   const lastColumn = columns.length;
+  const wallClock = wallClockReader(heading.timezone);
 
   return {
     write(lines) {
@@ -110,7 +129,7 @@ function xlsxWriter(path: string, heading: ReportHeading, columns: Column[]): Re
         const row = sheet.addRow([]);
         line.cells.forEach((value, i) => {
           const column = columns[i]!;
-          const { value: v, numFmt } = xlsxCell(value, column, heading.timezone);
+          const { value: v, numFmt } = xlsxCell(value, column, wallClock);
           const cell = row.getCell(i + 1);
           cell.value = v;
           if (numFmt) cell.numFmt = numFmt;
@@ -136,15 +155,34 @@ const ROW_HEIGHT = 14;
 const FONT_SIZE = 8;
 const FOOTER = 24;
 
-function pdfText(cell: Cell, column: Column, timezone: string): string {
+function pdfText(cell: Cell, column: Column, wallClock: (iso: string) => Date): string {
   if (cell === null) return '';
-  if (typeof cell === 'string') return column.kind === 'datetime' && /^\d{4}-\d{2}-\d{2}T/.test(cell) ? formatDateTime(cell, timezone) : cell;
+  if (typeof cell === 'string') {
+    if (column.kind !== 'datetime' || !ISO_INSTANT.test(cell)) return cell;
+    // formatDateTime's "20 Nov 2026, 14:05", from the cached wall clock.
+    const local = wallClock(cell).toISOString();
+    return `${formatDay(local.slice(0, 10))}, ${local.slice(11, 16)}`;
+  }
   switch (column.kind) {
     case 'points': return formatPoints(cell);
     case 'odds': return (cell / 100).toFixed(2);
     case 'count': return cell.toLocaleString('en-US');
     default: return String(cell);
   }
+}
+
+/**
+ * bufferPages keeps every page's content until the end, and pdfkit holds it as one small byte
+ * array per drawing operator: about 2 KB a table cell, 180 MB for 10,000 rows. A page that is
+ * full is joined into one buffer (the footer still appends to it at the end), which keeps a
+ * buffered page at its own size. Reaches into pdfkit's page content (a PDFReference's `buffer`),
+ * so it does nothing unless that is the array of chunks it expects.
+ */
+function compactPage(doc: PDFKit.PDFDocument): void {
+  const content = (doc.page as unknown as { content?: { buffer?: unknown } }).content;
+  const chunks = content?.buffer;
+  if (!Array.isArray(chunks) || chunks.length < 2 || !chunks.every((c) => c instanceof Uint8Array)) return;
+  content!.buffer = [Buffer.concat(chunks as Uint8Array[])];
 }
 
 function pdfWriter(path: string, heading: ReportHeading, columns: Column[]): ReportWriter {
@@ -160,6 +198,7 @@ function pdfWriter(path: string, heading: ReportHeading, columns: Column[]): Rep
   const widths = columns.map((c) => (c.width / totalWidth) * usable);
   const xs = widths.map((_, i) => MARGIN + widths.slice(0, i).reduce((s, w) => s + w, 0));
   const bottom = () => doc.page.height - MARGIN - FOOTER;
+  const wallClock = wallClockReader(heading.timezone);
   let y = MARGIN;
 
   const cellText = (text: string, i: number, bold: boolean) => {
@@ -174,6 +213,7 @@ function pdfWriter(path: string, heading: ReportHeading, columns: Column[]): Rep
   };
   const room = () => {
     if (y + ROW_HEIGHT <= bottom()) return;
+    compactPage(doc);
     doc.addPage();
     y = MARGIN;
     tableHeader();
@@ -195,7 +235,7 @@ function pdfWriter(path: string, heading: ReportHeading, columns: Column[]): Rep
         } else {
           const bold = line.type !== 'row';
           if (bold) doc.moveTo(MARGIN, y).lineTo(MARGIN + usable, y).lineWidth(0.5).stroke();
-          line.cells.forEach((cell, i) => cellText(pdfText(cell, columns[i]!, heading.timezone), i, bold));
+          line.cells.forEach((cell, i) => cellText(pdfText(cell, columns[i]!, wallClock), i, bold));
         }
         y += ROW_HEIGHT;
       }
