@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { EVENT_KINDS } from '../../shared/contracts/events.js';
 import {
   bigint, boolean, check, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid,
 } from 'drizzle-orm/pg-core';
@@ -35,9 +36,15 @@ export const accounts = pgTable('accounts', {
   notes: text('notes'),
   passwordHash: text('password_hash'),
   largeBetThreshold: paisa('large_bet_threshold').notNull().default(1_000_000),
+  /**
+   * Set on an agent's self account (a player placed beside the agent, under the agent's upline):
+   * the agent whose hedge bets it carries. Created on the agent's first hedge.
+   */
+  selfOf: uuid('self_of'),
   createdAt: instant('created_at').notNull(),
 }, (t) => [
   uniqueIndex('accounts_username_key').on(t.username),
+  uniqueIndex('accounts_self_of_key').on(t.selfOf),
   index('accounts_parent_idx').on(t.parentId),
   index('accounts_path_idx').on(sql`${t.path} text_pattern_ops`),
   index('accounts_search_trgm_idx').using('gin', sql`${t.searchName} gin_trgm_ops`),
@@ -240,7 +247,7 @@ export const auditHeads = pgTable('audit_heads', {
   recordedAt: instant('recorded_at').notNull(),
 });
 
-export const EVENT_KINDS = ['player_login', 'large_bet', 'market_settled'] as const;
+export { EVENT_KINDS };
 export const events = pgTable('events', {
   id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
   kind: text('kind', { enum: EVENT_KINDS }).notNull(),
@@ -254,6 +261,8 @@ export const eventMutes = pgTable('event_mutes', {
   accountId: uuid('account_id').notNull().references(() => accounts.id),
   kind: text('kind', { enum: EVENT_KINDS }).notNull(),
   muted: boolean('muted').notNull(),
+  /** Muted until this instant ("till 6pm"); null with `muted`: until unmuted. */
+  until: instant('until'),
 }, (t) => [primaryKey({ columns: [t.accountId, t.kind] })]);
 
 export const REPORT_STATUSES = ['running', 'ready', 'failed', 'cancelled'] as const;
