@@ -83,3 +83,10 @@ export function formatAge(ms: number): string {
   if (h < 48) return `${h} h`;
   return `${Math.floor(h / 24)} days`;
 }
+
+/** A file's size for people: "812 bytes", "18 KB", "1.4 MB" (the chat's sentence and the report card say it alike). */
+export function formatFileSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${(Math.round((bytes * 10) / (1024 * 1024)) / 10).toFixed(1)} MB`;
+}

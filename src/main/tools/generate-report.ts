@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import * as actions from '../../shared/contracts/agent-actions.js';
 import { REPORT_TEMPLATE_TITLES, type ReportArtifact, reportArtifact } from '../../shared/contracts/reports.js';
-import { formatPeriod } from '../../shared/format.js';
+import { formatFileSize, formatPeriod } from '../../shared/format.js';
 import { PLAYER_WORD, ask, hasAny } from '../assistant/planner/slots.js';
 import { DATES, DESK, IDS, opts } from './common.js';
 import { defineTool } from './define.js';
@@ -21,10 +21,7 @@ const POLL_MS = 200;
 
 /** "812 bytes", "18 KB", "1.4 MB": the size as the chat and the card say it. */
 export function sizeInWords(bytes: number | null): string | null {
-  if (bytes === null) return null;
-  if (bytes < 1024) return `${bytes} bytes`;
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  return bytes === null ? null : formatFileSize(bytes);
 }
 
 /** The artifact as the chat keeps it: no link. */

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { ReportStatus } from '../../../shared/contracts/reports';
 import { desk } from '../lib/desk';
 import { userMessage } from '../lib/errors';
-import { formatDateTime, formatPeriod } from '../lib/format';
+import { formatCount, formatDateTime, formatFileSize, formatPeriod } from '../lib/format';
 import { CardFrame, useMe } from './shared';
 import type { CardOf, CardProps } from './types';
 
@@ -35,12 +35,9 @@ export function appPath(url: string): string | null {
   }
 }
 
-/** "812 bytes", "18 KB", "1.4 MB". */
+/** The size, or a dash while there is no file yet. */
 export function formatSize(bytes: number | null): string {
-  if (bytes === null) return '—';
-  if (bytes < 1024) return `${bytes} bytes`;
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  return bytes === null ? '—' : formatFileSize(bytes);
 }
 
 export function reportName(r: Pick<ReportView, 'template' | 'format'>): string {
@@ -49,7 +46,7 @@ export function reportName(r: Pick<ReportView, 'template' | 'format'>): string {
 
 /** The rows line: "1,000 of 100,000 rows" while running, "42 rows" once made. */
 export function rowsInWords(r: Pick<ReportView, 'status' | 'rowsDone' | 'rowsTotal'>): string {
-  const n = (v: number) => v.toLocaleString('en-US');
+  const n = formatCount;
   if (r.status === 'running') return r.rowsTotal > 0 ? `${n(r.rowsDone)} of ${n(r.rowsTotal)} rows` : 'Starting…';
   return `${n(r.rowsTotal)} ${r.rowsTotal === 1 ? 'row' : 'rows'}`;
 }
