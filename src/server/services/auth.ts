@@ -1,8 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
 import { accounts, sessions } from '../db/schema.js';
 import type { Logger } from '../../infra/log.js';
+import { emitPlayerLogin } from './bets.js';
 import type { Caller, ServiceDeps } from './caller.js';
 import { type LoginAttempt, loginThrottle } from './login-throttle.js';
 import { verifyPassword } from './passwords.js';
@@ -48,7 +50,11 @@ export async function login(deps: ServiceDeps, username: string, password: strin
   // The wall clock: a demo restarted on another data clock must neither revive nor cut short a session.
   const now = deps.realNow();
   const expiresAt = new Date(now.getTime() + ttlMs);
-  await deps.db.insert(sessions).values({ tokenHash: hashToken(token), accountId: account.id, createdAt: now, expiresAt });
+  await deps.db.transaction(async (tx) => {
+    await tx.insert(sessions).values({ tokenHash: hashToken(token), accountId: account.id, createdAt: now, expiresAt });
+    // The agents above hear of it with the session itself: no event for a sign-in that did not commit.
+    await emitPlayerLogin(deps, tx as unknown as Db, account);
+  });
   return {
     token,
     expiresAt: expiresAt.toISOString(),

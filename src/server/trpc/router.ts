@@ -13,6 +13,8 @@ import {
 } from '../services/reports.js';
 import { searchFixtures, searchPlayers } from '../services/search.js';
 import { previewSettlement, settlePlayer } from '../services/settlements.js';
+import { hedgePlaceInput, hedgePlaceOutput, hedgePreviewInput, hedgePreviewOutput, placeHedge, previewHedge } from '../services/hedge.js';
+import { marketPrices, marketPricesInput, marketPricesOutput, marketSettleInput, marketSettleOutput, settleMarketAsAdmin } from '../services/markets.js';
 import { authedProcedure, deskProcedure, publicProcedure, router } from './init.js';
 
 export const appRouter = router({
@@ -92,6 +94,23 @@ export const appRouter = router({
       .query(({ ctx, input }) => previewShare(ctx.deps, ctx.caller, input)),
     share: deskProcedure.input(reports.reportsShareWriteInput).output(reports.reportsShareOutput)
       .mutation(({ ctx, input }) => shareReport(ctx.deps, ctx.caller, input, { requestId: ctx.requestId })),
+  }),
+  /**
+   * Hedge bets from the caller's self account (made on first use, in the upline's book): the bet
+   * slip with the exposure before and after, and the write at the previewed price.
+   */
+  hedge: router({
+    preview: deskProcedure.input(hedgePreviewInput).output(hedgePreviewOutput)
+      .query(({ ctx, input }) => previewHedge(ctx.deps, ctx.caller, input)),
+    place: deskProcedure.input(hedgePlaceInput).output(hedgePlaceOutput)
+      .mutation(({ ctx, input }) => placeHedge(ctx.deps, ctx.caller, input, { requestId: ctx.requestId })),
+  }),
+  /** Markets: the prices now; settling one is the platform's (the result feed), audited like any change. */
+  markets: router({
+    prices: deskProcedure.input(marketPricesInput).output(marketPricesOutput)
+      .query(({ ctx, input }) => marketPrices(ctx.deps, input.marketId)),
+    settle: deskProcedure.input(marketSettleInput).output(marketSettleOutput)
+      .mutation(({ ctx, input }) => settleMarketAsAdmin(ctx.deps, ctx.caller, input, { requestId: ctx.requestId })),
   }),
   /**
    * The caller's audit chain as the backend wrote it with each change: what a desk checks its
