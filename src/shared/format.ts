@@ -84,6 +84,14 @@ export function formatAge(ms: number): string {
   return `${Math.floor(h / 24)} days`;
 }
 
+/**
+ * When something was read and how long ago, for data shown while the backend is away:
+ * "12:04 (3 min ago)" in the user's zone. The renderer's "as of …" and the chat's "this is from …" say it alike.
+ */
+export function formatReadAt(atMs: number, nowMs: number, timeZone: string): string {
+  return `${formatTime(new Date(atMs).toISOString(), timeZone)} (${formatAge(nowMs - atMs)} ago)`;
+}
+
 /** A file's size for people: "812 bytes", "18 KB", "1.4 MB" (the chat's sentence and the report card say it alike). */
 export function formatFileSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`;

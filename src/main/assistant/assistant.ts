@@ -31,6 +31,7 @@ import { asksForChange } from './planner/rule-planner.js';
 import { DIRECT_ANSWERS, proposalSentence, sentenceFor } from './composer.js';
 import { allowedFigures, guardNumbers } from './guards/number-guard.js';
 import type { ChatHistoryStore } from './history.js';
+import { type CachedRead, type ReadCache, WRITE_UNREACHABLE_TEXT, cachedSentence } from './read-cache.js';
 import { type GateOutcome, type PendingPick, gate, oneLine } from './policy/gate.js';
 import { type ConversationContext, EMPTY_CONTEXT, type KnownEntity, type PlannedCall, type Planner } from './planner/types.js';
 
@@ -74,6 +75,8 @@ export interface AssistantOptions {
   claude?: ClaudeBrain;
   onTurn?: (record: TurnRecord) => void;
   clock?: () => number;
+  /** The last good read answers, for turns asked while the backend is away. */
+  readCache?: ReadCache;
 }
 
 interface Conversation {
@@ -97,6 +100,8 @@ const MODEL_MEMORY = 8;
 const MODEL_MEMORY_KEPT = 4;
 
 const MAX_PENDING = 8;
+
+const ENTITY_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'];
 
@@ -222,6 +227,7 @@ export class Assistant implements ChatService {
               record.outcome = result.runs.length > 0 && result.runs.every((r) => !r.envelope.ok) ? 'failed' : 'answered';
               record.calls = result.runs.map((r) => ({ tool: r.tool, args: r.args }));
               record.envelopes.push(...result.runs.map((r) => r.envelope));
+              this.cacheReads(user.id, result.runs);
               if (result.lastRead) this.rememberRead(conversation, result.lastRead);
               text = result.text || (stopped ? 'Stopped.' : result.cards.length > 0 ? '' : 'I have no answer to that. Could you rephrase?');
               const modelMessages = result.kind === 'answered' ? result.messages : undefined;
@@ -260,8 +266,20 @@ export class Assistant implements ChatService {
       if (isBackendUnreachable(error)) {
         // Said at once rather than waited out: the app keeps retrying the backend on its own.
         this.options.log.warn('turn failed: backend unreachable', { requestId });
-        text = BACKEND_UNREACHABLE_TEXT;
-        cards.push({ type: 'error_card', data: { code: 'UNAVAILABLE', message: text, retryable: true } });
+        // A read asked before can still be answered, as old as it is; a change never is.
+        const cached = input.kind === 'message'
+          ? await this.answerFromCache(input.text, input.page, caller, conversation, record).catch((e: unknown) => {
+            this.options.log.warn('cached answer failed', { requestId, err: e });
+            return null;
+          })
+          : null;
+        if (cached) {
+          text = cached.text;
+          cards.push(...cached.cards);
+        } else {
+          text = BACKEND_UNREACHABLE_TEXT;
+          cards.push({ type: 'error_card', data: { code: 'UNAVAILABLE', message: text, retryable: true } });
+        }
       } else {
         this.options.log.error('turn failed', { requestId, err: error });
         text = 'Something went wrong while answering. Nothing was changed; please try again.';
@@ -338,6 +356,7 @@ export class Assistant implements ChatService {
   private async plan(text: string, page: PageContext, caller: TurnCaller, conversation: Conversation, record: TurnRecord): Promise<{ decision: Decision; today: IsoDate }> {
     // "Today" is the user's own day on the backend's business clock.
     const now = new Date((await caller.api.auth.me.query(undefined, callOptions(record.requestId))).now);
+    this.options.readCache?.rememberClock(caller.user.id, now);
     const today = localDate(now, caller.user.timezone);
     const t0 = this.clock();
     const decision = await this.decide({ requestId: record.requestId, text, page, today, role: caller.user.role, context: conversation.context }, record);
@@ -457,11 +476,74 @@ export class Assistant implements ChatService {
     record.flaggedFigures = guarded.flagged;
     record.outcome = results.every((r) => !r.envelope.ok) ? 'failed' : 'answered';
 
+    this.cacheReads(ctx.user.id, results);
+    this.options.readCache?.rememberEntity(ctx.user.id, outcome.player);
+    this.options.readCache?.rememberEntity(ctx.user.id, outcome.fixture);
     this.rememberRead(conversation, outcome);
     // "send it to Arjun" on a later turn: the report this turn made is "it".
     const report = cards.findLast((c) => c.type === 'report_artifact');
     if (report?.type === 'report_artifact') conversation.context = { ...conversation.context, lastArtifact: { id: report.data.artifactId, name: report.data.title } };
     return { text: guarded.text, cards };
+  }
+
+  /** The turn's good read answers, for when the backend is away; a change's preview is never kept. */
+  private cacheReads(userId: string, runs: ReadonlyArray<{ tool: string; args: Record<string, unknown>; envelope: Envelope }>): void {
+    const cache = this.options.readCache;
+    if (!cache) return;
+    for (const r of runs) if (r.envelope.ok && this.options.registry.get(r.tool)?.isDestructive === false) cache.remember(userId, r.tool, r.args, r.envelope);
+  }
+
+  /**
+   * A message answered while the backend is away: planned offline against the business clock as
+   * last read, names resolved only to entities seen before, and every read answered from the
+   * cache with its age, or null (the plain unreachable answer). A change is refused in words.
+   */
+  private async answerFromCache(text: string, page: PageContext, caller: TurnCaller, conversation: Conversation, record: TurnRecord): Promise<{ text: string; cards: Card[] } | null> {
+    const cache = this.options.readCache;
+    const { user } = caller;
+    const now = cache?.businessNow(user.id);
+    if (!cache || !now) return null;
+    const today = localDate(now, user.timezone);
+    const decision = await this.decide({ requestId: record.requestId, text, page, today, role: user.role, context: conversation.context }, record);
+    if (this.wantsChange(text, decision, today)) {
+      record.intent = decision.intent;
+      return { text: WRITE_UNREACHABLE_TEXT, cards: [{ type: 'error_card', data: { code: 'UNAVAILABLE', message: WRITE_UNREACHABLE_TEXT, retryable: true } }] };
+    }
+    if (decision.action !== 'tools') return null;
+    // The backend's name search is away: a name stands only for the one entity of that name seen before.
+    const known = [...knownEntities(conversation.context), ...cache.entities(user.id)];
+    const calls = decision.calls.map((c) => ({ tool: c.tool, args: { ...c.args } }));
+    for (const call of calls) {
+      for (const kind of ['player', 'fixture'] as const) {
+        const name = call.args[kind];
+        if (typeof name !== 'string' || ENTITY_ID.test(name)) continue;
+        const ids = [...new Set(known.filter((e) => nameMatches(name, e.name)).map((e) => e.id))];
+        if (ids.length !== 1) return null;
+        call.args[kind] = ids[0];
+      }
+    }
+    const ctx: ToolContext = { api: caller.api, user, requestId: record.requestId };
+    const outcome = await gate({ ...decision, calls }, this.options.registry, user, ctx, known);
+    if (outcome.action !== 'tools' || outcome.calls.some((c) => c.definition.isDestructive)) return null;
+    const hits: Array<{ tool: string; args: Record<string, unknown> } & CachedRead> = [];
+    for (const call of outcome.calls) {
+      const hit = cache.recall(user.id, call.tool, call.args);
+      if (!hit) return null;
+      hits.push({ tool: call.tool, args: call.args, ...hit });
+    }
+    record.intent = outcome.intent;
+    record.calls = hits.map((h) => ({ tool: h.tool, args: h.args }));
+    record.envelopes.push(...hits.map((h) => h.envelope));
+    record.notes.push('answered from the read cache: backend unreachable');
+    const cards = hits.flatMap((h) => (h.envelope.ok && h.envelope.ui ? [h.envelope.ui] : []));
+    // The figures are checked against the cached data as on any turn; the age sentence is ours, not the data's.
+    const guarded = guardNumbers(hits.map((h) => sentenceFor(h.tool, h.envelope, h.args, user.timezone)).filter(Boolean).join(' '),
+      allowedFigures(hits.map((h) => [h.envelope.ok ? h.envelope.data : null, h.args]), [], user.timezone));
+    record.flaggedFigures = guarded.flagged;
+    record.outcome = 'answered';
+    this.rememberRead(conversation, outcome);
+    const oldest = Math.min(...hits.map((h) => h.at));
+    return { text: [cachedSentence(oldest, cache.now(), user.timezone), guarded.text].filter(Boolean).join(' '), cards };
   }
 
   /** What a follow-up may lean on: the plan that ran and the entities it named. */

@@ -10,6 +10,7 @@ import { RateLimiter } from './guards/rate-limit.js';
 import { FileChatHistory } from './history.js';
 import { intentModel } from './planner/classifier.js';
 import { RulePlanner } from './planner/rule-planner.js';
+import { ReadCache } from './read-cache.js';
 
 export interface AgentRuntime {
   chat: Assistant;
@@ -59,6 +60,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     nonces: new NonceStore({ ttlMs: (options.confirmTtlSeconds ?? 300) * 1000 }),
     audit,
     log: options.log.child({ component: 'assistant' }),
+    readCache: new ReadCache(),
   });
   return { chat, audit, models };
 }

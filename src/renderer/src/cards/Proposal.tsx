@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { ProposalState } from '../../../shared/contracts/assistant';
 import { formatTime } from '../lib/format';
+import { WRITES_BLOCKED_REASON, useWritesBlocked } from '../lib/reachability';
 import type { CardAction, ProposalStatus } from './types';
 
 /**
@@ -109,9 +110,12 @@ export function ProposalFooter({ view, actions, onAction, refusal, timezone }: {
   timezone: string;
 }) {
   const groupRef = useRef<HTMLDivElement>(null);
+  const reasonId = useId();
   const hadFocus = useRef(false);
   const answerable = actions?.filter((a) => a.id === 'confirm' || a.id === 'cancel') ?? [];
   const open = view.state === 'pending' && view.busy === null && onAction !== undefined;
+  // Only Confirm waits for the backend: cancelling is main's own answer and changes nothing.
+  const blocked = useWritesBlocked() && view.state === 'pending';
 
   // A button pressed from the keyboard is disabled once the answer is in: keep the focus on the
   // card (its state badge) rather than losing it to the page.
@@ -138,16 +142,20 @@ export function ProposalFooter({ view, actions, onAction, refusal, timezone }: {
           onFocus={() => { hadFocus.current = true; }}>
           {answerable.map((a, i) => {
             const label = a.label.trim() || (a.id === 'confirm' ? 'Confirm' : 'Cancel');
-            const usable = open && Boolean(a.nonce) && Boolean(a.payloadHash);
+            const usable = open && Boolean(a.nonce) && Boolean(a.payloadHash) && !(blocked && a.id === 'confirm');
             return (
               <button key={`${a.id}:${i}`} type="button" className={a.id === 'confirm' ? 'primary' : undefined}
                 data-testid={`card-action-${a.id}`} disabled={!usable} aria-busy={view.busy === a.id ? true : undefined}
+                aria-describedby={blocked && a.id === 'confirm' ? reasonId : undefined}
                 onClick={() => { if (usable) onAction?.(a); }}>
                 {view.busy === a.id ? BUSY_LABELS[a.id as 'confirm' | 'cancel'] : label}
               </button>
             );
           })}
         </div>
+      )}
+      {blocked && !refusal && answerable.some((a) => a.id === 'confirm') && (
+        <p className="proposal-error" id={reasonId} role="status" data-testid="proposal-blocked">{WRITES_BLOCKED_REASON}</p>
       )}
       {view.error && view.state === 'pending' && (
         <p className="proposal-error" role="alert" data-testid="proposal-error">

@@ -1,5 +1,26 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
+import { formatReadAt } from '../lib/format';
+import { useReachability } from '../lib/reachability';
+import { useSession } from '../lib/session';
 import type { QueryState } from '../lib/useQuery';
+
+/**
+ * "as of 12:04 (3 min ago)" over data kept on screen while the backend is unreachable, so no one
+ * takes remembered figures for live ones; nothing while it answers (the data is then fresh).
+ */
+export function AsOf({ fetchedAt }: { fetchedAt: number }) {
+  const down = useReachability((s) => s.downSince !== null);
+  const timezone = useSession((s) => s.user?.timezone ?? 'UTC');
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!down) return undefined;
+    setNow(Date.now());
+    const tick = setInterval(() => setNow(Date.now()), 10_000);
+    return () => clearInterval(tick);
+  }, [down]);
+  if (!down) return null;
+  return <p className="state muted stale" data-testid="stale-as-of" data-fetched-at={fetchedAt}>as of {formatReadAt(fetchedAt, Math.max(now, fetchedAt), timezone)}</p>;
+}
 
 /** Loading, error and empty states, the same everywhere; the error's message is already in words (lib/errors.ts). */
 export function Loadable<T>({ state, empty, children }: {
@@ -19,6 +40,6 @@ export function Loadable<T>({ state, empty, children }: {
       </div>
     );
   }
-  if (empty?.(state.data)) return <p className="state empty">Nothing here yet.</p>;
-  return <>{children(state.data)}</>;
+  if (empty?.(state.data)) return <><AsOf fetchedAt={state.fetchedAt} /><p className="state empty">Nothing here yet.</p></>;
+  return <><AsOf fetchedAt={state.fetchedAt} />{children(state.data)}</>;
 }

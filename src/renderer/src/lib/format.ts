@@ -6,7 +6,7 @@
 import { isoWeekRange } from '../../../shared/dates';
 import { formatDay, formatPoints } from '../../../shared/format';
 
-export { formatAge, formatDate, formatDateTime, formatDay, formatFileSize, formatPeriod, formatPoints, formatTime } from '../../../shared/format';
+export { formatAge, formatDate, formatDateTime, formatDay, formatFileSize, formatPeriod, formatPoints, formatReadAt, formatTime } from '../../../shared/format';
 
 /** A take in words, from the agent's side: "owes you 1,200.00" / "you owe 1,200.00" / "square". */
 export function takeInWords(take: number): string {

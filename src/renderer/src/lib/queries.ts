@@ -1,6 +1,7 @@
 import { QueryCache, QueryClient, infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { desk, type DeskClient } from './desk';
 import { isUnauthorized, isUnreachable } from './errors';
+import { keepAnswers, offlineCache, restoreAnswers } from './offline-cache';
 import { reportReachable, reportUnreachable, useReachability } from './reachability';
 import { useSession } from './session';
 
@@ -64,13 +65,24 @@ export const queryClient = new QueryClient({
   },
 });
 
+// Queries only: a subscription (the event feed) is no query and keeps its own resume point across the outage.
 useReachability.subscribe((s, prev) => {
   if (s.epoch !== prev.epoch) void queryClient.invalidateQueries();
 });
 
-// Another user signs in next: nothing of this one's data may be shown to them.
+keepAnswers(queryClient, offlineCache, () => {
+  const s = useSession.getState();
+  return s.status === 'signed-in' ? s.user?.id ?? null : null;
+});
+
 useSession.subscribe((s, prev) => {
-  if (s.status === 'signed-out' && prev.status !== 'signed-out') queryClient.clear();
+  // Another user signs in next: nothing of this one's data may be shown to them, here or after a reload.
+  if (s.status === 'signed-out' && prev.status !== 'signed-out') {
+    queryClient.clear();
+    offlineCache.clear();
+  }
+  // Before the panel renders: a reload while the backend is away opens on the last answers, marked with their age.
+  if (s.status === 'signed-in' && s.user && (prev.status !== 'signed-in' || prev.user?.id !== s.user.id)) restoreAnswers(queryClient, offlineCache, s.user.id);
 });
 
 /**

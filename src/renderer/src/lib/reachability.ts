@@ -105,6 +105,17 @@ export function watchBackend(unauthorized: () => void): () => void {
   };
 }
 
+/** Why a write cannot be confirmed now, shown beside every disabled Confirm. */
+export const WRITES_BLOCKED_REASON = 'The backend is unreachable — this can\'t be confirmed until it\'s back.';
+
+/**
+ * Whether writes are held back: while the backend is unreachable a confirm could not reach it,
+ * and a money-moving click must never sit queued to fire later. Back by itself with the backend.
+ */
+export function useWritesBlocked(): boolean {
+  return useReachability((s) => s.downSince !== null);
+}
+
 /** Records when the data a query shows was fetched; the returned function forgets it. */
 export function trackShown(id: string, fetchedAt: number): () => void {
   useReachability.setState((s) => ({ shown: { ...s.shown, [id]: fetchedAt } }));
