@@ -4,6 +4,7 @@ import { ReportProgress, SaveControls, formatSize, reportName, rowsInWords } fro
 import { desk } from '../lib/desk';
 import { userMessage } from '../lib/errors';
 import { formatDateTime, formatPeriod } from '../lib/format';
+import { useWritesBlocked } from '../lib/reachability';
 import { useSession } from '../lib/session';
 import { useDeskQuery } from '../lib/useQuery';
 import { Loadable } from '../components/States';
@@ -59,6 +60,8 @@ function ReportTable({ reports }: { reports: Report[] }) {
   );
 }
 
+const BACKEND_DOWN = 'The backend is unreachable: reports can be changed again when it is back.';
+
 function ReportRow({ report: r }: { report: Report }) {
   const me = useSession((s) => s.user)!;
   const client = useQueryClient();
@@ -77,6 +80,10 @@ function ReportRow({ report: r }: { report: Report }) {
     }
   };
   const own = r.owner.id === me.id;
+  // A click that changes a report must not wait queued for the backend's return.
+  const blocked = useWritesBlocked();
+  const held = busy || blocked;
+  const why = blocked ? BACKEND_DOWN : undefined;
   return (
     <tr data-testid="report-row" data-artifact-id={r.artifactId} data-status={r.status}>
       <td>
@@ -95,17 +102,18 @@ function ReportRow({ report: r }: { report: Report }) {
         <div className="row-actions">
           {r.status === 'ready' && <SaveControls report={r} compact />}
           {r.status === 'running' && own && (
-            <button type="button" data-testid="report-row-cancel" disabled={busy} onClick={() => void act(() => desk.reports.cancel.mutate({ artifactId: r.artifactId }))}>Cancel</button>
+            <button type="button" data-testid="report-row-cancel" disabled={held} title={why} onClick={() => void act(() => desk.reports.cancel.mutate({ artifactId: r.artifactId }))}>Cancel</button>
           )}
           {r.status !== 'running' && (
-            <button type="button" data-testid="report-row-regenerate" disabled={busy} onClick={() => void act(() => desk.reports.regenerate.mutate({ artifactId: r.artifactId }))}>Regenerate</button>
+            <button type="button" data-testid="report-row-regenerate" disabled={held} title={why} onClick={() => void act(() => desk.reports.regenerate.mutate({ artifactId: r.artifactId }))}>Regenerate</button>
           )}
           {own && (
-            <button type="button" className="danger" data-testid="report-row-delete" disabled={busy}
+            <button type="button" className="danger" data-testid="report-row-delete" disabled={held} title={why}
               onClick={() => { if (window.confirm(`Delete “${r.title}”? It cannot be brought back.`)) void act(() => desk.reports.delete.mutate({ artifactId: r.artifactId })); }}>
               Delete
             </button>
           )}
+          {blocked && <span className="muted" data-testid="report-row-blocked">{BACKEND_DOWN}</span>}
           {error && <span className="error" role="alert">{error}</span>}
         </div>
       </td>
