@@ -241,3 +241,68 @@ describe('reports and their follow-ups', () => {
     expect(calls("what's my share this week", { context: afterReport }).map((c) => c.tool)).not.toContain('agent.shareReport');
   });
 });
+
+describe('hedge bets: planned from what was said, asked about what was not', () => {
+  const hedge = (text: string, over: Partial<PlannerInput> = {}) => plan(text, over);
+
+  it('a match named without vs, "the draw" and 20k → 2,000,000 paisa', () => {
+    expect(hedge('hedge 20k on the draw in eng pak').calls).toEqual([
+      { tool: 'agent.placeHedgeBet', args: { fixture: 'eng pak', outcome: 'the draw', side: 'back', stake: 2_000_000 } },
+    ]);
+  });
+
+  it('back X in a named match: the outcome is never taken for the match', () => {
+    expect(hedge('back australia 5k in ind v aus').calls).toEqual([
+      { tool: 'agent.placeHedgeBet', args: { fixture: 'ind vs aus', outcome: 'australia', side: 'back', stake: 500_000 } },
+    ]);
+  });
+
+  it('lay X with no match: the page\'s match, else the conversation\'s, else asked', () => {
+    const onPage = hedge('lay india for 10k', { page: { path: '/agent/exposure', query: { fixtureId: FIXTURE_ID } } });
+    expect(onPage.calls).toEqual([{ tool: 'agent.placeHedgeBet', args: { fixture: FIXTURE_ID, outcome: 'india', side: 'lay', stake: 1_000_000 } }]);
+    const context: ConversationContext = { ...EMPTY_CONTEXT, lastFixture: { id: FIXTURE_ID, name: 'India vs Australia' } };
+    expect(hedge('lay india for 10k', { context }).calls[0]?.args).toMatchObject({ fixture: FIXTURE_ID, outcome: 'india', side: 'lay' });
+    const asked = hedge('lay india for 10k');
+    expect(asked).toMatchObject({ action: 'clarify', clarify: { reason: 'needs_fixture', question: 'Which match should I lay India in?' } });
+  });
+
+  it('no stake → "What stake?"; no match → which match; no outcome → which outcome', () => {
+    expect(hedge('hedge my exposure on ind aus')).toMatchObject({ action: 'clarify', clarify: { reason: 'needs_amount', question: 'What stake?' } });
+    expect(hedge('hedge on the draw')).toMatchObject({ action: 'clarify', clarify: { reason: 'needs_fixture', question: expect.stringMatching(/^Which match/) } });
+    expect(hedge('hedge 20k on the draw')).toMatchObject({ action: 'clarify', clarify: { reason: 'needs_fixture' } });
+    expect(hedge('hedge 20k in ind v aus')).toMatchObject({ action: 'clarify', clarify: { reason: 'needs_outcome' } });
+  });
+
+  it('never guesses the market: only a named one is passed (the gate asks when no market has the outcome)', () => {
+    expect(hedge('hedge 20k on India in ind v aus').calls[0]!.args).not.toHaveProperty('market');
+    expect(hedge('hedge 10k on Australia in India vs Australia match odds').calls[0]!.args).toMatchObject({ market: 'match odds', outcome: 'australia' });
+  });
+
+  it.each(['should I hedge?', 'what if I lay india?', 'should I lay off on ind aus?', 'what happens if I back australia 5k in ind v aus?'])('%s is a question: never a bet slip', (text) => {
+    const d = hedge(text);
+    expect(d.calls.map((c) => c.tool)).not.toContain('agent.placeHedgeBet');
+    if (d.action === 'tools') expect(d.calls.map((c) => c.tool)).toEqual(['agent.getLiveExposure']);
+  });
+});
+
+describe('alert mutes', () => {
+  const mute = (text: string) => plan(text);
+
+  it.each([
+    ['mute large bet alerts till 6pm', { kind: 'large_bet', at: '6:00pm' }],
+    ['mute login alerts', { kind: 'player_login', until: null }],
+    ['unmute large bets', { unmute: 'large_bet' }],
+    ['mute big bet notifications for 2 hours', { kind: 'large_bet', forMinutes: 120 }],
+    ['large bet alerts band karo 6 baje tak', { kind: 'large_bet', at: '6:00' }],
+    ['snooze approval alerts until 18:30', { kind: 'approval_pending', at: '18:30' }],
+    ['mute settled market alerts for 30 mins', { kind: 'market_settled', forMinutes: 30 }],
+    ['turn on login alerts again', { unmute: 'player_login' }],
+  ])('%s', (text, args) => {
+    expect(mute(text)).toMatchObject({ action: 'tools', intent: 'mute_alerts', calls: [{ tool: 'agent.muteAlerts', args }] });
+  });
+
+  it('asks which alerts, and never mutes on a question', () => {
+    expect(mute('mute alerts till 6pm')).toMatchObject({ action: 'clarify', clarify: { reason: 'unplannable', question: expect.stringMatching(/^Which alerts/) } });
+    expect(mute('are login alerts muted?')).toMatchObject({ action: 'clarify', calls: [] });
+  });
+});

@@ -130,10 +130,13 @@ function pickInWords(text: string, conversation: Conversation): { requestId: str
 /** Proposal cards with their confirm answer, keyed by the change they make (card type and player). */
 function proposalsOf(cards: Card[]): Array<[string, ChatConfirmInput]> {
   return cards.flatMap((card): Array<[string, ChatConfirmInput]> => {
-    if ((card.type !== 'diff_card' && card.type !== 'settlement_summary' && card.type !== 'report_share') || !card.actions) return [];
+    if ((card.type !== 'diff_card' && card.type !== 'settlement_summary' && card.type !== 'report_share' && card.type !== 'bet_slip') || !card.actions) return [];
     const confirm = card.actions.find((a) => a.id === 'confirm');
     // A share is one change per report and recipient: sending the same report to another person is another change.
-    const key = card.type === 'report_share' ? `${card.type}:${card.data.artifactId}:${card.data.recipientId}` : `${card.type}:${card.data.playerId}`;
+    // A hedge is one per selection and side: "make it 10k instead" must not leave the 5k slip standing beside it.
+    const key = card.type === 'report_share' ? `${card.type}:${card.data.artifactId}:${card.data.recipientId}`
+      : card.type === 'bet_slip' ? `${card.type}:${card.data.fixtureName}:${card.data.marketName}:${card.data.outcomeName}:${card.data.side}`
+        : `${card.type}:${card.data.playerId}`;
     return confirm?.nonce && confirm.payloadHash ? [[key, { nonce: confirm.nonce, payloadHash: confirm.payloadHash }]] : [];
   });
 }

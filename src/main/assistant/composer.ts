@@ -6,6 +6,7 @@
 import type { Card, Envelope } from '../../shared/contracts/assistant.js';
 import type { ToolModule } from '../tools/define.js';
 import { TOOLS, isToolName } from '../tools/index.js';
+import { betSlipSentence } from '../tools/place-hedge-bet.js';
 import { money, name } from './words.js';
 
 export { name };
@@ -47,6 +48,7 @@ export function proposalSentence(card: Card): string {
     const again = d.alreadyShared ? ` ${name(d.recipientName)} has it already; confirming sends it again.` : '';
     return `Confirm to send ${reportName(d.title)} to ${name(d.recipientName)}.${again} Nothing is sent until you do.`;
   }
+  if (card.type === 'bet_slip') return betSlipSentence(card);
   return '';
 }
 
@@ -65,6 +67,7 @@ export function confirmedSentence(card: Card): string {
     return `Settled: ${who}. The take is now ${money(d.takeAfter)}.`;
   }
   if (card.type === 'report_share') return `Sent: ${name(card.data.recipientName)} can now download ${reportName(card.data.title)} from their Reports page.`;
+  if (card.type === 'bet_slip') return betSlipSentence(card);
   return 'Done.';
 }
 

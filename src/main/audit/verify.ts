@@ -219,6 +219,7 @@ const ACTION_WORDS: Record<string, [string, string]> = {
   'limits.edit': ['limit change', 'limit changes'],
   'settlements.settle': ['settlement', 'settlements'],
   'reports.share': ['report share', 'report shares'],
+  'hedge.place': ['hedge bet', 'hedge bets'],
 };
 
 /** The backend's records against the user's executed entries, both ways. */
@@ -329,11 +330,22 @@ function factsDiffer(e: AuditEntry, row: AnchoredRowOutput): string[] {
     ['action', ACTIONS[e.tool] === row.action],
     ['proposal', idempotencyKeyFor(e.nonce) === row.idempotencyKey],
   ];
-  // A share's record is about the report (its target) and names the recipient; the others' target is the player.
+  // A share's record is about the report (its target) and names the recipient; a hedge's is about
+  // the bet it placed (from the agent's own account, so no player); the others' target is the player.
   if (row.action === 'reports.share') {
     checks.push(
       ['report', args.artifactId === row.targetId && after.artifactId === row.targetId],
       ['recipient', after.recipientId === ra.recipientId && (args.recipient === 'self' || args.recipient === ra.recipientId)],
+    );
+  } else if (row.action === 'hedge.place') {
+    checks.push(
+      ['bet', after.betId === row.targetId && ra.betId === row.targetId],
+      ['selection', args.fixtureId === ra.fixtureId && args.marketId === ra.marketId && args.outcomeId === ra.outcomeId],
+      ['side', args.side === ra.side && after.side === ra.side],
+      ['stake', args.stake === ra.stake && after.stake === ra.stake],
+      // The slip's odds are the price the bet had to get: the record's must be the same.
+      ['odds', before.odds === ra.odds && after.odds === ra.odds],
+      ['liability', after.liability === ra.liability],
     );
   } else checks.push(['player', args.playerId === row.targetId && after.playerId === row.targetId]);
   if (row.action === 'limits.edit') {

@@ -61,7 +61,7 @@ export class Proposals {
   propose(tool: string, args: Record<string, unknown>, preview: ToolPreview, user: User): Card {
     const card = preview.card;
     // A refusal, or a change to what already holds, has nothing to confirm: no nonce, no buttons.
-    if (preview.refusal !== null || preview.noOp || (card.type !== 'diff_card' && card.type !== 'settlement_summary' && card.type !== 'report_share')) return card;
+    if (preview.refusal !== null || preview.noOp || (card.type !== 'diff_card' && card.type !== 'settlement_summary' && card.type !== 'report_share' && card.type !== 'bet_slip')) return card;
     const { nonce, payloadHash, expiresAt } = this.options.nonces.issue({ userId: user.id, tool, args, snapshot: preview.snapshot });
     const actions = [
       { id: 'confirm' as const, label: 'Confirm', nonce, payloadHash },
@@ -69,6 +69,7 @@ export class Proposals {
     ];
     if (card.type === 'diff_card') return { ...card, data: { ...card.data, expiresAt, state: 'pending' }, actions };
     if (card.type === 'report_share') return { ...card, data: { ...card.data, expiresAt, state: 'pending' }, actions };
+    if (card.type === 'bet_slip') return { ...card, data: { ...card.data, expiresAt, state: 'pending' }, actions };
     return { ...card, data: { ...card.data, expiresAt, state: 'pending' }, actions };
   }
 

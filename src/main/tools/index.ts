@@ -23,9 +23,12 @@ import settle from './settle-player.js';
 import hedge from './place-hedge-bet.js';
 import report from './generate-report.js';
 import reportShare from './share-report.js';
+import muteAlerts from './mute-alerts.js';
 
 export const TOOL_MODULES = [
   playerSearch, fixtureSearch, downline, take, upline, creditLimit, exposure, pnl, commission, settlements, bets, topMarkets,
+  // the user's own settings: no preview, nothing in the book moves
+  muteAlerts,
   // actions: previewed, confirmed by the user through a nonce, then written by the backend
   limitEdit, settle, hedge, report, reportShare,
 ] as const;

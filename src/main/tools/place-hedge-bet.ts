@@ -1,36 +1,135 @@
+import { z } from 'zod';
 import * as actions from '../../shared/contracts/agent-actions.js';
+import { id, paisa } from '../../shared/contracts/agent-api.js';
+import type { Card } from '../../shared/contracts/assistant.js';
 import { amountRefusal } from '../../shared/parse/amount.js';
-import { ask, hasAny } from '../assistant/planner/slots.js';
-import { DESK, IDS, MONEY } from './common.js';
+import { type Slots, ask, hasAny } from '../assistant/planner/slots.js';
+import { money, name } from '../assistant/words.js';
+import { DESK, IDS, MONEY, opts } from './common.js';
 import { defineTool } from './define.js';
 
-// No handlers yet: planned, gated and refused by the registry as not available in this version.
+/**
+ * What a hedge's preview froze: the odds (the bet is placed only at them), and what the slip
+ * said, for the audit log's `before` and its verification against the backend's record.
+ */
+const hedgeSnapshot = z.object({
+  odds: z.number().int(), fixtureName: z.string(), marketName: z.string(), outcomeName: z.string(), exposureBefore: z.number().int(),
+});
+
+/**
+ * hedge.place's answer with the audit anchor the backend wrote in the bet's own transaction (the
+ * audit log keeps it to verify against), and the exposure on the market before (the slip's) and
+ * after (read once the bet stands).
+ */
+const hedgePlaced = actions.placeHedgeBetOutput.extend({
+  odds: z.number().int(), betId: id, selfAccountId: id, liability: paisa, potentialWin: paisa, anchor: actions.auditAnchor,
+  exposureBefore: paisa.optional(), exposureAfter: paisa.optional(),
+});
+
+/** "on the draw", "back Over 2.5": outcomes that are words of the market, not names the grammar leaves over. */
+const MARKET_OUTCOME = /\b(?:on|back|backing|lay|laying)\s+(the\s+draw|draw|over\s+[\d.]+|under\s+[\d.]+|over|under)\b/;
+/** "exposure on ind aus": after a word of the book, "on" names the match, not the outcome. */
+const BOOK_ON = /\b(?:exposure|exposed|position|positions|liability|risk|book)\s+(?:on|in|for)\s+$/;
+const OUTCOME_CUES: ReadonlySet<string> = new Set(['on', 'back', 'backing', 'lay', 'laying']);
+const FIXTURE_CUES: ReadonlySet<string> = new Set(['in', 'of']);
+
+/** Odds are kept in hundredths (210 = 2.10). */
+const formatOdds = (hundredths: number) => (hundredths / 100).toFixed(2);
+
+/** The words a slip's bet is said in: "back India for 20,000.00 at 2.10". */
+function betWords(d: { side: 'back' | 'lay'; outcomeName: string; stake: number; odds?: number | undefined }): string {
+  return `${d.side} ${name(d.outcomeName)} for ${money(d.stake)}${d.odds === undefined ? '' : ` at ${formatOdds(d.odds)}`}`;
+}
+
+/** The sentence of a bet slip: proposed, refused or placed (the composer's words for this card). */
+export function betSlipSentence(card: Extract<Card, { type: 'bet_slip' }>): string {
+  const d = card.data;
+  const where = `in ${name(d.fixtureName)} (${name(d.marketName)})`;
+  if (d.refusal) return `I can't ${betWords(d)} ${where}: ${d.refusal}`;
+  const exposure = d.exposureBefore !== undefined && d.exposureAfter !== undefined
+    ? `your exposure on the market ${d.state === 'confirmed' ? 'went' : 'goes'} from ${money(d.exposureBefore)} to ${money(d.exposureAfter)}` : '';
+  const liability = d.liability === undefined ? '' : `liability ${money(d.liability)}`;
+  const facts = [liability, exposure].filter(Boolean).join(', and ');
+  if (d.state === 'confirmed') return `Placed: ${betWords(d)} ${where}${facts ? `; ${facts}` : ''}.`;
+  return `Confirm to ${betWords(d)} ${where}${facts ? `: ${facts}` : ''}. Nothing is placed until you do.`;
+}
+
+/**
+ * The hedge's slots. Names are split by their cue: "on X" / "back X" / "lay X" is the outcome,
+ * "in X" the match; a match may come from the page or the conversation, never from the outcome
+ * ("lay india for 10k" is no bet on some India match the search happens to find first).
+ */
+function fillHedge(s: Slots) {
+  const r = s.r;
+  const outcomeName = MARKET_OUTCOME.exec(r.folded)?.[1]?.replace(/^draw$/, 'the draw')
+    ?? r.names.find((n) => n.before !== null && OUTCOME_CUES.has(n.before) && !BOOK_ON.test(r.folded.slice(0, r.folded.indexOf(` ${n.text}`) + 1)))?.text
+    ?? null;
+  const inText = r.names.find((n) => n.text !== outcomeName && (
+    (n.before !== null && FIXTURE_CUES.has(n.before)) || BOOK_ON.test(r.folded.slice(0, r.folded.indexOf(` ${n.text}`) + 1))))?.text;
+  const fixture = s.namedFixture() ?? inText ?? s.conversationFixture();
+  const said = outcomeName && !MARKET_OUTCOME.test(r.folded) ? outcomeName.replace(/\b\p{L}/gu, (c) => c.toUpperCase()) : outcomeName;
+  if (!fixture) return ask('needs_fixture', said ? `Which match should I ${r.words.has('lay') ? 'lay' : 'back'} ${said} in?` : 'Which match should the hedge be on?');
+  if (r.amounts.length > 1) return ask('needs_amount', 'I found more than one amount. What stake?');
+  const stake = r.amounts[0];
+  if (!stake) return ask('needs_amount', 'What stake?');
+  const refusal = amountRefusal(stake);
+  if (refusal !== null || stake.paisa === null) return ask('needs_amount', refusal ?? 'What stake?');
+  if (!outcomeName) return ask('needs_outcome', 'Which outcome should I back or lay?');
+  const side = /\blay\b/.test(r.folded) && !/\bhedge\b/.test(r.folded.replace(/\blay\b.*/, '')) ? 'lay' : 'back';
+  // No market named: the gate takes the one market of the match that has this outcome, and asks when none has.
+  return { args: { fixture, ...(r.market && { market: r.market }), outcome: outcomeName, side, stake: stake.paisa } };
+}
+
 export default defineTool({
   name: 'agent.placeHedgeBet',
   label: 'hedge bet',
-  description: 'Places a hedge (lay-off) bet on an outcome, back or lay, for a stake. Shows a bet slip the user must '
-    + `confirm; nothing is placed until then. ${MONEY} ${IDS}`,
-  input: actions.placeHedgeBetInput, output: actions.placeHedgeBetOutput,
+  description: 'Places a hedge (lay-off) bet on an outcome, back or lay, for a stake, from the agent\'s own account. Shows a bet slip '
+    + '(odds, liability, the agent\'s exposure on the market before and after) the user must confirm; nothing is placed until then, '
+    + `and only at the odds the slip showed. ${MONEY} ${IDS}`,
+  input: actions.placeHedgeBetInput, output: hedgePlaced,
   allowedRoles: DESK, isDestructive: true, card: 'bet_slip',
-  entities: { fixture: 'fixtureId', market: 'marketId', outcome: 'outcomeId' },
+  entities: { fixture: 'fixtureId', market: 'marketId', outcome: 'outcomeId' }, backendAction: 'hedge.place',
+  async prepare(args, ctx) {
+    const p = await ctx.api.hedge.preview.query(args, opts(ctx));
+    return {
+      card: {
+        type: 'bet_slip',
+        data: {
+          fixtureName: p.fixtureName, marketName: p.marketName, outcomeName: p.outcomeName, side: p.side, stake: p.stake, odds: p.odds,
+          liability: p.liability, exposureBefore: p.exposureBefore, exposureAfter: p.exposureAfter,
+          ...(p.refusal !== null && { refusal: p.refusal, state: 'refused' as const }),
+        },
+      },
+      snapshot: { odds: p.odds, fixtureName: p.fixtureName, marketName: p.marketName, outcomeName: p.outcomeName, exposureBefore: p.exposureBefore },
+      refusal: p.refusal,
+    };
+  },
+  async invoke(args, ctx) {
+    const expected = hedgeSnapshot.parse(ctx.expected);
+    const placed = await ctx.api.hedge.place.mutate({ ...args, idempotencyKey: ctx.idempotencyKey!, expectedOdds: expected.odds }, opts(ctx));
+    // The bet stands whatever happens next: a failed read must not turn it into an error (a retry would only replay it).
+    const after = await ctx.api.agent.getLiveExposure.query({ fixtureId: args.fixtureId, marketId: args.marketId }, opts(ctx))
+      .then((e) => e.scopes.find((sc) => sc.marketId === args.marketId)?.exposureAtShare ?? 0, () => undefined);
+    return { ...placed, exposureBefore: expected.exposureBefore, ...(after !== undefined && { exposureAfter: after }) };
+  },
+  render: (o) => ({
+    type: 'bet_slip',
+    data: {
+      fixtureName: o.fixtureName, marketName: o.marketName, outcomeName: o.outcomeName, side: o.side, stake: o.stake, odds: o.odds,
+      liability: o.liability, betId: o.betId, state: 'confirmed',
+      ...(o.exposureBefore !== undefined && { exposureBefore: o.exposureBefore }), ...(o.exposureAfter !== undefined && { exposureAfter: o.exposureAfter }),
+    },
+  }),
+  say: (out) => `Placed: ${betWords(out)} in ${name(out.fixtureName)} (${name(out.marketName)}).`,
   planning: {
     id: 'hedge', precedence: 20, exclusive: true, amount: { arg: 'stake' }, asQuestion: 'exposure', follows: { fixture: true },
     vocabulary: ['hedge', 'hedging', 'cover', 'lay'],
-    triggers: (r) => hasAny(r, 'hedge', 'hedging') || /\b(?:back|lay)\s+(?:₹\s*)?\d/.test(r.folded) || /\bplace\s+(?:a\s+)?(?:back\s+|lay\s+)?bet\b/.test(r.folded),
-    fill(s) {
-      const r = s.r;
-      const fixture = s.namedFixture() ?? s.fixture({ takesPlayer: false });
-      if (!fixture) return ask('needs_fixture', 'Which match should the hedge be on?');
-      const outcomeName = r.names.find((n) => n.before === 'on' || n.before === 'back' || n.before === 'lay')?.text
-        ?? /\b(?:on|back|lay)\s+(the\s+draw|draw|over\s+[\d.]+|under\s+[\d.]+)\b/.exec(r.folded)?.[1] ?? null;
-      if (!outcomeName) return ask('needs_outcome', 'Which outcome should I back or lay?');
-      const stake = r.amounts[0];
-      if (!stake) return ask('needs_amount', 'What stake should the hedge be?');
-      const refusal = amountRefusal(stake);
-      if (refusal !== null || stake.paisa === null) return ask('needs_amount', refusal ?? 'What stake should the hedge be?');
-      const side = /\blay\b/.test(r.folded) && !/\bhedge\b/.test(r.folded.replace(/\blay\b.*/, '')) ? 'lay' : 'back';
-      return { args: { fixture, market: r.market ?? 'match odds', outcome: outcomeName, side, stake: stake.paisa } };
-    },
-    examples: ['hedge 10k on Australia in India vs Australia match odds'],
+    triggers: (r) => hasAny(r, 'hedge', 'hedging') || /\b(?:back|lay)\s+(?:₹\s*)?\d/.test(r.folded) || /\bplace\s+(?:a\s+)?(?:back\s+|lay\s+)?bet\b/.test(r.folded)
+      // "what if I lay india?": a question about a hedge, which the planner answers with its read twin.
+      || /\b(?:i|we)\s+(?:back|lay)\s+\p{L}/u.test(r.folded)
+      // "lay india for 10k", "back australia 5k in ind v aus": the side opens the order.
+      || (/^(?:(?:ok|okay|please|pls|plz|bhai|now|also|and)\s+)*(?:lay|back)\s+(?!up\b|to\b|off\b|in\b)\p{L}/u.test(r.folded) && (r.amounts.length > 0 || /^\W*lay\b/.test(r.folded))),
+    fill: fillHedge,
+    examples: ['hedge 10k on Australia in India vs Australia match odds', 'hedge 20k on the draw in eng pak', 'lay india for 10k in ind v aus', 'back australia 5k in ind v aus'],
   },
 });

@@ -60,9 +60,19 @@ export const settlementSummaryCard = card('settlement_summary', z.object({
   playerId: api.id, playerName: z.string(), amount: api.paisa, takeBefore: api.paisa, takeAfter: api.paisa,
   direction: z.enum(['player_pays', 'agent_pays']), expiresAt: z.iso.datetime().optional(), refusal: z.string().optional(), state: proposalState.optional(),
 }));
+/** agent.placeHedgeBet: the bet at the odds the preview found, and what it does to the agent's exposure on that market. */
 export const betSlipCard = card('bet_slip', z.object({
   fixtureName: z.string(), marketName: z.string(), outcomeName: z.string(), side: z.enum(['back', 'lay']),
-  stake: api.paisa, odds: z.number().int().optional(), expiresAt: z.iso.datetime().optional(), refusal: z.string().optional(),
+  stake: api.paisa,
+  /** In hundredths (250 = 2.50): the price the preview found, which the confirmed bet must still get. */
+  odds: z.number().int().optional(),
+  /** What the bet can lose: the stake when backing, stake × (odds − 1) when laying. */
+  liability: api.paisa.optional(),
+  /** The agent's exposure on the market before the bet, and after it if it is placed (the placed slip: after it was). */
+  exposureBefore: api.paisa.optional(), exposureAfter: api.paisa.optional(),
+  /** The placed bet, once confirmed. */
+  betId: api.id.optional(),
+  expiresAt: z.iso.datetime().optional(), refusal: z.string().optional(), state: proposalState.optional(),
 }));
 /** A report as the chat shows it: its name, period, rows and size; the card asks for a fresh link when saved (links expire in minutes). */
 export const reportArtifactCard = card('report_artifact', reportArtifact.omit({ link: true }));

@@ -380,7 +380,7 @@ export type IntentDecision =
 
 const LABELS: Readonly<Record<string, string>> = {
   ...Object.fromEntries((TOOL_MODULES as readonly ToolModule[]).flatMap((m) => (m.planning ? [[m.planning.id, m.label]] : []))),
-  settle: 'settling up with a player', edit_limit: 'changing a limit', hedge: 'placing a hedge bet', report: 'a report',
+  settle: 'settling up with a player', edit_limit: 'changing a limit', hedge: 'placing a hedge bet', mute_alerts: 'muting or unmuting alerts', report: 'a report',
   greeting: 'just saying hello', capabilities: 'what I can do', off_topic: 'something outside the book',
 };
 

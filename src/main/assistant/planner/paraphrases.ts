@@ -187,6 +187,21 @@ export const PARAPHRASES: Readonly<Record<string, ParaphraseSet>> = {
       'hedge it, 5k on the other side', 'place hedge bet 18k on Delhi', 'bet 10k on Aus to hedge',
     ],
   },
+  mute_alerts: {
+    q: [
+      'are login alerts muted?', 'did I mute the big bet alerts?', 'can I stop getting settlement notifications?', 'why am I not getting login alerts?',
+      'login alerts band hai kya?', 'kya large bet alerts mute kiye the?', 'is the big bet alert still snoozed?', 'when do my muted alerts come back?',
+      'are approval notifications switched off?', 'maine login alerts band kiye kya?',
+    ],
+    c: [
+      'silence login notifications', 'snooze big bet alerts for an hour', 'turn off login alerts', 'mute approval alerts till 9pm',
+      'stop large bet notifications for 30 mins', 'unmute login alerts', 'turn on big bet alerts again', 'mute market settled alerts',
+      'login wale alerts band karo', 'bade bet ke alerts 8 baje tak band kar do', 'alerts chalu karo large bets', 'snooze approval notifications',
+      'no more login pings today till 11pm', 'mute settled market alerts for 2 hrs', 'please mute big stake alerts', 'resume login notifications',
+      'switch off large bet alerts till 7:30pm', 'mute alerts for large bets', 'disable player login alerts', 'unmute approvals',
+      'settlement alerts band karo', 'quiet the big bet alerts till 10 pm', 'mute karo login alerts',
+    ],
+  },
   report: {
     q: ['can I get an excel of the settlements?', 'is there a pdf of last month pnl?'],
     c: [

@@ -70,6 +70,11 @@ export class Slots {
     return null;
   }
 
+  /** The match the page shows, else the one the conversation last resolved: what "lay India for 10k" is about. */
+  conversationFixture(): string | null {
+    return this.contextFixture();
+  }
+
   private fixtureCue(before: string | null): boolean {
     return before === 'on' || before === 'in';
   }

@@ -1,14 +1,23 @@
-import { formatDateTime, formatOdds, formatPoints } from '../lib/format';
-import { ActionBar, CardFrame, useMe } from './shared';
+import { formatOdds, formatPoints } from '../lib/format';
+import { ProposalBadge, ProposalFooter, proposalTone, useProposal } from './Proposal';
+import { CardFrame, useMe } from './shared';
 import type { CardProps } from './types';
 
-/** agent.placeHedgeBet, planned: the exact bet to confirm or cancel. */
-export function BetSlip({ card, onAction }: CardProps<'bet_slip'>) {
+/**
+ * agent.placeHedgeBet: planned (the exact bet, the price it must get, what it can lose and what it
+ * does to the agent's exposure on the market; nothing is placed until confirmed), refused by the
+ * guardrails (the reason, no buttons), or placed (state confirmed, no buttons).
+ */
+export function BetSlip({ card, onAction, proposal }: CardProps<'bet_slip'>) {
   const d = card.data;
   const me = useMe();
+  const view = useProposal(d, proposal);
+  const done = view.state === 'confirmed';
   const side = d.side === 'back' ? `Back ${d.outcomeName} (bet that it wins)` : `Lay ${d.outcomeName} (bet that it does not win)`;
   return (
-    <CardFrame type="bet_slip" title="Hedge bet" subtitle={d.fixtureName} tone={d.refusal ? 'warn' : undefined}>
+    <CardFrame type="bet_slip" title={done ? 'Hedge bet placed' : 'Hedge bet'} subtitle={d.fixtureName}
+      tone={proposalTone(view.state)} badge={<ProposalBadge state={view.state} />}>
+      {d.refusal && <p className="refusal" data-testid="card-refusal"><b>Refused:</b> {d.refusal}</p>}
       <dl className="chat-facts">
         <dt>Match</dt><dd data-testid="slip-fixture">{d.fixtureName}</dd>
         <dt>Market</dt><dd data-testid="slip-market">{d.marketName}</dd>
@@ -16,10 +25,19 @@ export function BetSlip({ card, onAction }: CardProps<'bet_slip'>) {
         <dt>Side</dt><dd data-testid="slip-side"><b>{side}</b></dd>
         <dt>Stake</dt><dd className="num" data-testid="slip-stake">{formatPoints(d.stake)}</dd>
         <dt>Odds</dt><dd className="num" data-testid="slip-odds">{d.odds === undefined ? 'best available' : formatOdds(d.odds)}</dd>
-        {d.expiresAt && <><dt>Offer expires</dt><dd>{formatDateTime(d.expiresAt, me.timezone)}</dd></>}
+        {d.liability !== undefined && <><dt>Liability</dt><dd className="num" data-testid="slip-liability">{formatPoints(d.liability)}</dd></>}
+        {d.exposureBefore !== undefined && d.exposureAfter !== undefined && (
+          <>
+            <dt>Your exposure on this market</dt>
+            <dd data-testid="slip-exposure">
+              <span className="num" data-testid="slip-exposure-before">{formatPoints(d.exposureBefore)}</span>
+              {' → '}
+              <b className="num" data-testid="slip-exposure-after">{formatPoints(d.exposureAfter)}</b>
+            </dd>
+          </>
+        )}
       </dl>
-      {d.refusal && <p className="refusal" data-testid="card-refusal">{d.refusal}</p>}
-      <ActionBar actions={card.actions} onAction={onAction} blockConfirm={Boolean(d.refusal)} />
+      <ProposalFooter view={view} actions={card.actions} onAction={onAction} refusal={d.refusal} timezone={me.timezone} />
     </CardFrame>
   );
 }
