@@ -4,7 +4,9 @@ import { loadCast } from './seed/cast.js';
 import { type BookOptions, DEFAULT_BOOK, generateBook } from './seed/generate.js';
 import { type BookMeta, readBookMeta, writeBook } from './seed/write.js';
 import type { ServiceDeps } from './services/caller.js';
+import { startEventFeed } from './services/events.js';
 import { startReportMaintenance } from './services/reports.js';
+import { type Logger, silentLogger } from '../infra/log.js';
 
 /**
  * Business time. A demo book is a snapshot taken at its own clock, so by default its time starts
@@ -38,6 +40,8 @@ export async function openBackend(options: {
   clock?: string;
   now?: () => Date;
   realNow?: () => Date;
+  /** Where the event feed reports a lost listener connection. */
+  log?: Logger;
 }): Promise<Backend> {
   const database = await openDatabase(options.database);
   try {
@@ -49,9 +53,15 @@ export async function openBackend(options: {
     const deps: ServiceDeps = { db: database.db, now, realNow: options.realNow ?? (() => new Date()) };
     // Expired reports are pruned now and hourly; closing stops that and any report still being written.
     const reports = await startReportMaintenance(deps);
+    // Live events: LISTEN on PostgreSQL (every backend on the server hears every commit), PGlite's own listen embedded.
+    const events = await startEventFeed(database, options.database, options.log ?? silentLogger).catch(async (error: unknown) => {
+      await reports.stop();
+      throw error;
+    });
     const closing: Database = {
       ...database,
       async close() {
+        await events.stop();
         await reports.stop();
         await database.close();
       },

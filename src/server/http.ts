@@ -164,7 +164,17 @@ function transportRefusal(req: http.IncomingMessage): TransportRefusal | null {
 
 /** Listens on host:port (port 0 picks a free one) and resolves once it is accepting. */
 export async function startBackendServer(deps: ServiceDeps, log: Logger, options: { port: number; host?: string }): Promise<BackendServer> {
-  const server = http.createServer(createBackendHandler(deps, log));
+  const handler = createBackendHandler(deps, log);
+  // Event streams never finish on their own, so server.close() would wait for them for ever; they
+  // are cut on close instead (a client resumes from its last event id on another backend or later).
+  const streams = new Set<http.ServerResponse>();
+  const server = http.createServer((req, res) => {
+    if (req.headers.accept?.includes('text/event-stream')) {
+      streams.add(res);
+      res.once('close', () => streams.delete(res));
+    }
+    handler(req, res);
+  });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -178,6 +188,7 @@ export async function startBackendServer(deps: ServiceDeps, log: Logger, options
     close: () => new Promise<void>((resolve, reject) => {
       server.close((error) => (error ? reject(error) : resolve()));
       server.closeIdleConnections();
+      for (const res of streams) res.destroy();
     }),
   };
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type Operation, type TRPCClient, type TRPCLink, createTRPCClient, httpLink, localLink } from '@trpc/client';
+import { type Operation, type TRPCClient, type TRPCLink, createTRPCClient, httpLink, httpSubscriptionLink, localLink, splitLink } from '@trpc/client';
+import { EventSource } from 'eventsource';
 import { type Backend, openBackend } from '../../server/backend.js';
 import { REQUEST_ID } from '../../server/http.js';
 import type { BookOptions } from '../../server/seed/generate.js';
@@ -52,15 +53,33 @@ export async function connectBackend(config: BackendConfig, log: Logger): Promis
     return {
       mode: 'remote',
       url: config.url,
-      client: (token) => createTRPCClient<AppRouter>({
-        links: [httpLink({ url: base, fetch: fetchWithDeadline, headers: ({ op }) => ({ 'x-request-id': requestIdOf(op), ...(token ? { authorization: `Bearer ${token}` } : {}) }) })],
-      }),
+      client: (token) => {
+        const headers = (op: Operation) => ({ 'x-request-id': requestIdOf(op), ...(token ? { authorization: `Bearer ${token}` } : {}) });
+        return createTRPCClient<AppRouter>({
+          links: [splitLink({
+            condition: (op) => op.type === 'subscription',
+            // Server-sent events, which never end, so no deadline: the server pings and the link
+            // reconnects after a silence, resuming from the last event id. Node has no EventSource
+            // of its own, and the browser's cannot send headers; this one takes a fetch that can.
+            true: httpSubscriptionLink({
+              url: base,
+              EventSource,
+              eventSourceOptions: ({ op }) => {
+                const extra = headers(op);
+                return { fetch: (url, init) => fetch(url, { ...init, headers: { ...init.headers, ...extra } }) };
+              },
+            }),
+            false: httpLink({ url: base, fetch: fetchWithDeadline, headers: ({ op }) => headers(op) }),
+          })],
+        });
+      },
       close: async () => {},
     };
   }
   const backend: Backend = await openBackend({
     database: { engine: 'pglite', dataDir: config.dataDir },
     seedDemoIfEmpty: true,
+    log,
     ...(config.clock !== undefined && { clock: config.clock }),
     ...(config.now && { now: config.now }),
     ...(config.book && { book: config.book }),
@@ -69,7 +88,11 @@ export async function connectBackend(config: BackendConfig, log: Logger): Promis
   return embeddedConnection(backend, log);
 }
 
-/** A backend opened in this process, called in-process through tRPC's local link (no HTTP). */
+/**
+ * A backend opened in this process, called in-process through tRPC's local link (no HTTP). The
+ * local link runs subscriptions too (`events.stream` as an async iterator) and resumes one from
+ * its last tracked id when the procedure fails with a retryable error.
+ */
 export function embeddedConnection(backend: Backend, log: Logger): BackendConnection {
   return {
     mode: 'embedded',

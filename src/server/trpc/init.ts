@@ -19,7 +19,14 @@ export interface Context {
   clientAddress: string;
 }
 
+/** SSE keep-alive: a comment every SSE_PING_MS; a client that hears nothing for SSE_SILENCE_MS reconnects (resuming by id). */
+export const SSE_PING_MS = 10_000;
+export const SSE_SILENCE_MS = 25_000;
+
 const t = initTRPC.context<Context>().create({
+  // Without pings an idle stream looks the same as a dead one (a peer gone without a FIN, a proxy
+  // that cut it): the client could wait for ever for events that are being sent elsewhere.
+  sse: { ping: { enabled: true, intervalMs: SSE_PING_MS }, client: { reconnectAfterInactivityMs: SSE_SILENCE_MS } },
   errorFormatter({ shape, error }) {
     const cause = error.cause;
     if (error.code === 'BAD_REQUEST' && cause instanceof ZodError) {

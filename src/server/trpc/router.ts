@@ -1,9 +1,12 @@
 import * as actions from '../../shared/contracts/agent-actions.js';
 import * as api from '../../shared/contracts/agent-api.js';
+import * as events from '../../shared/contracts/events.js';
 import * as reports from '../../shared/contracts/reports.js';
+import { getAlertSettings, updateAlertSettings } from '../services/alerts.js';
 import { auditAnchors } from '../services/audit.js';
 import { login, logout } from '../services/auth.js';
 import { getCreditLimit, getDownline, getTake, getUpline } from '../services/book.js';
+import { streamEvents } from '../services/events.js';
 import { getLiveExposure } from '../services/exposure.js';
 import { getBetHistory, getSettlementHistory } from '../services/history.js';
 import { editLimit, previewEditLimit } from '../services/limits.js';
@@ -111,6 +114,21 @@ export const appRouter = router({
       .query(({ ctx, input }) => marketPrices(ctx.deps, input.marketId)),
     settle: deskProcedure.input(marketSettleInput).output(marketSettleOutput)
       .mutation(({ ctx, input }) => settleMarketAsAdmin(ctx.deps, ctx.caller, input, { requestId: ctx.requestId })),
+  }),
+  /**
+   * The caller's live events (SSE over HTTP): the backlog after `lastEventId`, then each as it
+   * commits, tracked by outbox id so a reconnecting client resumes where it stopped.
+   */
+  events: router({
+    stream: deskProcedure.input(events.eventsStreamInput)
+      .subscription(({ ctx, input, signal }) => streamEvents(ctx.deps, ctx.caller, input.lastEventId ?? null, { signal, log: ctx.log })),
+  }),
+  /** The large-bet threshold and the mutes (applied by the desk; the stream sends every event). */
+  alerts: router({
+    get: deskProcedure.output(events.alertSettings)
+      .query(({ ctx }) => getAlertSettings(ctx.deps, ctx.caller)),
+    update: deskProcedure.input(events.alertsUpdateInput).output(events.alertSettings)
+      .mutation(({ ctx, input }) => updateAlertSettings(ctx.deps, ctx.caller, input)),
   }),
   /**
    * The caller's audit chain as the backend wrote it with each change: what a desk checks its
