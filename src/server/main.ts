@@ -25,6 +25,8 @@ async function main(): Promise<void> {
     // The embedded engine is the demo: give it a book. A real PostgreSQL is seeded only on request.
     seedDemoIfEmpty: database.engine === 'pglite' || process.env.SEED_DEMO === '1',
     ...(process.env.CLOCK !== undefined && { clock: process.env.CLOCK }),
+    // The event listener's lost-connection warnings belong in the server's log.
+    log,
   });
   const server = await startBackendServer(backend.deps, log, { port: port(process.env.PORT), host: process.env.HOST ?? '127.0.0.1' });
   log.info('listening', {
