@@ -11,6 +11,7 @@ import { createLogger } from '../infra/log.js';
 import { backendConfigFromEnv, connectBackend } from './backend/connection.js';
 import { confirmTtlFromEnv, createAgentRuntime } from './assistant/create.js';
 import { deskDataDirsFromEnv } from './data-dirs.js';
+import { DeskAlerts } from './desk/alerts.js';
 import { DeskSessions } from './desk/sessions.js';
 import { startElectronApp, userDataDir } from './electron/app.js';
 import { desktopSecretStores } from './electron/safe-storage-store.js';
@@ -23,9 +24,11 @@ const runtime = createAgentRuntime({
   dataDir: dirs.dataDir, log, confirmTtlSeconds: confirmTtlFromEnv(process.env), secrets: await desktopSecretStores(dirs.dataDir, process.env, log),
 });
 const backend = await connectBackend(backendConfigFromEnv(process.env, dirs.pgliteDir), log);
+const sessions = new DeskSessions();
 await startElectronApp({
   backend,
-  sessions: new DeskSessions(),
+  sessions,
+  alerts: new DeskAlerts({ sessions, backend, log }),
   ...runtime,
   log,
   rendererDir: join(here, '../renderer'),

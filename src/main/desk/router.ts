@@ -22,6 +22,7 @@ import {
 } from '../../shared/contracts/reports.js';
 import { type FileSaver, safeFileName, saveResult } from './file-saver.js';
 import type { DeskSessions } from './sessions.js';
+import { AlertInputError, type DeskAlerts, deskAlertsUpdateInput, markReadInput } from './alerts.js';
 
 /** Main's services behind the desk router, made once at the composition root. */
 export interface DeskServices {
@@ -33,6 +34,8 @@ export interface DeskServices {
   models: ModelSettingsService;
   /** Where saved reports go (the shell's native dialog or its download addresses); none: saving is refused. */
   files?: FileSaver | undefined;
+  /** The users' live event feeds (issue 15); none: the bell is refused. */
+  alerts?: DeskAlerts | undefined;
 }
 
 /**
@@ -167,6 +170,11 @@ function saverOf(ctx: DeskContext): FileSaver {
   return ctx.files;
 }
 
+function alertsOf(ctx: DeskContext): DeskAlerts {
+  if (!ctx.alerts) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: 'this desk has no alerts' });
+  return ctx.alerts;
+}
+
 const savedFileInput = z.strictObject({ savedId: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/) });
 
 export const deskRouter = t.router({
@@ -296,6 +304,27 @@ export const deskRouter = t.router({
     open: signedIn.input(savedFileInput).mutation(async ({ ctx, input }) => ({ ok: (await saverOf(ctx).open?.(ctx.slot, input.savedId)) ?? false })),
     /** Which saver this desk has: the page offers "Open" only with the native one. */
     saver: signedIn.query(({ ctx }) => ({ kind: ctx.files?.kind ?? null })),
+  }),
+  /** Live alerts (issue 15): the bell's feed and the user's alert settings, kept on the backend. */
+  alerts: t.router({
+    /** The bell's backlog, then each new event (muted or not, and whether the page should show it), reads and clicks. */
+    feed: signedIn.subscription(async function* ({ ctx, signal }) {
+      yield* alertsOf(ctx).feed(ctx.slot, ctx.session.user, signal);
+    }),
+    list: signedIn.query(({ ctx }) => alertsOf(ctx).list(ctx.slot, ctx.session.user)),
+    settings: signedIn.query(({ ctx }) => relay(ctx, () => alertsOf(ctx).settings(ctx.slot, ctx.session.user, ctx.api))),
+    update: signedIn.input(deskAlertsUpdateInput).mutation(({ ctx, input }) => {
+      const alerts = alertsOf(ctx);
+      let change: ReturnType<DeskAlerts['backendUpdate']>;
+      try {
+        change = alerts.backendUpdate(ctx.session.user, input);
+      } catch (error) {
+        if (error instanceof AlertInputError) throw new TRPCError({ code: 'BAD_REQUEST', message: error.message });
+        throw error;
+      }
+      return relay(ctx, () => alerts.update(ctx.slot, ctx.session.user, ctx.api, change));
+    }),
+    markRead: signedIn.input(markReadInput).mutation(({ ctx, input }) => alertsOf(ctx).markRead(ctx.slot, ctx.session.user, input.upTo)),
   }),
   audit: t.router({
     /**

@@ -5,6 +5,7 @@ import { DESK_CHANNEL } from '../../shared/contracts/desk-bridge.js';
 import { handleDeskMessage, stopDeskSubscriptions } from '../desk/ipc.js';
 import type { DeskServices } from '../desk/router.js';
 import { ElectronFileSaver } from './file-saver.js';
+import { ElectronNotifier } from './notifier.js';
 import { APP_ORIGIN, RENDERER_CSP, isAllowedExternal, isAppUrl } from './security.js';
 
 const TYPES: Record<string, string> = {
@@ -73,12 +74,15 @@ export async function startElectronApp(given: DeskServices & { rendererDir: stri
     },
   });
   window.once('ready-to-show', () => window.show());
+  // Alerts are the system's notifications here; a click comes back to this window.
+  deps.alerts?.useNotifier(new ElectronNotifier(() => window, (userId, open) => deps.alerts?.open(userId, open)));
   // The id is read now: after 'closed' the window's webContents is gone.
   const slot = `window-${window.webContents.id}`;
   window.on('closed', () => deps.sessions.clear(slot));
   await window.loadURL(devServerUrl ?? `${APP_ORIGIN}/`);
 
   app.on('window-all-closed', () => {
+    deps.alerts?.close();
     void deps.backend.close().finally(() => app.quit());
   });
 }

@@ -10,6 +10,7 @@ import { backendConfigFromEnv, connectBackend } from '../backend/connection.js';
 import { confirmTtlFromEnv, createAgentRuntime } from '../assistant/create.js';
 import { browserShellDataDirs } from '../data-dirs.js';
 import { browserShellSecretStores } from '../secrets/secret-store.js';
+import { DeskAlerts } from '../desk/alerts.js';
 import { DeskSessions } from '../desk/sessions.js';
 import { startBrowserShell } from './server.js';
 
@@ -24,14 +25,18 @@ function port(value: string | undefined): number {
 
 const dirs = browserShellDataDirs(process.env);
 const backend = await connectBackend(backendConfigFromEnv(process.env, dirs.pgliteDir), log);
+const sessions = new DeskSessions();
+// The page shows the alerts here (a Web Notification or a toast): the feed's default notifier.
+const alerts = new DeskAlerts({ sessions, backend, log });
 const shell = await startBrowserShell({
-  backend, sessions: new DeskSessions(), ...createAgentRuntime({ dataDir: dirs.dataDir, log, confirmTtlSeconds: confirmTtlFromEnv(process.env), secrets: await browserShellSecretStores(process.env, log) }), log, rendererDir: resolve('out/renderer'), port: port(process.env.WEB_PORT),
+  backend, sessions, alerts, ...createAgentRuntime({ dataDir: dirs.dataDir, log, confirmTtlSeconds: confirmTtlFromEnv(process.env), secrets: await browserShellSecretStores(process.env, log) }), log, rendererDir: resolve('out/renderer'), port: port(process.env.WEB_PORT),
 });
 log.info('browser shell ready', { url: shell.url, backend: backend.mode, dataDir: dirs.dataDir, ...(backend.mode === 'embedded' && { pgliteDir: dirs.pgliteDir }) });
 process.stdout.write(`Agent Desk (browser shell): ${shell.url}\n`);
 
 const shutdown = async (signal: string) => {
   log.info('shutting down', { signal });
+  alerts.close();
   await shell.close();
   await backend.close();
   process.exit(0);

@@ -1,6 +1,7 @@
 import { type CSSProperties, useEffect } from 'react';
 import { ChatPanel } from './chat/ChatPanel';
 import { BackendBanner } from './components/BackendBanner';
+import { AlertToasts, Bell } from './components/Bell';
 import { NotFound } from './components/NotFound';
 import { useChat } from './chat/useChat';
 import { matchRoute, useRoute } from './lib/route';
@@ -26,7 +27,10 @@ export function App() {
   return (
     <div className={chatDocked ? 'shell with-chat' : 'shell'} style={{ '--chat-width': `${chatWidth}px` } as CSSProperties}>
       <nav aria-label="Panel">
-        <div className="brand">Agent Desk</div>
+        <div className="brand-row">
+          <div className="brand">Agent Desk</div>
+          <Bell />
+        </div>
         <ul>
           {PAGES.filter((p) => p.nav).map((p) => (
             <li key={p.pattern}>
@@ -45,6 +49,7 @@ export function App() {
         {page ? <page.entry.Component params={page.params} /> : <NotFound title="No such page" back={{ to: '/agent/dashboard', label: 'Back to the dashboard' }} />}
       </main>
       <ChatPanel />
+      <AlertToasts />
     </div>
   );
 }

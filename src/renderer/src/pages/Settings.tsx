@@ -1,6 +1,8 @@
 import { queryOptions, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useRef, useState } from 'react';
 import type { CheckKeyOutput, ModelSettings, ModelSettingsView } from '../../../shared/contracts/model-settings';
+import { type AlertSettings, EVENT_KINDS, type EventKind } from '../../../shared/contracts/events';
+import { KIND_LABELS, muteInWords, parseThresholdPoints, thresholdText } from '../lib/alerts';
 import { Loadable } from '../components/States';
 import { desk } from '../lib/desk';
 import { isUnauthorized, plainOr, userMessage } from '../lib/errors';
@@ -32,6 +34,7 @@ export function SettingsPage() {
     <section aria-labelledby="settings-title">
       <h1 id="settings-title">Settings</h1>
       <Loadable state={state}>{(view) => <ClaudeSettings view={view} />}</Loadable>
+      <AlertsSection />
     </section>
   );
 }
@@ -322,5 +325,116 @@ function UsageToday({ view }: { view: ModelSettingsView }) {
         ))}
       </dl>
     </section>
+  );
+}
+
+// ── Alerts (issue 15): kept per user on the backend, through main's alerts.update ──────────────
+
+const ALERTS_KEY = ['alerts', 'settings'] as const;
+
+function alertSettingsQuery() {
+  return queryOptions({ queryKey: ALERTS_KEY, queryFn: () => desk.alerts.settings.query() });
+}
+
+function AlertsSection() {
+  const state = useDeskQuery(alertSettingsQuery());
+  return (
+    <section className="card settings" aria-labelledby="alerts-title" data-testid="settings-alerts">
+      <h2 id="alerts-title">Alerts</h2>
+      <p className="muted settings-intro">What the bell tells you as it happens. A muted kind still shows in the bell, quietly.</p>
+      <Loadable state={state}>{(settings) => <AlertsForm settings={settings} />}</Loadable>
+    </section>
+  );
+}
+
+function AlertsForm({ settings }: { settings: AlertSettings }) {
+  const queryClient = useQueryClient();
+  const show = (next: AlertSettings) => queryClient.setQueryData(ALERTS_KEY, next);
+  return (
+    <>
+      <Threshold settings={settings} onSaved={show} />
+      <div className="settings-block" role="group" aria-labelledby="alerts-mutes-title">
+        <h3 id="alerts-mutes-title">Mutes</h3>
+        {EVENT_KINDS.map((kind) => <MuteRow key={kind} kind={kind} settings={settings} onSaved={show} />)}
+      </div>
+    </>
+  );
+}
+
+function Threshold({ settings, onSaved }: { settings: AlertSettings; onSaved(next: AlertSettings): void }) {
+  const id = useId();
+  const update = useCall();
+  const [text, setText] = useState(() => thresholdText(settings.largeBetThreshold));
+  const [problem, setProblem] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    setSaved(false);
+    const parsed = parseThresholdPoints(text);
+    setProblem(parsed.ok ? null : parsed.reason);
+    if (!parsed.ok) return;
+    const next = await update.run(() => desk.alerts.update.mutate({ largeBetThreshold: parsed.value }), 'The threshold could not be saved. Try again.');
+    if (!next) return;
+    onSaved(next);
+    setText(thresholdText(next.largeBetThreshold));
+    setSaved(true);
+  };
+
+  return (
+    <form className="settings-block" aria-labelledby={`${id}-title`} noValidate onSubmit={(e) => void onSubmit(e)}>
+      <h3 id={`${id}-title`}>Large bets</h3>
+      <div className="settings-row">
+        <label htmlFor={`${id}-threshold`}>Alert from a stake of (points)</label>
+        {/* Text, not a number input: the points are read as written, never through a float. */}
+        <input id={`${id}-threshold`} type="text" inputMode="decimal" autoComplete="off" spellCheck={false} value={text}
+          data-testid="alerts-threshold" aria-invalid={problem !== null} aria-describedby={`${id}-threshold-hint`}
+          onChange={(e) => { setText(e.target.value); setSaved(false); }} />
+        <button type="submit" className="primary" data-testid="alerts-threshold-save" disabled={update.busy} aria-busy={update.busy}>Save</button>
+        <span id={`${id}-threshold-hint`} className={problem ? 'error settings-note' : 'muted settings-note'} role={problem ? 'alert' : undefined}>
+          {problem ?? 'A bet in your downline at or above this stake is a large bet.'}
+        </span>
+        <span className="settings-result" aria-live="polite">
+          {update.error && <span className="error" role="alert">{update.error}</span>}
+          {saved && <span className="settings-ok">Saved.</span>}
+        </span>
+      </div>
+    </form>
+  );
+}
+
+function MuteRow({ kind, settings, onSaved }: { kind: EventKind; settings: AlertSettings; onSaved(next: AlertSettings): void }) {
+  const id = useId();
+  const update = useCall();
+  const timeZone = useSession((s) => s.user?.timezone ?? 'UTC');
+  const muted = settings.muted[kind] !== undefined;
+  const [until, setUntil] = useState('');
+
+  const toggle = async (mute: boolean) => {
+    const next = await update.run(
+      () => desk.alerts.update.mutate(mute ? { mute: { kind, untilTime: until === '' ? null : until } } : { unmute: kind }),
+      mute ? 'The mute could not be saved. Try again.' : 'The mute could not be lifted. Try again.',
+    );
+    if (next) onSaved(next);
+  };
+
+  return (
+    <div className="settings-row alerts-mute" data-testid={`alerts-mute-${kind}`}>
+      <label className="alerts-toggle">
+        <input type="checkbox" checked={muted} disabled={update.busy} data-testid={`alerts-mute-toggle-${kind}`}
+          onChange={(e) => void toggle(e.target.checked)} />
+        Mute {KIND_LABELS[kind].toLowerCase()}
+      </label>
+      {!muted && (
+        <>
+          <label htmlFor={`${id}-until`}>until</label>
+          <input id={`${id}-until`} type="time" value={until} data-testid={`alerts-mute-until-${kind}`}
+            aria-describedby={`${id}-until-hint`} onChange={(e) => setUntil(e.target.value)} />
+          <span id={`${id}-until-hint`} className="muted settings-note">a time today; empty: until you unmute</span>
+        </>
+      )}
+      <span className="settings-note" data-testid={`alerts-mute-state-${kind}`}>{muteInWords(settings, kind, timeZone)}</span>
+      {update.error && <span className="error settings-result" role="alert">{update.error}</span>}
+    </div>
   );
 }
