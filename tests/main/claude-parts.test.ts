@@ -94,6 +94,12 @@ describe('the tool catalog', () => {
     expect(agent.tools.filter((t) => t.cache_control)).toEqual([agent.tools.at(-1)]);
     expect(agent.definitionOf(apiToolName('agent.getPnL'))?.name).toBe('agent.getPnL');
     expect(agent.tools.find((t) => t.name === 'agent_settlePlayer')!.description).toMatch(/never makes the change/);
+    // The Messages API takes a plain object schema at the top of every tool: no unions there.
+    for (const tool of agent.tools) {
+      expect(tool.input_schema.type, tool.name).toBe('object');
+      expect(tool.input_schema, tool.name).not.toHaveProperty('anyOf');
+      expect(tool.input_schema, tool.name).not.toHaveProperty('oneOf');
+    }
   });
 
   it('replaces player and fixture ids with name-or-id fields, keeping what was required', () => {

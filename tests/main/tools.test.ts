@@ -53,7 +53,7 @@ const failed = (e: Envelope): ErrorEnvelope => {
 describe('tool catalog', () => {
   it('holds every tool of AGENT.md\'s table and the fixture search, each well formed', () => {
     expect(TOOL_NAMES.sort()).toEqual([
-      ...READ_TOOLS, 'agent.editLimit', 'agent.settlePlayer', 'agent.placeHedgeBet', 'agent.generateReport', 'agent.shareReport',
+      ...READ_TOOLS, 'agent.editLimit', 'agent.settlePlayer', 'agent.placeHedgeBet', 'agent.generateReport', 'agent.shareReport', 'agent.muteAlerts',
     ].sort());
     for (const name of TOOL_NAMES) {
       const def = TOOLS[name];
@@ -111,8 +111,11 @@ describe('tool catalog', () => {
     expect(registry.get('agent.nope')).toBeUndefined();
   });
 
-  it('implements every read, the report and the three writes, each write with its preview', () => {
-    expect(Object.keys(implementations).sort()).toEqual([...READ_TOOLS, 'agent.generateReport', 'agent.editLimit', 'agent.settlePlayer', 'agent.shareReport'].sort());
+  it('implements every read, the report, the alert mutes and the four writes, each write with its preview', () => {
+    expect(Object.keys(implementations).sort()).toEqual([
+      ...READ_TOOLS, 'agent.generateReport', 'agent.muteAlerts', 'agent.editLimit', 'agent.settlePlayer', 'agent.shareReport', 'agent.placeHedgeBet',
+    ].sort());
+    expect(implementations['agent.placeHedgeBet']!.prepare).toBeTypeOf('function');
     expect(implementations['agent.shareReport']!.prepare).toBeTypeOf('function');
     expect(implementations['agent.editLimit']!.prepare).toBeTypeOf('function');
     expect(implementations['agent.settlePlayer']!.prepare).toBeTypeOf('function');
@@ -477,7 +480,7 @@ describe.each(ENGINES)('tool registry on %s', (engine) => {
     expect(counter.calls).toBe(1);
   });
 
-  it('refuses an unknown tool, a planned action that is not built yet, and a write without its confirmation', async () => {
+  it('refuses an unknown tool and a write without its confirmation', async () => {
     const registry = createToolRegistry();
     for (const name of ['agent.deleteEverything', 'constructor', '__proto__', 'x'.repeat(500)]) {
       const env = failed(await registry.call(name, {}, priya));
@@ -485,8 +488,7 @@ describe.each(ENGINES)('tool registry on %s', (engine) => {
       expect(env.tool.length).toBeLessThanOrEqual(80);
     }
     const hedge = failed(await registry.call('agent.placeHedgeBet', { fixtureId: ids.anita, marketId: ids.anita, outcomeId: ids.anita, side: 'back', stake: 100 }, priya));
-    expect(hedge.error).toEqual({ code: 'UNAVAILABLE', message: 'agent.placeHedgeBet is not available in this version' });
-    expect(errorCard(hedge).data.retryable).toBe(false);
+    expect(hedge.error.code).toBe('CONFIRMATION_REQUIRED');
     // A write runs only confirmed and with its key: the registry refuses anything else before the backend.
     const edit = failed(await registry.call('agent.editLimit', { playerId: ids.anita, limitType: 'creditLimit', newValue: 5_000_000 }, priya));
     expect(edit.error.code).toBe('CONFIRMATION_REQUIRED');

@@ -14,12 +14,21 @@ const CLOCK = /^(\d{1,2}):(\d{2})(am|pm)?$/;
  * Planner form as well as a model's: a clock time or a duration can only become an instant against
  * the wall clock and the user's timezone, which the planner (free of I/O and clocks) does not have.
  */
-export const muteAlertsInput = z.union([
-  z.strictObject({ kind: eventKind, until: z.iso.datetime({ offset: true }).nullable().default(null) }),
-  z.strictObject({ kind: eventKind, at: z.string().regex(CLOCK, 'a time of day like 6:00pm or 18:00') }),
-  z.strictObject({ kind: eventKind, forMinutes: z.number().int().min(1).max(7 * 24 * 60) }),
-  z.strictObject({ unmute: eventKind }),
-]);
+export const muteAlertsInput = z.strictObject({
+  /** The kind to mute, with at most one of `until`, `at` or `forMinutes` (none: until unmuted). */
+  kind: eventKind.optional(),
+  until: z.iso.datetime({ offset: true }).nullable().optional(),
+  at: z.string().regex(CLOCK, 'a time of day like 6:00pm or 18:00').optional(),
+  forMinutes: z.number().int().min(1).max(7 * 24 * 60).optional(),
+  /** Instead of muting: the kind to unmute. */
+  unmute: eventKind.optional(),
+  // One object, not a union: a model's tool schema must be a plain object at its top.
+}).superRefine((a, ctx) => {
+  const ends = [a.until != null, a.at !== undefined, a.forMinutes !== undefined].filter(Boolean).length;
+  if (a.unmute !== undefined && (a.kind !== undefined || ends > 0)) ctx.addIssue({ code: 'custom', path: ['unmute'], message: 'unmute takes no other field' });
+  else if (a.unmute === undefined && a.kind === undefined) ctx.addIssue({ code: 'custom', path: ['kind'], message: 'say which alerts to mute, or which to unmute' });
+  else if (ends > 1) ctx.addIssue({ code: 'custom', path: ['until'], message: 'give one of until, at or forMinutes' });
+});
 type MuteAlertsInput = z.output<typeof muteAlertsInput>;
 
 export const muteAlertsOutput = z.object({
@@ -65,9 +74,9 @@ export function localWords(until: Date, now: Date, timeZone: string): string {
 }
 
 function untilOf(args: MuteAlertsInput, now: Date, timeZone: string): Date | null {
-  if ('at' in args) return nextClockTime(args.at, now, timeZone);
-  if ('forMinutes' in args) return new Date(now.getTime() + args.forMinutes * 60_000);
-  if ('until' in args && args.until !== null) return new Date(args.until);
+  if (args.at !== undefined) return nextClockTime(args.at, now, timeZone);
+  if (args.forMinutes !== undefined) return new Date(now.getTime() + args.forMinutes * 60_000);
+  if (args.until != null) return new Date(args.until);
   return null;
 }
 
@@ -116,13 +125,14 @@ export default defineTool({
   async invoke(args, ctx) {
     // Mutes are kept in business time, the clock the desk dates "today" by: "till 6pm" is the desk's 6 pm, read off the backend.
     const now = new Date((await ctx.api.auth.me.query(undefined, opts(ctx))).now);
-    if ('unmute' in args) {
+    if (args.unmute !== undefined) {
       const settings = await ctx.api.alerts.update.mutate({ unmute: args.unmute }, opts(ctx));
       return { kind: args.unmute, muted: false, until: null, untilLocal: null, settings };
     }
     const until = untilOf(args, now, ctx.user.timezone);
-    const settings = await ctx.api.alerts.update.mutate({ mute: { kind: args.kind, until: until?.toISOString() ?? null } }, opts(ctx));
-    return { kind: args.kind, muted: true, until: until?.toISOString() ?? null, untilLocal: until ? localWords(until, now, ctx.user.timezone) : null, settings };
+    const kind = args.kind!;
+    const settings = await ctx.api.alerts.update.mutate({ mute: { kind, until: until?.toISOString() ?? null } }, opts(ctx));
+    return { kind, muted: true, until: until?.toISOString() ?? null, untilLocal: until ? localWords(until, now, ctx.user.timezone) : null, settings };
   },
   say(out) {
     const what = KIND_WORDS[out.kind];
