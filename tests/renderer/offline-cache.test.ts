@@ -50,6 +50,24 @@ describe('the last answers kept for a reload', () => {
     expect(`as of ${formatReadAt(AT, AT + 3 * 60_000, 'Asia/Kolkata')}`).toBe('as of 12:04 (3 min ago)');
   });
 
+  it('bring a paged list back with its first page asked for without a cursor, as before the reload', async () => {
+    const storage = memoryStorage();
+    const before = new OfflineCache(storage, OFFLINE_LIMITS, 0);
+    const bets = ['panel', 'bets', { sort: { by: 'stake', dir: 'asc' } }, 'pages'] as const;
+    before.save('u1', bets, { pages: [{ bets: [1], nextCursor: 'c2' }, { bets: [2], nextCursor: null }], pageParams: [undefined, 'c2'] }, AT);
+    before.flush();
+    const qc = client();
+    restoreAnswers(qc, new OfflineCache(storage), 'u1');
+    // JSON made the first page's param null; a refetch would have sent `cursor: null`.
+    const asked: unknown[] = [];
+    await qc.fetchInfiniteQuery({
+      queryKey: bets, initialPageParam: undefined as string | undefined, staleTime: 0,
+      queryFn: ({ pageParam }) => { asked.push(pageParam); return { bets: [], nextCursor: null }; },
+      getNextPageParam: (p: { nextCursor: string | null }) => p.nextCursor ?? undefined,
+    });
+    expect(asked[0]).toBeUndefined();
+  });
+
   it('leave newer data in the client as it is', () => {
     const storage = memoryStorage();
     const cache = new OfflineCache(storage);

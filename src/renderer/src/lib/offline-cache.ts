@@ -126,11 +126,21 @@ export function keepAnswers(client: QueryClient, cache: OfflineCache, userId: ()
  * they are stale at once: each is fetched afresh when its page mounts, and while the backend is
  * away the page shows it with "as of …". Data already in the client is newer and stays.
  */
+/**
+ * A paged answer as TanStack Query keeps it: JSON turned the first page's `undefined` page
+ * param into `null`, which a refetch would send as a cursor (and the backend refuses).
+ */
+function revived(data: unknown): unknown {
+  if (!data || typeof data !== 'object' || !Array.isArray((data as { pageParams?: unknown }).pageParams)) return data;
+  const paged = data as { pages: unknown[]; pageParams: unknown[] };
+  return { ...paged, pageParams: paged.pageParams.map((p) => (p === null ? undefined : p)) };
+}
+
 export function restoreAnswers(client: QueryClient, cache: OfflineCache, userId: string): number {
   let restored = 0;
   for (const e of cache.load(userId)) {
     if (client.getQueryData(e.key) !== undefined) continue;
-    client.setQueryData(e.key, e.data, { updatedAt: e.at });
+    client.setQueryData(e.key, revived(e.data), { updatedAt: e.at });
     restored++;
   }
   return restored;
