@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Assistant, type TurnRecord } from '../../src/main/assistant/assistant.js';
 import { ClaudeBrain } from '../../src/main/assistant/claude/brain.js';
+import { MAX_MODEL_CALLS } from '../../src/main/assistant/claude/claude-turn.js';
 import { RateLimiter } from '../../src/main/assistant/guards/rate-limit.js';
 import { MemoryChatHistory } from '../../src/main/assistant/history.js';
 import { RulePlanner } from '../../src/main/assistant/planner/rule-planner.js';
@@ -226,6 +227,15 @@ describe('when Claude fails', () => {
     expect(message.text).toMatch(/^Claude could not form a valid request, so I answered offline\./);
     expect(cardOf(message.cards, 'pnl_table')).toBeDefined();
     expect(records[0]!.fallback).toBeTruthy();
+  });
+
+  it('stops a model that keeps asking for what it cannot have, and answers offline', async () => {
+    const { assistant } = await desk();
+    fake.respond(() => toolUseReply('agent_deleteEverything', {}));
+    const { message } = await run(assistant, 'show my downline');
+    expect(messageRequests()).toHaveLength(MAX_MODEL_CALLS);
+    expect(message.text).toMatch(/^Claude went round without answering, so I answered offline\./);
+    expect(cardOf(message.cards, 'downline_tree')).toBeDefined();
   });
 
   it('retries a 429 after its retry-after, a 529 and an error event mid-stream, then answers', async () => {

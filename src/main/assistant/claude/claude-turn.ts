@@ -99,6 +99,8 @@ export interface ClaudeTurnDeps {
 }
 
 const MAX_OUTPUT_TOKENS = 1_024;
+/** Model calls one turn may make: the tool calls it may run, and one to answer, and one spare. */
+export const MAX_MODEL_CALLS = MAX_CALLS_PER_TURN + 2;
 
 /** Runs the turn; yields tool progress, cards and guarded text as they happen. */
 export async function* claudeTurn(input: ClaudeTurnInput, deps: ClaudeTurnDeps): AsyncGenerator<TurnEvent, ClaudeTurnResult> {
@@ -126,6 +128,10 @@ export async function* claudeTurn(input: ClaudeTurnInput, deps: ClaudeTurnDeps):
   let invalid = 0;
 
   for (;;) {
+    // A model that keeps asking for what is refused (an unknown tool, a change for a question) would go round for ever.
+    if (common.usage.calls >= MAX_MODEL_CALLS) {
+      return finish({ kind: 'fallback', reason: 'Claude went round without answering', failure: 'invalid_arguments' });
+    }
     const used = common.usage.inputTokens + common.usage.outputTokens + common.usage.cacheReadTokens + common.usage.cacheWriteTokens;
     if (used >= input.settings.maxTokensPerTurn) {
       return finish({ kind: 'fallback', reason: `this turn reached its budget of ${input.settings.maxTokensPerTurn} tokens`, failure: 'budget' });
