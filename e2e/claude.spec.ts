@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { DEFAULT_FAKE_KEY, DEFAULT_FAKE_MODELS, textReply, toolUseReply } from '../tests/fakes/messages-api.js';
-import { ask } from './assistant.js';
+import { ask, send } from './assistant.js';
 import { expect, test } from './fixtures.js';
 
 /**
@@ -48,21 +48,6 @@ async function signInWithKey(page: Page, app: { open(): Promise<void>; signIn():
   await expect(page.getByTestId('settings-key-status')).toHaveAttribute('data-present', 'true');
 }
 
-/** Sends a question without waiting for its answer: the streaming tests look at the turn while it runs. */
-async function send(page: Page, text: string) {
-  const panel = page.getByTestId('chat-panel');
-  if (!(await panel.isVisible())) await page.getByTestId('chat-open').click();
-  await expect(page.getByTestId('chat-messages')).toHaveAttribute('data-history', 'ready');
-  const answers = panel.locator('[data-testid=chat-message][data-role=assistant]:not([data-pending])');
-  const before = await answers.count();
-  await page.getByTestId('chat-input').fill(text);
-  await page.getByTestId('chat-send').click();
-  return {
-    pending: panel.locator('[data-testid=chat-message][data-pending]'),
-    answer: answers.nth(before),
-    answered: () => expect(answers).toHaveCount(before + 1),
-  };
-}
 
 test.describe('Claude assistant', () => {
   test('a key saved in Settings is never shown again, and Check key tells a working key from a refused one', async ({ page, app, model }) => {

@@ -1,6 +1,4 @@
 import { mkdtempSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from '@playwright/test';
@@ -8,74 +6,21 @@ import { createAgentRuntime } from '../src/main/assistant/create.js';
 import { type BackendConnection, connectBackend } from '../src/main/backend/connection.js';
 import { DeskSessions } from '../src/main/desk/sessions.js';
 import { type BrowserShell, startBrowserShell } from '../src/main/web/server.js';
-import { type Backend, openBackend } from '../src/server/backend.js';
-import { createBackendHandler } from '../src/server/http.js';
 import { silentLogger } from '../src/infra/log.js';
 import { formatPoints } from '../src/shared/money.js';
 import { ask } from './assistant.js';
-import { AGENT, BOOK_NOW, RENDERER_DIR, expect, test } from './fixtures.js';
+import { ControlledBackend } from './controlled-backend.js';
+import { AGENT, RENDERER_DIR, expect, test } from './fixtures.js';
 
-/**
- * A desk that keeps working while the backend is down (issue 15 item 6): the figures stay with
- * their age, Confirm waits with the reason, the chat answers a read it answered before from
- * main's cache saying how old it is, a reload while down still shows the last figures, and all
- * of it comes back by itself. The backend is served by this spec on a fixed port, so it can stop
- * listening (connections refused) and return on the same address, as resilience.spec.ts does.
- */
-class SwitchableBackend {
-  private server: http.Server | null = null;
 
-  private constructor(private readonly backend: Backend, private readonly port: number) {}
-
-  static async open(): Promise<SwitchableBackend> {
-    const backend = await openBackend({
-      database: { engine: 'pglite' }, seedDemoIfEmpty: true, book: { seed: 'degraded', players: 12, bets: 600, days: 30 }, now: () => new Date(BOOK_NOW),
-    });
-    const probe = http.createServer();
-    await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
-    const { port } = probe.address() as AddressInfo;
-    await new Promise<void>((done) => probe.close(() => done()));
-    const switchable = new SwitchableBackend(backend, port);
-    await switchable.up();
-    return switchable;
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  async up(): Promise<void> {
-    if (this.server) return;
-    const server = http.createServer(createBackendHandler(this.backend.deps, silentLogger));
-    await new Promise<void>((done, fail) => {
-      server.once('error', fail);
-      server.listen(this.port, '127.0.0.1', done);
-    });
-    this.server = server;
-  }
-
-  async down(): Promise<void> {
-    const server = this.server;
-    this.server = null;
-    if (!server) return;
-    server.closeAllConnections();
-    await new Promise<void>((done) => server.close(() => done()));
-  }
-
-  async close(): Promise<void> {
-    await this.down();
-    await this.backend.database.close();
-  }
-}
-
-let rig: { backend: SwitchableBackend; connection: BackendConnection; shell: BrowserShell } | null = null;
+let rig: { backend: ControlledBackend; connection: BackendConnection; shell: BrowserShell } | null = null;
 
 test.describe('the desk while the backend is down', () => {
   test.skip(({ target }) => target !== 'browser-shell', 'staged against the browser shell');
   test.describe.configure({ timeout: 240_000 });
 
   test.beforeAll(async () => {
-    const backend = await SwitchableBackend.open();
+    const backend = await ControlledBackend.open('degraded');
     const connection = await connectBackend({ mode: 'remote', url: backend.url, timeoutMs: 2_000 }, silentLogger);
     const runtime = createAgentRuntime({ dataDir: mkdtempSync(join(tmpdir(), 'desk-degraded-')), log: silentLogger });
     const shell = await startBrowserShell({ backend: connection, sessions: new DeskSessions(), ...runtime, log: silentLogger, rendererDir: RENDERER_DIR });
@@ -92,7 +37,7 @@ test.describe('the desk while the backend is down', () => {
   test.afterEach(async () => {
     await context?.close();
     context = null;
-    await rig!.backend.up();
+    await rig!.backend.set('up');
   });
 
   const banner = (page: Page) => page.getByTestId('backend-banner');
@@ -128,7 +73,7 @@ test.describe('the desk while the backend is down', () => {
     await expect(card.getByTestId('proposal-blocked')).toHaveCount(0);
     await page.getByTestId('chat-close').click();
 
-    await rig!.backend.down();
+    await rig!.backend.set('down');
     await expect(banner(page)).toBeVisible({ timeout: 20_000 });
     // The dashboard keeps its figures, marked with when they were read.
     await expect(tile).toHaveText(take);
@@ -149,7 +94,7 @@ test.describe('the desk while the backend is down', () => {
     await expect(refused.getByTestId('card-diff_card')).toHaveCount(0);
 
     // Back: the banner goes, the figures are fresh (no age), and Confirm works again by itself.
-    await rig!.backend.up();
+    await rig!.backend.set('up');
     await expect(banner(page)).toBeHidden({ timeout: 45_000 });
     await expect(card.getByTestId('card-action-confirm')).toBeEnabled();
     await expect(card.getByTestId('proposal-blocked')).toHaveCount(0);
@@ -157,7 +102,7 @@ test.describe('the desk while the backend is down', () => {
     await expect(asOf(page)).toHaveCount(0);
 
     // A reload while down opens on the last figures of this session, marked stale.
-    await rig!.backend.down();
+    await rig!.backend.set('down');
     await expect(banner(page)).toBeVisible({ timeout: 20_000 });
     await page.reload();
     await expect(banner(page)).toBeVisible({ timeout: 20_000 });
@@ -165,7 +110,7 @@ test.describe('the desk while the backend is down', () => {
     await expect(asOf(page).first()).toHaveText(AS_OF);
     await expect(page.getByText('Waiting for the backend…')).toHaveCount(0);
 
-    await rig!.backend.up();
+    await rig!.backend.set('up');
     await expect(banner(page)).toBeHidden({ timeout: 45_000 });
     await expect(asOf(page)).toHaveCount(0);
     await expect(tile).toBeVisible();

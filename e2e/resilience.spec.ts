@@ -1,6 +1,4 @@
 import { mkdtempSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
@@ -8,90 +6,15 @@ import { createAgentRuntime } from '../src/main/assistant/create.js';
 import { type BackendConnection, connectBackend } from '../src/main/backend/connection.js';
 import { DeskSessions } from '../src/main/desk/sessions.js';
 import { type BrowserShell, startBrowserShell } from '../src/main/web/server.js';
-import { type Backend, openBackend } from '../src/server/backend.js';
-import { createBackendHandler } from '../src/server/http.js';
 import { silentLogger } from '../src/infra/log.js';
 import { ask } from './assistant.js';
-import { AGENT, BOOK_NOW, RENDERER_DIR, expect, test } from './fixtures.js';
+import { ControlledBackend } from './controlled-backend.js';
+import { AGENT, RENDERER_DIR, expect, test } from './fixtures.js';
 
 /**
  * The backend goes away and comes back while the app is open. The browser shell runs against a
- * remote backend (BACKEND_URL's path) that this spec serves and controls on a fixed port: it can
- * stop listening (connections refused, as when the server is down) or accept and never answer (a
- * hung server or a dead network path, which only the per-call deadline ends), then return.
+ * remote backend (BACKEND_URL's path) that this spec serves and controls (controlled-backend.ts).
  */
-type Mode = 'up' | 'down' | 'silent';
-
-class ControlledBackend {
-  private server: http.Server | null = null;
-  private readonly held = new Set<Socket>();
-  private mode: Mode = 'down';
-  /** Paths of the backend calls that got an answer, in order. */
-  readonly answered: string[] = [];
-
-  private constructor(private readonly backend: Backend, private readonly port: number) {}
-
-  static async open(): Promise<ControlledBackend> {
-    const backend = await openBackend({
-      database: { engine: 'pglite' }, seedDemoIfEmpty: true, book: { seed: 'resilience', players: 12, bets: 600, days: 30 }, now: () => new Date(BOOK_NOW),
-    });
-    // A free port, then always that one: the app's BACKEND_URL does not change across the outage.
-    const probe = http.createServer();
-    await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
-    const { port } = probe.address() as AddressInfo;
-    await new Promise<void>((done) => probe.close(() => done()));
-    const controlled = new ControlledBackend(backend, port);
-    await controlled.set('up');
-    return controlled;
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  async set(mode: Mode): Promise<void> {
-    if (mode === this.mode) return;
-    this.mode = mode;
-    if (mode === 'down') {
-      await this.stop();
-      return;
-    }
-    for (const socket of this.held) socket.destroy();
-    this.held.clear();
-    if (this.server) return;
-    const handler = createBackendHandler(this.backend.deps, silentLogger);
-    const server = http.createServer((req, res) => {
-      if (this.mode === 'silent') {
-        // Accepted, never answered.
-        this.held.add(req.socket);
-        return;
-      }
-      res.on('finish', () => this.answered.push((req.url ?? '').split('?')[0]!));
-      handler(req, res);
-    });
-    await new Promise<void>((done, fail) => {
-      server.once('error', fail);
-      server.listen(this.port, '127.0.0.1', done);
-    });
-    this.server = server;
-  }
-
-  private async stop(): Promise<void> {
-    const server = this.server;
-    this.server = null;
-    if (!server) return;
-    for (const socket of this.held) socket.destroy();
-    this.held.clear();
-    server.closeAllConnections();
-    await new Promise<void>((done) => server.close(() => done()));
-  }
-
-  async close(): Promise<void> {
-    await this.stop();
-    await this.backend.database.close();
-  }
-}
-
 /** The spec's own app: the browser shell against the controlled backend, with a short deadline so a silent backend shows quickly. */
 interface Rig { backend: ControlledBackend; connection: BackendConnection; shell: BrowserShell }
 
@@ -103,7 +26,7 @@ test.describe('the backend goes away and comes back', () => {
   test.describe.configure({ timeout: 120_000 });
 
   test.beforeAll(async () => {
-    const backend = await ControlledBackend.open();
+    const backend = await ControlledBackend.open('resilience');
     const connection = await connectBackend({ mode: 'remote', url: backend.url, timeoutMs: 2_000 }, silentLogger);
     const runtime = createAgentRuntime({ dataDir: mkdtempSync(join(tmpdir(), 'desk-resilience-')), log: silentLogger });
     const shell = await startBrowserShell({ backend: connection, sessions: new DeskSessions(), ...runtime, log: silentLogger, rendererDir: RENDERER_DIR });
