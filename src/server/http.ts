@@ -11,6 +11,7 @@ import { resolveSession } from './services/auth.js';
 import { retryAfterSeconds } from './services/login-throttle.js';
 import { openDownload } from './services/reports.js';
 import { appRouter } from './trpc/router.js';
+import { serverMetrics } from './metrics.js';
 
 /** Bodies above this are refused before parsing (a huge string is a client error, not a load). */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -58,6 +59,18 @@ export function createBackendHandler(deps: ServiceDeps, log: Logger): http.Reque
     if (path === '/health' && (req.method === 'GET' || req.method === 'HEAD')) {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(req.method === 'HEAD' ? undefined : JSON.stringify({ ok: true }));
+      return;
+    }
+    if (path === '/metrics' && req.method === 'GET') {
+      // Prometheus text; counts and timings only, no ids or amounts (the backend listens on loopback unless HOST says otherwise).
+      serverMetrics.registry.metrics().then((text) => {
+        res.writeHead(200, { 'content-type': serverMetrics.registry.contentType, 'cache-control': 'no-store' });
+        res.end(text);
+      }, (error: unknown) => {
+        log.error('metrics failed', { err: error });
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: 'internal error' }));
+      });
       return;
     }
     const download = path ? REPORT_PATH.exec(path) : null;

@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { type Card, type Envelope, cardSchema, envelopeSchema } from '../../shared/contracts/assistant.js';
 import type { Role } from '../../shared/contracts/agent-api.js';
 import type { Logger } from '../../infra/log.js';
+import { type MainMetrics, mainMetrics } from '../metrics.js';
 import { previewSnapshotSchema } from '../confirm/snapshot.js';
 import { type BreakerOptions, WindowBreaker } from './breaker.js';
 import type { ToolModule } from './define.js';
@@ -36,6 +37,8 @@ export interface ToolRegistryOptions {
   implementations?: ToolImplementations;
   /** Tool names, codes and timings only: never arguments, results or backend messages. */
   log?: Logger;
+  /** Where calls and breaker states are counted: this process's metrics unless given. */
+  metrics?: Pick<MainMetrics, 'toolCall' | 'breakerState'>;
 }
 
 export type ErrorEnvelope = Extract<Envelope, { ok: false }>;
@@ -93,6 +96,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
   const defaultRetries = options.retries ?? 2;
   const timeoutMs = options.timeoutMs ?? 15_000;
   const coolDownMs = options.breaker?.coolDownMs ?? 30_000;
+  const metrics = options.metrics ?? mainMetrics;
   const breakers = new Map<string, Guard>();
   /** The tool's circuit breaker (cockatiel's states and half-open probe; WindowBreaker's rule), made on first use. */
   const guardOf = (name: string): Guard => {
@@ -105,6 +109,8 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
       // When it opened, or when its probe went: how long a refused caller is told to wait.
       policy.onBreak(() => { made.since = Date.now(); });
       policy.onHalfOpen(() => { made.since = Date.now(); });
+      policy.onStateChange((state) => metrics.breakerState(name, state));
+      metrics.breakerState(name, policy.state);
       breakers.set(name, made);
       guard = made;
     }
@@ -206,6 +212,14 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
   }
 
   async function guarded(name: string, args: unknown, ctx: ToolContext, callOptions: ToolCallOptions, mode: Mode): Promise<Envelope> {
+    const started = performance.now();
+    const answer = await checkedEnvelope(name, args, ctx, callOptions, mode);
+    // A made-up name is one label, not one per guess.
+    metrics.toolCall(table.has(name) ? name : 'unknown', answer.ok ? 'ok' : answer.error.code, (performance.now() - started) / 1000);
+    return answer;
+  }
+
+  async function checkedEnvelope(name: string, args: unknown, ctx: ToolContext, callOptions: ToolCallOptions, mode: Mode): Promise<Envelope> {
     let envelope: Envelope;
     try {
       envelope = await run(name, args, ctx, callOptions, mode);

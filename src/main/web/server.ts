@@ -10,6 +10,7 @@ import { MAX_DESK_MESSAGE_BYTES } from '../../shared/contracts/desk-transport.js
 import { type DeskServices, deskRouter } from '../desk/router.js';
 import { contentDisposition } from '../desk/file-saver.js';
 import { isOwnOrigin, slotCookie, slotFromCookie } from '../desk/senders.js';
+import { mainMetrics } from '../metrics.js';
 import { DOWNLOAD_PATH, DownloadSaver } from './downloads.js';
 import { SlotRegistry } from './slots.js';
 
@@ -94,6 +95,13 @@ export async function startBrowserShell(options: DeskServices & {
     const path = requestPath(req.url);
     if (path === null) {
       res.writeHead(400, { 'content-length': '0' }).end();
+      return;
+    }
+    if (path === '/metrics') {
+      // Prometheus text for a scraper on this machine: counts and timings only (a page elsewhere cannot read it: no CORS).
+      const text = await mainMetrics.registry.metrics();
+      res.writeHead(200, { 'content-type': mainMetrics.registry.contentType, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+      res.end(req.method === 'HEAD' ? undefined : text);
       return;
     }
     const download = DOWNLOAD_PATH.exec(path);

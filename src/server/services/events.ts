@@ -16,6 +16,7 @@ import { type DeskEvent, deskEvent } from '../../shared/contracts/events.js';
 import type { Logger } from '../../infra/log.js';
 import { type Database, type DatabaseConfig, type Db, queryRows } from '../db/client.js';
 import type { Caller, ServiceDeps } from './caller.js';
+import { serverMetrics } from '../metrics.js';
 import { EVENTS_CHANNEL } from './event-outbox.js';
 
 /** What a (re)connecting client is sent before the live events: the newest of its last week. */
@@ -306,6 +307,7 @@ export async function* streamEvents(
   });
   const onAbort = () => wake?.();
   signal?.addEventListener('abort', onAbort);
+  serverMetrics.openStreams.inc();
   try {
     let backlog = true;
     while (!signal?.aborted && !feed.isClosed) {
@@ -320,6 +322,7 @@ export async function* streamEvents(
       // Cleared before reading: a commit during the read wakes the stream for another one.
       woken = false;
       const upTo = feed.settledUpTo();
+      const live = !backlog;
       const rows = backlog ? await readBacklog(deps, caller.id, after, upTo) : await readAfter(deps.db, caller.id, after, upTo);
       backlog = false;
       for (const row of rows) {
@@ -331,11 +334,14 @@ export async function* streamEvents(
           log.warn('event skipped: malformed row', { eventId: row.id, kind: row.kind, issues: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) });
           continue;
         }
+        // On the clock the event was stamped with; a backlog's age is not lag.
+        if (live) serverMetrics.eventLag.observe(Math.max(0, deps.now().getTime() - new Date(row.created_at).getTime()) / 1000);
         yield tracked(row.id, parsed.data);
       }
       if (rows.length === PAGE) woken = true;
     }
   } finally {
+    serverMetrics.openStreams.dec();
     unsubscribe();
     signal?.removeEventListener('abort', onAbort);
   }

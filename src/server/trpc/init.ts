@@ -5,6 +5,7 @@ import type { Logger } from '../../infra/log.js';
 import { resolveSession } from '../services/auth.js';
 import type { Caller, ServiceDeps } from '../services/caller.js';
 import { LoginThrottledError } from '../services/login-throttle.js';
+import { serverMetrics } from '../metrics.js';
 
 export interface Context {
   deps: ServiceDeps;
@@ -49,7 +50,14 @@ const t = initTRPC.context<Context>().create({
 });
 
 export const router = t.router;
-export const publicProcedure = t.procedure.use(async ({ ctx, path, type, next }) => {
+export const publicProcedure = t.procedure.use(async ({ path, type, next }) => {
+  // Outermost, so it sees the code the client is sent (after the mappings below) and every procedure is measured once.
+  const stop = serverMetrics.requestDuration.startTimer({ procedure: path, type });
+  const result = await next();
+  stop({ outcome: result.ok ? 'ok' : 'error' });
+  if (!result.ok) serverMetrics.requestErrors.inc({ procedure: path, code: result.error.code });
+  return result;
+}).use(async ({ ctx, path, type, next }) => {
   const started = performance.now();
   const result = await next();
   const fields = { requestId: ctx.requestId, path, type, ms: Math.round((performance.now() - started) * 10) / 10 };

@@ -24,6 +24,7 @@ import type { KnownEntity } from '../planner/types.js';
 import { MAX_MODEL_RETRIES, type ModelFailure, TurnStopped, classifyFailure, sleep } from './failures.js';
 import { NO_USAGE, addUsage, costMicroUsd } from './prices.js';
 import { ProseGuard } from './prose-guard.js';
+import { mainMetrics } from '../../metrics.js';
 import { systemPrompt } from './system-prompt.js';
 import { toolCatalog } from './tool-catalog.js';
 import { normalizeForSearch } from '../../../shared/text.js';
@@ -158,8 +159,10 @@ export async function* claudeTurn(input: ClaudeTurnInput, deps: ClaudeTurnDeps):
       inputTokens: usage.input_tokens, outputTokens: usage.output_tokens,
       cacheWriteTokens: usage.cache_creation_input_tokens ?? 0, cacheReadTokens: usage.cache_read_input_tokens ?? 0,
     };
+    const cost = costMicroUsd(input.model, tokens);
+    mainMetrics.modelCall(input.model, tokens, cost);
     common.usage = {
-      ...addUsage(common.usage, { ...tokens, costMicroUsd: costMicroUsd(input.model, tokens) }),
+      ...addUsage(common.usage, { ...tokens, costMicroUsd: cost }),
       calls: common.usage.calls + 1,
       models: common.usage.models.includes(input.model) ? common.usage.models : [...common.usage.models, input.model],
     };

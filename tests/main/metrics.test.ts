@@ -1,0 +1,48 @@
+// Main's metrics (issue 16 item 6): a tool call through a real registry, to a real backend over
+// HTTP, is counted by tool and outcome, and its breaker's state is on the gauge.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectBackend } from '../../src/main/backend/connection.js';
+import { createMainMetrics } from '../../src/main/metrics.js';
+import { createToolRegistry } from '../../src/main/tools/registry.js';
+import { silentLogger } from '../../src/infra/log.js';
+import { userSchema } from '../../src/shared/contracts/agent-api.js';
+import { type TestBackend, startTestBackend } from '../helpers/backend.js';
+
+describe('main /metrics module', () => {
+  let b: TestBackend;
+  beforeAll(async () => { b = await startTestBackend('pglite'); });
+  afterAll(async () => b?.close());
+
+  it('counts tool calls by tool and outcome, with their durations and the breaker state', async () => {
+    const metrics = createMainMetrics({ processMetrics: false });
+    const registry = createToolRegistry({ metrics, backoffMs: 0 });
+    const connection = await connectBackend({ mode: 'remote', url: b.server.url }, silentLogger);
+    const token = await b.login('priya');
+    const api = connection.client(token);
+    const user = userSchema.parse(await api.auth.me.query());
+    const ctx = { api, user, requestId: 'metrics-test' };
+
+    expect((await registry.call('agent.getDownline', { depth: 1 }, ctx)).ok).toBe(true);
+    const refused = await registry.call('agent.settlePlayer', { playerId: user.id, mode: 'auto' }, ctx);
+    expect(refused.ok).toBe(false);
+    await registry.call('agent.noSuchTool', {}, ctx);
+
+    const text = await metrics.registry.metrics();
+    expect(text).toMatch(/^agent_desk_tool_calls_total\{tool="agent\.getDownline",outcome="ok"\} 1$/m);
+    expect(text).toMatch(/^agent_desk_tool_calls_total\{tool="agent\.settlePlayer",outcome="CONFIRMATION_REQUIRED"\} 1$/m);
+    // A made-up name is counted under one label, not its own.
+    expect(text).toMatch(/^agent_desk_tool_calls_total\{tool="unknown",outcome="UNKNOWN_TOOL"\} 1$/m);
+    expect(text).toMatch(/^agent_desk_tool_call_duration_seconds_count\{tool="agent\.getDownline",outcome="ok"\} 1$/m);
+    expect(text).toMatch(/^agent_desk_tool_breaker_state\{tool="agent\.getDownline"\} 0$/m);
+  });
+
+  it('adds model tokens and cost per model', async () => {
+    const metrics = createMainMetrics({ processMetrics: false });
+    metrics.modelCall('claude-haiku-5-5', { inputTokens: 1000, outputTokens: 200, cacheWriteTokens: 0, cacheReadTokens: 500 }, 205);
+    metrics.modelCall('claude-haiku-5-5', { inputTokens: 10, outputTokens: 0, cacheWriteTokens: 0, cacheReadTokens: 0 }, 1);
+    const text = await metrics.registry.metrics();
+    expect(text).toMatch(/^agent_desk_model_tokens_total\{model="claude-haiku-5-5",kind="input"\} 1010$/m);
+    expect(text).toMatch(/^agent_desk_model_tokens_total\{model="claude-haiku-5-5",kind="cache_read"\} 500$/m);
+    expect(text).toMatch(/^agent_desk_model_cost_micro_usd_total\{model="claude-haiku-5-5"\} 206$/m);
+  });
+});
