@@ -6,7 +6,7 @@
 import type { Card, Envelope } from '../../shared/contracts/assistant.js';
 import type { ToolModule } from '../tools/define.js';
 import { TOOLS, isToolName } from '../tools/index.js';
-import { betSlipSentence } from '../tools/place-hedge-bet.js';
+import { betSlipSentence, betWords } from '../tools/place-hedge-bet.js';
 import { money, name } from './words.js';
 
 export { name };
@@ -50,6 +50,23 @@ export function proposalSentence(card: Card): string {
   }
   if (card.type === 'bet_slip') return betSlipSentence(card);
   return '';
+}
+
+/**
+ * The change a preview would make, in one line and no instructions to the reader: what an
+ * approval waiting in the desk says in its notification and its list.
+ */
+export function changeSummary(card: Card): string {
+  switch (card.type) {
+    case 'diff_card': return `Change ${name(card.data.playerName)}'s ${FIELD_NAMES[card.data.field]} from ${money(card.data.before)} to ${money(card.data.after)}`;
+    case 'settlement_summary': {
+      const d = card.data;
+      return d.direction === 'player_pays' ? `Settle: ${name(d.playerName)} pays you ${money(d.amount)}` : `Settle: you pay ${name(d.playerName)} ${money(d.amount)}`;
+    }
+    case 'report_share': return `Send ${reportName(card.data.title)} to ${name(card.data.recipientName)}`;
+    case 'bet_slip': return `Hedge: ${betWords(card.data)} in ${name(card.data.fixtureName)}`;
+    default: return 'A change';
+  }
 }
 
 /** The words for a change that changes nothing: the value is already set. */

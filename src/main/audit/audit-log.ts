@@ -31,6 +31,8 @@ export interface AuditFields {
   after: unknown;
   nonce: string;
   outcome: AuditOutcome;
+  /** Written only for a change asked for outside the desk, so older lines keep their exact form. */
+  channel?: 'mcp';
 }
 
 export interface AuditHead {
@@ -74,6 +76,7 @@ export class AuditLog {
         after: fields.after ?? null,
         nonce: fields.nonce,
         outcome: fields.outcome,
+        ...(fields.channel && { channel: fields.channel }),
         prev: head?.hash ?? GENESIS_HASH,
       };
       const line = canonicalJson({ ...unhashed, hash: sha256(canonicalJson(unhashed)) });

@@ -92,39 +92,10 @@ export class Proposals {
       const audit = await this.record(caller, requestId, input.nonce, entry, null, 'cancelled');
       return { text: 'Cancelled. Nothing was changed.', cards: [], state: 'cancelled', tool: entry.tool, audit };
     }
-    const envelope = await this.execute(entry, caller, requestId, input.nonce);
-    if (envelope.ok) {
-      const card = envelope.ui ?? errorCardOf(envelope);
-      // The value was already what the proposal set: the backend wrote nothing, and says so.
-      const noOp = isNoOp(envelope.data);
-      const audit = await this.record(caller, requestId, input.nonce, entry, envelope.data, noOp ? 'no_op' : 'executed');
-      return noOp
-        ? { text: unchangedSentence(card), cards: [card], state: 'unchanged', tool: entry.tool, audit }
-        : { text: confirmedSentence(card), cards: [card], state: 'confirmed', tool: entry.tool, audit };
-    }
-    const stale = envelope.error.code === 'PRECONDITION_FAILED';
-    const text = stale
-      ? `Nothing was changed: ${envelope.error.message}. Ask again for a fresh preview.`
-      : `Nothing was changed: ${envelope.error.message}.`;
-    const audit = await this.record(caller, requestId, input.nonce, entry, { error: envelope.error }, REFUSED_BY_GUARDRAILS.has(envelope.error.code) ? 'refused' : 'failed');
-    return { text, cards: [errorCardOf(envelope)], state: 'refused', tool: entry.tool, audit };
-  }
-
-  /**
-   * Exactly the frozen call, confirmed, re-checked against its snapshot, under a key derived from
-   * the nonce. A transient failure is retried with the same key: if the first attempt did commit,
-   * the backend replays its answer and nothing moves twice.
-   */
-  private async execute(entry: ProposalEntry, caller: TurnCaller, requestId: string, nonce: string): Promise<Envelope> {
-    // The snapshot went in as a PreviewSnapshot (propose); the store keeps it as frozen JSON.
-    const expected = previewSnapshotSchema.parse(entry.snapshot);
-    const ctx: ToolContext = { api: caller.api, user: caller.user, requestId, idempotencyKey: idempotencyKeyFor(nonce), expected };
-    let envelope = await this.options.registry.call(entry.tool, entry.args, ctx, { confirmed: true });
-    for (let attempt = 1; attempt <= CONFIRM_RETRIES && !envelope.ok && TRANSIENT.has(envelope.error.code); attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** (attempt - 1)));
-      envelope = await this.options.registry.call(entry.tool, entry.args, ctx, { confirmed: true });
-    }
-    return envelope;
+    const envelope = await executeConfirmed(this.options.registry, entry, caller, requestId, input.nonce);
+    const ending = endingOf(envelope);
+    const audit = await this.record(caller, requestId, input.nonce, entry, ending.after, ending.outcome);
+    return { text: ending.text, cards: ending.cards, state: ending.state, tool: entry.tool, audit };
   }
 
   private async record(caller: TurnCaller, requestId: string, nonce: string, entry: ProposalEntry, after: unknown, outcome: AuditOutcome): Promise<AuditOutcome> {
@@ -135,6 +106,57 @@ export class Proposals {
     });
     return appended.outcome;
   }
+}
+
+/** A call its owner confirmed: exactly what was previewed, and the state the preview showed. */
+export interface ConfirmedCall {
+  readonly tool: string;
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly snapshot: unknown;
+}
+
+/**
+ * Exactly the frozen call, confirmed, re-checked against its snapshot, under a key derived from
+ * the nonce. A transient failure is retried with the same key: if the first attempt did commit,
+ * the backend replays its answer and nothing moves twice.
+ */
+export async function executeConfirmed(registry: ToolRegistry, call: ConfirmedCall, caller: TurnCaller, requestId: string, nonce: string): Promise<Envelope> {
+  // The snapshot went in as a PreviewSnapshot (propose); the store keeps it as frozen JSON.
+  const expected = previewSnapshotSchema.parse(call.snapshot);
+  const ctx: ToolContext = { api: caller.api, user: caller.user, requestId, idempotencyKey: idempotencyKeyFor(nonce), expected };
+  let envelope = await registry.call(call.tool, call.args, ctx, { confirmed: true });
+  for (let attempt = 1; attempt <= CONFIRM_RETRIES && !envelope.ok && TRANSIENT.has(envelope.error.code); attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** (attempt - 1)));
+    envelope = await registry.call(call.tool, call.args, ctx, { confirmed: true });
+  }
+  return envelope;
+}
+
+/** How a confirmed call ended: the words and cards the user is shown, and what the audit log records. */
+export interface Ending {
+  text: string;
+  cards: Card[];
+  state: ProposalState;
+  /** A confirmed call ends only these ways (cancelled and expired never reach execution). */
+  outcome: Extract<AuditOutcome, 'executed' | 'no_op' | 'refused' | 'failed'>;
+  /** The audit entry's `after`: the backend's answer, or its error. */
+  after: unknown;
+}
+
+export function endingOf(envelope: Envelope): Ending {
+  if (envelope.ok) {
+    const card = envelope.ui ?? errorCardOf(envelope);
+    // The value was already what the proposal set: the backend wrote nothing, and says so.
+    return isNoOp(envelope.data)
+      ? { text: unchangedSentence(card), cards: [card], state: 'unchanged', outcome: 'no_op', after: envelope.data }
+      : { text: confirmedSentence(card), cards: [card], state: 'confirmed', outcome: 'executed', after: envelope.data };
+  }
+  const stale = envelope.error.code === 'PRECONDITION_FAILED';
+  const text = stale
+    ? `Nothing was changed: ${envelope.error.message}. Ask again for a fresh preview.`
+    : `Nothing was changed: ${envelope.error.message}.`;
+  const outcome = REFUSED_BY_GUARDRAILS.has(envelope.error.code) ? 'refused' as const : 'failed' as const;
+  return { text, cards: [errorCardOf(envelope)], state: 'refused', outcome, after: { error: envelope.error } };
 }
 
 /** A confirmed write the backend answered as a no-op (limits.edit to the value already set). */

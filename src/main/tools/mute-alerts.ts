@@ -121,7 +121,7 @@ export default defineTool({
     + 'Mute with `until` (an ISO instant, or null for until unmuted), `at` (the next time the user\'s clock reads it, e.g. "18:00"), '
     + 'or `forMinutes`; unmute with `{ unmute: kind }`. Changes only the user\'s own notifications, nothing in the book.',
   input: muteAlertsInput, output: muteAlertsOutput,
-  allowedRoles: DESK, isDestructive: false, card: null, entities: {},
+  allowedRoles: DESK, isDestructive: false, changesUserSettings: true, card: null, entities: {},
   async invoke(args, ctx) {
     // Mutes are kept in business time, the clock the desk dates "today" by: "till 6pm" is the desk's 6 pm, read off the backend.
     const now = new Date((await ctx.api.auth.me.query(undefined, opts(ctx))).now);

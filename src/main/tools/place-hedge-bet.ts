@@ -37,7 +37,7 @@ const FIXTURE_CUES: ReadonlySet<string> = new Set(['in', 'of']);
 const formatOdds = (hundredths: number) => (hundredths / 100).toFixed(2);
 
 /** The words a slip's bet is said in: "back India for 20,000.00 at 2.10". */
-function betWords(d: { side: 'back' | 'lay'; outcomeName: string; stake: number; odds?: number | undefined }): string {
+export function betWords(d: { side: 'back' | 'lay'; outcomeName: string; stake: number; odds?: number | undefined }): string {
   return `${d.side} ${name(d.outcomeName)} for ${money(d.stake)}${d.odds === undefined ? '' : ` at ${formatOdds(d.odds)}`}`;
 }
 

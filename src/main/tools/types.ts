@@ -28,6 +28,8 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
    * lost answer would start a second one. Reads are retried.
    */
   startsWork?: boolean;
+  /** Writes only the user's own settings (alert mutes): nothing in the book moves, but it is not a read either. */
+  changesUserSettings?: boolean;
   /** The card its result renders as (null: the result is used to resolve names, not shown). */
   card: CardType | null;
   /**

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { APPROVAL_STATUSES } from '../../shared/contracts/approvals.js';
 import { EVENT_KINDS } from '../../shared/contracts/events.js';
 import {
   bigint, boolean, check, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid,
@@ -312,3 +313,26 @@ export const reportLinkSecret = pgTable('report_link_secret', {
   secret: bytea('secret').notNull(),
   createdAt: instant('created_at').notNull(),
 }, (t) => [check('report_link_secret_one_row', sql`${t.id} = 1`)]);
+
+/**
+ * A change asked for over MCP, waiting for its owner (issue 16): the frozen call, the snapshot its
+ * preview showed and the card the owner confirms against. The status moves once from `pending`
+ * (a conditional update), so two confirmations of the same approval cannot both run it.
+ */
+export const approvals = pgTable('approvals', {
+  id: uuid('id').primaryKey(),
+  ownerId: uuid('owner_id').notNull().references(() => accounts.id),
+  tool: text('tool').notNull(),
+  args: jsonb('args').notNull(),
+  snapshot: jsonb('snapshot'),
+  card: jsonb('card').notNull(),
+  summary: text('summary').notNull(),
+  channel: text('channel', { enum: ['mcp'] }).notNull(),
+  client: text('client'),
+  status: text('status', { enum: APPROVAL_STATUSES }).notNull(),
+  createdAt: instant('created_at').notNull(),
+  expiresAt: instant('expires_at').notNull(),
+  decidedAt: instant('decided_at'),
+  decidedVia: text('decided_via', { enum: ['desk', 'mcp_elicitation'] }),
+  result: jsonb('result'),
+}, (t) => [index('approvals_owner_idx').on(t.ownerId, t.createdAt)]);

@@ -1,8 +1,10 @@
 import * as actions from '../../shared/contracts/agent-actions.js';
+import * as approvals from '../../shared/contracts/approvals.js';
 import * as api from '../../shared/contracts/agent-api.js';
 import * as events from '../../shared/contracts/events.js';
 import * as reports from '../../shared/contracts/reports.js';
 import { getAlertSettings, updateAlertSettings } from '../services/alerts.js';
+import { claimApproval, createApproval, finishApproval, getApproval, listApprovals, rejectApproval } from '../services/approvals.js';
 import { auditAnchors } from '../services/audit.js';
 import { login, logout } from '../services/auth.js';
 import { getCreditLimit, getDownline, getTake, getUpline } from '../services/book.js';
@@ -129,6 +131,24 @@ export const appRouter = router({
       .query(({ ctx }) => getAlertSettings(ctx.deps, ctx.caller)),
     update: deskProcedure.input(events.alertsUpdateInput).output(events.alertSettings)
       .mutation(({ ctx, input }) => updateAlertSettings(ctx.deps, ctx.caller, input)),
+  }),
+  /**
+   * Changes asked for over MCP, waiting for their owner (issue 16): created with their preview,
+   * answered once (claim, then finish; or reject), whichever process answers.
+   */
+  approvals: router({
+    create: deskProcedure.input(approvals.approvalsCreateInput).output(approvals.approvalsCreateOutput)
+      .mutation(({ ctx, input }) => createApproval(ctx.deps, ctx.caller, input)),
+    list: deskProcedure.input(approvals.approvalsListInput).output(approvals.approvalsListOutput)
+      .query(({ ctx, input }) => listApprovals(ctx.deps, ctx.caller, input)),
+    get: deskProcedure.input(approvals.approvalsGetInput).output(approvals.approvalView)
+      .query(({ ctx, input }) => getApproval(ctx.deps, ctx.caller, input.id)),
+    claim: deskProcedure.input(approvals.approvalsDecideInput).output(approvals.approvalView)
+      .mutation(({ ctx, input }) => claimApproval(ctx.deps, ctx.caller, input)),
+    reject: deskProcedure.input(approvals.approvalsDecideInput).output(approvals.approvalView)
+      .mutation(({ ctx, input }) => rejectApproval(ctx.deps, ctx.caller, input)),
+    finish: deskProcedure.input(approvals.approvalsFinishInput).output(approvals.approvalView)
+      .mutation(({ ctx, input }) => finishApproval(ctx.deps, ctx.caller, input)),
   }),
   /**
    * The caller's audit chain as the backend wrote it with each change: what a desk checks its

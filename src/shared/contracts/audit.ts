@@ -27,6 +27,8 @@ export const auditEntrySchema = z.strictObject({
   /** The proposal's nonce, spent by the time it is written. */
   nonce: z.string().min(1).max(128),
   outcome: auditOutcome,
+  /** Where the change was asked for, when not in the desk itself: `mcp` (an MCP client's call, approved by the user). */
+  channel: z.enum(['mcp']).optional(),
   prev: sha256,
   hash: sha256,
 });

@@ -1,0 +1,107 @@
+/**
+ * Approvals as main carries them out (issue 16; the backend's side is
+ * src/server/services/approvals.ts). A destructive tool called over MCP becomes a pending approval
+ * holding its preview; the user answers it in the desk's Approvals page, or in the MCP client's
+ * own confirmation form. Either way it runs through the same path as a confirmed chat proposal
+ * (`executeConfirmed`, `endingOf`): exactly the frozen call, against the state its preview
+ * showed, under an idempotency key derived from the approval, and the ending goes into the
+ * answering process's audit log with the MCP channel named.
+ */
+import { TRPCClientError } from '@trpc/client';
+import type { ApprovalView } from '../../shared/contracts/approvals.js';
+import type { Card, ProposalState } from '../../shared/contracts/assistant.js';
+import type { Logger } from '../../infra/log.js';
+import type { TurnCaller } from '../assistant/chat-service.js';
+import { changeSummary } from '../assistant/composer.js';
+import type { AuditLog, AuditOutcome } from '../audit/audit-log.js';
+import { callOptions } from '../backend/connection.js';
+import type { ToolPreview } from '../tools/types.js';
+import { endingOf, executeConfirmed } from './proposals.js';
+import type { ToolRegistry } from '../tools/types.js';
+
+export interface ApprovalsOptions {
+  registry: ToolRegistry;
+  audit: AuditLog;
+  log: Logger;
+}
+
+export type Answerer = 'desk' | 'mcp_elicitation';
+
+export interface ApprovalAnswer {
+  text: string;
+  cards: Card[];
+  state: ProposalState;
+  /** What the audit log recorded (null: the answer never reached the approval). */
+  audit: AuditOutcome | null;
+  /** The approval as the backend holds it after the answer (null when the backend could not be asked). */
+  approval: ApprovalView | null;
+}
+
+/** The nonce an approval's audit entry carries, and what its idempotency key is derived from. */
+export const approvalNonce = (approvalId: string): string => `approval:${approvalId}`;
+
+export class Approvals {
+  constructor(private readonly options: ApprovalsOptions) {}
+
+  /**
+   * A preview becomes a pending approval, and the user is told. A preview the guardrails refused,
+   * or one that would change nothing, is not asked about: its card says why.
+   */
+  async request(tool: string, args: Record<string, unknown>, preview: ToolPreview, caller: TurnCaller, client: string | null, requestId: string):
+    Promise<{ id: string; expiresAt: string; summary: string; card: Card } | { refused: string; card: Card }> {
+    if (preview.refusal !== null) return { refused: preview.refusal, card: preview.card };
+    if (preview.noOp) return { refused: preview.noOp, card: preview.card };
+    const summary = changeSummary(preview.card);
+    const created = await caller.api.approvals.create.mutate({
+      tool, args: args as Record<string, never>, snapshot: (preview.snapshot ?? null) as never, card: preview.card, summary, channel: 'mcp', client,
+    }, callOptions(requestId));
+    return { ...created, summary, card: preview.card };
+  }
+
+  /** The user confirms: claimed once at the backend, then exactly the frozen call runs. */
+  async confirm(approvalId: string, caller: TurnCaller, via: Answerer, requestId: string): Promise<ApprovalAnswer> {
+    let claimed: ApprovalView;
+    try {
+      claimed = await caller.api.approvals.claim.mutate({ id: approvalId, via }, callOptions(requestId));
+    } catch (error) {
+      return refusedAnswer(error);
+    }
+    const nonce = approvalNonce(approvalId);
+    const envelope = await executeConfirmed(this.options.registry, claimed, caller, requestId, nonce);
+    const ending = endingOf(envelope);
+    const approval = await caller.api.approvals.finish.mutate({ id: approvalId, ending: ending.outcome, result: (ending.after ?? null) as never }, callOptions(requestId))
+      .catch((error: unknown) => {
+        // The change itself is done (or refused) and audited below; only the approval's label is behind.
+        this.options.log.warn('approval finish failed', { requestId, approvalId, err: error });
+        return { ...claimed, status: ending.outcome } satisfies ApprovalView;
+      });
+    const entry = await this.options.audit.append({
+      requestId, user: caller.user.id, tool: claimed.tool, args: claimed.args, before: claimed.snapshot, after: ending.after ?? null, nonce, outcome: ending.outcome, channel: 'mcp',
+    });
+    return { text: ending.text, cards: ending.cards, state: ending.state, audit: entry.outcome, approval };
+  }
+
+  /** The user declines: nothing runs, and the audit log says so. */
+  async reject(approvalId: string, caller: TurnCaller, via: Answerer, requestId: string): Promise<ApprovalAnswer> {
+    let rejected: ApprovalView;
+    try {
+      rejected = await caller.api.approvals.reject.mutate({ id: approvalId, via }, callOptions(requestId));
+    } catch (error) {
+      return refusedAnswer(error);
+    }
+    const entry = await this.options.audit.append({
+      requestId, user: caller.user.id, tool: rejected.tool, args: rejected.args, before: rejected.snapshot, after: null, nonce: approvalNonce(approvalId), outcome: 'cancelled', channel: 'mcp',
+    });
+    return { text: 'Declined. Nothing was changed.', cards: [], state: 'cancelled', audit: entry.outcome, approval: rejected };
+  }
+}
+
+/** An approval that could not be answered (expired, answered already, not the user's): the backend's reason, nothing changed. */
+function refusedAnswer(error: unknown): ApprovalAnswer {
+  const known = error instanceof TRPCClientError;
+  const message = known ? error.message : 'the backend could not be reached';
+  const code = known ? String((error.data as { code?: unknown } | undefined)?.code ?? 'REFUSED') : 'UNAVAILABLE';
+  const text = `Nothing was changed: ${message}.`;
+  const state: ProposalState = code === 'PRECONDITION_FAILED' ? 'expired' : 'refused';
+  return { text, cards: [{ type: 'error_card', data: { code, message: text.slice(0, 500), retryable: !known } }], state, audit: null, approval: null };
+}
