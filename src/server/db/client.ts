@@ -35,8 +35,11 @@ export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
-/** Opens the engine the configuration names and brings its schema up to date. */
-export async function openDatabase(config: DatabaseConfig, migrationsFolder = MIGRATIONS_DIR): Promise<Database> {
+/**
+ * Opens the engine the configuration names and brings its schema up to date. `onIdleError`
+ * hears of a pooled PostgreSQL connection that broke while idle (the server restarted).
+ */
+export async function openDatabase(config: DatabaseConfig, migrationsFolder = MIGRATIONS_DIR, onIdleError: (error: Error) => void = () => {}): Promise<Database> {
   if (config.engine === 'pglite') {
     const dataDir = config.dataDir ?? 'memory://';
     // PGlite creates only the last folder of the path; a fresh clone has none of them.
@@ -55,6 +58,10 @@ export async function openDatabase(config: DatabaseConfig, migrationsFolder = MI
     // path for the pg_trgm operator classes.
     ...(pgSchema ? { options: `-c search_path=${pgSchema},public` } : {}),
   });
+  // An idle connection the server ended (a restart, an admin's kill) is an 'error' on the pool;
+  // unheard, it would end the process. The pool drops that connection and opens a fresh one on
+  // the next query, so a restarted server is found again without the backend restarting.
+  pool.on('error', onIdleError);
   try {
     if (pgSchema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${pgSchema}`);
     const db = drizzlePg(pool, { schema });
