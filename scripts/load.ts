@@ -262,11 +262,14 @@ export interface RunLoadInput {
   seed: string;
   /** Progress lines (one per interval); none when absent. */
   print?: (line: string) => void;
+  /** Percent of calls that settle, and that edit a limit: 2 and 2 unless given (a short test asks for more). */
+  mix?: { settle: number; edit: number };
 }
 
 /** The driver's core: signs the agents in, runs the mix for the duration, and measures. */
 export async function runLoad(input: RunLoadInput): Promise<LoadReport> {
   const print = input.print ?? (() => {});
+  const { settle: settleWeight, edit: editWeight } = input.mix ?? { settle: SETTLE_WEIGHT, edit: EDIT_WEIGHT };
   const registry = createToolRegistry();
   const anonymous = roundRobinClient(input.urls, null);
 
@@ -318,7 +321,7 @@ export async function runLoad(input: RunLoadInput): Promise<LoadReport> {
     const { rng } = agent;
     const roll = rng.next() * 100;
     const player = agent.players.length ? rng.pick(agent.players) : null;
-    if (player && roll < SETTLE_WEIGHT) {
+    if (player && roll < settleWeight) {
       // The agent reads the player's take, then settles a part of it (the whole of it would leave nothing for the next).
       const take = await call(agent, 'agent.getTake', { playerId: player.id });
       const owed = take.ok ? Math.abs((take.data as { rows: Array<{ take: number }> }).rows[0]?.take ?? 0) : 0;
@@ -326,7 +329,7 @@ export async function runLoad(input: RunLoadInput): Promise<LoadReport> {
       if (await confirmed(agent, 'agent.settlePlayer', { playerId: player.id, mode: 'amount', amount: Math.max(1, Math.floor(owed / 20)) })) rec.settlements++;
       return;
     }
-    if (player && roll < SETTLE_WEIGHT + EDIT_WEIGHT) {
+    if (player && roll < settleWeight + editWeight) {
       // Nudges the per-click win by a point either way around what the book had, so it never wanders off.
       const base = player.perClickWin ?? 1_000_000;
       const newValue = Math.max(100, base + rng.int(-2, 2) * 100);
