@@ -1,10 +1,18 @@
 // Main's metrics (issue 16 item 6): a tool call through a real registry, to a real backend over
 // HTTP, is counted by tool and outcome, and its breaker's state is on the gauge.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChatService } from '../../src/main/assistant/chat-service.js';
+import { AuditLog } from '../../src/main/audit/audit-log.js';
 import { connectBackend } from '../../src/main/backend/connection.js';
+import { DeskSessions } from '../../src/main/desk/sessions.js';
 import { createMainMetrics } from '../../src/main/metrics.js';
 import { createToolRegistry } from '../../src/main/tools/registry.js';
+import { startBrowserShell } from '../../src/main/web/server.js';
 import { silentLogger } from '../../src/infra/log.js';
+import { keylessModels } from '../helpers/model-settings.js';
 import { userSchema } from '../../src/shared/contracts/agent-api.js';
 import { type TestBackend, startTestBackend } from '../helpers/backend.js';
 
@@ -44,5 +52,33 @@ describe('main /metrics module', () => {
     expect(text).toMatch(/^agent_desk_model_tokens_total\{model="claude-haiku-5-5",kind="input"\} 1010$/m);
     expect(text).toMatch(/^agent_desk_model_tokens_total\{model="claude-haiku-5-5",kind="cache_read"\} 500$/m);
     expect(text).toMatch(/^agent_desk_model_cost_micro_usd_total\{model="claude-haiku-5-5"\} 206$/m);
+  });
+
+  it('are served at /metrics of the browser shell, a call through a default registry counted', async () => {
+    const connection = await connectBackend({ mode: 'remote', url: b.server.url }, silentLogger);
+    const rendererDir = mkdtempSync(join(tmpdir(), 'desk-renderer-'));
+    writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Agent Desk</title>');
+    const audit = new AuditLog(join(mkdtempSync(join(tmpdir(), 'desk-metrics-')), 'audit.jsonl'));
+    const shell = await startBrowserShell({
+      backend: connection, sessions: new DeskSessions(), log: silentLogger, chat: {} as ChatService, audit, models: keylessModels(), rendererDir,
+    });
+    try {
+      const series = /^agent_desk_tool_calls_total\{tool="agent\.getUpline",outcome="ok"\} (\d+)$/m;
+      const scrape = async () => {
+        const res = await fetch(`${shell.url}/metrics`);
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+        return res.text();
+      };
+      const before = Number(series.exec(await scrape())?.[1] ?? 0);
+      const api = connection.client(await b.login('priya'));
+      const user = userSchema.parse(await api.auth.me.query());
+      expect((await createToolRegistry().call('agent.getUpline', {}, { api, user, requestId: 'metrics-shell' })).ok).toBe(true);
+      const text = await scrape();
+      expect(Number(series.exec(text)?.[1] ?? 0)).toBe(before + 1);
+      expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
+    } finally {
+      await shell.close();
+    }
   });
 });
