@@ -7,6 +7,7 @@ import { createToolRegistry } from '../tools/registry.js';
 import { Assistant } from './assistant.js';
 import { ClaudeBrain } from './claude/brain.js';
 import { RateLimiter } from './guards/rate-limit.js';
+import { Approvals } from '../confirm/approvals.js';
 import { FileChatHistory } from './history.js';
 import { intentModel } from './planner/classifier.js';
 import { RulePlanner } from './planner/rule-planner.js';
@@ -17,6 +18,8 @@ export interface AgentRuntime {
   audit: AuditLog;
   /** The Claude planner's settings, key and usage (the Settings page). */
   models: ClaudeBrain;
+  /** Changes asked for over MCP, answered in the desk's Approvals page. */
+  approvals: Approvals;
 }
 
 export interface AgentRuntimeOptions {
@@ -62,7 +65,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     log: options.log.child({ component: 'assistant' }),
     readCache: new ReadCache(),
   });
-  return { chat, audit, models };
+  return { chat, audit, models, approvals: new Approvals({ registry, audit, log: options.log.child({ component: 'approvals' }) }) };
 }
 
 /** CONFIRM_TTL_SECONDS from the environment, checked: a proposal lives one to five minutes. */

@@ -20,7 +20,7 @@ import type { DeskSessions } from './sessions.js';
 /** How many events the bell keeps per user. */
 export const BELL_SIZE = 100;
 
-/** Where an alert leads: a page of the panel, or the chat (where an approval is confirmed). */
+/** Where an alert leads: a page of the panel (an approval: the Approvals page), or the chat. */
 export type AlertOpen = { page: string } | { chat: true };
 
 /** An event as the bell and a notification show it: in words, with where a click leads. */
@@ -147,7 +147,7 @@ export function describeEvent(event: DeskEvent): Pick<AlertView, 'title' | 'body
     }
     case 'approval_pending': {
       const p = event.payload;
-      return { title: 'A change waits for your confirmation', body: plain(p.summary, 200), open: { chat: true } };
+      return { title: 'A change waits for your confirmation', body: plain(p.summary, 200), open: { page: '/agent/approvals' } };
     }
   }
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { TRPCClientError } from '@trpc/client';
 import { TRPCError, initTRPC } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
@@ -11,6 +12,8 @@ import { checkKeyOutput, modelSettingsPatch, modelSettingsView, setApiKeyInput, 
 import { auditListOutput } from '../../shared/contracts/audit.js';
 import { PAGE_SIZE_MAX } from '../../shared/contracts/page-size.js';
 import type { ChatService } from '../assistant/chat-service.js';
+import type { Approvals } from '../confirm/approvals.js';
+import { approvalsListOutput } from '../../shared/contracts/approvals.js';
 import type { ModelSettingsService } from '../assistant/claude/settings-service.js';
 import { SecretStoreError } from '../secrets/secret-store.js';
 import type { AuditLog } from '../audit/audit-log.js';
@@ -36,6 +39,8 @@ export interface DeskServices {
   files?: FileSaver | undefined;
   /** The users' live event feeds (issue 15); none: the bell is refused. */
   alerts?: DeskAlerts | undefined;
+  /** Changes asked for over MCP, waiting for the user (issue 16); none: the Approvals page is refused. */
+  approvals?: Approvals | undefined;
 }
 
 /**
@@ -174,6 +179,13 @@ function alertsOf(ctx: DeskContext): DeskAlerts {
   if (!ctx.alerts) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: 'this desk has no alerts' });
   return ctx.alerts;
 }
+
+function approvalsOf(ctx: DeskContext): Approvals {
+  if (!ctx.approvals) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: 'this desk takes no approvals' });
+  return ctx.approvals;
+}
+
+const approvalAnswerInput = z.strictObject({ id: api.id });
 
 const savedFileInput = z.strictObject({ savedId: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/) });
 
@@ -325,6 +337,15 @@ export const deskRouter = t.router({
       return relay(ctx, () => alerts.update(ctx.slot, ctx.session.user, ctx.api, change));
     }),
     markRead: signedIn.input(markReadInput).mutation(({ ctx, input }) => alertsOf(ctx).markRead(ctx.slot, ctx.session.user, input.upTo)),
+  }),
+  /**
+   * Changes an MCP client asked for (issue 16): the user's pending approvals, with the preview each
+   * was asked with, and their answer. Confirming runs exactly the previewed call, once.
+   */
+  approvals: t.router({
+    list: signedIn.output(approvalsListOutput).query(({ ctx }) => relay(ctx, () => ctx.api.approvals.list.query({ status: 'pending' }))),
+    confirm: signedIn.input(approvalAnswerInput).mutation(({ ctx, input }) => approvalsOf(ctx).confirm(input.id, { user: ctx.session.user, api: ctx.api }, 'desk', randomUUID())),
+    reject: signedIn.input(approvalAnswerInput).mutation(({ ctx, input }) => approvalsOf(ctx).reject(input.id, { user: ctx.session.user, api: ctx.api }, 'desk', randomUUID())),
   }),
   audit: t.router({
     /**

@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import { ApprovalsPage } from './Approvals';
 import { AuditPage } from './Audit';
 import { BetsPage } from './Bets';
 import { DashboardPage } from './Dashboard';
@@ -33,6 +34,7 @@ export const PAGES: PageEntry[] = [
   { pattern: '/agent/pnl', title: 'PnL', nav: 'PnL', Component: PnlPage },
   { pattern: '/agent/settlements', title: 'Settlements', nav: 'Settlements', Component: SettlementsPage },
   { pattern: '/agent/reports', title: 'Reports', nav: 'Reports', Component: ReportsPage },
+  { pattern: '/agent/approvals', title: 'Approvals', nav: 'Approvals', Component: ApprovalsPage },
   { pattern: '/agent/audit', title: 'Audit', nav: 'Audit', Component: AuditPage },
   { pattern: '/agent/settings', title: 'Settings', nav: 'Settings', Component: SettingsPage },
 ];
