@@ -40,12 +40,12 @@ export async function openBackend(options: {
   clock?: string;
   now?: () => Date;
   realNow?: () => Date;
-  /** Where the event feed reports a lost listener connection, and the pool a lost idle one. */
+  /** Where the event feed reports a lost listener connection, and the pool a connection lost between queries. */
   log?: Logger;
 }): Promise<Backend> {
   const database = await openDatabase(options.database, undefined, (error) => {
     // Its message and code only: pg hangs the whole broken client on the error.
-    (options.log ?? silentLogger).warn('database connection lost while idle', { message: error.message, code: (error as { code?: unknown }).code });
+    (options.log ?? silentLogger).warn('database connection lost between queries', { message: error.message, code: (error as { code?: unknown }).code });
   });
   try {
     if (options.seedDemoIfEmpty && (await isEmpty(database))) {

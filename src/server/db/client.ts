@@ -9,6 +9,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock.js';
 import * as schema from './schema.js';
 
 export type Schema = typeof schema;
@@ -37,17 +38,24 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /**
  * Opens the engine the configuration names and brings its schema up to date. `onIdleError`
- * hears of a pooled PostgreSQL connection that broke while idle (the server restarted).
+ * hears of a pooled PostgreSQL connection that broke between queries (the server restarted).
  */
 export async function openDatabase(config: DatabaseConfig, migrationsFolder = MIGRATIONS_DIR, onIdleError: (error: Error) => void = () => {}): Promise<Database> {
   if (config.engine === 'pglite') {
     const dataDir = config.dataDir ?? 'memory://';
     // PGlite creates only the last folder of the path; a fresh clone has none of them.
-    if (!dataDir.includes('://')) mkdirSync(dataDir, { recursive: true });
-    const client = new PGlite(dataDir, { extensions: { pg_trgm }, ...(config.from && { loadDataDir: config.from }) });
-    const db = drizzlePglite(client, { schema });
-    await migratePglite(db, { migrationsFolder });
-    return { db: db as unknown as Db, engine: 'pglite', snapshot: () => client.dumpDataDir('none'), close: () => client.close() };
+    const onDisk = !dataDir.includes('://');
+    if (onDisk) mkdirSync(dataDir, { recursive: true });
+    const release = onDisk ? lockDataDir(dataDir) : () => {};
+    try {
+      const client = new PGlite(dataDir, { extensions: { pg_trgm }, ...(config.from && { loadDataDir: config.from }) });
+      const db = drizzlePglite(client, { schema });
+      await migratePglite(db, { migrationsFolder });
+      return { db: db as unknown as Db, engine: 'pglite', snapshot: () => client.dumpDataDir('none'), close: () => client.close().finally(release) };
+    } catch (error) {
+      release();
+      throw error;
+    }
   }
   const pgSchema = config.schema;
   if (pgSchema !== undefined && !SCHEMA_NAME.test(pgSchema)) throw new Error(`invalid schema name: ${pgSchema}`);
@@ -58,10 +66,13 @@ export async function openDatabase(config: DatabaseConfig, migrationsFolder = MI
     // path for the pg_trgm operator classes.
     ...(pgSchema ? { options: `-c search_path=${pgSchema},public` } : {}),
   });
-  // An idle connection the server ended (a restart, an admin's kill) is an 'error' on the pool;
-  // unheard, it would end the process. The pool drops that connection and opens a fresh one on
-  // the next query, so a restarted server is found again without the backend restarting.
+  // A connection the server ended (a restart, an admin's kill) is an 'error' event: on the pool
+  // while the connection is idle, on the client while it is checked out between two queries (a
+  // transaction awaiting its next statement). Unheard, either ends the process. The query in
+  // flight fails on its own; the pool drops a broken connection when it comes back and opens a
+  // fresh one for the next query, so a restarted server is found again by itself.
   pool.on('error', onIdleError);
+  pool.on('connect', (client) => client.on('error', onIdleError));
   try {
     if (pgSchema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${pgSchema}`);
     const db = drizzlePg(pool, { schema });
@@ -84,4 +95,22 @@ export function databaseConfigFromEnv(env: NodeJS.ProcessEnv, defaultDataDir: st
   const url = env.DATABASE_URL?.trim();
   if (url) return { engine: 'postgres', url };
   return { engine: 'pglite', dataDir: env.PGLITE_DIR?.trim() || defaultDataDir };
+}
+
+/** SQLSTATEs of a server that is going away or not yet back: 08 connection exceptions, 57P01–57P03 shutdowns and start-up. */
+const UNAVAILABLE_STATES = /^(?:08[0-9A-Z]{3}|57P0[123])$/;
+const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTCONN']);
+const UNAVAILABLE_WORDS = /^(?:Connection terminated|Client has encountered a connection error|Connection ended)/;
+
+/**
+ * True when an error (or one it wraps) says the database could not be reached or went away
+ * mid-query — the server restarting, not the query being wrong. Such a call may succeed later.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 6; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && (UNAVAILABLE_STATES.test(code) || UNAVAILABLE_ERRNOS.has(code))) return true;
+    if (UNAVAILABLE_WORDS.test(e.message)) return true;
+  }
+  return false;
 }

@@ -2,6 +2,7 @@ import { TRPCError, initTRPC } from '@trpc/server';
 import { ZodError, z } from 'zod';
 import { DayOutOfRangeError } from '../../shared/dates.js';
 import type { Logger } from '../../infra/log.js';
+import { isDatabaseUnavailable } from '../db/client.js';
 import { resolveSession } from '../services/auth.js';
 import type { Caller, ServiceDeps } from '../services/caller.js';
 import { LoginThrottledError } from '../services/login-throttle.js';
@@ -67,6 +68,10 @@ export const publicProcedure = t.procedure.use(async ({ path, type, next }) => {
   return result;
 }).use(async ({ next }) => {
   const result = await next();
+  // The database restarting is not the backend failing: the caller is told it may try again.
+  if (!result.ok && result.error.code === 'INTERNAL_SERVER_ERROR' && isDatabaseUnavailable(result.error.cause)) {
+    throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: 'the database is unavailable: try again in a moment', cause: result.error.cause });
+  }
   // The contracts keep days inside the book's calendar; should one reach date arithmetic anyway, it is still the client's mistake.
   if (!result.ok && result.error.cause instanceof DayOutOfRangeError) {
     throw new TRPCError({ code: 'BAD_REQUEST', message: result.error.cause.message, cause: result.error.cause });
