@@ -98,6 +98,12 @@ describe('npm run mcp over stdio', () => {
     expect(events.at(-1)!.payload).toMatchObject({ approvalId: change.approvalId, summary: expect.stringMatching(/Karan Malhotra's credit limit/) });
   });
 
+  it('is documented tool by tool in docs/mcp.md', async () => {
+    const doc = await readFile('docs/mcp.md', 'utf8');
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).filter((name) => !doc.includes(`| \`${name}\` |`))).toEqual([]);
+  });
+
   it('offers no way to confirm an approval over MCP', async () => {
     const { tools } = await client.listTools();
     expect(tools.filter((t) => /approv|confirm|claim/i.test(t.name))).toEqual([]);

@@ -83,8 +83,10 @@ export function createDeskMcpServer(options: DeskMcpOptions): Server {
     { name: 'agent-desk', title: 'Agent Desk', version: options.version ?? '0.1.0' },
     {
       capabilities: { tools: {} },
-      instructions: 'Tools over the signed-in agent\'s own book (amounts in points with two decimals, as the desk shows them). '
-        + 'Changes (limits, settlements, hedge bets, sharing a report) are only proposed: the user confirms each one in Agent Desk.',
+      instructions: 'Tools over the signed-in agent\'s own book. Amounts in structured results and arguments are integer paisa '
+        + '(100 paisa = 1 point); the text of a result states them in points. Players and matches may be named; an unclear name is '
+        + 'refused with the candidates and their ids. Changes (limits, settlements, hedge bets, sharing a report) are only proposed: '
+        + 'the user confirms each one in Agent Desk.',
     },
   );
 

@@ -9,6 +9,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock.js';
 import * as schema from './schema.js';
 
 export type Schema = typeof schema;
@@ -43,11 +44,18 @@ export async function openDatabase(config: DatabaseConfig, migrationsFolder = MI
   if (config.engine === 'pglite') {
     const dataDir = config.dataDir ?? 'memory://';
     // PGlite creates only the last folder of the path; a fresh clone has none of them.
-    if (!dataDir.includes('://')) mkdirSync(dataDir, { recursive: true });
-    const client = new PGlite(dataDir, { extensions: { pg_trgm }, ...(config.from && { loadDataDir: config.from }) });
-    const db = drizzlePglite(client, { schema });
-    await migratePglite(db, { migrationsFolder });
-    return { db: db as unknown as Db, engine: 'pglite', snapshot: () => client.dumpDataDir('none'), close: () => client.close() };
+    const onDisk = !dataDir.includes('://');
+    if (onDisk) mkdirSync(dataDir, { recursive: true });
+    const release = onDisk ? lockDataDir(dataDir) : () => {};
+    try {
+      const client = new PGlite(dataDir, { extensions: { pg_trgm }, ...(config.from && { loadDataDir: config.from }) });
+      const db = drizzlePglite(client, { schema });
+      await migratePglite(db, { migrationsFolder });
+      return { db: db as unknown as Db, engine: 'pglite', snapshot: () => client.dumpDataDir('none'), close: () => client.close().finally(release) };
+    } catch (error) {
+      release();
+      throw error;
+    }
   }
   const pgSchema = config.schema;
   if (pgSchema !== undefined && !SCHEMA_NAME.test(pgSchema)) throw new Error(`invalid schema name: ${pgSchema}`);
