@@ -428,6 +428,11 @@ export class Assistant implements ChatService {
     if (outcome.action === 'clarify') {
       record.outcome = 'clarify';
       record.clarify = { reason: outcome.reason, question: outcome.question };
+      // A player named but not found (or not yet told apart) is whom "him" means next, not the one
+      // before: "same for Farhan" (outside the downline), then "settle him", must not settle Karan.
+      if (outcome.reason === 'player_not_found' || outcome.reason === 'ambiguous_player') {
+        conversation.context = { ...conversation.context, lastPlayer: null };
+      }
       if (outcome.pending && outcome.card) {
         const names = outcome.card.type === 'player_picker'
           ? outcome.card.data.players.map((p) => ({ id: p.id, name: p.name }))

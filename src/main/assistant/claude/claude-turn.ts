@@ -29,6 +29,8 @@ import { systemPrompt } from './system-prompt.js';
 import { toolCatalog } from './tool-catalog.js';
 import { normalizeForSearch } from '../../../shared/text.js';
 import { BULK } from '../planner/slots.js';
+import { typedAmounts } from '../planner/rule-planner.js';
+import { SKIP_CONFIRMATION_ANSWER, asksToSkipConfirmation } from '../guards/consent-guard.js';
 
 /**
  * An earlier exchange of the conversation, as the model is shown it: in words, and for a turn
@@ -183,6 +185,8 @@ export async function* claudeTurn(input: ClaudeTurnInput, deps: ClaudeTurnDeps):
     if (apart) yield { type: 'text', requestId: input.requestId, delta: apart };
     messages.push({ role: 'assistant', content: response.content as Anthropic.ContentBlockParam[] });
     const results: Anthropic.ToolResultBlockParam[] = [];
+    // Several changes asked for in one reply are one request for many: none is proposed, as offline.
+    const changes = uses.filter((u) => catalog.definitionOf(u.name)?.isDestructive).length;
     for (const use of uses) {
       const refuse = (text: string) => results.push({ type: 'tool_result', tool_use_id: use.id, is_error: true, content: text });
       const definition = catalog.definitionOf(use.name);
@@ -200,12 +204,18 @@ export async function* claudeTurn(input: ClaudeTurnInput, deps: ClaudeTurnDeps):
         refuse('The user asked a question, not for a change: answer it with the read tools. Propose a change only when the user asks for one.');
         continue;
       }
+      const args = use.input && typeof use.input === 'object' && !Array.isArray(use.input) ? { ...(use.input as Record<string, unknown>) } : {};
+      const held = definition.isDestructive ? changeRefusal(definition.name, args, changes, input) : null;
+      if (held) {
+        common.notes.push(`refused ${definition.name}: ${held.note}`);
+        refuse(held.text);
+        continue;
+      }
       if (toolCalls >= MAX_CALLS_PER_TURN) {
         refuse(`That is the ${MAX_CALLS_PER_TURN}-call limit of this turn: answer with the results you have.`);
         continue;
       }
       toolCalls += 1;
-      const args = use.input && typeof use.input === 'object' && !Array.isArray(use.input) ? { ...(use.input as Record<string, unknown>) } : {};
       // The offline planner's name for the intent, so its follow-ups ("change it to 30k", "and for Rahul?") work on this plan too.
       const intent = (isToolName(definition.name) ? (TOOLS[definition.name] as ToolModule).planning?.id : undefined) ?? definition.name;
       const decision: Decision = { request_id: input.requestId, intent, action: 'tools', calls: [{ tool: definition.name, args }], confidence: 1 };
@@ -250,6 +260,26 @@ export async function* claudeTurn(input: ClaudeTurnInput, deps: ClaudeTurnDeps):
     const released = guard.recheck();
     if (released) yield { type: 'text', requestId: input.requestId, delta: released };
   }
+}
+
+/**
+ * Why a model's change is not proposed, beyond the gate's checks: it is one of several asked for
+ * at once; the user's message asks to skip the confirmation; or its amount is not one the user
+ * typed plainly — in this message or, for "ok go ahead", the last one that had an amount — so an
+ * amount read in a tool result (a planted note) or worked out by the model never reaches a preview.
+ */
+function changeRefusal(tool: string, args: Record<string, unknown>, changes: number, input: ClaudeTurnInput): { note: string; text: string } | null {
+  if (changes > 1) return { note: 'several changes in one reply', text: 'Changes are made one at a time, each confirmed by the user: ask them which to prepare first.' };
+  if (asksToSkipConfirmation(input.text)) return { note: 'the message asks to skip the confirmation', text: `Tell the user: ${SKIP_CONFIRMATION_ANSWER}` };
+  const arg = isToolName(tool) ? (TOOLS[tool] as ToolModule).planning?.amount?.arg : undefined;
+  if (arg === undefined || args[arg] === undefined) return null;
+  const said = [input.text, ...input.earlier.map((e) => e.user).reverse()].map((text) => typedAmounts(text, input.today)).find((t) => t.paisa.length > 0);
+  if (!said) return { note: 'an amount the user did not type', text: 'The user typed no amount: ask them for it, and propose nothing until they say it.' };
+  if (said.doubt) return { note: 'an amount that reads two ways', text: `Ask the user: ${said.doubt}` };
+  if (!said.paisa.includes(args[arg] as number)) {
+    return { note: 'an amount the user did not type', text: 'The amount of a change must be the one the user typed, as typed: use it, or ask them.' };
+  }
+  return null;
 }
 
 /** One model call, streamed; retried while nothing of it has been shown. Throws ModelFailure or TurnStopped. */

@@ -12,6 +12,8 @@ import { LEXICON, type Reading, hasAny, read } from './grammar.js';
 import { Slots, periodOf, statusOf } from './slots.js';
 import { speechAct } from './speech-act.js';
 import { amountRefusal } from '../../../shared/parse/amount.js';
+import { amountDoubt } from '../guards/amount-guard.js';
+import { SKIP_CONFIRMATION_ANSWER, asksToSkipConfirmation } from '../guards/consent-guard.js';
 import { type IsoDate, addDays, endOfMonth, startOfMonth } from '../../../shared/dates.js';
 import { classifyIntent, decideIntent, splitClauses } from './classifier.js';
 import type { PlannedCall, Planner, PlannerInput, ToolPlanning } from './types.js';
@@ -49,6 +51,31 @@ export function asksForChange(text: string, today: IsoDate): boolean {
   const r = read(text, today, KNOWN_WORDS);
   // An order with an amount in it ("please make karan 46k") may be one the rules have no words for.
   return speechAct(r.folded, ORDER_VERBS) === 'command' && (r.amounts.length > 0 || INTENTS.some((i) => isWrite(i) && i.triggers(r)));
+}
+
+/**
+ * A change's amount as the user typed it: the amounts of their message (as the grammar reads
+ * them: no dates, counts or over/under lines), and why they can't be taken as typed (amount-guard.ts).
+ */
+export function typedAmounts(text: string, today: IsoDate): { paisa: number[]; doubt: string | null } {
+  const r = read(text, today, KNOWN_WORDS);
+  return { paisa: r.amounts.flatMap((a) => (a.paisa === null ? [] : [a.paisa])), doubt: r.amounts.length > 0 ? amountDoubt(text, r.amounts) : null };
+}
+
+/**
+ * The guards of a planned change: a message that asks to skip its confirmation gets no preview
+ * (consent-guard.ts), nor one whose amount could be read two ways (amount-guard.ts).
+ */
+function changeDoubt(calls: readonly PlannedCall[], text: string, r: Reading): NonNullable<Decision['clarify']> | null {
+  const writes = calls.filter((c) => WRITE_TOOLS.has(c.tool));
+  if (writes.length === 0) return null;
+  if (asksToSkipConfirmation(text)) return { reason: 'not_allowed', question: SKIP_CONFIRMATION_ANSWER };
+  const amounted = writes.some((c) => {
+    const arg = planningOf(c.tool)?.amount?.arg;
+    return arg !== undefined && c.args[arg] !== undefined;
+  });
+  const doubt = amounted ? amountDoubt(text, r.amounts) : null;
+  return doubt === null ? null : { reason: 'needs_amount', question: doubt };
 }
 
 /** Every word the planner understands: the grammar's own and each intent's vocabulary. */
@@ -159,6 +186,8 @@ export class RulePlanner implements Planner {
       if ('clarify' in filled) return { ...base, intent: intent.id, action: 'clarify', calls: [], confidence: 0.9, clarify: filled.clarify };
       calls.push({ tool: intent.tool, args: filled.args });
     }
+    const doubt = changeDoubt(calls, input.text, r);
+    if (doubt) return { ...base, intent: intents.map((i) => i.id).join('+'), action: 'clarify', calls: [], confidence: 0.9, clarify: doubt };
     // Several players named: the same question for each; a change is made for one player at a time.
     const players = slots.namedPlayers(['and', 'aur', 'or', 'plus', 'also']);
     if (players.length > 1 && calls.some((c) => c.args.player === players[0])) {
@@ -198,6 +227,8 @@ export class RulePlanner implements Planner {
     if (!intent) return null;
     const filled = intent.fill(new Slots(input, r));
     if ('clarify' in filled) return { ...base, intent: intent.id, action: 'clarify', calls: [], confidence: decision.p, clarify: filled.clarify };
+    const doubt = changeDoubt([{ tool: intent.tool, args: filled.args }], input.text, r);
+    if (doubt) return { ...base, intent: intent.id, action: 'clarify', calls: [], confidence: decision.p, clarify: doubt };
     return { ...base, intent: intent.id, action: 'tools', calls: [{ tool: intent.tool, args: filled.args }], confidence: Math.min(decision.p, 0.8) };
   }
 
@@ -212,10 +243,11 @@ export class RulePlanner implements Planner {
     const spec = write ? planningOf(write.tool) : undefined;
     if (!write || !spec) return null;
     const base = { request_id: input.requestId, intent: `follow_up:${spec.id}`, confidence: 0.8 };
+    if (asksToSkipConfirmation(input.text)) return { ...base, action: 'clarify', calls: [], clarify: { reason: 'not_allowed', question: SKIP_CONFIRMATION_ANSWER } };
     if (r.amounts.length === 0 && GO_AHEAD.test(r.folded)) return { ...base, action: 'tools', calls: [{ tool: write.tool, args: { ...write.args } }] };
     if (r.amounts.length !== 1 || !spec.amount || !AMEND.test(r.folded) || r.names.length > 0) return null;
     const amount = r.amounts[0]!;
-    const refusal = amountRefusal(amount);
+    const refusal = amountRefusal(amount) ?? amountDoubt(input.text, r.amounts);
     if (refusal !== null || amount.paisa === null) {
       return { ...base, action: 'clarify', calls: [], clarify: { reason: 'needs_amount', question: refusal ?? 'What amount did you mean?' } };
     }

@@ -11,7 +11,8 @@ export { hasAny };
 
 export const PLAYER_WORD = /\bplayers?\b|\bclients?\b|\bpunters?\b/;
 const SELF = ['my', 'me', 'i', 'our', 'we', 'us', 'mine'];
-export const BULK = /\b(?:every|all|each|everyone|everybody|whole)\b(?!\s+(?:time|day))/;
+// "everyone's" is folded to "everyones": the possessive is everyone too.
+export const BULK = /\b(?:every|all|each|everyones?|everybodys?|whole)\b(?!\s+(?:time|day))/;
 
 export const ask = (reason: Extract<Filled, { clarify: unknown }>['clarify']['reason'], question: string): Filled => ({ clarify: { reason, question } });
 

@@ -1,0 +1,32 @@
+/**
+ * The consent guard: a message that asks for a change *and* for its confirmation to be skipped,
+ * faked or taken as given ("without asking", "already confirmed", "pre-approved", "confirmations
+ * off", "confirm mat poochna", a nonce typed in) asks for something the app never does. Neither
+ * planner answers it with a preview of one reading of it: the user is told that every change
+ * waits for their Confirm on its preview, and asked for the change on its own. The words are
+ * read as a kind (bypassing the confirmation), in English and Hinglish, not as any one phrasing.
+ */
+
+/** Words of confirming, previewing or asking first, as they stand after "without", "no", "skip", "don't". */
+const CONSENT = String.raw`(?:confirm\w*|preview\w*|approv\w*|ask\w*|check\w*|permission|verif\w*|puch\w*|pooch\w*)`;
+
+const BYPASS = new RegExp([
+  String.raw`\bwithout\s+(?:\w+\s+){0,2}${CONSENT}`,
+  String.raw`\bno\s+(?:\w+\s+){0,2}${CONSENT}`,
+  String.raw`\b(?:dont|don\s+t|do\s+not|never|stop)\s+(?:\w+\s+){0,2}${CONSENT}`,
+  String.raw`\b(?:skip\w*|bypass\w*|disable\w*|ignore\w*|turn\w*\s+off|switch\w*\s+off)\s+(?:\w+\s+){0,2}${CONSENT}`,
+  String.raw`\b${CONSENT}\s+(?:\w+\s+){0,2}(?:off|disabled|not\s+needed|unnecessary|mat|nahi|nahin)\b`,
+  String.raw`\b(?:already|pre|auto)\s*(?:confirmed|approved|authori[sz]ed|consented)\b`,
+  String.raw`\bbina\s+(?:\w+\s+){0,1}${CONSENT}`,
+  // A confirmation is the Confirm button's nonce: one typed into the chat is an attempt to forge it.
+  String.raw`\b(?:nonce|payload\s*hash|confirmed\s+true)\b`,
+].join('|'));
+
+/** Whether the message asks for its change to skip (or claim) the user's confirmation. */
+export function asksToSkipConfirmation(text: string): boolean {
+  const folded = ` ${text.toLowerCase().replace(/['’]/g, '').replace(/[^\p{L}\p{N}]+/gu, ' ').trim()} `;
+  return BYPASS.test(folded);
+}
+
+export const SKIP_CONFIRMATION_ANSWER = 'Every change waits for you to press Confirm on its preview: I can\'t skip that, take it as given, '
+  + 'or accept a confirmation typed in the chat. Ask for the change on its own and I will show you the preview.';
