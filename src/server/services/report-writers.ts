@@ -95,7 +95,13 @@ function xlsxCell(cell: Cell, column: Column, wallClock: (iso: string) => Date):
 }
 
 function xlsxWriter(path: string, heading: ReportHeading, columns: Column[]): ReportWriter {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: path, useStyles: true, useSharedStrings: false });
+  // Our own file stream, heard from the start: exceljs listens for its errors only while it
+  // finalizes, so a write that failed before (a full disk) left commit() waiting for ever.
+  const out = createWriteStream(path);
+  let failure: Error | null = null;
+  const failed = new Promise<never>((_, reject) => out.once('error', (error) => { failure = error; reject(error); }));
+  failed.catch(() => undefined);
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   workbook.creator = 'Agent Desk';
   // Title, subtitle and the header stay in view while scrolling.
   const sheet = workbook.addWorksheet(heading.sheetName, { views: [{ state: 'frozen', xSplit: 0, ySplit: 3 }] });
@@ -119,6 +125,8 @@ function xlsxWriter(path: string, heading: ReportHeading, columns: Column[]): Re
 
   return {
     write(lines) {
+      // The file is gone (its stream failed): stop here rather than zip the rest into memory.
+      if (failure) throw failure;
       for (const line of lines) {
         if (line.type === 'group') {
           const row = sheet.addRow([line.label]);
@@ -142,8 +150,9 @@ function xlsxWriter(path: string, heading: ReportHeading, columns: Column[]): Re
       }
     },
     async finish() {
+      if (failure) throw failure;
       sheet.commit();
-      await workbook.commit();
+      await Promise.race([workbook.commit(), failed]);
       return (await stat(path)).size;
     },
   };

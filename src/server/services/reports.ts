@@ -212,7 +212,7 @@ async function runJob(
       where id = ${id} and status = 'running'`);
   } catch (error) {
     if (error instanceof Cancelled) return;
-    const message = error instanceof TRPCError ? error.message : 'the report could not be written (internal error)';
+    const message = error instanceof TRPCError ? error.message : writeFailure(error);
     await queryRows(deps.db, sql`
       update report_artifacts set status = 'failed', error = ${message.slice(0, 300)}, content = null,
         updated_at = ${deps.realNow().toISOString()}::timestamptz
@@ -220,6 +220,13 @@ async function runJob(
   } finally {
     if (dir) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
   }
+}
+
+/** Why a job's file could not be written, in the words its owner is shown. */
+function writeFailure(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'ENOSPC' || code === 'EDQUOT') return 'the report could not be written: the disk for report files is full; try again once space is freed';
+  return 'the report could not be written (internal error)';
 }
 
 // ── read side ────────────────────────────────────────────────────────────────────────────────
