@@ -8,6 +8,7 @@ import { Assistant } from './assistant.js';
 import { ClaudeBrain } from './claude/brain.js';
 import { RateLimiter } from './guards/rate-limit.js';
 import { Approvals } from '../confirm/approvals.js';
+import { mcpAuditFileIn } from '../audit/audit-log.js';
 import { FileChatHistory } from './history.js';
 import { intentModel } from './planner/classifier.js';
 import { RulePlanner } from './planner/rule-planner.js';
@@ -20,6 +21,8 @@ export interface AgentRuntime {
   models: ClaudeBrain;
   /** Changes asked for over MCP, answered in the desk's Approvals page. */
   approvals: Approvals;
+  /** The MCP server's audit log in the same data folder (changes confirmed in an MCP client's form): read by the Audit page, never written here. */
+  mcpAudit: AuditLog;
 }
 
 export interface AgentRuntimeOptions {
@@ -65,7 +68,11 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     log: options.log.child({ component: 'assistant' }),
     readCache: new ReadCache(),
   });
-  return { chat, audit, models, approvals: new Approvals({ registry, audit, log: options.log.child({ component: 'approvals' }) }) };
+  return {
+    chat, audit, models,
+    approvals: new Approvals({ registry, audit, log: options.log.child({ component: 'approvals' }) }),
+    mcpAudit: new AuditLog(mcpAuditFileIn(options.dataDir)),
+  };
 }
 
 /** CONFIRM_TTL_SECONDS from the environment, checked: a proposal lives one to five minutes. */

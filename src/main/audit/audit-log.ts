@@ -45,6 +45,11 @@ export function auditFileIn(dataDir: string): string {
   return join(dataDir, 'audit', 'audit.jsonl');
 }
 
+/** Where the MCP server (`npm run mcp`) sharing a data folder keeps its own chain: `<dataDir>/mcp/audit/audit.jsonl`. */
+export function mcpAuditFileIn(dataDir: string): string {
+  return auditFileIn(join(dataDir, 'mcp'));
+}
+
 export class AuditLogError extends Error {
   override readonly name = 'AuditLogError';
 }

@@ -46,6 +46,11 @@ export interface VerifyOptions {
   backendHead?: AuditHead | null;
   /** The last entry this process wrote or read, which catches a tail cut off while it ran. */
   localHead?: AuditHead | null;
+  /**
+   * Backend records that the user's other audit log names (the MCP server's, for changes confirmed
+   * in an MCP client's own form; `executedAnchors` of it): accounted for there, not missing here.
+   */
+  claimedElsewhere?: ReadonlySet<number>;
 }
 
 const INT_MAX = 2_147_483_647;
@@ -128,11 +133,23 @@ export function verifyAuditLog(text: string, options: VerifyOptions = {}): Audit
   const backendChecked = options.anchors !== undefined && options.anchors !== null && options.user !== undefined;
   if (backendChecked) {
     backend = { records: options.anchors!.length, head: options.backendHead ?? null };
-    const namedByDamaged = new Set(parsed.flatMap((p) => (p.anchor === null ? [] : [p.anchor])));
+    const namedByDamaged = new Set([...parsed.flatMap((p) => (p.anchor === null ? [] : [p.anchor])), ...(options.claimedElsewhere ?? [])]);
     anchorFindings(entries, options.user!, options.anchors!, options.backendHead ?? null, namedByDamaged, findings);
   }
   const list = findings.done();
   return { ok: list.length === 0 && backendChecked, backendChecked, count: lines.length, head, entries, backend, findings: list };
+}
+
+/** The backend records a log's valid executed entries of `user` name: what it accounts for. */
+export function executedAnchors(text: string, user: string): Set<number> {
+  const named = new Set<number>();
+  for (const line of splitLines(text).lines) {
+    const checked = checkLine(line);
+    if (!checked.ok || checked.entry.user !== user || checked.entry.outcome !== 'executed') continue;
+    const ref = auditAnchor.safeParse(obj(checked.entry.after)?.anchor);
+    if (ref.success) named.add(ref.data.seq);
+  }
+  return named;
 }
 
 /** The seq and hash a damaged line still claims, if it parses that far. */

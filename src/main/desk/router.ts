@@ -17,7 +17,7 @@ import { approvalsListOutput } from '../../shared/contracts/approvals.js';
 import type { ModelSettingsService } from '../assistant/claude/settings-service.js';
 import { SecretStoreError } from '../secrets/secret-store.js';
 import type { AuditLog } from '../audit/audit-log.js';
-import { readAnchors, verifyAuditLog } from '../audit/verify.js';
+import { executedAnchors, readAnchors, verifyAuditLog } from '../audit/verify.js';
 import { toolLabel } from '../tools/index.js';
 import { withoutLink } from '../tools/generate-report.js';
 import {
@@ -41,6 +41,8 @@ export interface DeskServices {
   alerts?: DeskAlerts | undefined;
   /** Changes asked for over MCP, waiting for the user (issue 16); none: the Approvals page is refused. */
   approvals?: Approvals | undefined;
+  /** The MCP server's audit log beside main's (changes confirmed in an MCP client's form), read and verified with it. */
+  mcpAudit?: AuditLog | undefined;
 }
 
 /**
@@ -382,9 +384,22 @@ export const deskRouter = t.router({
           },
         };
       }
-      const verify = () => verifyAuditLog(snapshot.text, {
-        user, anchors: backend?.anchors ?? null, backendHead: backend?.head ?? null, localHead: snapshot.head,
-      });
+      // The MCP server's own log accounts for the changes confirmed in an MCP client's form; each
+      // log is verified on its own, and neither's records count as missing from the other.
+      const mcpText = ctx.mcpAudit ? await ctx.mcpAudit.text().catch(() => '') : '';
+      const verify = () => {
+        const desk = verifyAuditLog(snapshot.text, {
+          user, anchors: backend?.anchors ?? null, backendHead: backend?.head ?? null, localHead: snapshot.head, claimedElsewhere: executedAnchors(mcpText, user),
+        });
+        if (mcpText === '') return desk;
+        const mcp = verifyAuditLog(mcpText, { user, anchors: backend?.anchors ?? null, backendHead: backend?.head ?? null, claimedElsewhere: executedAnchors(snapshot.text, user) });
+        const own = mcp.findings.filter((f) => f.entries.length > 0 || f.lines.length > 0);
+        return {
+          ...desk,
+          ok: desk.ok && own.length === 0,
+          findings: [...desk.findings, ...own.map((f) => ({ ...f, where: `the MCP server's log, ${f.where}`, entries: [], lines: [] }))].slice(0, 101),
+        };
+      };
       let verdict = verify();
       // A change confirmed while the records were read is in the file but not in what was read
       // (the backend commits before main appends): read the records once more before calling

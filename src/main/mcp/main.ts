@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { type LogLevel, createLogger } from '../../infra/log.js';
-import { AuditLog, auditFileIn } from '../audit/audit-log.js';
+import { AuditLog, mcpAuditFileIn } from '../audit/audit-log.js';
 import { backendConfigFromEnv, connectBackend } from '../backend/connection.js';
 import { Approvals } from '../confirm/approvals.js';
 import { browserShellDataDirs } from '../data-dirs.js';
@@ -82,7 +82,7 @@ async function serve(): Promise<void> {
   // Fails here, with the reason, rather than on a client's first call.
   await session.caller();
   const registry = createToolRegistry({ log: log.child({ component: 'tools' }) });
-  const approvals = new Approvals({ registry, audit: new AuditLog(auditFileIn(join(dirs.dataDir, 'mcp'))), log });
+  const approvals = new Approvals({ registry, audit: new AuditLog(mcpAuditFileIn(dirs.dataDir)), log });
   const serverFor = () => createDeskMcpServer({
     registry, approvals, caller: () => session.caller(), signedOut: () => session.forget(), log,
     elicitation: !args.includes('--no-elicitation'),

@@ -187,7 +187,7 @@ export async function startBrowserShell(options: DeskServices & {
     createContext: ({ req }) => {
       // The upgrade was already checked below; the slot is the one this server issued.
       const slot = slotFromCookie(req.headers.cookie)!;
-      return { sessions: options.sessions, backend: options.backend, log: options.log, chat: options.chat, audit: options.audit, models: options.models, approvals: options.approvals, files: downloads, alerts: options.alerts, slot };
+      return { sessions: options.sessions, backend: options.backend, log: options.log, chat: options.chat, audit: options.audit, models: options.models, approvals: options.approvals, mcpAudit: options.mcpAudit, files: downloads, alerts: options.alerts, slot };
     },
   });
   server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {

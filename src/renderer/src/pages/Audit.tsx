@@ -219,7 +219,10 @@ function AuditTable({ entries, toolLabels, flagged }: { entries: AuditEntry[]; t
                 title={flagged.has(e.seq) ? clip(flagged.get(e.seq)!.join('; '), 500) : undefined}>
                 <td className="num">{e.seq}</td>
                 <td className="nowrap">{formatDateTime(e.ts, timezone, { seconds: true })}</td>
-                <td data-testid="audit-tool" title={clip(e.tool, 64)}>{capitalise(Object.hasOwn(toolLabels, e.tool) ? toolLabels[e.tool]! : e.tool)}</td>
+                <td data-testid="audit-tool" title={clip(e.tool, 64)}>
+                  {capitalise(Object.hasOwn(toolLabels, e.tool) ? toolLabels[e.tool]! : e.tool)}
+                  {e.channel === 'mcp' && <span className="muted" data-testid="audit-channel"> (asked over MCP)</span>}
+                </td>
                 <td data-testid="audit-player">{player ? <PlayerLink id={player.id} name={player.name} /> : '—'}</td>
                 <td data-testid="audit-summary" className="audit-summary">
                   {summaryOf(e, player?.name ?? 'the player')}
