@@ -8,7 +8,6 @@
  * held to the amounts the user's own message gives.
  */
 import { type FoundAmount, findAmounts } from '../../../shared/parse/amount.js';
-import { formatPoints } from '../../../shared/money.js';
 
 /** Zero-width and bidirectional controls: "4\u200b5\u200b0" or "\u202e000,01\u202c" shows one number and holds another. */
 const HIDDEN = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/u;
@@ -45,7 +44,8 @@ export function amountDoubt(text: string, amounts: readonly FoundAmount[] = find
     if (LOOSE_SCALE.test(text.slice(a.end))) return `I can't tell which amount "${text.slice(a.start, a.end + (LOOSE_SCALE.exec(text.slice(a.end))?.[0].length ?? 0)).trim()}" is. Type it again, like 5 lakh or 5 crore.`;
   }
   const meant = amounts.filter((a) => !/\bfrom\s*$/i.test(text.slice(0, a.start)));
-  const distinct = [...new Set(meant.map((a) => (a.paisa === null ? a.raw : formatPoints(a.paisa))))];
-  if (distinct.length > 1) return `I found more than one amount (${distinct.slice(0, 3).join(', ')}). Which one did you mean?`;
+  // Told apart by value ("45k" and "45,000" are one amount), shown as typed.
+  const byValue = new Map(meant.map((a) => [a.paisa ?? a.raw, a.raw.trim()]));
+  if (byValue.size > 1) return `I found more than one amount (${[...byValue.values()].slice(0, 3).join(', ')}). Which one did you mean?`;
   return null;
 }
