@@ -100,7 +100,7 @@ export function createDeskMcpServer(options: DeskMcpOptions): Server {
     const definition = options.registry.forRole(caller.user.role).find((d) => apiToolName(d.name) === request.params.name || d.name === request.params.name);
     if (!definition) return failure(`there is no tool named ${clip(request.params.name)} for this account`);
     // The approval alert is how the user sees what MCP clients ask for: a client cannot silence it.
-    if (definition.name === 'agent.muteAlerts' && (request.params.arguments as { kind?: unknown } | undefined)?.kind === 'approval_pending') {
+    if (definition.changesUserSettings && (request.params.arguments as { kind?: unknown } | undefined)?.kind === 'approval_pending') {
       return failure('approval alerts can be muted only in Agent Desk itself: they are how the user sees what MCP clients ask for');
     }
     const requestId = randomUUID();
