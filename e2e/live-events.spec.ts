@@ -1,18 +1,17 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext } from '@playwright/test';
 import pg from 'pg';
 import { createAgentRuntime } from '../src/main/assistant/create.js';
 import { type BackendConnection, connectBackend } from '../src/main/backend/connection.js';
-import { DeskAlerts, backendAlerts } from '../src/main/desk/alerts.js';
+import { DeskAlerts } from '../src/main/desk/alerts.js';
 import { slotFromCookie } from '../src/main/desk/senders.js';
 import { DeskSessions } from '../src/main/desk/sessions.js';
 import { type BrowserShell, startBrowserShell } from '../src/main/web/server.js';
 import { silentLogger } from '../src/infra/log.js';
+import { tapEventStream } from '../scripts/lib/event-tap.js';
+import { type Child, freePort, healthy, killHard as stop, runTs as run } from '../scripts/lib/processes.js';
 import { AGENT, RENDERER_DIR, expect, test } from './fixtures.js';
 
 /**
@@ -49,40 +48,6 @@ async function sql<T>(connectionString: string, run: (client: pg.Client) => Prom
   } finally {
     await client.end();
   }
-}
-
-async function freePort(): Promise<number> {
-  const probe = http.createServer();
-  await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((done) => probe.close(() => done()));
-  return port;
-}
-
-/** A child running a TypeScript entry, its output kept for the report and for a failure's message. */
-interface Child { process: ChildProcess; output: string[]; exited: Promise<number | null> }
-
-function run(entry: string, args: string[], env: Record<string, string>): Child {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const output: string[] = [];
-  child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-  return { process: child, output, exited };
-}
-
-async function healthy(url: string): Promise<boolean> {
-  try {
-    return (await fetch(`${url}/health`, { signal: AbortSignal.timeout(1_000) })).ok;
-  } catch {
-    return false;
-  }
-}
-
-function stop(child: Child | null): Promise<unknown> {
-  if (!child || child.process.exitCode !== null || child.process.signalCode !== null) return Promise.resolve();
-  child.process.kill('SIGKILL');
-  return child.exited;
 }
 
 test.describe('live events across a backend restart', () => {
@@ -131,31 +96,15 @@ test.describe('live events across a backend restart', () => {
 
     // What the backend sent on the wire, before main's feed drops anything it saw already: a
     // duplicate sent after the restart would otherwise be invisible in the bell.
-    const onWire: string[] = [];
-    const resumedFrom: Array<string | null> = [];
+    const tap = tapEventStream();
+    const { onWire, resumedFrom } = tap;
     connection = await connectBackend({ mode: 'remote', url, timeoutMs: 2_000 }, silentLogger);
     const sessions = new DeskSessions();
     alerts = new DeskAlerts({
       sessions, backend: connection, log: silentLogger,
       // Short waits between resumes: the default backoff could outlast the test after a few refused attempts.
       backoffMs: () => 250,
-      backendFor: (api) => {
-        const real = backendAlerts(api);
-        return {
-          ...real,
-          stream(lastEventId, on) {
-            resumedFrom.push(lastEventId);
-            return real.stream(lastEventId, {
-              ...on,
-              data(event) {
-                const value = (event as { data?: { id?: unknown }; id?: unknown });
-                onWire.push(String(value.data?.id ?? value.id));
-                on.data(event);
-              },
-            });
-          },
-        };
-      },
+      backendFor: tap.backendFor,
     });
     const runtime = createAgentRuntime({ dataDir: mkdtempSync(join(tmpdir(), 'desk-live-events-')), log: silentLogger });
     shell = await startBrowserShell({ backend: connection, sessions, alerts, ...runtime, log: silentLogger, rendererDir: RENDERER_DIR });
