@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { type Check, auditChecks, auditHeads, describe, errorChecks, moneyChecks, settlementIds } from './checks.js';
 import { DeskAgent, ErrorTally } from './desk.js';
 import { type Lab, openLab, waitFor } from './lab.js';
+import { type TcpProxy, startTcpProxy } from './tcp-proxy.js';
 import { type Step, type Worker, limitEditor, playersOf, reader, recovery, runWorkers, settler, stepCounts } from './workload.js';
 
 export interface FaultReport {
@@ -42,20 +43,28 @@ export interface LoadSize {
 
 export interface Injected { endedAt: number; lines: string[] }
 
+/**
+ * `relay`: the desks reach the backend through a TCP relay (tcp-proxy.ts) the fault may use, as
+ * to swallow a reply; otherwise directly.
+ */
 export async function deskUnderFault(
-  name: string, size: LoadSize, inject: (lab: Lab, print: (line: string) => void) => Promise<Injected>, print: (line: string) => void = () => {},
+  name: string, size: LoadSize, inject: (lab: Lab, relay: TcpProxy | null) => Promise<Injected>, print: (line: string) => void = () => {},
+  options: { relay?: boolean } = {},
 ): Promise<FaultReport> {
   const opened = await openLab();
   if ('unavailable' in opened) return { name, skipped: opened.unavailable, checks: [], lines: [] };
   const lab = opened;
   const agents: DeskAgent[] = [];
+  let relay: TcpProxy | null = null;
   try {
     await lab.startBackend();
+    if (options.relay) relay = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(lab.url).port) });
+    const url = relay?.url ?? lab.url;
     const errors = new ErrorTally();
     const dir = await mkdtemp(join(tmpdir(), `fault-${name}-`));
     for (const username of size.agents) {
       agents.push(await DeskAgent.signIn({
-        url: lab.url, username, dir, errors, ...(size.breakerCoolDownMs !== undefined && { registry: { breaker: { coolDownMs: size.breakerCoolDownMs } } }),
+        url, username, dir, errors, ...(size.breakerCoolDownMs !== undefined && { registry: { breaker: { coolDownMs: size.breakerCoolDownMs } } }),
       }));
     }
     const heads = await auditHeads(agents);
@@ -76,7 +85,7 @@ export async function deskUnderFault(
     const changes = () => steps.filter((s) => s.ok && s.kind !== 'read').length;
     await waitFor(`${size.faultAfter} changes before the fault`, () => changes() >= size.faultAfter, 120_000, 20);
     const atFault = { steps: steps.length, changes: changes(), at: performance.now() };
-    const injected = await inject(lab, print);
+    const injected = await inject(lab, relay);
     await load;
     const crash = lab.crashed();
     if (crash) throw new Error(crash);
@@ -102,6 +111,7 @@ export async function deskUnderFault(
     return { name, checks, lines };
   } finally {
     await Promise.all(agents.map((a) => a.close()));
+    await relay?.close();
     await lab.close();
   }
 }

@@ -10,6 +10,12 @@ export interface TcpProxy {
   url: string;
   /** Connections relayed so far. */
   readonly connections: number;
+  /**
+   * The next request whose first bytes match `request` gets no answer: the backend's reply (sent
+   * only once its work committed) is swallowed, and this resolves as it arrives — the moment to
+   * kill the backend for a write that is done but whose client cannot know it.
+   */
+  withholdNextReply(request: RegExp): Promise<void>;
   /** Destroys every open connection (both sides); with `refuseMs`, refuses new ones that long. */
   cut(refuseMs?: number): Promise<number>;
   close(): Promise<void>;
@@ -19,12 +25,27 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const port = await freePort();
   const open = new Set<net.Socket>();
   let connections = 0;
+  let armed: { request: RegExp; withheld: () => void } | null = null;
   const relay = (client: net.Socket) => {
     connections++;
     const upstream = net.connect(target.port, target.host);
+    let swallowing: (() => void) | null = null;
+    client.on('data', (chunk: Buffer) => {
+      if (armed && armed.request.test(chunk.toString('latin1', 0, 200))) {
+        swallowing = armed.withheld;
+        armed = null;
+      }
+      upstream.write(chunk);
+    });
+    upstream.on('data', (chunk: Buffer) => {
+      if (swallowing) {
+        swallowing();
+        return;
+      }
+      client.write(chunk);
+    });
     for (const [a, b] of [[client, upstream], [upstream, client]] as const) {
       open.add(a);
-      a.pipe(b);
       // Either side going away takes the other with it: a cut is a cut both ways.
       a.on('error', () => b.destroy());
       a.on('close', () => { open.delete(a); b.destroy(); });
@@ -49,6 +70,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     url: `http://127.0.0.1:${port}`,
     get connections() {
       return connections;
+    },
+    withholdNextReply(request) {
+      return new Promise<void>((resolve) => { armed = { request, withheld: resolve }; });
     },
     async cut(refuseMs = 0) {
       const dropped = [...open].length / 2;

@@ -37,8 +37,16 @@ export interface ProposalAnswer {
   audit: AuditOutcome | null;
 }
 
-/** Retries of a confirmed write after a transient failure, always under the same idempotency key. */
-const CONFIRM_RETRIES = 2;
+/**
+ * How long a confirmed write is sent again after transient failures, always under its one
+ * idempotency key: as long as a backend takes to restart. A reply lost to a crash leaves the
+ * outcome unknown — the write may have committed — and only the backend can tell, by replaying
+ * its answer once it is back; giving up sooner would tell the user "nothing was changed" about
+ * a change that was made (found by the backend-kill fault run).
+ */
+export const CONFIRM_RESEND_WINDOW_MS = 30_000;
+const RESEND_FIRST_DELAY_MS = 100;
+const RESEND_MAX_DELAY_MS = 2_000;
 const TRANSIENT = new Set(['INTERNAL', 'TIMEOUT', 'UNAVAILABLE']);
 /** The backend's refusals of the write itself (as opposed to failing to answer). */
 const REFUSED_BY_GUARDRAILS = new Set(['PRECONDITION_FAILED', 'BAD_REQUEST', 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT', 'UNPROCESSABLE_CONTENT', 'INVALID_ARGS']);
@@ -117,17 +125,24 @@ export interface ConfirmedCall {
 
 /**
  * Exactly the frozen call, confirmed, re-checked against its snapshot, under a key derived from
- * the nonce. A transient failure is retried with the same key: if the first attempt did commit,
- * the backend replays its answer and nothing moves twice.
+ * the nonce. A transient failure is sent again with the same key (backing off to every 2 s) until
+ * `resendWindowMs` has passed: if an attempt did commit, the backend replays its answer and
+ * nothing moves twice. The resends pass the tool's breaker (`resend`): it keeps new work off a
+ * failing backend, but this write may already be done, and only an answer says whether.
  */
-export async function executeConfirmed(registry: ToolRegistry, call: ConfirmedCall, caller: TurnCaller, requestId: string, nonce: string): Promise<Envelope> {
+export async function executeConfirmed(
+  registry: ToolRegistry, call: ConfirmedCall, caller: TurnCaller, requestId: string, nonce: string, resendWindowMs = CONFIRM_RESEND_WINDOW_MS,
+): Promise<Envelope> {
   // The snapshot went in as a PreviewSnapshot (propose); the store keeps it as frozen JSON.
   const expected = previewSnapshotSchema.parse(call.snapshot);
   const ctx: ToolContext = { api: caller.api, user: caller.user, requestId, idempotencyKey: idempotencyKeyFor(nonce), expected };
+  const started = Date.now();
   let envelope = await registry.call(call.tool, call.args, ctx, { confirmed: true });
-  for (let attempt = 1; attempt <= CONFIRM_RETRIES && !envelope.ok && TRANSIENT.has(envelope.error.code); attempt++) {
-    await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** (attempt - 1)));
-    envelope = await registry.call(call.tool, call.args, ctx, { confirmed: true });
+  for (let attempt = 1; !envelope.ok && TRANSIENT.has(envelope.error.code); attempt++) {
+    const delay = Math.min(RESEND_MAX_DELAY_MS, RESEND_FIRST_DELAY_MS * 2 ** (attempt - 1));
+    if (Date.now() - started + delay > resendWindowMs) break;
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    envelope = await registry.call(call.tool, call.args, ctx, { confirmed: true, resend: true });
   }
   return envelope;
 }

@@ -179,7 +179,8 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
 
     const guard = guardOf(name);
     // Half-open: the one probe is out; the rest are told to wait rather than queued behind it.
-    if (guard.policy.state === CircuitState.HalfOpen) return unavailable(name, guard);
+    const resend = mode === 'invoke' && def.isDestructive && callOptions.resend === true;
+    if (guard.policy.state === CircuitState.HalfOpen && !resend) return unavailable(name, guard);
 
     // Reads are idempotent, so a transient failure is worth another go; a write is never repeated
     // here, since without its idempotency key a retry could move money twice. Breaker outside,
@@ -190,8 +191,8 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
     const started = now();
     let outcome: Outcome;
     try {
-      outcome = await wrap(guard.policy, retrying, timeoutPolicy)
-        .execute(({ signal }) => attempt({ ...entry, implementation }, parsed.data, ctx, mode, signal), ctx.signal);
+      const policy = resend ? wrap(retrying, timeoutPolicy) : wrap(guard.policy, retrying, timeoutPolicy);
+      outcome = await policy.execute(({ signal }) => attempt({ ...entry, implementation }, parsed.data, ctx, mode, signal), ctx.signal);
     } catch (err) {
       if (err instanceof BrokenCircuitError) return unavailable(name, guard);
       throw err;

@@ -83,6 +83,11 @@ export interface ToolCallOptions {
    * (src/main/confirm); the context must then carry the idempotency key.
    */
   confirmed?: boolean;
+  /**
+   * A confirmed write sent again under its key after a transient failure: the breaker does not
+   * refuse it, since the first attempt may have committed and only the backend's answer says so.
+   */
+  resend?: boolean;
 }
 
 /** The registry as the rest of main sees it. */
