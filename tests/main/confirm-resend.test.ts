@@ -1,8 +1,16 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type TRPCLink, createTRPCClient, httpLink } from '@trpc/client';
 import { observable } from '@trpc/server/observable';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executeConfirmed } from '../../src/main/confirm/proposals.js';
+import { silentLogger } from '../../src/infra/log.js';
+import { AuditLog } from '../../src/main/audit/audit-log.js';
+import { readAnchors, verifyAuditLog } from '../../src/main/audit/verify.js';
+import { NonceStore } from '../../src/main/confirm/nonce-store.js';
+import { Proposals, executeConfirmed } from '../../src/main/confirm/proposals.js';
+import type { ToolPreview } from '../../src/main/tools/types.js';
 import { createToolRegistry } from '../../src/main/tools/registry.js';
 import type { AppRouter } from '../../src/server/trpc/router.js';
 import type { User } from '../../src/shared/contracts/agent-api.js';
@@ -11,7 +19,8 @@ import { type TestBackend, accountId, startTestBackend } from '../helpers/backen
 /**
  * A confirmed write whose reply is lost to a backend that then stays down a while (the
  * backend-kill fault run, here in small): the desk sends it again under its one key until the
- * backend answers, through an open breaker, and the backend's replay says it was made once.
+ * backend answers, through an open breaker, and the backend's replay says it was made once;
+ * and two confirmations in flight are written in turn, so main's audit log keeps the backend's order.
  */
 let backend: TestBackend;
 let token: string;
@@ -81,5 +90,45 @@ describe('a confirmed write across a crash', () => {
     // Resent within the window (100, 200, 400 ms…), not once and not for ever.
     expect(seen.settles).toBeGreaterThan(2);
     expect(seen.settles).toBeLessThan(10);
+  });
+});
+
+describe('two confirmations of one user in flight', () => {
+  it('are written one after the other, so the audit log lists them in the backend\'s order', async () => {
+    // The first settle's answer is held back a while; without the queue the second would overtake it.
+    let held = 0;
+    const slowFirst: TRPCLink<AppRouter> = (runtime) => {
+      const live = httpLink<AppRouter>({ url: `${backend.server.url}/trpc`, headers: () => ({ authorization: `Bearer ${token}` }) })(runtime);
+      return ({ op, next }) => observable((observer) => {
+        // Committed at once, answered late: the backend records it first, the desk hears it last.
+        const delay = op.path === 'settlements.settle' && held++ === 0 ? 300 : 0;
+        const later = (f: () => void) => (delay > 0 ? setTimeout(f, delay) : f());
+        const sub = live({ op, next }).subscribe({
+          next: (v) => later(() => observer.next(v)), error: (e) => later(() => observer.error(e)), complete: () => later(() => observer.complete()),
+        });
+        return () => sub.unsubscribe();
+      });
+    };
+    const api = createTRPCClient<AppRouter>({ links: [slowFirst] });
+    const dir = await mkdtemp(join(tmpdir(), 'confirm-order-'));
+    const audit = new AuditLog(join(dir, 'audit.jsonl'));
+    const registry = createToolRegistry({ backoffMs: 0 });
+    const proposals = new Proposals({ registry, nonces: new NonceStore(), audit, log: silentLogger });
+    const caller = { user, api };
+    const { head } = await readAnchors((afterSeq) => backend.client(token).audit.anchors.query({ afterSeq }));
+    const confirmations = [];
+    for (const username of ['suresh', 'lakshmi']) {
+      const args = { playerId: await accountId(backend, username), mode: 'amount', amount: 100 };
+      const preview = await registry.prepare('agent.settlePlayer', args, { api, user, requestId: `p-${username}` });
+      if (!preview.ok) throw new Error(preview.error.message);
+      const card = proposals.propose('agent.settlePlayer', args, preview.data as ToolPreview, user) as { actions: Array<{ nonce: string; payloadHash: string }> };
+      confirmations.push(proposals.answer({ nonce: card.actions[0]!.nonce, payloadHash: card.actions[0]!.payloadHash }, caller, 'confirm', `c-${username}`));
+    }
+    expect((await Promise.all(confirmations)).map((a) => a.audit)).toEqual(['executed', 'executed']);
+    const { anchors } = await readAnchors((afterSeq) => backend.client(token).audit.anchors.query({ afterSeq }));
+    const ours = anchors.filter((a) => a.seq > (head?.seq ?? 0));
+    const verdict = verifyAuditLog(await readFile(audit.file, 'utf8'), { user: user.id, anchors: ours });
+    expect(verdict.findings.filter((f) => f.entries.length > 0)).toEqual([]);
+    expect((await audit.entries()).map((e) => (e.after as { anchor: { seq: number } }).anchor.seq)).toEqual(ours.map((a) => a.seq));
   });
 });

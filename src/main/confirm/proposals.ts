@@ -60,6 +60,9 @@ const NONCE_REFUSALS: Record<NonceRefusal, { text: string; state: ProposalState 
 };
 
 export class Proposals {
+  /** Per user, the confirmed change being written now: the next one waits for it (see answer). */
+  private readonly writing = new Map<string, Promise<unknown>>();
+
   constructor(private readonly options: ProposalsOptions) {}
 
   /**
@@ -100,10 +103,23 @@ export class Proposals {
       const audit = await this.record(caller, requestId, input.nonce, entry, null, 'cancelled');
       return { text: 'Cancelled. Nothing was changed.', cards: [], state: 'cancelled', tool: entry.tool, audit };
     }
-    const envelope = await executeConfirmed(this.options.registry, entry, caller, requestId, input.nonce);
-    const ending = endingOf(envelope);
-    const audit = await this.record(caller, requestId, input.nonce, entry, ending.after, ending.outcome);
-    return { text: ending.text, cards: ending.cards, state: ending.state, tool: entry.tool, audit };
+    // One confirmed change at a time per user, written and then audited: the audit log must list
+    // executed changes in the order the backend recorded them (verification holds it to that),
+    // and two in flight can be answered the other way round — above all when one is being resent
+    // across a backend restart (found by the backend-kill fault run: "reordered").
+    const previous = this.writing.get(user.id) ?? Promise.resolve();
+    const mine = previous.catch(() => undefined).then(async (): Promise<ProposalAnswer> => {
+      const envelope = await executeConfirmed(this.options.registry, entry, caller, requestId, input.nonce);
+      const ending = endingOf(envelope);
+      const audit = await this.record(caller, requestId, input.nonce, entry, ending.after, ending.outcome);
+      return { text: ending.text, cards: ending.cards, state: ending.state, tool: entry.tool, audit };
+    });
+    this.writing.set(user.id, mine);
+    try {
+      return await mine;
+    } finally {
+      if (this.writing.get(user.id) === mine) this.writing.delete(user.id);
+    }
   }
 
   private async record(caller: TurnCaller, requestId: string, nonce: string, entry: ProposalEntry, after: unknown, outcome: AuditOutcome): Promise<AuditOutcome> {
