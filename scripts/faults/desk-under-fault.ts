@@ -70,12 +70,14 @@ export async function deskUnderFault(
     const heads = await auditHeads(agents);
     const before = await settlementIds(lab);
     const workers: Worker[] = [];
+    let faultOverAt: number | null = null;
     for (const agent of agents) {
       const players = await playersOf(lab, agent, size.settlers + size.editors, size.settlements * size.amount * 2);
       if (players.length < size.settlers + size.editors) throw new Error(`${agent.user.username} has ${players.length} players with a take to settle; the run needs ${size.settlers + size.editors}`);
       players.slice(0, size.settlers).forEach((p) => workers.push(settler(agent, p, size.settlements, size.amount)));
       players.slice(size.settlers).forEach((p) => workers.push(limitEditor(agent, p, size.edits)));
-      for (let i = 0; i < size.readers; i++) workers.push(reader(agent, size.reads));
+      // Reading goes on until a moment after the fault, so the fault always meets requests.
+      for (let i = 0; i < size.readers; i++) workers.push(reader(agent, size.reads, () => faultOverAt === null || performance.now() < faultOverAt + 1_000));
     }
     print(`${name}: ${workers.length} clients (${agents.map((a) => a.user.username).join(', ')}) on ${lab.url}, PostgreSQL on port ${lab.pg.port}`);
 
@@ -86,6 +88,7 @@ export async function deskUnderFault(
     await waitFor(`${size.faultAfter} changes before the fault`, () => changes() >= size.faultAfter, 120_000, 20);
     const atFault = { steps: steps.length, changes: changes(), at: performance.now() };
     const injected = await inject(lab, relay);
+    faultOverAt = injected.endedAt;
     await load;
     const crash = lab.crashed();
     if (crash) throw new Error(crash);

@@ -55,14 +55,17 @@ export function limitEditor(agent: DeskAgent, player: Player, count: number): Wo
   };
 }
 
-/** Reads the agent's takes and downline by turns, `count` times. */
-export function reader(agent: DeskAgent, count: number): Worker {
+/**
+ * Reads the agent's takes and downline by turns, `count` times — and on for as long as
+ * `keepGoing` says, so that reads are in flight all through a fault whenever it comes.
+ */
+export function reader(agent: DeskAgent, count: number, keepGoing: () => boolean = () => false): Worker {
   let done = 0;
   const name = `${agent.user.username} reads`;
   return {
     name, kind: 'read',
     async step() {
-      if (done >= count) return null;
+      if (done >= count && !keepGoing()) return null;
       const envelope = done % 2 === 0 ? await agent.read('agent.getTake', {}) : await agent.read('agent.getDownline', { depth: 1 });
       if (envelope.ok) done++;
       return { worker: name, kind: 'read', ok: envelope.ok, at: performance.now() };

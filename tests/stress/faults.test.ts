@@ -29,6 +29,10 @@ describe('fault runs', () => {
     });
     if (report.skipped) return ctx.skip(report.skipped);
     expectAllPassed(report);
+    // The fault was felt: reads in flight while the backend was dead failed, in words.
+    expect(report.lines.join('\n')).toMatch(/error ×\d+ at agent\.get\w+: UNAVAILABLE — the backend could not be reached/);
+    // The settlement whose reply the crash swallowed was answered as a replay when resent.
+    expect(report.lines.join('\n')).toMatch(/1 of them answered as a replay of a lost reply/);
   });
 
   it('PostgreSQL restarted under load', { timeout: TIMEOUT }, async (ctx) => {
@@ -38,6 +42,7 @@ describe('fault runs', () => {
     if (report.skipped) return ctx.skip(report.skipped);
     expectAllPassed(report);
     // The outage reached the desk as the backend being unavailable, never as an internal error.
+    expect(report.lines.join('\n')).toMatch(/error ×\d+ at agent\.get\w+: UNAVAILABLE — the backend is unavailable/);
     expect(report.lines.filter((l) => l.includes(' error ×') && l.includes('INTERNAL'))).toEqual([]);
   });
 
