@@ -21,7 +21,7 @@ describe('planner evaluation (npm run eval)', () => {
 
   const record = (over: Partial<TurnRecord>): TurnRecord => ({
     requestId: 'r', userId: 'u', planner: 'rules', intent: 'pnl', outcome: 'answered', calls: [], clarify: null, picker: null,
-    envelopes: [], flaggedFigures: [], notes: [], timingsMs: { plan: 0, gate: 0, tools: 0, total: 0 }, usage: null, fallback: null, ...over,
+    envelopes: [], flaggedFigures: [], notes: [], timingsMs: { plan: 0, gate: 0, tools: 0, total: 0 }, epochMs: { start: 0, card: null }, usage: null, fallback: null, ...over,
   });
 
   it('compares plans as AGENT.md says: subset args, dates by day, calls in any order, tool lists', () => {

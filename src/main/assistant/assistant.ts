@@ -36,6 +36,9 @@ import { type GateOutcome, type PendingPick, gate, oneLine } from './policy/gate
 import { type ConversationContext, EMPTY_CONTEXT, type KnownEntity, type PlannedCall, type Planner } from './planner/types.js';
 
 /** Everything one turn did, for the log line, the evaluation and the benchmarks. */
+/** Now on the wall clock with performance.now()'s precision: comparable across processes of one machine. */
+const epochNow = () => performance.timeOrigin + performance.now();
+
 export interface TurnRecord {
   requestId: string;
   userId: string;
@@ -50,6 +53,12 @@ export interface TurnRecord {
   flaggedFigures: string[];
   notes: string[];
   timingsMs: { plan: number; gate: number; tools: number; total: number };
+  /**
+   * Wall-clock instants (ms since the epoch, sub-ms precision) of the turn's start and of its first
+   * card leaving main: with the renderer's marks of the same request id, where a turn's time went
+   * between Enter and the card (bench/ui.ts).
+   */
+  epochMs: { start: number; card: number | null };
   /** The model's usage, when Claude answered (or tried to). */
   usage: TurnUsage | null;
   /** Why the offline planner answered a turn meant for Claude. */
@@ -169,7 +178,7 @@ export class Assistant implements ChatService {
     const conversation = this.conversation(user.id);
     const record: TurnRecord = {
       requestId, userId: user.id, planner: '', intent: '', outcome: 'failed', calls: [], clarify: null, picker: null,
-      envelopes: [], flaggedFigures: [], notes: [], timingsMs: { plan: 0, gate: 0, tools: 0, total: 0 }, usage: null, fallback: null,
+      envelopes: [], flaggedFigures: [], notes: [], timingsMs: { plan: 0, gate: 0, tools: 0, total: 0 }, epochMs: { start: epochNow(), card: null }, usage: null, fallback: null,
     };
     const stop = new AbortController();
     const onTransportAbort = () => stop.abort();
@@ -304,7 +313,9 @@ export class Assistant implements ChatService {
     modelMessages?: Exchange['messages'];
   }): AsyncGenerator<TurnEvent, void> {
     const { requestId, user, record, cards, text } = t;
-    for (const card of cards.slice(t.streamed.cards)) yield { type: 'card', requestId, card };
+    const unsent = cards.slice(t.streamed.cards);
+    if (unsent.length > 0) record.epochMs.card ??= epochNow();
+    for (const card of unsent) yield { type: 'card', requestId, card };
     const rest = text.startsWith(t.streamed.text) ? text.slice(t.streamed.text.length) : text;
     if (rest.trim()) for (const piece of rest.match(/[^.!?]+[.!?]*\s*/g) ?? [rest]) yield { type: 'text', requestId, delta: piece };
     const message: ChatMessage = {
@@ -321,7 +332,7 @@ export class Assistant implements ChatService {
     record.timingsMs.total = round(this.clock() - t.started);
     this.options.log.info('turn', {
       requestId, user: user.id, planner: record.planner, intent: record.intent, outcome: record.outcome,
-      tools: record.calls.map((c) => c.tool), timings_ms: record.timingsMs, notes: record.notes, flagged: record.flaggedFigures,
+      tools: record.calls.map((c) => c.tool), timings_ms: record.timingsMs, epoch_ms: record.epochMs, notes: record.notes, flagged: record.flaggedFigures,
       ...(record.usage && { usage: record.usage }), ...(record.fallback && { fallback: record.fallback }),
     });
     this.options.onTurn?.(record);

@@ -1,4 +1,4 @@
-import { type KeyboardEvent, type PointerEvent, type RefObject, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import { type KeyboardEvent, type PointerEvent, type RefObject, memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Card } from '../../../shared/contracts/assistant';
 import type { ChatMessage } from '../../../shared/contracts/chat';
 import { type CardAction, CardView, type ProposalStatus } from '../cards';
@@ -185,13 +185,18 @@ function MessageList() {
   }, [messages, turn, error, history, answerErrors]);
 
   const busy = turn !== null;
-  const onPick = (requestId: string) => (busy || !requestId ? undefined : (candidateId: string) => pick(requestId, candidateId));
-  const proposals: Proposals = { resolved, answering, answerErrors };
-  const onAction = (action: CardAction) => {
+  // Stable across a turn's events, so a message already on screen is not drawn again (Message is
+  // memoised): a turn's cost must not grow with the conversation.
+  const proposals: Proposals = useMemo(() => ({ resolved, answering, answerErrors }), [resolved, answering, answerErrors]);
+  const onAction = useCallback((action: CardAction) => {
     if ((action.id === 'confirm' || action.id === 'cancel') && action.nonce && action.payloadHash) {
       void answer(action.id, action.nonce, action.payloadHash);
     }
-  };
+  }, [answer]);
+  // The latest messages only, with the earlier ones a click away: a long conversation is never drawn whole.
+  const [shown, setShown] = useState(SHOWN_PAGE);
+  const hidden = Math.max(0, messages.length - shown);
+  const visible = hidden > 0 ? messages.slice(hidden) : messages;
 
   return (
     <div className="chat-scroll" ref={scrollRef} onScroll={(e) => {
@@ -213,9 +218,15 @@ function MessageList() {
           </ul>
         </div>
       )}
+      {hidden > 0 && (
+        <button type="button" className="chat-earlier" data-testid="chat-earlier" onClick={() => setShown((n) => n + SHOWN_PAGE)}>
+          Show earlier messages ({hidden})
+        </button>
+      )}
       <ol className="chat-messages" role="log" aria-live="polite" aria-busy={busy} aria-label="Conversation" data-testid="chat-messages" data-history={history}>
-        {messages.map((m) => (
-          <Message key={m.id} message={m} timezone={timezone} onPick={onPick(m.requestId)} onAction={onAction} proposals={proposals} />
+        {visible.map((m) => (
+          <Message key={m.id} message={m} timezone={timezone} pick={pick} pickable={!busy && m.requestId !== '' && hasPicker(m)}
+            onAction={onAction} proposals={proposals} />
         ))}
         {turn && (turn.text || turn.cards.length > 0) && <PendingMessage turn={turn} />}
         {error && (
@@ -244,10 +255,16 @@ function proposalOf(card: Card, p: Proposals): ProposalStatus | undefined {
   return { resolved: own(p.resolved), busy: own(p.answering), error: own(p.answerErrors) };
 }
 
-function Message({ message: m, timezone, onPick, onAction, proposals }: {
-  message: ChatMessage; timezone: string; onPick: ((id: string) => void) | undefined;
+/** How many messages the panel draws before "Show earlier messages". */
+const SHOWN_PAGE = 60;
+
+const hasPicker = (m: ChatMessage) => m.cards.some((c) => c.type === 'player_picker' || c.type === 'fixture_picker');
+
+const Message = memo(function Message({ message: m, timezone, pick, pickable, onAction, proposals }: {
+  message: ChatMessage; timezone: string; pick: (requestId: string, candidateId: string) => void; pickable: boolean;
   onAction: (action: CardAction) => void; proposals: Proposals;
 }) {
+  const onPick = pickable ? (candidateId: string) => pick(m.requestId, candidateId) : undefined;
   const tone = m.outcome === 'rate_limited' ? ' warn' : m.outcome === 'failed' ? ' failed' : '';
   const assistant = m.role === 'assistant';
   return (
@@ -262,7 +279,7 @@ function Message({ message: m, timezone, onPick, onAction, proposals }: {
       {assistant && m.planner === 'claude' && m.usage && <p className="chat-usage" data-testid="chat-usage">{usageLine(m.usage)}</p>}
     </li>
   );
-}
+});
 
 function PendingMessage({ turn }: { turn: TurnState }) {
   return (

@@ -189,6 +189,21 @@ interface ActiveTurn {
   stopTimer: ReturnType<typeof setTimeout> | null;
   /** The stop call went out: it is sent once per turn. */
   stopSent: boolean;
+  /** performance.now() when the turn went to main: the first of its timing marks. */
+  sentAt: number;
+}
+
+/**
+ * The turn's timing marks in the page's performance timeline, under main's request id (its log
+ * line carries the same id): sent, started (main's `start` arrived), first card, done. What
+ * bench/ui.ts reads to say where the time between Enter and the card went.
+ */
+function markTurn(name: 'sent' | 'start' | 'card' | 'done', requestId: string, startTime?: number): void {
+  try {
+    performance.mark(`chat:${name}`, { detail: { requestId }, ...(startTime !== undefined && { startTime }) });
+  } catch {
+    // A timeline that takes no marks costs the turn nothing.
+  }
 }
 
 export function createChatStore({ client, page, unauthorized, invalidate, storage, stopGraceMs = STOP_GRACE_MS }: ChatDeps) {
@@ -253,6 +268,8 @@ export function createChatStore({ client, page, unauthorized, invalidate, storag
       if (turn.requestId !== null && event.requestId !== turn.requestId && event.type !== 'start') return;
       switch (event.type) {
         case 'start':
+          markTurn('sent', event.requestId, active.sentAt);
+          markTurn('start', event.requestId);
           set((s) => ({ ...withMessages(upsert(s.messages, event.user)), turn: { ...turn, requestId: event.requestId } }));
           // Stop was pressed before main named the turn: now it can be asked to.
           if (turn.stopping) sendStop(token, event.requestId);
@@ -272,12 +289,14 @@ export function createChatStore({ client, page, unauthorized, invalidate, storag
           return;
         }
         case 'card':
+          if (turn.cards.length === 0) markTurn('card', event.requestId);
           set({ turn: { ...turn, cards: [...turn.cards, event.card] } });
           return;
         case 'text':
           set({ turn: { ...turn, text: turn.text + event.delta } });
           return;
         case 'done':
+          markTurn('done', event.requestId);
           release();
           if (event.message.usage) invalidate(STALE_AFTER_MODEL_TURN);
           set((s) => ({ ...withMessages(upsert(s.messages, event.message)), turn: null }));
@@ -330,7 +349,7 @@ export function createChatStore({ client, page, unauthorized, invalidate, storag
       const token = ++tokens;
       set({ turn: { requestId: null, action: null, tools: [], cards: [], text: '', stopping: false }, error: null });
       let ended = false;
-      const own: ActiveTurn = { token, unsubscribe: () => undefined, restore, stopTimer: null, stopSent: false };
+      const own: ActiveTurn = { token, unsubscribe: () => undefined, restore, stopTimer: null, stopSent: false, sentAt: performance.now() };
       active = own;
       try {
         const sub = client.chat.turn.subscribe(input, {

@@ -1,0 +1,295 @@
+/**
+ * The UI benchmark (issue 17; docs/benchmarks.md, "Where the user is"): Debian's Chromium drives
+ * the browser shell on the default demo book the way a user does — Enter in the chat, a card on
+ * screen — and the bench reports Enter → card p50/p95 for everyday read questions and for a
+ * confirmation preview, with the time split by stage from the app's own timing marks under each
+ * turn's request id: the page's (`chat:sent`, `chat:start`, `chat:card` in the performance
+ * timeline) and main's (`turn` log line: `epoch_ms` and `timings_ms`).
+ *
+ *   keydown → sent         the page, from the key to the call leaving it
+ *   transport in           the WebSocket and the desk router, to the turn's start in main
+ *   plan, gate, tools      main: the planner, the policy gate (name searches), the backend calls
+ *   compose                main: sentences, the number guard, to the first card leaving main
+ *   transport out          main → the page's store
+ *   render                 the store → the card in the DOM
+ *
+ * Then the same question after 500 earlier turns of the same conversation, against the first
+ * turn's time (target within 10%), and start-up: `npm run web` on a book that exists to an
+ * interactive login page (≤ 2 s), and Sign in to a dashboard with data (≤ 1 s).
+ *
+ *   npm run bench:ui [-- --rounds N] [--long N]
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type Browser, type Page, chromium } from '@playwright/test';
+import { createAgentRuntime } from '../src/main/assistant/create.js';
+import { embeddedConnection } from '../src/main/backend/connection.js';
+import { DeskAlerts } from '../src/main/desk/alerts.js';
+import { DeskSessions } from '../src/main/desk/sessions.js';
+import { startBrowserShell } from '../src/main/web/server.js';
+import { openBackend } from '../src/server/backend.js';
+import { createLogger } from '../src/infra/log.js';
+
+const args = process.argv.slice(2);
+const flag = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const ROUNDS = flag('rounds', 3);
+const LONG = flag('long', 500);
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const RENDERER_DIR = resolve('out/renderer');
+
+/** Ten everyday read questions (issue 17's list), in words the demo book answers. */
+export const READ_QUESTIONS = [
+  'show my downline',
+  'pnl today',
+  'exposure on India vs Australia',
+  "Karan Malhotra's take",
+  'commission this month',
+  'top markets this week',
+  'bets of Rahul Sharma',
+  'my upline balance',
+  'credit limit of Anita Desai',
+  'settlements with Deepak Kulkarni',
+] as const;
+const PREVIEW_QUESTIONS = ['set CL for Karan Malhotra to 45k', 'settle Deepak Kulkarni'] as const;
+
+const pct = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)]!;
+};
+const f1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : '—');
+
+interface PageTiming { requestId: string; keydown: number; card: number; frame: number; sent: number | null; start: number | null; cardEvent: number | null }
+interface MainTiming { start: number; card: number | null; plan: number; gate: number; tools: number }
+interface Turn { text: string; enterToCard: number; enterToFrame: number; stages: Record<string, number> }
+
+if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
+  process.stdout.write('ui bench: building the renderer (electron-vite build)…\n');
+  execFileSync(process.execPath, [resolve('node_modules/electron-vite/bin/electron-vite.js'), 'build'], { stdio: 'inherit' });
+}
+
+const mainTimings = new Map<string, MainTiming>();
+const log = createLogger({
+  level: 'info',
+  write: (line) => {
+    if (!line.includes('"msg":"turn"')) return;
+    const entry = JSON.parse(line) as { requestId: string; epoch_ms: { start: number; card: number | null }; timings_ms: { plan: number; gate: number; tools: number } };
+    mainTimings.set(entry.requestId, { ...entry.epoch_ms, ...entry.timings_ms });
+  },
+});
+
+const work = mkdtempSync(join(tmpdir(), 'agent-desk-ui-bench-'));
+const pgliteDir = join(work, 'desk');
+process.stdout.write('ui bench: writing the default demo book (PGlite)…\n');
+const backend = await openBackend({ database: { engine: 'pglite', dataDir: pgliteDir }, seedDemoIfEmpty: true });
+const connection = embeddedConnection(backend, log);
+const sessions = new DeskSessions();
+const alerts = new DeskAlerts({ sessions, backend: connection, log });
+// No per-minute turn limit here: the bench types faster than a person.
+const runtime = createAgentRuntime({ dataDir: join(work, 'data'), log, turnsPerMinute: 1_000_000 });
+const shell = await startBrowserShell({ backend: connection, sessions, alerts, ...runtime, log, rendererDir: RENDERER_DIR });
+
+const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+
+async function signIn(page: Page): Promise<void> {
+  await page.goto(shell.url);
+  await page.getByLabel('Username').fill('priya');
+  await page.getByLabel('Password').fill('demo-priya');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByTestId('chat-open').waitFor();
+}
+
+async function openChat(page: Page): Promise<void> {
+  if (!(await page.getByTestId('chat-panel').isVisible())) await page.getByTestId('chat-open').click();
+  await page.getByTestId('chat-panel').waitFor();
+  await page.locator('[data-testid=chat-messages][data-history=ready]').waitFor({ state: 'attached' });
+}
+
+/*
+ * What runs in the page, as source text: tsx would otherwise compile these functions with helpers
+ * (`__name`) that exist only in Node.
+ */
+const ASK_IN_PAGE = `async (question) => {
+  const input = document.querySelector('[data-testid=chat-input]');
+  const list = document.querySelector('[data-testid=chat-messages]');
+  const answers = () => list.querySelectorAll('[data-testid=chat-message][data-role=assistant]:not([data-pending])').length;
+  const cardsBefore = list.querySelectorAll('[data-card-type]').length;
+  const answersBefore = answers();
+  // React's own setter, so the draft goes through its onChange as typing would.
+  Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set.call(input, question);
+  input.dispatchEvent(new Event('input', { bubbles: true }));
+  await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+  return new Promise((done) => {
+    let keydown = 0;
+    const seen = () => list.querySelectorAll('[data-card-type]').length > cardsBefore || answers() > answersBefore;
+    const observer = new MutationObserver(() => {
+      if (!seen()) return;
+      const card = performance.now();
+      observer.disconnect();
+      requestAnimationFrame(() => done({ keydown, card, frame: performance.now() }));
+    });
+    observer.observe(list, { childList: true, subtree: true });
+    keydown = performance.now();
+    input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', code: 'Enter', bubbles: true, cancelable: true }));
+  });
+}`;
+
+/** The turn's marks (lib: src/renderer/src/chat/store.ts, markTurn) for the last answer's request id. */
+const MARKS_IN_PAGE = `() => {
+  const last = [...document.querySelectorAll('[data-testid=chat-message][data-role=assistant]')].at(-1);
+  const requestId = last ? last.dataset.requestId : '';
+  const at = (name) => {
+    const mark = performance.getEntriesByName(name).find((m) => m.detail && m.detail.requestId === requestId);
+    return mark ? mark.startTime : null;
+  };
+  const out = { requestId, origin: performance.timeOrigin, sent: at('chat:sent'), start: at('chat:start'), cardEvent: at('chat:card') };
+  performance.clearMarks();
+  return out;
+}`;
+
+/** A fresh conversation, once main has forgotten the old one and the panel shows none. */
+async function clearChat(page: Page): Promise<void> {
+  await page.getByTestId('chat-clear').click();
+  await page.locator('.chat-empty').waitFor();
+}
+
+/** One question as a user asks it: the text in the box, Enter, and the clock until its first card is on screen. */
+async function ask(page: Page, text: string): Promise<PageTiming> {
+  const timing = await page.evaluate<{ keydown: number; card: number; frame: number }>(`(${ASK_IN_PAGE})(${JSON.stringify(text)})`);
+  // The turn ends (its `done`) before the next question, as a user reads the answer first.
+  await page.locator('[data-testid=chat-message][data-pending]').waitFor({ state: 'detached' });
+  await page.locator('[data-testid=chat-thinking]').waitFor({ state: 'detached' });
+  const marks = await page.evaluate<{ requestId: string; origin: number; sent: number | null; start: number | null; cardEvent: number | null }>(`(${MARKS_IN_PAGE})()`);
+  // The page's clock as epoch milliseconds, comparable with main's epoch_ms on the same machine.
+  const epoch = (t: number | null) => (t === null ? null : marks.origin + t);
+  return {
+    requestId: marks.requestId, keydown: epoch(timing.keydown)!, card: epoch(timing.card)!, frame: epoch(timing.frame)!,
+    sent: epoch(marks.sent), start: epoch(marks.start), cardEvent: epoch(marks.cardEvent),
+  };
+}
+
+function turnOf(text: string, t: PageTiming): Turn {
+  const m = mainTimings.get(t.requestId);
+  const stages: Record<string, number> = {};
+  if (t.sent !== null) stages['keydown → sent'] = t.sent - t.keydown;
+  if (m && t.sent !== null) stages['transport in'] = m.start - t.sent;
+  if (m) {
+    stages.plan = m.plan;
+    stages.gate = m.gate;
+    stages.tools = m.tools;
+    if (m.card !== null) stages.compose = Math.max(0, m.card - m.start - m.plan - m.gate - m.tools);
+    if (m.card !== null && t.cardEvent !== null) stages['transport out'] = t.cardEvent - m.card;
+  }
+  if (t.cardEvent !== null) stages.render = t.card - t.cardEvent;
+  return { text, enterToCard: t.card - t.keydown, enterToFrame: t.frame - t.keydown, stages };
+}
+
+function report(title: string, turns: Turn[], targetMs: number): boolean {
+  const cards = turns.map((t) => t.enterToCard);
+  const p95 = pct(cards, 0.95);
+  const met = p95 < targetMs;
+  const target = Number.isFinite(targetMs) ? ` (target < ${targetMs} ms: ${met ? 'met' : 'NOT met'})` : '';
+  process.stdout.write(`\n${title}: ${turns.length} turns, Enter → card p50 ${f1(pct(cards, 0.5))} ms, p95 ${f1(p95)} ms${target}; to the next frame p95 ${f1(pct(turns.map((t) => t.enterToFrame), 0.95))} ms\n`);
+  const names = [...new Set(turns.flatMap((t) => Object.keys(t.stages)))];
+  process.stdout.write('  stage              p50 ms   p95 ms\n');
+  for (const name of names) {
+    const xs = turns.flatMap((t) => (name in t.stages ? [t.stages[name]!] : []));
+    process.stdout.write(`  ${name.padEnd(18)} ${f1(pct(xs, 0.5)).padStart(6)}   ${f1(pct(xs, 0.95)).padStart(6)}\n`);
+  }
+  const slowest = [...turns].sort((a, b) => b.enterToCard - a.enterToCard).slice(0, 3);
+  process.stdout.write(`  slowest: ${slowest.map((t) => `"${t.text}" ${f1(t.enterToCard)} ms`).join('; ')}\n`);
+  return met;
+}
+
+const results: boolean[] = [];
+try {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  page.on('pageerror', (error) => process.stdout.write(`page error: ${error.message}\n`));
+  page.on('crash', () => process.stdout.write('page crashed\n'));
+  browser.on('disconnected', () => process.stdout.write('browser disconnected\n'));
+  await signIn(page);
+  await openChat(page);
+  // Warm-up: the first of each kind pays for code loading, in the page and in main.
+  for (const q of [...READ_QUESTIONS, ...PREVIEW_QUESTIONS]) await ask(page, q);
+  await clearChat(page);
+
+  const reads: Turn[] = [];
+  const previews: Turn[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const q of READ_QUESTIONS) reads.push(turnOf(q, await ask(page, q)));
+    for (const q of PREVIEW_QUESTIONS) previews.push(turnOf(q, await ask(page, q)));
+  }
+  results.push(report('read questions', reads, 100));
+  results.push(report('confirmation previews', previews, 150));
+
+  // ── a long conversation: the same question before and after LONG earlier turns ──────────────
+  await clearChat(page);
+  const probe = "Karan Malhotra's take";
+  const first: Turn[] = [];
+  for (let i = 0; i < 5; i++) first.push(turnOf(probe, await ask(page, probe)));
+  for (let i = 0; i < LONG; i++) await ask(page, READ_QUESTIONS[i % READ_QUESTIONS.length]!);
+  const late: Turn[] = [];
+  for (let i = 0; i < 5; i++) late.push(turnOf(probe, await ask(page, probe)));
+  report(`long conversation, the first ${first.length} turns`, first, Infinity);
+  report(`long conversation, after ${LONG} more turns`, late, Infinity);
+  const before = pct(first.map((t) => t.enterToCard), 0.5);
+  const after = pct(late.map((t) => t.enterToCard), 0.5);
+  const ratio = after / before;
+  const flat = ratio <= 1.1;
+  process.stdout.write(`\nlong conversation: "${probe}" p50 ${f1(before)} ms at the start, ${f1(after)} ms after ${LONG} more turns: ${ratio.toFixed(2)}x (target ≤ 1.10x: ${flat ? 'met' : 'NOT met'})\n`);
+  results.push(flat);
+  await context.close();
+} finally {
+  await browser.close();
+  alerts.close();
+  await shell.close();
+  await connection.close();
+}
+
+// ── start-up on a book that exists: npm run web → login page; Sign in → dashboard with data ──
+async function startup(): Promise<boolean> {
+  const startupBrowser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+  let child: ChildProcess | null = null;
+  try {
+    const started = performance.now();
+    child = spawn(process.execPath, ['--import', 'tsx', 'src/main/web/main.ts'], {
+      env: { ...process.env, WEB_PORT: '0', PGLITE_DIR: pgliteDir, DESK_DATA_DIR: join(work, 'data'), BACKEND_URL: '', LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const url = await new Promise<string>((done, fail) => {
+      child!.stdout!.on('data', (chunk: Buffer) => {
+        const found = /Agent Desk \(browser shell\): (\S+)/.exec(chunk.toString());
+        if (found) done(found[1]!);
+      });
+      child!.once('exit', (code) => fail(new Error(`npm run web exited with ${code}`)));
+    });
+    const page = await startupBrowser.newPage();
+    await page.goto(url);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    const loginMs = performance.now() - started;
+    await page.getByLabel('Username').fill('priya');
+    await page.getByLabel('Password').fill('demo-priya');
+    const clicked = performance.now();
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    // The dashboard with data: its tiles show figures, not their loading state.
+    await page.locator('.tile .tile-value').first().waitFor();
+    const dashboardMs = performance.now() - clicked;
+    const ok = loginMs <= 2000 && dashboardMs <= 1000;
+    process.stdout.write(`\nstart-up (a book that exists): npm run web → interactive login page ${f1(loginMs)} ms (target ≤ 2000: ${loginMs <= 2000 ? 'met' : 'NOT met'}); Sign in → dashboard with data ${f1(dashboardMs)} ms (target ≤ 1000: ${dashboardMs <= 1000 ? 'met' : 'NOT met'})\n`);
+    return ok;
+  } finally {
+    child?.kill('SIGTERM');
+    await startupBrowser.close();
+  }
+}
+results.push(await startup());
+
+rmSync(work, { recursive: true, force: true });
+const missed = results.filter((r) => !r).length;
+process.stdout.write(`\nui bench: ${results.length - missed} of ${results.length} targets met\n`);
+process.exitCode = missed === 0 ? 0 : 1;
