@@ -92,6 +92,16 @@ export interface LoadReport {
   memory: MemorySeries[];
   /** Backend-side errors per procedure and code, read from /metrics (retries the registry hid included). */
   backendErrors: Record<string, number>;
+  /** The driver's heap after a full collection before and after the run, when node runs with --expose-gc: what it kept, not what it had not collected yet. */
+  driverLiveHeapMb: { start: number; end: number } | null;
+}
+
+/** Heap used after a full collection, when the process allows one (--expose-gc). */
+function liveHeapMb(): number | null {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) return null;
+  gc();
+  return round1(process.memoryUsage().heapUsed / 1024 / 1024);
 }
 
 /** Read tools by weight (out of 100, with the writes): what an agent at the desk asks most. */
@@ -293,6 +303,7 @@ export async function runLoad(input: RunLoadInput): Promise<LoadReport> {
     rng: new SeededRandom(`load:${input.seed}:${index}`),
   }));
 
+  const liveAtStart = liveHeapMb();
   const t0 = performance.now();
   const rec = new Recorder(t0);
   const call = async (agent: Agent, tool: string, args: unknown, mode: 'call' | 'prepare' = 'call', extra: Partial<ToolContext> = {}): Promise<Envelope> => {
@@ -406,6 +417,7 @@ export async function runLoad(input: RunLoadInput): Promise<LoadReport> {
   clearInterval(sampler);
   const endAt = performance.now() - t0;
   await sampleMemory();
+  const liveAtEnd = liveHeapMb();
 
   // Backend-side errors, with what the registry's retries hid.
   const backendErrors: Record<string, number> = {};
@@ -434,6 +446,7 @@ export async function runLoad(input: RunLoadInput): Promise<LoadReport> {
     scheduleLagMs: { p99: round1(percentile(rec.lags, 99)), max: round1(Math.max(0, ...rec.lags)) },
     memory: [...memory.entries()].map(([label, points]) => memorySeries(label === 'driver' ? 'driver' : `backend ${label}`, points, windowMs, endAt)),
     backendErrors,
+    driverLiveHeapMb: liveAtStart !== null && liveAtEnd !== null ? { start: liveAtStart, end: liveAtEnd } : null,
   };
 }
 
@@ -449,6 +462,7 @@ export function formatReport(r: LoadReport): string {
     `p95 drift: first ${(r.drift.windowMs / 1000).toFixed(0)} s ${r.drift.firstP95} ms → last ${(r.drift.windowMs / 1000).toFixed(0)} s ${r.drift.lastP95} ms: ×${r.drift.ratio}`,
     `schedule lag (driver): p99 ${r.scheduleLagMs.p99} ms, max ${r.scheduleLagMs.max} ms`,
     ...r.memory.map((m) => `memory ${m.label}: RSS ${m.rssMb.start} → ${m.rssMb.end} MB (max ${m.rssMb.max}, last window − first ${m.rssMb.growth >= 0 ? '+' : ''}${m.rssMb.growth}); heap used ${m.heapMb.start} → ${m.heapMb.end} MB (max ${m.heapMb.max}, last window − first ${m.heapMb.growth >= 0 ? '+' : ''}${m.heapMb.growth})`),
+    ...(r.driverLiveHeapMb ? [`driver heap after a full GC: ${r.driverLiveHeapMb.start} → ${r.driverLiveHeapMb.end} MB`] : []),
     `backend errors (from /metrics, refusals included): ${Object.keys(r.backendErrors).length ? Object.entries(r.backendErrors).map(([k, n]) => `${k} ${n}`).join(', ') : 'none'}`,
   ];
   if (r.firstErrors.length) lines.push('first errors:', ...r.firstErrors.map((e) => `  ${e}`));
