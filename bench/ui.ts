@@ -14,7 +14,7 @@
  *   render                 the store → the card in the DOM
  *
  * Then the same question after 500 earlier turns of the same conversation, against the first
- * turn's time (target within 10%), and start-up: `npm run web` on a book that exists to an
+ * turn's time (target within 10%), and start-up: `npm start` on a book that exists to an
  * interactive login page (≤ 2 s), and Sign in to a dashboard with data (≤ 1 s).
  *
  *   npm run bench:ui [-- --rounds N] [--long N]
@@ -251,27 +251,31 @@ try {
   await connection.close();
 }
 
-// ── start-up on a book that exists: npm run web → login page; Sign in → dashboard with data ──
-async function startup(): Promise<boolean> {
-  const startupBrowser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+// ── start-up on a book that exists: npm start → login page; Sign in → dashboard with data ──
+/** One `npm start` (scripts/start.mjs: Electron, or here the browser shell) to an interactive login page, then Sign in. */
+async function startOnce(startupBrowser: Browser): Promise<{ loginMs: number; dashboardMs: number }> {
   let child: ChildProcess | null = null;
   try {
     const started = performance.now();
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/main/web/main.ts'], {
+    child = spawn(process.execPath, ['scripts/start.mjs'], {
       env: { ...process.env, WEB_PORT: '0', PGLITE_DIR: pgliteDir, DESK_DATA_DIR: join(work, 'data'), BACKEND_URL: '', LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const url = await new Promise<string>((done, fail) => {
+      let out = '';
       child!.stdout!.on('data', (chunk: Buffer) => {
-        const found = /Agent Desk \(browser shell\): (\S+)/.exec(chunk.toString());
+        out += chunk.toString();
+        const found = /Agent Desk \(browser shell\): (\S+)/.exec(out);
         if (found) done(found[1]!);
       });
-      child!.once('exit', (code) => fail(new Error(`npm run web exited with ${code}`)));
+      child!.once('exit', (code) => fail(new Error(`npm start exited with ${code}`)));
     });
+    const served = performance.now() - started;
     const page = await startupBrowser.newPage();
     await page.goto(url);
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     const loginMs = performance.now() - started;
+    if (process.env.UI_BENCH_TRACE) process.stdout.write(`  start: served ${f1(served)} ms, login page ${f1(loginMs)} ms\n`);
     await page.getByLabel('Username').fill('priya');
     await page.getByLabel('Password').fill('demo-priya');
     const clicked = performance.now();
@@ -279,11 +283,28 @@ async function startup(): Promise<boolean> {
     // The dashboard with data: its tiles show figures, not their loading state.
     await page.locator('.tile .tile-value').first().waitFor();
     const dashboardMs = performance.now() - clicked;
+    await page.close();
+    return { loginMs, dashboardMs };
+  } finally {
+    if (child && child.exitCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child!.once('exit', resolve));
+    }
+  }
+}
+
+async function startup(): Promise<boolean> {
+  const startupBrowser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+  try {
+    // The first start builds if the sources changed since the last build; the measured ones find it up to date.
+    await startOnce(startupBrowser);
+    const runs = [await startOnce(startupBrowser), await startOnce(startupBrowser), await startOnce(startupBrowser)];
+    const loginMs = pct(runs.map((r) => r.loginMs), 0.5);
+    const dashboardMs = pct(runs.map((r) => r.dashboardMs), 0.5);
     const ok = loginMs <= 2000 && dashboardMs <= 1000;
-    process.stdout.write(`\nstart-up (a book that exists): npm run web → interactive login page ${f1(loginMs)} ms (target ≤ 2000: ${loginMs <= 2000 ? 'met' : 'NOT met'}); Sign in → dashboard with data ${f1(dashboardMs)} ms (target ≤ 1000: ${dashboardMs <= 1000 ? 'met' : 'NOT met'})\n`);
+    process.stdout.write(`\nstart-up (a book that exists, the build up to date; median of ${runs.length}): npm start → interactive login page ${f1(loginMs)} ms (target ≤ 2000: ${loginMs <= 2000 ? 'met' : 'NOT met'}); Sign in → dashboard with data ${f1(dashboardMs)} ms (target ≤ 1000: ${dashboardMs <= 1000 ? 'met' : 'NOT met'})\n`);
     return ok;
   } finally {
-    child?.kill('SIGTERM');
     await startupBrowser.close();
   }
 }

@@ -2,7 +2,7 @@
 // installed (as on machines that cannot download it), say so in one line and serve the same app
 // to a browser instead.
 import { spawnSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 
@@ -26,14 +26,30 @@ try {
   why = 'its binary was never downloaded (node_modules/electron/path.txt is absent)';
 }
 
-run(process.execPath, [new URL('../node_modules/electron-vite/bin/electron-vite.js', import.meta.url).pathname, 'build']);
+// The build is skipped when every output is newer than every input: a second start is then as
+// quick as the app itself (bench/ui.ts measures it).
+const root = new URL('..', import.meta.url).pathname;
+const OUTPUTS = ['out/main/index.js', 'out/main/web.js', 'out/preload/index.cjs', 'out/renderer/index.html'].map((p) => join(root, p));
+function newest(dir) {
+  let latest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    latest = Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
+  }
+  return latest;
+}
+const inputs = Math.max(newest(join(root, 'src')), ...['package.json', 'package-lock.json', 'electron.vite.config.ts'].map((f) => statSync(join(root, f)).mtimeMs));
+const built = OUTPUTS.every((f) => existsSync(f)) ? Math.min(...OUTPUTS.map((f) => statSync(f).mtimeMs)) : 0;
+if (built > inputs) console.log('The build is up to date.');
+else run(process.execPath, [join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build']);
 
 if (electronBinary) {
   const child = spawn(electronBinary, ['.'], { stdio: 'inherit' });
   child.on('exit', (code) => process.exit(code ?? 0));
 } else {
   console.log(`Electron is not installed on this machine (${why}); starting the browser shell instead.`);
-  const child = spawn(process.execPath, [new URL('../node_modules/tsx/dist/cli.mjs', import.meta.url).pathname, 'src/main/web/main.ts'], { stdio: 'inherit' });
+  // The browser shell from its bundle (electron.vite.config.ts), not from the sources through tsx.
+  const child = spawn(process.execPath, [join(root, 'out/main/web.js')], { stdio: 'inherit' });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code) => process.exit(code ?? 0));
 }

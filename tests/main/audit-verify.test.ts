@@ -23,6 +23,9 @@ import type { ChatMessage } from '../../src/shared/contracts/chat.js';
 import { canonicalJson } from '../../src/shared/canonical-json.js';
 import { auditVerify } from '../helpers/audit-verify.js';
 import { ENGINES, type TestBackend, startTestBackend } from '../helpers/backend.js';
+
+/** These fakes answer through `client` only. */
+const noLink = (): never => { throw new Error('not used'); };
 import { keylessModels } from '../helpers/model-settings.js';
 
 /**
@@ -243,7 +246,7 @@ describe.each(ENGINES)('audit log against the backend\'s records on %s', (engine
       const log = new AuditLog(file);
       const sessions = new DeskSessions();
       sessions.set('window-1', { token, user, expiresAt: new Date(Date.now() + 3_600_000).toISOString() });
-      const backend = connection ?? { mode: 'remote' as const, client: (t: string | null) => b.client(t ?? undefined), close: async () => {} };
+      const backend = connection ?? { mode: 'remote' as const, link: noLink, client: (t: string | null) => b.client(t ?? undefined), close: async () => {} };
       const desk = deskRouter.createCaller({ sessions, backend, log: silentLogger, chat: assistant(log), audit: log, models: keylessModels(), slot: 'window-1' });
       return desk.audit.list();
     }
@@ -271,6 +274,7 @@ describe.each(ENGINES)('audit log against the backend\'s records on %s', (engine
       // The first read misses the last record, as one taken just before that change committed would.
       const racing: BackendConnection = {
         mode: 'remote',
+        link: noLink,
         client: () => new Proxy(real, {
           get: (target, key) => (key !== 'audit' ? Reflect.get(target, key) : {
             anchors: {
@@ -292,6 +296,7 @@ describe.each(ENGINES)('audit log against the backend\'s records on %s', (engine
     it('stays readable when the backend does not answer: the file is checked alone, and says so', async () => {
       const down: BackendConnection = {
         mode: 'remote',
+        link: noLink,
         // Every call fails as fetch does with no server there.
         client: () => new Proxy({}, { get: () => new Proxy({}, { get: () => ({ query: () => Promise.reject(new TypeError('fetch failed')) }) }) }) as BackendClient,
         close: async () => {},
@@ -303,6 +308,7 @@ describe.each(ENGINES)('audit log against the backend\'s records on %s', (engine
       for (const answer of [{ anchors: [{ ...anchors[0], seq: 2_147_483_648 }], next: null, head: null }, { anchors: null }, 'garbage', { anchors: [], next: 0, head: null }]) {
         const lying: BackendConnection = {
           mode: 'remote',
+          link: noLink,
           client: () => new Proxy({}, { get: () => ({ anchors: { query: async () => answer } }) }) as BackendClient,
           close: async () => {},
         };

@@ -46,10 +46,14 @@ export interface AgentRuntimeOptions {
  */
 export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   const audit = new AuditLog(join(options.dataDir, 'audit', 'audit.jsonl'));
-  // The intent classifier trains here, at start-up (about 200 ms, bench/planner.ts), not on the first message.
-  const started = performance.now();
-  intentModel();
-  options.log.info('intent model trained', { ms: Math.round(performance.now() - started) });
+  // The intent classifier trains at start-up (about 200 ms, bench/planner.ts), not on the first
+  // message — but just after the shell is up, so the login page does not wait for it. A message
+  // that came sooner would train it on the spot (intentModel() is built once, on first use).
+  setImmediate(() => {
+    const started = performance.now();
+    intentModel();
+    options.log.info('intent model trained', { ms: Math.round(performance.now() - started) });
+  });
   const env = options.env ?? process.env;
   const registry = createToolRegistry({ log: options.log.child({ component: 'tools' }) });
   const models = new ClaudeBrain({

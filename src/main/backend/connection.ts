@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type Operation, type TRPCClient, type TRPCLink, createTRPCClient, httpLink, httpSubscriptionLink, localLink, splitLink } from '@trpc/client';
+import { type Operation, type TRPCClient, TRPCClientError, type TRPCLink, createTRPCClient, httpLink, httpSubscriptionLink, localLink, splitLink } from '@trpc/client';
+import { observable } from '@trpc/server/observable';
 import { EventSource } from 'eventsource';
 import { type Backend, openBackend } from '../../server/backend.js';
 import { REQUEST_ID } from '../../server/http.js';
@@ -18,6 +19,8 @@ export interface BackendConnection {
   /** Remote only: the server's base address, for what is not tRPC (a report's download, `GET /reports/<id>`). */
   readonly url?: string;
   client(token: string | null): BackendClient;
+  /** The terminating link `client` is made of: what a connection that is still opening hands calls on to. */
+  link(token: string | null): TRPCLink<AppRouter>;
   close(): Promise<void>;
 }
 
@@ -50,13 +53,9 @@ export async function connectBackend(config: BackendConfig, log: Logger): Promis
       const deadline = AbortSignal.timeout(timeoutMs);
       return fetch(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline });
     };
-    return {
-      mode: 'remote',
-      url: config.url,
-      client: (token) => {
-        const headers = (op: Operation) => ({ 'x-request-id': requestIdOf(op), ...(token ? { authorization: `Bearer ${token}` } : {}) });
-        return createTRPCClient<AppRouter>({
-          links: [splitLink({
+    const link = (token: string | null): TRPCLink<AppRouter> => {
+      const headers = (op: Operation) => ({ 'x-request-id': requestIdOf(op), ...(token ? { authorization: `Bearer ${token}` } : {}) });
+      return splitLink({
             condition: (op) => op.type === 'subscription',
             // Server-sent events, which never end, so no deadline: the server pings and the link
             // reconnects after a silence, resuming from the last event id. Node has no EventSource
@@ -70,9 +69,13 @@ export async function connectBackend(config: BackendConfig, log: Logger): Promis
               },
             }),
             false: httpLink({ url: base, fetch: fetchWithDeadline, headers: ({ op }) => headers(op) }),
-          })],
-        });
-      },
+          });
+    };
+    return {
+      mode: 'remote',
+      url: config.url,
+      link,
+      client: (token) => createTRPCClient<AppRouter>({ links: [link(token)] }),
       close: async () => {},
     };
   }
@@ -94,20 +97,57 @@ export async function connectBackend(config: BackendConfig, log: Logger): Promis
  * its last tracked id when the procedure fails with a retryable error.
  */
 export function embeddedConnection(backend: Backend, log: Logger): BackendConnection {
+  // One local link per call, so the backend's context carries that call's request id.
+  const link = (token: string | null): TRPCLink<AppRouter> => (runtime) => (opts) => {
+    const requestId = requestIdOf(opts.op);
+    return localLink<AppRouter>({
+      router: appRouter,
+      createContext: async () => ({ deps: backend.deps, token, requestId, log: log.child({ requestId }), clientAddress: 'embedded' }),
+    })(runtime)(opts);
+  };
   return {
     mode: 'embedded',
-    client: (token) => {
-      // One local link per call, so the backend's context carries that call's request id.
-      const perCall: TRPCLink<AppRouter> = (runtime) => (opts) => {
-        const requestId = requestIdOf(opts.op);
-        return localLink<AppRouter>({
-          router: appRouter,
-          createContext: async () => ({ deps: backend.deps, token, requestId, log: log.child({ requestId }), clientAddress: 'embedded' }),
-        })(runtime)(opts);
-      };
-      return createTRPCClient<AppRouter>({ links: [perCall] });
-    },
+    link,
+    client: (token) => createTRPCClient<AppRouter>({ links: [link(token)] }),
     close: () => backend.database.close(),
+  };
+}
+
+/**
+ * A connection usable before it is open: calls made meanwhile wait for it, then go through it as
+ * if it had been open all along (and fail as it failed, if it could not open). The browser shell
+ * serves its login page at once instead of after the embedded book has opened (about a second).
+ */
+export function openingConnection(config: BackendConfig, opening: Promise<BackendConnection>): BackendConnection {
+  let open: BackendConnection | null = null;
+  opening.then((connection) => { open = connection; }, () => undefined);
+  const link = (token: string | null): TRPCLink<AppRouter> => (runtime) => {
+    let inner: ReturnType<TRPCLink<AppRouter>> | null = null;
+    return ({ op, next }) => observable((observer) => {
+      let subscription: { unsubscribe(): void } | null = null;
+      let ended = false;
+      opening.then((connection) => {
+        if (ended) return;
+        inner ??= connection.link(token)(runtime);
+        subscription = inner({ op, next }).subscribe(observer);
+      }, (error: unknown) => {
+        if (!ended) observer.error(TRPCClientError.from(error instanceof Error ? error : new Error(String(error))));
+      });
+      return () => {
+        ended = true;
+        subscription?.unsubscribe();
+      };
+    });
+  };
+  return {
+    mode: config.mode,
+    ...(config.mode === 'remote' && { url: config.url }),
+    link: (token) => (open ? open.link(token) : link(token)),
+    client: (token) => (open ? open.client(token) : createTRPCClient<AppRouter>({ links: [link(token)] })),
+    close: async () => {
+      const connection = await opening.catch(() => null);
+      await connection?.close();
+    },
   };
 }
 

@@ -6,7 +6,7 @@
  */
 import { resolve } from 'node:path';
 import { type LogLevel, createLogger } from '../../infra/log.js';
-import { backendConfigFromEnv, connectBackend } from '../backend/connection.js';
+import { backendConfigFromEnv, connectBackend, openingConnection } from '../backend/connection.js';
 import { confirmTtlFromEnv, createAgentRuntime } from '../assistant/create.js';
 import { browserShellDataDirs } from '../data-dirs.js';
 import { browserShellSecretStores } from '../secrets/secret-store.js';
@@ -24,12 +24,22 @@ function port(value: string | undefined): number {
 }
 
 const dirs = browserShellDataDirs(process.env);
-const backend = await connectBackend(backendConfigFromEnv(process.env, dirs.pgliteDir), log);
+// The login page is served while the book opens (calls made meanwhile wait for it); a book that
+// cannot open ends the process with the reason, as before.
+const backendConfig = backendConfigFromEnv(process.env, dirs.pgliteDir);
+const opening = connectBackend(backendConfig, log);
+opening.catch((error: unknown) => {
+  log.error('backend failed to open', { err: error });
+  process.stderr.write(`Agent Desk: the backend could not be opened: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
+const backend = openingConnection(backendConfig, opening);
+const secrets = await browserShellSecretStores(process.env, log);
 const sessions = new DeskSessions();
 // The page shows the alerts here (a Web Notification or a toast): the feed's default notifier.
 const alerts = new DeskAlerts({ sessions, backend, log });
 const shell = await startBrowserShell({
-  backend, sessions, alerts, ...createAgentRuntime({ dataDir: dirs.dataDir, log, confirmTtlSeconds: confirmTtlFromEnv(process.env), secrets: await browserShellSecretStores(process.env, log) }), log, rendererDir: resolve('out/renderer'), port: port(process.env.WEB_PORT),
+  backend, sessions, alerts, ...createAgentRuntime({ dataDir: dirs.dataDir, log, confirmTtlSeconds: confirmTtlFromEnv(process.env), secrets }), log, rendererDir: resolve('out/renderer'), port: port(process.env.WEB_PORT),
 });
 log.info('browser shell ready', { url: shell.url, backend: backend.mode, dataDir: dirs.dataDir, ...(backend.mode === 'embedded' && { pgliteDir: dirs.pgliteDir }) });
 process.stdout.write(`Agent Desk (browser shell): ${shell.url}\n`);
