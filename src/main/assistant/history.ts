@@ -19,6 +19,12 @@ const fileSchema = z.object({ version: z.literal(1), messages: z.array(chatMessa
  */
 export class FileChatHistory implements ChatHistoryStore {
   private readonly writes = new Map<string, Promise<void>>();
+  /**
+   * What this process last read or wrote for each user: an append then costs the new messages,
+   * not a read and a validation of the whole file (which grew every turn's time with the
+   * conversation). The file is still the record; this is only what we know it holds.
+   */
+  private readonly kept = new Map<string, ChatMessage[]>();
 
   constructor(private readonly dir: string) {}
 
@@ -36,7 +42,11 @@ export class FileChatHistory implements ChatHistoryStore {
       return [];
     }
     const parsed = fileSchema.safeParse(safeJson(text));
-    if (parsed.success) return parsed.data.messages;
+    if (parsed.success) {
+      this.kept.set(userId, parsed.data.messages);
+      return [...parsed.data.messages];
+    }
+    this.kept.delete(userId);
     await rename(this.file(userId), `${this.file(userId)}.damaged-${Date.now()}`).catch(() => undefined);
     return [];
   }
@@ -44,11 +54,13 @@ export class FileChatHistory implements ChatHistoryStore {
   append(userId: string, messages: ChatMessage[]): Promise<void> {
     // Appends of one user run one after another, so two quick turns cannot lose each other.
     const next = (this.writes.get(userId) ?? Promise.resolve()).then(async () => {
-      const kept = [...(await this.readRaw(userId)), ...messages].slice(-MAX_KEPT_MESSAGES);
+      const kept = [...(this.kept.get(userId) ?? await this.readRaw(userId)), ...messages].slice(-MAX_KEPT_MESSAGES);
+      this.kept.delete(userId);
       await mkdir(this.dir, { recursive: true });
       const tmp = `${this.file(userId)}.tmp`;
       await writeFile(tmp, JSON.stringify({ version: 1, messages: kept }), 'utf8');
       await rename(tmp, this.file(userId));
+      this.kept.set(userId, kept);
     });
     this.writes.set(userId, next.catch(() => undefined));
     return next;
@@ -56,6 +68,7 @@ export class FileChatHistory implements ChatHistoryStore {
 
   async clear(userId: string): Promise<void> {
     await this.writes.get(userId);
+    this.kept.delete(userId);
     await rm(this.file(userId), { force: true });
   }
 
