@@ -67,7 +67,14 @@ export class Approvals {
       return refusedAnswer(error);
     }
     const nonce = approvalNonce(approvalId);
-    const envelope = await executeConfirmed(this.options.registry, claimed, caller, requestId, nonce);
+    let envelope: Awaited<ReturnType<typeof executeConfirmed>>;
+    try {
+      envelope = await executeConfirmed(this.options.registry, claimed, caller, requestId, nonce);
+    } catch (error) {
+      // A stored snapshot that no longer reads as one: nothing ran; the approval ends failed, not stuck claimed.
+      this.options.log.error('approval could not be carried out', { requestId, approvalId, err: error });
+      envelope = { schema_version: 1, generated_at: new Date().toISOString(), tool: claimed.tool, ok: false, error: { code: 'INTERNAL', message: 'the approval could not be carried out' } };
+    }
     const ending = endingOf(envelope);
     const approval = await caller.api.approvals.finish.mutate({ id: approvalId, ending: ending.outcome, result: (ending.after ?? null) as never }, callOptions(requestId))
       .catch((error: unknown) => {
