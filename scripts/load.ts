@@ -25,9 +25,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { createTRPCClient, httpLink } from '@trpc/client';
 import pg from 'pg';
 import { z } from 'zod';
@@ -39,6 +37,8 @@ import { loadCast } from '../src/server/seed/cast.js';
 import { SeededRandom } from '../src/server/seed/random.js';
 import type { AppRouter } from '../src/server/trpc/router.js';
 import type { User } from '../src/shared/contracts/agent-api.js';
+import { UsageError, parseFlags } from './lib/command-line.js';
+import { freePort, healthy } from './lib/processes.js';
 import type { Envelope } from '../src/shared/contracts/assistant.js';
 
 const USAGE = 'usage: npm run load -- --agents N --rate CALLS_PER_MINUTE --minutes M [--backends B] [--max-error-rate R] [--keep] [--seed S]';
@@ -469,48 +469,17 @@ export function formatReport(r: LoadReport): string {
   return lines.join('\n');
 }
 
-class UsageError extends Error {}
-
 export function parseCommandLine(argv: string[]): LoadOptions {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: argv, strict: true, allowPositionals: false,
-      options: {
-        agents: { type: 'string' }, rate: { type: 'string' }, minutes: { type: 'string' }, backends: { type: 'string' },
-        'max-error-rate': { type: 'string' }, keep: { type: 'boolean' }, seed: { type: 'string' },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-  const num = (name: string, fallback?: number): number => {
-    const raw = values[name];
-    if (raw === undefined) {
-      if (fallback === undefined) throw new UsageError(`--${name} is required`);
-      return fallback;
-    }
-    const n = Number(raw);
-    if (typeof raw !== 'string' || raw.trim() === '' || !Number.isFinite(n)) throw new UsageError(`--${name} must be a number, got "${String(raw)}"`);
-    return n;
-  };
+  const { values, num } = parseFlags(argv, {
+    agents: { type: 'string' }, rate: { type: 'string' }, minutes: { type: 'string' }, backends: { type: 'string' },
+    'max-error-rate': { type: 'string' }, keep: { type: 'boolean' }, seed: { type: 'string' },
+  });
   const parsed = loadOptions.safeParse({
     agents: num('agents', 100), rate: num('rate', 10), durationMs: num('minutes') * MINUTE, backends: num('backends', 1),
     maxErrorRate: num('max-error-rate', 0.001), keep: values.keep === true, seed: typeof values.seed === 'string' ? values.seed : 'load',
   });
   if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => `${i.path.join('.') || 'options'}: ${i.message}`).join('; '));
   return parsed.data;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolvePort(port));
-    });
-  });
 }
 
 function runToEnd(child: ChildProcess, what: string): Promise<void> {
@@ -520,13 +489,12 @@ function runToEnd(child: ChildProcess, what: string): Promise<void> {
   });
 }
 
+/** A backend child on its feet, or the reason it is not (it exited, or 120 s passed). */
 async function waitHealthy(url: string, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the backend at ${url} exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(new URL('/health', url), { signal: AbortSignal.timeout(1_000) })).ok) return;
-    } catch { /* not listening yet */ }
+    if (await healthy(url)) return;
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`the backend at ${url} did not become healthy in 120 s`);

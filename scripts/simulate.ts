@@ -17,7 +17,6 @@
  * stdout: one line per simulated minute with its counts, then a total line. Exit 2: a bad command line.
  */
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { openBackend } from '../src/server/backend.js';
@@ -26,6 +25,7 @@ import { potentialWin } from '../src/server/domain/bets.js';
 import { SeededRandom } from '../src/server/seed/random.js';
 import { BetRefusedError, emitPlayerLogin, placeBetNow } from '../src/server/services/bets.js';
 import type { ServiceDeps } from '../src/server/services/caller.js';
+import { UsageError, parseFlags } from './lib/command-line.js';
 import { outcomePrice, settleMarketNow, tradingStatus } from '../src/server/services/markets.js';
 
 const USAGE = 'usage: npm run simulate -- (--minutes N | --seconds N) [--rate BETS_PER_MINUTE] [--seed S] [--settle-per-minute P]';
@@ -160,28 +160,10 @@ export async function simulate(deps: ServiceDeps, options: SimulateOptions, prin
   return total;
 }
 
-class UsageError extends Error {}
-
 export function parseCommandLine(argv: string[]): Omit<SimulateOptions, 'realTime'> {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: argv, strict: true, allowPositionals: false,
-      options: { minutes: { type: 'string' }, seconds: { type: 'string' }, rate: { type: 'string' }, seed: { type: 'string' }, 'settle-per-minute': { type: 'string' } },
-    }));
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-  const num = (name: string, fallback?: number): number => {
-    const raw = values[name];
-    if (raw === undefined) {
-      if (fallback === undefined) throw new UsageError(`--${name} is required`);
-      return fallback;
-    }
-    const n = Number(raw);
-    if (typeof raw !== 'string' || raw.trim() === '' || !Number.isFinite(n) || n < 0) throw new UsageError(`--${name} must be a number ≥ 0, got "${String(raw)}"`);
-    return n;
-  };
+  const { values, num } = parseFlags(argv, {
+    minutes: { type: 'string' }, seconds: { type: 'string' }, rate: { type: 'string' }, seed: { type: 'string' }, 'settle-per-minute': { type: 'string' },
+  }, 0);
   if ((values.minutes === undefined) === (values.seconds === undefined)) throw new UsageError('give one of --minutes or --seconds');
   const durationMs = values.minutes !== undefined ? num('minutes') * MINUTE : num('seconds') * 1000;
   const parsed = simulateOptions.omit({ realTime: true }).safeParse({
