@@ -1,19 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { BrowserContext, Page } from '@playwright/test';
 import { sql } from 'drizzle-orm';
-import { createAgentRuntime } from '../src/main/assistant/create.js';
 import { type BackendConnection, embeddedConnection } from '../src/main/backend/connection.js';
-import { DeskAlerts } from '../src/main/desk/alerts.js';
-import { DeskSessions } from '../src/main/desk/sessions.js';
-import { type BrowserShell, startBrowserShell } from '../src/main/web/server.js';
+import type { DeskAlerts } from '../src/main/desk/alerts.js';
+import type { BrowserShell } from '../src/main/web/server.js';
 import { type Backend, openBackend } from '../src/server/backend.js';
 import { type Db, queryRows } from '../src/server/db/client.js';
 import { emitEvents } from '../src/server/services/event-outbox.js';
 import { silentLogger } from '../src/infra/log.js';
-import { AGENT, BOOK_NOW, RENDERER_DIR, expect, test } from './fixtures.js';
+import { AGENT, BOOK_NOW, expect, test } from './fixtures.js';
+import { signedInPage, startOwnShell } from './own-shell.js';
 
 /**
  * Alerts in the browser shell (issue 15): a large bet committed on the backend raises the bell's
@@ -57,21 +53,14 @@ test.describe('alerts', () => {
   test('a large bet rings the bell and toasts; muted, it only rings', async ({ shellBrowser }) => {
     raw = await openBackend({ database: { engine: 'pglite' }, seedDemoIfEmpty: true, book: { seed: 'alerts-e2e', players: 8, bets: 200, days: 10 }, now: () => new Date(BOOK_NOW) });
     connection = embeddedConnection(raw, silentLogger);
-    const sessions = new DeskSessions();
-    alerts = new DeskAlerts({ sessions, backend: connection, log: silentLogger });
-    const runtime = createAgentRuntime({ dataDir: mkdtempSync(join(tmpdir(), 'desk-alerts-e2e-')), log: silentLogger });
-    shell = await startBrowserShell({ backend: connection, sessions, alerts, ...runtime, log: silentLogger, rendererDir: RENDERER_DIR });
+    ({ alerts, shell } = await startOwnShell(connection));
     const [priya] = await queryRows<{ id: string }>(raw.deps.db, sql`select id from accounts where username = ${AGENT.username}`);
     const [player] = await queryRows<{ id: string; name: string }>(raw.deps.db, sql`select id, display_name as name from accounts where role = 'player' limit 1`);
 
-    context = await shellBrowser!.newContext({ baseURL: shell.url });
-    const page = await context.newPage();
-    await page.goto('/');
-    await page.getByLabel('Username').fill(AGENT.username);
-    await page.getByLabel('Password').fill(AGENT.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    const signedIn = await signedInPage(shellBrowser!, shell);
+    context = signedIn.context;
+    const page = signedIn.page;
     const bell = page.getByTestId('bell');
-    await expect(bell).toHaveAttribute('data-unread', '0');
 
     await largeBet(priya!.id, player!.id, player!.name);
     await expect(bell).toHaveAttribute('data-unread', '1');

@@ -5,17 +5,16 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { BrowserContext } from '@playwright/test';
 import { sql } from 'drizzle-orm';
-import { createAgentRuntime } from '../src/main/assistant/create.js';
 import { type BackendConnection, embeddedConnection } from '../src/main/backend/connection.js';
-import { DeskAlerts } from '../src/main/desk/alerts.js';
-import { DeskSessions } from '../src/main/desk/sessions.js';
+import type { DeskAlerts } from '../src/main/desk/alerts.js';
 import { mcpChangeResult } from '../src/main/mcp/server.js';
-import { type BrowserShell, startBrowserShell } from '../src/main/web/server.js';
+import type { BrowserShell } from '../src/main/web/server.js';
 import { type Backend, openBackend } from '../src/server/backend.js';
 import { queryRows } from '../src/server/db/client.js';
 import { type BackendServer, startBackendServer } from '../src/server/http.js';
 import { silentLogger } from '../src/infra/log.js';
-import { AGENT, BOOK_NOW, RENDERER_DIR, expect, test } from './fixtures.js';
+import { AGENT, BOOK_NOW, expect, test } from './fixtures.js';
+import { signedInPage, startOwnShell } from './own-shell.js';
 
 /**
  * A change asked for over MCP (issue 16), end to end: an MCP client (`npm run mcp` over stdio,
@@ -48,22 +47,15 @@ test.describe('approvals from an MCP client', () => {
     raw = await openBackend({ database: { engine: 'pglite' }, seedDemoIfEmpty: true, book: { seed: 'approvals-e2e', players: 8, bets: 200, days: 10 }, now: () => new Date(BOOK_NOW) });
     server = await startBackendServer(raw.deps, silentLogger, { port: 0 });
     connection = embeddedConnection(raw, silentLogger);
-    const sessions = new DeskSessions();
-    alerts = new DeskAlerts({ sessions, backend: connection, log: silentLogger });
-    const runtime = createAgentRuntime({ dataDir: mkdtempSync(join(tmpdir(), 'desk-approvals-e2e-')), log: silentLogger });
-    shell = await startBrowserShell({ backend: connection, sessions, alerts, ...runtime, log: silentLogger, rendererDir: RENDERER_DIR });
+    ({ alerts, shell } = await startOwnShell(connection));
     const players = await queryRows<{ name: string; cl: string | number }>(raw.deps.db, sql`
       select p.display_name as name, p.credit_limit as cl from accounts p join accounts a on a.id = p.parent_id
       where a.username = ${AGENT.username} and p.role = 'player' order by p.username limit 2`);
     const creditLimit = async (name: string) => Number((await queryRows<{ cl: string | number }>(raw!.deps.db, sql`select credit_limit as cl from accounts where display_name = ${name}`))[0]!.cl);
 
-    context = await shellBrowser!.newContext({ baseURL: shell.url });
-    const page = await context.newPage();
-    await page.goto('/');
-    await page.getByLabel('Username').fill(AGENT.username);
-    await page.getByLabel('Password').fill(AGENT.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page.getByTestId('bell')).toHaveAttribute('data-unread', '0');
+    const signedIn = await signedInPage(shellBrowser!, shell);
+    context = signedIn.context;
+    const page = signedIn.page;
 
     mcp = new Client({ name: 'e2e-assistant', version: '1.0.0' });
     await mcp.connect(new StdioClientTransport({

@@ -1,18 +1,14 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { BrowserContext } from '@playwright/test';
 import pg from 'pg';
-import { createAgentRuntime } from '../src/main/assistant/create.js';
 import { type BackendConnection, connectBackend } from '../src/main/backend/connection.js';
-import { DeskAlerts } from '../src/main/desk/alerts.js';
+import type { DeskAlerts } from '../src/main/desk/alerts.js';
 import { slotFromCookie } from '../src/main/desk/senders.js';
-import { DeskSessions } from '../src/main/desk/sessions.js';
-import { type BrowserShell, startBrowserShell } from '../src/main/web/server.js';
+import type { BrowserShell } from '../src/main/web/server.js';
 import { silentLogger } from '../src/infra/log.js';
 import { tapEventStream } from '../scripts/lib/event-tap.js';
 import { type Child, freePort, healthy, killHard as stop, runTs as run } from '../scripts/lib/processes.js';
-import { AGENT, RENDERER_DIR, expect, test } from './fixtures.js';
+import { expect, test } from './fixtures.js';
+import { signedInPage, startOwnShell } from './own-shell.js';
 
 /**
  * Issue 15: the standalone backend is killed (SIGKILL, no goodbye to its streams) and started
@@ -99,26 +95,15 @@ test.describe('live events across a backend restart', () => {
     const tap = tapEventStream();
     const { onWire, resumedFrom } = tap;
     connection = await connectBackend({ mode: 'remote', url, timeoutMs: 2_000 }, silentLogger);
-    const sessions = new DeskSessions();
-    alerts = new DeskAlerts({
-      sessions, backend: connection, log: silentLogger,
-      // Short waits between resumes: the default backoff could outlast the test after a few refused attempts.
-      backoffMs: () => 250,
-      backendFor: tap.backendFor,
-    });
-    const runtime = createAgentRuntime({ dataDir: mkdtempSync(join(tmpdir(), 'desk-live-events-')), log: silentLogger });
-    shell = await startBrowserShell({ backend: connection, sessions, alerts, ...runtime, log: silentLogger, rendererDir: RENDERER_DIR });
+    // Short waits between resumes: the default backoff could outlast the test after a few refused attempts.
+    const own = await startOwnShell(connection, { backoffMs: () => 250, backendFor: tap.backendFor });
+    ({ alerts, shell } = own);
+    const { sessions } = own;
+    const signedIn = await signedInPage(shellBrowser!, own.shell);
+    context = signedIn.context;
+    const page = signedIn.page;
 
-    context = await shellBrowser!.newContext({ baseURL: shell.url });
-    const page = await context.newPage();
-    await page.goto('/');
-    await page.getByLabel('Username').fill(AGENT.username);
-    await page.getByLabel('Password').fill(AGENT.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page.getByTestId('bell')).toBeVisible();
-    await expect(page.getByTestId('bell')).toHaveAttribute('data-unread', '0');
-
-    const cookies = await context.cookies(shell.url);
+    const cookies = await signedIn.context.cookies(own.shell.url);
     const slot = slotFromCookie(cookies.map((c) => `${c.name}=${c.value}`).join('; '));
     const session = slot ? sessions.get(slot) : null;
     if (!slot || !session) throw new Error('the shell holds no session for the page');
