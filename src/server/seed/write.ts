@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { eq, getTableColumns, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.js';
@@ -13,7 +14,7 @@ const BATCH_ROWS = 20_000;
  * One INSERT … SELECT FROM unnest(array per column) per batch: a handful of parameters however many
  * rows, which both engines parse far faster than a multi-row VALUES list.
  */
-async function insertAll<T extends object>(db: Db, table: PgTable, rows: readonly T[]): Promise<void> {
+async function insertAll<T extends object>(db: Db, table: PgTable, rows: readonly T[], written: (rows: number) => void = () => {}): Promise<void> {
   if (rows.length === 0) return;
   const columns = Object.entries(getTableColumns(table)).filter(([key]) => key in rows[0]!);
   for (let i = 0; i < rows.length; i += BATCH_ROWS) {
@@ -37,6 +38,10 @@ async function insertAll<T extends object>(db: Db, table: PgTable, rows: readonl
     const sources = sql.join(arrays.map((a) => a.param), sql`, `);
     const aliases = sql.join(arrays.map((_, n) => sql.identifier(`c${n}`)), sql`, `);
     await db.execute(sql`insert into ${table} (${names}) select ${selects} from rows from (${sources}) as r(${aliases})`);
+    written(batch.length);
+    // Each batch runs synchronously inside PGlite: a turn between them keeps the process answering
+    // (the browser shell's login page asks how far the writing has got).
+    await nextTurn();
   }
 }
 
@@ -44,29 +49,39 @@ export interface BookMeta extends BookOptions {
   clock: string;
 }
 
+/** What writeBook has done: rows written of the book's rows, then the tables analysed. */
+export type WriteProgress = { step: 'rows'; done: number; total: number } | { step: 'indexing' };
+
 /** Writes a generated book into an empty database, all or nothing. */
-export async function writeBook(db: Db, book: Book): Promise<void> {
+export async function writeBook(db: Db, book: Book, progress: (state: WriteProgress) => void = () => {}): Promise<void> {
   const accounts = await Promise.all(book.accounts.map(async ({ password, ...a }) => ({
     ...a,
     // A salt drawn from the seed keeps the book byte-for-byte reproducible; these are demo passwords.
     passwordHash: password === null ? null : await hashPassword(password, createHash('sha256').update(`${book.options.seed}:salt:${a.username}`).digest().subarray(0, 16)),
   })));
   const meta: BookMeta = { ...book.options, clock: book.clock.toISOString() };
+  const tablesInOrder: [PgTable, readonly object[]][] = [
+    // Parents before children: the tree is written in depth order.
+    [t.accounts, [...accounts].sort((a, b) => a.depth - b.depth)],
+    [t.playerLimits, book.playerLimits],
+    [t.teams, book.teams],
+    [t.fixtures, book.fixtures],
+    [t.markets, book.markets],
+    [t.outcomes, book.outcomes],
+    [t.bets, book.bets],
+    [t.settlements, book.settlements],
+    [t.ledger, book.ledger],
+  ];
+  const total = tablesInOrder.reduce((sum, [, rows]) => sum + rows.length, 0);
+  let done = 0;
+  const written = (rows: number) => progress({ step: 'rows', done: (done += rows), total });
   await db.transaction(async (tx) => {
     const txDb = tx as unknown as Db;
-    // Parents before children: the tree is written in depth order.
-    await insertAll(txDb, t.accounts, [...accounts].sort((a, b) => a.depth - b.depth));
-    await insertAll(txDb, t.playerLimits, book.playerLimits);
-    await insertAll(txDb, t.teams, book.teams);
-    await insertAll(txDb, t.fixtures, book.fixtures);
-    await insertAll(txDb, t.markets, book.markets);
-    await insertAll(txDb, t.outcomes, book.outcomes);
-    await insertAll(txDb, t.bets, book.bets);
-    await insertAll(txDb, t.settlements, book.settlements);
-    await insertAll(txDb, t.ledger, book.ledger);
+    for (const [table, rows] of tablesInOrder) await insertAll(txDb, table, rows, written);
     await rebuildBalances(txDb);
     await insertAll(txDb, t.bookMeta, [{ key: 'demo_book', value: meta }]);
   });
+  progress({ step: 'indexing' });
   // Fresh statistics for the planner, and a visibility map so the covering indexes are used
   // index-only (PGlite has no autovacuum to do it later).
   // Only the book's tables: a bare VACUUM would sweep every schema of a shared server.

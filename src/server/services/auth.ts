@@ -63,21 +63,33 @@ export async function login(deps: ServiceDeps, username: string, password: strin
 }
 
 export async function logout(deps: ServiceDeps, token: string): Promise<void> {
+  const tokenHash = hashToken(token);
   await deps.db.update(sessions).set({ revokedAt: deps.realNow() })
-    .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt)));
+    .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt)));
+  // The trigger's notification reaches this backend too, but after the commit: the signed-out
+  // token must not work for the next call in between.
+  deps.sessionCache?.invalidate(`session:${tokenHash}`);
 }
 
 /** The caller behind a bearer token, or UNAUTHORIZED with the reason a client can act on. */
 export async function resolveSession(deps: ServiceDeps, token: string | null): Promise<Caller> {
   if (!token) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'sign in first: no session token was sent' });
   if (!TOKEN_PATTERN.test(token)) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'malformed session token' });
+  const tokenHash = hashToken(token);
+  const now = deps.realNow();
+  const cache = deps.sessionCache;
+  const cached = cache?.get(tokenHash, now.getTime());
+  if (cached) return cached;
+  const epoch = cache?.epoch() ?? 0;
   const [row] = await deps.db.select({ account: accounts, expiresAt: sessions.expiresAt })
     .from(sessions).innerJoin(accounts, eq(accounts.id, sessions.accountId))
-    .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, deps.realNow())));
+    .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
   if (!row) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'the session has expired or was signed out: sign in again' });
   const a = row.account;
-  return {
+  const caller: Caller = {
     id: a.id, username: a.username, name: a.displayName, role: a.role, parentId: a.parentId, path: a.path,
     depth: a.depth, timezone: a.timezone, shareBps: a.shareBps, creditLimit: a.creditLimit,
   };
+  cache?.put(tokenHash, caller, row.expiresAt.getTime(), now.getTime(), epoch);
+  return caller;
 }

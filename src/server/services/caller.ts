@@ -6,6 +6,7 @@ import {
 } from '../../shared/dates.js';
 import { type Db, queryRows } from '../db/client.js';
 import type { Role } from '../db/schema.js';
+import type { SessionCache } from './session-cache.js';
 
 /** The authenticated account a procedure acts for; every read is scoped by it. */
 export interface Caller {
@@ -34,6 +35,8 @@ export interface ServiceDeps {
    * demo restarted on another data clock.
    */
   realNow: () => Date;
+  /** Callers by session token (session-cache.ts); without it every call looks its session up. */
+  sessionCache?: SessionCache;
 }
 
 /** SQL condition: the account aliased `alias` is in the caller's downline (strictly below it). */

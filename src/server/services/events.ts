@@ -8,16 +8,13 @@
  * Mutes are not applied here: the desk shows a muted event in its bell and only skips the alert,
  * so the stream sends everything and the client reads `alerts.get` for what to keep quiet.
  */
-import type { PGlite } from '@electric-sql/pglite';
 import { tracked, type TrackedEnvelope } from '@trpc/server';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { type DeskEvent, deskEvent } from '../../shared/contracts/events.js';
 import type { Logger } from '../../infra/log.js';
-import { type Database, type DatabaseConfig, type Db, queryRows } from '../db/client.js';
+import { type Database, type Db, queryRows } from '../db/client.js';
 import type { Caller, ServiceDeps } from './caller.js';
 import { serverMetrics } from '../metrics.js';
-import { EVENTS_CHANNEL } from './event-outbox.js';
 
 /** What a (re)connecting client is sent before the live events: the newest of its last week. */
 export const BACKLOG_LIMIT = 500;
@@ -26,8 +23,6 @@ export const BACKLOG_DAYS = 7;
 const PAGE = 500;
 /** Every stream re-reads this often even unwoken, in case a wake-up was lost (a listener that hung without an error). */
 const SWEEP_MS = 30_000;
-const RECONNECT_MIN_MS = 100;
-const RECONNECT_MAX_MS = 5_000;
 
 type Wake = () => void;
 
@@ -185,98 +180,24 @@ const feeds = new WeakMap<Db, EventFeed>();
 
 export interface EventFeedHandle {
   feed: EventFeed;
-  stop(): Promise<void>;
+  stop(): void;
 }
 
 /**
- * Starts the feed of an open database: on PostgreSQL a dedicated `LISTEN desk_events` connection
- * (every backend on the server hears every commit; reconnects on error, and wakes every stream once
- * listening again, as notifications sent meanwhile are gone); on PGlite its in-process `listen`.
+ * The feed of an open database, for `events.stream`. It hears of commits from the database's
+ * notification listener (backend.ts routes EVENTS_CHANNEL to `notify` and a resumed listener to
+ * `wakeAll`).
  */
-export async function startEventFeed(database: Database, config: DatabaseConfig, log: Logger): Promise<EventFeedHandle> {
+export function createEventFeed(database: Database, log: Logger): EventFeedHandle {
   const feed = new EventFeed(database.db, database.engine, log);
   feeds.set(database.db, feed);
-  if (config.engine === 'pglite') {
-    const client = (database.db as unknown as { $client: PGlite }).$client;
-    const unlisten = await client.listen(EVENTS_CHANNEL, (recipientId) => feed.notify(recipientId));
-    return {
-      feed,
-      async stop() {
-        feed.close();
-        feeds.delete(database.db);
-        await unlisten().catch(() => {});
-      },
-    };
-  }
-  const listener = new Listener(config.url, feed, log);
-  await listener.start();
   return {
     feed,
-    async stop() {
+    stop() {
       feed.close();
       feeds.delete(database.db);
-      await listener.stop();
     },
   };
-}
-
-class Listener {
-  private client: pg.Client | null = null;
-  private stopped = false;
-  private delay = RECONNECT_MIN_MS;
-  private timer: NodeJS.Timeout | null = null;
-  private everConnected = false;
-
-  constructor(private readonly url: string, private readonly feed: EventFeed, private readonly log: Logger) {}
-
-  async start(): Promise<void> {
-    await this.connect();
-  }
-
-  private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url, keepAlive: true });
-    this.client = client;
-    let failed = false;
-    const fail = (error?: unknown) => {
-      if (failed || this.stopped) return;
-      failed = true;
-      this.log.warn('events listener lost; reconnecting', { err: error, inMs: this.delay });
-      client.end().catch(() => {});
-      this.timer = setTimeout(() => {
-        this.timer = null;
-        this.connect().catch(() => {});
-      }, this.delay);
-      this.timer.unref();
-      this.delay = Math.min(this.delay * 2, RECONNECT_MAX_MS);
-    };
-    client.on('notification', (message) => {
-      if (message.channel === EVENTS_CHANNEL && message.payload) this.feed.notify(message.payload);
-    });
-    client.on('error', fail);
-    client.on('end', () => fail(new Error('connection ended')));
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${EVENTS_CHANNEL}`);
-    } catch (error) {
-      if (!this.everConnected) {
-        // The first connection must work: a backend that cannot listen would stream nothing live.
-        this.stopped = true;
-        await client.end().catch(() => {});
-        throw error;
-      }
-      fail(error);
-      return;
-    }
-    this.everConnected = true;
-    this.delay = RECONNECT_MIN_MS;
-    this.feed.wakeAll();
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.client?.end().catch(() => {});
-  }
 }
 
 function feedFor(db: Db): EventFeed {

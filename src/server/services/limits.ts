@@ -29,6 +29,11 @@ interface LimitTarget {
   parentId: string;
   parentName: string;
   creditLimit: number;
+  /**
+   * The caller's own credit limit, read with the target: a caller comes from the session cache
+   * and may be a notification behind an upline's change to it, and the guardrail must not be.
+   */
+  callerCreditLimit: number;
   /** Null when the account has no betting limits (an agent). */
   limits: { perClickWin: number; aggregateDailyWin: number; minStake: number } | null;
 }
@@ -39,8 +44,9 @@ interface LimitTarget {
  * transaction (no key update: ledger and bet inserts that only reference the account still pass).
  */
 async function loadTarget(db: Db, caller: Caller, playerId: string, lock: boolean): Promise<LimitTarget> {
-  const [a] = await queryRows<{ id: string; name: string; role: Role; parent_id: string; parent_name: string; credit_limit: string | number }>(db, sql`
-    select a.id, a.display_name as name, a.role, a.parent_id, p.display_name as parent_name, a.credit_limit
+  const [a] = await queryRows<{ id: string; name: string; role: Role; parent_id: string; parent_name: string; credit_limit: string | number; caller_credit_limit: string | number }>(db, sql`
+    select a.id, a.display_name as name, a.role, a.parent_id, p.display_name as parent_name, a.credit_limit,
+      (select credit_limit from accounts where id = ${caller.id}) as caller_credit_limit
     from accounts a join accounts p on p.id = a.parent_id
     where a.id = ${playerId} and ${inDownline(caller, 'a')}
     ${lock ? sql`for no key update of a` : sql``}`);
@@ -50,6 +56,7 @@ async function loadTarget(db: Db, caller: Caller, playerId: string, lock: boolea
     ${lock ? sql`for no key update` : sql``}`);
   return {
     id: a.id, name: a.name, role: a.role, parentId: a.parent_id, parentName: a.parent_name, creditLimit: paisaFromSql(a.credit_limit),
+    callerCreditLimit: paisaFromSql(a.caller_credit_limit),
     limits: l ? { perClickWin: paisaFromSql(l.per_click_win), aggregateDailyWin: paisaFromSql(l.aggregate_daily_win), minStake: paisaFromSql(l.min_stake) } : null,
   };
 }
@@ -75,7 +82,7 @@ function guardrailRefusal(caller: Caller, target: LimitTarget, limitType: LimitT
   if (value < 0) return `${points} is negative: a limit must be zero or more`;
   if (limitType === 'creditLimit') {
     if (value > PLATFORM_MAX_CREDIT_LIMIT) return `${points} is above the platform maximum of ${formatPoints(PLATFORM_MAX_CREDIT_LIMIT)}`;
-    if (caller.role !== 'platform_admin' && value > caller.creditLimit) return `${points} is above your own credit limit of ${formatPoints(caller.creditLimit)}`;
+    if (caller.role !== 'platform_admin' && value > target.callerCreditLimit) return `${points} is above your own credit limit of ${formatPoints(target.callerCreditLimit)}`;
     return null;
   }
   if (!target.limits) return `${target.name} has no betting limits to change`;
