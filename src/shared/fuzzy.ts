@@ -45,7 +45,11 @@ export function nameMatches(typed: string, known: string, realWords: ReadonlySet
   const used = new Set<number>();
   // Longest typed words first, so a short prefix does not take the word a full one needs.
   for (const word of [...words].sort((a, b) => b.length - a.length)) {
-    const matches = realWords.has(word) ? (w: string) => w === word || (word.length >= 3 && w.startsWith(word)) : (w: string) => wordMatches(word, w);
+    // Beside other words typed in full, an initial ("Rahul V") stands for a word it starts, and a
+    // short word may have lost one letter of a four-letter one ("Sneha Iyr").
+    const beside = (w: string) => words.length > 1 && (word.length === 1 ? w.startsWith(word) : word.length === 3 && w.length === 4 && distance(word, w) === 1);
+    const matches = word.length < 3 || (word.length === 3 && !realWords.has(word)) ? (w: string) => beside(w) || wordMatches(word, w)
+      : realWords.has(word) ? (w: string) => w === word || (word.length >= 3 && w.startsWith(word)) : (w: string) => wordMatches(word, w);
     const at = pool.findIndex((w, i) => !used.has(i) && matches(w));
     if (at < 0) return false;
     used.add(at);

@@ -44,6 +44,7 @@ export default defineTool({
   }),
   planning: {
     id: 'edit_limit', precedence: 30, exclusive: true, amount: { arg: 'newValue' }, asQuestion: 'credit_limit', follows: { player: true },
+    afterRead: { intent: 'credit_limit', args: { limitType: 'creditLimit' } },
     vocabulary: EDIT_VERBS,
     triggers: (r) => hasAny(r, 'creditlimit', 'limit', 'limits', 'minstake', 'perclickwin', 'dailywin', 'credit')
       && (hasAny(r, ...EDIT_VERBS, 'make')

@@ -22,7 +22,10 @@ export default defineTool({
   planning: {
     id: 'exposure', precedence: 100, exclusive: false, refreshes: true, follows: { fixture: true },
     vocabulary: ['exposure', 'exposed', 'liability', 'liabilities', 'risk', 'book', 'position', 'positions', 'worst', 'case'],
-    triggers: (r) => hasAny(r, 'exposure', 'exposed', 'liability', 'liabilities', 'risk', 'book', 'position', 'positions'),
+    // "book" is the whole position only now and as such: "how did the whole book do yesterday" is a
+    // result, "anyone named Pooja in my book" a search.
+    triggers: (r) => hasAny(r, 'exposure', 'exposed', 'liability', 'liabilities', 'risk', 'position', 'positions')
+      || (hasAny(r, 'book') && r.range === null && !/\bin\s+(?:my|the|our)\s+book\b/.test(r.folded)),
     fill(s) {
       const fixture = s.fixture({ takesPlayer: false });
       const args = put({}, 'fixture', fixture);

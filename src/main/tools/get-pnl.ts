@@ -27,7 +27,9 @@ export default defineTool({
     vocabulary: ['pnl', 'profit', 'profits', 'loss', 'losses', 'lose', 'lost', 'losing', 'won', 'winnings', 'earnings', 'result', 'results', 'performance'],
     triggers: (r) => hasAny(r, 'pnl', 'profit', 'profits', 'loss', 'losses', 'lose', 'lost', 'losing', 'won', 'winnings', 'earnings', 'result', 'results', 'performance')
       || /\b(?:how\s+much\s+)?(?:did|have)\s+(?:i|we)\s+(?:make|made|win|won|lose|lost|earn)\b/.test(r.folded)
-      || /\bup\s+or\s+down\b/.test(r.folded) || /\bhow\s+(?:is|are|was|were|s)\b.*\bdoing\b/.test(r.folded),
+      || /\bup\s+or\s+down\b/.test(r.folded) || /\bhow\s+(?:is|are|was|were|s)\b.*\bdoing\b/.test(r.folded)
+      // "how did the india sa game go for us", "how did Sneha do last week": asked how it went.
+      || /\bhow\s+(?:did|has|have|had)\b.*\b(?:go|gone|went|do|done|fare|fared|perform|performed)\b/.test(r.folded),
     fill(s) {
       const args: Record<string, unknown> = { ...s.range(true) };
       put(args, 'player', s.player());

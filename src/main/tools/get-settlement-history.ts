@@ -1,6 +1,6 @@
 import * as api from '../../shared/contracts/agent-api.js';
 import { formatDate } from '../../shared/format.js';
-import { hasAny, put } from '../assistant/planner/slots.js';
+import { UNPAID, hasAny, put } from '../assistant/planner/slots.js';
 import { listScope, money, name, plural } from '../assistant/words.js';
 import { DATES, DESK, IDS, MONEY, opts } from './common.js';
 import { defineTool } from './define.js';
@@ -23,8 +23,12 @@ export default defineTool({
   planning: {
     id: 'settlements', precedence: 60, exclusive: false, follows: { player: true }, range: 'dates',
     vocabulary: ['settlement', 'settlements', 'payment', 'payments', 'paid', 'receipt', 'receipts', 'transaction', 'transactions', 'history', 'log', 'ledger'],
-    triggers: (r) => hasAny(r, 'settlement', 'settlements', 'payment', 'payments', 'paid', 'receipt', 'receipts', 'transaction', 'transactions')
+    // "who still hasn't paid?" asks who owes now (take), not what was paid.
+    triggers: (r) => (hasAny(r, 'settlement', 'settlements', 'payment', 'payments', 'receipt', 'receipts', 'transaction', 'transactions')
+      || (hasAny(r, 'paid') && !UNPAID.test(r.folded)))
       || /\bsettled\s+with\b/.test(r.folded)
+      // "has Vivek settled (up) yet?": asked of a person; "settled bets" and "settled ones" are bets.
+      || (/\b(?:has|have|had|did|was|were|is)\b.*\bsettled\b/.test(r.folded) && !hasAny(r, 'bet', 'bets', 'ones', 'one', 'market', 'markets', 'matches', 'games'))
       || (hasAny(r, 'settle', 'settling') && hasAny(r, 'history', 'log', 'ledger', 'show', 'dikhao', 'dikha', 'batao', 'list', 'view', 'display')),
     fill(s) {
       const args: Record<string, unknown> = { ...s.range(false) };

@@ -1,5 +1,5 @@
 import * as api from '../../shared/contracts/agent-api.js';
-import { hasAny, put } from '../assistant/planner/slots.js';
+import { UNPAID, hasAny, put } from '../assistant/planner/slots.js';
 import { money, plural, takeSentence } from '../assistant/words.js';
 import { DESK, IDS, MONEY, opts } from './common.js';
 import { defineTool } from './define.js';
@@ -23,7 +23,8 @@ export default defineTool({
   planning: {
     id: 'take', precedence: 90, exclusive: false, refreshes: true, follows: { player: true },
     vocabulary: ['take', 'owe', 'owes', 'owed', 'owing', 'outstanding', 'due', 'dues', 'receivable', 'payable', 'balance', 'balances'],
-    triggers: (r) => hasAny(r, 'take', 'owe', 'owes', 'owed', 'owing', 'outstanding', 'due', 'dues', 'receivable', 'payable', 'balance', 'balances'),
+    triggers: (r) => hasAny(r, 'take', 'owe', 'owes', 'owed', 'owing', 'outstanding', 'due', 'dues', 'receivable', 'payable', 'balance', 'balances')
+      || UNPAID.test(r.folded),
     fill: (s) => ({ args: put({}, 'player', s.player({ takesFixture: false })) }),
     examples: ['how much does Karan owe me', 'who owes me money'],
   },

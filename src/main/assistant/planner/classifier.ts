@@ -443,9 +443,10 @@ function carriesRequest(model: IntentModel, text: string): boolean {
  * A multi-intent request cut into one clause per request ("settle Tarun and show Ojas's bets"),
  * on and / also / then / aur / plus / commas / semicolons — only where both sides carry a request,
  * so "Ind and Aus", "Tarun and Ojas" and "between 5 and 8 oct" stay whole. Pieces are the user's own
- * text, trimmed.
+ * text, trimmed. `carries`: another reader's say that a piece is a request of its own (the rule
+ * planner's triggers: "Karan's take").
  */
-export function splitClauses(text: string, model: IntentModel = intentModel()): string[] {
+export function splitClauses(text: string, model: IntentModel = intentModel(), carries: (piece: string) => boolean = () => false): string[] {
   const fixed: Array<[number, number]> = [...text.matchAll(FIXED)].map((m) => [m.index, m.index + m[0].length]);
   const cuts: Array<[number, number]> = [];
   for (const m of text.matchAll(JOINER)) {
@@ -466,7 +467,7 @@ export function splitClauses(text: string, model: IntentModel = intentModel()): 
   let pending = '';
   for (let i = 0; i < pieces.length; i++) {
     const piece = pieces[i]!;
-    if (carriesRequest(model, piece)) {
+    if (carriesRequest(model, piece) || carries(piece)) {
       clauses.push(pending + piece);
       pending = '';
     } else if (clauses.length > 0) {

@@ -22,7 +22,8 @@ export const SLANG: Readonly<Record<string, string>> = {
   expo: 'exposure', expos: 'exposure', expsr: 'exposure', sett: 'settle', setl: 'settle', stl: 'settle', settl: 'settle',
   lim: 'limit', txn: 'transactions', txns: 'transactions', stmt: 'statement', comsn: 'commission', commsn: 'commission',
   khule: 'open', khula: 'open', chalu: 'open', lagaya: 'bets', lagaye: 'bets', lagayi: 'bets', lagai: 'bets', daav: 'bets', dao: 'bets',
-  cap: 'limit', ceiling: 'limit', jama: 'paid', chukaya: 'paid', chukaye: 'paid',
+  // "biggest stakes on ind aus": stakes placed are bets ("stake" alone stays: "what stake?").
+  stakes: 'bets', cap: 'limit', ceiling: 'limit', damage: 'loss', jama: 'paid', chukaya: 'paid', chukaye: 'paid',
   debtor: 'owes', debtors: 'owes', defaulter: 'owes', defaulters: 'owes', losers: 'losing', loser: 'losing', winners: 'won', winner: 'won',
   wk: 'week', wks: 'weeks', mnth: 'month', mth: 'month', yday: 'yesterday', yest: 'yesterday', ystrdy: 'yesterday', tdy: 'today', tday: 'today',
 };
@@ -37,6 +38,8 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\bper[\s-]*click(?:\s*win)?(?:\s*limit)?\b|\bpcw\b|\bmax(?:imum)?\s+win\s+per\s+bet\b/g, ' perclickwin '],
   [/\b(?:aggregate\s+)?daily\s+win(?:\s+limit)?\b|\badw\b/g, ' dailywin '],
   [/\bmin(?:imum)?\.?\s*(?:stake|bet)s?\b/g, ' minstake '],
+  // The past tense stays past: "has Vivek squared up?" reports or asks what happened, it orders nothing.
+  [/\b(?:squared|settled|cleared)\s+(?:up|off)\b/g, ' settled '],
   [/\bsquare\s*(?:up|off)\b|\bsettle\s+up\b|\bclear\s+(?:up|off)\b/g, ' settle '],
   [/\blay[\s-]*off\b/g, ' hedge '],
   [/\bsub[\s-]*agents?\b/g, ' subagents '],
@@ -70,7 +73,9 @@ format file document copy version
 quick quickly briefly fast asap urgent urgently immediately also just
 between during since until till after before within across around
 say said tell told ask asked think guess
-it's thats there's what're whats
+it's thats there's what're whats whos wheres whens theyre youre plus
+refresh refreshed reload reloaded guy guys person people banda bande
+sent cleared received deposited transferred bheja bheje bheji
 everything anything something nothing someone anyone
 via using use only ones one placed place here doing
 
@@ -79,7 +84,7 @@ ka ke ki ko se ne hai hain tha the thi aur bhi bhai yaar abhi sab sabka sabke sa
 kaun kon kya kab kaise kitna kitne kitni nahi na toh par pe mein jo woh wo yeh ye kuch zyada jyada sabse bahut thoda kar karo kardo krdo kro
 de dedo diya diye di hua hui hue raha rahe rahi gaya gaye liya liye chahiye dikhao dikha dikhana batao bata bolo bhejo dekho dekhna
 aaj kal parso hafte hafta mahine mahina din saal pichle pichla agle is us ab tak usse isse pehle baad phir fir
-bana bane bani banaya lage laga lagi lagaye mr mrs ms miss sahab saab madam sir morning evening night afternoon tonight noon
+bana bane bani banaya lage laga lagi lagaye kis kiska kiske kiski kisko kisne bada badi bade chota choti chote koi mr mrs ms miss sahab saab madam sir morning evening night afternoon tonight noon
 fresh new old big small large huge tiny usual usually regular normal few several last first next previous prior recent
 instead ahead hasnt havent didnt doesnt isnt wasnt arent dont cant wont
 smallest largest biggest highest lowest most least best worst top bottom
@@ -94,7 +99,7 @@ rn asap pls plz thx ty
 export const LEXICON: ReadonlySet<string> = new Set(`
 market markets matches fixtures events games fixture match game event
 vs v versus against
-matchodds overunder goals runs total
+matchodds overunder goals runs total odds
 capabilities help
 yesterday
 `.split(/\s+/).filter(Boolean));
@@ -157,12 +162,39 @@ function correctWords(folded: string, original: string, known: ReadonlySet<strin
     const slang = SLANG[word];
     if (slang) return slang;
     if (word.length < 4 || known.has(word) || STOPWORDS.has(word) || PRONOUNS.has(word) || AMOUNT_WORDS.has(word) || capitalised.has(word)) return word;
+    // A grammar word with two letters swapped ("dose", "thsi") is that word: a swap is the commonest
+    // slip, and one that happens to spell a name is rare. Any other distance to a grammar word is a name.
+    const swapped = SWAP_TARGETS.get(swapKey(word));
+    if (swapped) {
+      const grammar = swapped.find((t) => isTypoOf(word, t));
+      if (grammar) return grammar;
+    }
     // The closest known word; of equally close ones the shortest ("commission", not "commissions").
-    const near = targets.filter((t) => isTypoOf(word, t))
+    const near = targets.filter((t) => isTypoOf(word, t) || isLongTypoOf(word, t))
       .sort((a, b) => distance(word, a) - distance(word, b) || a.length - b.length);
     return near[0] ?? word;
   });
 }
+
+/**
+ * A long misspelt word ("ballence", eight letters) may be two edits from a shorter domain word
+ * ("balance", seven): the typed length decides how many slips are forgiven, as in the classifier.
+ * Only for domain words of six letters or more, where two edits still leave most of the word.
+ */
+function isLongTypoOf(word: string, target: string): boolean {
+  return word.length >= 8 && target.length >= 6 && Math.abs(word.length - target.length) <= 2 && distance(word, target) <= 2;
+}
+
+/** Letters sorted: two words with the same key may be one swap apart. */
+const swapKey = (word: string) => [...word].sort().join('');
+const SWAP_TARGETS: ReadonlyMap<string, readonly string[]> = (() => {
+  const byKey = new Map<string, string[]>();
+  for (const w of STOPWORDS) {
+    if (w.length < 4 || !/^\p{L}+$/u.test(w)) continue;
+    byKey.set(swapKey(w), [...(byKey.get(swapKey(w)) ?? []), w]);
+  }
+  return byKey;
+})();
 
 export function read(text: string, today: IsoDate, known: ReadonlySet<string> = LEXICON): Reading {
   const corrected = correctWords(fold(text), text, known);
@@ -232,8 +264,12 @@ export function read(text: string, today: IsoDate, known: ReadonlySet<string> = 
     run = [];
     return next;
   };
+  // A capital letter alone right after a name is its initial ("Rahul V", "Neha G"); a small one is
+  // Hinglish shorthand ("karan k bets") or the "v" of a fixture.
+  const initials = new Set((text.match(/(?<![\p{L}'’])\p{Lu}(?![\p{L}])/gu) ?? []).map((c) => c.toLowerCase()));
   for (const t of tokens) {
-    if (used.has(t.index) || isKnown(t.word)) flush(0);
+    if (!used.has(t.index) && run.length > 0 && t.word.length === 1 && initials.has(t.word)) run.push(t);
+    else if (used.has(t.index) || isKnown(t.word)) flush(0);
     else run.push(t);
   }
   flush(0);

@@ -9,7 +9,7 @@ import type { ToolModule } from '../../tools/define.js';
 import { TOOL_MODULES } from '../../tools/index.js';
 import { planShare } from '../../tools/share-report.js';
 import { LEXICON, type Reading, hasAny, read } from './grammar.js';
-import { Slots, periodOf, statusOf } from './slots.js';
+import { LIST_JOINERS, Slots, periodOf, statusOf } from './slots.js';
 import { speechAct } from './speech-act.js';
 import { amountRefusal } from '../../../shared/parse/amount.js';
 import { amountDoubt } from '../guards/amount-guard.js';
@@ -81,8 +81,8 @@ function changeDoubt(calls: readonly PlannedCall[], text: string, r: Reading): N
 /** Every word the planner understands: the grammar's own and each intent's vocabulary. */
 const KNOWN_WORDS: ReadonlySet<string> = new Set([...LEXICON, ...INTENTS.flatMap((i) => i.vocabulary)]);
 
-const GREETING = /^(?:hi+|hello|hey|yo|namaste|hola|good\s+(?:morning|afternoon|evening)|thanks?(?:\s+you)?|thx|ok(?:ay)?|cool|great|nice|bye|goodbye|see\s+you)\b[\s!.?]*(?:there|again|so\s+much|a\s+lot)?[\s!.?]*$/;
-const FRESHNESS = ['now', 'today', 'latest', 'current', 'updated', 'live', 'refresh', 'again'];
+const GREETING = /^(?:hi+|hello|hey|yo|namaste|hola|good\s+(?:morning|afternoon|evening)|thanks?(?:\s+you)?|thx|ok(?:ay)?|cool|great|nice|bye|goodbye|see\s+you|kya\s+haal(?:\s+hai)?|kaise\s+ho|sab\s+(?:theek|thik|badhiya)(?:\s+hai)?)\b[\s!.?,]*(?:there|again|so\s+much|a\s+lot|for\s+now|bhai|yaar|ji|sir|boss)?[\s!.?]*$/;
+const FRESHNESS = ['now', 'today', 'latest', 'current', 'updated', 'live', 'refresh', 'refreshed', 'reload', 'again', 'fresh', 'newest'];
 const FOLLOW_UP_OPENER = /^(?:and|what\s+about|how\s+about|same\s+for|and\s+for|also|now|ok\s+and|then|for|what\s+of|and\s+what\s+about)\b/;
 /** "and the week before?", "the day before", "usse pehle": the last plan's period, one period earlier. */
 const EARLIER = /\b(?:(?:the\s+)?(?:day|week|month|one|period|fortnight)\s+before|previous\s+(?:day|week|month|one|period)|(?:day|week|month)\s+prior|usse\s+pehle|us\s+se\s+pehle|pichle\s+se\s+pichle)\b/;
@@ -97,14 +97,15 @@ export class RulePlanner implements Planner {
   readonly name = 'rules';
 
   plan(input: PlannerInput): Decision {
-    const clauses = clausesOf(input.text);
+    const clauses = clausesOf(input.text, input.today);
     if (clauses.length > 1) {
       const readings = clauses.map((text) => read(text, input.today, KNOWN_WORDS));
       const distinct = (values: Array<string | null>) => new Set(values.filter((v) => v !== null)).size;
       // Clauses that share their slots are one request ("pnl and commission for Karan last week");
-      // clauses with slots of their own are planned one by one.
+      // clauses with slots of their own are planned one by one, and so are clauses one of which
+      // would swallow the others ("expo on ind aus, then top 5 markets": top markets is a whole plan).
       if (distinct(readings.map((r) => r.names[0]?.text ?? null)) > 1 || distinct(readings.map((r) => r.fixture)) > 1
-        || distinct(readings.map((r) => (r.range ? `${r.range.from}/${r.range.to}` : null))) > 1) {
+        || distinct(readings.map((r) => (r.range ? `${r.range.from}/${r.range.to}` : null))) > 1 || swallows(readings)) {
         return this.planClauses(input, clauses, readings);
       }
     }
@@ -188,17 +189,18 @@ export class RulePlanner implements Planner {
     }
     const doubt = changeDoubt(calls, input.text, r);
     if (doubt) return { ...base, intent: intents.map((i) => i.id).join('+'), action: 'clarify', calls: [], confidence: 0.9, clarify: doubt };
-    // Several players named: the same question for each; a change is made for one player at a time.
-    const players = slots.namedPlayers(['and', 'aur', 'or', 'plus', 'also']);
-    if (players.length > 1 && calls.some((c) => c.args.player === players[0])) {
+    // Several players or matches named as a list: the same question for each; a change is made
+    // for one at a time.
+    for (const [kind, list] of [['player', slots.namedPlayers(LIST_JOINERS)], ['fixture', slots.namedFixtures()]] as const) {
+      if (list.length < 2 || !calls.some((c) => c.args[kind] === list[0])) continue;
       if (intents.some(isWrite)) {
         return {
           ...base, intent: intents.map((i) => i.id).join('+'), action: 'clarify', calls: [], confidence: 0.9,
-          clarify: { reason: 'needs_player', question: `I make one change at a time, each confirmed by you. Which first: ${players.slice(0, 4).join(', ')}?` },
+          clarify: { reason: kind === 'player' ? 'needs_player' : 'needs_fixture', question: `I make one change at a time, each confirmed by you. Which first: ${list.slice(0, 4).join(', ')}?` },
         };
       }
-      const each = calls.flatMap((c) => (c.args.player === players[0] && planningOf(c.tool)?.follows?.player
-        ? players.map((player) => ({ tool: c.tool, args: { ...c.args, player } }))
+      const each = calls.flatMap((c) => (c.args[kind] === list[0] && planningOf(c.tool)?.follows?.[kind]
+        ? list.map((name) => ({ tool: c.tool, args: { ...c.args, [kind]: name } }))
         : [c]));
       calls.splice(0, calls.length, ...each.slice(0, 4));
     }
@@ -239,8 +241,8 @@ export class RulePlanner implements Planner {
    */
   private amendOrRepeat(input: PlannerInput, r: Reading): Decision | null {
     const last = input.context.lastCalls;
-    const write = last?.length === 1 && WRITE_TOOLS.has(last[0]!.tool) ? last[0]! : null;
-    const spec = write ? planningOf(write.tool) : undefined;
+    const proposed = last?.length === 1 && WRITE_TOOLS.has(last[0]!.tool) ? last[0]! : null;
+    const { write, spec } = proposed ? { write: proposed, spec: planningOf(proposed.tool) } : this.changeOfLastRead(input, r);
     if (!write || !spec) return null;
     const base = { request_id: input.requestId, intent: `follow_up:${spec.id}`, confidence: 0.8 };
     if (asksToSkipConfirmation(input.text)) return { ...base, action: 'clarify', calls: [], clarify: { reason: 'not_allowed', question: SKIP_CONFIRMATION_ANSWER } };
@@ -252,6 +254,20 @@ export class RulePlanner implements Planner {
       return { ...base, action: 'clarify', calls: [], clarify: { reason: 'needs_amount', question: refusal ?? 'What amount did you mean?' } };
     }
     return { ...base, action: 'tools', calls: [{ tool: write.tool, args: { ...write.args, ...spec.amount.with, [spec.amount.arg]: amount.paisa } }] };
+  }
+
+  /**
+   * "raise it to 60k" right after one player's credit limit: the change that read names
+   * (`afterRead`), ordered with a new amount; agreement alone proposes nothing, since nothing was proposed.
+   */
+  private changeOfLastRead(input: PlannerInput, r: Reading): { write: PlannedCall | null; spec: IntentSpec | undefined } {
+    const last = input.context.lastCalls;
+    const read = last?.length === 1 ? planningOf(last[0]!.tool) : undefined;
+    const spec = read && INTENTS.find((w) => w.afterRead?.intent === read.id);
+    const player = last?.[0]?.args.player;
+    if (!spec?.afterRead || typeof player !== 'string' || r.amounts.length !== 1 || !/\b(?:it|that|this)\b/.test(r.folded)
+      || speechAct(r.folded, ORDER_VERBS) !== 'command') return { write: null, spec: undefined };
+    return { write: { tool: spec.tool, args: { player, ...spec.afterRead.args } }, spec };
   }
 
   /** No intent of its own: a follow-up that changes one slot of the last plan, or not finance at all. */
@@ -282,8 +298,14 @@ export class RulePlanner implements Planner {
         calls = live.length > 0 ? live : calls.map((c) => withRange(c, { from: input.today, to: input.today }));
       }
       if (r.range) calls = calls.map((c) => withRange(c, r.range!));
-      const player = slots.namedPlayer();
-      const fixture = slots.namedFixture();
+      let player = slots.namedPlayer();
+      let fixture = slots.namedFixture() ?? slots.namedFixtures()[0] ?? null;
+      // After a match-only question ("exposure on ind aus"), a bare name ("madrid barca?") is the next match.
+      const follows = (what: 'player' | 'fixture') => calls.some((c) => planningOf(c.tool)?.follows?.[what]);
+      if (player && !fixture && !follows('player') && follows('fixture') && r.names.some((n) => n.text === player)) {
+        fixture = player;
+        player = null;
+      }
       if (player) calls = calls.map((c) => (planningOf(c.tool)?.follows?.player ? { tool: c.tool, args: { ...c.args, player } } : c));
       if (fixture) calls = calls.map((c) => (planningOf(c.tool)?.follows?.fixture ? { tool: c.tool, args: { ...withoutMarket(c.args), fixture } } : c));
       const status = statusOf(r);
@@ -303,9 +325,36 @@ export class RulePlanner implements Planner {
 }
 
 
-/** The classifier's clauses, and "… and for Anita this week" split off as a follow-up of its own. */
-function clausesOf(text: string): string[] {
-  return splitClauses(text).flatMap((clause) => clause.split(/\s+(?:and|aur|&)\s+(?=(?:for|of|on)\s)/i)).map((c) => c.trim()).filter(Boolean);
+/** Intents a reading triggers, as planOne would match them (fallbacks only when nothing else). */
+function triggered(r: Reading): IntentSpec[] {
+  const matched = INTENTS.filter((i) => i.triggers(r));
+  return matched.some((i) => !i.fallback) ? matched.filter((i) => !i.fallback) : matched;
+}
+
+/** Whether one clause's exclusive intent would take the whole plan from another clause's own request. */
+function swallows(readings: readonly Reading[]): boolean {
+  const intents = readings.map(triggered);
+  return intents.some((own) => own.some((e) => e.exclusive && intents.some((other) => other.length > 0 && !other.includes(e))));
+}
+
+/**
+ * The classifier's clauses (a piece the rules' triggers read as a request counts as one: "Karan's
+ * take"), "… and for Anita this week" split off as a follow-up of its own, and so is "… and
+ * Lakshmi's this week": a name with dates of its own after a request with its own dates.
+ */
+function clausesOf(text: string, today: IsoDate): string[] {
+  const carries = (piece: string) => triggered(read(piece, today, KNOWN_WORDS)).some((i) => !i.fallback);
+  return splitClauses(text, undefined, carries)
+    .flatMap((clause) => clause.split(/\s+(?:and|aur|&)\s+(?=(?:for|of|on)\s)/i))
+    .flatMap((clause) => {
+      const at = /\s+(?:and|aur|&)\s+/i.exec(clause);
+      if (!at) return [clause];
+      const left = read(clause.slice(0, at.index), today, KNOWN_WORDS);
+      const right = read(clause.slice(at.index + at[0].length), today, KNOWN_WORDS);
+      return left.range && right.range && right.names.length > 0 && triggered(left).length > 0 && triggered(right).length === 0
+        ? [clause.slice(0, at.index), clause.slice(at.index + at[0].length)] : [clause];
+    })
+    .map((c) => c.trim()).filter(Boolean);
 }
 
 /** The dates a planned call carries, wherever its tool takes them. */

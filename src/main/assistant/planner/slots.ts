@@ -11,6 +11,11 @@ export { hasAny };
 
 export const PLAYER_WORD = /\bplayers?\b|\bclients?\b|\bpunters?\b/;
 const SELF = ['my', 'me', 'i', 'our', 'we', 'us', 'mine'];
+/** Not paid yet ("who still hasn't paid?"): what is owed now, not a payment made. */
+export const UNPAID = /\b(?:hasnt|havent|hadnt|didnt|not|still|never)\b(?:\s+\S+){0,2}\s+paid\b/;
+
+/** Words that join the items of a list: "Sneha and Neha", "eng nz aur madrid barca". */
+export const LIST_JOINERS: readonly string[] = ['and', 'aur', 'or', 'plus', 'also', '&'];
 // "everyone's" is folded to "everyones": the possessive is everyone too.
 export const BULK = /\b(?:every|all|each|everyones?|everybodys?|whole)\b(?!\s+(?:time|day))/;
 
@@ -52,17 +57,22 @@ export class Slots {
 
   /** A player named in the message (the name as typed); `anyCue`: for tools that take no match, "on Neha" is Neha too. */
   namedPlayer(options: { anyCue?: boolean } = {}): string | null {
-    if (this.r.pronounPlayer) return this.contextPlayer();
-    const name = this.r.names.find((n) => options.anyCue || !this.fixtureCue(n.before));
-    return name?.text ?? null;
+    // A name in the message comes first: in "Neha's balance and her open bets" "her" is Neha.
+    const name = this.r.names.find((n) => options.anyCue || !this.isFixtureName(n));
+    if (name) return name.text;
+    return this.r.pronounPlayer ? this.contextPlayer() : null;
   }
 
   /** The players named as a list ("Sneha and Neha", "Rahul aur Vivek"): the first, and each joined to it by a conjunction. */
   namedPlayers(conjunctions: readonly string[]): string[] {
-    if (this.r.pronounPlayer) return [];
-    const named = this.r.names.filter((n) => !this.fixtureCue(n.before));
+    const named = this.r.names.filter((n) => !this.isFixtureName(n));
     const list = named.filter((n, i) => i === 0 || (n.before !== null && conjunctions.includes(n.before)));
     return [...new Set(list.map((n) => n.text))];
+  }
+
+  /** The matches named as a list ("on eng nz and madrid barca"): the first after "on"/"in", and each joined to it. */
+  namedFixtures(): string[] {
+    return [...new Set(this.fixtureNames().map((n) => n.text))];
   }
 
   namedFixture(): string | null {
@@ -78,6 +88,19 @@ export class Slots {
 
   private fixtureCue(before: string | null): boolean {
     return before === 'on' || before === 'in';
+  }
+
+  /** Names cued as matches ("on X", "in X"), with the names a conjunction joins to them ("on X and Y"). */
+  private fixtureNames(): Reading['names'] {
+    const out: Reading['names'] = [];
+    for (const n of this.r.names) {
+      if (this.fixtureCue(n.before) || (out.length > 0 && n.before !== null && LIST_JOINERS.includes(n.before) && out.at(-1) === this.r.names[this.r.names.indexOf(n) - 1])) out.push(n);
+    }
+    return out;
+  }
+
+  private isFixtureName(n: Reading['names'][number]): boolean {
+    return this.fixtureNames().includes(n);
   }
 
   private contextPlayer(): string | null {
@@ -107,7 +130,7 @@ export class Slots {
   fixture(options: { takesPlayer: boolean }): string | null {
     const named = this.namedFixture();
     if (named) return named;
-    const onName = this.r.names.find((n) => this.fixtureCue(n.before) || !options.takesPlayer);
+    const onName = this.r.names.find((n) => this.isFixtureName(n) || !options.takesPlayer);
     if (onName) return onName.text;
     return this.pageFixture();
   }

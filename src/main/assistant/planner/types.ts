@@ -79,6 +79,11 @@ export interface ToolPlanning {
   range?: 'dates' | 'period' | 'filters';
   /** A write's amount argument: "change it to 30k" after a proposal puts the new amount there. */
   amount?: { arg: string; with?: Record<string, unknown> };
+  /**
+   * A write that "it" may ask for right after a read of one player: "raise it to 60k" after that
+   * player's credit limit is this change, with these arguments and the new amount.
+   */
+  afterRead?: { intent: string; args: Record<string, unknown> };
   /** Planned only when no other intent matches: "find Rahul" searches, "find Rahul's PnL" does not. */
   fallback?: boolean;
   /**
