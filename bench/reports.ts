@@ -189,8 +189,8 @@ async function runCase(name: CaseName, rows: number): Promise<CaseResult> {
     let peakHeap = process.memoryUsage().heapUsed;
     const sampler = setInterval(() => { peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed); }, 20);
     const started = performance.now();
-    const writer = name === 'xlsx-ours' ? openWriter('xlsx', path, HEADING, columns)
-      : name === 'pdf-ours' ? openWriter('pdf', path, HEADING, columns)
+    const writer = name === 'xlsx-ours' ? await openWriter('xlsx', path, HEADING, columns)
+      : name === 'pdf-ours' ? await openWriter('pdf', path, HEADING, columns)
         : name === 'xlsx-bare' ? bareXlsx(path) : barePdf(path);
     for (const batch of lines(rows)) {
       writer.write(batch);

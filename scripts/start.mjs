@@ -4,6 +4,7 @@
 import { spawnSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -48,8 +49,7 @@ if (electronBinary) {
   child.on('exit', (code) => process.exit(code ?? 0));
 } else {
   console.log(`Electron is not installed on this machine (${why}); starting the browser shell instead.`);
-  // The browser shell from its bundle (electron.vite.config.ts), not from the sources through tsx.
-  const child = spawn(process.execPath, [join(root, 'out/main/web.js')], { stdio: 'inherit' });
-  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-  child.on('exit', (code) => process.exit(code ?? 0));
+  // The browser shell from its bundle (electron.vite.config.ts), not from the sources through tsx,
+  // and in this process: a second Node would start from nothing again before serving the page.
+  await import(pathToFileURL(join(root, 'out/main/web.js')).href);
 }

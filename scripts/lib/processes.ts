@@ -43,3 +43,16 @@ export function killHard(child: Child | null): Promise<unknown> {
   child.process.kill('SIGKILL');
   return child.exited;
 }
+
+/** The address a browser shell child (`npm start`, out/main/web.js) prints once it serves its page. */
+export function browserShellUrl(child: ChildProcess, name: string): Promise<string> {
+  return new Promise<string>((done, fail) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const found = /Agent Desk \(browser shell\): (\S+)/.exec(out);
+      if (found) done(found[1]!);
+    });
+    child.once('exit', (code) => fail(new Error(`${name} exited with ${code}`)));
+  });
+}

@@ -36,6 +36,8 @@ export interface AgentRuntimeOptions {
   env?: NodeJS.ProcessEnv;
   /** How long a model call may go without a streamed event before it counts as timed out. */
   modelIdleTimeoutMs?: number;
+  /** When the intent classifier trains: it calls `train` then; default just after start-up (setImmediate). */
+  trainIntentModel?: (train: () => void) => void;
 }
 
 /**
@@ -47,9 +49,10 @@ export interface AgentRuntimeOptions {
 export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   const audit = new AuditLog(join(options.dataDir, 'audit', 'audit.jsonl'));
   // The intent classifier trains at start-up (about 200 ms, bench/planner.ts), not on the first
-  // message — but just after the shell is up, so the login page does not wait for it. A message
-  // that came sooner would train it on the spot (intentModel() is built once, on first use).
-  setImmediate(() => {
+  // message — but after the shell is up, so the login page does not wait for it (the browser
+  // shell waits until the book is open and nobody is waiting on it). A message that came sooner
+  // would train it on the spot (intentModel() is built once, on first use).
+  (options.trainIntentModel ?? setImmediate)(() => {
     const started = performance.now();
     intentModel();
     options.log.info('intent model trained', { ms: Math.round(performance.now() - started) });

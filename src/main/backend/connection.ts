@@ -6,6 +6,7 @@ import { type Backend, openBackend } from '../../server/backend.js';
 import { REQUEST_ID } from '../../server/http.js';
 import type { BookOptions } from '../../server/seed/generate.js';
 import type { Logger } from '../../infra/log.js';
+import type { BookProgress } from '../../shared/contracts/startup.js';
 import { type AppRouter, appRouter } from '../../server/trpc/router.js';
 
 export type BackendClient = TRPCClient<AppRouter>;
@@ -43,7 +44,8 @@ function requestIdOf(op: Operation): string {
 /** How long main waits for a remote backend's answer before calling it unreachable. */
 export const REMOTE_TIMEOUT_MS = 10_000;
 
-export async function connectBackend(config: BackendConfig, log: Logger): Promise<BackendConnection> {
+/** `onProgress`: an embedded backend writing a new demo book reports each step (the login page shows it). */
+export async function connectBackend(config: BackendConfig, log: Logger, onProgress?: (progress: BookProgress) => void): Promise<BackendConnection> {
   if (config.mode === 'remote') {
     const base = new URL('/trpc', config.url).toString();
     const timeoutMs = config.timeoutMs ?? REMOTE_TIMEOUT_MS;
@@ -86,6 +88,7 @@ export async function connectBackend(config: BackendConfig, log: Logger): Promis
     ...(config.clock !== undefined && { clock: config.clock }),
     ...(config.now && { now: config.now }),
     ...(config.book && { book: config.book }),
+    ...(onProgress && { onProgress }),
   });
   log.info('embedded backend ready', { engine: backend.database.engine, book: backend.book });
   return embeddedConnection(backend, log);

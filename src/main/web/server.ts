@@ -4,13 +4,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { extname, join, normalize, sep } from 'node:path';
-import { applyWSSHandler } from '@trpc/server/adapters/ws';
-import { WebSocketServer } from 'ws';
-import { MAX_DESK_MESSAGE_BYTES } from '../../shared/contracts/desk-transport.js';
-import { type DeskServices, deskRouter } from '../desk/router.js';
-import { contentDisposition } from '../desk/file-saver.js';
+import type { Logger } from '../../infra/log.js';
+import type { StartupState } from '../../shared/contracts/startup.js';
+// Types only, and small modules: the page is served before the runtime (the desk router, the
+// backend, the assistant) has loaded, which takes most of a second (bench/ui.ts, start-up).
+import type { DeskServices } from '../desk/router.js';
+import type { DeskSessions } from '../desk/sessions.js';
 import { isOwnOrigin, slotCookie, slotFromCookie } from '../desk/senders.js';
-import { mainMetrics } from '../metrics.js';
+import type { DeskSocket } from './desk-socket.js';
 import { DOWNLOAD_PATH, DownloadSaver } from './downloads.js';
 import { SlotRegistry } from './slots.js';
 
@@ -31,6 +32,8 @@ export interface BrowserShell {
   slotCount(): number;
   /** Where the desk's saves go: one-time download addresses on this server. */
   downloads: DownloadSaver;
+  /** Resolves once no request and no desk message has come for `ms`, counted from the call (work that can wait goes then). */
+  idle(ms: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -70,15 +73,42 @@ function answerRaw(socket: Duplex, status: number): void {
  * request may stop it: every handler below answers malformed input with a 4xx, and the slots it
  * issues are bounded.
  */
-export async function startBrowserShell(options: DeskServices & {
+export function startBrowserShell(options: DeskServices & { rendererDir: string; port?: number }): Promise<BrowserShell> {
+  return serveBrowserShell({ ...options, services: Promise.resolve(options) });
+}
+
+export interface EarlyShellOptions {
   rendererDir: string;
   port?: number;
-}): Promise<BrowserShell> {
+  log: Logger;
+  sessions: DeskSessions;
+  /** The rest of the desk, still loading: desk connections wait for it (a login page sent meanwhile works once it is here). */
+  services: Promise<DeskServices>;
+  /** How far the backend has got (`GET /startup`, which the login page shows); absent: always ready. */
+  startup?: () => StartupState;
+}
+
+/**
+ * The browser shell before its runtime: the page is served at once, and desk connections are
+ * completed when `services` has loaded (a connection that fails to load is answered 503).
+ */
+export async function serveBrowserShell(options: EarlyShellOptions): Promise<BrowserShell> {
   const slots = new SlotRegistry({ hasSession: (slot) => options.sessions.get(slot) !== null });
   const downloads = new DownloadSaver();
   let ownOrigin = '';
+  let desk: DeskSocket | null = null;
+  let lastActivity = performance.now();
+  const touch = () => { lastActivity = performance.now(); };
+  const deskLoaded = options.services.then(async (services) => {
+    const { deskSocket } = await import('./desk-socket.js');
+    desk = deskSocket({ ...services, downloads, maxBatchSize: MAX_WS_BATCH, onMessage: touch });
+    return desk;
+  });
+  // A runtime that failed to load is the caller's to report; here each connection hears 503.
+  deskLoaded.catch(() => undefined);
 
   const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES, headersTimeout: 10_000, requestTimeout: 30_000 }, (req, res) => {
+    touch();
     serveStatic(req, res).catch((error: unknown) => {
       options.log.error('static file failed', { err: error });
       if (!res.headersSent) res.writeHead(500, { connection: 'close' }).end();
@@ -97,8 +127,15 @@ export async function startBrowserShell(options: DeskServices & {
       res.writeHead(400, { 'content-length': '0' }).end();
       return;
     }
+    if (path === '/startup') {
+      const state: StartupState = options.startup?.() ?? { phase: 'ready' };
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+      res.end(req.method === 'HEAD' ? undefined : JSON.stringify(state));
+      return;
+    }
     if (path === '/metrics') {
       // Prometheus text for a scraper on this machine: counts and timings only (a page elsewhere cannot read it: no CORS).
+      const { mainMetrics } = await import('../metrics.js');
       const text = await mainMetrics.registry.metrics();
       res.writeHead(200, { 'content-type': mainMetrics.registry.contentType, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
       res.end(req.method === 'HEAD' ? undefined : text);
@@ -106,7 +143,7 @@ export async function startBrowserShell(options: DeskServices & {
     }
     const download = DOWNLOAD_PATH.exec(path);
     if (download || path.startsWith('/downloads/')) {
-      serveDownload(req, res, download?.[1] ?? null);
+      await serveDownload(req, res, download?.[1] ?? null);
       return;
     }
     const headers: Record<string, string> = {
@@ -138,13 +175,14 @@ export async function startBrowserShell(options: DeskServices & {
    * A saved report, once, to the browser whose slot asked for it. Every refusal (unknown, used,
    * expired, another slot's, a HEAD that would not take it) is the same 404, so a token cannot be probed.
    */
-  function serveDownload(req: http.IncomingMessage, res: http.ServerResponse, token: string | null): void {
+  async function serveDownload(req: http.IncomingMessage, res: http.ServerResponse, token: string | null): Promise<void> {
     const slot = slotFromCookie(req.headers.cookie);
     const file = token && req.method === 'GET' && slot && slots.has(slot) ? downloads.take(token, slot) : null;
     if (!file) {
       res.writeHead(404, { 'content-length': '0', 'cache-control': 'no-store' }).end();
       return;
     }
+    const { contentDisposition } = await import('../desk/file-saver.js');
     res.writeHead(200, {
       'content-type': file.contentType,
       'content-length': String(file.bytes.byteLength),
@@ -171,26 +209,8 @@ export async function startBrowserShell(options: DeskServices & {
         : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400);
   });
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_DESK_MESSAGE_BYTES });
-  // The same contract as Electron's IPC channel (shared/contracts/desk-bridge.ts): tRPC's own
-  // WebSocket messages, which tests/main/desk-transport-contract.test.ts holds both to.
-  const handler = applyWSSHandler({
-    wss,
-    router: deskRouter,
-    // The client is told only "internal error" (the router's errorFormatter); the cause is logged.
-    onError: ({ error, path }) => {
-      if (error.code === 'INTERNAL_SERVER_ERROR') options.log.error('desk call failed', { path: path ?? null, err: error.cause ?? error });
-    },
-    // The renderer's wsLink sends the calls made in one tick as one array: a page asks for a few
-    // at once; far more in one frame is not the app, and each would run.
-    maxBatchSize: MAX_WS_BATCH,
-    createContext: ({ req }) => {
-      // The upgrade was already checked below; the slot is the one this server issued.
-      const slot = slotFromCookie(req.headers.cookie)!;
-      return { sessions: options.sessions, backend: options.backend, log: options.log, chat: options.chat, audit: options.audit, models: options.models, approvals: options.approvals, mcpAudit: options.mcpAudit, files: downloads, alerts: options.alerts, slot };
-    },
-  });
   server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    touch();
     // The socket is ours from here: an error on it must not reach the process.
     socket.on('error', () => socket.destroy());
     try {
@@ -206,12 +226,18 @@ export async function startBrowserShell(options: DeskServices & {
         answerRaw(socket, 403);
         return;
       }
-      // ws answers a malformed handshake (key, version, upgrade header) with a 4xx itself.
-      wss.handleUpgrade(req, socket, head, (ws) => {
-        const release = slots.attach(slot);
-        ws.once('close', release);
-        wss.emit('connection', ws, req);
-      });
+      const accept = (loaded: DeskSocket) => {
+        if (socket.destroyed) return;
+        try {
+          loaded.accept(req, socket, head, () => slots.attach(slot));
+        } catch (error) {
+          options.log.warn('desk connection refused', { reason: 'malformed', err: error });
+          answerRaw(socket, 400);
+        }
+      };
+      // Until the runtime has loaded, the handshake waits (the page's calls queue in its wsLink).
+      if (desk) accept(desk);
+      else deskLoaded.then(accept, () => answerRaw(socket, 503));
     } catch (error) {
       options.log.warn('desk connection refused', { reason: 'malformed', err: error });
       answerRaw(socket, 400);
@@ -234,10 +260,15 @@ export async function startBrowserShell(options: DeskServices & {
     url: ownOrigin,
     slotCount: () => slots.size,
     downloads,
+    idle: async (ms) => {
+      // Counted from the call too: calls that waited for what the caller waited for run first.
+      const since = performance.now();
+      for (let quiet = performance.now() - Math.max(since, lastActivity); quiet < ms; quiet = performance.now() - Math.max(since, lastActivity)) {
+        await new Promise((resolve) => setTimeout(resolve, ms - quiet).unref());
+      }
+    },
     close: async () => {
-      handler.broadcastReconnectNotification();
-      for (const client of wss.clients) client.terminate();
-      wss.close();
+      (desk as DeskSocket | null)?.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

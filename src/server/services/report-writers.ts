@@ -7,8 +7,8 @@
 import { createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { once } from 'node:events';
-import ExcelJS from 'exceljs';
-import PDFDocument from 'pdfkit';
+import type ExcelJS from 'exceljs';
+import type PDFKitDocument from 'pdfkit';
 import { formatDay, formatPoints } from '../../shared/format.js';
 import { PAISA_PER_POINT } from '../../shared/money.js';
 import type { Cell, Column, Line } from './report-rows.js';
@@ -34,8 +34,14 @@ export const CONTENT_TYPES = {
   pdf: 'application/pdf',
 } as const;
 
-export function openWriter(format: 'xlsx' | 'pdf', path: string, heading: ReportHeading, columns: Column[]): ReportWriter {
-  return format === 'xlsx' ? xlsxWriter(path, heading, columns) : pdfWriter(path, heading, columns);
+/**
+ * exceljs and pdfkit load with the first report, not with the backend: together they are about a
+ * fifth of the modules the desk loads before its login page works (bench/ui.ts, start-up).
+ */
+export async function openWriter(format: 'xlsx' | 'pdf', path: string, heading: ReportHeading, columns: Column[]): Promise<ReportWriter> {
+  return format === 'xlsx'
+    ? xlsxWriter((await import('exceljs')).default, path, heading, columns)
+    : pdfWriter((await import('pdfkit')).default, path, heading, columns);
 }
 
 // ── xlsx ─────────────────────────────────────────────────────────────────────────────────────
@@ -94,14 +100,14 @@ function xlsxCell(cell: Cell, column: Column, wallClock: (iso: string) => Date):
   }
 }
 
-function xlsxWriter(path: string, heading: ReportHeading, columns: Column[]): ReportWriter {
+function xlsxWriter(Excel: typeof ExcelJS, path: string, heading: ReportHeading, columns: Column[]): ReportWriter {
   // Our own file stream, heard from the start: exceljs listens for its errors only while it
   // finalizes, so a write that failed before (a full disk) left commit() waiting for ever.
   const out = createWriteStream(path);
   let failure: Error | null = null;
   const failed = new Promise<never>((_, reject) => out.once('error', (error) => { failure = error; reject(error); }));
   failed.catch(() => undefined);
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  const workbook = new Excel.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   workbook.creator = 'Agent Desk';
   // Title, subtitle and the header stay in view while scrolling.
   const sheet = workbook.addWorksheet(heading.sheetName, { views: [{ state: 'frozen', xSplit: 0, ySplit: 3 }] });
@@ -194,7 +200,7 @@ function compactPage(doc: PDFKit.PDFDocument): void {
   content!.buffer = [Buffer.concat(chunks as Uint8Array[])];
 }
 
-function pdfWriter(path: string, heading: ReportHeading, columns: Column[]): ReportWriter {
+function pdfWriter(PDFDocument: typeof PDFKitDocument, path: string, heading: ReportHeading, columns: Column[]): ReportWriter {
   // bufferPages: the page count is known only at the end, and every page says "Page n of m".
   const doc = new PDFDocument({ size: 'A4', layout: 'landscape', margin: MARGIN, bufferPages: true, info: { Title: heading.title, Creator: 'Agent Desk' } });
   const out = createWriteStream(path);

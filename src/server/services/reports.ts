@@ -181,7 +181,7 @@ async function runJob(
     await yieldToEventLoop();
     dir = await mkdtemp(join(tmpdir(), 'agent-desk-report-'));
     const path = join(dir, `report.${format}`);
-    const writer = openWriter(format, path, heading, source.columns);
+    const writer = await openWriter(format, path, heading, source.columns);
     let rowsDone = 0;
     let reported = 0;
     const progress = async () => {
