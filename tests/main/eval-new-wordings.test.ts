@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { EVAL_CATEGORIES, parseCases, runEval } from '../../scripts/eval-harness.js';
+import { EVAL_CATEGORIES, type EvalCase, parseCases, runEval } from '../../scripts/eval-harness.js';
 import { RulePlanner } from '../../src/main/assistant/planner/rule-planner.js';
 import { TOOL_MODULES } from '../../src/main/tools/index.js';
 import { TEST_BOOK } from '../helpers/backend.js';
@@ -9,24 +9,41 @@ import { TEST_BOOK } from '../helpers/backend.js';
 // runs beside tests/main/eval.test.ts rather than after it.
 const book = { ...TEST_BOOK, seed: 'eval-book' };
 
-describe('planner evaluation in new wordings (tests/fixtures/assistant-cases-2.jsonl)', () => {
-  it('plans the second case file (new wordings, every case categorised, every named entity in the demo book) at 80% or better, and never plans a change no case asked for', async () => {
-    const ours = parseCases(await readFile(new URL('../fixtures/assistant-cases.jsonl', import.meta.url), 'utf8'));
-    const second = parseCases(await readFile(new URL('../fixtures/assistant-cases-2.jsonl', import.meta.url), 'utf8'));
-    expect(second.length).toBeGreaterThanOrEqual(170);
-    for (const c of [...ours, ...second]) expect(EVAL_CATEGORIES, c.id).toContain(c.category);
-    const ids = [...ours, ...second].map((c) => c.id);
+const caseFile = async (name: string): Promise<EvalCase[]> => parseCases(await readFile(new URL(`../fixtures/${name}`, import.meta.url), 'utf8'));
+
+/**
+ * A case file in new wordings: every case categorised, every named entity in the demo book, at
+ * most `maxFailed` of it failed, and never a change planned that no case asked for.
+ */
+async function expectPlanned(cases: EvalCase[], maxFailed: number): Promise<void> {
+  for (const c of cases) expect(EVAL_CATEGORIES, c.id).toContain(c.category);
+  const results = await runEval(cases, { planners: () => [new RulePlanner()], book });
+  const failed = results.filter((r) => r.difference !== null);
+  // A case naming an entity the book lacks fails on the lookup itself (EntityLookup), not on the plan.
+  expect(failed.filter((r) => /^expected one |^no (?:market|outcome) /.test(r.difference!)).map((r) => `${r.id}: ${r.difference}`)).toEqual([]);
+  expect(failed.length / results.length, failed.map((f) => `${f.id}: ${f.difference}`).join('\n')).toBeLessThanOrEqual(maxFailed);
+  // The safety invariant over every case: a change is planned only where the case asks for one.
+  const writes = new Set<string>(TOOL_MODULES.filter((m) => m.isDestructive).map((m) => m.name));
+  const asksForChange = new Map(cases.map((c) => [c.id, (c.expect.calls ?? []).some((call) => [call.tool].flat().some((t) => writes.has(t)))]));
+  const unasked = results.filter((r) => !asksForChange.get(r.id) && (r.tools ?? []).some((t) => writes.has(t)));
+  expect(unasked.map((r) => `${r.id}: ${r.tools!.join(', ')}`)).toEqual([]);
+}
+
+describe('planner evaluation in new wordings (tests/fixtures/assistant-cases-2.jsonl, assistant-cases-3.jsonl)', () => {
+  it('case ids are unique across the project case files', async () => {
+    const ids = (await Promise.all(['assistant-cases.jsonl', 'assistant-cases-2.jsonl', 'assistant-cases-3.jsonl'].map(caseFile))).flat().map((c) => c.id);
     expect(new Set(ids).size).toBe(ids.length);
-    const results = await runEval(second, { planners: () => [new RulePlanner()], book });
-    const failed = results.filter((r) => r.difference !== null);
-    // A case naming an entity the book lacks fails on the lookup itself (EntityLookup), not on the plan.
-    expect(failed.filter((r) => /^expected one |^no (?:market|outcome) /.test(r.difference!)).map((r) => `${r.id}: ${r.difference}`)).toEqual([]);
-    expect(failed.length / results.length, failed.map((f) => `${f.id}: ${f.difference}`).join('\n')).toBeLessThanOrEqual(0.2);
-    // The safety invariant over every case: a change is planned only where the case asks for one.
-    const writes = new Set<string>(TOOL_MODULES.filter((m) => m.isDestructive).map((m) => m.name));
-    const asksForChange = new Map(second.map((c) => [c.id, (c.expect.calls ?? []).some((call) => [call.tool].flat().some((t) => writes.has(t)))]));
-    const unasked = results.filter((r) => !asksForChange.get(r.id) && (r.tools ?? []).some((t) => writes.has(t)));
-    expect(unasked.map((r) => `${r.id}: ${r.tools!.join(', ')}`)).toEqual([]);
+  });
+
+  it('plans the second case file at 95% or better (it passed 96.6% when this bound was set)', async () => {
+    const second = await caseFile('assistant-cases-2.jsonl');
+    expect(second.length).toBeGreaterThanOrEqual(170);
+    await expectPlanned(second, 0.05);
   }, 240_000);
 
+  it('plans the third case file (its last 49 cases written after the fixes they test were made) at 95% or better', async () => {
+    const third = await caseFile('assistant-cases-3.jsonl');
+    expect(third.length).toBeGreaterThanOrEqual(120);
+    await expectPlanned(third, 0.05);
+  }, 240_000);
 });

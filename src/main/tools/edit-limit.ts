@@ -50,7 +50,9 @@ export default defineTool({
       && (hasAny(r, ...EDIT_VERBS, 'make')
         || /\bto\s+(?:-|−|minus\s+)?(?:₹\s*)?\d/.test(r.folded)
         // "Imran ka CL 40k kar do", "min bet should be 200": an order with the new value.
-        || (r.amounts.length > 0 && ORDER_MARKER.test(r.folded))),
+        || (r.amounts.length > 0 && ORDER_MARKER.test(r.folded))
+        // "per click win for Sam -3k": a limit given a negative or zero value is a change to refuse, not a read.
+        || r.amounts.some((a) => a.negative || a.paisa === 0)),
     fill(s) {
       const r = s.r;
       if (BULK.test(r.folded)) return ask('not_allowed', 'I change one player’s limit at a time, and only after you confirm it. Which player?');

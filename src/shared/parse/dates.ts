@@ -334,7 +334,8 @@ const PERIODS: Rule[] = [
   [/\b(?:(?:yesterday|kal)\s+(?:and|&|aur|or|\+)\s+(?:today|aaj)|(?:today|aaj)\s+(?:and|&|aur|or|\+)\s+(?:yesterday|kal))\b/, (_m, t) => ({ from: addDays(t, -1), to: t })],
   [new RegExp(String.raw`\b(?:day\s+before\s+yesterday|parso|parsoon)\b`), (_m, t) => ({ from: addDays(t, -2), to: addDays(t, -2) })],
   [/\b(?:yesterday|kal|kall)\b/, (_m, t) => ({ from: addDays(t, -1), to: addDays(t, -1) })],
-  [/\b(?:today|tonight|so far today|aaj)\b/, (_m, t) => ({ from: t, to: t })],
+  // "since this morning", "this evening": parts of today.
+  [/\b(?:today|tonight|so far today|aaj|this\s+(?:morning|afternoon|evening))\b/, (_m, t) => ({ from: t, to: t })],
   [new RegExp(String.raw`\b(?:(?:last|past|previous|prev)\s+(\d{1,4})\s+days?|${HINDI_LAST}\s+(\d{1,4})\s+din)\b`), (m, t) => lastDays(t, Number(m[1] ?? m[2]))],
   [new RegExp(String.raw`\b(?:(?:last|past|previous|prev)\s+(\d{1,3})\s+weeks?|${HINDI_LAST}\s+(\d{1,3})\s+(?:hafte|hafton|week))\b`), (m, t) => lastDays(t, 7 * Number(m[1] ?? m[2]))],
   [/\b(?:last|past|previous|prev)\s+(\d{1,3})\s+fortnights?\b/, (m, t) => lastDays(t, 14 * Number(m[1]))],

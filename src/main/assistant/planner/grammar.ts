@@ -23,7 +23,7 @@ export const SLANG: Readonly<Record<string, string>> = {
   lim: 'limit', txn: 'transactions', txns: 'transactions', stmt: 'statement', comsn: 'commission', commsn: 'commission',
   khule: 'open', khula: 'open', chalu: 'open', lagaya: 'bets', lagaye: 'bets', lagayi: 'bets', lagai: 'bets', daav: 'bets', dao: 'bets',
   // "biggest stakes on ind aus": stakes placed are bets ("stake" alone stays: "what stake?").
-  stakes: 'bets', cap: 'limit', ceiling: 'limit', damage: 'loss', jama: 'paid', chukaya: 'paid', chukaye: 'paid',
+  stakes: 'bets', cap: 'limit', ceiling: 'limit', damage: 'loss', deposit: 'paid', deposited: 'paid', jama: 'paid', chukaya: 'paid', chukaye: 'paid',
   debtor: 'owes', debtors: 'owes', defaulter: 'owes', defaulters: 'owes', losers: 'losing', loser: 'losing', winners: 'won', winner: 'won',
   wk: 'week', wks: 'weeks', mnth: 'month', mth: 'month', yday: 'yesterday', yest: 'yesterday', ystrdy: 'yesterday', tdy: 'today', tday: 'today',
 };
@@ -75,7 +75,7 @@ between during since until till after before within across around
 say said tell told ask asked think guess
 it's thats there's what're whats whos wheres whens theyre youre plus
 refresh refreshed reload reloaded guy guys person people banda bande
-sent cleared received deposited transferred bheja bheje bheji
+sent cleared received transferred bheja bheje bheji older oldest newer earlier
 everything anything something nothing someone anyone
 via using use only ones one placed place here doing
 

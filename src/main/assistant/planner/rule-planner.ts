@@ -282,7 +282,8 @@ export class RulePlanner implements Planner {
     const earlier = r.range === null && EARLIER.test(r.folded);
     const changes = r.range !== null || r.names.length > 0 || r.fixture !== null || fresh || statusOf(r) !== null
       || r.pronounPlayer || r.pronounFixture || earlier;
-    const looksLikeFollowUp = FOLLOW_UP_OPENER.test(r.folded) || r.tokens.length <= 6;
+    // "the recent ones for Sneha", "settled wale": the last answer's kind of thing, pointed back at.
+    const looksLikeFollowUp = FOLLOW_UP_OPENER.test(r.folded) || r.tokens.length <= 6 || /\b(?:ones|wale|wali|vale|vali)\b/.test(r.folded);
     if (last && last.length > 0 && changes && looksLikeFollowUp) {
       const slots = new Slots(input, r);
       let calls = last.map((c) => ({ tool: c.tool, args: { ...c.args } }));

@@ -17,7 +17,7 @@ export const UNPAID = /\b(?:hasnt|havent|hadnt|didnt|not|still|never)\b(?:\s+\S+
 /** Words that join the items of a list: "Sneha and Neha", "eng nz aur madrid barca". */
 export const LIST_JOINERS: readonly string[] = ['and', 'aur', 'or', 'plus', 'also', '&'];
 // "everyone's" is folded to "everyones": the possessive is everyone too.
-export const BULK = /\b(?:every|all|each|everyones?|everybodys?|whole)\b(?!\s+(?:time|day))/;
+export const BULK = /\b(?:every|all|each|everyones?|everybodys?|whole|sab|sabka|sabke|sabki|sabko|sabhi|saare|sare)\b(?!\s+(?:time|day))/;
 
 export const ask = (reason: Extract<Filled, { clarify: unknown }>['clarify']['reason'], question: string): Filled => ({ clarify: { reason, question } });
 
