@@ -306,3 +306,48 @@ describe('alert mutes', () => {
     expect(mute('are login alerts muted?')).toMatchObject({ action: 'clarify', calls: [] });
   });
 });
+
+describe('wordings agents really type', () => {
+  it('a name in the message comes before a pronoun: "her" after Neha is Neha', () => {
+    expect(calls("Neha's balance and her open bets")).toEqual([
+      { tool: 'agent.getTake', args: { player: 'neha' } }, { tool: 'agent.getBetHistory', args: { player: 'neha', status: ['open'] } },
+    ]);
+  });
+
+  it('matches named as a list get one call each, none taken for a player', () => {
+    expect(calls('open bets on eng nz and madrid barca').map((c) => c.args)).toEqual([
+      { fixture: 'eng nz', status: ['open'] }, { fixture: 'madrid barca', status: ['open'] },
+    ]);
+  });
+
+  it('a capital initial stays with its name; a small letter is Hinglish shorthand', () => {
+    expect(calls("Rahul V's open bets")[0]!.args.player).toBe('rahul v');
+    expect(calls('karan k bets')[0]!.args.player).toBe('karan');
+  });
+
+  it('a grammar word with two letters swapped is that word, never a name or another word', () => {
+    expect(calls('how much dose karan owe')).toEqual([{ tool: 'agent.getTake', args: { player: 'karan' } }]);
+    expect(calls("Karan's P & L thsi week")[0]!.args).toMatchObject({ player: 'karan', from: '2026-11-16', to: '2026-11-20' });
+  });
+
+  it('a clause whose intent is a whole plan does not swallow the other request', () => {
+    expect(calls('expo on ind aus, then top 5 markets today').map((c) => c.tool)).toEqual(['agent.getLiveExposure', 'agent.getTopMarkets']);
+    expect(calls("Suresh's commission last week and Lakshmi's this week").map((c) => c.args)).toEqual([
+      { from: '2026-11-09', to: '2026-11-15', player: 'suresh' }, { from: '2026-11-16', to: '2026-11-20', player: 'lakshmi' },
+    ]);
+  });
+
+  it('"raise it to 60k" right after one player\'s credit limit proposes that change; a question or no amount does not', () => {
+    const context: ConversationContext = { ...EMPTY_CONTEXT, lastCalls: [{ tool: 'agent.getCreditLimit', args: { player: PLAYER_ID } }], lastIntent: 'credit_limit' };
+    expect(calls('raise it to 60k', { context })).toEqual([{ tool: 'agent.editLimit', args: { player: PLAYER_ID, limitType: 'creditLimit', newValue: 6_000_000 } }]);
+    expect(plan('can it go to 60k?', { context }).calls.every((c) => c.tool !== 'agent.editLimit')).toBe(true);
+    expect(plan('make it -5k', { context })).toMatchObject({ action: 'clarify', clarify: { reason: 'needs_amount' } });
+  });
+
+  it('asked what happened, settling up is never an order', () => {
+    for (const text of ['has Vivek squared up yet', 'Karan settled up', 'has Deepak settled yet']) {
+      expect(calls(text).every((c) => c.tool !== 'agent.settlePlayer'), text).toBe(true);
+    }
+    expect(calls("who still hasn't paid?")).toEqual([{ tool: 'agent.getTake', args: {} }]);
+  });
+});

@@ -15,6 +15,9 @@ describe('typo-tolerant matching', () => {
     ['Rahul Shrama', 'Rahul Sharma', true], ['Zoe Nunez', 'Zoë Ñúñez', true], ['obrien', "Sam O'Brien", true],
     ['Rahul Verma', 'Rahul Sharma', false], ['Sneha Kapoor', 'Sneha Iyer', false], ['Rahul Sharma Verma', 'Rahul Sharma', false],
     ['', 'Rahul Sharma', false],
+    // Beside a word typed in full: an initial, and a four-letter word short of one letter.
+    ['Rahul V', 'Rahul Verma', true], ['Rahul V', 'Rahul Sharma', false], ['V', 'Rahul Verma', false],
+    ['Sneha Iyr', 'Sneha Iyer', true], ['Iyr', 'Sneha Iyer', false], ['Sneha Iyx', 'Sneha Iyer', false],
   ])('name %j ~ %j: %s', (typed, known, expected) => {
     expect(nameMatches(typed, known)).toBe(expected);
   });
