@@ -19,30 +19,22 @@ export interface DeskSocket {
  * tests/main/desk-transport-contract.test.ts holds both to. A module of its own because the desk
  * router brings in the whole runtime, which the shell loads only after it serves the page.
  */
-export function deskSocket(options: { services: DeskServices; downloads: DownloadSaver; maxBatchSize: number; onMessage?: () => void }): DeskSocket {
-  const { services } = options;
+export function deskSocket(options: DeskServices & { downloads: DownloadSaver; maxBatchSize: number; onMessage?: () => void }): DeskSocket {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_DESK_MESSAGE_BYTES });
   const handler = applyWSSHandler({
     wss,
     router: deskRouter,
     // The client is told only "internal error" (the router's errorFormatter); the cause is logged.
     onError: ({ error, path }) => {
-      if (error.code === 'INTERNAL_SERVER_ERROR') services.log.error('desk call failed', { path: path ?? null, err: error.cause ?? error });
+      if (error.code === 'INTERNAL_SERVER_ERROR') options.log.error('desk call failed', { path: path ?? null, err: error.cause ?? error });
     },
     // The renderer's wsLink sends the calls made in one tick as one array: a page asks for a few
     // at once; far more in one frame is not the app, and each would run.
     maxBatchSize: options.maxBatchSize,
     createContext: ({ req }) => ({
-      sessions: services.sessions, backend: services.backend, log: services.log, files: options.downloads, alerts: services.alerts,
+      sessions: options.sessions, backend: options.backend, log: options.log, chat: options.chat, audit: options.audit, models: options.models, approvals: options.approvals, mcpAudit: options.mcpAudit, files: options.downloads, alerts: options.alerts,
       // The upgrade was already checked: the slot is the one this server issued.
       slot: slotFromCookie(req.headers.cookie)!,
-      // Read when a call uses them, not when the page connects: the browser shell's assistant may
-      // still be loading then (only signed-in calls use it, and signing in waits for it).
-      get chat() { return services.chat; },
-      get audit() { return services.audit; },
-      get models() { return services.models; },
-      get approvals() { return services.approvals; },
-      get mcpAudit() { return services.mcpAudit; },
     }),
   });
   return {

@@ -11,7 +11,6 @@
 import { resolve } from 'node:path';
 import { type LogLevel, createLogger } from '../../infra/log.js';
 import type { StartupState } from '../../shared/contracts/startup.js';
-import type { AgentRuntime } from '../assistant/create.js';
 import type { DeskServices } from '../desk/router.js';
 import { DeskSessions } from '../desk/sessions.js';
 import { serveBrowserShell } from './server.js';
@@ -44,46 +43,30 @@ const shell = await serveBrowserShell({ sessions, log, services: loading, render
 process.stdout.write(`Agent Desk (browser shell): ${shell.url}\n`);
 
 // The backend first, so that PGlite's WebAssembly compiles on V8's own threads while the rest loads.
-const [{ backendConfigFromEnv, connectBackend, openingConnection }, { browserShellDataDirs }, { DeskAlerts }] = await Promise.all([
+const [{ backendConfigFromEnv, connectBackend, openingConnection }, { browserShellDataDirs }] = await Promise.all([
   import('../backend/connection.js'),
   import('../data-dirs.js'),
-  import('../desk/alerts.js'),
 ]).catch((error: unknown) => fail('the browser shell could not load', error));
 const dirs = browserShellDataDirs(process.env);
 const backendConfig = backendConfigFromEnv(process.env, dirs.pgliteDir);
 const opening = connectBackend(backendConfig, log, (progress) => { startup = { phase: 'creating', ...progress }; });
 opening.then(() => { startup = { phase: 'ready' }; }, (error: unknown) => fail('the backend could not be opened', error));
+const backend = openingConnection(backendConfig, opening);
 
-// The assistant loads after the desk answers the page (about as long again as the backend's
-// modules); every backend call waits for it too, so the first signed-in call finds it loaded.
-let runtime: AgentRuntime | null = null;
-const assistant = new Promise<void>((done) => setImmediate(done)).then(async () => {
-  const [{ confirmTtlFromEnv, createAgentRuntime }, { browserShellSecretStores }] = await Promise.all([
-    import('../assistant/create.js'),
-    import('../secrets/secret-store.js'),
-  ]);
-  runtime = createAgentRuntime({
-    dataDir: dirs.dataDir, log, confirmTtlSeconds: confirmTtlFromEnv(process.env), secrets: await browserShellSecretStores(process.env, log),
-    // Not while the book opens or a page loads: training takes the thread for a few hundred ms.
-    trainIntentModel: (train) => void opening.then(() => shell.idle(IDLE_BEFORE_TRAINING_MS)).then(train, () => undefined),
-  });
-  log.info('assistant ready');
-}).catch((error: unknown) => fail('the assistant could not load', error));
-const backend = openingConnection(backendConfig, Promise.all([opening, assistant]).then(([connection]) => connection));
-const loaded = (): AgentRuntime => {
-  if (!runtime) throw new Error('the assistant is still loading');
-  return runtime;
-};
+const [{ confirmTtlFromEnv, createAgentRuntime }, { browserShellSecretStores }, { DeskAlerts }] = await Promise.all([
+  import('../assistant/create.js'),
+  import('../secrets/secret-store.js'),
+  import('../desk/alerts.js'),
+]).catch((error: unknown) => fail('the browser shell could not load', error));
+const secrets = await browserShellSecretStores(process.env, log);
 // The page shows the alerts here (a Web Notification or a toast): the feed's default notifier.
 const alerts = new DeskAlerts({ sessions, backend, log });
-services.resolve({
-  backend, sessions, alerts, log,
-  get chat() { return loaded().chat; },
-  get audit() { return loaded().audit; },
-  get models() { return loaded().models; },
-  get approvals() { return loaded().approvals; },
-  get mcpAudit() { return loaded().mcpAudit; },
+const runtime = createAgentRuntime({
+  dataDir: dirs.dataDir, log, confirmTtlSeconds: confirmTtlFromEnv(process.env), secrets,
+  // Not while the book opens or a page loads: training takes the thread for a few hundred ms.
+  trainIntentModel: (train) => void opening.then(() => shell.idle(IDLE_BEFORE_TRAINING_MS)).then(train, () => undefined),
 });
+services.resolve({ backend, sessions, alerts, ...runtime, log });
 log.info('browser shell ready', { url: shell.url, backend: backend.mode, dataDir: dirs.dataDir, ...(backend.mode === 'embedded' && { pgliteDir: dirs.pgliteDir }) });
 
 const shutdown = async (signal: string) => {

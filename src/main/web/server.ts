@@ -101,7 +101,7 @@ export async function serveBrowserShell(options: EarlyShellOptions): Promise<Bro
   const touch = () => { lastActivity = performance.now(); };
   const deskLoaded = options.services.then(async (services) => {
     const { deskSocket } = await import('./desk-socket.js');
-    desk = deskSocket({ services, downloads, maxBatchSize: MAX_WS_BATCH, onMessage: touch });
+    desk = deskSocket({ ...services, downloads, maxBatchSize: MAX_WS_BATCH, onMessage: touch });
     return desk;
   });
   // A runtime that failed to load is the caller's to report; here each connection hears 503.
