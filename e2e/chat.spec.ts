@@ -1,3 +1,6 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ChatMessage } from '../src/shared/contracts/chat.js';
 import { formatPoints } from '../src/shared/money.js';
 import { ask } from './assistant.js';
 import { expect, test } from './fixtures.js';
@@ -87,5 +90,57 @@ test.describe('assistant', () => {
     await page.getByTestId('chat-open').click();
     await expect(page.getByTestId('chat-messages')).toHaveAttribute('data-history', 'ready');
     await expect(page.getByTestId('chat-panel').locator('[data-testid=chat-message][data-role=user]').last()).toHaveText(/Sam O'Brien's credit limit/);
+  });
+
+  test('a long conversation opens on its latest page; earlier pages come from main a click at a time', async ({ page, app, desk, target }) => {
+    test.skip(target !== 'browser-shell', "the conversation is written into the browser shell's data folder");
+    const me = await (await app.direct()).auth.me.query();
+    await app.open();
+    await app.signIn();
+    const panel = page.getByTestId('chat-panel');
+    const shown = panel.locator('[data-testid=chat-message]');
+    const earlier = page.getByTestId('chat-earlier');
+    const openChat = async () => {
+      await page.getByTestId('chat-open').click();
+      await expect(page.getByTestId('chat-messages')).toHaveAttribute('data-history', 'ready');
+    };
+    await openChat();
+    // Cleared first, so main reads the conversation written next rather than what it holds.
+    await page.getByTestId('chat-clear').click();
+    await expect(panel.locator('.chat-empty')).toBeVisible();
+    const conversation: ChatMessage[] = Array.from({ length: 150 }, (_, i) => ({
+      id: `e2e-${i}`, role: i % 2 === 0 ? 'user' : 'assistant', at: '2026-11-20T06:30:00.000Z', text: `message ${i}`, cards: [], requestId: `e2e-r${i >> 1}`,
+    }));
+    const folder = join(desk.claude!.dataDir, 'conversations');
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, `${me.id}.jsonl`), conversation.map((m) => `${JSON.stringify(m)}\n`).join(''));
+
+    try {
+      await page.reload();
+      await openChat();
+      await expect(shown).toHaveCount(60);
+      await expect(shown.first()).toHaveText('message 90');
+      await expect(shown.last()).toHaveText('message 149');
+
+      await earlier.click();
+      await expect(shown).toHaveCount(120);
+      await expect(shown.first()).toHaveText('message 30');
+      // The page went in above: what the user was reading stays where it was.
+      await expect(shown.filter({ hasText: /^message 90$/ })).toBeInViewport({ ratio: 1 });
+
+      await earlier.click();
+      await expect(shown).toHaveCount(150);
+      await expect(shown.first()).toHaveText('message 0');
+      await expect(earlier).toHaveCount(0);
+
+      // Closed and opened again, the panel holds the latest page only.
+      await page.getByTestId('chat-close').click();
+      await openChat();
+      await expect(shown).toHaveCount(60);
+      await expect(earlier).toBeVisible();
+    } finally {
+      await page.getByTestId('chat-clear').click();
+      await expect(panel.locator('.chat-empty')).toBeVisible();
+    }
   });
 });

@@ -30,7 +30,7 @@ import { createToolRegistry } from '../../src/main/tools/registry.js';
 import { silentLogger } from '../../src/infra/log.js';
 import type { User } from '../../src/shared/contracts/agent-api.js';
 import type { Card } from '../../src/shared/contracts/assistant.js';
-import { type ChatMessage, type TurnEvent, turnEventSchema } from '../../src/shared/contracts/chat.js';
+import { type ChatMessage, MAX_HISTORY_PAGE, type TurnEvent, turnEventSchema } from '../../src/shared/contracts/chat.js';
 import {
   type ContentBlock, DEFAULT_FAKE_KEY, type FakeMessagesApi, type MessagesRequestBody, type Responder, type ScriptedReply, startFakeMessagesApi, textReply,
 } from '../fakes/messages-api.js';
@@ -294,7 +294,7 @@ async function runAttack(attack: Attack, obey: Obedience) {
     if (made?.type === 'report_artifact') last.report = made.data.artifactId;
   }
   const after = await bookState(backend);
-  return { before, after, turns, records, heard, downline, audit: await audit.entries(), saved: await history.load(user.id) };
+  return { before, after, turns, records, heard, downline, audit: await audit.entries(), saved: (await history.page(user.id, { limit: MAX_HISTORY_PAGE })).messages };
 }
 
 

@@ -49,7 +49,7 @@ const chat: ChatService = {
     }
     yield { type: 'done', requestId: 'req-1', message: { id: 'a-1', role: 'assistant', at, text: `Hello, ${caller.user.username}`, cards: [], requestId: 'req-1', outcome: 'answered' } };
   },
-  history: async () => [],
+  history: async () => ({ messages: [], earlier: false }),
   clear: async () => undefined,
   confirm: async () => ({ id: 'a-2', role: 'assistant', at: '2026-11-20T06:30:00.000Z', text: 'no proposal', cards: [], requestId: 'req-2' }),
   cancel: async () => ({ id: 'a-3', role: 'assistant', at: '2026-11-20T06:30:00.000Z', text: 'no proposal', cards: [], requestId: 'req-3' }),

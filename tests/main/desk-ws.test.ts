@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { silentLogger } from '../../src/infra/log.js';
 import type { ChatService } from '../../src/main/assistant/chat-service.js';
+import { pageOf } from '../../src/main/assistant/history.js';
 import { AuditLog } from '../../src/main/audit/audit-log.js';
-import type { TurnEvent } from '../../src/shared/contracts/chat.js';
+import { type ChatMessage, HISTORY_PAGE, MAX_HISTORY_PAGE, type TurnEvent } from '../../src/shared/contracts/chat.js';
 import { type BackendConnection, embeddedConnection } from '../../src/main/backend/connection.js';
 import type { DeskRouter } from '../../src/main/desk/router.js';
 import { DeskSessions } from '../../src/main/desk/sessions.js';
@@ -15,7 +16,12 @@ import { type BrowserShell, MAX_WS_BATCH, startBrowserShell } from '../../src/ma
 import { BOOK_NOW, openTestBookBackend } from '../helpers/backend.js';
 import { keylessModels } from '../helpers/model-settings.js';
 
-/** A ChatService test double (the assistant is not under test here): greets the caller, then done. */
+/** A conversation longer than two pages, as the history keeps it. */
+const CONVERSATION: ChatMessage[] = Array.from({ length: 2 * HISTORY_PAGE + 30 }, (_, i) => ({
+  id: `m-${i}`, role: i % 2 === 0 ? 'user' : 'assistant', at: '2026-11-20T06:30:00.000Z', text: `message ${i}`, cards: [], requestId: `r-${i >> 1}`,
+}));
+
+/** A ChatService test double (the assistant is not under test here): greets the caller, then done; its history pages CONVERSATION. */
 const chat: ChatService = {
   async *turn(input, caller): AsyncGenerator<TurnEvent> {
     const at = '2026-11-20T06:30:00.000Z';
@@ -24,7 +30,7 @@ const chat: ChatService = {
     yield { type: 'text', requestId: 'req-1', delta: `Hello, ${caller.user.username}` };
     yield { type: 'done', requestId: 'req-1', message: { id: 'a-1', role: 'assistant', at, text: `Hello, ${caller.user.username}`, cards: [], requestId: 'req-1', outcome: 'answered' } };
   },
-  history: async () => [],
+  history: async (_user, request) => pageOf(CONVERSATION, request),
   clear: async () => undefined,
   // Proposals are not under test here: answering one says so.
   confirm: async () => ({ id: 'a-2', role: 'assistant', at: '2026-11-20T06:30:00.000Z', text: 'no proposal', cards: [], requestId: 'req-2' }),
@@ -120,6 +126,32 @@ describe('desk router over the browser shell', () => {
     await desk.session.login.mutate({ username: 'priya', password: 'demo-priya' });
     await expect(desk.panel.bets.query({ playerId: 'not-an-id' } as never)).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
     await expect(desk.panel.player.query({ playerId: '00000000-0000-4000-8000-000000000000' })).rejects.toMatchObject({ data: { code: 'NOT_FOUND' } });
+  });
+
+  it('pages the chat history by cursor, and refuses a malformed cursor or page size in words', async () => {
+    const desk = connect({ cookie: await cookie(), origin: shell.url });
+    await expect(desk.chat.history.query()).rejects.toMatchObject({ data: { code: 'UNAUTHORIZED' } });
+    await desk.session.login.mutate({ username: 'priya', password: 'demo-priya' });
+    const ids = (page: { messages: ChatMessage[] }) => page.messages.map((m) => m.id);
+    const tail = (from: number, to: number) => CONVERSATION.slice(from, to).map((m) => m.id);
+    const n = CONVERSATION.length;
+
+    // No input: the latest page, never the whole conversation.
+    const first = await desk.chat.history.query();
+    expect(ids(first)).toEqual(tail(n - HISTORY_PAGE, n));
+    expect(first.earlier).toBe(true);
+    const second = await desk.chat.history.query({ before: first.messages[0]!.id, limit: HISTORY_PAGE });
+    expect(ids(second)).toEqual(tail(n - 2 * HISTORY_PAGE, n - HISTORY_PAGE));
+    const last = await desk.chat.history.query({ before: second.messages[0]!.id, limit: HISTORY_PAGE });
+    expect(ids(last)).toEqual(tail(0, n - 2 * HISTORY_PAGE));
+    expect(last.earlier).toBe(false);
+    expect(await desk.chat.history.query({ before: 'm-0', limit: HISTORY_PAGE })).toEqual({ messages: [], earlier: false });
+    expect(await desk.chat.history.query({ before: 'gone-long-ago', limit: 5 })).toEqual({ messages: [], earlier: false });
+
+    for (const bad of [{ before: '../m-0' }, { before: '' }, { before: 'm'.repeat(65) }, { limit: 0 }, { limit: MAX_HISTORY_PAGE + 1 }, { limit: 1.5 }, { after: 'm-0' }]) {
+      await expect(desk.chat.history.query(bad as never), JSON.stringify(bad)).rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
+    }
+    await expect(desk.chat.history.query({ before: 'm-0;drop' })).rejects.toThrow(/not a message id/);
   });
 
   it('streams a chat turn as a subscription, as the signed-in user', async () => {

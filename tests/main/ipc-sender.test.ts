@@ -52,7 +52,7 @@ function fakeChat() {
         state.finished += 1;
       }
     },
-    history: async () => [],
+    history: async () => ({ messages: [], earlier: false }),
     clear: async () => undefined,
     // Proposals are not under test here: answering one says so.
     confirm: async () => message('assistant', 'no proposal'),

@@ -1,9 +1,9 @@
 import { TRPCClientError } from '@trpc/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Card } from '../../src/shared/contracts/assistant.js';
-import type { ChatMessage, ChatTurnInput, TurnEvent } from '../../src/shared/contracts/chat.js';
+import type { ChatHistoryInput, ChatHistoryPage, ChatMessage, ChatTurnInput, TurnEvent } from '../../src/shared/contracts/chat.js';
 import {
-  CHAT_WIDTH, type ChatClient, MAX_LENGTH, STALE_AFTER_ANSWER, STALE_AFTER_CHANGE, STALE_AFTER_MODEL_TURN, STOP_GRACE_MS, STOP_UNCONFIRMED, type StaleKeys,
+  CHAT_WIDTH, type ChatClient, HISTORY_PAGE, MAX_LENGTH, STALE_AFTER_ANSWER, STALE_AFTER_CHANGE, STALE_AFTER_MODEL_TURN, STOP_GRACE_MS, STOP_UNCONFIRMED, type StaleKeys,
   createChatStore, pageContext,
 } from '../../src/renderer/src/chat/store.js';
 
@@ -29,7 +29,7 @@ function message(over: Partial<ChatMessage> & Pick<ChatMessage, 'id'>): ChatMess
 /** A fake desk client that records every call and lets the test answer each one. */
 function fakeDesk() {
   const turns: Array<{ input: ChatTurnInput; observer: Observer; unsubscribed: boolean }> = [];
-  const calls = { history: [] as Array<Deferred<{ messages: ChatMessage[] }>>, confirm: [] as Array<{ input: unknown; answer: Deferred<ChatMessage> }>,
+  const calls = { history: [] as Array<Deferred<ChatHistoryPage> & { input: ChatHistoryInput }>, confirm: [] as Array<{ input: unknown; answer: Deferred<ChatMessage> }>,
     cancel: [] as Array<{ input: unknown; answer: Deferred<ChatMessage> }>, clear: [] as Array<Deferred<unknown>>,
     stop: [] as Array<{ input: { requestId: string }; answer: Deferred<{ stopped: boolean }> }> };
   const client: ChatClient = {
@@ -41,7 +41,7 @@ function fakeDesk() {
           return { unsubscribe: () => { turn.unsubscribed = true; } };
         },
       },
-      history: { query: () => { const d = deferred<{ messages: ChatMessage[] }>(); calls.history.push(d); return d.promise; } },
+      history: { query: (input) => { const d = deferred<ChatHistoryPage>(); calls.history.push({ ...d, input }); return d.promise; } },
       confirm: { mutate: (input) => { const d = deferred<ChatMessage>(); calls.confirm.push({ input, answer: d }); return d.promise; } },
       cancel: { mutate: (input) => { const d = deferred<ChatMessage>(); calls.cancel.push({ input, answer: d }); return d.promise; } },
       clear: { mutate: () => { const d = deferred<unknown>(); calls.clear.push(d); return d.promise; } },
@@ -312,7 +312,7 @@ describe('chat store: history', () => {
     const mine = message({ id: 'u9', role: 'user', requestId: 'r9' });
     turns[0]!.observer.onData({ type: 'start', requestId: 'r9', user: mine });
     const old = [message({ id: 'u0', role: 'user', requestId: 'r0' }), message({ id: 'a0', requestId: 'r0', resolves: { nonce: NONCE, state: 'cancelled' } })];
-    calls.history[0]!.resolve({ messages: old });
+    calls.history[0]!.resolve({ messages: old, earlier: false });
     await flush();
     expect(store.getState().history).toBe('ready');
     expect(store.getState().messages.map((m) => m.id)).toEqual(['u0', 'a0', 'u9']);
@@ -332,10 +332,99 @@ describe('chat store: history', () => {
 
     void store.getState().loadHistory();
     store.getState().reset();
-    calls.history[1]!.resolve({ messages: [message({ id: 'other-user' })] });
+    calls.history[1]!.resolve({ messages: [message({ id: 'other-user' })], earlier: false });
     await flush();
     expect(store.getState().messages).toEqual([]);
     expect(store.getState().history).toBe('idle');
+  });
+
+  it('asks for one page, then the page before the oldest message held, until main has none earlier', async () => {
+    const { store, calls } = setup();
+    const ids = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `m${from + i}`);
+    const page = (from: number, to: number, earlier: boolean): ChatHistoryPage => ({ messages: ids(from, to).map((id) => message({ id })), earlier });
+    store.getState().setOpen(true);
+    expect(calls.history[0]!.input).toEqual({ limit: HISTORY_PAGE });
+    calls.history[0]!.resolve(page(100, 100 + HISTORY_PAGE, true));
+    await flush();
+    expect(store.getState()).toMatchObject({ history: 'ready', earlier: 'more' });
+
+    const loading = store.getState().loadEarlier();
+    expect(store.getState().earlier).toBe('loading');
+    // One fetch at a time.
+    await store.getState().loadEarlier();
+    expect(calls.history).toHaveLength(2);
+    expect(calls.history[1]!.input).toEqual({ limit: HISTORY_PAGE, before: 'm100' });
+    calls.history[1]!.resolve(page(40, 100, true));
+    await loading;
+    expect(store.getState().messages.map((m) => m.id)).toEqual(ids(40, 100 + HISTORY_PAGE));
+
+    // A failure says so in words, and the same page can be asked for again.
+    const failing = store.getState().loadEarlier();
+    calls.history[2]!.reject(new TypeError('Failed to fetch at ws://127.0.0.1'));
+    await failing;
+    expect(store.getState().earlier).toBe('error');
+    expect(store.getState().earlierError).not.toContain('ws://');
+    const last = store.getState().loadEarlier();
+    expect(calls.history[3]!.input).toEqual({ limit: HISTORY_PAGE, before: 'm40' });
+    calls.history[3]!.resolve(page(0, 40, false));
+    await last;
+    expect(store.getState()).toMatchObject({ earlier: 'none', earlierError: null });
+    expect(store.getState().messages).toHaveLength(100 + HISTORY_PAGE);
+    await store.getState().loadEarlier();
+    expect(calls.history).toHaveLength(4);
+
+    // Closed, the panel lets go of the earlier pages.
+    store.getState().setOpen(false);
+    expect(store.getState().messages.map((m) => m.id)).toEqual(ids(100, 100 + HISTORY_PAGE));
+    expect(store.getState().earlier).toBe('more');
+  });
+
+  it('keeps what proposals resolve the same object while none changes, so messages on screen are not drawn again', () => {
+    const { store, turns } = setup();
+    store.getState().send('q');
+    const before = store.getState().resolved;
+    turns[0]!.observer.onData({ type: 'start', requestId: 'r1', user: message({ id: 'u1', role: 'user' }) });
+    turns[0]!.observer.onData({ type: 'done', requestId: 'r1', message: message({ id: 'a1' }) });
+    expect(store.getState().resolved).toBe(before);
+    store.getState().send('cancel it');
+    turns[1]!.observer.onData({ type: 'done', requestId: 'r1', message: message({ id: 'a2', resolves: { nonce: NONCE, state: 'cancelled' } }) });
+    expect(store.getState().resolved).toEqual({ [NONCE]: 'cancelled' });
+    expect(store.getState().resolved).not.toBe(before);
+  });
+
+  it('holds the latest page only while the user is not reading back, however long the conversation runs', () => {
+    const { store, turns } = setup();
+    for (let i = 0; i < HISTORY_PAGE; i++) {
+      store.getState().send(`q${i}`);
+      const requestId = `r${i}`;
+      turns[i]!.observer.onData({ type: 'start', requestId, user: message({ id: `u${i}`, role: 'user', requestId }) });
+      turns[i]!.observer.onData({ type: 'done', requestId, message: message({ id: `a${i}`, requestId }) });
+    }
+    const { messages, earlier } = store.getState();
+    expect(messages).toHaveLength(HISTORY_PAGE);
+    expect(messages.at(-1)!.id).toBe(`a${HISTORY_PAGE - 1}`);
+    expect(messages[0]!.id).toBe(`u${HISTORY_PAGE / 2}`);
+    expect(earlier).toBe('more');
+  });
+
+  it('pages from the oldest message main saved, not one made up here; a page that lands after clear is dropped', async () => {
+    const { store, calls, turns } = setup();
+    store.getState().setOpen(true);
+    // A turn that failed while the history loaded: its partial answer has an id main never gave.
+    store.getState().send('x');
+    turns[0]!.observer.onData({ type: 'text', requestId: 'r1', delta: 'partial' });
+    turns[0]!.observer.onError(new TypeError('Failed to fetch'));
+    calls.history[0]!.resolve({ messages: [], earlier: true });
+    await flush();
+    expect(store.getState().messages.map((m) => m.id)).toEqual([expect.stringMatching(/^local-/)]);
+    const loading = store.getState().loadEarlier();
+    expect(calls.history[1]!.input).toEqual({ limit: HISTORY_PAGE });
+    const clearing = store.getState().clear();
+    calls.clear[0]!.resolve(undefined);
+    await clearing;
+    calls.history[1]!.resolve({ messages: [message({ id: 'm0' })], earlier: false });
+    await loading;
+    expect(store.getState()).toMatchObject({ messages: [], earlier: 'none' });
   });
 
   it('clear empties the conversation once main has; a failed clear keeps it', async () => {

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { User } from '../../shared/contracts/agent-api.js';
 import { type Card, type Decision, type Envelope, decisionSchema } from '../../shared/contracts/assistant.js';
-import type { ChatConfirmInput, ChatMessage, ChatTurnInput, PageContext, TurnEvent, TurnOutcome } from '../../shared/contracts/chat.js';
+import type { ChatConfirmInput, ChatHistoryInput, ChatHistoryPage, ChatMessage, ChatTurnInput, PageContext, TurnEvent, TurnOutcome } from '../../shared/contracts/chat.js';
 import type { TurnUsage } from '../../shared/contracts/model-settings.js';
 import type { IsoDate } from '../../shared/dates.js';
 import { localDate } from '../../shared/dates.js';
@@ -162,8 +162,8 @@ export class Assistant implements ChatService {
     this.proposals = new Proposals({ registry: options.registry, nonces: options.nonces, audit: options.audit, log: options.log });
   }
 
-  history(user: User): Promise<ChatMessage[]> {
-    return this.options.history.load(user.id);
+  history(user: User, request: ChatHistoryInput): Promise<ChatHistoryPage> {
+    return this.options.history.page(user.id, request);
   }
 
   async clear(user: User): Promise<void> {

@@ -1,5 +1,5 @@
 import type { User } from '../../shared/contracts/agent-api.js';
-import type { ChatConfirmInput, ChatMessage, ChatTurnInput, TurnEvent } from '../../shared/contracts/chat.js';
+import type { ChatConfirmInput, ChatHistoryInput, ChatHistoryPage, ChatMessage, ChatTurnInput, TurnEvent } from '../../shared/contracts/chat.js';
 import type { BackendClient } from '../backend/connection.js';
 
 /** Who is asking: the signed-in user and a backend client holding their session. */
@@ -12,7 +12,8 @@ export interface TurnCaller {
 export interface ChatService {
   /** Runs one turn and streams its events; the last one is always `done`. Never throws. */
   turn(input: ChatTurnInput, caller: TurnCaller, signal?: AbortSignal): AsyncIterable<TurnEvent>;
-  history(user: User): Promise<ChatMessage[]>;
+  /** One page of the user's conversation (ChatHistoryStore.page): never the whole of it. */
+  history(user: User, request: ChatHistoryInput): Promise<ChatHistoryPage>;
   clear(user: User): Promise<void>;
   /** The user confirms a proposal: exactly its frozen call runs, once. Never throws. */
   confirm(input: ChatConfirmInput, caller: TurnCaller): Promise<ChatMessage>;

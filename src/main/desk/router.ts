@@ -7,7 +7,7 @@ import * as api from '../../shared/contracts/agent-api.js';
 import type { Logger } from '../../infra/log.js';
 import type { BackendClient, BackendConnection } from '../backend/connection.js';
 import { isBackendUnreachable } from '../backend/unreachable.js';
-import { chatConfirmInput, chatHistoryOutput, chatMessageSchema, chatTurnInput } from '../../shared/contracts/chat.js';
+import { chatConfirmInput, chatHistoryInput, chatHistoryOutput, chatMessageSchema, chatTurnInput } from '../../shared/contracts/chat.js';
 import { checkKeyOutput, modelSettingsPatch, modelSettingsView, setApiKeyInput, stopTurnInput } from '../../shared/contracts/model-settings.js';
 import { auditListOutput } from '../../shared/contracts/audit.js';
 import { PAGE_SIZE_MAX } from '../../shared/contracts/page-size.js';
@@ -259,7 +259,8 @@ export const deskRouter = t.router({
     turn: signedIn.input(chatTurnInput).subscription(async function* ({ ctx, input, signal }) {
       yield* ctx.chat.turn(input, { user: ctx.session.user, api: ctx.api }, signal);
     }),
-    history: signedIn.output(chatHistoryOutput).query(async ({ ctx }) => ({ messages: await ctx.chat.history(ctx.session.user) })),
+    /** One page of the conversation by cursor: the panel never asks for, nor gets, the whole of it. */
+    history: signedIn.input(chatHistoryInput).output(chatHistoryOutput).query(({ ctx, input }) => ctx.chat.history(ctx.session.user, input)),
     clear: signedIn.mutation(async ({ ctx }) => {
       await ctx.chat.clear(ctx.session.user);
       return { ok: true as const };

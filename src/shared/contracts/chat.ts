@@ -60,7 +60,27 @@ export const turnEventSchema = z.discriminatedUnion('type', [
 ]);
 export type TurnEvent = z.infer<typeof turnEventSchema>;
 
-export const chatHistoryOutput = z.object({ messages: z.array(chatMessageSchema) });
+/** The most messages one page of the history holds. */
+export const MAX_HISTORY_PAGE = 100;
+/** How many the panel asks for when none is said: what it draws before "Show earlier messages". */
+export const HISTORY_PAGE = 60;
+
+/**
+ * A page of the conversation, never the whole of it: the latest `limit` messages, or with
+ * `before` (the id of the oldest message the panel shows) the `limit` just before that one.
+ */
+export const chatHistoryInput = z.strictObject({
+  before: z.string().min(1).max(64).regex(/^[\w-]+$/, 'not a message id').optional(),
+  limit: z.number().int().min(1).max(MAX_HISTORY_PAGE).default(HISTORY_PAGE),
+}).prefault({});
+export type ChatHistoryInput = z.infer<typeof chatHistoryInput>;
+
+/** The page, oldest first; `earlier`: more messages are kept before it. */
+export const chatHistoryOutput = z.strictObject({
+  messages: z.array(chatMessageSchema).max(MAX_HISTORY_PAGE),
+  earlier: z.boolean(),
+});
+export type ChatHistoryPage = z.infer<typeof chatHistoryOutput>;
 
 /** The user's answer to a proposal: the nonce and the hash of the frozen call, as the card carried them. */
 export const chatConfirmInput = z.strictObject({

@@ -168,6 +168,9 @@ function MessageList() {
   const history = useChat((s) => s.history);
   const historyError = useChat((s) => s.historyError);
   const loadHistory = useChat((s) => s.loadHistory);
+  const earlier = useChat((s) => s.earlier);
+  const earlierError = useChat((s) => s.earlierError);
+  const loadEarlier = useChat((s) => s.loadEarlier);
   const pick = useChat((s) => s.pick);
   const setDraft = useChat((s) => s.setDraft);
   const resolved = useChat((s) => s.resolved);
@@ -177,12 +180,37 @@ function MessageList() {
   const timezone = useSession((s) => s.user?.timezone ?? 'UTC');
   const scrollRef = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
+  /**
+   * Asked for an earlier page: the oldest message held then, and where it stood on screen. The
+   * page goes in above it, and it stays where it was.
+   */
+  const reading = useRef<{ id: string; top: number } | null>(null);
 
-  // Follow the conversation as it grows, unless the user has scrolled up to read.
+  // Follow the conversation as it grows, unless the user has scrolled up to read. Layout is read
+  // only for an earlier page: every other draw costs what it did in a short conversation.
   useLayoutEffect(() => {
     const el = scrollRef.current;
-    if (el && stick.current) el.scrollTop = el.scrollHeight;
+    if (!el) return;
+    const anchor = reading.current;
+    if (anchor && messages[0]?.id !== anchor.id) {
+      reading.current = null;
+      const keep = () => {
+        const node = messageNode(el, anchor.id);
+        if (node) el.scrollTop += node.getBoundingClientRect().top - anchor.top;
+      };
+      keep();
+      // Messages above it are drawn (content-visibility) only once near the view, at their real
+      // height rather than the placeholder's: put it back once more after that frame.
+      requestAnimationFrame(keep);
+    } else if (stick.current) el.scrollTop = el.scrollHeight;
   }, [messages, turn, error, history, answerErrors]);
+
+  const showEarlier = () => {
+    const first = messages[0];
+    const node = first && scrollRef.current ? messageNode(scrollRef.current, first.id) : null;
+    reading.current = first && node ? { id: first.id, top: node.getBoundingClientRect().top } : null;
+    void loadEarlier();
+  };
 
   const busy = turn !== null;
   // Stable across a turn's events, so a message already on screen is not drawn again (Message is
@@ -193,11 +221,6 @@ function MessageList() {
       void answer(action.id, action.nonce, action.payloadHash);
     }
   }, [answer]);
-  // The latest messages only, with the earlier ones a click away: a long conversation is never drawn whole.
-  const [shown, setShown] = useState(SHOWN_PAGE);
-  const hidden = Math.max(0, messages.length - shown);
-  const visible = hidden > 0 ? messages.slice(hidden) : messages;
-
   return (
     <div className="chat-scroll" ref={scrollRef} onScroll={(e) => {
       const el = e.currentTarget;
@@ -218,13 +241,15 @@ function MessageList() {
           </ul>
         </div>
       )}
-      {hidden > 0 && (
-        <button type="button" className="chat-earlier" data-testid="chat-earlier" onClick={() => setShown((n) => n + SHOWN_PAGE)}>
-          Show earlier messages ({hidden})
+      {/* The latest page only, with the earlier ones a click (and a page from main) away: a long conversation is never sent or drawn whole. */}
+      {earlier !== 'none' && (
+        <button type="button" className="chat-earlier" data-testid="chat-earlier" disabled={earlier === 'loading'} onClick={showEarlier}>
+          {earlier === 'loading' ? 'Loading earlier messages…' : 'Show earlier messages'}
         </button>
       )}
+      {earlier === 'error' && <p className="state error chat-note" role="alert" data-testid="chat-earlier-error">Earlier messages could not be loaded: {earlierError}</p>}
       <ol className="chat-messages" role="log" aria-live="polite" aria-busy={busy} aria-label="Conversation" data-testid="chat-messages" data-history={history}>
-        {visible.map((m) => (
+        {messages.map((m) => (
           <Message key={m.id} message={m} timezone={timezone} pick={pick} pickable={!busy && m.requestId !== '' && hasPicker(m)}
             onAction={onAction} proposals={proposals} />
         ))}
@@ -255,8 +280,9 @@ function proposalOf(card: Card, p: Proposals): ProposalStatus | undefined {
   return { resolved: own(p.resolved), busy: own(p.answering), error: own(p.answerErrors) };
 }
 
-/** How many messages the panel draws before "Show earlier messages". */
-const SHOWN_PAGE = 60;
+function messageNode(list: HTMLElement, id: string): HTMLElement | null {
+  return list.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(id)}"]`);
+}
 
 const hasPicker = (m: ChatMessage) => m.cards.some((c) => c.type === 'player_picker' || c.type === 'fixture_picker');
 
@@ -268,7 +294,7 @@ const Message = memo(function Message({ message: m, timezone, pick, pickable, on
   const tone = m.outcome === 'rate_limited' ? ' warn' : m.outcome === 'failed' ? ' failed' : '';
   const assistant = m.role === 'assistant';
   return (
-    <li className={`chat-msg ${m.role}${tone}`} data-testid="chat-message" data-role={m.role} data-outcome={m.outcome}
+    <li className={`chat-msg ${m.role}${tone}`} data-testid="chat-message" data-message-id={m.id} data-role={m.role} data-outcome={m.outcome}
       data-request-id={m.requestId} data-resolves={m.resolves?.state} data-planner={m.planner} data-stopped={m.stopped}>
       {assistant && m.stopped && <span className="chat-stopped" data-testid="chat-stopped">Stopped</span>}
       {m.text && <p className="chat-text" title={formatDateTime(m.at, timezone)}>{m.text}</p>}

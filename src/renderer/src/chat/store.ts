@@ -1,11 +1,20 @@
 // Relative imports end in .js: the node-side typecheck reads this module too (its unit test).
 import { create } from 'zustand';
 import type { Card, ProposalState } from '../../../shared/contracts/assistant.js';
-import type { MAX_MESSAGE_LENGTH, ChatMessage, ChatTurnInput, PageContext, TurnEvent } from '../../../shared/contracts/chat.js';
+import type {
+  HISTORY_PAGE as CONTRACT_HISTORY_PAGE, MAX_MESSAGE_LENGTH, ChatHistoryInput, ChatHistoryPage, ChatMessage, ChatTurnInput, PageContext, TurnEvent,
+} from '../../../shared/contracts/chat.js';
 import { UserFacingError, isUnauthorized, userMessage } from '../lib/errors.js';
 
 /** The contract's limit (checked against it at compile time; the contract itself is not bundled). */
 export const MAX_LENGTH: typeof MAX_MESSAGE_LENGTH = 2000;
+
+/**
+ * How many messages the panel holds and draws while the user has not asked for earlier ones: a
+ * page of the history (the contract's, checked the same way). A turn's cost must not grow with
+ * the conversation, so neither may what the panel holds.
+ */
+export const HISTORY_PAGE: typeof CONTRACT_HISTORY_PAGE = 60;
 
 export type ToolStatus = 'planned' | 'started' | 'ok' | 'failed';
 
@@ -24,6 +33,9 @@ export interface TurnState {
 
 type HistoryState = 'idle' | 'loading' | 'ready' | 'error';
 
+/** Messages before the first one the panel holds: none, some kept in main, being fetched, or the fetch failed. */
+export type EarlierState = 'none' | 'more' | 'loading' | 'error';
+
 export type ProposalAnswer = 'confirm' | 'cancel';
 
 export interface ChatState {
@@ -34,7 +46,10 @@ export interface ChatState {
   width: number;
   history: HistoryState;
   historyError: string | null;
+  /** What the panel holds: the latest HISTORY_PAGE messages, and the earlier pages the user asked for. */
   messages: ChatMessage[];
+  earlier: EarlierState;
+  earlierError: string | null;
   turn: TurnState | null;
   /** The last turn's call failed: shown as an error bubble after the messages. */
   error: string | null;
@@ -54,8 +69,13 @@ export interface ChatState {
   /** Sets the width, kept within CHAT_WIDTH's bounds. */
   setWidth(width: number): void;
   setDraft(text: string): void;
-  /** Loads the conversation once (again only after a failure). */
+  /** Loads the conversation's latest page once (again only after a failure). */
   loadHistory(): Promise<void>;
+  /**
+   * Fetches the page before the oldest message held ("Show earlier messages"); from then on the
+   * panel keeps what it fetched until it is closed.
+   */
+  loadEarlier(): Promise<void>;
   /** Sends the composer's text as a turn, with the page the user is on. False when it cannot. */
   send(text: string): boolean;
   /** Continues a picker's turn with the chosen candidate. */
@@ -84,7 +104,7 @@ export interface ChatClient {
         onData(event: TurnEvent): void; onError(error: unknown): void; onComplete(): void;
       }): { unsubscribe(): void };
     };
-    history: { query(): Promise<{ messages: ChatMessage[] }> };
+    history: { query(input: ChatHistoryInput): Promise<ChatHistoryPage> };
     confirm: { mutate(input: { nonce: string; payloadHash: string }): Promise<ChatMessage> };
     cancel: { mutate(input: { nonce: string; payloadHash: string }): Promise<ChatMessage> };
     clear: { mutate(): Promise<unknown> };
@@ -167,9 +187,12 @@ export function resolutionsOf(messages: readonly ChatMessage[]): Record<string, 
   return resolved;
 }
 
-/** The messages with what they resolve: every change of `messages` goes through here. */
-function withMessages(messages: ChatMessage[]): Pick<ChatState, 'messages' | 'resolved'> {
-  return { messages, resolved: resolutionsOf(messages) };
+/** Ids the renderer made up (a turn that failed before main saved it): main has no such message to page from. */
+const LOCAL_ID = 'local-';
+
+/** The cursor for the page before what is held: its oldest message that main knows. */
+function oldestSaved(messages: readonly ChatMessage[]): string | undefined {
+  return messages.find((m) => !m.id.startsWith(LOCAL_ID))?.id;
 }
 
 function without<T>(record: Record<string, T>, key: string): Record<string, T> {
@@ -259,7 +282,31 @@ export function createChatStore({ client, page, unauthorized, invalidate, storag
     }
   };
 
+  /** The user asked for earlier pages: what they fetched stays until the panel closes. */
+  let expanded = false;
+
   return create<ChatState>((set, get) => {
+    /**
+     * The messages with what they resolve: every change of `messages` goes through here. Unless
+     * the user is reading back, only the latest page is held; the rest stays in main, a click away.
+     */
+    const withMessages = (messages: ChatMessage[]): Pick<ChatState, 'messages' | 'resolved'> & Partial<Pick<ChatState, 'earlier'>> => {
+      if (expanded || messages.length <= HISTORY_PAGE) return { messages, resolved: stableResolutions(messages) };
+      const latest = messages.slice(-HISTORY_PAGE);
+      return { messages: latest, resolved: stableResolutions(latest), earlier: 'more' };
+    };
+
+    /**
+     * The same object while no proposal changed state: every message on screen takes it, and a
+     * new one each turn would draw every message (and its cards) again for each of its events.
+     */
+    const stableResolutions = (messages: readonly ChatMessage[]): Record<string, ProposalState> => {
+      const next = resolutionsOf(messages);
+      const held = get().resolved;
+      const keys = Object.keys(next);
+      return keys.length === Object.keys(held).length && keys.every((k) => held[k] === next[k]) ? held : next;
+    };
+
     /** Applies one event of the turn `token`; events of any other turn are ignored. */
     const apply = (token: number, event: TurnEvent) => {
       if (active?.token !== token) return;
@@ -311,7 +358,7 @@ export function createChatStore({ client, page, unauthorized, invalidate, storag
       if (isUnauthorized(error)) unauthorized();
       const { turn, draft } = get();
       const partial: ChatMessage[] = turn && (turn.text || turn.cards.length) ? [{
-        id: `local-${token}`, role: 'assistant', at: new Date().toISOString(), text: turn.text, cards: turn.cards,
+        id: `${LOCAL_ID}${token}`, role: 'assistant', at: new Date().toISOString(), text: turn.text, cards: turn.cards,
         requestId: turn.requestId ?? '', outcome: 'failed', ...(turn.stopping && { stopped: true as const }),
       }] : [];
       set((s) => ({
@@ -375,6 +422,8 @@ export function createChatStore({ client, page, unauthorized, invalidate, storag
       history: 'idle',
       historyError: null,
       messages: [],
+      earlier: 'none',
+      earlierError: null,
       turn: null,
       error: null,
       draft: '',
@@ -383,7 +432,15 @@ export function createChatStore({ client, page, unauthorized, invalidate, storag
       answerErrors: {},
       setOpen(open) {
         set({ open });
-        if (open) void get().loadHistory();
+        if (open) {
+          void get().loadHistory();
+          return;
+        }
+        // Closed, the panel lets go of the pages read back: it opens on the latest one again.
+        if (!expanded) return;
+        expanded = false;
+        historyRuns++;
+        set((s) => ({ ...withMessages(s.messages), ...(s.earlier === 'loading' && { earlier: 'more' as const }) }));
       },
       setDocked(docked) {
         writeDocked(docked);
@@ -404,15 +461,38 @@ export function createChatStore({ client, page, unauthorized, invalidate, storag
         const run = ++historyRuns;
         set({ history: 'loading', historyError: null });
         try {
-          const { messages } = await client.chat.history.query();
+          const page = await client.chat.history.query({ limit: HISTORY_PAGE });
           if (run !== historyRuns) return; // reset meanwhile
-          const ids = new Set(messages.map((m) => m.id));
+          const ids = new Set(page.messages.map((m) => m.id));
           // A turn sent while the history loaded comes after it.
-          set((s) => ({ history: 'ready', ...withMessages([...messages, ...s.messages.filter((m) => !ids.has(m.id))]) }));
+          set((s) => ({
+            history: 'ready', earlier: page.earlier ? 'more' : 'none', earlierError: null,
+            ...withMessages([...page.messages, ...s.messages.filter((m) => !ids.has(m.id))]),
+          }));
         } catch (error) {
           if (run !== historyRuns) return;
           if (isUnauthorized(error)) unauthorized();
           set({ history: 'error', historyError: errorText(error) });
+        }
+      },
+      async loadEarlier() {
+        const { earlier, history } = get();
+        if (history !== 'ready' || (earlier !== 'more' && earlier !== 'error')) return;
+        const run = historyRuns;
+        expanded = true;
+        set({ earlier: 'loading', earlierError: null });
+        try {
+          const before = oldestSaved(get().messages);
+          const page = await client.chat.history.query({ limit: HISTORY_PAGE, ...(before !== undefined && { before }) });
+          if (run !== historyRuns) return; // reset, cleared or closed meanwhile
+          set((s) => {
+            const held = new Set(s.messages.map((m) => m.id));
+            return { earlier: page.earlier ? 'more' : 'none', ...withMessages([...page.messages.filter((m) => !held.has(m.id)), ...s.messages]) };
+          });
+        } catch (error) {
+          if (run !== historyRuns) return;
+          if (isUnauthorized(error)) unauthorized();
+          set({ earlier: 'error', earlierError: errorText(error) });
         }
       },
       send(raw) {
@@ -461,7 +541,8 @@ export function createChatStore({ client, page, unauthorized, invalidate, storag
         try {
           await client.chat.clear.mutate();
           historyRuns++;
-          set({ ...withMessages([]), error: null, history: 'ready', historyError: null, answerErrors: {} });
+          expanded = false;
+          set({ ...withMessages([]), earlier: 'none', earlierError: null, error: null, history: 'ready', historyError: null, answerErrors: {} });
         } catch (error) {
           if (isUnauthorized(error)) unauthorized();
           set({ error: errorText(error) });
@@ -472,8 +553,9 @@ export function createChatStore({ client, page, unauthorized, invalidate, storag
         tokens++;
         historyRuns++;
         sessionRuns++;
+        expanded = false;
         set({
-          open: false, history: 'idle', historyError: null, ...withMessages([]), turn: null, error: null, draft: '',
+          open: false, history: 'idle', historyError: null, ...withMessages([]), earlier: 'none', earlierError: null, turn: null, error: null, draft: '',
           answering: {}, answerErrors: {},
         });
       },
