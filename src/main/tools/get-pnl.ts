@@ -28,6 +28,8 @@ export default defineTool({
     triggers: (r) => hasAny(r, 'pnl', 'profit', 'profits', 'loss', 'losses', 'lose', 'lost', 'losing', 'won', 'winnings', 'earnings', 'result', 'results', 'performance')
       || /\b(?:how\s+much\s+)?(?:did|have)\s+(?:i|we)\s+(?:make|made|win|won|lose|lost|earn)\b/.test(r.folded)
       || /\bup\s+or\s+down\b/.test(r.folded) || /\bhow\s+(?:is|are|was|were|s)\b.*\bdoing\b/.test(r.folded)
+      // "worst 5 players this month": players ranked by their results.
+      || /\b(?:best|worst)\s+(?:\d+\s+)?(?:players|clients|punters|accounts)\b/.test(r.folded)
       // "how did the india sa game go for us", "how did Sneha do last week": asked how it went.
       || /\bhow\s+(?:did|has|have|had)\b.*\b(?:go|gone|went|do|done|fare|fared|perform|performed)\b/.test(r.folded),
     fill(s) {

@@ -141,6 +141,8 @@ function wordsToPaisa(words: string[]): { paisa: bigint; scale: bigint } | null 
       sawScale = true;
     }
   }
+  // "zero" needs no scale to be an amount ("daily win zero kar do"): no count or date reads it.
+  if (words.length === 1 && words[0] === 'zero') return { paisa: 0n, scale: 1n };
   if (!sawScale || adjust !== 0n) return null;
   total += current;
   // `total` is hundredths of a point: that is paisa.

@@ -38,6 +38,8 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\bper[\s-]*click(?:\s*win)?(?:\s*limit)?\b|\bpcw\b|\bmax(?:imum)?\s+win\s+per\s+bet\b/g, ' perclickwin '],
   [/\b(?:aggregate\s+)?daily\s+win(?:\s+limit)?\b|\badw\b/g, ' dailywin '],
   [/\bmin(?:imum)?\.?\s*(?:stake|bet)s?\b/g, ' minstake '],
+  // Money that came in ("Karan ka paisa aaya kya", "paise mil gaye"): a payment made, asked or told.
+  [/\b(?:paisa|paise|paisay|money|payment)\s+(?:aaya|aaye|aayi|aa\s+gaya|aa\s+gaye|aa\s+gayi|mila|mile|mil\s+gaya|mil\s+gaye|jama\s+hua|jama\s+kiya)\b/g, ' paid '],
   // The past tense stays past: "has Vivek squared up?" reports or asks what happened, it orders nothing.
   [/\b(?:squared|settled|cleared)\s+(?:up|off)\b/g, ' settled '],
   [/\bsquare\s*(?:up|off)\b|\bsettle\s+up\b|\bclear\s+(?:up|off)\b/g, ' settle '],
@@ -76,6 +78,12 @@ say said tell told ask asked think guess
 it's thats there's what're whats whos wheres whens theyre youre plus
 refresh refreshed reload reloaded guy guys person people banda bande
 sent cleared received transferred bheja bheje bheji older oldest newer earlier
+already enough anyway anyhow maybe perhaps please really still even ever soon later lately yet though although because since
+again almost also always another around away back besides else elsewhere further however indeed instead meanwhile
+more moreover much nearly never next now often once only otherwise perhaps quite rather seldom sometimes somewhat soon
+than then there thereafter therefore thus together too towards upon usually very well whatever whenever wherever whether
+while whole within without would could should might must shall ought able about above across after against along among
+wth wid frm abt tht ths wat wht hw ur thnx tnx bcoz coz cuz nd shw gimme lemme wanna gonna gotta pls plz ya yep nope
 everything anything something nothing someone anyone
 via using use only ones one placed place here doing
 

@@ -82,7 +82,10 @@ export async function gate(decision: Decision, registry: ToolRegistry, user: Use
       // names resolve against every entity the user can see, for the tools that take a match.
       if (kind === 'player' && found.status === 'none' && planned.every((c) => c.args.player !== name || registry.get(c.tool)!.entities.fixture)) {
         const match = await resolver.fixture(name);
-        if (match.status === 'one' || match.status === 'many') {
+        // Several matches none of which has the typed words ("Raju" against the Rajasthan fixtures the
+        // search finds alike) are no reading of the name: it stays a player no one has.
+        const meantAsMatch = match.status === 'one' || (match.status === 'many' && match.candidates.some((c) => nameMatches(fixtureWords(name), fixtureWords(c.name))));
+        if (meantAsMatch && (match.status === 'one' || match.status === 'many')) {
           for (const call of planned) {
             if (call.args.player === name) {
               delete call.args.player;
@@ -153,6 +156,11 @@ export async function gate(decision: Decision, registry: ToolRegistry, user: Use
     calls.push({ tool: call.tool, args: args.args, definition });
   }
   return { action: 'tools', intent, calls, planned, player, fixture: fixture ? { id: fixture.id, name: fixture.name } : null, notes, searches: resolver.searches };
+}
+
+/** A fixture's or a typed match's team words, without the words that join them ("vs", "match"). */
+function fixtureWords(text: string): string {
+  return normalizeForSearch(text).split(' ').filter((w) => !['vs', 'v', 'versus', 'against', 'the', 'match', 'game', 'fixture', 'and'].includes(w)).join(' ');
 }
 
 function pickerCard(kind: 'player' | 'fixture', query: string, candidates: Array<PlayerRef | FixtureRef>): Card {
