@@ -31,6 +31,7 @@ import { DeskSessions } from '../src/main/desk/sessions.js';
 import { startBrowserShell } from '../src/main/web/server.js';
 import { openBackend } from '../src/server/backend.js';
 import { createLogger } from '../src/infra/log.js';
+import { tableCardFrames } from './ui-table.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: number) => {
@@ -226,6 +227,8 @@ try {
   }
   results.push(report('read questions', reads, 100));
   results.push(report('confirmation previews', previews, 150));
+
+  results.push(await tableCardFrames(page));
 
   // ── a long conversation: the same question before and after LONG earlier turns ──────────────
   await clearChat(page);

@@ -21,7 +21,7 @@ export default defineTool({
   input: api.getBetHistoryInput, output: api.getBetHistoryOutput,
   allowedRoles: DESK, isDestructive: false, card: 'bet_table', entities: { player: 'playerId', fixture: 'fixtureId' },
   invoke: (args, ctx) => ctx.api.agent.getBetHistory.query(args, opts(ctx)),
-  render: (out) => ({ type: 'bet_table', data: out }),
+  render: (out, { limit: _limit, cursor: _cursor, ...query }) => ({ type: 'bet_table', data: { ...out, query } }),
   say(d, args) {
     if (d.summary.count === 0) return `No bets match${listScope(args)}.`;
     const settled = d.summary.settledResult === 0 ? '' : `; settled result for the players: ${d.summary.settledResult > 0 ? 'won' : 'lost'} ${money(d.summary.settledResult)}`;

@@ -41,7 +41,14 @@ export const pnlTableCard = card('pnl_table', z.union([api.getPnLOutput, api.get
 export const takeTableCard = card('take_table', z.union([api.getTakeOutput, api.getCreditLimitOutput]));
 export const commissionTableCard = card('commission_table', api.getCommissionOutput);
 export const settlementTableCard = card('settlement_table', api.getSettlementHistoryOutput);
-export const betTableCard = card('bet_table', api.getBetHistoryOutput);
+/**
+ * `query`: the filters and order the bets were read with, so the card can page on through the
+ * same list (a card holds one page: a desk message carries at most 256 KB). Absent on cards kept
+ * from before it existed: those show their page only.
+ */
+export const betTableCard = card('bet_table', api.getBetHistoryOutput.extend({
+  query: api.getBetHistoryInput.omit({ limit: true, cursor: true }).optional(),
+}));
 export const downlineTreeCard = card('downline_tree', api.getDownlineOutput);
 export const playerPickerCard = card('player_picker', z.object({ query: z.string(), players: z.array(api.playerRef) }));
 export const fixturePickerCard = card('fixture_picker', z.object({ query: z.string(), fixtures: z.array(api.fixtureRef) }));

@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type ReactNode, useId, useMemo, useState } from 'react';
+import { type ReactNode, memo, useEffect, useId, useMemo, useState } from 'react';
 import type { CardType } from '../../../shared/contracts/assistant';
 import { useSession } from '../lib/session';
 import type { CardAction } from './types';
@@ -7,6 +7,8 @@ import type { CardAction } from './types';
 /** Tables longer than this render only the rows in view. */
 export const VIRTUALIZE_OVER = 50;
 const ROW_HEIGHT = 32;
+/** Rows from the end of a virtualized table at which `onNearEnd` asks for more. */
+const NEAR_END_ROWS = 50;
 /** A column narrower than this clips its figures: the table scrolls sideways instead. */
 const MIN_COLUMN_PX = 96;
 
@@ -102,7 +104,7 @@ function compare(a: number | string | null, b: number | string | null): number {
  * A table sortable by its column headers (buttons, with aria-sort on the header cell), in a box
  * of fixed max height; over VIRTUALIZE_OVER rows only the rows in view are rendered.
  */
-export function SortableTable<R>({ rows, columns, rowKey, label, footer, footerRows, initialSort, minWidth, rowTestId, testId, page }: {
+export function SortableTable<R>({ rows, columns, rowKey, label, footer, footerRows, initialSort, minWidth, rowTestId, testId, page, onNearEnd }: {
   rows: readonly R[];
   columns: Column<R>[];
   rowKey: (row: R, index: number) => string;
@@ -119,6 +121,8 @@ export function SortableTable<R>({ rows, columns, rowKey, label, footer, footerR
   testId?: string;
   /** A page's table: a taller scroll box than a card's. */
   page?: boolean;
+  /** A virtualized table scrolled to within NEAR_END_ROWS of its last row: a list that pages can ask for the next page. */
+  onNearEnd?: (() => void) | undefined;
 }) {
   const [sort, setSort] = useState<Sort>(initialSort ?? null);
   // State, not a ref: the virtualized body needs a render once the box exists (refs attach after
@@ -170,7 +174,7 @@ export function SortableTable<R>({ rows, columns, rowKey, label, footer, footerR
           </tr>
         </thead>
         {virtual
-          ? <VirtualBody rows={sorted} columns={columns} rowKey={rowKey} scrollEl={scrollEl} rowTestId={rowTestId} />
+          ? <VirtualBody rows={sorted} columns={columns} rowKey={rowKey} scrollEl={scrollEl} rowTestId={rowTestId} onNearEnd={onNearEnd} />
           : (
             <tbody>
               {sorted.map((r, i) => <Row key={rowKey(r, i)} row={r} columns={columns} rowTestId={rowTestId} />)}
@@ -187,7 +191,7 @@ export function SortableTable<R>({ rows, columns, rowKey, label, footer, footerR
   );
 }
 
-function Row<R>({ row, columns, rowTestId, index }: { row: R; columns: Column<R>[]; rowTestId: string | undefined; index?: number }) {
+function TableRow<R>({ row, columns, rowTestId, index }: { row: R; columns: Column<R>[]; rowTestId: string | undefined; index?: number }) {
   return (
     <tr data-testid={rowTestId} data-index={index} aria-rowindex={index === undefined ? undefined : index + 2}
       style={index === undefined ? undefined : { height: `${ROW_HEIGHT}px` }}>
@@ -199,9 +203,15 @@ function Row<R>({ row, columns, rowTestId, index }: { row: R; columns: Column<R>
   );
 }
 
-function VirtualBody<R>({ rows, columns, rowKey, scrollEl, rowTestId }: {
+/**
+ * Memoised: a scroll step redraws the virtualized body, and without it every row in view would be
+ * drawn again (each cell formatted anew) when only the few coming into view are new.
+ */
+const Row = memo(TableRow) as typeof TableRow;
+
+function VirtualBody<R>({ rows, columns, rowKey, scrollEl, rowTestId, onNearEnd }: {
   rows: readonly R[]; columns: Column<R>[]; rowKey: (row: R, index: number) => string;
-  scrollEl: HTMLDivElement | null; rowTestId: string | undefined;
+  scrollEl: HTMLDivElement | null; rowTestId: string | undefined; onNearEnd: (() => void) | undefined;
 }) {
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -210,6 +220,11 @@ function VirtualBody<R>({ rows, columns, rowKey, scrollEl, rowTestId }: {
     overscan: 10,
   });
   const items = virtualizer.getVirtualItems();
+  const lastIndex = items.length ? items[items.length - 1]!.index : -1;
+  const nearEnd = lastIndex >= 0 && lastIndex >= rows.length - NEAR_END_ROWS;
+  useEffect(() => {
+    if (nearEnd) onNearEnd?.();
+  }, [nearEnd, rows.length, onNearEnd]);
   const top = items.length ? items[0]!.start : 0;
   const bottom = items.length ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;
   return (
