@@ -330,6 +330,15 @@ describe('wordings agents really type', () => {
     expect(calls("Karan's P & L thsi week")[0]!.args).toMatchObject({ player: 'karan', from: '2026-11-16', to: '2026-11-20' });
   });
 
+  it('a four-letter slip is a dropped letter before another word ("limt" is limit, never the change verb "lift")', () => {
+    expect(calls('anita credit limt')).toEqual([{ tool: 'agent.getCreditLimit', args: { player: 'anita' } }]);
+    expect(calls('pending betz for karan')).toEqual([{ tool: 'agent.getBetHistory', args: { player: 'karan', status: ['open'] } }]);
+  });
+
+  it('a report of bets "on" a match is filtered by it', () => {
+    expect(calls('excel of bets on eng nz')[0]!.args).toMatchObject({ template: 'bets_by_match', fixture: 'eng nz' });
+  });
+
   it('a clause whose intent is a whole plan does not swallow the other request', () => {
     expect(calls('expo on ind aus, then top 5 markets today').map((c) => c.tool)).toEqual(['agent.getLiveExposure', 'agent.getTopMarkets']);
     expect(calls("Suresh's commission last week and Lakshmi's this week").map((c) => c.args)).toEqual([

@@ -106,7 +106,8 @@ export default defineTool({
       if (!template) return ask('needs_template', 'Which report: PnL per player, bets by match, or the settlement log?');
       const filters: Record<string, unknown> = { ...s.range(false) };
       const args: Record<string, unknown> = { template, format, filters };
-      const fixture = s.namedFixture();
+      // "excel of bets on eng nz": a match named after "on" is the filter, as with teams around "vs".
+      const fixture = s.namedFixture() ?? s.namedFixtures()[0];
       if (fixture) args.fixture = fixture;
       else {
         const player = s.player();

@@ -177,9 +177,10 @@ function correctWords(folded: string, original: string, known: ReadonlySet<strin
       const grammar = swapped.find((t) => isTypoOf(word, t));
       if (grammar) return grammar;
     }
-    // The closest known word; of equally close ones the shortest ("commission", not "commissions").
+    // The closest known word; of equally close ones, one the typed letters are all in (a letter
+    // dropped: "limt" is limit, not lift), then the shortest ("commission", not "commissions").
     const near = targets.filter((t) => isTypoOf(word, t) || isLongTypoOf(word, t))
-      .sort((a, b) => distance(word, a) - distance(word, b) || a.length - b.length);
+      .sort((a, b) => distance(word, a) - distance(word, b) || Number(!within(word, a)) - Number(!within(word, b)) || a.length - b.length);
     return near[0] ?? word;
   });
 }
@@ -191,6 +192,13 @@ function correctWords(folded: string, original: string, known: ReadonlySet<strin
  */
 function isLongTypoOf(word: string, target: string): boolean {
   return word.length >= 8 && target.length >= 6 && Math.abs(word.length - target.length) <= 2 && distance(word, target) <= 2;
+}
+
+/** Whether `typed` is `word` with letters left out: every typed letter in order. */
+function within(typed: string, word: string): boolean {
+  let at = 0;
+  for (const c of word) if (c === typed[at]) at++;
+  return at === typed.length;
 }
 
 /** Letters sorted: two words with the same key may be one swap apart. */
