@@ -17,7 +17,7 @@
  * turn's time (target within 10%), and start-up: `npm start` on a book that exists to an
  * interactive login page (≤ 2 s), and Sign in to a dashboard with data (≤ 1 s).
  *
- *   npm run bench:ui [-- --rounds N] [--long N]
+ *   npm run bench:ui [-- --rounds N] [--long N] [--probe-turns N]
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -40,6 +40,11 @@ const flag = (name: string, fallback: number) => {
 };
 const ROUNDS = flag('rounds', 3);
 const LONG = flag('long', 500);
+/**
+ * Turns of the same question timed at each end of the long conversation. Five gave medians that
+ * swung 2-4x either way on a shared machine; fifteen at each end cost about a second more.
+ */
+const PROBE_TURNS = flag('probe-turns', 15);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const RENDERER_DIR = resolve('out/renderer');
 
@@ -234,10 +239,10 @@ try {
   await clearChat(page);
   const probe = "Karan Malhotra's take";
   const first: Turn[] = [];
-  for (let i = 0; i < 5; i++) first.push(turnOf(probe, await ask(page, probe)));
+  for (let i = 0; i < PROBE_TURNS; i++) first.push(turnOf(probe, await ask(page, probe)));
   for (let i = 0; i < LONG; i++) await ask(page, READ_QUESTIONS[i % READ_QUESTIONS.length]!);
   const late: Turn[] = [];
-  for (let i = 0; i < 5; i++) late.push(turnOf(probe, await ask(page, probe)));
+  for (let i = 0; i < PROBE_TURNS; i++) late.push(turnOf(probe, await ask(page, probe)));
   report(`long conversation, the first ${first.length} turns`, first, Infinity);
   report(`long conversation, after ${LONG} more turns`, late, Infinity);
   const before = pct(first.map((t) => t.enterToCard), 0.5);
