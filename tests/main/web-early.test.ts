@@ -32,7 +32,7 @@ async function earlyShell(startup: () => StartupState) {
     sessions, backend, log: silentLogger, chat: {} as ChatService, models: keylessModels(),
     audit: new AuditLog(join(mkdtempSync(join(tmpdir(), 'desk-early-')), 'audit.jsonl')),
   });
-  const connect = async () => {
+  const connectWithCookie = async () => {
     const cookie = (await fetch(shell.url)).headers.get('set-cookie')!.split(';')[0]!;
     const ws = createWSClient({
       url: `${shell.url.replace('http', 'ws')}/desk`,
@@ -40,9 +40,10 @@ async function earlyShell(startup: () => StartupState) {
       retryDelayMs: () => 60_000,
     });
     cleanups.push(() => ws.close());
-    return createTRPCClient<DeskRouter>({ links: [wsLink({ client: ws })] });
+    return { desk: createTRPCClient<DeskRouter>({ links: [wsLink({ client: ws })] }), cookie };
   };
-  return { shell, load: (backend: BackendConnection) => load(runtime(backend)), connect };
+  const connect = async () => (await connectWithCookie()).desk;
+  return { shell, load: (backend: BackendConnection) => load(runtime(backend)), connect, connectWithCookie };
 }
 
 const settled = <T>(promise: Promise<T>) => {
@@ -58,7 +59,7 @@ describe('the browser shell before its runtime has loaded', () => {
     expect((await fetch(shell.url)).headers.get('set-cookie')).toMatch(/^desk_slot=/);
     const startup = await fetch(`${shell.url}/startup`);
     expect(startup.headers.get('cache-control')).toBe('no-store');
-    expect(await startup.json()).toEqual({ phase: 'creating', stage: 'writing', percent: 57 });
+    expect(await startup.json()).toEqual({ phase: 'creating', stage: 'writing', percent: 57, signedIn: false });
 
     const desk = await connect();
     const me = desk.session.me.query();
@@ -69,18 +70,21 @@ describe('the browser shell before its runtime has loaded', () => {
     await expect(me).resolves.toBeNull();
 
     state = { phase: 'ready' };
-    expect(await (await fetch(`${shell.url}/startup`)).json()).toEqual({ phase: 'ready' });
+    expect(await (await fetch(`${shell.url}/startup`)).json()).toEqual({ phase: 'ready', signedIn: false });
   }, 60_000);
 
   it('a sign-in sent while the book is still opening waits for it, then succeeds', async () => {
-    const { load, connect } = await earlyShell(() => ({ phase: 'opening' }));
+    const { shell, load, connectWithCookie } = await earlyShell(() => ({ phase: 'opening' }));
     let open!: (connection: BackendConnection) => void;
     const opening = new Promise<BackendConnection>((resolve) => { open = resolve; });
     const backend = openingConnection({ mode: 'embedded', dataDir: 'unused' }, opening);
     load(backend);
     cleanups.push(() => backend.close());
 
-    const desk = await connect();
+    const { desk, cookie } = await connectWithCookie();
+    const startup = async () => (await fetch(`${shell.url}/startup`, { headers: { cookie } })).json() as Promise<unknown>;
+    // Said before the desk itself could answer: the login page need not wait for the runtime.
+    expect(await startup()).toEqual({ phase: 'opening', signedIn: false });
     const login = desk.session.login.mutate({ username: 'priya', password: DEMO_PASSWORDS.priya! });
     const answered = settled(login);
     await delay(300);
@@ -88,5 +92,6 @@ describe('the browser shell before its runtime has loaded', () => {
     open(embeddedConnection(await openTestBookBackend(), silentLogger));
     await expect(login).resolves.toMatchObject({ username: 'priya' });
     await expect(desk.session.me.query()).resolves.toMatchObject({ username: 'priya' });
+    expect(await startup()).toEqual({ phase: 'opening', signedIn: true });
   }, 60_000);
 });

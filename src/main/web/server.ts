@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { extname, join, normalize, sep } from 'node:path';
 import type { Logger } from '../../infra/log.js';
-import type { StartupState } from '../../shared/contracts/startup.js';
+import type { StartupAnswer, StartupState } from '../../shared/contracts/startup.js';
 // Types only, and small modules: the page is served before the runtime (the desk router, the
 // backend, the assistant) has loaded, which takes most of a second (bench/ui.ts, start-up).
 import type { DeskServices } from '../desk/router.js';
@@ -128,9 +128,13 @@ export async function serveBrowserShell(options: EarlyShellOptions): Promise<Bro
       return;
     }
     if (path === '/startup') {
-      const state: StartupState = options.startup?.() ?? { phase: 'ready' };
+      const slot = slotFromCookie(req.headers.cookie);
+      const answer: StartupAnswer = {
+        ...(options.startup?.() ?? { phase: 'ready' }),
+        signedIn: slot !== null && slots.has(slot) && options.sessions.get(slot) !== null,
+      };
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
-      res.end(req.method === 'HEAD' ? undefined : JSON.stringify(state));
+      res.end(req.method === 'HEAD' ? undefined : JSON.stringify(answer));
       return;
     }
     if (path === '/metrics') {
@@ -209,6 +213,8 @@ export async function serveBrowserShell(options: EarlyShellOptions): Promise<Bro
         : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400);
   });
 
+  // Handshakes waiting for the runtime: an upgraded socket is no longer the server's to close.
+  const waiting = new Set<Duplex>();
   server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     touch();
     // The socket is ours from here: an error on it must not reach the process.
@@ -236,8 +242,13 @@ export async function serveBrowserShell(options: EarlyShellOptions): Promise<Bro
         }
       };
       // Until the runtime has loaded, the handshake waits (the page's calls queue in its wsLink).
-      if (desk) accept(desk);
-      else deskLoaded.then(accept, () => answerRaw(socket, 503));
+      if (desk) {
+        accept(desk);
+      } else {
+        waiting.add(socket);
+        socket.once('close', () => waiting.delete(socket));
+        deskLoaded.then(accept, () => answerRaw(socket, 503));
+      }
     } catch (error) {
       options.log.warn('desk connection refused', { reason: 'malformed', err: error });
       answerRaw(socket, 400);
@@ -269,6 +280,7 @@ export async function serveBrowserShell(options: EarlyShellOptions): Promise<Bro
     },
     close: async () => {
       (desk as DeskSocket | null)?.close();
+      for (const socket of waiting) socket.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -20,3 +20,11 @@ export const startupStateSchema = z.discriminatedUnion('phase', [
   z.strictObject({ phase: z.literal('ready') }),
 ]);
 export type StartupState = z.infer<typeof startupStateSchema>;
+
+/**
+ * `GET /startup`'s answer: the backend's state, and whether the asking page's slot holds a
+ * session. A page of a shell that has just started has none; knowing that from this address, the
+ * login page shows while the desk itself (which waits for the runtime to load) cannot yet answer.
+ */
+export const startupAnswerSchema = z.intersection(startupStateSchema, z.object({ signedIn: z.boolean() }));
+export type StartupAnswer = z.infer<typeof startupAnswerSchema>;

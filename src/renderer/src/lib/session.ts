@@ -4,6 +4,7 @@ import { setBusinessNow } from './clock';
 import { desk } from './desk';
 import { SESSION_ENDED, isUnreachable, userMessage } from './errors';
 import { reportReachable, reportUnreachable } from './reachability';
+import { readStartup } from './startup';
 
 export { businessNow } from './clock';
 
@@ -25,11 +26,17 @@ interface SessionState {
   expired(): void;
 }
 
-export const useSession = create<SessionState>((set) => ({
+export const useSession = create<SessionState>((set, get) => ({
   status: 'checking',
   user: null,
   error: null,
   async check() {
+    // The browser shell says at once whether this page has a session; the desk's own answer
+    // below waits while the shell's runtime loads (about a second after `npm start`). Signed out,
+    // the login page need not wait for it; should the desk then name a user, that answer wins.
+    void readStartup().then((startup) => {
+      if (startup?.signedIn === false && get().status === 'checking') set({ status: 'signed-out', user: null, error: null });
+    });
     let user: User | null;
     try {
       user = await desk.session.me.query();

@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { BOOK_STAGES, type BookStage, type StartupState, startupStateSchema } from '../../../shared/contracts/startup';
+import { BOOK_STAGES, type BookStage, type StartupState } from '../../../shared/contracts/startup';
 import { useSession } from '../lib/session';
+import { readStartup } from '../lib/startup';
 
 /** How often the login page asks the browser shell how far its backend has got. */
 const STARTUP_POLL_MS = 400;
@@ -24,18 +25,14 @@ function useStartup(): StartupState | null {
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const poll = async () => {
-      try {
-        const response = await fetch('/startup', { cache: 'no-store' });
-        const parsed = startupStateSchema.safeParse(await response.json());
-        if (stopped) return;
-        if (parsed.success) {
-          setState(parsed.data);
-          if (parsed.data.phase === 'ready') return;
-        }
-      } catch {
-        // An older shell without the address, or one busy writing: asked again below.
+      // Null: an older shell without the address, or one busy writing; asked again below.
+      const answer = await readStartup();
+      if (stopped) return;
+      if (answer) {
+        setState(answer);
+        if (answer.phase === 'ready') return;
       }
-      if (!stopped) timer = setTimeout(() => void poll(), STARTUP_POLL_MS);
+      timer = setTimeout(() => void poll(), STARTUP_POLL_MS);
     };
     void poll();
     return () => {
