@@ -6,7 +6,7 @@ import { defineTool } from './define.js';
 
 /** Ranking words shape the list: "largest bets", "smallest stakes first", "highest odds". */
 function betSortOf(folded: string): { by: 'stake' | 'odds'; dir: 'asc' | 'desc' } | null {
-  const m = /\b(largest|biggest|highest|heaviest|top|smallest|lowest|tiniest|least)\s+(?:\w+\s+)?(stakes?|bets?|odds)\b/.exec(folded);
+  const m = /\b(largest|biggest|highest|heaviest|top|smallest|lowest|tiniest|least)\s+(?:\w+\s+)??(stakes?|bets?|odds)\b/.exec(folded);
   if (!m) return null;
   const dir = /^(?:smallest|lowest|tiniest|least)$/.test(m[1]!) ? 'asc' : 'desc';
   return { by: m[2] === 'odds' ? 'odds' : 'stake', dir };
