@@ -76,6 +76,21 @@ describe('a remote backend that does not answer', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
+  it('silent, with garbage collected during the wait: the deadline still ends the call', async () => {
+    const { port } = silent.address() as AddressInfo;
+    const backend = await connectBackend({ mode: 'remote', url: `http://127.0.0.1:${port}`, timeoutMs: 500 }, silentLogger);
+    const call = codeOf(backend.client('a'.repeat(43)).agent.getTake.query({}));
+    // Short-lived garbage, as the intent model's training makes: young collections run meanwhile,
+    // and a deadline signal held only weakly would be collected with it.
+    for (let round = 0; round < 20; round++) {
+      const churn: number[][] = [];
+      for (let i = 0; i < 20_000; i++) churn.push(new Array<number>(16).fill(i));
+      expect(churn).toHaveLength(20_000);
+      await new Promise((done) => setTimeout(done, 20));
+    }
+    expect(await Promise.race([call, new Promise((done) => setTimeout(() => done('hung'), 5_000))])).not.toBe('hung');
+  });
+
   it('a chat turn ends promptly with the unreachable answer instead of hanging', async () => {
     const backend = await connectBackend({ mode: 'remote', url: `http://127.0.0.1:${await deadPort()}` }, silentLogger);
     const { runtime } = desk(backend);

@@ -88,8 +88,10 @@ describe('npm run web', () => {
       child.stderr!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
       child.once('exit', (code) => fail(new Error(`npm run web exited (${code}):\n${output}`)));
     });
-    const ready = output.split('\n').filter((line) => line.includes('"browser shell ready"')).map((line) => JSON.parse(line) as Record<string, unknown>)[0];
-    expect(ready).toMatchObject({ backend: 'embedded', dataDir: join(cwd, 'desk-data'), pgliteDir });
+    // The address comes first (the page is served before the runtime loads); the runtime says where it keeps things once loaded.
+    const readyLine = () => output.split('\n').find((line) => line.includes('"browser shell ready"'));
+    await expect.poll(readyLine, { timeout: 60_000 }).toBeDefined();
+    expect(JSON.parse(readyLine()!)).toMatchObject({ backend: 'embedded', dataDir: join(cwd, 'desk-data'), pgliteDir });
 
     // A signed-in turn writes the conversation where DESK_DATA_DIR says.
     const page = await fetch(url);
@@ -106,7 +108,7 @@ describe('npm run web', () => {
       for await (const event of desk.chat.turn.subscribe({ kind: 'message', text: 'hello', page: { path: '/agent/dashboard', query: {} } })) {
         if (event.type === 'done') break;
       }
-      await expect.poll(() => existsSync(join(cwd, 'desk-data', 'conversations', `${user.id}.json`))).toBe(true);
+      await expect.poll(() => existsSync(join(cwd, 'desk-data', 'conversations', `${user.id}.jsonl`))).toBe(true);
     } finally {
       ws.close();
     }

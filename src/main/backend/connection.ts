@@ -7,6 +7,7 @@ import { REQUEST_ID } from '../../server/http.js';
 import type { BookOptions } from '../../server/seed/generate.js';
 import type { Logger } from '../../infra/log.js';
 import type { BookProgress } from '../../shared/contracts/startup.js';
+import { deadlineSignal } from './deadline.js';
 import { type AppRouter, appRouter } from '../../server/trpc/router.js';
 
 export type BackendClient = TRPCClient<AppRouter>;
@@ -52,8 +53,7 @@ export async function connectBackend(config: BackendConfig, log: Logger, onProgr
     // A backend that accepts the connection and never answers would otherwise hold the page (and a
     // chat turn) for ever: every call gets a deadline, on top of the caller's own cancellation.
     const fetchWithDeadline = (url: string | URL | Request, init?: Omit<RequestInit, 'signal'> & { signal?: AbortSignal | null | undefined }) => {
-      const deadline = AbortSignal.timeout(timeoutMs);
-      return fetch(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline });
+      return fetch(url, { ...init, signal: deadlineSignal(timeoutMs, init?.signal) });
     };
     const link = (token: string | null): TRPCLink<AppRouter> => {
       const headers = (op: Operation) => ({ 'x-request-id': requestIdOf(op), ...(token ? { authorization: `Bearer ${token}` } : {}) });

@@ -7,6 +7,7 @@ import * as api from '../../shared/contracts/agent-api.js';
 import type { Logger } from '../../infra/log.js';
 import type { BackendClient, BackendConnection } from '../backend/connection.js';
 import { isBackendUnreachable } from '../backend/unreachable.js';
+import { deadlineSignal } from '../backend/deadline.js';
 import { chatConfirmInput, chatHistoryInput, chatHistoryOutput, chatMessageSchema, chatTurnInput } from '../../shared/contracts/chat.js';
 import { checkKeyOutput, modelSettingsPatch, modelSettingsView, setApiKeyInput, stopTurnInput } from '../../shared/contracts/model-settings.js';
 import { auditListOutput } from '../../shared/contracts/audit.js';
@@ -133,7 +134,7 @@ async function readReport(ctx: DeskContext & { api: BackendClient; session: { to
 async function fetchReport(url: string, token: string, artifact: ReportArtifact): Promise<{ bytes: Uint8Array; contentType: string }> {
   let res: Response;
   try {
-    res = await fetch(url, { headers: { authorization: `Bearer ${token}` }, redirect: 'error', signal: AbortSignal.timeout(60_000) });
+    res = await fetch(url, { headers: { authorization: `Bearer ${token}` }, redirect: 'error', signal: deadlineSignal(60_000) });
   } catch (error) {
     throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: BACKEND_UNREACHABLE, cause: error });
   }
