@@ -93,8 +93,9 @@ export async function openBackend(options: {
       channels: { [EVENTS_CHANNEL]: (recipientId) => events.feed.notify(recipientId), [AUTH_CHANNEL]: (payload) => sessionCache.invalidate(payload) },
       listening: () => {
         events.feed.wakeAll();
-        sessionCache.clear();
+        sessionCache.resume();
       },
+      lost: () => sessionCache.suspend(),
     }).catch(async (error: unknown) => {
       events.stop();
       await reports.stop();

@@ -1,5 +1,6 @@
 import { createTRPCClient, httpLink } from '@trpc/client';
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../src/infra/log.js';
 import { openBackend } from '../../src/server/backend.js';
@@ -50,6 +51,19 @@ describe('SessionCache', () => {
     expect(cache.get('t1', 1)).toBeUndefined();
     cache.put('t1', caller('a'), 10_000, 0, cache.epoch());
     expect(cache.get('t1', 1)?.id).toBe('a');
+  });
+
+  it('keeps and serves nothing while its listener is lost, and starts empty when it is back', () => {
+    const cache = new SessionCache(limits);
+    cache.put('t1', caller('a'), 10_000, 0, cache.epoch());
+    cache.suspend();
+    expect(cache.get('t1', 1)).toBeUndefined();
+    cache.put('t2', caller('b'), 10_000, 0, cache.epoch());
+    expect(cache.get('t2', 1)).toBeUndefined();
+    cache.resume();
+    expect(cache.size).toBe(0);
+    cache.put('t2', caller('b'), 10_000, 0, cache.epoch());
+    expect(cache.get('t2', 1)?.id).toBe('b');
   });
 
   it('drops the longest-held entry when full, and hands out callers no one can change', () => {
@@ -115,6 +129,27 @@ describe.runIf(ENGINES.includes('postgres'))('the session cache across backends 
   let b: TestBackend;
   beforeAll(async () => { b = await startTestBackend('postgres'); });
   afterAll(async () => { await b?.close(); });
+
+  it('empties its cache when its listener connection is lost, and caches again once it listens again', async () => {
+    const arjun = b.client(await b.login('arjun'));
+    await arjun.auth.me.query();
+    expect(b.deps.sessionCache!.size).toBeGreaterThan(0);
+    const admin = new pg.Client({ connectionString: b.databaseUrl });
+    await admin.connect();
+    try {
+      // The listener is the connection that LISTENs; the server ends it as a network fault would.
+      await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query ilike 'LISTEN%'`);
+      await vi.waitFor(() => expect(b.deps.sessionCache!.size).toBe(0), { timeout: 10_000, interval: 20 });
+      await arjun.auth.me.query();
+      // Once listening again (reconnect 100 ms on), calls are cached again.
+      await vi.waitFor(async () => {
+        await arjun.auth.me.query();
+        expect(b.deps.sessionCache!.size).toBeGreaterThan(0);
+      }, { timeout: 10_000, interval: 50 });
+    } finally {
+      await admin.end();
+    }
+  });
 
   it('a sign-out on one backend is refused by another that had the caller cached', async () => {
     const other = await openBackend({ database: { engine: 'postgres', url: b.databaseUrl! }, realNow: () => new Date(b.clock.real) });

@@ -18,6 +18,8 @@ export interface NotificationRoutes {
    * assumed.
    */
   listening(): void;
+  /** Called when the listener's connection is lost: until `listening` again, nothing is heard. */
+  lost(): void;
 }
 
 export interface NotificationListener {
@@ -60,6 +62,7 @@ class Listener implements NotificationListener {
     const fail = (error?: unknown) => {
       if (failed || this.stopped) return;
       failed = true;
+      this.routes.lost();
       this.log.warn('notification listener lost; reconnecting', { err: error, inMs: this.delay });
       client.end().catch(() => {});
       this.timer = setTimeout(() => {

@@ -5,9 +5,9 @@
  * Kept true by the database, not by the services: triggers (migration 0007_auth_notify) notify
  * AUTH_CHANNEL on commit whenever a session is signed out or removed, or an account changes a
  * field a caller carries, and every backend listening on the database forgets what it holds for
- * it. A listener connection that was lost clears everything once it is back, as notifications sent
- * meanwhile are gone; and nothing is kept longer than MAX_AGE_MS, in case a listener hangs without
- * an error. Writes that guard on the caller's own figures read them again in their transaction
+ * it. While the listener's connection is lost nothing is kept or served (an invalidation could be
+ * missed), and it starts empty once it is back; nothing is kept longer than MAX_AGE_MS, in case a
+ * listener hangs without an error. Writes that guard on the caller's own figures read them again in their transaction
  * (limits.ts) rather than trust a caller that may be a notification behind.
  */
 import type { Caller } from './caller.js';
@@ -31,6 +31,8 @@ export class SessionCache {
    * stores after it would put back what was just forgotten; `put` refuses it (see `epoch`).
    */
   private generation = 0;
+  /** False while the listener is lost: an invalidation could be missed, so nothing is kept or served. */
+  private trusted = true;
 
   constructor(private readonly limits: { maxAgeMs: number; maxEntries: number } = { maxAgeMs: MAX_AGE_MS, maxEntries: MAX_ENTRIES }) {}
 
@@ -40,6 +42,7 @@ export class SessionCache {
   }
 
   get(tokenHash: string, nowMs: number): Caller | undefined {
+    if (!this.trusted) return undefined;
     const entry = this.entries.get(tokenHash);
     if (!entry) return undefined;
     if (nowMs >= entry.sessionExpiresAt || nowMs - entry.cachedAt >= this.limits.maxAgeMs) {
@@ -50,7 +53,7 @@ export class SessionCache {
   }
 
   put(tokenHash: string, caller: Caller, sessionExpiresAt: number, nowMs: number, epoch: number): void {
-    if (epoch !== this.generation) return;
+    if (epoch !== this.generation || !this.trusted) return;
     // Oldest first: a Map iterates in insertion order, so the first key is the longest held.
     if (this.entries.size >= this.limits.maxEntries) this.entries.delete(this.entries.keys().next().value!);
     // One object serves many calls: a service that changed it would change every later call's caller.
@@ -73,6 +76,18 @@ export class SessionCache {
   clear(): void {
     this.generation++;
     this.entries.clear();
+  }
+
+  /** The listener is lost: forget everything and keep nothing until `resume`. */
+  suspend(): void {
+    this.trusted = false;
+    this.clear();
+  }
+
+  /** Listening again: notifications sent meanwhile are gone, so start empty. */
+  resume(): void {
+    this.trusted = true;
+    this.clear();
   }
 
   get size(): number {
