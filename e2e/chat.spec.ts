@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ChatMessage } from '../src/shared/contracts/chat.js';
+import { type ChatMessage, HISTORY_PAGE } from '../src/shared/contracts/chat.js';
 import { formatPoints } from '../src/shared/money.js';
 import { ask } from './assistant.js';
 import { expect, test } from './fixtures.js';
@@ -108,7 +108,9 @@ test.describe('assistant', () => {
     // Cleared first, so main reads the conversation written next rather than what it holds.
     await page.getByTestId('chat-clear').click();
     await expect(panel.locator('.chat-empty')).toBeVisible();
-    const conversation: ChatMessage[] = Array.from({ length: 150 }, (_, i) => ({
+    // Two and a half pages: the latest page, a whole earlier one, then the half page before it.
+    const total = HISTORY_PAGE * 2 + HISTORY_PAGE / 2;
+    const conversation: ChatMessage[] = Array.from({ length: total }, (_, i) => ({
       id: `e2e-${i}`, role: i % 2 === 0 ? 'user' : 'assistant', at: '2026-11-20T06:30:00.000Z', text: `message ${i}`, cards: [], requestId: `e2e-r${i >> 1}`,
     }));
     const folder = join(desk.claude!.dataDir, 'conversations');
@@ -118,25 +120,25 @@ test.describe('assistant', () => {
     try {
       await page.reload();
       await openChat();
-      await expect(shown).toHaveCount(60);
-      await expect(shown.first()).toHaveText('message 90');
-      await expect(shown.last()).toHaveText('message 149');
+      await expect(shown).toHaveCount(HISTORY_PAGE);
+      await expect(shown.first()).toHaveText(`message ${total - HISTORY_PAGE}`);
+      await expect(shown.last()).toHaveText(`message ${total - 1}`);
 
       await earlier.click();
-      await expect(shown).toHaveCount(120);
-      await expect(shown.first()).toHaveText('message 30');
+      await expect(shown).toHaveCount(2 * HISTORY_PAGE);
+      await expect(shown.first()).toHaveText(`message ${total - 2 * HISTORY_PAGE}`);
       // The page went in above: what the user was reading stays where it was.
-      await expect(shown.filter({ hasText: /^message 90$/ })).toBeInViewport({ ratio: 1 });
+      await expect(shown.filter({ hasText: new RegExp(`^message ${total - HISTORY_PAGE}$`) })).toBeInViewport({ ratio: 1 });
 
       await earlier.click();
-      await expect(shown).toHaveCount(150);
+      await expect(shown).toHaveCount(total);
       await expect(shown.first()).toHaveText('message 0');
       await expect(earlier).toHaveCount(0);
 
       // Closed and opened again, the panel holds the latest page only.
       await page.getByTestId('chat-close').click();
       await openChat();
-      await expect(shown).toHaveCount(60);
+      await expect(shown).toHaveCount(HISTORY_PAGE);
       await expect(earlier).toBeVisible();
     } finally {
       await page.getByTestId('chat-clear').click();

@@ -56,6 +56,14 @@ test.describe('a long bet list in a chat card', () => {
     const step = await drawsDuring(page, `${BOX}.scrollTop += 320`);
     expect(step).toBeGreaterThan(0);
     expect(step).toBeLessThanOrEqual(2 * 2 * 10);
+    // The header row stays at the top of the scrolled box (sticky on the row, not on each cell:
+    // every sticky box is paint work on each frame of the whole conversation, in view or not).
+    const pinned = await page.evaluate<{ head: number; box: number; scrolled: number }>(`(() => {
+      const box = ${BOX};
+      return { head: box.querySelector('thead th').getBoundingClientRect().top, box: box.getBoundingClientRect().top, scrolled: box.scrollTop };
+    })()`);
+    expect(pinned.scrolled).toBeGreaterThan(0);
+    expect(Math.abs(pinned.head - pinned.box)).toBeLessThanOrEqual(2);
 
     for (const rows of [400, 600, 800, 1000]) {
       await page.evaluate(`${BOX}.scrollTop = ${BOX}.scrollHeight`);

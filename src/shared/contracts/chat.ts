@@ -62,8 +62,8 @@ export type TurnEvent = z.infer<typeof turnEventSchema>;
 
 /** The most messages one page of the history holds. */
 export const MAX_HISTORY_PAGE = 100;
-/** How many the panel asks for when none is said: what it draws before "Show earlier messages". */
-export const HISTORY_PAGE = 60;
+/** How many the panel asks for when none is said: what it draws before "Show earlier messages" (about three screens of it). */
+export const HISTORY_PAGE = 24;
 
 /**
  * A page of the conversation, never the whole of it: the latest `limit` messages, or with

@@ -12,9 +12,11 @@ export const MAX_LENGTH: typeof MAX_MESSAGE_LENGTH = 2000;
 /**
  * How many messages the panel holds and draws while the user has not asked for earlier ones: a
  * page of the history (the contract's, checked the same way). A turn's cost must not grow with
- * the conversation, so neither may what the panel holds.
+ * the conversation, so neither may what the panel holds; and what it holds is not free even off
+ * screen (each frame of a turn pays style, paint and layer work for every message drawn): with 60
+ * a turn after 500 cost 1.11-1.16x a first turn, with 24 0.89-0.98x (docs/benchmarks.md).
  */
-export const HISTORY_PAGE: typeof CONTRACT_HISTORY_PAGE = 60;
+export const HISTORY_PAGE: typeof CONTRACT_HISTORY_PAGE = 24;
 
 export type ToolStatus = 'planned' | 'started' | 'ok' | 'failed';
 
