@@ -16,7 +16,8 @@ const plan = (text: string): Decision =>
   planner.plan({ requestId: 'r', text, page: { path: '/agent/dashboard', query: {} }, today: '2026-11-20', role: 'agent', context: EMPTY_CONTEXT }) as Decision;
 const writesIn = (d: Decision) => d.calls.filter((c) => WRITES.has(c.tool));
 
-const name = fc.constantFrom('Rahul', 'Karan Malhotra', 'Tanvir', 'Bhavna Rao', 'Sneha', 'Jugnu', 'Oswald Pinto', 'Meher');
+// 'Happy Singh' and 'Major' are everyday words too (grammar.ts EVERYDAY): typed as names, they stay names.
+const name = fc.constantFrom('Rahul', 'Karan Malhotra', 'Tanvir', 'Bhavna Rao', 'Sneha', 'Jugnu', 'Oswald Pinto', 'Meher', 'Happy Singh', 'Major');
 const amount = fc.constantFrom('5000', '50k', '1 lakh', '2.5L', '₹20,000', 'fifty thousand', 'do lakh', '10 hazaar');
 const run = { numRuns: 300, seed: 4242 };
 

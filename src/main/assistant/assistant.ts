@@ -132,8 +132,13 @@ function pickInWords(text: string, conversation: Conversation): { requestId: str
   const ordinal = /^(?:(\d{1,2})(?:st|nd|rd|th)?|([a-z]+))$/.exec(words);
   const at = ordinal ? (ordinal[1] ? Number(ordinal[1]) - 1 : ORDINALS.indexOf(ordinal[2]!)) : -1;
   if (at >= 0 && at < pending.candidateIds.length) return { requestId, candidateId: pending.candidateIds[at]! };
-  const named = pending.names.filter((n) => pending.candidateIds.includes(n.id) && nameMatches(words, n.name));
-  return named.length === 1 ? { requestId, candidateId: named[0]!.id } : null;
+  const shown = pending.names.filter((n) => pending.candidateIds.includes(n.id));
+  // A word that is itself part of a shown name is meant as typed: "sharman" is Rahul Sharman, not a typo of Sharma.
+  const real = new Set(shown.flatMap((n) => normalizeForSearch(n.name).split(' ')));
+  const named = shown.filter((n) => nameMatches(words, n.name, real));
+  const exact = named.filter((n) => words.split(' ').every((w) => normalizeForSearch(n.name).split(' ').includes(w)));
+  const one = named.length === 1 ? named[0] : exact.length === 1 ? exact[0] : undefined;
+  return one ? { requestId, candidateId: one.id } : null;
 }
 
 /** Proposal cards with their confirm answer, keyed by the change they make (card type and player). */

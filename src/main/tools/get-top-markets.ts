@@ -1,5 +1,5 @@
 import * as api from '../../shared/contracts/agent-api.js';
-import { hasAny, periodOf, put } from '../assistant/planner/slots.js';
+import { hasAny, metricOf, periodOf, put } from '../assistant/planner/slots.js';
 import { money, name, period, plural } from '../assistant/words.js';
 import { DESK, MONEY, opts } from './common.js';
 import { defineTool } from './define.js';
@@ -21,15 +21,15 @@ export default defineTool({
     return `Top ${plural(d.rows.length, 'market')} ${period(d.period)}; first: ${name(top.marketName)} of ${name(top.fixtureName)} with ${top.value < 0 ? '-' : ''}${money(top.value)}.`;
   },
   planning: {
-    id: 'top_markets', precedence: 50, exclusive: true, range: 'period',
+    id: 'top_markets', precedence: 50, exclusive: true, range: 'period', follows: { metric: true },
     vocabulary: ['top', 'biggest', 'largest', 'busiest', 'best', 'worst', 'highest', 'hottest', 'popular', 'most', 'active', 'heaviest', 'volume', 'turnover', 'traded'],
     triggers: (r) => /\b(?:top|biggest|largest|busiest|best|worst|highest|hottest|popular|most\s+active|heaviest)\b.*\b(?:markets?|matches|fixtures|events|games)\b/.test(r.folded)
+      // "most exposed markets", "most traded games": "most" and one describing word before the markets.
+      || /\bmost\s+\p{L}+\s+(?:markets?|matches|fixtures|events|games)\b/u.test(r.folded)
       || /\b(?:which|what)\s+(?:markets?|matches|fixtures|events|games)\b.*\b(?:most|highest|biggest|largest|top)\b/.test(r.folded),
     fill(s) {
       const r = s.r;
-      const metric = hasAny(r, 'volume', 'turnover', 'traded', 'stake', 'stakes', 'busiest', 'popular', 'active') ? 'volume'
-        : hasAny(r, 'exposure', 'exposed', 'liability', 'risk') ? 'exposure'
-          : hasAny(r, 'pnl', 'profit', 'profits', 'loss', 'losses', 'result', 'results', 'earnings', 'worst', 'best') ? 'pnl' : 'volume';
+      const metric = metricOf(r) ?? 'volume';
       const period = r.range ? periodOf(r.range.from, r.range.to, s.today)
         : hasAny(r, 'week', 'weekly') ? 'week' : hasAny(r, 'month', 'monthly') ? 'month' : 'today';
       return { args: put({ period, metric }, 'limit', r.count ? Math.min(r.count, 50) : null) };

@@ -68,6 +68,9 @@ function fillHedge(s: Slots) {
     (n.before !== null && FIXTURE_CUES.has(n.before)) || BOOK_ON.test(r.folded.slice(0, r.folded.indexOf(` ${n.text}`) + 1))))?.text;
   const fixture = s.namedFixture() ?? inText ?? s.conversationFixture();
   const said = outcomeName && !MARKET_OUTCOME.test(r.folded) ? outcomeName.replace(/\b\p{L}/gu, (c) => c.toUpperCase()) : outcomeName;
+  // A stake that can never be placed (negative, zero) is refused first: no match would make it right.
+  const early = r.amounts.length === 1 ? amountRefusal(r.amounts[0]!) : null;
+  if (early !== null) return ask('needs_amount', early);
   if (!fixture) return ask('needs_fixture', said ? `Which match should I ${r.words.has('lay') ? 'lay' : 'back'} ${said} in?` : 'Which match should the hedge be on?');
   if (r.amounts.length > 1) return ask('needs_amount', 'I found more than one amount. What stake?');
   const stake = r.amounts[0];

@@ -322,6 +322,9 @@ const lastMonthOf = (t: IsoDate, back = 1): Span => {
 const weekOf = (t: IsoDate, back: number): Span => ({ from: addDays(startOfWeek(t), -7 * back), to: addDays(startOfWeek(t), -7 * back + 6) });
 const lastDays = (t: IsoDate, n: number): Span => ({ from: addDays(t, -(Math.max(1, n) - 1)), to: t });
 
+/** "for the week", "the month so far", "a good week", "how was my week": the running period, when no word places it elsewhere. */
+const THE_PERIOD = (unit: string) => String.raw`(?:(?:for|in|over|during)\s+the\s+${unit}(?!\s+(?:before|after|prior|earlier|of|ending|starting|from|that|when|\d))|the\s+${unit}\s+so\s+far|(?:(?:a|an)\s+)?(?:good|bad|great|decent|rough|tough|poor|profitable|slow|winning|losing)\s+${unit}(?=\s+for\s+(?:me|us)\b)|(?:a|an)\s+(?:good|bad|great|decent|rough|tough|poor|profitable|slow|winning|losing)\s+${unit}|(?:my|our)\s+${unit}(?=\s+(?:go|went|been|so\s+far)\b|\s*\??\s*$))`;
+
 const PERIODS: Rule[] = [
   // "friday last week", "last week's friday", "pichle hafte ka friday": that day of last week.
   [new RegExp(String.raw`\b(?:${WEEKDAY}\s+(?:of\s+)?last\s+week|last\s+week(?:'?s)?\s+${WEEKDAY}|${HINDI_LAST}\s+hafte\s+(?:ka|ke|ki)\s+${WEEKDAY})`), (m, t) => {
@@ -347,9 +350,11 @@ const PERIODS: Rule[] = [
   [/\b(?:this|current)\s+fortnight\b/, (_m, t) => ({ from: addDays(startOfWeek(t), -7), to: t })],
   [/\b(?:the\s+)?week\s+before\s+last(?:\s+week)?\b/, (_m, t) => weekOf(t, 2)],
   [/\b(?:the\s+)?month\s+before\s+last(?:\s+month)?\b/, (_m, t) => lastMonthOf(t, 2)],
-  [new RegExp(String.raw`\b(?:(?:this|current)\s+week|${HINDI_THIS}\s+(?:hafte|hafta|week)|wtd|week\s+to\s+date)\b`), (_m, t) => ({ from: startOfWeek(t), to: t })],
+  // "for the week", "the week so far", "and for the month?": with nothing else to place it, the
+  // week or month that is running (never "the week before", "the week of 10 Nov").
+  [new RegExp(String.raw`\b(?:(?:this|current)\s+week|${HINDI_THIS}\s+(?:hafte|hafta|week)|wtd|week\s+to\s+date|${THE_PERIOD('week')})\b`), (_m, t) => ({ from: startOfWeek(t), to: t })],
   [new RegExp(String.raw`\b(?:(?:last|previous|prev)\s+week|${HINDI_LAST}\s+(?:hafte|hafta|week))\b`), (_m, t) => weekOf(t, 1)],
-  [new RegExp(String.raw`\b(?:(?:this|current)\s+month|${HINDI_THIS}\s+(?:mahine|mahina|month)|mtd|month\s+to\s+date)\b`), (_m, t) => ({ from: startOfMonth(t), to: t })],
+  [new RegExp(String.raw`\b(?:(?:this|current)\s+month|${HINDI_THIS}\s+(?:mahine|mahina|month)|mtd|month\s+to\s+date|${THE_PERIOD('month')})\b`), (_m, t) => ({ from: startOfMonth(t), to: t })],
   [new RegExp(String.raw`\b(?:(?:last|previous|prev)\s+month|${HINDI_LAST}\s+(?:mahine|mahina|month))\b`), (_m, t) => lastMonthOf(t)],
   [new RegExp(String.raw`\b(?:(?:this|current)\s+year|${HINDI_THIS}\s+(?:saal|sal|year)|ytd|year\s+to\s+date)\b`), (_m, t) => ({ from: `${t.slice(0, 4)}-01-01`, to: t })],
   [new RegExp(String.raw`\b(?:(?:last|previous|prev)\s+year|${HINDI_LAST}\s+(?:saal|sal|year))\b`), (_m, t) => {

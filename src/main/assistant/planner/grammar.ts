@@ -14,10 +14,10 @@ import type { IsoDate } from '../../../shared/dates.js';
  * udhaar" is his take, "expo" is exposure, "sett" is settle. docs/intent-map.md lists them.
  */
 export const SLANG: Readonly<Record<string, string>> = {
-  udhaar: 'outstanding', udhar: 'outstanding', udhari: 'outstanding', baaki: 'outstanding', baki: 'outstanding', bakaya: 'outstanding',
+  udhaar: 'outstanding', udhar: 'outstanding', udhari: 'outstanding', udhaari: 'outstanding', udhaariya: 'outstanding', karza: 'outstanding', karz: 'outstanding', baaki: 'outstanding', baki: 'outstanding', bakaya: 'outstanding',
   baqaya: 'outstanding', lena: 'outstanding', dena: 'outstanding', lenadena: 'outstanding',
   hisaab: 'balance', hisab: 'balance', khata: 'balance', khaata: 'balance', bal: 'balance',
-  munafa: 'profit', fayda: 'profit', faida: 'profit', kamai: 'profit', kamaya: 'profit', kamaaya: 'profit',
+  munafa: 'profit', profitable: 'profit', profits: 'profit', fayda: 'profit', faida: 'profit', kamai: 'profit', kamaya: 'profit', kamaaya: 'profit',
   nuksaan: 'loss', nuksan: 'loss', ghata: 'loss', ghaata: 'loss', haare: 'lost', haara: 'lost', haar: 'loss', jeeta: 'won', jeete: 'won', jeet: 'won',
   expo: 'exposure', expos: 'exposure', expsr: 'exposure', sett: 'settle', setl: 'settle', stl: 'settle', settl: 'settle',
   lim: 'limit', txn: 'transactions', txns: 'transactions', stmt: 'statement', comsn: 'commission', commsn: 'commission',
@@ -25,7 +25,7 @@ export const SLANG: Readonly<Record<string, string>> = {
   // "biggest stakes on ind aus": stakes placed are bets ("stake" alone stays: "what stake?").
   stakes: 'bets', cap: 'limit', ceiling: 'limit', damage: 'loss', deposit: 'paid', deposited: 'paid', jama: 'paid', chukaya: 'paid', chukaye: 'paid',
   debtor: 'owes', debtors: 'owes', defaulter: 'owes', defaulters: 'owes', losers: 'losing', loser: 'losing', winners: 'won', winner: 'won',
-  wk: 'week', wks: 'weeks', mnth: 'month', mth: 'month', yday: 'yesterday', yest: 'yesterday', ystrdy: 'yesterday', tdy: 'today', tday: 'today',
+  wk: 'week', wks: 'weeks', wek: 'week', weks: 'weeks', wik: 'week', mnth: 'month', mth: 'month', yday: 'yesterday', yest: 'yesterday', ystrdy: 'yesterday', tdy: 'today', tday: 'today',
 };
 
 /**
@@ -44,6 +44,16 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\b(?:squared|settled|cleared)\s+(?:up|off)\b/g, ' settled '],
   [/\bsquare\s*(?:up|off)\b|\bsettle\s+up\b|\bclear\s+(?:up|off)\b/g, ' settle '],
   [/\blay[\s-]*off\b/g, ' hedge '],
+  // "bets chal rahe hai", "chalte bets": bets still running are open bets.
+  [/\b(?:chal\s+(?:rahe|rahi|raha)|chalte|chalti)\b/g, ' open '],
+  // "is Deepak square with me?", "all square?": a balance of nil, asked of the take (not "square up").
+  [/\b(?:all\s+)?square\b(?!\s*(?:up|off))/g, ' balance '],
+  // "can Deepak bet more?", "is he maxed out": room left under the credit limit.
+  [/\b(?:bet|play|punt|wager)\s+(?:any\s+|some\s+)?more\b|\bmaxed\s+out\b|\bmaxed\b|\broom\s+(?:left\s+)?to\s+(?:bet|play)\b/g, ' headroom '],
+  // "how much is Arjun down to me": what he owes me, not his result.
+  [/\b(?:down|short)\s+to\s+(me|us)\b/g, ' owes $1 '],
+  // "was it a good week for me", "how was my day": the result of a period, asked in everyday words.
+  [/\b(?:good|bad|great|decent|rough|tough|poor|profitable|slow|winning|losing)\s+(day|week|month|year)\s+for\s+(?:me|us)\b|\bhow\s+(?:was|is|did)\s+(?:my|our)\s+(day|week|month|year)\b/g, ' pnl $1$2 '],
   [/\bsub[\s-]*agents?\b/g, ' subagents '],
   [/\bdown[\s-]*line\b/g, ' downline '],
   [/\bup[\s-]*line\b/g, ' upline '],
@@ -98,6 +108,44 @@ instead ahead hasnt havent didnt doesnt isnt wasnt arent dont cant wont
 smallest largest biggest highest lowest most least best worst top bottom
 looking look going doing looks pretty really actually basically exactly roughly approx approximately
 rn asap pls plz thx ty
+`.split(/\s+/).filter(Boolean));
+
+/**
+ * Everyday words of chat that are never anyone's name here: "show the important bets", "where do we
+ * stand on exposure", "is Irfan allowed 1 lakh", "settle karan fully", "hmm, 6k rather". A word
+ * the planner does not know is otherwise read as a name and searched for, which ends in "no player
+ * called …". Left out on purpose: words that are also teams or common nicknames (real, rose,
+ * lucky, sunny, will, mark), and intent words. One of these typed with a capital inside a sentence
+ * is still read as a name ("balance of Sterling"), so a player whose name is an everyday word can
+ * be asked about.
+ */
+export const EVERYDAY: ReadonlySet<string> = new Set(`
+hmm hmmm hm umm um uh uhh er erm ah oh ohh ooh wow oops huh alright aight okk okie achha theek thik
+important importantly urgent serious sensible reasonable fair safe unsafe high higher low lower heavy heavier light huge massive major minor
+main key exact rough proper correct wrong decent okayish terrible awful poor early late final complete partial full empty simple easy
+hard tough strange weird odd unusual typical special general specific particular various certain possible impossible likely unlikely
+interesting interested worried happy unhappy sad glad sorry busy free ready done finished pending usual usually
+fully completely totally entirely exactly properly actually basically honestly seriously literally probably definitely certainly surely
+quickly slowly clearly simply finally recently lately currently already soon once twice together alone further forward aside
+anymore altogether nearly barely hardly mostly mainly generally normally especially particularly specifically precisely instantly
+stand standing sit sound sounds seem seems seemed feel feels felt mean means meant hope wonder wondering wish try trying tried
+help helping keep kept stay stop start started begin continue carry handle deal work working worked happen happened happening
+push pushed move moved put putting call allow allowed afford manage managed expect expected worry care matter matters remember
+forget forgot miss missed notice noticed confirm confirmed figure figured sort sorted
+thing things stuff idea question questions problem problems issue issues reason reasons time times moment minute hour side part
+kind type way end sense job situation picture overview snapshot rundown lowdown update updates
+everyone everybody anybody somebody nobody whoever whichever whatever someone
+sirf bas upar neeche niche kitaab kitab chadha chadhi chadhe chadh baaki_ gaya_ naam naam_ bacha bachi bache lagta lagti lag kuchh
+zara jaldi accha acha matlab waise sahi galat pura poora puri poori saara sara kaam log logo logon wapas dubara phirse ekdum
+`.split(/\s+/).filter((w) => w !== '' && !w.endsWith('_')));
+
+/**
+ * Words of the world outside the book ("who won the world cup in 2011", "will it rain"): never a
+ * player's name, and a question about them with nothing of the book named is small talk.
+ */
+export const WORLD: ReadonlySet<string> = new Set(`
+world cup trophy tournament league championship championships olympics ipl f1 formula election elections weather rain forecast
+news headlines president minister pm capital movie movies film song songs stock stocks sensex nifty bitcoin crypto joke jokes
 `.split(/\s+/).filter(Boolean));
 
 /**
@@ -169,7 +217,7 @@ function correctWords(folded: string, original: string, known: ReadonlySet<strin
   return folded.replace(/\p{L}+/gu, (word) => {
     const slang = SLANG[word];
     if (slang) return slang;
-    if (word.length < 4 || known.has(word) || STOPWORDS.has(word) || PRONOUNS.has(word) || AMOUNT_WORDS.has(word) || capitalised.has(word)) return word;
+    if (word.length < 4 || known.has(word) || STOPWORDS.has(word) || EVERYDAY.has(word) || PRONOUNS.has(word) || AMOUNT_WORDS.has(word) || capitalised.has(word)) return word;
     // A grammar word with two letters swapped ("dose", "thsi") is that word: a swap is the commonest
     // slip, and one that happens to spell a name is rare. Any other distance to a grammar word is a name.
     const swapped = SWAP_TARGETS.get(swapKey(word));
@@ -191,7 +239,16 @@ function correctWords(folded: string, original: string, known: ReadonlySet<strin
  * Only for domain words of six letters or more, where two edits still leave most of the word.
  */
 function isLongTypoOf(word: string, target: string): boolean {
-  return word.length >= 8 && target.length >= 6 && Math.abs(word.length - target.length) <= 2 && distance(word, target) <= 2;
+  if (word.length < 8 || target.length < 6 || Math.abs(word.length - target.length) > 2) return false;
+  const d = distance(word, target);
+  // Two letters swapped and one more slip ("comisison"): the swap counts as one, as typists make it.
+  return d <= 2 || (d === 3 && adjacentSwaps(word).some((w) => distance(w, target) <= 1));
+}
+
+function adjacentSwaps(word: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 1 < word.length; i++) if (word[i] !== word[i + 1]) out.push(word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2));
+  return out;
 }
 
 /** Whether `typed` is `word` with letters left out: every typed letter in order. */
@@ -235,9 +292,17 @@ export function read(text: string, today: IsoDate, known: ReadonlySet<string> = 
   // Dates and amounts are read; blank them so their words are not taken for names.
   let scrubbed = folded;
   if (range) scrubbed = scrubbed.replace(fold(range.raw), ' ');
-  scrubbed = scrubbed.replace(/[^\p{L}\p{N}\s]+/gu, ' ').replace(/\s+/g, ' ');
-  const tokens: Token[] = scrubbed.trim().split(' ').filter(Boolean).map((word, index) => ({ word, index }));
-  const isKnown = (w: string) => known.has(w) || STOPWORDS.has(w) || PRONOUNS.has(w) || AMOUNT_WORDS.has(w) || /^\d/.test(w) || w.length === 1 && w !== 'v'
+  // A comma between words ends a name: "Karan, Neha aur Sneha" is three players, not "karan neha".
+  scrubbed = scrubbed.replace(/(?<=\p{L})\s*,\s*(?=\p{L})/gu, ' \u00b6 ');
+  scrubbed = scrubbed.replace(/[^\p{L}\p{N}\s\u00b6]+/gu, ' ').replace(/\s+/g, ' ');
+  const afterComma = new Set<number>();
+  const tokens: Token[] = [];
+  for (const word of scrubbed.trim().split(' ').filter(Boolean)) {
+    if (word === '\u00b6') afterComma.add(tokens.length);
+    else tokens.push({ word, index: tokens.length });
+  }
+  const named = namedDespiteEveryday(text);
+  const isKnown = (w: string) => known.has(w) || ((EVERYDAY.has(w) || WORLD.has(w)) && !named.has(w)) || STOPWORDS.has(w) || PRONOUNS.has(w) || AMOUNT_WORDS.has(w) || /^\d/.test(w) || w.length === 1 && w !== 'v'
     || /^(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|lakh|lakhs|lac|crore|crores|cr|k|m|mn|million|billion|bn|trillion|tn|thousand|st|nd|rd|th)$/.test(w);
 
   const used = new Set<number>();
@@ -275,7 +340,7 @@ export function read(text: string, today: IsoDate, known: ReadonlySet<string> = 
   const flush = (next: number) => {
     if (run.length > 0) {
       const prev = tokens[run[0]!.index - 1];
-      names.push({ text: run.map((t) => t.word).join(' '), before: prev?.word ?? null });
+      names.push({ text: run.map((t) => t.word).join(' '), before: afterComma.has(run[0]!.index) && prev ? ',' : prev?.word ?? null });
     }
     run = [];
     return next;
@@ -284,6 +349,7 @@ export function read(text: string, today: IsoDate, known: ReadonlySet<string> = 
   // Hinglish shorthand ("karan k bets") or the "v" of a fixture.
   const initials = new Set((text.match(/(?<![\p{L}'’])\p{Lu}(?![\p{L}])/gu) ?? []).map((c) => c.toLowerCase()));
   for (const t of tokens) {
+    if (afterComma.has(t.index)) flush(0);
     if (!used.has(t.index) && run.length > 0 && t.word.length === 1 && initials.has(t.word)) run.push(t);
     else if (used.has(t.index) || isKnown(t.word)) flush(0);
     else run.push(t);
@@ -297,6 +363,24 @@ export function read(text: string, today: IsoDate, known: ReadonlySet<string> = 
     pronounPlayer: [...PRONOUNS].some((p) => words.has(p)) || DEMONSTRATIVE_PLAYER.test(folded),
     pronounFixture: DEMONSTRATIVE_FIXTURE.test(folded),
   };
+}
+
+/**
+ * Everyday words the user marks as a name: typed with a capital inside a sentence ("balance of
+ * Major"), a capitalised word before another capitalised one ("Happy Singh ka udhaar"), or any word
+ * owned by what follows it ("Major's bets", "major ka udhaar").
+ */
+function namedDespiteEveryday(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.matchAll(/\p{Lu}[\p{L}'’]*/gu)) {
+    const before = text.slice(0, m.index).trimEnd();
+    const startsSentence = before === '' || /[.!?:]$/.test(before);
+    const next = /^\s+(\p{Lu}[\p{L}]*)/u.exec(text.slice(m.index + m[0].length));
+    const word = fold(m[0]);
+    if (!startsSentence || (next && !EVERYDAY.has(fold(next[1]!)) && !STOPWORDS.has(fold(next[1]!)))) out.add(word);
+  }
+  for (const m of text.matchAll(/(\p{L}+)(?:['’]s\b|\s+(?:ka|ke|ki|ko|se|ne|pe)\b)/gu)) out.add(fold(m[1]!));
+  return out;
 }
 
 function overlaps(lower: string, raw: string, amount: FoundAmount): boolean {

@@ -8,8 +8,8 @@ import type { Decision } from '../../../shared/contracts/assistant.js';
 import type { ToolModule } from '../../tools/define.js';
 import { TOOL_MODULES } from '../../tools/index.js';
 import { planShare } from '../../tools/share-report.js';
-import { LEXICON, type Reading, hasAny, read } from './grammar.js';
-import { LIST_JOINERS, Slots, periodOf, statusOf } from './slots.js';
+import { LEXICON, type Reading, WORLD, hasAny, read } from './grammar.js';
+import { LIST_JOINERS, Slots, metricOf, periodOf, statusOf } from './slots.js';
 import { speechAct } from './speech-act.js';
 import { amountRefusal } from '../../../shared/parse/amount.js';
 import { amountDoubt } from '../guards/amount-guard.js';
@@ -81,15 +81,24 @@ function changeDoubt(calls: readonly PlannedCall[], text: string, r: Reading): N
 /** Every word the planner understands: the grammar's own and each intent's vocabulary. */
 const KNOWN_WORDS: ReadonlySet<string> = new Set([...LEXICON, ...INTENTS.flatMap((i) => i.vocabulary)]);
 
-const GREETING = /^(?:hi+|hello|hey|yo|namaste|hola|good\s+(?:morning|afternoon|evening)|thanks?(?:\s+you)?|thx|ok(?:ay)?|cool|great|nice|bye|goodbye|see\s+you|kya\s+haal(?:\s+hai)?|kaise\s+ho|sab\s+(?:theek|thik|badhiya)(?:\s+hai)?)\b[\s!.?,]*(?:there|again|so\s+much|a\s+lot|for\s+now|bhai|yaar|ji|sir|boss)?[\s!.?]*$/;
+/** Greetings, thanks and goodbyes, one or several in a row ("gn, signing off for the day"): small talk, never a request. */
+const GREETING = /^(?:(?:hi+|hello|hey|yo|namaste|hola|good\s+(?:morning|afternoon|evening|night)|gm|gn|thanks?(?:\s+you)?|thx|ok(?:ay)?|cool|great|nice|bye|goodbye|see\s+you|(?:signing|logging)\s+off|kya\s+haal(?:\s+hai)?|kaise\s+ho|sab\s+(?:theek|thik|badhiya)(?:\s+hai)?|how\s+(?:are|r)\s+(?:you|u)(?:\s+doing)?(?:\s+today)?|how(?:s|\s+is)\s+it\s+going)\b[\s!.?,]*)+(?:there|again|so\s+much|a\s+lot|for\s+(?:now|today|the\s+day|tonight)|bhai|yaar|ji|sir|boss)?[\s!.?]*$/;
 const FRESHNESS = ['now', 'today', 'latest', 'current', 'updated', 'live', 'refresh', 'refreshed', 'reload', 'again', 'fresh', 'newest'];
 const FOLLOW_UP_OPENER = /^(?:and|what\s+about|how\s+about|same\s+for|and\s+for|also|now|ok\s+and|then|for|what\s+of|and\s+what\s+about)\b/;
 /** "and the week before?", "the day before", "usse pehle": the last plan's period, one period earlier. */
-const EARLIER = /\b(?:(?:the\s+)?(?:day|week|month|one|period|fortnight)\s+before|previous\s+(?:day|week|month|one|period)|(?:day|week|month)\s+prior|usse\s+pehle|us\s+se\s+pehle|pichle\s+se\s+pichle)\b/;
+const EARLIER = /\b(?:(?:the\s+)?(?:day|week|month|one|period|fortnight)\s+before|previous\s+(?:day|week|month|one|period)|(?:day|week|month)\s+prior|(?:(?:one|a)\s+)?(?:day|week|month|period)\s+(?:further\s+back|earlier)|further\s+back|go\s+back\s+(?:one|a)\s+(?:day|week|month)|usse\s+pehle|us\s+se\s+pehle|pichle\s+se\s+pichle)\b/;
 /** Agreement with a proposal, in words: shown again, since only its Confirm button makes it happen. */
-const GO_AHEAD = /^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|haan|han|ji|theek\s+hai|thik\s+hai|fine|done|alright|confirm(?:ed)?|proceed|go\s+ahead|do\s+it|kar\s+do|kardo|karo|please|pls)\b[\s,.!]*)+$/;
+const GO_AHEAD = /^(?:(?:ok(?:ay)?|yes|yeah|yep|yup|sure|haan|han|ji|theek\s+hai|thik\s+hai|fine|done|alright|right|correct|perfect|confirm(?:ed)?|proceed|go\s+ahead|go\s+on|carry\s+on|(?:sounds|looks)\s+(?:good|right|fine|ok(?:ay)?|correct)|do\s+it|chalo|kar\s+do|kardo|karo|please|pls)\b[\s,.!]*)+$/;
 /** A new amount for the change just proposed: "change it to 30k", "make it 40k instead", "30k kar do". */
 const AMEND = /\b(?:change|make|set|bump|raise|lower|increase|decrease|reduce|instead|it|karo|kar\s+do|kardo|actually|rather|no|nahi|then|to)\b/;
+/** A follow-up that only names a measure: "and by pnl?", "same but by exposure", "by volume instead". */
+const BY_MEASURE_ONLY = /^(?:(?:and|ok|okay|now|same|but|then|what\s+about|how\s+about|sorted|ranked|now)\s+)*by\s+\p{L}+(?:\s+(?:instead|then|please|pls|now))?\s*\??$/u;
+/** What a payment clears, said right after its verb: "cleared her dues", "paid off the balance", "udhaar chukaya". */
+const OBJECT_OF_PAYMENT = /\b(?:clear(?:ed)?|settle(?:d)?|paid|pay|chukaya|chukaye)\s+(?:(?:off|up|his|her|their|the|all|its|of|my|our)\s+)*(?:dues?|balances?|outstanding|take)\b|\b(?:dues?|balance|outstanding)\s+(?:clear(?:ed)?|paid|chukaya|chukaye)\b/;
+/** The words of a reading with a phrase taken out: what the rest of the message asks. */
+function wordsWithout(r: Reading, phrase: RegExp): Set<string> {
+  return new Set(r.folded.replace(phrase, ' ').split(/[^\p{L}\p{N}]+/u).filter(Boolean));
+}
 /** Words of money and the book that, with nothing plannable, deserve a question rather than small talk. */
 const FINANCE_HINT = ['money', 'cash', 'amount', 'account', 'accounts', 'players', 'player', 'agent', 'agents', 'points', 'odds', 'market', 'markets', 'match', 'win', 'won', 'lost', 'numbers', 'figures', 'stake', 'stakes'];
 
@@ -152,6 +161,11 @@ export class RulePlanner implements Planner {
     if (hasAny(r, 'capabilities') || /^(?:help|\?|commands|menu)\b/.test(r.folded)) {
       return { ...base, intent: 'capabilities', action: 'direct', calls: [], confidence: 1 };
     }
+    // "who won the world cup in 2011": a question about the world, with nothing of the book named, is
+    // not a request for the book's figures (its "won" is not a player's winnings).
+    if ([...r.words].some((w) => WORLD.has(w)) && r.names.length === 0 && r.fixture === null && speechAct(r.folded, ORDER_VERBS) === 'question') {
+      return { ...base, intent: 'off_topic', action: 'direct', calls: [], confidence: 0.7 };
+    }
     // "send it to Arjun" after a report: that report, shared (a proposal the user confirms).
     const share = planShare(new Slots(input, r));
     if (share) {
@@ -160,6 +174,10 @@ export class RulePlanner implements Planner {
         : { ...base, intent: 'share_report', action: 'tools', calls: [{ tool: 'agent.shareReport', args: share.args }], confidence: 0.85 };
     }
 
+    // "and by pnl?" right after a ranking: the same ranking by another measure, not a PnL request.
+    if (BY_MEASURE_ONLY.test(r.folded) && metricOf(r) !== null && input.context.lastCalls?.some((c) => planningOf(c.tool)?.follows?.metric)) {
+      return this.followUpOrNot(input, r);
+    }
     let matched = INTENTS.filter((i) => i.triggers(r));
     if (matched.some((i) => !i.fallback)) matched = matched.filter((i) => !i.fallback);
     // Only an order may change money or limits: asked, the same words are answered by a read.
@@ -167,6 +185,12 @@ export class RulePlanner implements Planner {
       const writes = matched.filter(isWrite);
       const reads = writes.flatMap((w) => readTwin(w, r) ?? []);
       matched = [...new Set([...matched.filter((i) => !isWrite(i)), ...reads])].sort((a, b) => a.precedence - b.precedence);
+      // "did Sneha clear her dues?": the dues are what the asked-about payment cleared, not a
+      // second question; the write's read twin answers it alone.
+      if (reads.length > 0 && OBJECT_OF_PAYMENT.test(r.folded)) {
+        const objectOnly = matched.filter((i) => reads.includes(i) || i.triggers({ ...r, folded: r.folded.replace(OBJECT_OF_PAYMENT, ' '), words: wordsWithout(r, OBJECT_OF_PAYMENT) }));
+        if (objectOnly.length > 0) matched = objectOnly;
+      }
       if (matched.length === 0) {
         return {
           ...base, intent: writes.map((w) => w.id).join('+'), action: 'clarify', calls: [], confidence: 0.6,
@@ -280,7 +304,9 @@ export class RulePlanner implements Planner {
     const nowAsJoiner = /^now\s+(?:for|what|how|show|and|do|same|the)\b/.test(r.folded) && (r.names.length > 0 || r.fixture !== null);
     const fresh = !nowAsJoiner && (FRESHNESS.some((w) => r.words.has(w)) || /\bnow\b/.test(r.folded));
     const earlier = r.range === null && EARLIER.test(r.folded);
-    const changes = r.range !== null || r.names.length > 0 || r.fixture !== null || fresh || statusOf(r) !== null
+    // "and by pnl?": a ranking asked again by another measure ("by" names it, so "pnl today" stays a request of its own).
+    const metric = /\bby\s+\p{L}/u.test(r.folded) ? metricOf(r) : null;
+    const changes = r.range !== null || r.names.length > 0 || r.fixture !== null || fresh || statusOf(r) !== null || metric !== null
       || r.pronounPlayer || r.pronounFixture || earlier;
     // "the recent ones for Sneha", "settled wale": the last answer's kind of thing, pointed back at.
     const looksLikeFollowUp = FOLLOW_UP_OPENER.test(r.folded) || r.tokens.length <= 6 || /\b(?:ones|wale|wali|vale|vali)\b/.test(r.folded);
@@ -309,6 +335,7 @@ export class RulePlanner implements Planner {
       }
       if (player) calls = calls.map((c) => (planningOf(c.tool)?.follows?.player ? { tool: c.tool, args: { ...c.args, player } } : c));
       if (fixture) calls = calls.map((c) => (planningOf(c.tool)?.follows?.fixture ? { tool: c.tool, args: { ...withoutMarket(c.args), fixture } } : c));
+      if (metric) calls = calls.map((c) => (planningOf(c.tool)?.follows?.metric ? { tool: c.tool, args: { ...c.args, metric } } : c));
       const status = statusOf(r);
       if (status) calls = calls.map((c) => (planningOf(c.tool)?.follows?.status ? { tool: c.tool, args: { ...c.args, status } } : c));
       return { ...base, intent: `follow_up:${input.context.lastIntent ?? 'last'}`, action: 'tools', calls, confidence: 0.7 };

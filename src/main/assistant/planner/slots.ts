@@ -15,7 +15,7 @@ const SELF = ['my', 'me', 'i', 'our', 'we', 'us', 'mine'];
 export const UNPAID = /\b(?:hasnt|havent|hadnt|didnt|not|still|never)\b(?:\s+\S+){0,2}\s+paid\b/;
 
 /** Words that join the items of a list: "Sneha and Neha", "eng nz aur madrid barca". */
-export const LIST_JOINERS: readonly string[] = ['and', 'aur', 'or', 'plus', 'also', '&'];
+export const LIST_JOINERS: readonly string[] = ['and', 'aur', 'or', 'plus', 'also', '&', ','];
 // "everyone's" is folded to "everyones": the possessive is everyone too.
 export const BULK = /\b(?:every|all|each|everyones?|everybodys?|whole|sab|sabka|sabke|sabki|sabko|sabhi|saare|sare)\b(?!\s+(?:time|day))/;
 
@@ -30,6 +30,14 @@ export const put = (args: Record<string, unknown>, key: string, value: unknown) 
 export function periodOf(from: string, to: string, today: string): 'today' | 'week' | 'month' {
   if (from === to && to === today) return 'today';
   return from.slice(0, 7) === to.slice(0, 7) && Number(to.slice(8)) - Number(from.slice(8)) > 7 ? 'month' : 'week';
+}
+
+/** What a market ranking is by: volume, exposure or PnL, from the words that name it; null when none does. */
+export function metricOf(r: Reading): 'pnl' | 'volume' | 'exposure' | null {
+  if (hasAny(r, 'volume', 'turnover', 'traded', 'stake', 'stakes', 'busiest', 'popular', 'active')) return 'volume';
+  if (hasAny(r, 'exposure', 'exposed', 'liability', 'risk')) return 'exposure';
+  if (hasAny(r, 'pnl', 'profit', 'profits', 'loss', 'losses', 'result', 'results', 'earnings', 'worst', 'best')) return 'pnl';
+  return null;
 }
 
 export function statusOf(r: Reading): Array<'open' | 'settled' | 'void'> | null {
