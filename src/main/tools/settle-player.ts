@@ -44,8 +44,8 @@ export default defineTool({
     // "sett history Lakshmi", "last week ka sett dikhao": settle words asked to be shown are the history.
     triggers: (r) => !hasAny(r, 'history', 'log', 'ledger', 'show', 'dikhao', 'dikha', 'batao', 'list', 'view', 'display')
       && (hasAny(r, 'settle', 'settling', 'collect', 'payout') || (hasAny(r, 'settlement') && ORDER_MARKER.test(r.folded))
-        // "record 7,500 received from Lakshmi": booking a payment is settling that amount.
-        || (hasAny(r, 'record', 'mark') && hasAny(r, 'received', 'paid', 'payment', 'got'))
+        // "record 7,500 received from Lakshmi", "record a settlement of 4k": booking a payment is settling that amount.
+        || (hasAny(r, 'record', 'mark') && hasAny(r, 'received', 'paid', 'payment', 'got', 'settlement'))
         || (/\b(?:clear|pay)\b/.test(r.folded) && !hasAny(r, 'chat', 'conversation', 'screen'))),
     fill(s) {
       const r = s.r;

@@ -348,6 +348,8 @@ const PERIODS: Rule[] = [
   }],
   [/\b(?:last|past|previous|prev)\s+(?:fortnight|two\s+weeks|2\s+weeks)\b/, (_m, t) => lastDays(t, 14)],
   [/\b(?:this|current)\s+fortnight\b/, (_m, t) => ({ from: addDays(startOfWeek(t), -7), to: t })],
+  // "over the past week": the last seven days ("last week" is the calendar week before this one).
+  [/\b(?:the\s+)?past\s+week\b/, (_m, t) => lastDays(t, 7)],
   [/\b(?:the\s+)?week\s+before\s+last(?:\s+week)?\b/, (_m, t) => weekOf(t, 2)],
   [/\b(?:the\s+)?month\s+before\s+last(?:\s+month)?\b/, (_m, t) => lastMonthOf(t, 2)],
   // "for the week", "the week so far", "and for the month?": with nothing else to place it, the
@@ -375,6 +377,20 @@ function monthSpan(m: RegExpExecArray, today: IsoDate): Span {
   return { from, to: end < today ? end : today };
 }
 
+const WEEK_OF_MONTH = new RegExp(String.raw`\b(?:the\s+)?(first|1st|second|2nd|third|3rd|fourth|4th|last|final)\s+week\s+of\s+(?:(this|last|previous)\s+month|${MONTH})`);
+
+function weekOfMonth(m: RegExpExecArray, today: IsoDate): Span | null {
+  const from = m[2] ? (m[2] === 'this' ? startOfMonth(today) : lastMonthOf(today).from) : (() => {
+    const mo = monthIndex(m[3]!);
+    return `${yearFor(mo, today)}-${pad(mo + 1)}-01`;
+  })();
+  const end = endOfMonth(from);
+  const nth = ['first', '1st', 'second', '2nd', 'third', '3rd', 'fourth', '4th'].indexOf(m[1]!);
+  if (nth < 0) return { from: addDays(end, -6), to: end };
+  const start = addDays(from, 7 * Math.floor(nth / 2));
+  return { from: start, to: addDays(start, 6) };
+}
+
 /** A period that ran to today takes "till date" / "so far" after it into its phrase. */
 function withTail(lower: string, start: number, end: number, span: Span, today: IsoDate): FoundRange | null {
   if (span.from > span.to) return null;
@@ -392,6 +408,13 @@ export function findDateRange(text: string, today: IsoDate): FoundRange | null {
   // The most specific phrase decides: an impossible day ("31 Feb") or a reversed range is
   // refused, not read again as something vaguer ("Feb").
   for (const m of lower.matchAll(DAYLIKE)) if (!validDay(m[0], today)) return null;
+
+  // "the first week of november", "last week of october": days 1–7, 8–14 … or the month's last seven.
+  const nth = WEEK_OF_MONTH.exec(lower);
+  if (nth) {
+    const span = weekOfMonth(nth, today);
+    return span && span.from <= today ? withTail(lower, nth.index, nth.index + nth[0].length, { from: span.from, to: span.to < today ? span.to : today }, today) : null;
+  }
 
   const found = mentions(lower);
   const joined = fromMentions(lower, found, today);

@@ -14,10 +14,10 @@ import type { IsoDate } from '../../../shared/dates.js';
  * udhaar" is his take, "expo" is exposure, "sett" is settle. docs/intent-map.md lists them.
  */
 export const SLANG: Readonly<Record<string, string>> = {
-  udhaar: 'outstanding', udhar: 'outstanding', udhari: 'outstanding', udhaari: 'outstanding', udhaariya: 'outstanding', karza: 'outstanding', karz: 'outstanding', baaki: 'outstanding', baki: 'outstanding', bakaya: 'outstanding',
+  udhaar: 'outstanding', udhar: 'outstanding', udhari: 'outstanding', udhaari: 'outstanding', udhaariya: 'outstanding', chadha: 'outstanding', chadhe: 'outstanding', chadhi: 'outstanding', karza: 'outstanding', karz: 'outstanding', baaki: 'outstanding', baki: 'outstanding', bakaya: 'outstanding',
   baqaya: 'outstanding', lena: 'outstanding', dena: 'outstanding', lenadena: 'outstanding',
   hisaab: 'balance', hisab: 'balance', khata: 'balance', khaata: 'balance', bal: 'balance',
-  munafa: 'profit', profitable: 'profit', profits: 'profit', fayda: 'profit', faida: 'profit', kamai: 'profit', kamaya: 'profit', kamaaya: 'profit',
+  munafa: 'profit', profitable: 'profit', profits: 'profit', performing: 'performance', performer: 'performance', performers: 'performance', fayda: 'profit', faida: 'profit', kamai: 'profit', kamaya: 'profit', kamaaya: 'profit',
   nuksaan: 'loss', nuksan: 'loss', ghata: 'loss', ghaata: 'loss', haare: 'lost', haara: 'lost', haar: 'loss', jeeta: 'won', jeete: 'won', jeet: 'won',
   expo: 'exposure', expos: 'exposure', expsr: 'exposure', sett: 'settle', setl: 'settle', stl: 'settle', settl: 'settle',
   lim: 'limit', txn: 'transactions', txns: 'transactions', stmt: 'statement', comsn: 'commission', commsn: 'commission',
@@ -120,7 +120,7 @@ rn asap pls plz thx ty
  * be asked about.
  */
 export const EVERYDAY: ReadonlySet<string> = new Set(`
-hmm hmmm hm umm um uh uhh er erm ah oh ohh ooh wow oops huh alright aight okk okie achha theek thik
+hmm hmmm hm umm um uh uhh er erm ah oh ohh ooh wow oops huh nah naah nahh alright aight okk okie achha theek thik
 important importantly urgent serious sensible reasonable fair safe unsafe high higher low lower heavy heavier light huge massive major minor
 main key exact rough proper correct wrong decent okayish terrible awful poor early late final complete partial full empty simple easy
 hard tough strange weird odd unusual typical special general specific particular various certain possible impossible likely unlikely
@@ -135,7 +135,7 @@ forget forgot miss missed notice noticed confirm confirmed figure figured sort s
 thing things stuff idea question questions problem problems issue issues reason reasons time times moment minute hour side part
 kind type way end sense job situation picture overview snapshot rundown lowdown update updates
 everyone everybody anybody somebody nobody whoever whichever whatever someone
-sirf bas upar neeche niche kitaab kitab chadha chadhi chadhe chadh baaki_ gaya_ naam naam_ bacha bachi bache lagta lagti lag kuchh
+sirf bas upar neeche niche kitaab kitab chadh naam naam_ bacha bachi bache lagta lagti lag kuchh
 zara jaldi accha acha matlab waise sahi galat pura poora puri poori saara sara kaam log logo logon wapas dubara phirse ekdum
 `.split(/\s+/).filter((w) => w !== '' && !w.endsWith('_')));
 
@@ -292,6 +292,8 @@ export function read(text: string, today: IsoDate, known: ReadonlySet<string> = 
   // Dates and amounts are read; blank them so their words are not taken for names.
   let scrubbed = folded;
   if (range) scrubbed = scrubbed.replace(fold(range.raw), ' ');
+  // "deepak & irfan" is "deepak and irfan" (a "p & l" was folded to pnl before this).
+  scrubbed = scrubbed.replace(/\s&\s/g, ' and ');
   // A comma between words ends a name: "Karan, Neha aur Sneha" is three players, not "karan neha".
   scrubbed = scrubbed.replace(/(?<=\p{L})\s*,\s*(?=\p{L})/gu, ' \u00b6 ');
   scrubbed = scrubbed.replace(/[^\p{L}\p{N}\s\u00b6]+/gu, ' ').replace(/\s+/g, ' ');
