@@ -26,7 +26,9 @@ export default defineTool({
     id: 'find_players', precedence: 200, exclusive: true, fallback: true,
     vocabulary: [...SEARCH_VERBS, 'look'],
     triggers: (r) => r.names.length > 0 && !hasAny(r, ...FIXTURE_WORDS) && !r.fixture
-      && (hasAny(r, ...SEARCH_VERBS) || /\blook\s+up\b|\bin\s+(?:the|their)\s+name\b/.test(r.folded)),
+      && (hasAny(r, ...SEARCH_VERBS) || /\blook\s+up\b|\bin\s+(?:the|their)\s+name\b/.test(r.folded)
+        // "is there a raju in my players?", "do I have a zoe": asking whether such a person exists.
+        || /\b(?:is|are)\s+there\s+(?:a|an|any)\b|\bdo\s+(?:i|we)\s+have\s+(?:a|an|any)\b/.test(r.folded)),
     fill: (s) => ({ args: { query: s.r.names.map((n) => n.text).join(' ') } }),
     examples: ['find players called raj', 'look up ishaan'],
   },

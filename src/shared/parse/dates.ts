@@ -325,6 +325,14 @@ const lastDays = (t: IsoDate, n: number): Span => ({ from: addDays(t, -(Math.max
 /** "for the week", "the month so far", "a good week", "how was my week": the running period, when no word places it elsewhere. */
 const THE_PERIOD = (unit: string) => String.raw`(?:(?:for|in|over|during)\s+the\s+${unit}(?!\s+(?:before|after|prior|earlier|of|ending|starting|from|that|when|\d))|the\s+${unit}\s+so\s+far|(?:(?:a|an)\s+)?(?:good|bad|great|decent|rough|tough|poor|profitable|slow|winning|losing)\s+${unit}(?=\s+for\s+(?:me|us)\b)|(?:a|an)\s+(?:good|bad|great|decent|rough|tough|poor|profitable|slow|winning|losing)\s+${unit}|(?:my|our)\s+${unit}(?=\s+(?:go|went|been|so\s+far)\b|\s*\??\s*$))`;
 
+/** A count of days, weeks or months in words ("last two days", "pichle teen hafte"). */
+const COUNT_WORDS: Readonly<Record<string, number>> = {
+  two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, fifteen: 15, twenty: 20, thirty: 30,
+  do: 2, teen: 3, char: 4, chaar: 4, paanch: 5, panch: 5, saat: 7, das: 10,
+};
+const COUNT_WORD = `(?:${Object.keys(COUNT_WORDS).join('|')})`;
+const countOf = (s: string | undefined) => COUNT_WORDS[s ?? ''] ?? Number(s);
+
 const PERIODS: Rule[] = [
   // "friday last week", "last week's friday", "pichle hafte ka friday": that day of last week.
   [new RegExp(String.raw`\b(?:${WEEKDAY}\s+(?:of\s+)?last\s+week|last\s+week(?:'?s)?\s+${WEEKDAY}|${HINDI_LAST}\s+hafte\s+(?:ka|ke|ki)\s+${WEEKDAY})`), (m, t) => {
@@ -339,15 +347,21 @@ const PERIODS: Rule[] = [
   [/\b(?:yesterday|kal|kall)\b/, (_m, t) => ({ from: addDays(t, -1), to: addDays(t, -1) })],
   // "since this morning", "this evening": parts of today.
   [/\b(?:today|tonight|so far today|aaj|this\s+(?:morning|afternoon|evening))\b/, (_m, t) => ({ from: t, to: t })],
-  [new RegExp(String.raw`\b(?:(?:last|past|previous|prev)\s+(\d{1,4})\s+days?|${HINDI_LAST}\s+(\d{1,4})\s+din)\b`), (m, t) => lastDays(t, Number(m[1] ?? m[2]))],
-  [new RegExp(String.raw`\b(?:(?:last|past|previous|prev)\s+(\d{1,3})\s+weeks?|${HINDI_LAST}\s+(\d{1,3})\s+(?:hafte|hafton|week))\b`), (m, t) => lastDays(t, 7 * Number(m[1] ?? m[2]))],
-  [/\b(?:last|past|previous|prev)\s+(\d{1,3})\s+fortnights?\b/, (m, t) => lastDays(t, 14 * Number(m[1]))],
-  [new RegExp(String.raw`\b(?:(?:last|past|previous|prev)\s+(\d{1,2})\s+months?|${HINDI_LAST}\s+(\d{1,2})\s+(?:mahine|mahino|month))\b`), (m, t) => {
-    const n = Math.max(1, Number(m[1] ?? m[2]));
+  [new RegExp(String.raw`\b(?:(?:last|past|previous|prev)\s+(\d{1,4}|${COUNT_WORD})\s+days?|${HINDI_LAST}\s+(\d{1,4}|${COUNT_WORD})\s+din)\b`), (m, t) => lastDays(t, countOf(m[1] ?? m[2]))],
+  [new RegExp(String.raw`\b(?:(?:last|past|previous|prev)\s+(\d{1,3}|${COUNT_WORD})\s+weeks?|${HINDI_LAST}\s+(\d{1,3}|${COUNT_WORD})\s+(?:hafte|hafton|week))\b`), (m, t) => lastDays(t, 7 * countOf(m[1] ?? m[2]))],
+  [new RegExp(String.raw`\b(?:last|past|previous|prev)\s+(\d{1,3}|${COUNT_WORD})\s+fortnights?\b`), (m, t) => lastDays(t, 14 * countOf(m[1]))],
+  [new RegExp(String.raw`\b(?:(?:last|past|previous|prev)\s+(\d{1,2}|${COUNT_WORD})\s+months?|${HINDI_LAST}\s+(\d{1,2}|${COUNT_WORD})\s+(?:mahine|mahino|month))\b`), (m, t) => {
+    const n = Math.max(1, countOf(m[1] ?? m[2]));
     return { from: lastMonthOf(t, n - 1).from, to: t };
   }],
   [/\b(?:last|past|previous|prev)\s+(?:fortnight|two\s+weeks|2\s+weeks)\b/, (_m, t) => lastDays(t, 14)],
   [/\b(?:this|current)\s+fortnight\b/, (_m, t) => ({ from: addDays(startOfWeek(t), -7), to: t })],
+  // "over the weekend", "last weekend": Saturday and Sunday — this week's once it has begun, else the last.
+  [/\b(?:(this|the|last|past|previous|pichle)\s+)?weekend\b/, (m, t) => {
+    const saturday = addDays(startOfWeek(t), 5);
+    const current = t >= saturday && !['last', 'past', 'previous', 'pichle'].includes(m[1] ?? '');
+    return current ? { from: saturday, to: t } : { from: addDays(startOfWeek(t), -2), to: addDays(startOfWeek(t), -1) };
+  }],
   // "over the past week": the last seven days ("last week" is the calendar week before this one).
   [/\b(?:the\s+)?past\s+week\b/, (_m, t) => lastDays(t, 7)],
   [/\b(?:the\s+)?week\s+before\s+last(?:\s+week)?\b/, (_m, t) => weekOf(t, 2)],

@@ -137,7 +137,18 @@ kind type way end sense job situation picture overview snapshot rundown lowdown 
 everyone everybody anybody somebody nobody whoever whichever whatever someone
 sirf bas upar neeche niche kitaab kitab chadh naam naam_ bacha bachi bache lagta lagti lag kuchh
 zara jaldi accha acha matlab waise sahi galat pura poora puri poori saara sara kaam log logo logon wapas dubara phirse ekdum
+bilkul pakka sach jaldi nikalo nikal nikaal dekh dekho dekhna samjhao samjha chahta chahti sakte sakta sakti hoga hogi honge hota hoti
+jaayega jayega batana dikhana dikhado batado bhejdo bhejna lagao hatao rakho chodo chhodo mujhe humein hume humko tumhara aapka aapke
+weekend weekday couple dozen handful business silly sized size sizes tally wise odd even funny crazy insane wild random sudden suspicious
+large-ish biggish smallish fishy dodgy shady crisp brief detailed summary short long total's curious concerned unclear clarity worth worse better best's
 `.split(/\s+/).filter((w) => w !== '' && !w.endsWith('_')));
+
+/**
+ * The shape of an everyday English word the list above does not hold ("profitability",
+ * "outstandingness" aside): abstract nouns, adjectives and adverbs by their endings, six letters or
+ * more. Names rarely end so; one that does is still a name when the user marks it (capital, "'s", "ka").
+ */
+const EVERYDAY_SHAPE = /^(?=\p{L}{6,}$)\p{L}+(?:ness|ments?|tions?|sions?|able|ible|ful|less|ous|ings?|ally|ily|ely|ically|wise)$/u;
 
 /**
  * Words of the world outside the book ("who won the world cup in 2011", "will it rain"): never a
@@ -229,7 +240,9 @@ function correctWords(folded: string, original: string, known: ReadonlySet<strin
     // dropped: "limt" is limit, not lift), then the shortest ("commission", not "commissions").
     const near = targets.filter((t) => isTypoOf(word, t) || isLongTypoOf(word, t))
       .sort((a, b) => distance(word, a) - distance(word, b) || Number(!within(word, a)) - Number(!within(word, b)) || a.length - b.length);
-    return near[0] ?? word;
+    if (near[0]) return near[0];
+    // Else a long everyday or grammar word with one slip ("overal", "seperately") is that word, not a name.
+    return word.length >= 6 ? LONG_PLAIN_WORDS.find((t) => Math.abs(t.length - word.length) <= 1 && distance(word, t) === 1) ?? word : word;
   });
 }
 
@@ -257,6 +270,9 @@ function within(typed: string, word: string): boolean {
   for (const c of word) if (c === typed[at]) at++;
   return at === typed.length;
 }
+
+/** Grammar and everyday words of six letters or more: one slip away from one, a word is that word. */
+const LONG_PLAIN_WORDS: readonly string[] = [...new Set([...STOPWORDS, ...EVERYDAY])].filter((w) => w.length >= 6 && /^\p{L}+$/u.test(w));
 
 /** Letters sorted: two words with the same key may be one swap apart. */
 const swapKey = (word: string) => [...word].sort().join('');
@@ -304,7 +320,9 @@ export function read(text: string, today: IsoDate, known: ReadonlySet<string> = 
     else tokens.push({ word, index: tokens.length });
   }
   const named = namedDespiteEveryday(text);
-  const isKnown = (w: string) => known.has(w) || ((EVERYDAY.has(w) || WORLD.has(w)) && !named.has(w)) || STOPWORDS.has(w) || PRONOUNS.has(w) || AMOUNT_WORDS.has(w) || /^\d/.test(w) || w.length === 1 && w !== 'v'
+  // A word only shaped like an everyday one ("kipling") is still a name right after a preposition: "balance for kipling".
+  const cued = new Set([...folded.matchAll(/\b(?:for|of|with|from|by|to|about|on)\s+(\p{L}+)/gu)].map((m) => m[1]!));
+  const isKnown = (w: string) => known.has(w) || ((EVERYDAY.has(w) || WORLD.has(w) || (EVERYDAY_SHAPE.test(w) && !cued.has(w))) && !named.has(w)) || STOPWORDS.has(w) || PRONOUNS.has(w) || AMOUNT_WORDS.has(w) || /^\d/.test(w) || w.length === 1 && w !== 'v'
     || /^(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|lakh|lakhs|lac|crore|crores|cr|k|m|mn|million|billion|bn|trillion|tn|thousand|st|nd|rd|th)$/.test(w);
 
   const used = new Set<number>();

@@ -91,6 +91,8 @@ const EARLIER = /\b(?:(?:the\s+)?(?:day|week|month|one|period|fortnight)\s+befor
 const GO_AHEAD = /^(?:(?:ok(?:ay)?|yes|yeah|yep|yup|sure|haan|han|ji|theek\s+hai|thik\s+hai|fine|done|alright|right|correct|perfect|confirm(?:ed)?|proceed|go\s+ahead|go\s+on|carry\s+on|(?:sounds|looks)\s+(?:good|right|fine|ok(?:ay)?|correct)|do\s+it|chalo|kar\s+do|kardo|karo|please|pls)\b[\s,.!]*)+$/;
 /** A new amount for the change just proposed: "change it to 30k", "make it 40k instead", "30k kar do". */
 const AMEND = /\b(?:change|make|set|bump|raise|lower|increase|decrease|reduce|instead|it|karo|kar\s+do|kardo|actually|rather|no|nahi|then|to)\b/;
+/** Figures asked for each day of a short range rather than their total. */
+const EACH_DAY = /\b(?:separately|separate|each\s+day|per\s+day|day\s*(?:by|wise)\s*day|day\s*wise|daywise|alag\s+alag|individually)\b/;
 /** A follow-up that only names a measure: "and by pnl?", "same but by exposure", "by volume instead". */
 const BY_MEASURE_ONLY = /^(?:(?:and|ok|okay|now|same|but|then|what\s+about|how\s+about|sorted|ranked|now)\s+)*by\s+\p{L}+(?:\s+(?:instead|then|please|pls|now))?\s*\??$/u;
 /** What a payment clears, said right after its verb: "cleared her dues", "paid off the balance", "udhaar chukaya". */
@@ -227,6 +229,15 @@ export class RulePlanner implements Planner {
         ? list.map((name) => ({ tool: c.tool, args: { ...c.args, [kind]: name } }))
         : [c]));
       calls.splice(0, calls.length, ...each.slice(0, 4));
+    }
+    // "pnl today and yesterday separately", "day by day": one call per day of a short range.
+    if (EACH_DAY.test(r.folded) && !intents.some(isWrite)) {
+      const split = calls.flatMap((c) => {
+        const range = planningOf(c.tool)?.range === 'dates' ? rangeOf(c) : null;
+        const days = range ? Math.round((Date.parse(range.to) - Date.parse(range.from)) / 86_400_000) + 1 : 0;
+        return days >= 2 && days <= 4 ? Array.from({ length: days }, (_, d) => withRange(c, { from: addDays(range!.from, d), to: addDays(range!.from, d) })) : [c];
+      });
+      if (split.length <= 4) calls.splice(0, calls.length, ...split);
     }
     return { ...base, intent: intents.map((i) => i.id).join('+'), action: 'tools', calls, confidence: exclusive ? 0.9 : 0.85 };
   }
