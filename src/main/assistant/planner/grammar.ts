@@ -47,7 +47,8 @@ const SYNONYMS: Array<[RegExp, string]> = [
   // "bets chal rahe hai", "chalte bets": bets still running are open bets.
   [/\b(?:chal\s+(?:rahe|rahi|raha)|chalte|chalti)\b/g, ' open '],
   // "is Deepak square with me?", "all square?": a balance of nil, asked of the take (not "square up").
-  [/\b(?:all\s+)?square\b(?!\s*(?:up|off))/g, ' balance '],
+  [/\bsquare(?=\s+(?:kar|karo|kardo|karna|karke|kar\s+do)\b)/g, ' settle '],
+  [/\b(?:all\s+)?square\b(?!\s*(?:up|off|kar|karo|kardo|karna|karke))/g, ' balance '],
   // "can Deepak bet more?", "is he maxed out": room left under the credit limit.
   [/\b(?:bet|play|punt|wager)\s+(?:any\s+|some\s+)?more\b|\bmaxed\s+out\b|\bmaxed\b|\broom\s+(?:left\s+)?to\s+(?:bet|play)\b/g, ' headroom '],
   // "how much is Arjun down to me": what he owes me, not his result.
@@ -124,11 +125,11 @@ hmm hmmm hm umm um uh uhh er erm ah oh ohh ooh wow oops huh nah naah nahh alrigh
 important importantly urgent serious sensible reasonable fair safe unsafe high higher low lower heavy heavier light huge massive major minor
 main key exact rough proper correct wrong decent okayish terrible awful poor early late final complete partial full empty simple easy
 hard tough strange weird odd unusual typical special general specific particular various certain possible impossible likely unlikely
-interesting interested worried happy unhappy sad glad sorry busy free ready done finished pending usual usually
+interesting interested worried   sad glad sorry busy free ready done finished pending usual usually
 fully completely totally entirely exactly properly actually basically honestly seriously literally probably definitely certainly surely
 quickly slowly clearly simply finally recently lately currently already soon once twice together alone further forward aside
 anymore altogether nearly barely hardly mostly mainly generally normally especially particularly specifically precisely instantly
-stand standing sit sound sounds seem seems seemed feel feels felt mean means meant hope wonder wondering wish try trying tried
+stand standing sit sound sounds seem seems seemed feel feels felt mean means meant  wonder wondering wish try trying tried
 help helping keep kept stay stop start started begin continue carry handle deal work working worked happen happened happening
 push pushed move moved put putting call allow allowed afford manage managed expect expected worry care matter matters remember
 forget forgot miss missed notice noticed confirm confirmed figure figured sort sorted
@@ -136,7 +137,7 @@ thing things stuff idea question questions problem problems issue issues reason 
 kind type way end sense job situation picture overview snapshot rundown lowdown update updates
 everyone everybody anybody somebody nobody whoever whichever whatever someone
 sirf bas upar neeche niche kitaab kitab chadh naam naam_ bacha bachi bache lagta lagti lag kuchh
-zara jaldi accha acha matlab waise sahi galat pura poora puri poori saara sara kaam log logo logon wapas dubara phirse ekdum
+ jaldi accha acha matlab waise sahi galat pura poora     kaam log logo logon wapas dubara phirse ekdum
 bilkul pakka sach jaldi nikalo nikal nikaal dekh dekho dekhna samjhao samjha chahta chahti sakte sakta sakti hoga hogi honge hota hoti
 jaayega jayega batana dikhana dikhado batado bhejdo bhejna lagao hatao rakho chodo chhodo mujhe humein hume humko tumhara aapka aapke
 weekend weekday couple dozen handful business silly sized size sizes tally wise odd even funny crazy insane wild random sudden suspicious
@@ -148,7 +149,7 @@ large-ish biggish smallish fishy dodgy shady crisp brief detailed summary short 
  * "outstandingness" aside): abstract nouns, adjectives and adverbs by their endings, six letters or
  * more. Names rarely end so; one that does is still a name when the user marks it (capital, "'s", "ka").
  */
-const EVERYDAY_SHAPE = /^(?=\p{L}{6,}$)\p{L}+(?:ness|ments?|tions?|sions?|able|ible|ful|less|ous|ings?|ally|ily|ely|ically|wise)$/u;
+const EVERYDAY_SHAPE = /^(?=\p{L}{6,}$)\p{L}+(?:ness|ments?|tions?|sions?|able|ible|ful|less|ous|ings?|ally|ely|ically|wise)$/u;
 
 /**
  * Words of the world outside the book ("who won the world cup in 2011", "will it rain"): never a
@@ -156,7 +157,7 @@ const EVERYDAY_SHAPE = /^(?=\p{L}{6,}$)\p{L}+(?:ness|ments?|tions?|sions?|able|i
  */
 export const WORLD: ReadonlySet<string> = new Set(`
 world cup trophy tournament league championship championships olympics ipl f1 formula election elections weather rain forecast
-news headlines president minister pm capital movie movies film song songs stock stocks sensex nifty bitcoin crypto joke jokes
+news headlines president minister pm movie movies film song songs stock stocks sensex nifty bitcoin crypto joke jokes
 `.split(/\s+/).filter(Boolean));
 
 /**

@@ -165,7 +165,8 @@ export class RulePlanner implements Planner {
     }
     // "who won the world cup in 2011": a question about the world, with nothing of the book named, is
     // not a request for the book's figures (its "won" is not a player's winnings).
-    if ([...r.words].some((w) => WORLD.has(w)) && r.names.length === 0 && r.fixture === null && speechAct(r.folded, ORDER_VERBS) === 'question') {
+    if ([...r.words].some((w) => WORLD.has(w)) && r.names.length === 0 && r.fixture === null && speechAct(r.folded, ORDER_VERBS) === 'question'
+      && triggered(r).every((i) => i.id === 'pnl') && !/\b(?:i|me|my|we|us|our|pnl|profit|loss|earnings|players?)\b/.test(r.folded)) {
       return { ...base, intent: 'off_topic', action: 'direct', calls: [], confidence: 0.7 };
     }
     // "send it to Arjun" after a report: that report, shared (a proposal the user confirms).
