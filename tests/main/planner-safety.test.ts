@@ -58,4 +58,20 @@ describe('planner safety over generated wordings', () => {
       expect(d.calls.some((c) => typeof c.args.player === 'string' && c.args.player.toLowerCase() === who.toLowerCase()), `${text} → ${JSON.stringify(d.calls)}`).toBe(true);
     }), run);
   });
+
+  it('an amount in words is planned as said, or not at all: never a part of it read as the whole', () => {
+    const said: Array<[string, number | null]> = [
+      ['half a lakh', 5_000_000], ['half lakh', 5_000_000], ['aadha lakh', 5_000_000], ['a quarter of a lakh', 2_500_000],
+      ['two and a quarter lakh', 22_500_000], ['one and a half lakh', 15_000_000], ['five two lakh', null],
+    ];
+    for (const [words, paisa] of said) {
+      const text = `settle ${words} with Karan`;
+      const d = plan(text);
+      if (paisa === null) {
+        expect([d.action, d.clarify?.reason], text).toEqual(['clarify', 'needs_amount']);
+      } else {
+        expect(writesIn(d).map((c) => c.args.amount), text).toEqual([paisa]);
+      }
+    }
+  });
 });

@@ -2,7 +2,7 @@
  * Amounts as people type them in the trade, in points, to exact paisa: `50k`, `50,000`,
  * `1,00,000`, `5 lakh`, `5L`, `2.5Cr`, `1.2m`, `₹1,00,000`, `500 pts`, `5 hazaar`, and in words,
  * English or Hinglish: `fifty thousand`, `two lakh`, `ek lakh`, `paanch hazaar`, `dedh lakh`
- * (1.5 lakh), `dhai lakh` (2.5), `sawa lakh` (1.25), `saadhe teen lakh` (3.5), `paune do lakh`
+ * (1.5 lakh), `half a lakh` / `aadha lakh` (0.5), `quarter lakh` (0.25), `dhai lakh` (2.5), `sawa lakh` (1.25), `saadhe teen lakh` (3.5), `paune do lakh`
  * (1.75). Parts in falling order join up: `2 lakh 50 hazaar`, `one crore twenty lakh`.
  * Decimal arithmetic is done on the digits (BigInt), so `2.5 cr` is exactly 2,500,000,000 paisa
  * and nothing passes through a float.
@@ -48,19 +48,22 @@ const UNITS: Record<string, number> = {
   pachas: 50, pachaas: 50, saath: 60, sattar: 70, assi: 80, nabbe: 90,
 };
 // Hindi fractions: a whole quantity ("dedh" = 1.5) or a change to the next one ("sawa do" = 2.25).
-const WHOLE_FRACTIONS: Record<string, number> = { dedh: 150, derh: 150, dhai: 250, dhaai: 250, adhai: 250, dhaee: 250 };
+const WHOLE_FRACTIONS: Record<string, number> = { dedh: 150, derh: 150, dhai: 250, dhaai: 250, adhai: 250, dhaee: 250, adha: 50, aadha: 50, aadhe: 50, adhe: 50 };
 const NEXT_FRACTIONS: Record<string, number> = { sawa: 25, sava: 25, saadhe: 50, sadhe: 50, saade: 50, sade: 50, paune: -25, pone: -25 };
 const HUNDRED: Record<string, number> = { hundred: 100, sau: 100 };
+/** Number words that are also everyday English or Hindi words: "what do two lakh". */
+const HOMOGRAPHS: ReadonlySet<string> = new Set(['do', 'sat', 'tin', 'che', 'ath', 'bis', 'das', 'bees', 'sau']);
+const FRACTION_WORDS: ReadonlySet<string> = new Set(['half', 'quarter', ...Object.keys(WHOLE_FRACTIONS), ...Object.keys(NEXT_FRACTIONS)]);
 
 /**
  * Every word an amount may be written with ("paanch", "hazaar", "dedh", "crore"): the planner
  * knows them, so that an amount in words is never taken for a name.
  */
 export const AMOUNT_WORDS: ReadonlySet<string> = new Set([...Object.keys(UNITS), ...Object.keys(WHOLE_FRACTIONS),
-  ...Object.keys(NEXT_FRACTIONS), ...Object.keys(HUNDRED), ...Object.keys(MULTIPLIERS), 'minus', 'half']);
+  ...Object.keys(NEXT_FRACTIONS), ...Object.keys(HUNDRED), ...Object.keys(MULTIPLIERS), 'minus', 'half', 'quarter']);
 
 const WORDS = [...Object.keys(UNITS), ...Object.keys(WHOLE_FRACTIONS), ...Object.keys(NEXT_FRACTIONS),
-  ...Object.keys(HUNDRED), ...SCALE_WORDS, 'a', 'and', 'half']
+  ...Object.keys(HUNDRED), ...SCALE_WORDS, 'a', 'and', 'of', 'half', 'quarter']
   .sort((a, b) => b.length - a.length).join('|');
 // A dash is a sign only touching the number: "10k - 20k" is a range, "-50k" is negative.
 const SIGN = String.raw`(?:([-−])(?=[\d₹a-z])|(minus)\s+)`;
@@ -102,21 +105,38 @@ function wordsToPaisa(words: string[]): { paisa: bigint; scale: bigint } | null 
   let sawScale = false;
   // A scale word alone ("in lakhs") is a unit of display, not an amount.
   let sawQuantity = false;
+  /** The quantity word just read, while no scale or hundred has followed it. */
+  let previousUnit: number | null = null;
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
     const next = words[i + 1];
     if (w === 'and') continue;
+    // "of" only inside "half of a lakh" (read with the half); anywhere else it is no amount.
+    if (w === 'of') return null;
     if (w === 'a') {
       // "a lakh", "one and a half lakh"
-      if (next === 'half') continue;
+      if (next === 'half' || next === 'quarter') continue;
       if (next && (MULTIPLIERS[next] !== undefined || HUNDRED[next] !== undefined) && current === 0n) current = 100n;
       else return null;
       sawQuantity = true;
-    } else if (w === 'half') {
-      if (current === 0n) return null;
-      current += 50n;
+    } else if (w === 'half' || w === 'quarter') {
+      // "half a lakh", "quarter lakh": that part of the scale that follows; "one and a half lakh": a part more.
+      const part = w === 'half' ? 50n : 25n;
+      if (current === 0n) {
+        if (words[i + 1] === 'of') i++;
+        if (words[i + 1] === 'a') i++;
+        const scale = words[i + 1];
+        if (!scale || (MULTIPLIERS[scale] === undefined && HUNDRED[scale] === undefined)) return null;
+        current = part;
+        sawQuantity = true;
+      } else current += part;
     } else if (UNITS[w] !== undefined) {
-      current += BigInt(UNITS[w]) * 100n + adjust;
+      // Two quantities side by side are one number only as tens and units ("twenty five"):
+      // "do two lakh" ("do" is 2 in Hindi) or "five two lakh" is no amount, never 4 or 7 lakh.
+      const unit = UNITS[w]!;
+      if (previousUnit !== null && !(previousUnit >= 20 && previousUnit % 10 === 0 && unit < 10)) return null;
+      current += BigInt(unit) * 100n + adjust;
+      previousUnit = unit;
       adjust = 0n;
       sawQuantity = true;
     } else if (WHOLE_FRACTIONS[w] !== undefined) {
@@ -126,11 +146,13 @@ function wordsToPaisa(words: string[]): { paisa: bigint; scale: bigint } | null 
       adjust = BigInt(NEXT_FRACTIONS[w]);
       sawQuantity = true;
     } else if (HUNDRED[w] !== undefined) {
+      previousUnit = null;
       current = (current === 0n ? 100n + adjust : current) * 100n;
       adjust = 0n;
       sawScale = true;
     } else {
       const scale = MULTIPLIERS[w]!;
+      previousUnit = null;
       if (lastScale !== 0n && scale >= lastScale) return null;
       if (!sawQuantity) return null;
       if (current === 0n) current = 100n + adjust; // "sawa lakh", "lakh"
@@ -178,6 +200,9 @@ function wordParts(text: string, taken: Part[]): Part[] {
     const words = run.toLowerCase().split(/[\s-]+/);
     // Drop leading words until the rest reads as an amount: "what do two lakh" → "two lakh".
     for (let skip = 0; skip < words.length; skip++) {
+      // A fraction that did not read ("quarter lakh") is never dropped to read the rest as a whole amount.
+      // Nor a number word, save one that is also an everyday word ("what do two lakh": "do" is 2 in Hindi).
+      if (skip > 0 && (FRACTION_WORDS.has(words[skip - 1]!) || (UNITS[words[skip - 1]!] !== undefined && !HOMOGRAPHS.has(words[skip - 1]!)))) break;
       const value = wordsToPaisa(words.slice(skip));
       if (!value) continue;
       const offset = skip === 0 ? 0 : new RegExp(String.raw`^(?:\S+[\s-]+){${skip}}`).exec(text.slice(runStart))![0].length;

@@ -61,7 +61,7 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\bmatch\s*odds\b/g, ' matchodds '],
   [/\bover\s*\/\s*under\b|\bover\s+under\b|\bo\s*\/\s*u\b/g, ' overunder '],
   [/\b(?:right\s+now|as\s+of\s+now|at\s+the\s+moment|currently)\b/g, ' now '],
-  [/\bwhat\s+can\s+you\s+do\b|\bwhat\s+do\s+you\s+do\b|\bhow\s+do\s+(?:i|you)\s+use\b|\bwho\s+are\s+you\b|\bwhat\s+are\s+you\b/g, ' capabilities '],
+  [/\bwhat\s+can\s+you\s+do\b|\bwhat\s+do\s+you\s+do\b|\bhow\s+do\s+(?:i|you)\s+use\b|\bwho\s+are\s+you\b|\bwhat\s+are\s+you\b|\b(?:kaun|kon)\s+(?:ho|hai|hain)\s+(?:tum|aap|tu)\b|\b(?:tum|aap|tu)\s+(?:kaun|kon)\s+(?:ho|hai|hain)\b|\bkya\s+kar\s+sakte\s+ho\b/g, ' capabilities '],
 ];
 
 /** Words that carry no slot: grammar, politeness, the assistant's own vocabulary. */
@@ -138,9 +138,10 @@ kind type way end sense job situation picture overview snapshot rundown lowdown 
 everyone everybody anybody somebody nobody whoever whichever whatever someone
 sirf bas upar neeche niche kitaab kitab chadh naam naam_ bacha bachi bache lagta lagti lag kuchh
  jaldi accha acha matlab waise sahi galat pura poora     kaam log logo logon wapas dubara phirse ekdum
-bilkul pakka sach jaldi nikalo nikal nikaal dekh dekho dekhna samjhao samjha chahta chahti sakte sakta sakti hoga hogi honge hota hoti
+tum tu aap ho hoon hu mai hum bilkul pakka sach jaldi nikalo nikal nikaal dekh dekho dekhna samjhao samjha chahta chahti sakte sakta sakti hoga hogi honge hota hoti
 jaayega jayega batana dikhana dikhado batado bhejdo bhejna lagao hatao rakho chodo chhodo mujhe humein hume humko tumhara aapka aapke
-weekend weekday couple dozen handful business silly sized size sizes tally wise odd even funny crazy insane wild random sudden suspicious
+weekend weekday couple dozen handful business scary risky dangerous worrying alarming abnormal notable giant jumbo whale whales juicy fat
+wait hold hang silly sized size sizes tally wise odd even funny crazy insane wild random sudden suspicious
 large-ish biggish smallish fishy dodgy shady crisp brief detailed summary short long total's curious concerned unclear clarity worth worse better best's
 `.split(/\s+/).filter((w) => w !== '' && !w.endsWith('_')));
 

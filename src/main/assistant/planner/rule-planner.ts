@@ -75,7 +75,13 @@ function changeDoubt(calls: readonly PlannedCall[], text: string, r: Reading): N
     return arg !== undefined && c.args[arg] !== undefined;
   });
   const doubt = amounted ? amountDoubt(text, r.amounts) : null;
-  return doubt === null ? null : { reason: 'needs_amount', question: doubt };
+  if (doubt !== null) return { reason: 'needs_amount', question: doubt };
+  // A scale word with no amount read from it ("settle five two lakh"): an amount was said that we
+  // cannot read; a change without it (a full settlement) is not what was asked.
+  if (!amounted && r.amounts.length === 0 && UNREAD_SCALE.test(text) && writes.some((c) => planningOf(c.tool)?.amount)) {
+    return { reason: 'needs_amount', question: 'I couldn\'t read that amount. Type it again, like 45,000 or 2.5 lakh.' };
+  }
+  return null;
 }
 
 /** Every word the planner understands: the grammar's own and each intent's vocabulary. */
@@ -91,6 +97,8 @@ const EARLIER = /\b(?:(?:the\s+)?(?:day|week|month|one|period|fortnight)\s+befor
 const GO_AHEAD = /^(?:(?:ok(?:ay)?|yes|yeah|yep|yup|sure|haan|han|ji|theek\s+hai|thik\s+hai|fine|done|alright|right|correct|perfect|confirm(?:ed)?|proceed|go\s+ahead|go\s+on|carry\s+on|(?:sounds|looks)\s+(?:good|right|fine|ok(?:ay)?|correct)|do\s+it|chalo|kar\s+do|kardo|karo|please|pls)\b[\s,.!]*)+$/;
 /** A new amount for the change just proposed: "change it to 30k", "make it 40k instead", "30k kar do". */
 const AMEND = /\b(?:change|make|set|bump|raise|lower|increase|decrease|reduce|instead|it|karo|kar\s+do|kardo|actually|rather|no|nahi|then|to)\b/;
+/** Words that scale an amount: said with no amount read, the amount was unreadable. */
+const UNREAD_SCALE = /\b(?:lakhs?|lacs?|crores?|thousand|hazaa?r|hundred|sau|million|billion)\b|\d\s*(?:k|l|cr)\b/i;
 /** Figures asked for each day of a short range rather than their total. */
 const EACH_DAY = /\b(?:separately|separate|each\s+day|per\s+day|day\s*(?:by|wise)\s*day|day\s*wise|daywise|alag\s+alag|individually)\b/;
 /** A follow-up that only names a measure: "and by pnl?", "same but by exposure", "by volume instead". */
