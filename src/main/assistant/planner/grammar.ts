@@ -14,7 +14,7 @@ import type { IsoDate } from '../../../shared/dates.js';
  * udhaar" is his take, "expo" is exposure, "sett" is settle. docs/intent-map.md lists them.
  */
 export const SLANG: Readonly<Record<string, string>> = {
-  udhaar: 'outstanding', udhar: 'outstanding', udhari: 'outstanding', udhaari: 'outstanding', udhaariya: 'outstanding', chadha: 'outstanding', chadhe: 'outstanding', chadhi: 'outstanding', karza: 'outstanding', karz: 'outstanding', baaki: 'outstanding', baki: 'outstanding', bakaya: 'outstanding',
+  udhaar: 'outstanding', udhar: 'outstanding', udhari: 'outstanding', udhaari: 'outstanding', udhaariya: 'outstanding', chadha: 'outstanding', chadhe: 'outstanding', chadhi: 'outstanding', karza: 'outstanding', karz: 'outstanding', debt: 'outstanding', debts: 'outstanding', baaki: 'outstanding', baki: 'outstanding', bakaya: 'outstanding',
   baqaya: 'outstanding', lena: 'outstanding', dena: 'outstanding', lenadena: 'outstanding',
   hisaab: 'balance', hisab: 'balance', khata: 'balance', khaata: 'balance', bal: 'balance',
   munafa: 'profit', profitable: 'profit', profits: 'profit', performing: 'performance', performer: 'performance', performers: 'performance', fayda: 'profit', faida: 'profit', kamai: 'profit', kamaya: 'profit', kamaaya: 'profit',
