@@ -18,8 +18,8 @@ export default defineTool({
     id: 'downline', precedence: 140, exclusive: false, refreshes: true,
     vocabulary: ['downline', 'subagents', 'hierarchy', 'tree', 'structure', 'network'],
     triggers: (r) => hasAny(r, 'downline', 'subagents', 'hierarchy', 'tree', 'structure', 'network')
-      // "in my players" is where a name is looked for ("is there a raju in my players"), not the list itself.
-      || /(?<!\b(?:in|among|amongst)\s)\b(?:my|all|list|show)\s+(?:the\s+)?(?:players|agents|accounts|clients)\b(?:\s+(?:please|pls|plz|only|list|bhai|ji))*\s*[.!?]*$/.test(r.folded),
+      // "in my players" is where a name is looked for ("is there a raju in my players"), "with my players" where money is: not the list itself.
+      || /(?<!\b(?:in|among|amongst|with)\s)\b(?:my|all|list|show)\s+(?:the\s+)?(?:players|agents|accounts|clients)\b(?:\s+(?:please|pls|plz|only|list|bhai|ji))*\s*[.!?]*$/.test(r.folded),
     fill: () => ({ args: {} }),
     examples: ['show my downline', 'my sub-agents'],
   },

@@ -18,7 +18,8 @@ export const SLANG: Readonly<Record<string, string>> = {
   baqaya: 'outstanding', lena: 'outstanding', dena: 'outstanding', lenadena: 'outstanding',
   hisaab: 'balance', hisab: 'balance', khata: 'balance', khaata: 'balance', bal: 'balance',
   munafa: 'profit', profitable: 'profit', profits: 'profit', performing: 'performance', performer: 'performance', performers: 'performance', fayda: 'profit', faida: 'profit', kamai: 'profit', kamaya: 'profit', kamaaya: 'profit',
-  nuksaan: 'loss', nuksan: 'loss', ghata: 'loss', ghaata: 'loss', haare: 'lost', haara: 'lost', haar: 'loss', jeeta: 'won', jeete: 'won', jeet: 'won',
+  nuksaan: 'loss', nuksan: 'loss', ghata: 'loss', ghaata: 'loss', haare: 'lost', haara: 'lost', haar: 'loss', jeeta: 'won', jeete: 'won', jeet: 'won', jeeti: 'won', jeetey: 'won', jita: 'won', jeeto: 'won', haari: 'lost', hare: 'lost',
+  stuck: 'outstanding', atka: 'outstanding', atke: 'outstanding', phansa: 'outstanding',
   expo: 'exposure', expos: 'exposure', expsr: 'exposure', sett: 'settle', setl: 'settle', stl: 'settle', settl: 'settle',
   lim: 'limit', txn: 'transactions', txns: 'transactions', stmt: 'statement', comsn: 'commission', commsn: 'commission',
   khule: 'open', khula: 'open', chalu: 'open', lagaya: 'bets', lagaye: 'bets', lagayi: 'bets', lagai: 'bets', daav: 'bets', dao: 'bets',
@@ -51,6 +52,8 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\b(?:all\s+)?square\b(?!\s*(?:up|off|kar|karo|kardo|karna|karke))/g, ' balance '],
   // "can Deepak bet more?", "is he maxed out": room left under the credit limit.
   [/\b(?:bet|play|punt|wager)\s+(?:any\s+|some\s+)?more\b|\bmaxed\s+out\b|\bmaxed\b|\broom\s+(?:left\s+)?to\s+(?:bet|play)\b/g, ' headroom '],
+  // "can Irfan still place bets?": whether he may bet, not the bets he placed.
+  [/\b(can|could)\s+(\p{L}+)\s+(?:still\s+)?(?:place|put|make|play)\s+(?:more\s+|any\s+(?:more\s+)?)?bets?\b/gu, ' $1 $2 headroom '],
   // "how much is Arjun down to me": what he owes me, not his result.
   [/\b(?:down|short)\s+to\s+(me|us)\b/g, ' owes $1 '],
   // "was it a good week for me", "how was my day": the result of a period, asked in everyday words.
@@ -243,6 +246,12 @@ function correctWords(folded: string, original: string, known: ReadonlySet<strin
     const near = targets.filter((t) => isTypoOf(word, t) || isLongTypoOf(word, t))
       .sort((a, b) => distance(word, a) - distance(word, b) || Number(!within(word, a)) - Number(!within(word, b)) || a.length - b.length);
     if (near[0]) return near[0];
+    // Spelt as said ("commishun", "settelmint"): the written ending, if that makes a known word.
+    const spelt = word.replace(/sh[ua]n$/, 'ssion').replace(/mint$/, 'ment');
+    if (spelt !== word) {
+      const said = targets.find((t) => t === spelt || isTypoOf(spelt, t));
+      if (said) return said;
+    }
     // Else a long everyday or grammar word with one slip ("overal", "seperately") is that word, not a name.
     return word.length >= 6 ? LONG_PLAIN_WORDS.find((t) => Math.abs(t.length - word.length) <= 1 && distance(word, t) === 1) ?? word : word;
   });

@@ -291,9 +291,11 @@ export class RulePlanner implements Planner {
     const base = { request_id: input.requestId, intent: `follow_up:${spec.id}`, confidence: 0.8 };
     if (asksToSkipConfirmation(input.text)) return { ...base, action: 'clarify', calls: [], clarify: { reason: 'not_allowed', question: SKIP_CONFIRMATION_ANSWER } };
     if (r.amounts.length === 0 && GO_AHEAD.test(r.folded)) return { ...base, action: 'tools', calls: [{ tool: write.tool, args: { ...write.args } }] };
-    if (r.amounts.length !== 1 || !spec.amount || !AMEND.test(r.folded) || r.names.length > 0) return null;
-    const amount = r.amounts[0]!;
-    const refusal = amountRefusal(amount) ?? amountDoubt(input.text, r.amounts);
+    // "15k, not 20", "30k instead of 25k": the amount turned down is not the new one.
+    const amounts = r.amounts.filter((a) => !/\b(?:not|instead\s+of|rather\s+than|nahi|nahin)\s*$/i.test(input.text.slice(0, a.start)));
+    if (amounts.length !== 1 || !spec.amount || !AMEND.test(r.folded) || r.names.length > 0) return null;
+    const amount = amounts[0]!;
+    const refusal = amountRefusal(amount) ?? amountDoubt(input.text, amounts);
     if (refusal !== null || amount.paisa === null) {
       return { ...base, action: 'clarify', calls: [], clarify: { reason: 'needs_amount', question: refusal ?? 'What amount did you mean?' } };
     }
