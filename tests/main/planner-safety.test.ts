@@ -47,6 +47,20 @@ describe('planner safety over generated wordings', () => {
     }), run);
   });
 
+  it('a limit changed by an amount (more, extra, add, by) is asked about, never planned with the amount as the new value', () => {
+    const change = fc.tuple(name, amount, fc.constantFrom(
+      'give {n} {a} more credit', 'give {n} another {a} of credit', "add {a} to {n}'s credit limit", "increase {n}'s CL by {a}",
+      '{n} ka CL {a} aur badha do', '{n} ki limit {a} zyada kar do', "top up {n}'s credit limit with {a}", "{n}'s credit limit +{a}",
+      "bump {n}'s limit an extra {a}", "raise {n}'s credit by an additional {a}", "cut {n}'s CL by {a}", '{n} ka CL {a} kam kar do',
+      "lower {n}'s credit limit {a} less",
+    )).map(([n, a, t]) => t.replaceAll('{n}', n).replaceAll('{a}', a));
+    fc.assert(fc.property(change, (text) => {
+      const d = plan(text);
+      expect(writesIn(d), text).toEqual([]);
+      expect([d.action, d.clarify?.reason], text).toEqual(['clarify', 'needs_amount']);
+    }), run);
+  });
+
   it('a player named with a read is in the plan (for the gate to resolve), never dropped', () => {
     const read = fc.tuple(name, fc.constantFrom(
       'pnl for {n} yesterday', "{n}'s commission last month", 'how much does {n} owe', "{n} ka udhaar", 'bets of {n} this week', 'comission for {n}',

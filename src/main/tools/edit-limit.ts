@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import * as actions from '../../shared/contracts/agent-actions.js';
 import { paisa } from '../../shared/contracts/agent-api.js';
-import { BULK, ask, hasAny, newValueOf } from '../assistant/planner/slots.js';
+import { BULK, TOP_UP, ask, hasAny, newValueOf } from '../assistant/planner/slots.js';
 import { ORDER_MARKER } from '../assistant/planner/speech-act.js';
 import { DESK, IDS, MONEY, opts } from './common.js';
 import { defineTool } from './define.js';
@@ -10,7 +10,9 @@ import { defineTool } from './define.js';
 const limitSnapshot = z.object({ before: paisa, playerName: z.string() });
 
 /** Verbs of a limit change; "make" only counts beside a limit word, so it is no vocabulary of its own. */
-const EDIT_VERBS = ['set', 'change', 'update', 'increase', 'decrease', 'raise', 'lower', 'reduce', 'bump', 'edit', 'modify', 'adjust', 'put', 'cut', 'double', 'halve', 'lift', 'drop', 'give', 'allow', 'grant'];
+const EDIT_VERBS = ['set', 'change', 'update', 'increase', 'decrease', 'raise', 'lower', 'reduce', 'bump', 'edit', 'modify', 'adjust', 'put', 'cut', 'double', 'halve', 'lift', 'drop', 'give', 'allow', 'grant', 'add',
+  // Hindi: "CL 50k badha do", "limit ghata do".
+  'badha', 'badhao', 'badhado', 'badhana', 'ghata', 'ghatao', 'ghatado', 'ghatana'];
 
 export default defineTool({
   name: 'agent.editLimit',
@@ -47,21 +49,25 @@ export default defineTool({
     afterRead: { intent: 'credit_limit', args: { limitType: 'creditLimit' } },
     vocabulary: EDIT_VERBS,
     triggers: (r) => hasAny(r, 'creditlimit', 'limit', 'limits', 'minstake', 'perclickwin', 'dailywin', 'credit')
-      && (hasAny(r, ...EDIT_VERBS, 'make')
+      && (hasAny(r, ...EDIT_VERBS, 'make') || TOP_UP.test(r.folded)
         || /\bto\s+(?:-|−|minus\s+)?(?:₹\s*)?\d/.test(r.folded)
         // "Imran ka CL 40k kar do", "min bet should be 200": an order with the new value.
         || (r.amounts.length > 0 && ORDER_MARKER.test(r.folded))
-        // "per click win for Sam -3k": a limit given a negative or zero value is a change to refuse, not a read.
-        || r.amounts.some((a) => a.negative || a.paisa === 0)),
+        // "per click win for Sam -3k": a limit given a negative or zero value is a change to refuse, not a read;
+        // "Sam's CL +5k" a change by an amount, to ask about.
+        || r.amounts.some((a) => a.negative || a.paisa === 0) || /(?:^|\s)\+\s*\S/.test(r.folded) && r.amounts.length > 0),
     fill(s) {
       const r = s.r;
       if (BULK.test(r.folded)) return ask('not_allowed', 'I change one player’s limit at a time, and only after you confirm it. Which player?');
+      const target = newValueOf(r);
+      // An amount given but not usable (negative, zero, a change by it) is said first: asking which
+      // limit, then planning that amount once the user answers, would lose the reason.
+      if ('problem' in target && r.amounts.length > 0) return ask('needs_amount', target.problem);
       const limitType = hasAny(r, 'minstake') ? 'minStake' : hasAny(r, 'perclickwin') ? 'perClickWin' : hasAny(r, 'dailywin') ? 'aggregateDailyWin'
         : hasAny(r, 'creditlimit', 'credit') ? 'creditLimit' : null;
       if (!limitType) return ask('needs_limit_type', 'Which limit: credit limit, min stake, per-click win or aggregate daily win?');
       const player = s.player({ takesFixture: false });
       if (!player) return ask('needs_player', 'Which player’s limit should I change?');
-      const target = newValueOf(r);
       if ('problem' in target) return ask('needs_amount', target.problem);
       return { args: { player, limitType, newValue: target.paisa } };
     },

@@ -164,11 +164,32 @@ export class Slots {
   }
 }
 
-/** The value a limit is set to: the amount after "to", or the only amount; "by" is a change, not a value. */
+/** Words right before an amount that make it a change by that much: "by 10k", "another 10k", "add 10k", "+10k", "top up with 10k". */
+const BY_BEFORE = /(?:\b(?:by|another|extra|additional|add|adding|plus|increment|top\s*up(?:\s+(?:with|by))?)|\+)\s*(?:(?:an?|one)\s+)?(?:(?:extra|additional|more)\s+)?(?:₹|rs\.?|inr)?\s*$/;
+/** Words right after it that do the same: "10k more", "10k extra", "10k zyada", "10k kam", "10k aur badha do". */
+const BY_AFTER = /^\s*(?:pts|points?)?\s*(?:more|extra|additional|less|fewer|zyada|jyada|jada|kam|aur)\b/;
+
+/** "top up Karan's limit with 10k": whatever the amount, it is added. */
+export const TOP_UP = /\btop\s*-?\s*up\b/;
+
+/** An amount the message changes a limit by rather than to: refused as a value (the limit it would land on is not read here). */
+function isChangeBy(r: Reading, amount: { raw: string }): boolean {
+  if (TOP_UP.test(r.folded)) return true;
+  const raw = amount.raw.toLowerCase();
+  const at = r.folded.indexOf(raw);
+  if (at < 0) return false;
+  return BY_BEFORE.test(r.folded.slice(0, at)) || BY_AFTER.test(r.folded.slice(at + raw.length));
+}
+
+/**
+ * The value a limit is set to: the amount after "to", or the only amount. An amount to change it
+ * by ("by 10k", "10k more", "another 10k", "+10k") is not a value: taking it as one would set a
+ * 40k limit to 10k when 50k was meant, so it is asked about.
+ */
 export function newValueOf(r: Reading): { paisa: number } | { problem: string } {
   const afterTo = /\b(?:to|=|at|as)\s+(?:-|−|minus\s+)?(?:₹|rs\.?\s*|inr\s*)?(\d[\d,.]*\s*[a-z]*)/.exec(r.folded);
   const candidates = afterTo ? r.amounts.filter((a) => afterTo[1]!.startsWith(a.raw.toLowerCase().replace(/^(?:₹|rs\.?|inr)\s*/, '').slice(0, 1))) : r.amounts;
-  if (!afterTo && /\bby\s+(?:₹\s*)?\d/.test(r.folded)) return { problem: 'What should the new limit be? I set a limit to a value, not by a change.' };
+  if (!afterTo && r.amounts.some((a) => isChangeBy(r, a))) return { problem: 'What should the new limit be? I set a limit to a value, not by a change.' };
   const amount = afterTo ? (candidates.at(-1) ?? r.amounts.at(-1)) : r.amounts.length === 1 ? r.amounts[0] : undefined;
   if (!amount) return { problem: r.amounts.length > 1 ? 'I found more than one amount. What should the new limit be?' : 'What should the new limit be?' };
   // Negative, zero, fractions of a paisa, too large: refused with the reason, never changed.
