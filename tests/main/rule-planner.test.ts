@@ -222,6 +222,22 @@ describe('reports and their follow-ups', () => {
     expect(plan('as pdf instead').clarify?.reason).toBe('needs_template');
   });
 
+  it('"make that an excel" after a read is that read as its report, with its period and subject', () => {
+    const afterPnl: ConversationContext = { ...EMPTY_CONTEXT, lastIntent: 'pnl', lastCalls: [{ tool: 'agent.getPnL', args: { from: '2026-10-01', to: '2026-10-31' } }] };
+    for (const text of ['make that an excel', 'excel of that', 'can I get this as a pdf', 'as excel']) {
+      expect(calls(text, { context: afterPnl }), text).toEqual([
+        { tool: 'agent.generateReport', args: { template: 'per_player_pnl', format: text.includes('pdf') ? 'pdf' : 'xlsx', filters: { from: '2026-10-01', to: '2026-10-31' } } },
+      ]);
+    }
+    const afterBets: ConversationContext = { ...EMPTY_CONTEXT, lastIntent: 'bets', lastCalls: [{ tool: 'agent.getBetHistory', args: { fixture: FIXTURE_ID } }] };
+    expect(calls('pdf of those', { context: afterBets })).toEqual([
+      { tool: 'agent.generateReport', args: { template: 'bets_by_match', format: 'pdf', filters: {}, fixture: FIXTURE_ID } },
+    ]);
+    // After a read with no report of its own (credit limits), which report is still asked.
+    const afterLimits: ConversationContext = { ...EMPTY_CONTEXT, lastIntent: 'credit_limit', lastCalls: [{ tool: 'agent.getCreditLimit', args: {} }] };
+    expect(plan('make that an excel', { context: afterLimits }).clarify?.reason).toBe('needs_template');
+  });
+
   it('"send it to Arjun" after a report shares that report with the named person', () => {
     for (const text of ['send it to Arjun', 'share it with Arjun', 'send the report to Arjun', 'forward this to Arjun please']) {
       const d = plan(text, { context: afterReport });

@@ -73,6 +73,14 @@ export function reportSentence(d: GeneratedReport): string {
 /** Words that ask for a format and nothing else: "as pdf instead", "excel please". */
 const FORMAT_ONLY = /^(?:(?:can\s+i\s+have\s+|give\s+(?:it\s+)?(?:to\s+)?me\s+|make\s+it\s+|i\s+want\s+|send\s+)?(?:it\s+|that\s+|this\s+|the\s+same\s+|same\s+)?(?:as\s+|in\s+)?(?:an?\s+)?(?:pdf|excel|xlsx|spreadsheet|sheet)(?:\s+(?:file|format|version|one))?(?:\s+(?:instead|please|pls|then|too|also))*)$/;
 
+/** "that", "it", "those": the message is about what the last answer showed. */
+const REFERS_BACK = /\b(?:that|this|it|these|those|same|isko|isse|usko|use)\b/;
+
+/** The report each read becomes when it is asked for as a file. */
+const REPORT_OF_READ: ReadonlyArray<readonly [tool: string, template: 'per_player_pnl' | 'bets_by_match' | 'settlement_log']> = [
+  ['agent.getPnL', 'per_player_pnl'], ['agent.getBetHistory', 'bets_by_match'], ['agent.getSettlementHistory', 'settlement_log'],
+];
+
 export default defineTool({
   name: 'agent.generateReport',
   label: 'report',
@@ -102,6 +110,20 @@ export default defineTool({
       const last = s.lastCall('agent.generateReport');
       if (!template && last && (FORMAT_ONLY.test(r.folded) || hasAny(r, 'instead', 'same'))) {
         return { args: { ...last, format, ...(r.range && { filters: { ...(last.filters as object | undefined), from: r.range.from, to: r.range.to } }) } };
+      }
+      // "make that an excel" right after last month's PnL: that read, as its report.
+      if (!template && !last && (FORMAT_ONLY.test(r.folded) || REFERS_BACK.test(r.folded))) {
+        const reads = REPORT_OF_READ.flatMap(([tool, of]) => {
+          const args = s.lastCall(tool);
+          return args ? [{ of, args }] : [];
+        });
+        if (reads.length === 1) {
+          const { of, args: read } = reads[0]!;
+          const period = r.range ? { from: r.range.from, to: r.range.to }
+            : typeof read.from === 'string' && typeof read.to === 'string' ? { from: read.from, to: read.to } : {};
+          const subject = read.fixture !== undefined ? { fixture: read.fixture } : read.player !== undefined ? { player: read.player } : {};
+          return { args: { template: of, format, filters: period, ...subject } };
+        }
       }
       if (!template) return ask('needs_template', 'Which report: PnL per player, bets by match, or the settlement log?');
       const filters: Record<string, unknown> = { ...s.range(false) };
