@@ -88,4 +88,21 @@ describe('planner safety over generated wordings', () => {
       }
     }
   });
+
+  it('after a proposal, a new amount asked as a question proposes nothing', () => {
+    const proposals = [
+      { tool: 'agent.settlePlayer', args: { player: 'karan', mode: 'amount', amount: 2_000_000 } },
+      { tool: 'agent.editLimit', args: { player: 'karan', limitType: 'creditLimit', newValue: 5_000_000 } },
+    ];
+    const asked = fc.tuple(fc.constantFrom(...proposals), amount, fc.constantFrom(
+      'should I make it {a}?', 'would {a} be better?', 'can I change it to {a}?', 'is {a} instead ok?', 'kya {a} kar du?',
+    )).map(([last, a, t]) => [last, t.replaceAll('{a}', a)] as const);
+    fc.assert(fc.property(asked, ([last, text]) => {
+      const d = planner.plan({
+        requestId: 'r', text, page: { path: '/agent/dashboard', query: {} }, today: '2026-11-20', role: 'agent',
+        context: { ...EMPTY_CONTEXT, lastCalls: [last], lastIntent: 'settle' },
+      }) as Decision;
+      expect(writesIn(d), text).toEqual([]);
+    }), run);
+  });
 });

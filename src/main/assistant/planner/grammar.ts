@@ -128,30 +128,31 @@ hmm hmmm hm umm um uh uhh er erm ah oh ohh ooh wow oops huh nah naah nahh alrigh
 important importantly urgent serious sensible reasonable fair safe unsafe high higher low lower heavy heavier light huge massive major minor
 main key exact rough proper correct wrong decent okayish terrible awful poor early late final complete partial full empty simple easy
 hard tough strange weird odd unusual typical special general specific particular various certain possible impossible likely unlikely
-interesting interested worried   sad glad sorry busy free ready done finished pending usual usually
+interesting interested worried sad glad sorry busy free ready done finished pending usual usually
 fully completely totally entirely exactly properly actually basically honestly seriously literally probably definitely certainly surely
 quickly slowly clearly simply finally recently lately currently already soon once twice together alone further forward aside
 anymore altogether nearly barely hardly mostly mainly generally normally especially particularly specifically precisely instantly
-stand standing sit sound sounds seem seems seemed feel feels felt mean means meant  wonder wondering wish try trying tried
+stand standing sit sound sounds seem seems seemed feel feels felt mean means meant wonder wondering wish try trying tried
 help helping keep kept stay stop start started begin continue carry handle deal work working worked happen happened happening
 push pushed move moved put putting call allow allowed afford manage managed expect expected worry care matter matters remember
 forget forgot miss missed notice noticed confirm confirmed figure figured sort sorted
 thing things stuff idea question questions problem problems issue issues reason reasons time times moment minute hour side part
 kind type way end sense job situation picture overview snapshot rundown lowdown update updates
 everyone everybody anybody somebody nobody whoever whichever whatever someone
-sirf bas upar neeche niche kitaab kitab chadh naam naam_ bacha bachi bache lagta lagti lag kuchh
- jaldi accha acha matlab waise sahi galat pura poora     kaam log logo logon wapas dubara phirse ekdum
-tum tu aap ho hoon hu mai hum bilkul pakka sach jaldi nikalo nikal nikaal dekh dekho dekhna samjhao samjha chahta chahti sakte sakta sakti hoga hogi honge hota hoti
+sirf bas upar neeche niche kitaab kitab chadh naam bacha bachi bache lagta lagti lag kuchh
+jaldi accha acha matlab waise sahi galat pura poora kaam log logo logon wapas dubara phirse ekdum
+tum tu aap ho hoon hu mai hum du doon dun karu karun karoon bilkul pakka sach jaldi nikalo nikal nikaal dekh dekho dekhna samjhao samjha chahta chahti sakte sakta sakti hoga hogi honge hota hoti
 jaayega jayega batana dikhana dikhado batado bhejdo bhejna lagao hatao rakho chodo chhodo mujhe humein hume humko tumhara aapka aapke
 weekend weekday couple dozen handful business scary risky dangerous worrying alarming abnormal notable giant jumbo whale whales juicy fat
 wait hold hang silly sized size sizes tally wise odd even funny crazy insane wild random sudden suspicious
-large-ish biggish smallish fishy dodgy shady crisp brief detailed summary short long total's curious concerned unclear clarity worth worse better best's
-`.split(/\s+/).filter((w) => w !== '' && !w.endsWith('_')));
+biggish smallish fishy dodgy shady crisp brief detailed summary short long curious concerned unclear clarity worth worse better
+`.split(/\s+/).filter(Boolean));
 
 /**
- * The shape of an everyday English word the list above does not hold ("profitability",
- * "outstandingness" aside): abstract nouns, adjectives and adverbs by their endings, six letters or
- * more. Names rarely end so; one that does is still a name when the user marks it (capital, "'s", "ka").
+ * The shape of an everyday English word the list above does not hold ("interesting", "remaining",
+ * "immediately"): abstract nouns, adjectives and adverbs by their endings, six letters or more.
+ * Names rarely end so; one that does is still a name when the user marks it (a capital, "'s", "ka")
+ * or puts it after a preposition ("balance for kipling").
  */
 const EVERYDAY_SHAPE = /^(?=\p{L}{6,}$)\p{L}+(?:ness|ments?|tions?|sions?|able|ible|ful|less|ous|ings?|ally|ely|ically|wise)$/u;
 

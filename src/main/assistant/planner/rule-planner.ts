@@ -96,7 +96,7 @@ const EARLIER = /\b(?:(?:the\s+)?(?:day|week|month|one|period|fortnight)\s+befor
 /** Agreement with a proposal, in words: shown again, since only its Confirm button makes it happen. */
 const GO_AHEAD = /^(?:(?:ok(?:ay)?|yes|yeah|yep|yup|sure|haan|han|ji|theek\s+hai|thik\s+hai|fine|done|alright|right|correct|perfect|confirm(?:ed)?|proceed|go\s+ahead|go\s+on|carry\s+on|(?:sounds|looks)\s+(?:good|right|fine|ok(?:ay)?|correct)|do\s+it|chalo|kar\s+do|kardo|karo|please|pls)\b[\s,.!]*)+$/;
 /** A new amount for the change just proposed: "change it to 30k", "make it 40k instead", "30k kar do". */
-const AMEND = /\b(?:change|make|set|bump|raise|lower|increase|decrease|reduce|instead|it|karo|kar\s+do|kardo|actually|rather|no|nahi|then|to|go\s+with|use|do)\b/;
+const AMEND = /\b(?:change|make|set|bump|raise|lower|increase|decrease|reduce|instead|it|karo|kar\s+do|kardo|actually|rather|no|nahi|then|to|go\s+with|use)\b/;
 /** Words that scale an amount: said with no amount read, the amount was unreadable. */
 const UNREAD_SCALE = /\b(?:lakhs?|lacs?|crores?|thousand|hazaa?r|hundred|sau|million|billion)\b|\d\s*(?:k|l|cr)\b/i;
 /** Figures asked for each day of a short range rather than their total. */
@@ -299,6 +299,10 @@ export class RulePlanner implements Planner {
     if (refusal !== null || amount.paisa === null) {
       return { ...base, action: 'clarify', calls: [], clarify: { reason: 'needs_amount', question: refusal ?? 'What amount did you mean?' } };
     }
+    // "should I make it 30k?" asks; only an order proposes the change again.
+    if (speechAct(r.folded, ORDER_VERBS) === 'question') {
+      return { ...base, action: 'clarify', calls: [], clarify: { reason: 'unplannable', question: `Do you want me to change it to ${amount.raw.trim()}? Say it as an instruction and I will show you a new preview to confirm.` } };
+    }
     return { ...base, action: 'tools', calls: [{ tool: write.tool, args: { ...write.args, ...spec.amount.with, [spec.amount.arg]: amount.paisa } }] };
   }
 
@@ -360,6 +364,13 @@ export class RulePlanner implements Planner {
       if (metric) calls = calls.map((c) => (planningOf(c.tool)?.follows?.metric ? { tool: c.tool, args: { ...c.args, metric } } : c));
       const status = statusOf(r);
       if (status) calls = calls.map((c) => (planningOf(c.tool)?.follows?.status ? { tool: c.tool, args: { ...c.args, status } } : c));
+      // "and Neha?" after a proposal asks; only an order proposes the change for someone else.
+      if (calls.some((c) => WRITE_TOOLS.has(c.tool)) && speechAct(r.folded, ORDER_VERBS) === 'question') {
+        return {
+          ...base, intent: `follow_up:${input.context.lastIntent ?? 'last'}`, action: 'clarify', calls: [], confidence: 0.6,
+          clarify: { reason: 'unplannable', question: 'Do you want me to make that change? Say it as an instruction and I will show you a preview to confirm first.' },
+        };
+      }
       return { ...base, intent: `follow_up:${input.context.lastIntent ?? 'last'}`, action: 'tools', calls, confidence: 0.7 };
     }
     const model = this.byModel(input, r);
