@@ -60,6 +60,10 @@ describe('precedence where intents overlap', () => {
   });
   it('an upline question is not a downline take', () => {
     expect(calls('what do I owe my upline').map((c) => c.tool)).toEqual(['agent.getUpline']);
+    // "upar" on its own is the agent above; after "ke" it only means "on" (whom the debt is on).
+    expect(calls('mujhe upar kitna dena hai').map((c) => c.tool)).toEqual(['agent.getUpline']);
+    expect(calls('upar wala balance').map((c) => c.tool)).toEqual(['agent.getUpline']);
+    expect(calls('kiske upar sabse zyada udhaar hai').map((c) => c.tool)).toEqual(['agent.getTake']);
   });
   it('two reads asked together are both planned', () => {
     expect(calls('exposure and pnl today').map((c) => c.tool).sort()).toEqual(['agent.getLiveExposure', 'agent.getPnL']);

@@ -5,6 +5,9 @@ import { formatFileSize, formatPeriod } from '../../shared/format.js';
 import { PLAYER_WORD, ask, hasAny } from '../assistant/planner/slots.js';
 import { DATES, DESK, IDS, opts } from './common.js';
 import { defineTool } from './define.js';
+import betsRead from './get-bet-history.js';
+import pnlRead from './get-pnl.js';
+import settlementsRead from './get-settlement-history.js';
 import type { ToolContext } from './types.js';
 
 /**
@@ -78,7 +81,7 @@ const REFERS_BACK = /\b(?:that|this|it|these|those|same|isko|isse|usko|use)\b/;
 
 /** The report each read becomes when it is asked for as a file. */
 const REPORT_OF_READ: ReadonlyArray<readonly [tool: string, template: 'per_player_pnl' | 'bets_by_match' | 'settlement_log']> = [
-  ['agent.getPnL', 'per_player_pnl'], ['agent.getBetHistory', 'bets_by_match'], ['agent.getSettlementHistory', 'settlement_log'],
+  [pnlRead.name, 'per_player_pnl'], [betsRead.name, 'bets_by_match'], [settlementsRead.name, 'settlement_log'],
 ];
 
 export default defineTool({

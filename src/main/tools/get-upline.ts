@@ -4,6 +4,12 @@ import { money, name } from '../assistant/words.js';
 import { AGENT_ONLY, MONEY, opts } from './common.js';
 import { defineTool } from './define.js';
 
+/**
+ * "upar" (Hindi: above) on its own is the agent over you ("upar kitna dena hai", "upar wala
+ * balance"); after "ke" it is only "on" ("kiske upar udhaar hai": on whom is the debt).
+ */
+const UP_THE_LINE = /(?<!\b(?:ke|kiske|kis|uske|iske|jiske|unke|inke|sabke|mere|tere|apne)\s+)\bupar\b/;
+
 export default defineTool({
   name: 'agent.getUpline',
   label: 'your balance',
@@ -19,9 +25,11 @@ export default defineTool({
   },
   planning: {
     id: 'upline', precedence: 70, exclusive: false, refreshes: true,
-    vocabulary: ['upline', 'parent', 'master', 'superagent'],
-    triggers: (r) => hasAny(r, 'upline', 'parent', 'master', 'superagent')
+    vocabulary: ['upline', 'parent', 'master', 'superagent', 'upar'],
+    triggers: (r) => hasAny(r, 'upline', 'parent', 'master', 'superagent') || UP_THE_LINE.test(r.folded)
       || (/\b(?:i|we)\s+(?:owe|have\s+to\s+pay)\b/.test(r.folded) && r.names.length === 0)
+      // "mujhe kitna dena hai": what I have to give, with nobody named, is what I owe up the line.
+      || (/\b(?:mujhe|mujhko|hume|humein|humko)\b(?:\s+\S+){0,3}\s+(?:dena|dene|chukana)\b/.test(r.folded) && r.names.length === 0)
       || (/\bmy\s+(?:balance|available|headroom)\b/.test(r.folded) && r.names.length === 0),
     fill: () => ({ args: {} }),
     examples: ['what do I owe my upline'],
