@@ -28,7 +28,9 @@ export default defineTool({
     triggers: (r) => r.names.length > 0 && !hasAny(r, ...FIXTURE_WORDS) && !r.fixture
       && (hasAny(r, ...SEARCH_VERBS) || /\blook\s+up\b|\bin\s+(?:the|their)\s+name\b/.test(r.folded)
         // "is there a raju in my players?", "do I have a zoe": asking whether such a person exists.
-        || /\b(?:is|are)\s+there\s+(?:a|an|any)\b|\bdo\s+(?:i|we)\s+have\s+(?:a|an|any)\b/.test(r.folded)),
+        || /\b(?:is|are)\s+there\s+(?:a|an|any)\b|\bdo\s+(?:i|we)\s+have\s+(?:a|an|any)\b/.test(r.folded)
+        // "koi sharma hai mere neeche?", "sharma naam ka koi hai": the same, in Hindi.
+        || /\bkoi\s+(?:\S+\s+){1,2}(?:hai|he|h|hain)\b|\bnaam\s+(?:ka|ki|ke)\b/.test(r.folded)),
     fill: (s) => ({ args: { query: s.r.names.map((n) => n.text).join(' ') } }),
     examples: ['find players called raj', 'look up ishaan'],
   },
