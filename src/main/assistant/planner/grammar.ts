@@ -229,33 +229,58 @@ const DATE_WORDS = ['january', 'february', 'march', 'april', 'june', 'july', 'au
  */
 function correctWords(folded: string, original: string, known: ReadonlySet<string>): string {
   const capitalised = new Set((original.match(/\p{Lu}[\p{L}'’]*/gu) ?? []).map(fold));
-  // Short date words are left out: "marc" or "juli" is more likely a name than a month.
-  const targets = [...[...known].filter((w) => w.length >= 4), ...DATE_WORDS.filter((w) => w.length >= 6)].filter((w) => /^\p{L}+$/u.test(w));
+  const { targets, memo } = correctionsFor(known);
   return folded.replace(/\p{L}+/gu, (word) => {
     const slang = SLANG[word];
     if (slang) return slang;
     if (word.length < 4 || known.has(word) || STOPWORDS.has(word) || EVERYDAY.has(word) || PRONOUNS.has(word) || AMOUNT_WORDS.has(word) || capitalised.has(word)) return word;
-    // A grammar word with two letters swapped ("dose", "thsi") is that word: a swap is the commonest
-    // slip, and one that happens to spell a name is rare. Any other distance to a grammar word is a name.
-    const swapped = SWAP_TARGETS.get(swapKey(word));
-    if (swapped) {
-      const grammar = swapped.find((t) => isTypoOf(word, t));
-      if (grammar) return grammar;
+    let corrected = memo.get(word);
+    if (corrected === undefined) {
+      corrected = correctWord(word, targets);
+      if (memo.size < 10_000) memo.set(word, corrected);
     }
-    // The closest known word; of equally close ones, one the typed letters are all in (a letter
-    // dropped: "limt" is limit, not lift), then the shortest ("commission", not "commissions").
-    const near = targets.filter((t) => isTypoOf(word, t) || isLongTypoOf(word, t))
-      .sort((a, b) => distance(word, a) - distance(word, b) || Number(!within(word, a)) - Number(!within(word, b)) || a.length - b.length);
-    if (near[0]) return near[0];
-    // Spelt as said ("commishun", "settelmint"): the written ending, if that makes a known word.
-    const spelt = word.replace(/sh[ua]n$/, 'ssion').replace(/mint$/, 'ment');
-    if (spelt !== word) {
-      const said = targets.find((t) => t === spelt || isTypoOf(spelt, t));
-      if (said) return said;
-    }
-    // Else a long everyday or grammar word with one slip ("overal", "seperately") is that word, not a name.
-    return word.length >= 6 ? LONG_PLAIN_WORDS.find((t) => Math.abs(t.length - word.length) <= 1 && distance(word, t) === 1) ?? word : word;
+    return corrected;
   });
+}
+
+/**
+ * The words a typo may be corrected to, per set of known words, and the corrections made so far:
+ * a correction is a pure function of the word and the set, so it is worked out once.
+ */
+const CORRECTIONS = new WeakMap<ReadonlySet<string>, { targets: readonly string[]; memo: Map<string, string> }>();
+function correctionsFor(known: ReadonlySet<string>): { targets: readonly string[]; memo: Map<string, string> } {
+  let entry = CORRECTIONS.get(known);
+  if (!entry) {
+    // Short date words are left out: "marc" or "juli" is more likely a name than a month.
+    const targets = [...[...known].filter((w) => w.length >= 4), ...DATE_WORDS.filter((w) => w.length >= 6)].filter((w) => /^\p{L}+$/u.test(w));
+    entry = { targets, memo: new Map() };
+    CORRECTIONS.set(known, entry);
+  }
+  return entry;
+}
+
+/** One lower-case word the planner does not know: the word it is a slip of, or itself. */
+function correctWord(word: string, targets: readonly string[]): string {
+  // A grammar word with two letters swapped ("dose", "thsi") is that word: a swap is the commonest
+  // slip, and one that happens to spell a name is rare. Any other distance to a grammar word is a name.
+  const swapped = SWAP_TARGETS.get(swapKey(word));
+  if (swapped) {
+    const grammar = swapped.find((t) => isTypoOf(word, t));
+    if (grammar) return grammar;
+  }
+  // The closest known word; of equally close ones, one the typed letters are all in (a letter
+  // dropped: "limt" is limit, not lift), then the shortest ("commission", not "commissions").
+  const near = targets.filter((t) => isTypoOf(word, t) || isLongTypoOf(word, t))
+    .sort((a, b) => distance(word, a) - distance(word, b) || Number(!within(word, a)) - Number(!within(word, b)) || a.length - b.length);
+  if (near[0]) return near[0];
+  // Spelt as said ("commishun", "settelmint"): the written ending, if that makes a known word.
+  const spelt = word.replace(/sh[ua]n$/, 'ssion').replace(/mint$/, 'ment');
+  if (spelt !== word) {
+    const said = targets.find((t) => t === spelt || isTypoOf(spelt, t));
+    if (said) return said;
+  }
+  // Else a long everyday or grammar word with one slip ("overal", "seperately") is that word, not a name.
+  return word.length >= 6 ? LONG_PLAIN_WORDS.find((t) => Math.abs(t.length - word.length) <= 1 && distance(word, t) === 1) ?? word : word;
 }
 
 /**
