@@ -58,6 +58,12 @@ describe('precedence where intents overlap', () => {
     const [call] = calls('top 5 markets by pnl today');
     expect(call).toEqual({ tool: 'agent.getTopMarkets', args: { period: 'today', metric: 'pnl', limit: 5 } });
   });
+  it('an arrow is "to": the amount after it is the new value, and a negative one is refused', () => {
+    for (const arrow of ['->', '→', '=>']) {
+      expect(calls(`CL for Anita ${arrow} 90k`), arrow).toEqual([{ tool: 'agent.editLimit', args: { player: 'anita', limitType: 'creditLimit', newValue: 9_000_000 } }]);
+      expect(plan(`CL for Anita ${arrow} -90k`).clarify?.reason, arrow).toBe('needs_amount');
+    }
+  });
   it('an upline question is not a downline take', () => {
     expect(calls('what do I owe my upline').map((c) => c.tool)).toEqual(['agent.getUpline']);
     // "upar" on its own is the agent above; after "ke" it only means "on" (whom the debt is on).

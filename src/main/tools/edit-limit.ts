@@ -50,7 +50,7 @@ export default defineTool({
     vocabulary: EDIT_VERBS,
     triggers: (r) => hasAny(r, 'creditlimit', 'limit', 'limits', 'minstake', 'perclickwin', 'dailywin', 'credit')
       && (hasAny(r, ...EDIT_VERBS, 'make') || TOP_UP.test(r.folded)
-        || /\bto\s+(?:-|−|minus\s+)?(?:₹\s*)?\d/.test(r.folded)
+        || /(?:\bto\s+|=>?\s*|->\s*|→\s*)(?:-|−|minus\s+)?(?:₹\s*)?\d/.test(r.folded)
         // "Imran ka CL 40k kar do", "min bet should be 200": an order with the new value.
         || (r.amounts.length > 0 && ORDER_MARKER.test(r.folded))
         // "per click win for Sam -3k": a limit given a negative or zero value is a change to refuse, not a read;

@@ -187,7 +187,7 @@ function isChangeBy(r: Reading, amount: { raw: string }): boolean {
  * 40k limit to 10k when 50k was meant, so it is asked about.
  */
 export function newValueOf(r: Reading): { paisa: number } | { problem: string } {
-  const afterTo = /\b(?:to|=|at|as)\s+(?:-|−|minus\s+)?(?:₹|rs\.?\s*|inr\s*)?(\d[\d,.]*\s*[a-z]*)/.exec(r.folded);
+  const afterTo = /(?:\b(?:to|at|as)|=>?|->|→)\s*(?:-|−|minus\s+)?(?:₹|rs\.?\s*|inr\s*)?(\d[\d,.]*\s*[a-z]*)/.exec(r.folded);
   const candidates = afterTo ? r.amounts.filter((a) => afterTo[1]!.startsWith(a.raw.toLowerCase().replace(/^(?:₹|rs\.?|inr)\s*/, '').slice(0, 1))) : r.amounts;
   if (!afterTo && r.amounts.some((a) => isChangeBy(r, a))) return { problem: 'What should the new limit be? I set a limit to a value, not by a change.' };
   const amount = afterTo ? (candidates.at(-1) ?? r.amounts.at(-1)) : r.amounts.length === 1 ? r.amounts[0] : undefined;
