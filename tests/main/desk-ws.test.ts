@@ -17,7 +17,7 @@ import { BOOK_NOW, openTestBookBackend } from '../helpers/backend.js';
 import { keylessModels } from '../helpers/model-settings.js';
 
 /** A conversation longer than two pages, as the history keeps it. */
-const CONVERSATION: ChatMessage[] = Array.from({ length: 2 * HISTORY_PAGE + 30 }, (_, i) => ({
+const CONVERSATION: ChatMessage[] = Array.from({ length: 2 * HISTORY_PAGE + HISTORY_PAGE / 2 }, (_, i) => ({
   id: `m-${i}`, role: i % 2 === 0 ? 'user' : 'assistant', at: '2026-11-20T06:30:00.000Z', text: `message ${i}`, cards: [], requestId: `r-${i >> 1}`,
 }));
 

@@ -29,9 +29,9 @@ async function expectPlanned(cases: EvalCase[], maxFailed: number): Promise<void
   expect(unasked.map((r) => `${r.id}: ${r.tools!.join(', ')}`)).toEqual([]);
 }
 
-describe('planner evaluation in new wordings (tests/fixtures/assistant-cases-2.jsonl, assistant-cases-3.jsonl, assistant-cases-4.jsonl)', () => {
+describe('planner evaluation in new wordings (tests/fixtures/assistant-cases-2.jsonl … assistant-cases-5.jsonl)', () => {
   it('case ids are unique across the project case files', async () => {
-    const ids = (await Promise.all(['assistant-cases.jsonl', 'assistant-cases-2.jsonl', 'assistant-cases-3.jsonl', 'assistant-cases-4.jsonl'].map(caseFile))).flat().map((c) => c.id);
+    const ids = (await Promise.all(['assistant-cases.jsonl', 'assistant-cases-2.jsonl', 'assistant-cases-3.jsonl', 'assistant-cases-4.jsonl', 'assistant-cases-5.jsonl'].map(caseFile))).flat().map((c) => c.id);
     expect(new Set(ids).size).toBe(ids.length);
   });
 
@@ -53,5 +53,15 @@ describe('planner evaluation in new wordings (tests/fixtures/assistant-cases-2.j
     const fourth = await caseFile('assistant-cases-4.jsonl');
     expect(fourth.length).toBeGreaterThanOrEqual(120);
     await expectPlanned(fourth, 0.05);
+  }, 240_000);
+
+  // Written by an engineer other than the one fixing the planner, without reading its code or the
+  // other files: 104 blind cases in three batches (ids c5-, c5-b2-, c5-b3-), 89/104 before the fixes
+  // they drove, 96/104 after; eight more (c5-fix-) written with the fixes. Bound below the others':
+  // what still fails is named in the closing note (an upline called by name, a sport for its match).
+  it('plans the fifth case file (blind cases from another engineer) at 90% or better', async () => {
+    const fifth = await caseFile('assistant-cases-5.jsonl');
+    expect(fifth.length).toBeGreaterThanOrEqual(100);
+    await expectPlanned(fifth, 0.1);
   }, 240_000);
 });
