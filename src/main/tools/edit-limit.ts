@@ -55,7 +55,7 @@ export default defineTool({
         || (r.amounts.length > 0 && ORDER_MARKER.test(r.folded))
         // "per click win for Sam -3k": a limit given a negative or zero value is a change to refuse, not a read;
         // "Sam's CL +5k" a change by an amount, to ask about.
-        || r.amounts.some((a) => a.negative || a.paisa === 0) || /(?:^|\s)\+\s*\S/.test(r.folded) && r.amounts.length > 0),
+        || r.amounts.some((a) => a.negative || a.paisa === 0) || (r.amounts.length > 0 && /(?:^|\s)\+\s*\S/.test(r.folded))),
     fill(s) {
       const r = s.r;
       if (BULK.test(r.folded)) return ask('not_allowed', 'I change one player’s limit at a time, and only after you confirm it. Which player?');

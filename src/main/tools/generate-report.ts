@@ -77,7 +77,7 @@ export function reportSentence(d: GeneratedReport): string {
 const FORMAT_ONLY = /^(?:(?:can\s+i\s+have\s+|give\s+(?:it\s+)?(?:to\s+)?me\s+|make\s+it\s+|i\s+want\s+|send\s+)?(?:it\s+|that\s+|this\s+|the\s+same\s+|same\s+)?(?:as\s+|in\s+)?(?:an?\s+)?(?:pdf|excel|xlsx|spreadsheet|sheet)(?:\s+(?:file|format|version|one))?(?:\s+(?:instead|please|pls|then|too|also))*)$/;
 
 /** "that", "it", "those": the message is about what the last answer showed. */
-const REFERS_BACK = /\b(?:that|this|it|these|those|same|isko|isse|usko|use)\b/;
+const REFERS_BACK = /\b(?:that|this|it|these|those|same|isko|isse|usko)\b/;
 
 /** The report each read becomes when it is asked for as a file. */
 const REPORT_OF_READ: ReadonlyArray<readonly [tool: string, template: 'per_player_pnl' | 'bets_by_match' | 'settlement_log']> = [
