@@ -11,9 +11,35 @@ export function editsAllowed(length: number): number {
   return length < 8 ? 1 : 2;
 }
 
-/** A typed word is this word, the start of it (3 letters or more), or a typo of it. */
+/** A typed word is this word, the start of it (3 letters or more), a typo of it, or another romanisation of it. */
 export function wordMatches(typed: string, known: string): boolean {
-  return (typed.length >= 3 && known.startsWith(typed)) || isTypoOf(typed, known);
+  return (typed.length >= 3 && known.startsWith(typed)) || isTypoOf(typed, known) || soundsAlike(typed, known);
+}
+
+/**
+ * Indian names have no one Roman spelling: "Laxmi" and "Lakshmi", "Dipak" and "Deepak", "Puja"
+ * and "Pooja" are the same name to the agent who types them, but too many letters apart for a
+ * typo. Their sound keys are equal: the spellings that differ only by romanisation collapse
+ * (ksh/x, aspirated consonants, long vowels written double, w/v, ph/f, doubled letters).
+ */
+export function soundKey(word: string): string {
+  return word
+    .replace(/ksh|ks/g, 'x')
+    .replace(/ph/g, 'f')
+    .replace(/([kgcjtdbs])h/g, '$1')
+    .replace(/w/g, 'v')
+    .replace(/z/g, 'j')
+    .replace(/q/g, 'k')
+    .replace(/ck/g, 'k')
+    .replace(/ee/g, 'i')
+    .replace(/oo/g, 'u')
+    .replace(/(.)\1+/g, '$1')
+    .replace(/y$/, 'i');
+}
+
+/** Two spellings of one name (four letters or more, so short words do not collide by accident). */
+export function soundsAlike(typed: string, known: string): boolean {
+  return typed.length >= 4 && known.length >= 4 && typed !== known && soundKey(typed) === soundKey(known);
 }
 
 /** The word itself or a typo of it: a few letters wrong, missing, extra, or two swapped. */
@@ -55,4 +81,17 @@ export function nameMatches(typed: string, known: string, realWords: ReadonlySet
     used.add(at);
   }
   return true;
+}
+
+/** Every typed word is another romanisation of a different word of the name ("laxmi menon"). */
+export function soundsLikeName(typed: string, known: string): boolean {
+  const words = normalizeForSearch(typed).split(' ').filter(Boolean);
+  const pool = normalizeForSearch(known).split(' ').filter(Boolean).map(soundKey);
+  if (words.length === 0 || words.length > pool.length) return false;
+  const used = new Set<number>();
+  return words.every((word) => {
+    const at = word.length >= 4 ? pool.findIndex((w, i) => !used.has(i) && w === soundKey(word)) : -1;
+    if (at >= 0) used.add(at);
+    return at >= 0;
+  });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nameMatches, wordMatches } from '../../src/shared/fuzzy.js';
+import { nameMatches, soundsLikeName, wordMatches } from '../../src/shared/fuzzy.js';
 
 describe('typo-tolerant matching', () => {
   it.each([
@@ -26,5 +26,22 @@ describe('typo-tolerant matching', () => {
     expect(nameMatches('Neha Iyer', 'Sneha Iyer')).toBe(true);
     expect(nameMatches('Neha Iyer', 'Sneha Iyer', new Set(['neha', 'gupta', 'sneha', 'iyer']))).toBe(false);
     expect(nameMatches('Snehaa Iyer', 'Sneha Iyer', new Set(['neha', 'gupta', 'sneha', 'iyer']))).toBe(true);
+  });
+
+  it.each([
+    ['laxmi', 'lakshmi', true], ['dipak', 'deepak', true], ['puja', 'pooja', true], ['irfaan', 'irfan', true],
+    ['mohamed', 'mohammed', true], ['wivek', 'vivek', true], ['bhat', 'bhatt', true], ['kanna', 'khanna', true],
+    // Another romanisation, never another name: a letter that changes the name still counts.
+    ['sarman', 'sharma', false], ['sanjana', 'sanjay', false], ['anil', 'anita', false], ['ravi', 'rahul', false],
+  ])('%s sounds like %s: %s', (typed, known, expected) => {
+    expect(wordMatches(typed, known)).toBe(expected);
+  });
+
+  it('a name matches by ear only word for word, each typed word against a different word', () => {
+    expect(soundsLikeName('laxmi', 'Lakshmi Menon')).toBe(true);
+    expect(soundsLikeName('Laxmi Menon', 'Lakshmi Menon')).toBe(true);
+    expect(soundsLikeName('laxmi laxmi', 'Lakshmi Menon')).toBe(false);
+    expect(soundsLikeName('laxmi gupta', 'Lakshmi Menon')).toBe(false);
+    expect(soundsLikeName('lax', 'Lakshmi Menon')).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { FixtureRef, PlayerRef } from '../../shared/contracts/agent-api.js';
+import { soundsLikeName } from '../../shared/fuzzy.js';
 import { normalizeForSearch } from '../../shared/text.js';
 import { queryRows } from '../db/client.js';
 import { type Caller, type ServiceDeps, inDownline } from './caller.js';
@@ -37,7 +38,15 @@ export async function searchPlayers(deps: ServiceDeps, caller: Caller, query: st
     where ${inDownline(caller, 'a')} and word_similarity(${q}, a.search_name) >= ${FUZZY_THRESHOLD}
     order by word_similarity(${q}, a.search_name) desc, a.display_name, a.id
     limit ${limit}`);
-  return fuzzy.map(toPlayerRef);
+  if (fuzzy.length > 0) return fuzzy.map(toPlayerRef);
+  // Trigrams miss another romanisation of a name ("laxmi" shares too few with "lakshmi"). Only
+  // when every tier above found nothing, the downline's names are read and matched by ear.
+  const downline = await queryRows<Row & { search_name: string }>(deps.db, sql`
+    select a.id, a.display_name as name, a.username, a.role, p.id as agent_id, p.display_name as agent_name, 'fuzzy' as match, a.search_name
+    from accounts a join accounts p on p.id = a.parent_id
+    where ${inDownline(caller, 'a')}
+    order by a.display_name, a.id`);
+  return downline.filter((r) => soundsLikeName(q, r.search_name)).slice(0, limit).map(toPlayerRef);
 }
 
 function toPlayerRef(r: { id: string; name: string; username: string; role: PlayerRef['role']; agent_id: string; agent_name: string; match: PlayerRef['match'] }): PlayerRef {
