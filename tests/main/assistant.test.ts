@@ -7,6 +7,7 @@ import { Assistant, type TurnRecord } from '../../src/main/assistant/assistant.j
 import { RateLimiter } from '../../src/main/assistant/guards/rate-limit.js';
 import { WITHHELD, allowedFigures, guardNumbers } from '../../src/main/assistant/guards/number-guard.js';
 import { FileChatHistory } from '../../src/main/assistant/history.js';
+import { GLOSSARY } from '../../src/main/assistant/glossary.js';
 import { AuditLog } from '../../src/main/audit/audit-log.js';
 import { NonceStore } from '../../src/main/confirm/nonce-store.js';
 import { RulePlanner } from '../../src/main/assistant/planner/rule-planner.js';
@@ -82,6 +83,19 @@ describe('a read turn', () => {
     await run(a, 'pnl for Anita Desai last week');
     await run(a, 'and last month?');
     expect(records[1]!.calls).toEqual([{ tool: 'agent.getPnL', args: { playerId: await accountId(backend, 'anita'), from: '2026-10-01', to: '2026-10-31' } }]);
+  });
+});
+
+describe('the meaning of a word', () => {
+  it('answers "what does take mean" from the glossary, with no tool called and no figure', async () => {
+    const { a, records } = assistant();
+    const { cards, text } = await run(a, 'what does take mean?');
+    expect(records[0]).toMatchObject({ intent: 'definition:take', outcome: 'direct', calls: [] });
+    expect(cards).toEqual([]);
+    expect(text).toBe(GLOSSARY.take.text);
+    const asked = await run(a, 'what is my take');
+    expect(records[1]!.calls.map((c) => c.tool)).toEqual(['agent.getTake']);
+    expect(cardOf(asked.cards, 'take_table')).toBeDefined();
   });
 });
 

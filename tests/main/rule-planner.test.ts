@@ -386,3 +386,24 @@ describe('wordings agents really type', () => {
     expect(calls("who still hasn't paid?")).toEqual([{ tool: 'agent.getTake', args: {} }]);
   });
 });
+
+describe('the meaning of a word of the desk', () => {
+  it.each([
+    ['what does take mean?', 'take'], ['CL ka matlab kya hai', 'creditlimit'], ['comision kya hota hai', 'commission'],
+    ['what is meant by exposure', 'exposure'], ['define p&l', 'pnl'], ['how is the take calculated', 'take'],
+    ['udhaar matlab?', 'take'], ['what is a downline', 'downline'], ['expo means what', 'exposure'],
+    ['whats the meaning of per click win', 'perclickwin'], ['explain settlement to me', 'settlement'],
+    ['sorry, what does PL mean here', 'pnl'], ['how do you calculate commission', 'commission'],
+  ])('%s: the definition of %s, no tool', (text, term) => {
+    expect(plan(text)).toMatchObject({ action: 'direct', intent: `definition:${term}`, calls: [] });
+  });
+
+  it.each([
+    ['what is my take', 'agent.getTake'], ['take kya hai', 'agent.getTake'], ['explain karan exposure', null],
+    ['how is karan take calculated', 'agent.getTake'], ['what does karan owe', 'agent.getTake'], ['what is my exposure', 'agent.getLiveExposure'],
+  ])('%s asks about figures, not a word', (text, tool) => {
+    const decision = plan(text);
+    expect(decision.intent).not.toMatch(/^definition:/);
+    if (tool) expect(decision.calls.map((c) => c.tool)).toContain(tool);
+  });
+});

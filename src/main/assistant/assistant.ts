@@ -29,6 +29,7 @@ import type { ClaudeTurnResult, Exchange } from './claude/claude-turn.js';
 import { WRITE_INTENTS } from './planner/classifier.js';
 import { asksForChange } from './planner/rule-planner.js';
 import { DIRECT_ANSWERS, proposalSentence, sentenceFor } from './composer.js';
+import { definitionOf } from './glossary.js';
 import { allowedFigures, guardNumbers } from './guards/number-guard.js';
 import type { ChatHistoryStore } from './history.js';
 import { type CachedRead, type ReadCache, WRITE_UNREACHABLE_TEXT, cachedSentence } from './read-cache.js';
@@ -434,7 +435,7 @@ export class Assistant implements ChatService {
     record.notes.push(...outcome.notes);
     if (outcome.action === 'direct') {
       record.outcome = 'direct';
-      return { text: DIRECT_ANSWERS[outcome.intent as keyof typeof DIRECT_ANSWERS] ?? DIRECT_ANSWERS.off_topic, cards: [] };
+      return { text: definitionOf(outcome.intent) ?? DIRECT_ANSWERS[outcome.intent as keyof typeof DIRECT_ANSWERS] ?? DIRECT_ANSWERS.off_topic, cards: [] };
     }
     if (outcome.action === 'failed') {
       record.outcome = 'failed';

@@ -4,6 +4,8 @@
  * with one slot changed, and the freshness breaker. Deterministic and free of I/O; names stay
  * names here — the policy gate resolves them. docs/intent-map.md is this file in words.
  */
+import { DEFINITION_INTENT } from '../glossary.js';
+import { definitionAsked } from './definition.js';
 import type { Decision } from '../../../shared/contracts/assistant.js';
 import type { ToolModule } from '../../tools/define.js';
 import { TOOL_MODULES } from '../../tools/index.js';
@@ -85,7 +87,7 @@ function changeDoubt(calls: readonly PlannedCall[], text: string, r: Reading): N
 }
 
 /** Every word the planner understands: the grammar's own and each intent's vocabulary. */
-const KNOWN_WORDS: ReadonlySet<string> = new Set([...LEXICON, ...INTENTS.flatMap((i) => i.vocabulary)]);
+export const KNOWN_WORDS: ReadonlySet<string> = new Set([...LEXICON, ...INTENTS.flatMap((i) => i.vocabulary)]);
 
 /** Greetings, thanks and goodbyes, one or several in a row ("gn, signing off for the day"): small talk, never a request. */
 const GREETING = /^(?:(?:hi+|hello|hey|yo|namaste|hola|good\s+(?:morning|afternoon|evening|night)|gm|gn|thanks?(?:\s+you)?|thx|ok(?:ay)?|cool|great|nice|bye|goodbye|see\s+you|(?:signing|logging)\s+off|kya\s+haal(?:\s+hai)?|kaise\s+ho|sab\s+(?:theek|thik|badhiya)(?:\s+hai)?|how\s+(?:are|r)\s+(?:you|u)(?:\s+doing)?(?:\s+today)?|how(?:s|\s+is)\s+it\s+going)\b[\s!.?,]*)+(?:there|again|so\s+much|a\s+lot|for\s+(?:now|today|the\s+day|tonight)|bhai|yaar|ji|sir|boss)?[\s!.?]*$/;
@@ -171,6 +173,8 @@ export class RulePlanner implements Planner {
     if (hasAny(r, 'capabilities') || /^(?:help|\?|commands|menu)\b/.test(r.folded)) {
       return { ...base, intent: 'capabilities', action: 'direct', calls: [], confidence: 1 };
     }
+    const term = definitionAsked(r.folded);
+    if (term) return { ...base, intent: `${DEFINITION_INTENT}${term}`, action: 'direct', calls: [], confidence: 0.95 };
     // "who won the world cup in 2011": a question about the world, with nothing of the book named, is
     // not a request for the book's figures (its "won" is not a player's winnings).
     if ([...r.words].some((w) => WORLD.has(w)) && r.names.length === 0 && r.fixture === null && speechAct(r.folded, ORDER_VERBS) === 'question'
