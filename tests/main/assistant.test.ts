@@ -99,6 +99,18 @@ describe('the meaning of a word', () => {
   });
 });
 
+describe('the upline called by name', () => {
+  it("what priya owes Vikram is her upline's balance; his bets are not hers to see", async () => {
+    const { a, records } = assistant();
+    const owed = await run(a, 'vikram ko kitna dena hai mujhe');
+    expect(records[0]!.calls.map((c) => c.tool)).toEqual(['agent.getUpline']);
+    expect(owed.cards.map((c) => c.type)).not.toContain('picker');
+    const bets = await run(a, "show vikram's bets");
+    expect(records[1]).toMatchObject({ outcome: 'clarify', calls: [] });
+    expect(bets.text).toContain('Vikram Rao is your upline');
+  });
+});
+
 describe('the picker', () => {
   it('offers every Rahul of the downline and completes the request with the one chosen', async () => {
     const { a, records } = assistant();

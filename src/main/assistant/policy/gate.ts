@@ -10,6 +10,8 @@ import { nameMatches } from '../../../shared/fuzzy.js';
 import { normalizeForSearch } from '../../../shared/text.js';
 import type { ToolContext, ToolDefinition, ToolRegistry, EntityKind } from '../../tools/types.js';
 import type { KnownEntity, PlannedCall } from '../planner/types.js';
+import getTake from '../../tools/get-take.js';
+import getUpline from '../../tools/get-upline.js';
 
 export const MAX_CALLS_PER_TURN = 6;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -103,6 +105,24 @@ export async function gate(decision: Decision, registry: ToolRegistry, user: Use
           for (const call of planned) if (call.args.fixture === name) call.args.fixture = match.entity.id;
           fixture = match.entity;
           continue;
+        }
+      }
+      // "vikram ko kitna dena hai": the agent above the user, called by name, is no one in the
+      // downline; what is owed to them is the upline's balance, anything else of theirs is not the user's to see.
+      if (kind === 'player' && found.status === 'none' && user.role === 'agent') {
+        const upline = await resolver.uplineName();
+        if (upline !== null && nameMatches(name, upline)) {
+          const takes = planned.filter((c) => c.args.player === name);
+          if (takes.every((c) => c.tool === getTake.name)) {
+            planned = [...planned.filter((c) => c.args.player !== name), { tool: getUpline.name, args: {} }]
+              .filter((c, i, all) => all.findIndex((o) => o.tool === c.tool && JSON.stringify(o.args) === JSON.stringify(c.args)) === i);
+            notes.push(`“${oneLine(name)}” is the upline; read as the upline's balance`);
+            continue;
+          }
+          return {
+            action: 'clarify', intent, reason: 'player_not_found', notes, searches: resolver.searches,
+            question: `${oneLine(upline)} is your upline, not a player in your downline. I can show your balance with them: ask "what do I owe my upline".`,
+          };
         }
       }
       if (found.status === 'none') {
@@ -272,6 +292,18 @@ class Resolver {
   known(id: string): KnownEntity | null {
     return this.names.get(id) ?? null;
   }
+
+  /** The display name of the user's upline, asked once a turn (null when the read fails). */
+  async uplineName(): Promise<string | null> {
+    if (this.upline === undefined) {
+      this.searches++;
+      const envelope = await this.registry.call(getUpline.name, {}, this.ctx, { retries: 2 });
+      this.upline = envelope.ok ? (envelope.data as { uplineName: string }).uplineName : null;
+    }
+    return this.upline;
+  }
+
+  private upline: string | null | undefined;
 
   /** The tool that turns names of this kind into ids (its module says `resolves`). */
   private searchTool(kind: 'player' | 'fixture'): string {
