@@ -407,3 +407,10 @@ describe('the meaning of a word of the desk', () => {
     if (tool) expect(decision.calls.map((c) => c.tool)).toContain(tool);
   });
 });
+
+describe('a sport named', () => {
+  it('is the match in a request of the book, and small talk beside a word of the world', () => {
+    expect(calls('how exposed am i on the tennis')).toEqual([{ tool: 'agent.getLiveExposure', args: { fixture: 'tennis' } }]);
+    expect(plan('any cricket news today')).toMatchObject({ action: 'direct', intent: 'off_topic', calls: [] });
+  });
+});

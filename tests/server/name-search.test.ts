@@ -23,3 +23,28 @@ describe.each(ENGINES)('player search by another romanisation on %s', (engine) =
     expect((await priya.agent.searchPlayers.query({ query: 'vinod' })).players).toEqual([]);
   });
 });
+
+describe.each(ENGINES)('fixture search by sport on %s', (engine) => {
+  let b: TestBackend;
+  let priya: ReturnType<TestBackend['client']>;
+
+  beforeAll(async () => {
+    b = await startTestBackend(engine);
+    priya = b.client(await b.login('priya'));
+  });
+  afterAll(async () => b?.close());
+
+  const search = async (query: string) => (await priya.match.searchFixtures.query({ query })).fixtures;
+
+  it('"the tennis" is the tennis match on now', async () => {
+    expect((await search('the tennis')).map((f) => f.name)).toEqual(['Djokovic vs Alcaraz']);
+    const cricket = await search('cricket match');
+    expect(cricket.map((f) => f.name)).toContain('India vs Australia');
+    expect(cricket.every((f) => f.sport === 'cricket' && f.status === 'live')).toBe(true);
+  });
+
+  it('a sport beside team words narrows them to it', async () => {
+    expect((await search('india cricket')).map((f) => f.name)).toContain('India vs Australia');
+    expect(await search('india tennis')).toEqual([]);
+  });
+});

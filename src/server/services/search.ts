@@ -56,15 +56,30 @@ function toPlayerRef(r: { id: string; name: string; username: string; role: Play
 /** Words that join team names in a question and name no team. */
 const FIXTURE_STOPWORDS = new Set(['vs', 'v', 'versus', 'against', 'x', 'the', 'match', 'game', 'fixture', 'on', 'of', 'in', 'and', 'at']);
 
+/** A sport named in a question, and the fixtures' name for it. */
+const SPORTS: Readonly<Record<string, string>> = { cricket: 'cricket', tennis: 'tennis', football: 'football', soccer: 'football' };
+
 /**
  * Fixtures by team names or short codes ("IND v AUS", "MI vs CSK", "the India match"): every
  * team word typed must be a whole word of the fixture, else the start of one, else trigram
- * likeness; the best tier found is the answer. Fixtures are the exchange's, not scoped.
+ * likeness; the best tier found is the answer. A sport typed narrows the search to it; a sport
+ * alone ("the tennis") is that sport's match on now, or when none is, its nearest in time.
+ * Fixtures are the exchange's, not scoped.
  */
 export async function searchFixtures(deps: ServiceDeps, query: string, limit: number): Promise<FixtureRef[]> {
-  const words = normalizeForSearch(query).split(' ').filter((w) => w && !FIXTURE_STOPWORDS.has(w));
-  if (words.length === 0) return [];
+  const typed = normalizeForSearch(query).split(' ').filter((w) => w && !FIXTURE_STOPWORDS.has(w));
+  const sport = typed.map((w) => SPORTS[w]).find((s) => s !== undefined) ?? null;
+  const words = typed.filter((w) => !Object.hasOwn(SPORTS, w));
+  if (words.length === 0 && sport === null) return [];
   const now = deps.now();
+  const ofSport = sport === null ? sql`true` : sql`f.sport = ${sport}`;
+  const nearestFirst = sql`order by (f.status = 'live') desc, abs(extract(epoch from (f.starts_at - ${now.toISOString()}::timestamptz))), f.id`;
+  if (words.length === 0) {
+    const found = await queryRows<{ id: string; status: string }>(deps.db, sql`
+      select f.id, f.status from fixtures f where ${ofSport} and f.status <> 'finished' ${nearestFirst} limit ${limit}`);
+    const live = found.filter((f) => f.status === 'live');
+    return found.length === 0 ? [] : fixtureRefs(deps, (live.length > 0 ? live : found).map((f) => f.id));
+  }
   const tiers = [
     sql.join(words.map((w) => sql`(' ' || f.search_text || ' ') like ${`% ${likeEscape(w)} %`}`), sql` and `),
     sql.join(words.map((w) => sql`(' ' || f.search_text) like ${`% ${likeEscape(w)}%`}`), sql` and `),
@@ -72,9 +87,7 @@ export async function searchFixtures(deps: ServiceDeps, query: string, limit: nu
   ];
   for (const condition of tiers) {
     const found = await queryRows<{ id: string }>(deps.db, sql`
-      select f.id from fixtures f where ${condition}
-      order by (f.status = 'live') desc, abs(extract(epoch from (f.starts_at - ${now.toISOString()}::timestamptz))), f.id
-      limit ${limit}`);
+      select f.id from fixtures f where ${condition} and ${ofSport} ${nearestFirst} limit ${limit}`);
     if (found.length > 0) return fixtureRefs(deps, found.map((f) => f.id));
   }
   return [];

@@ -165,6 +165,9 @@ world cup trophy tournament league championship championships olympics ipl f1 fo
 news headlines president minister pm movie movies film song songs stock stocks sensex nifty bitcoin crypto joke jokes
 `.split(/\s+/).filter(Boolean));
 
+/** Sports the exchange lists: a sport named is a match of it ("the tennis"), never a player's name. */
+export const SPORTS: ReadonlySet<string> = new Set(['cricket', 'tennis', 'football', 'soccer']);
+
 /**
  * Words the planner reads that belong to no one tool (fixtures, markets, the assistant's own); each
  * tool's planning adds its own vocabulary (src/main/tools). None of them is ever part of a name.

@@ -10,7 +10,7 @@ import type { Decision } from '../../../shared/contracts/assistant.js';
 import type { ToolModule } from '../../tools/define.js';
 import { TOOL_MODULES } from '../../tools/index.js';
 import { planShare } from '../../tools/share-report.js';
-import { LEXICON, type Reading, WORLD, hasAny, read } from './grammar.js';
+import { LEXICON, type Reading, SPORTS, WORLD, hasAny, read } from './grammar.js';
 import { LIST_JOINERS, Slots, metricOf, periodOf, statusOf } from './slots.js';
 import { speechAct } from './speech-act.js';
 import { amountRefusal } from '../../../shared/parse/amount.js';
@@ -177,7 +177,7 @@ export class RulePlanner implements Planner {
     if (term) return { ...base, intent: `${DEFINITION_INTENT}${term}`, action: 'direct', calls: [], confidence: 0.95 };
     // "who won the world cup in 2011": a question about the world, with nothing of the book named, is
     // not a request for the book's figures (its "won" is not a player's winnings).
-    if ([...r.words].some((w) => WORLD.has(w)) && r.names.length === 0 && r.fixture === null && speechAct(r.folded, ORDER_VERBS) === 'question'
+    if ([...r.words].some((w) => WORLD.has(w)) && r.names.every((n) => SPORTS.has(n.text)) && r.fixture === null && speechAct(r.folded, ORDER_VERBS) === 'question'
       && triggered(r).every((i) => i.id === 'pnl') && !/\b(?:i|me|my|we|us|our|pnl|profit|loss|earnings|players?)\b/.test(r.folded)) {
       return { ...base, intent: 'off_topic', action: 'direct', calls: [], confidence: 0.7 };
     }
