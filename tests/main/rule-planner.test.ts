@@ -414,3 +414,12 @@ describe('a sport named', () => {
     expect(plan('any cricket news today')).toMatchObject({ action: 'direct', intent: 'off_topic', calls: [] });
   });
 });
+
+describe('how the play went, in Hinglish', () => {
+  it.each([
+    ['aaj ka khel kaisa raha', '2026-11-20', '2026-11-20'], ['kal ka din kaisa gaya', '2026-11-19', '2026-11-19'],
+    ['pichle mahine ka dhandha kaisa raha', '2026-10-01', '2026-10-31'], ['mahina kaisa gaya', '2026-11-01', '2026-11-20'],
+  ])('%s is the PnL of %s to %s', (text, from, to) => {
+    expect(calls(text)).toEqual([{ tool: 'agent.getPnL', args: { from, to } }]);
+  });
+});

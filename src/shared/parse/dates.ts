@@ -323,6 +323,8 @@ const weekOf = (t: IsoDate, back: number): Span => ({ from: addDays(startOfWeek(
 const lastDays = (t: IsoDate, n: number): Span => ({ from: addDays(t, -(Math.max(1, n) - 1)), to: t });
 
 /** "for the week", "the month so far", "a good week", "how was my week": the running period, when no word places it elsewhere. */
+/** "hafta kaisa raha", "month kaisa gaya": a week or month said bare before "how did it go" is the running one. */
+const BARE_HOW_WENT = (units: string) => String.raw`(?<!\b(?:pichla|pichle|pichhla|pichhle|last|previous|agla|agle|next|ek|do|teen|\d+)\s+)(?:${units})(?=\s+(?:kaisa|kaise|kesa|kaisi|kaesa)\s+(?:raha|rahi|rahe|gaya|gayi|gaye|tha|thi|chala|chali)\b)`;
 const THE_PERIOD = (unit: string) => String.raw`(?:(?:for|in|over|during)\s+the\s+${unit}(?!\s+(?:before|after|prior|earlier|of|ending|starting|from|that|when|\d))|the\s+${unit}\s+so\s+far|(?:(?:a|an)\s+)?(?:good|bad|great|decent|rough|tough|poor|profitable|slow|winning|losing)\s+${unit}(?=\s+for\s+(?:me|us)\b)|(?:a|an)\s+(?:good|bad|great|decent|rough|tough|poor|profitable|slow|winning|losing)\s+${unit}|(?:my|our)\s+${unit}(?=\s+(?:go|went|been|so\s+far)\b|\s*\??\s*$))`;
 
 /** A count of days, weeks or months in words ("last two days", "pichle teen hafte"). */
@@ -368,9 +370,9 @@ const PERIODS: Rule[] = [
   [/\b(?:the\s+)?month\s+before\s+last(?:\s+month)?\b/, (_m, t) => lastMonthOf(t, 2)],
   // "for the week", "the week so far", "and for the month?": with nothing else to place it, the
   // week or month that is running (never "the week before", "the week of 10 Nov").
-  [new RegExp(String.raw`\b(?:(?:this|current)\s+week|${HINDI_THIS}\s+(?:hafte|hafta|week)|wtd|week\s+to\s+date|${THE_PERIOD('week')})\b`), (_m, t) => ({ from: startOfWeek(t), to: t })],
+  [new RegExp(String.raw`\b(?:(?:this|current)\s+week|${HINDI_THIS}\s+(?:hafte|hafta|week)|${BARE_HOW_WENT('hafta|hafte|week')}|wtd|week\s+to\s+date|${THE_PERIOD('week')})\b`), (_m, t) => ({ from: startOfWeek(t), to: t })],
   [new RegExp(String.raw`\b(?:(?:last|previous|prev)\s+week|${HINDI_LAST}\s+(?:hafte|hafta|week))\b`), (_m, t) => weekOf(t, 1)],
-  [new RegExp(String.raw`\b(?:(?:this|current)\s+month|${HINDI_THIS}\s+(?:mahine|mahina|month)|mtd|month\s+to\s+date|${THE_PERIOD('month')})\b`), (_m, t) => ({ from: startOfMonth(t), to: t })],
+  [new RegExp(String.raw`\b(?:(?:this|current)\s+month|${HINDI_THIS}\s+(?:mahine|mahina|month)|${BARE_HOW_WENT('mahina|mahine|month')}|mtd|month\s+to\s+date|${THE_PERIOD('month')})\b`), (_m, t) => ({ from: startOfMonth(t), to: t })],
   [new RegExp(String.raw`\b(?:(?:last|previous|prev)\s+month|${HINDI_LAST}\s+(?:mahine|mahina|month))\b`), (_m, t) => lastMonthOf(t)],
   [new RegExp(String.raw`\b(?:(?:this|current)\s+year|${HINDI_THIS}\s+(?:saal|sal|year)|ytd|year\s+to\s+date)\b`), (_m, t) => ({ from: `${t.slice(0, 4)}-01-01`, to: t })],
   [new RegExp(String.raw`\b(?:(?:last|previous|prev)\s+year|${HINDI_LAST}\s+(?:saal|sal|year))\b`), (_m, t) => {

@@ -58,6 +58,9 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\b(?:down|short)\s+to\s+(me|us)\b/g, ' owes $1 '],
   // "was it a good week for me", "how was my day": the result of a period, asked in everyday words.
   [/\b(?:good|bad|great|decent|rough|tough|poor|profitable|slow|winning|losing)\s+(day|week|month|year)\s+for\s+(?:me|us)\b|\bhow\s+(?:was|is|did)\s+(?:my|our)\s+(day|week|month|year)\b/g, ' pnl $1$2 '],
+  // "aaj ka khel kaisa raha", "hafta kaisa gaya": how the day's (week's) play went, in Hinglish.
+  [/\b(?:din|khel|dhandha|dhanda|dhandhe|business|kaam|game|games)\s+(?:kaisa|kaise|kesa|kaisi|kaesa)\s+(?:raha|rahi|rahe|gaya|gayi|gaye|tha|thi|chala|chali)\b/g, ' pnl '],
+  [/\b(hafta|hafte|mahina|mahine|week|month)\s+(?:kaisa|kaise|kesa|kaisi|kaesa)\s+(?:raha|rahi|rahe|gaya|gayi|gaye|tha|thi|chala|chali)\b/g, ' $1 pnl '],
   [/\bsub[\s-]*agents?\b/g, ' subagents '],
   [/\bdown[\s-]*line\b/g, ' downline '],
   [/\bup[\s-]*line\b/g, ' upline '],
