@@ -423,3 +423,9 @@ describe('how the play went, in Hinglish', () => {
     expect(calls(text)).toEqual([{ tool: 'agent.getPnL', args: { from, to } }]);
   });
 });
+
+describe('an everyday word near a domain word', () => {
+  it('"come to" is not "comm": what settling would come to is the take alone', () => {
+    expect(calls('how much would settling with Karan come to?')).toEqual([{ tool: 'agent.getTake', args: { player: 'karan' } }]);
+  });
+});

@@ -138,7 +138,7 @@ anymore altogether nearly barely hardly mostly mainly generally normally especia
 stand standing sit sound sounds seem seems seemed feel feels felt mean means meant wonder wondering wish try trying tried
 help helping keep kept stay stop start started begin continue carry handle deal work working worked happen happened happening
 push pushed move moved put putting call allow allowed afford manage managed expect expected worry care matter matters remember
-forget forgot miss missed notice noticed confirm confirmed figure figured sort sorted
+forget forgot miss missed notice noticed confirm confirmed figure figured sort sorted come comes coming came
 thing things stuff idea question questions problem problems issue issues reason reasons time times moment minute hour side part
 kind type way end sense job situation picture overview snapshot rundown lowdown update updates
 everyone everybody anybody somebody nobody whoever whichever whatever someone
