@@ -429,3 +429,10 @@ describe('an everyday word near a domain word', () => {
     expect(calls('how much would settling with Karan come to?')).toEqual([{ tool: 'agent.getTake', args: { player: 'karan' } }]);
   });
 });
+
+describe('a commission report', () => {
+  it('is the PnL per player report, which has a commission column (there is no commission template)', () => {
+    expect(calls('comision report for octobr')).toEqual([{ tool: 'agent.generateReport', args: { template: 'per_player_pnl', format: 'xlsx', filters: { from: '2026-10-01', to: '2026-10-31' } } }]);
+    expect(calls('comm report pdf')[0]?.args).toMatchObject({ template: 'per_player_pnl', format: 'pdf' });
+  });
+});

@@ -108,7 +108,8 @@ export default defineTool({
       const format = hasAny(r, 'pdf') ? 'pdf' : 'xlsx';
       const template = hasAny(r, 'settlement', 'settlements', 'payment', 'payments', 'settle') ? 'settlement_log'
         : hasAny(r, 'bet', 'bets', 'wager', 'wagers') ? 'bets_by_match'
-          : hasAny(r, 'pnl', 'profit', 'profits', 'loss', 'losses', 'result', 'results') || PLAYER_WORD.test(r.folded) ? 'per_player_pnl' : null;
+          // There is no commission template: the PnL per player report has each player's commission in a column of its own.
+          : hasAny(r, 'pnl', 'profit', 'profits', 'loss', 'losses', 'result', 'results', 'commission', 'comm') || PLAYER_WORD.test(r.folded) ? 'per_player_pnl' : null;
       // "as pdf instead" right after a report: the same report in the other format.
       const last = s.lastCall('agent.generateReport');
       if (!template && last && (FORMAT_ONLY.test(r.folded) || hasAny(r, 'instead', 'same'))) {
