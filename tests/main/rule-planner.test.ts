@@ -436,3 +436,17 @@ describe('a commission report', () => {
     expect(calls('comm report pdf')[0]?.args).toMatchObject({ template: 'per_player_pnl', format: 'pdf' });
   });
 });
+
+describe('everyday words around a request are not names', () => {
+  it.each([
+    ['how much have I made in commission so far this month', [{ tool: 'agent.getCommission', args: { from: '2026-11-01', to: '2026-11-20' } }]],
+    ['how much room does sneha have left to bet', [{ tool: 'agent.getCreditLimit', args: { player: 'sneha' } }]],
+    ['how much margin is left for Karan', [{ tool: 'agent.getCreditLimit', args: { player: 'karan' } }]],
+  ])('%s', (text, expected) => {
+    expect(calls(text)).toEqual(expected);
+  });
+
+  it('a world word typed in capitals is an acronym, not a name: "who won the IPL last year" is small talk', () => {
+    expect(plan('who won the IPL last year')).toMatchObject({ action: 'direct', intent: 'off_topic' });
+  });
+});

@@ -50,6 +50,12 @@ const SYNONYMS: Array<[RegExp, string]> = [
   // "is Deepak square with me?", "all square?": a balance of nil, asked of the take (not "square up").
   [/\bsquare(?=\s+(?:kar|karo|kardo|karna|karke|kar\s+do)\b)/g, ' settle '],
   [/\b(?:all\s+)?square\b(?!\s*(?:up|off|kar|karo|kardo|karna|karke))/g, ' balance '],
+  // "how much room does Sneha have left to bet": the room is what is left under her limit (the
+  // words between, her name among them, stay; "to bet" is the room's, not a request for bets).
+  [/\b(?:room|space|margin)\b((?:\s+\S+){0,5}?)\s+(?:left|remaining|bacha|bachi|baki)(?:\s+(?:to|for)\s+(?:bet|betting|bets|play|playing))?\b/g, ' headroom$1 '],
+  [/\b(?:room|space|margin)\b((?:\s+\S+){0,5}?)\s+(?:to|for)\s+(?:bet|betting|bets|play|playing)\b/g, ' headroom$1 '],
+  // "how much have I made in commission": the earning is the commission, not a second question of PnL.
+  [/\b(?:made|make|making|earned|earn|earning|kamaya|kamaye|kamai)\s+(?:in|from|as|through|via|on|by)\s+(?:way\s+of\s+)?(commission|comm)\b/g, ' $1 '],
   // "can Deepak bet more?", "is he maxed out": room left under the credit limit.
   [/\b(?:bet|play|punt|wager)\s+(?:any\s+|some\s+)?more\b|\bmaxed\s+out\b|\bmaxed\b|\broom\s+(?:left\s+)?to\s+(?:bet|play)\b/g, ' headroom '],
   // "can Irfan still place bets?": whether he may bet, not the bets he placed.
@@ -138,7 +144,7 @@ anymore altogether nearly barely hardly mostly mainly generally normally especia
 stand standing sit sound sounds seem seems seemed feel feels felt mean means meant wonder wondering wish try trying tried
 help helping keep kept stay stop start started begin continue carry handle deal work working worked happen happened happening
 push pushed move moved put putting call allow allowed afford manage managed expect expected worry care matter matters remember
-forget forgot miss missed notice noticed confirm confirmed figure figured sort sorted come comes coming came
+forget forgot miss missed notice noticed confirm confirmed figure figured sort sorted come comes coming came far left remaining
 thing things stuff idea question questions problem problems issue issues reason reasons time times moment minute hour side part
 kind type way end sense job situation picture overview snapshot rundown lowdown update updates
 everyone everybody anybody somebody nobody whoever whichever whatever someone
@@ -440,6 +446,8 @@ function namedDespiteEveryday(text: string): Set<string> {
     const startsSentence = before === '' || /[.!?:]$/.test(before);
     const next = /^\s+(\p{Lu}[\p{L}]*)/u.exec(text.slice(m.index + m[0].length));
     const word = fold(m[0]);
+    // All capitals is how acronyms are typed ("who won the IPL"), not how a name is marked.
+    if (m[0].length > 1 && m[0] === m[0].toUpperCase()) continue;
     if (!startsSentence || (next && !EVERYDAY.has(fold(next[1]!)) && !STOPWORDS.has(fold(next[1]!)))) out.add(word);
   }
   for (const m of text.matchAll(/(\p{L}+)(?:['’]s\b|\s+(?:ka|ke|ki|ko|se|ne|pe)\b)/gu)) out.add(fold(m[1]!));
