@@ -450,3 +450,20 @@ describe('everyday words around a request are not names', () => {
     expect(plan('who won the IPL last year')).toMatchObject({ action: 'direct', intent: 'off_topic' });
   });
 });
+
+describe('a player pointed at but never named', () => {
+  it.each(['his bets', "the new guy's bets", 'uska hisaab', "that client's credit limit"])('%s, with no one before, asks which player', (text) => {
+    expect(plan(text)).toMatchObject({ action: 'clarify', calls: [], clarify: { reason: 'needs_player' } });
+  });
+
+  it('is the player of the conversation when there is one', () => {
+    const context: ConversationContext = { ...EMPTY_CONTEXT, lastPlayer: { id: PLAYER_ID, name: 'Anita Desai' } };
+    expect(calls('his bets', { context })).toEqual([{ tool: 'agent.getBetHistory', args: { player: PLAYER_ID } }]);
+    expect(calls('uska hisaab', { page: { path: `/agent/players/${PLAYER_ID}`, query: {} } })).toEqual([{ tool: 'agent.getTake', args: { player: PLAYER_ID } }]);
+  });
+
+  it('a request of everyone stays everyone\'s', () => {
+    expect(calls('who is the player with most exposure')).toHaveLength(1);
+    expect(calls("sneha's balance and her bets").map((c) => c.args)).toEqual([{ player: 'sneha' }, { player: 'sneha' }]);
+  });
+});

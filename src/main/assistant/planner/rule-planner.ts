@@ -10,7 +10,7 @@ import type { Decision } from '../../../shared/contracts/assistant.js';
 import type { ToolModule } from '../../tools/define.js';
 import { TOOL_MODULES } from '../../tools/index.js';
 import { planShare } from '../../tools/share-report.js';
-import { LEXICON, type Reading, SPORTS, WORLD, hasAny, read } from './grammar.js';
+import { LEXICON, type Reading, SPORTS, WORLD, fold, hasAny, read } from './grammar.js';
 import { LIST_JOINERS, Slots, metricOf, periodOf, statusOf } from './slots.js';
 import { speechAct } from './speech-act.js';
 import { amountRefusal } from '../../../shared/parse/amount.js';
@@ -33,6 +33,10 @@ export const INTENTS: readonly IntentSpec[] = (TOOL_MODULES as readonly ToolModu
 const BY_TOOL = new Map(INTENTS.map((i) => [i.tool, i]));
 const BY_ID = new Map(INTENTS.map((i) => [i.id, i]));
 const planningOf = (tool: string): IntentSpec | undefined => BY_TOOL.get(tool);
+/** Tools whose answer can be narrowed to one player. */
+const TAKES_PLAYER: ReadonlySet<string> = new Set((TOOL_MODULES as readonly ToolModule[]).filter((m) => m.entities?.player !== undefined).map((m) => m.name));
+/** Words that point at one player without naming them: a pronoun, or "that guy", "the new client", "us bande". */
+const POINTS_AT_ONE_PLAYER = /\b(?:him|his|he|she|her|uska|uske|uski|usko|iska|iske|iski|isko)\b|\b(?:this|that|same|woh|wo|us|is)\s+(?:new\s+|other\s+|old\s+|naye\s+|naya\s+)?(?:player|guy|person|client|punter|customer|banda|bande|bandi|ladka|aadmi)\b|\bthe\s+(?:new|other|old)\s+(?:player|guy|person|client|punter|customer)\b/;
 const WRITE_TOOLS: ReadonlySet<string> = new Set((TOOL_MODULES as readonly ToolModule[]).filter((m) => m.isDestructive).map((m) => m.name));
 const isWrite = (intent: IntentSpec) => WRITE_TOOLS.has(intent.tool);
 /** The read that answers a write's words asked as a question. */
@@ -130,7 +134,7 @@ export class RulePlanner implements Planner {
         return this.planClauses(input, clauses, readings);
       }
     }
-    return this.planOne(input);
+    return this.planOneNamed(input);
   }
 
   /**
@@ -144,7 +148,7 @@ export class RulePlanner implements Planner {
     const calls: PlannedCall[] = [];
     const intents: string[] = [];
     for (const [i, text] of clauses.entries()) {
-      const d = this.planOne({ ...input, text, context });
+      const d = this.planOneNamed({ ...input, text, context });
       if (d.action !== 'tools') return d;
       if (d.calls.some((c) => WRITE_TOOLS.has(c.tool))) {
         return {
@@ -163,6 +167,19 @@ export class RulePlanner implements Planner {
       };
     }
     return { ...base, intent: intents.join('+'), action: 'tools', calls: calls.slice(0, 4), confidence: 0.8 };
+  }
+
+  /**
+   * "his bets", "that new guy's balance" with no one on the page or in the conversation to point
+   * at: the player is asked for. Planned without one, the request would silently become everyone's.
+   */
+  private planOneNamed(input: PlannerInput): Decision {
+    const d = this.planOne(input);
+    if (d.action !== 'tools' || !POINTS_AT_ONE_PLAYER.test(fold(input.text))) return d;
+    if (d.calls.some((c) => 'player' in c.args || 'playerId' in c.args)) return d;
+    if (!d.calls.some((c) => TAKES_PLAYER.has(c.tool))) return d;
+    if (new Slots(input, read(input.text, input.today, KNOWN_WORDS)).hasContextPlayer()) return d;
+    return { ...d, action: 'clarify', calls: [], clarify: { reason: 'needs_player', question: 'Which player do you mean?' } };
   }
 
   private planOne(input: PlannerInput): Decision {

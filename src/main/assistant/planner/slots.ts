@@ -111,6 +111,11 @@ export class Slots {
     return this.fixtureNames().includes(n);
   }
 
+  /** Whether the page or the conversation has a player that "him" or "that guy" can be. */
+  hasContextPlayer(): boolean {
+    return this.contextPlayer() !== null;
+  }
+
   private contextPlayer(): string | null {
     return this.pagePlayer() ?? this.input.context.lastPlayer?.id ?? null;
   }
