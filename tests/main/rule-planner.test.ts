@@ -467,3 +467,22 @@ describe('a player pointed at but never named', () => {
     expect(calls("sneha's balance and her bets").map((c) => c.args)).toEqual([{ player: 'sneha' }, { player: 'sneha' }]);
   });
 });
+
+describe('Hinglish grammar words, dates by number and short names', () => {
+  it.each([
+    ['bhai aaj kitna kamaya humne? jaldi batao yaar', [{ tool: 'agent.getPnL', args: { from: '2026-11-20', to: '2026-11-20' } }]],
+    ['is hafte ka comm kitna aaya sab milake', [{ tool: 'agent.getCommission', args: { from: '2026-11-16', to: '2026-11-20' } }]],
+    ['4 se 10 tarikh tak ka pnl dikhao', [{ tool: 'agent.getPnL', args: { from: '2026-11-04', to: '2026-11-10' } }]],
+    ['15 tarikh ko karan ki bets', [{ tool: 'agent.getBetHistory', args: { player: 'karan', from: '2026-11-15', to: '2026-11-15' } }]],
+    // A short name marked as an owner is not corrected into a word ("karn" was read as "kaun" and dropped).
+    ['karn ka crdit limt kitna hai', [{ tool: 'agent.getCreditLimit', args: { player: 'karn' } }]],
+    ['ind aus wale match pe apna kitna phasa hua hai', [{ tool: 'agent.getLiveExposure', args: { fixture: 'ind aus' } }]],
+    ['kitna paisa atka hai karan pe', [{ tool: 'agent.getTake', args: { player: 'karan' } }]],
+  ])('%s', (text, expected) => {
+    expect(calls(text)).toEqual(expected);
+  });
+
+  it('a domain word with letters dropped is still corrected before "ka": "limt ka matlab"', () => {
+    expect(plan('limt ka matlab')).toMatchObject({ action: 'direct', intent: 'definition:creditlimit' });
+  });
+});

@@ -336,6 +336,13 @@ const COUNT_WORD = `(?:${Object.keys(COUNT_WORDS).join('|')})`;
 const countOf = (s: string | undefined) => COUNT_WORDS[s ?? ''] ?? Number(s);
 
 const PERIODS: Rule[] = [
+  // "4 se 10 tarikh tak", "15 tarikh ko": days of the month by number, Hindi's way of saying dates
+  // without a month (this month's when not after today, else the month before's, as "the 4th").
+  [/\b(\d{1,2})\s*(?:se|to|-|–)\s*(\d{1,2})\s*(?:tarikh|tareekh|tarik|taarikh|tareek)\b(?:\s+tak)?/, (m, t) => placeRange({ day: Number(m[1]), month: null, year: null }, { day: Number(m[2]), month: null, year: null }, t)],
+  [/\b(\d{1,2})\s*(?:tarikh|tareekh|tarik|taarikh|tareek)\b/, (m, t) => {
+    const day = place({ day: Number(m[1]), month: null, year: null }, t);
+    return day ? { from: day, to: day } : null;
+  }],
   // "friday last week", "last week's friday", "pichle hafte ka friday": that day of last week.
   [new RegExp(String.raw`\b(?:${WEEKDAY}\s+(?:of\s+)?last\s+week|last\s+week(?:'?s)?\s+${WEEKDAY}|${HINDI_LAST}\s+hafte\s+(?:ka|ke|ki)\s+${WEEKDAY})`), (m, t) => {
     const word = (m[1] ?? m[2] ?? m[3])!;

@@ -19,7 +19,6 @@ export const SLANG: Readonly<Record<string, string>> = {
   hisaab: 'balance', hisab: 'balance', khata: 'balance', khaata: 'balance', bal: 'balance',
   munafa: 'profit', profitable: 'profit', profits: 'profit', performing: 'performance', performer: 'performance', performers: 'performance', fayda: 'profit', faida: 'profit', kamai: 'profit', kamaya: 'profit', kamaaya: 'profit',
   nuksaan: 'loss', nuksan: 'loss', ghata: 'loss', ghaata: 'loss', haare: 'lost', haara: 'lost', haar: 'loss', jeeta: 'won', jeete: 'won', jeet: 'won', jeeti: 'won', jeetey: 'won', jita: 'won', jeeto: 'won', haari: 'lost', hare: 'lost',
-  stuck: 'outstanding', atka: 'outstanding', atke: 'outstanding', phansa: 'outstanding',
   expo: 'exposure', expos: 'exposure', expsr: 'exposure', sett: 'settle', setl: 'settle', stl: 'settle', settl: 'settle',
   lim: 'limit', txn: 'transactions', txns: 'transactions', stmt: 'statement', comsn: 'commission', commsn: 'commission',
   khule: 'open', khula: 'open', chalu: 'open', lagaya: 'bets', lagaye: 'bets', lagayi: 'bets', lagai: 'bets', daav: 'bets', dao: 'bets',
@@ -34,6 +33,10 @@ export const SLANG: Readonly<Record<string, string>> = {
  * below is written once. Order matters: longer phrases first.
  */
 const SYNONYMS: Array<[RegExp, string]> = [
+  // Money "stuck" on a match is riding on it: the exposure ("ind aus pe kitna phasa hai"); stuck
+  // with nothing of a match said is money not yet paid ("kitna paisa atka hai karan pe").
+  [/(?<=\b(?:match|matches|game|games|fixture|fixtures)\b.*)\b(?:stuck|atka|atke|atki|phansa|phase|phasa|fasa|fansa|riding)\b|\b(?:stuck|atka|atke|atki|phansa|phasa|fasa|fansa|riding)\b(?=.*\b(?:match|matches|game|games|fixture|fixtures)\b)/g, ' exposure '],
+  [/\b(?:stuck|atka|atke|atki|phansa|phasa|fasa|fansa)\b/g, ' outstanding '],
   [/\bprofit\s*(?:and|&|\/|n)\s*loss(?:es)?\b|\bp\s*(?:&|n|\/|and)\s*l\b|\bpnl\b|\bpl\b/g, ' pnl '],
   [/\b(?:credit\s*limits?|credit\s*lines?|c\s*\/\s*l|cl|cls)\b/g, ' creditlimit '],
   [/\bper[\s-]*click(?:\s*win)?(?:\s*limit)?\b|\bpcw\b|\bmax(?:imum)?\s+win\s+per\s+bet\b/g, ' perclickwin '],
@@ -114,7 +117,7 @@ day days week weeks month months year years
 ka ke ki ko se ne hai hain tha the thi aur bhi bhai yaar abhi sab sabka sabke sabki sabhi mera meri mere apna apne apni wala wale wali vala vale
 kaun kon kya kab kaise kitna kitne kitni nahi na toh par pe mein jo woh wo yeh ye kuch zyada jyada sabse bahut thoda kar karo kardo krdo kro
 de dedo diya diye di hua hui hue raha rahe rahi gaya gaye liya liye chahiye dikhao dikha dikhana batao bata bolo bhejo dekho dekhna
-aaj kal parso hafte hafta mahine mahina din saal pichle pichla agle is us ab tak usse isse pehle baad phir fir
+aaj kal parso hafte hafta mahine mahina din saal pichle pichla agle is us ab tak usse isse pehle baad phir fir tarikh tareekh tarik taarikh tareek
 bana bane bani banaya lage laga lagi lagaye kis kiska kiske kiski kisko kisne bada badi bade chota choti chote koi mr mrs ms miss sahab saab madam sir morning evening night afternoon tonight noon
 fresh new old big small large huge tiny usual usually regular normal few several last first next previous prior recent
 instead ahead hasnt havent didnt doesnt isnt wasnt arent dont cant wont
@@ -155,6 +158,10 @@ jaayega jayega batana dikhana dikhado batado bhejdo bhejna lagao hatao rakho cho
 weekend weekday couple dozen handful business scary risky dangerous worrying alarming abnormal notable giant jumbo whale whales juicy fat
 wait hold hang silly sized size sizes tally wise odd even funny crazy insane wild random sudden suspicious
 biggish smallish fishy dodgy shady crisp brief detailed summary short long curious concerned unclear clarity worth worse better
+humne hamne maine mene tumne aapne usne unhone isne inhone hamara hamare hamari humara humare humari apna apne apni mera mere meri tera tere teri
+aaya aaye aayi aya aye ayi aata aati aate gaya gaye gayi hua hui hue huye raha rahi rahe tha thi hain hoon
+milake milaake milakar milkar milaakar sabka sabke sabki saara saare saari kul jodke jod
+stuck atka atke atki phansa phasa fasa fansa riding paisa paise paisay pesa rupaye rupaya rupay
 `.split(/\s+/).filter(Boolean));
 
 /**
@@ -241,6 +248,10 @@ const DATE_WORDS = ['january', 'february', 'march', 'april', 'june', 'july', 'au
  */
 function correctWords(folded: string, original: string, known: ReadonlySet<string>): string {
   const capitalised = new Set((original.match(/\p{Lu}[\p{L}'’]*/gu) ?? []).map(fold));
+  // A short word that something belongs to ("karn ka limit", "ravi's bets") is likely a name, and
+  // a short name is as near to some grammar or domain word ("kaun", "earn") as to its own
+  // spelling: it is corrected only when letters were dropped from the word ("limt ka matlab").
+  const owners = new Set([...folded.matchAll(/(\p{L}{4,5})(?:\s+(?:ka|ke|ki|ko|ne|se|pe|wala|wale|wali)\b|'s\b)/gu)].map((m) => m[1]!));
   const { targets, memo } = correctionsFor(known);
   return folded.replace(/\p{L}+/gu, (word) => {
     const slang = SLANG[word];
@@ -251,6 +262,7 @@ function correctWords(folded: string, original: string, known: ReadonlySet<strin
       corrected = correctWord(word, targets);
       if (memo.size < 10_000) memo.set(word, corrected);
     }
+    if (owners.has(word) && !(corrected.length > word.length && within(word, corrected))) return word;
     return corrected;
   });
 }
