@@ -486,3 +486,30 @@ describe('Hinglish grammar words, dates by number and short names', () => {
     expect(plan('limt ka matlab')).toMatchObject({ action: 'direct', intent: 'definition:creditlimit' });
   });
 });
+
+describe('held-out batch 7: ranges, commission paid, Hindi cues, a name turned down', () => {
+  it('"between 2nd and 9th nov" is one range, not two requests split at its "and"', () => {
+    expect(calls('bets placed between 2nd and 9th nov by karan')).toEqual([{ tool: 'agent.getBetHistory', args: { player: 'karan', from: '2026-11-02', to: '2026-11-09' } }]);
+  });
+
+  it('commission paid is commission, not settlements', () => {
+    expect(calls('what did the players pay me as commission last week')).toEqual([{ tool: 'agent.getCommission', args: { from: '2026-11-09', to: '2026-11-15' } }]);
+  });
+
+  it('"the draw pe": Hindi puts the outcome\'s cue after it', () => {
+    expect(calls('hedge karo 15k the draw pe, eng vs nz match')).toEqual([{ tool: 'agent.placeHedgeBet', args: { fixture: 'eng vs nz', outcome: 'the draw', side: 'back', stake: 1_500_000 } }]);
+  });
+
+  it('after one player\'s credit limit, an ordered amount with nothing else is that limit\'s change', () => {
+    const context: ConversationContext = { ...EMPTY_CONTEXT, lastCalls: [{ tool: 'agent.getCreditLimit', args: { player: PLAYER_ID } }], lastIntent: 'credit_limit', lastPlayer: { id: PLAYER_ID, name: 'Karan Malhotra' } };
+    for (const text of ['theek hai badha ke 60k kar do', 'ok increase to 60k']) {
+      expect(calls(text, { context })).toEqual([{ tool: 'agent.editLimit', args: { player: PLAYER_ID, limitType: 'creditLimit', newValue: 6_000_000 } }]);
+    }
+    // Asked, it stays a question.
+    expect(plan('should i make it 60k?', { context }).calls).toEqual([]);
+  });
+
+  it('a name turned down ("sharma wala nahi") is not looked up', () => {
+    expect(calls('rahul sharman ka commission is mahine ka dikhao, sharma wala nahi')).toEqual([{ tool: 'agent.getCommission', args: { from: '2026-11-01', to: '2026-11-20', player: 'rahul sharman' } }]);
+  });
+});

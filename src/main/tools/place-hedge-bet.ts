@@ -27,7 +27,7 @@ const hedgePlaced = actions.placeHedgeBetOutput.extend({
 });
 
 /** "on the draw", "back Over 2.5": outcomes that are words of the market, not names the grammar leaves over. */
-const MARKET_OUTCOME = /\b(?:on|back|backing|lay|laying)\s+(the\s+draw|draw|over\s+[\d.]+|under\s+[\d.]+|over|under)\b/;
+const MARKET_OUTCOME = /\b(?:on|back|backing|lay|laying)\s+(the\s+draw|draw|over\s+[\d.]+|under\s+[\d.]+|over|under)\b|\b(the\s+draw|draw|over\s+[\d.]+|under\s+[\d.]+)\s+(?:pe|par|per)\b/;
 /** "exposure on ind aus": after a word of the book, "on" names the match, not the outcome. */
 const BOOK_ON = /\b(?:exposure|exposed|position|positions|liability|risk|book)\s+(?:on|in|for)\s+$/;
 const OUTCOME_CUES: ReadonlySet<string> = new Set(['on', 'back', 'backing', 'lay', 'laying']);
@@ -61,8 +61,11 @@ export function betSlipSentence(card: Extract<Card, { type: 'bet_slip' }>): stri
  */
 function fillHedge(s: Slots) {
   const r = s.r;
-  const outcomeName = MARKET_OUTCOME.exec(r.folded)?.[1]?.replace(/^draw$/, 'the draw')
+  const market = MARKET_OUTCOME.exec(r.folded);
+  const outcomeName = (market?.[1] ?? market?.[2])?.replace(/^draw$/, 'the draw')
     ?? r.names.find((n) => n.before !== null && OUTCOME_CUES.has(n.before) && !BOOK_ON.test(r.folded.slice(0, r.folded.indexOf(` ${n.text}`) + 1)))?.text
+    // Hindi puts the cue after: "india pe back karo", "15k australia par".
+    ?? r.names.find((n) => new RegExp(`(?:^|\\s)${n.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+(?:pe|par|per)\\b`).test(r.folded))?.text
     ?? null;
   const inText = r.names.find((n) => n.text !== outcomeName && (
     (n.before !== null && FIXTURE_CUES.has(n.before)) || BOOK_ON.test(r.folded.slice(0, r.folded.indexOf(` ${n.text}`) + 1))))?.text;

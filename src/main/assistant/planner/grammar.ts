@@ -57,8 +57,9 @@ const SYNONYMS: Array<[RegExp, string]> = [
   // words between, her name among them, stay; "to bet" is the room's, not a request for bets).
   [/\b(?:room|space|margin)\b((?:\s+\S+){0,5}?)\s+(?:left|remaining|bacha|bachi|baki)(?:\s+(?:to|for)\s+(?:bet|betting|bets|play|playing))?\b/g, ' headroom$1 '],
   [/\b(?:room|space|margin)\b((?:\s+\S+){0,5}?)\s+(?:to|for)\s+(?:bet|betting|bets|play|playing)\b/g, ' headroom$1 '],
-  // "how much have I made in commission": the earning is the commission, not a second question of PnL.
-  [/\b(?:made|make|making|earned|earn|earning|kamaya|kamaye|kamai)\s+(?:in|from|as|through|via|on|by)\s+(?:way\s+of\s+)?(commission|comm)\b/g, ' $1 '],
+  // "how much have I made in commission", "what did they pay me as commission": the money is the
+  // commission, not a second question of PnL or of settlements.
+  [/\b(?:made|make|making|earned|earn|earning|kamaya|kamaye|kamai|paid|pay|pays|paying|gave|give|given|diya|diye)\s+(?:(?:me|us|mujhe|hume|humein|to\s+me|to\s+us)\s+)?(?:in|from|as|through|via|on|by)\s+(?:way\s+of\s+)?(commission|comm)\b/g, ' $1 '],
   // "can Deepak bet more?", "is he maxed out": room left under the credit limit.
   [/\b(?:bet|play|punt|wager)\s+(?:any\s+|some\s+)?more\b|\bmaxed\s+out\b|\bmaxed\b|\broom\s+(?:left\s+)?to\s+(?:bet|play)\b/g, ' headroom '],
   // "can Irfan still place bets?": whether he may bet, not the bets he placed.
@@ -419,6 +420,13 @@ export function read(text: string, today: IsoDate, known: ReadonlySet<string> = 
   const names: Reading['names'] = [];
   let run: Token[] = [];
   const flush = (next: number) => {
+    // "rahul sharman, sharma wala nahi", "Rahul Sharman not the Sharma one": a name turned down
+    // tells the one meant apart from it; it names no one to look up.
+    const after = tokens.slice(run.at(-1) ? run.at(-1)!.index + 1 : 0, (run.at(-1)?.index ?? 0) + 3).map((t) => t.word);
+    const before = tokens.slice(Math.max(0, (run[0]?.index ?? 0) - 2), run[0]?.index ?? 0).map((t) => t.word);
+    const turnedDown = /^(?:(?:wala|wali|wale|vala|vali|vale)\s+)?(?:nahi|nahin|nai|nhi)\b/.test(after.join(' '))
+      || (/\bnot(?:\s+the)?$/.test(before.join(' ')) && /^(?:one|wala|guy)\b/.test(after.join(' ')));
+    if (run.length > 0 && turnedDown && names.length > 0) run = [];
     if (run.length > 0) {
       const prev = tokens[run[0]!.index - 1];
       names.push({ text: run.map((t) => t.word).join(' '), before: afterComma.has(run[0]!.index) && prev ? ',' : prev?.word ?? null });

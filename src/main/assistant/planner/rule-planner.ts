@@ -336,7 +336,10 @@ export class RulePlanner implements Planner {
     const read = last?.length === 1 ? planningOf(last[0]!.tool) : undefined;
     const spec = read && INTENTS.find((w) => w.afterRead?.intent === read.id);
     const player = last?.[0]?.args.player;
-    if (!spec?.afterRead || typeof player !== 'string' || r.amounts.length !== 1 || !/\b(?:it|that|this)\b/.test(r.folded)
+    // The amount points back at the limit read: by a word ("raise it to 60k") or by saying nothing
+    // else, Hindi's way ("badha ke 60k kar do", "ok increase to 60k").
+    const pointsBack = /\b(?:it|that|this|ise|isko|usko|use|iski|uski|isse)\b/.test(r.folded) || (r.names.length === 0 && r.tokens.length <= 8);
+    if (!spec?.afterRead || typeof player !== 'string' || r.amounts.length !== 1 || !pointsBack
       || speechAct(r.folded, ORDER_VERBS) !== 'command') return { write: null, spec: undefined };
     return { write: { tool: spec.tool, args: { player, ...spec.afterRead.args } }, spec };
   }
@@ -431,6 +434,10 @@ function clausesOf(text: string, today: IsoDate): string[] {
     .flatMap((clause) => {
       const at = /\s+(?:and|aur|&)\s+/i.exec(clause);
       if (!at) return [clause];
+      // "between 2nd and 9th nov by karan": the "and" is inside one range, which is not two requests.
+      const whole = read(clause, today, KNOWN_WORDS).range;
+      const rangeAt = whole ? clause.toLowerCase().indexOf(whole.raw.toLowerCase()) : -1;
+      if (whole && rangeAt >= 0 && rangeAt <= at.index && rangeAt + whole.raw.length >= at.index + at[0].length) return [clause];
       const left = read(clause.slice(0, at.index), today, KNOWN_WORDS);
       const right = read(clause.slice(at.index + at[0].length), today, KNOWN_WORDS);
       return left.range && right.range && right.names.length > 0 && triggered(left).length > 0 && triggered(right).length === 0
