@@ -513,3 +513,15 @@ describe('held-out batch 7: ranges, commission paid, Hindi cues, a name turned d
     expect(calls('rahul sharman ka commission is mahine ka dikhao, sharma wala nahi')).toEqual([{ tool: 'agent.getCommission', args: { from: '2026-11-01', to: '2026-11-20', player: 'rahul sharman' } }]);
   });
 });
+
+describe('dena and lena', () => {
+  it('what I have to give with no one named is owed up the line; what I am to receive is the take', () => {
+    expect(calls('mujhe kitna dena hai').map((c) => c.tool)).toEqual(['agent.getUpline']);
+    expect(calls('mujhe kis kis se lena hai').map((c) => c.tool)).toEqual(['agent.getTake']);
+    expect(calls('mujhe karan ko kitna dena hai')).toEqual([{ tool: 'agent.getTake', args: { player: 'karan' } }]);
+  });
+
+  it('"kar dena" is the verb "to do": a question about a limit is that limit alone', () => {
+    expect(calls('kya mujhe sneha ka CL 1 lakh kar dena chahiye?')).toEqual([{ tool: 'agent.getCreditLimit', args: { player: 'sneha' } }]);
+  });
+});

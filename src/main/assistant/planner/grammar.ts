@@ -15,7 +15,8 @@ import type { IsoDate } from '../../../shared/dates.js';
  */
 export const SLANG: Readonly<Record<string, string>> = {
   udhaar: 'outstanding', udhar: 'outstanding', udhari: 'outstanding', udhaari: 'outstanding', udhaariya: 'outstanding', chadha: 'outstanding', chadhe: 'outstanding', chadhi: 'outstanding', karza: 'outstanding', karz: 'outstanding', debt: 'outstanding', debts: 'outstanding', baaki: 'outstanding', baki: 'outstanding', bakaya: 'outstanding',
-  baqaya: 'outstanding', lena: 'outstanding', dena: 'outstanding', lenadena: 'outstanding',
+  // What is to be given (dena) and to be received (lena) stay apart: "mujhe kitna dena hai" is owed up the line.
+  baqaya: 'outstanding', lena: 'receivable', dena: 'payable', lenadena: 'outstanding',
   hisaab: 'balance', hisab: 'balance', khata: 'balance', khaata: 'balance', bal: 'balance',
   munafa: 'profit', profitable: 'profit', profits: 'profit', performing: 'performance', performer: 'performance', performers: 'performance', fayda: 'profit', faida: 'profit', kamai: 'profit', kamaya: 'profit', kamaaya: 'profit',
   nuksaan: 'loss', nuksan: 'loss', ghata: 'loss', ghaata: 'loss', haare: 'lost', haara: 'lost', haar: 'loss', jeeta: 'won', jeete: 'won', jeet: 'won', jeeti: 'won', jeetey: 'won', jita: 'won', jeeto: 'won', haari: 'lost', hare: 'lost',
@@ -162,7 +163,7 @@ biggish smallish fishy dodgy shady crisp brief detailed summary short long curio
 humne hamne maine mene tumne aapne usne unhone isne inhone hamara hamare hamari humara humare humari apna apne apni mera mere meri tera tere teri
 aaya aaye aayi aya aye ayi aata aati aate gaya gaye gayi hua hui hue huye raha rahi rahe tha thi hain hoon
 milake milaake milakar milkar milaakar sabka sabke sabki saara saare saari kul jodke jod
-stuck atka atke atki phansa phasa fasa fansa riding paisa paise paisay pesa rupaye rupaya rupay
+dena dene deni lena lene leni stuck atka atke atki phansa phasa fasa fansa riding paisa paise paisay pesa rupaye rupaya rupay
 `.split(/\s+/).filter(Boolean));
 
 /**
@@ -242,6 +243,8 @@ export function fold(text: string): string {
 const DATE_WORDS = ['january', 'february', 'march', 'april', 'june', 'july', 'august', 'september', 'october', 'november', 'december',
   'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'yesterday', 'today', 'week', 'weeks', 'month', 'months', 'fortnight'];
 
+const DO_VERB_TAIL: ReadonlySet<string> = new Set(['dena', 'dene', 'deni', 'lena', 'lene', 'leni']);
+
 /**
  * Slang to its domain word, and a misspelt domain word ("comission", "exposre", "setlement") to
  * the word, when exactly one known word is that close. Words typed with a capital are left alone:
@@ -254,7 +257,9 @@ function correctWords(folded: string, original: string, known: ReadonlySet<strin
   // spelling: it is corrected only when letters were dropped from the word ("limt ka matlab").
   const owners = new Set([...folded.matchAll(/(\p{L}{4,5})(?:\s+(?:ka|ke|ki|ko|ne|se|pe|wala|wale|wali)\b|'s\b)/gu)].map((m) => m[1]!));
   const { targets, memo } = correctionsFor(known);
-  return folded.replace(/\p{L}+/gu, (word) => {
+  return folded.replace(/\p{L}+/gu, (word, at: number) => {
+    // "kar dena chahiye" (should do it): "dena" after "kar" is the verb's, not money given or owed.
+    if (DO_VERB_TAIL.has(word) && /\bkar\s+$/.test(folded.slice(0, at))) return word;
     const slang = SLANG[word];
     if (slang) return slang;
     if (word.length < 4 || known.has(word) || STOPWORDS.has(word) || EVERYDAY.has(word) || PRONOUNS.has(word) || AMOUNT_WORDS.has(word) || capitalised.has(word)) return word;
