@@ -1,7 +1,7 @@
 /**
  * Read-path benchmark: every read procedure of the tRPC router, measured three ways interleaved
- * in the same run on the same database: through the real HTTP stack (standalone adapter +
- * @trpc/client httpLink, a logged-in session), as a backend elsewhere is called; through tRPC in
+ * in the same run on the same database: through the real HTTP stack (the backend's server and
+ * main's remote connection, an @trpc/client httpLink, a logged-in session), as a backend elsewhere is called; through tRPC in
  * process, as the desk calls its embedded book (embeddedConnection's localLink); and as a bare
  * service call (no transport, no tRPC, no zod, no session lookup). Prints p50/p95 per procedure
  * and what tRPC adds, per book and engine, and checks the targets in docs/benchmarks.md.
@@ -21,7 +21,7 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
-import { createTRPCClient, httpLink } from '@trpc/client';
+import type { createTRPCClient } from '@trpc/client';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import type { z } from 'zod';
@@ -30,7 +30,7 @@ import { type Backend, openBackend } from '../src/server/backend.js';
 import type { DatabaseConfig } from '../src/server/db/client.js';
 import { startBackendServer } from '../src/server/http.js';
 import { silentLogger } from '../src/infra/log.js';
-import { embeddedConnection } from '../src/main/backend/connection.js';
+import { connectBackend, embeddedConnection } from '../src/main/backend/connection.js';
 import { DEFAULT_BOOK } from '../src/server/seed/generate.js';
 import { resolveSession } from '../src/server/services/auth.js';
 import { getCreditLimit, getDownline, getTake, getUpline } from '../src/server/services/book.js';
@@ -368,39 +368,43 @@ async function runOne(book: BookName, engine: EngineName): Promise<RunResult> {
       // keeps that bench-only race out of the numbers; a request still pays no new connection.
       server.server.keepAliveTimeout = 120_000;
       try {
-        let token = '';
-        const client = createTRPCClient<AppRouter>({
-          links: [httpLink({ url: `${server.url}/trpc`, headers: () => ({ authorization: `Bearer ${token}` }) })],
-        });
-        token = (await client.auth.login.mutate({ username: USERNAME, password: PASSWORD })).token;
-        const caller = await resolveSession(backend.deps, token);
+        // Main's own client of a remote backend (connectBackend's httpLink, its fetch over
+        // node:http and its deadline), as the desk calls a backend elsewhere.
+        const remote = await connectBackend({ mode: 'remote', url: server.url }, silentLogger);
+        try {
+          const token = (await remote.client(null).auth.login.mutate({ username: USERNAME, password: PASSWORD })).token;
+          const client = remote.client(token);
+          const caller = await resolveSession(backend.deps, token);
 
-        const anita = (await client.agent.searchPlayers.query({ query: 'Anita Desai' })).players.find((p) => p.name === 'Anita Desai');
-        const indAus = (await client.match.searchFixtures.query({ query: 'India vs Australia' })).fixtures.find((f) => f.name === 'India vs Australia');
-        if (!anita || !indAus) throw new Error('the demo book lacks Anita Desai or India vs Australia');
+          const anita = (await client.agent.searchPlayers.query({ query: 'Anita Desai' })).players.find((p) => p.name === 'Anita Desai');
+          const indAus = (await client.match.searchFixtures.query({ query: 'India vs Australia' })).fixtures.find((f) => f.name === 'India vs Australia');
+          if (!anita || !indAus) throw new Error('the demo book lacks Anita Desai or India vs Australia');
 
-        const measureStarted = performance.now();
-        // The fixed costs every tRPC call pays on top of its query: an HTTP round trip and the session lookup.
-        const sessionTimes: number[] = [];
-        const healthTimes: number[] = [];
-        for (let i = 0; i < 10 + 50; i++) {
-          const session = await timed(() => resolveSession(backend.deps, token));
-          const health = await timed(async () => (await fetch(`${server.url}/health`)).text());
-          if (i >= 10) { sessionTimes.push(session.ms); healthTimes.push(health.ms); }
+          const measureStarted = performance.now();
+          // The fixed costs every tRPC call pays on top of its query: an HTTP round trip and the session lookup.
+          const sessionTimes: number[] = [];
+          const healthTimes: number[] = [];
+          for (let i = 0; i < 10 + 50; i++) {
+            const session = await timed(() => resolveSession(backend.deps, token));
+            const health = await timed(async () => (await fetch(`${server.url}/health`)).text());
+            if (i >= 10) { sessionTimes.push(session.ms); healthTimes.push(health.ms); }
+          }
+          const cases: CaseResult[] = [];
+          // The desk's own link to an embedded book: tRPC in process, the same router, context and middleware.
+          const local = embeddedConnection(backend, silentLogger).client(token);
+          for (const c of buildCases(backend.deps, caller, { anita: anita.id, indAus: indAus.id })) {
+            if (interrupted) break;
+            const r = await measure(c, { http: client, local }, samples[book]);
+            cases.push(r);
+            process.stdout.write(`  ${`${c.procedure} ${c.variant}`.padEnd(58)} p50 http ${fmt(r.http.p50).padStart(6)} / in process ${fmt(r.local.p50).padStart(6)} / bare ${fmt(r.direct.p50).padStart(6)} ms  n=${r.n}\n`);
+          }
+          return {
+            book, engine, players: size.players, bets: size.bets, ledgerRows, seedMs,
+            measureMs: performance.now() - measureStarted, sessionMs: stats(sessionTimes), healthMs: stats(healthTimes), cases,
+          };
+        } finally {
+          await remote.close();
         }
-        const cases: CaseResult[] = [];
-        // The desk's own link to an embedded book: tRPC in process, the same router, context and middleware.
-        const local = embeddedConnection(backend, silentLogger).client(token);
-        for (const c of buildCases(backend.deps, caller, { anita: anita.id, indAus: indAus.id })) {
-          if (interrupted) break;
-          const r = await measure(c, { http: client, local }, samples[book]);
-          cases.push(r);
-          process.stdout.write(`  ${`${c.procedure} ${c.variant}`.padEnd(58)} p50 http ${fmt(r.http.p50).padStart(6)} / in process ${fmt(r.local.p50).padStart(6)} / bare ${fmt(r.direct.p50).padStart(6)} ms  n=${r.n}\n`);
-        }
-        return {
-          book, engine, players: size.players, bets: size.bets, ledgerRows, seedMs,
-          measureMs: performance.now() - measureStarted, sessionMs: stats(sessionTimes), healthMs: stats(healthTimes), cases,
-        };
       } finally {
         await server.close();
       }

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TRPCError } from '@trpc/server';
-import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { reportLink } from '../shared/contracts/reports.js';
 import type { Logger } from '../infra/log.js';
@@ -10,6 +9,7 @@ import type { ServiceDeps } from './services/caller.js';
 import { resolveSession } from './services/auth.js';
 import { retryAfterSeconds } from './services/login-throttle.js';
 import { openDownload } from './services/reports.js';
+import { type JsonHandlerOptions, createJsonHandler } from './trpc/node-handler.js';
 import { appRouter } from './trpc/router.js';
 import { serverMetrics } from './metrics.js';
 
@@ -32,13 +32,18 @@ export interface BackendServer {
   close(): Promise<void>;
 }
 
-export function createBackendHandler(deps: ServiceDeps, log: Logger): http.RequestListener {
-  const trpc = createHTTPHandler({
+/**
+ * How /trpc/ is served: the router, its limits, the context of a call and the headers of a
+ * refusal. `createJsonHandler` serves it; the tests hand the same options to tRPC's standalone
+ * adapter and compare the two.
+ */
+export function backendTRPCOptions(deps: ServiceDeps, log: Logger): JsonHandlerOptions {
+  return {
     router: appRouter,
     basePath: '/trpc/',
     maxBodySize: MAX_BODY_BYTES,
     maxBatchSize: MAX_BATCH_CALLS,
-    createContext: ({ req, res }) => {
+    createContext: (req, res) => {
       const header = req.headers['x-request-id'];
       const requestId = typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
       res.setHeader('x-request-id', requestId);
@@ -49,11 +54,15 @@ export function createBackendHandler(deps: ServiceDeps, log: Logger): http.Reque
       return { deps, token, requestId, log: log.child({ requestId }), clientAddress };
     },
     // A refused sign-in says when to come back, in the header HTTP clients know too.
-    responseMeta: ({ errors }) => {
+    errorHeaders: (errors) => {
       const wait = retryAfterSeconds(errors);
-      return wait === null ? {} : { headers: { 'retry-after': String(wait) } };
+      return wait === null ? {} : { 'retry-after': String(wait) };
     },
-  });
+  };
+}
+
+export function createBackendHandler(deps: ServiceDeps, log: Logger): http.RequestListener {
+  const trpc = createJsonHandler(backendTRPCOptions(deps, log));
   return (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/health' && (req.method === 'GET' || req.method === 'HEAD')) {

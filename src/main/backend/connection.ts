@@ -7,7 +7,7 @@ import { REQUEST_ID } from '../../server/http.js';
 import type { BookOptions } from '../../server/seed/generate.js';
 import type { Logger } from '../../infra/log.js';
 import type { BookProgress } from '../../shared/contracts/startup.js';
-import { deadlineSignal } from './deadline.js';
+import { createNodeFetch } from './node-fetch.js';
 import { type AppRouter, appRouter } from '../../server/trpc/router.js';
 
 export type BackendClient = TRPCClient<AppRouter>;
@@ -52,9 +52,8 @@ export async function connectBackend(config: BackendConfig, log: Logger, onProgr
     const timeoutMs = config.timeoutMs ?? REMOTE_TIMEOUT_MS;
     // A backend that accepts the connection and never answers would otherwise hold the page (and a
     // chat turn) for ever: every call gets a deadline, on top of the caller's own cancellation.
-    const fetchWithDeadline = (url: string | URL | Request, init?: Omit<RequestInit, 'signal'> & { signal?: AbortSignal | null | undefined }) => {
-      return fetch(url, { ...init, signal: deadlineSignal(timeoutMs, init?.signal) });
-    };
+    // Calls go over node:http on kept-alive sockets rather than the global fetch (`node-fetch.ts` says why).
+    const fetchWithDeadline = createNodeFetch(timeoutMs, (url, init) => fetch(url, init));
     const link = (token: string | null): TRPCLink<AppRouter> => {
       const headers = (op: Operation) => ({ 'x-request-id': requestIdOf(op), ...(token ? { authorization: `Bearer ${token}` } : {}) });
       return splitLink({
@@ -78,7 +77,7 @@ export async function connectBackend(config: BackendConfig, log: Logger, onProgr
       url: config.url,
       link,
       client: (token) => createTRPCClient<AppRouter>({ links: [link(token)] }),
-      close: async () => {},
+      close: async () => { fetchWithDeadline.close(); },
     };
   }
   const backend: Backend = await openBackend({
