@@ -29,9 +29,9 @@ async function expectPlanned(cases: EvalCase[], maxFailed: number): Promise<void
   expect(unasked.map((r) => `${r.id}: ${r.tools!.join(', ')}`)).toEqual([]);
 }
 
-describe('planner evaluation in new wordings (tests/fixtures/assistant-cases-2.jsonl … assistant-cases-7.jsonl)', () => {
+describe('planner evaluation in new wordings (tests/fixtures/assistant-cases-2.jsonl … assistant-cases-8.jsonl)', () => {
   it('case ids are unique across the project case files', async () => {
-    const ids = (await Promise.all(['assistant-cases.jsonl', 'assistant-cases-2.jsonl', 'assistant-cases-3.jsonl', 'assistant-cases-4.jsonl', 'assistant-cases-5.jsonl', 'assistant-cases-6.jsonl', 'assistant-cases-7.jsonl'].map(caseFile))).flat().map((c) => c.id);
+    const ids = (await Promise.all(['assistant-cases.jsonl', 'assistant-cases-2.jsonl', 'assistant-cases-3.jsonl', 'assistant-cases-4.jsonl', 'assistant-cases-5.jsonl', 'assistant-cases-6.jsonl', 'assistant-cases-7.jsonl', 'assistant-cases-8.jsonl'].map(caseFile))).flat().map((c) => c.id);
     expect(new Set(ids).size).toBe(ids.length);
   });
 
@@ -46,7 +46,8 @@ describe('planner evaluation in new wordings (tests/fixtures/assistant-cases-2.j
    * new guy's bets"). File 6 is a second blind set by another engineer (91 cases written blind,
    * 87/91 before the fixes they drove; one more, c6-fx-unknown, added when a case of the 91 was
    * found to name a fixture the book has). File 7, a third and harder blind set (long Hinglish
-   * messages, misspelt names, follow-ups), passed 90/101 before the fixes it drove.
+   * messages, misspelt names, follow-ups), passed 90/101 before the fixes it drove. File 8, a
+   * fourth (arjun's and meera's books too, time zones, attacks in the user's own words), 74/87.
    */
   const FILES: Array<[file: string, atLeast: number, misses: number, what: string]> = [
     ['assistant-cases-2.jsonl', 170, 0.05, 'passed 97.0% when this bound was set'],
@@ -55,6 +56,7 @@ describe('planner evaluation in new wordings (tests/fixtures/assistant-cases-2.j
     ['assistant-cases-5.jsonl', 100, 0.1, 'blind cases from another engineer'],
     ['assistant-cases-6.jsonl', 90, 0.05, 'a second blind set, 87/91 before its fixes'],
     ['assistant-cases-7.jsonl', 100, 0.05, 'a third blind set, 90/101 before its fixes'],
+    ['assistant-cases-8.jsonl', 85, 0.05, 'a fourth blind set, 74/87 before its fixes'],
   ];
   it.each(FILES)('plans %s (at least %i cases) with at most %f of them missed (%s)', async (file, atLeast, misses) => {
     const cases = await caseFile(file);

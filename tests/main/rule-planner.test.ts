@@ -525,3 +525,38 @@ describe('dena and lena', () => {
     expect(calls('kya mujhe sneha ka CL 1 lakh kar dena chahiye?')).toEqual([{ tool: 'agent.getCreditLimit', args: { player: 'sneha' } }]);
   });
 });
+
+describe('held-out batch 8', () => {
+  it.each([
+    'can u tell me if I should settle deepak?', 'do you think I should raise karan\'s CL to 60k', 'is it ok to settle neha now',
+    'kya mujhe deepak ko settle karna chahiye', 'tell me whether to settle sneha',
+  ])('asking for advice (%s) is a question: no write is planned', (text) => {
+    const decision = plan(text);
+    expect(decision.calls.map((c) => c.tool).filter((t) => t === 'agent.settlePlayer' || t === 'agent.editLimit')).toEqual([]);
+  });
+
+  it('a clause about the user alone beside one naming a player is two requests, neither dropped', () => {
+    expect(calls('what do I owe my upline, and how much does farhan owe me')).toEqual([
+      { tool: 'agent.getUpline', args: {} }, { tool: 'agent.getTake', args: { player: 'farhan' } },
+    ]);
+    // A match shared by both parts stays one request.
+    expect(calls('exposure plus open bets on djokovic alcaraz').every((c) => c.args.fixture !== undefined)).toBe(true);
+  });
+
+  it.each([
+    ['aaj ka pnl dikhao zara', [{ tool: 'agent.getPnL', args: { from: '2026-11-20', to: '2026-11-20' } }]],
+    ['what commission did I earn in october', [{ tool: 'agent.getCommission', args: { from: '2026-10-01', to: '2026-10-31' } }]],
+    ['what did my players win or lose yesterday', [{ tool: 'agent.getPnL', args: { from: '2026-11-19', to: '2026-11-19' } }]],
+    ['how much more can Pooja bet before she hits her limit', [{ tool: 'agent.getCreditLimit', args: { player: 'pooja' } }]],
+    ['which 3 markets made me the most money this month', [{ tool: 'agent.getTopMarkets', args: { period: 'month', metric: 'pnl', limit: 3 } }]],
+    ['top 5 riskiest markets', [{ tool: 'agent.getTopMarkets', args: { period: 'today', metric: 'exposure', limit: 5 } }]],
+    ['snooze settled market alerts for 30 mins', [{ tool: 'agent.muteAlerts', args: { kind: 'market_settled', forMinutes: 30 } }]],
+  ])('%s', (text, expected) => {
+    expect(calls(text)).toEqual(expected);
+  });
+
+  it('"top 3 of those" after a ranking is the same ranking, three rows', () => {
+    const context: ConversationContext = { ...EMPTY_CONTEXT, lastCalls: [{ tool: 'agent.getTopMarkets', args: { period: 'week', metric: 'volume' } }], lastIntent: 'top_markets' };
+    expect(calls('top 3 of those', { context })).toEqual([{ tool: 'agent.getTopMarkets', args: { period: 'week', metric: 'volume', limit: 3 } }]);
+  });
+});

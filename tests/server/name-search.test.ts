@@ -43,6 +43,14 @@ describe.each(ENGINES)('fixture search by sport on %s', (engine) => {
     expect(cricket.every((f) => f.sport === 'cricket' && f.status === 'live')).toBe(true);
   });
 
+  it('a fixture\'s own id finds it, with its markets (the page names the match by id)', async () => {
+    const [tennis] = await search('the tennis');
+    const byId = await search(tennis!.id.toUpperCase());
+    expect(byId.map((f) => [f.id, f.name])).toEqual([[tennis!.id, 'Djokovic vs Alcaraz']]);
+    expect(byId[0]!.markets.map((m) => m.name)).toContain('Match Odds');
+    expect(await search('00000000-0000-4000-8000-000000000000')).toEqual([]);
+  });
+
   it('a sport beside team words narrows them to it', async () => {
     expect((await search('india cricket')).map((f) => f.name)).toContain('India vs Australia');
     expect(await search('india tennis')).toEqual([]);

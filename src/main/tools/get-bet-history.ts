@@ -12,6 +12,9 @@ function betSortOf(folded: string): { by: 'stake' | 'odds'; dir: 'asc' | 'desc' 
   return { by: m[2] === 'odds' ? 'odds' : 'stake', dir };
 }
 
+/** The most rows one answer lists, asked as "top N" or "last N". */
+const MOST_ROWS = 1000;
+
 export default defineTool({
   name: 'agent.getBetHistory',
   label: 'bets',
@@ -28,7 +31,7 @@ export default defineTool({
     return `${plural(d.summary.count, 'bet')}${listScope(args)}, stake ${money(d.summary.stake)}; open liability ${money(d.summary.openLiability)}${settled}.`;
   },
   planning: {
-    id: 'bets', precedence: 130, exclusive: false, refreshes: true, follows: { player: true, fixture: true, status: true }, range: 'dates',
+    id: 'bets', precedence: 130, exclusive: false, refreshes: true, follows: { player: true, fixture: true, status: true, count: MOST_ROWS }, range: 'dates',
     vocabulary: [
       'bet', 'bets', 'betting', 'wager', 'wagers', 'ticket', 'tickets', 'slip', 'slips', 'stake', 'stakes', 'punt', 'punts',
       'open', 'unsettled', 'pending', 'running', 'active', 'settled', 'closed', 'completed', 'finished', 'graded', 'void', 'voided', 'cancelled', 'canceled',
@@ -43,7 +46,7 @@ export default defineTool({
       put(args, 'status', statusOf(s.r));
       const range = s.range(false);
       if (range) Object.assign(args, range);
-      if (s.r.count) args.limit = Math.min(s.r.count, 1000);
+      if (s.r.count) args.limit = Math.min(s.r.count, MOST_ROWS);
       put(args, 'sort', betSortOf(s.r.folded));
       return { args };
     },

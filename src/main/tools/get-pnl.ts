@@ -24,9 +24,10 @@ export default defineTool({
   },
   planning: {
     id: 'pnl', precedence: 120, exclusive: false, follows: { player: true, fixture: true }, range: 'dates',
-    vocabulary: ['pnl', 'profit', 'profits', 'loss', 'losses', 'lose', 'lost', 'losing', 'won', 'winnings', 'earnings', 'result', 'results', 'performance'],
-    triggers: (r) => hasAny(r, 'pnl', 'profit', 'profits', 'loss', 'losses', 'lose', 'lost', 'losing', 'won', 'winnings', 'earnings', 'result', 'results', 'performance')
-      || /\b(?:how\s+much\s+)?(?:did|have)\s+(?:i|we)\s+(?:make|made|win|won|lose|lost|earn)\b/.test(r.folded)
+    vocabulary: ['pnl', 'profit', 'profits', 'loss', 'losses', 'lose', 'lost', 'losing', 'win', 'wins', 'won', 'winnings', 'earnings', 'result', 'results', 'performance'],
+    triggers: (r) => hasAny(r, 'pnl', 'profit', 'profits', 'loss', 'losses', 'lose', 'lost', 'losing', 'win', 'wins', 'won', 'winnings', 'earnings', 'result', 'results', 'performance')
+      // "how much did I make", but not "what commission did I earn": the commission is what was earned.
+      || (/\b(?:how\s+much\s+)?(?:did|have)\s+(?:i|we)\s+(?:make|made|win|won|lose|lost|earn)\b/.test(r.folded) && !hasAny(r, 'commission', 'comm'))
       || /\bup\s+or\s+down\b/.test(r.folded) || /\bhow\s+(?:is|are|was|were|s)\b.*\bdoing\b/.test(r.folded)
       // "worst 5 players this month": players ranked by their results.
       || /\b(?:best|worst)\s+(?:\d+\s+)?(?:players|clients|punters|accounts)\b/.test(r.folded)

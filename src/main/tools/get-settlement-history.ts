@@ -5,6 +5,9 @@ import { listScope, money, name, plural } from '../assistant/words.js';
 import { DATES, DESK, IDS, MONEY, opts } from './common.js';
 import { defineTool } from './define.js';
 
+/** The most rows one answer lists, asked as "top N" or "last N". */
+const MOST_ROWS = 500;
+
 export default defineTool({
   name: 'agent.getSettlementHistory',
   label: 'settlements',
@@ -21,7 +24,7 @@ export default defineTool({
     return `${plural(d.rows.length, 'settlement')}${listScope(args)}; the latest on ${formatDate(last.createdAt, timeZone)}: ${paid}.`;
   },
   planning: {
-    id: 'settlements', precedence: 60, exclusive: false, follows: { player: true }, range: 'dates',
+    id: 'settlements', precedence: 60, exclusive: false, follows: { player: true, count: MOST_ROWS }, range: 'dates',
     vocabulary: ['settlement', 'settlements', 'payment', 'payments', 'paid', 'receipt', 'receipts', 'transaction', 'transactions', 'history', 'log', 'ledger'],
     // "who still hasn't paid?" asks who owes now (take), not what was paid.
     triggers: (r) => (hasAny(r, 'settlement', 'settlements', 'payment', 'payments', 'receipt', 'receipts', 'transaction', 'transactions')
@@ -33,7 +36,7 @@ export default defineTool({
     fill(s) {
       const args: Record<string, unknown> = { ...s.range(false) };
       put(args, 'player', s.player({ takesFixture: false }));
-      if (s.r.count) args.limit = Math.min(s.r.count, 500);
+      if (s.r.count) args.limit = Math.min(s.r.count, MOST_ROWS);
       return { args };
     },
     examples: ['settlement history with Deepak'],

@@ -4,6 +4,9 @@ import { money, name, period, plural } from '../assistant/words.js';
 import { DESK, MONEY, opts } from './common.js';
 import { defineTool } from './define.js';
 
+/** The most rows one answer lists, asked as "top N" or "last N". */
+const MOST_ROWS = 50;
+
 export default defineTool({
   name: 'agent.getTopMarkets',
   label: 'top markets',
@@ -21,7 +24,7 @@ export default defineTool({
     return `Top ${plural(d.rows.length, 'market')} ${period(d.period)}; first: ${name(top.marketName)} of ${name(top.fixtureName)} with ${top.value < 0 ? '-' : ''}${money(top.value)}.`;
   },
   planning: {
-    id: 'top_markets', precedence: 50, exclusive: true, range: 'period', follows: { metric: true },
+    id: 'top_markets', precedence: 50, exclusive: true, range: 'period', follows: { metric: true, count: MOST_ROWS },
     vocabulary: ['top', 'biggest', 'largest', 'busiest', 'best', 'worst', 'highest', 'hottest', 'popular', 'most', 'active', 'heaviest', 'volume', 'turnover', 'traded'],
     triggers: (r) => /\b(?:top|biggest|largest|busiest|best|worst|highest|hottest|popular|most\s+active|heaviest)\b.*\b(?:markets?|matches|fixtures|events|games)\b/.test(r.folded)
       // "most exposed markets", "most traded games": "most" and one describing word before the markets.
@@ -32,7 +35,7 @@ export default defineTool({
       const metric = metricOf(r) ?? 'volume';
       const period = r.range ? periodOf(r.range.from, r.range.to, s.today)
         : hasAny(r, 'week', 'weekly') ? 'week' : hasAny(r, 'month', 'monthly') ? 'month' : 'today';
-      return { args: put({ period, metric }, 'limit', r.count ? Math.min(r.count, 50) : null) };
+      return { args: put({ period, metric }, 'limit', r.count ? Math.min(r.count, MOST_ROWS) : null) };
     },
     examples: ['top markets by volume this week', 'top 5 markets by pnl today'],
   },

@@ -56,6 +56,8 @@ function toPlayerRef(r: { id: string; name: string; username: string; role: Play
 /** Words that join team names in a question and name no team. */
 const FIXTURE_STOPWORDS = new Set(['vs', 'v', 'versus', 'against', 'x', 'the', 'match', 'game', 'fixture', 'on', 'of', 'in', 'and', 'at']);
 
+const FIXTURE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** A sport named in a question, and the fixtures' name for it. */
 const SPORTS: Readonly<Record<string, string>> = { cricket: 'cricket', tennis: 'tennis', football: 'football', soccer: 'football' };
 
@@ -67,6 +69,11 @@ const SPORTS: Readonly<Record<string, string>> = { cricket: 'cricket', tennis: '
  * Fixtures are the exchange's, not scoped.
  */
 export async function searchFixtures(deps: ServiceDeps, query: string, limit: number): Promise<FixtureRef[]> {
+  // A fixture's own id (the page the user is on names it so): that fixture, with its markets.
+  if (FIXTURE_ID.test(query.trim())) {
+    const found = await queryRows<{ id: string }>(deps.db, sql`select f.id from fixtures f where f.id = ${query.trim().toLowerCase()}::uuid`);
+    return found.length === 0 ? [] : fixtureRefs(deps, found.map((f) => f.id));
+  }
   const typed = normalizeForSearch(query).split(' ').filter((w) => w && !FIXTURE_STOPWORDS.has(w));
   const sport = typed.map((w) => SPORTS[w]).find((s) => s !== undefined) ?? null;
   const words = typed.filter((w) => !Object.hasOwn(SPORTS, w));

@@ -63,6 +63,8 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\b(?:made|make|making|earned|earn|earning|kamaya|kamaye|kamai|paid|pay|pays|paying|gave|give|given|diya|diye)\s+(?:(?:me|us|mujhe|hume|humein|to\s+me|to\s+us)\s+)?(?:in|from|as|through|via|on|by)\s+(?:way\s+of\s+)?(commission|comm)\b/g, ' $1 '],
   // "can Deepak bet more?", "is he maxed out": room left under the credit limit.
   [/\b(?:bet|play|punt|wager)\s+(?:any\s+|some\s+)?more\b|\bmaxed\s+out\b|\bmaxed\b|\broom\s+(?:left\s+)?to\s+(?:bet|play)\b/g, ' headroom '],
+  // "how much more can Pooja bet": the room left under her limit, not her bets.
+  [/\b(?:how\s+much\s+)?more\s+can\s+(\p{L}+)\s+(?:still\s+)?(?:bet|play|punt|wager|lagaa?|khel)\b/gu, ' $1 headroom '],
   // "can Irfan still place bets?": whether he may bet, not the bets he placed.
   [/\b(can|could)\s+(\p{L}+)\s+(?:still\s+)?(?:place|put|make|play)\s+(?:more\s+|any\s+(?:more\s+)?)?bets?\b/gu, ' $1 $2 headroom '],
   // "how much is Arjun down to me": what he owes me, not his result.
@@ -163,7 +165,7 @@ biggish smallish fishy dodgy shady crisp brief detailed summary short long curio
 humne hamne maine mene tumne aapne usne unhone isne inhone hamara hamare hamari humara humare humari apna apne apni mera mere meri tera tere teri
 aaya aaye aayi aya aye ayi aata aati aate gaya gaye gayi hua hui hue huye raha rahi rahe tha thi hain hoon
 milake milaake milakar milkar milaakar sabka sabke sabki saara saare saari kul jodke jod
-dena dene deni lena lene leni stuck atka atke atki phansa phasa fasa fansa riding paisa paise paisay pesa rupaye rupaya rupay
+mins secs hrs zara jara zra thoda thodi dena dene deni lena lene leni stuck atka atke atki phansa phasa fasa fansa riding paisa paise paisay pesa rupaye rupaya rupay
 `.split(/\s+/).filter(Boolean));
 
 /**

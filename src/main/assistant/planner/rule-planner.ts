@@ -35,6 +35,8 @@ const BY_ID = new Map(INTENTS.map((i) => [i.id, i]));
 const planningOf = (tool: string): IntentSpec | undefined => BY_TOOL.get(tool);
 /** Tools whose answer can be narrowed to one player. */
 const TAKES_PLAYER: ReadonlySet<string> = new Set((TOOL_MODULES as readonly ToolModule[]).filter((m) => m.entities?.player !== undefined).map((m) => m.name));
+/** Tools about the user alone (their upline balance): no player, match or market narrows them. */
+const ABOUT_USER_ALONE: ReadonlySet<string> = new Set((TOOL_MODULES as readonly ToolModule[]).filter((m) => Object.keys(m.entities ?? {}).length === 0).map((m) => m.name));
 /** Words that point at one player without naming them: a pronoun, or "that guy", "the new client", "us bande". */
 const POINTS_AT_ONE_PLAYER = /\b(?:him|his|he|she|her|uska|uske|uski|usko|iska|iske|iski|isko)\b|\b(?:this|that|same|woh|wo|us|is)\s+(?:new\s+|other\s+|old\s+|naye\s+|naya\s+)?(?:player|guy|person|client|punter|customer|banda|bande|bandi|ladka|aadmi)\b|\bthe\s+(?:new|other|old)\s+(?:player|guy|person|client|punter|customer)\b/;
 const WRITE_TOOLS: ReadonlySet<string> = new Set((TOOL_MODULES as readonly ToolModule[]).filter((m) => m.isDestructive).map((m) => m.name));
@@ -130,7 +132,8 @@ export class RulePlanner implements Planner {
       // clauses with slots of their own are planned one by one, and so are clauses one of which
       // would swallow the others ("expo on ind aus, then top 5 markets": top markets is a whole plan).
       if (distinct(readings.map((r) => r.names[0]?.text ?? null)) > 1 || distinct(readings.map((r) => r.fixture)) > 1
-        || distinct(readings.map((r) => (r.range ? `${r.range.from}/${r.range.to}` : null))) > 1 || swallows(readings)) {
+        || distinct(readings.map((r) => (r.range ? `${r.range.from}/${r.range.to}` : null))) > 1 || swallows(readings)
+        || selfBesideNamed(clauses.map((text) => this.planOne({ ...input, text })), readings)) {
         return this.planClauses(input, clauses, readings);
       }
     }
@@ -357,7 +360,7 @@ export class RulePlanner implements Planner {
     // "and by pnl?": a ranking asked again by another measure ("by" names it, so "pnl today" stays a request of its own).
     const metric = /\bby\s+\p{L}/u.test(r.folded) ? metricOf(r) : null;
     const changes = r.range !== null || r.names.length > 0 || r.fixture !== null || fresh || statusOf(r) !== null || metric !== null
-      || r.pronounPlayer || r.pronounFixture || earlier;
+      || r.pronounPlayer || r.pronounFixture || earlier || (r.count !== null && (last ?? []).some((c) => planningOf(c.tool)?.follows?.count));
     // "the recent ones for Sneha", "settled wale": the last answer's kind of thing, pointed back at.
     const looksLikeFollowUp = FOLLOW_UP_OPENER.test(r.folded) || r.tokens.length <= 6 || /\b(?:ones|wale|wali|vale|vali)\b/.test(r.folded);
     if (last && last.length > 0 && changes && looksLikeFollowUp) {
@@ -388,6 +391,8 @@ export class RulePlanner implements Planner {
       if (metric) calls = calls.map((c) => (planningOf(c.tool)?.follows?.metric ? { tool: c.tool, args: { ...c.args, metric } } : c));
       const status = statusOf(r);
       if (status) calls = calls.map((c) => (planningOf(c.tool)?.follows?.status ? { tool: c.tool, args: { ...c.args, status } } : c));
+      const count = r.count;
+      if (count !== null) calls = calls.map((c) => { const most = planningOf(c.tool)?.follows?.count; return most ? { tool: c.tool, args: { ...c.args, limit: Math.min(count, most) } } : c; });
       // "and Neha?" after a proposal asks; only an order proposes the change for someone else.
       if (calls.some((c) => WRITE_TOOLS.has(c.tool)) && speechAct(r.folded, ORDER_VERBS) === 'question') {
         return {
@@ -417,6 +422,15 @@ function triggered(r: Reading): IntentSpec[] {
 }
 
 /** Whether one clause's exclusive intent would take the whole plan from another clause's own request. */
+/**
+ * "what do I owe my upline, and how much does Farhan owe me": a clause about the user alone (its
+ * tools take no player, match or market) beside a clause that names someone shares no slot with it.
+ */
+function selfBesideNamed(alone: readonly Decision[], readings: readonly Reading[]): boolean {
+  const own = alone.map((d) => d.action === 'tools' && d.calls.length > 0 && d.calls.every((c) => ABOUT_USER_ALONE.has(c.tool)));
+  return own.some(Boolean) && readings.some((r, i) => !own[i] && r.names.length > 0 && alone[i]!.action === 'tools');
+}
+
 function swallows(readings: readonly Reading[]): boolean {
   const intents = readings.map(triggered);
   return intents.some((own) => own.some((e) => e.exclusive && intents.some((other) => other.length > 0 && !other.includes(e))));

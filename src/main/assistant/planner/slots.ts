@@ -35,8 +35,10 @@ export function periodOf(from: string, to: string, today: string): 'today' | 'we
 /** What a market ranking is by: volume, exposure or PnL, from the words that name it; null when none does. */
 export function metricOf(r: Reading): 'pnl' | 'volume' | 'exposure' | null {
   if (hasAny(r, 'volume', 'turnover', 'traded', 'stake', 'stakes', 'busiest', 'popular', 'active')) return 'volume';
-  if (hasAny(r, 'exposure', 'exposed', 'liability', 'risk')) return 'exposure';
-  if (hasAny(r, 'pnl', 'profit', 'profits', 'loss', 'losses', 'result', 'results', 'earnings', 'worst', 'best')) return 'pnl';
+  if (hasAny(r, 'exposure', 'exposed', 'liability', 'risk', 'riskiest', 'risky', 'dangerous')) return 'exposure';
+  if (hasAny(r, 'pnl', 'profit', 'profits', 'loss', 'losses', 'result', 'results', 'earnings', 'worst', 'best', 'profitable')) return 'pnl';
+  // "which markets made me the most money", "sabse zyada kamaya": money made is the result.
+  if (/\b(?:made|make|earned|won|lost|kamaya|kamai)\b/.test(r.folded) && /\b(?:money|most|paisa|paise|zyada|jyada)\b/.test(r.folded)) return 'pnl';
   return null;
 }
 

@@ -17,9 +17,16 @@ const DONE = /\b(?:paid|sent|cleared|settled|deposited|transferred|received|got|
 /** Orders in Hinglish and English that make even "…?" a request. */
 export const ORDER_MARKER = /\b(?:please|pls|plz|kindly|karo|kardo|kar\s+do|krdo|kr\s+do|karde|kar\s+de|kijiye|kijie|karna|kro|do\s+it|go\s+ahead|rakh\s*do|rakho|should\s+be|must\s+be|make\s+it)\b/;
 
+/**
+ * Asking for advice, however politely wrapped: "can you tell me if I should settle Deepak?", "do
+ * you think I should raise it", "kya mujhe CL badha dena chahiye". The user decides; the answer is a read.
+ */
+const ADVICE = /\b(?:should|shall)\s+(?:i|we)\b|\b(?:tell|let)\s+me\s+(?:know\s+)?(?:if|whether)\b|\bdo\s+(?:you|u)\s+think\b|\bis\s+it\s+(?:ok|okay|fine|safe|wise|smart|a\s+good\s+idea)\s+to\b|\b(?:kya|mujhe|hume|humein)\b.*\bchahiye\b/;
+
 /** `orderVerbs`: the verbs of the write tools ("settle", "set"); one opening the message makes it an order, "?" or not. */
 export function speechAct(folded: string, orderVerbs: ReadonlySet<string>): SpeechAct {
   const text = folded.trim().replace(FILLER, '').trim();
+  if (ADVICE.test(text)) return 'question';
   if (POLITE_ORDER.test(text) || orderVerbs.has(text.split(/[\s,.!?]+/)[0] ?? '')) return 'command';
   if (QUESTION_OPENER.test(text) || QUESTION_CLOSER.test(text)) return 'question';
   const asked = /\?\s*$/.test(text);

@@ -73,8 +73,11 @@ export interface ToolPlanning {
   fill(s: Slots): Filled;
   /** Answers with current state: a freshness follow-up ("now", "latest") runs it again. */
   refreshes?: boolean;
-  /** What a follow-up may put in: another player, another fixture, a bet status, another ranking metric ("and by pnl?"). */
-  follows?: { player?: boolean; fixture?: boolean; status?: boolean; metric?: boolean };
+  /**
+   * What a follow-up may put in: another player, another fixture, a bet status, another ranking
+   * metric ("and by pnl?"), a row count ("top 3 of those"; the most rows the tool gives).
+   */
+  follows?: { player?: boolean; fixture?: boolean; status?: boolean; metric?: boolean; count?: number };
   /** How a follow-up's date range enters its arguments: from/to, a ranking period, report filters. */
   range?: 'dates' | 'period' | 'filters';
   /** A write's amount argument: "change it to 30k" after a proposal puts the new amount there. */

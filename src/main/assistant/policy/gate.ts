@@ -336,9 +336,9 @@ class Resolver {
   async fixtureById(id: string): Promise<FixtureRef | null> {
     const cached = this.fixtures.get(id);
     if (cached) return cached;
+    // Named by the page with no name the conversation knows: looked up by the id itself.
     const known = this.names.get(id);
-    if (!known?.name) return null;
-    await this.fixture(known.name);
+    await this.fixture(known?.name ?? id);
     return this.fixtures.get(id) ?? null;
   }
 }
