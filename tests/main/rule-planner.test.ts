@@ -560,3 +560,15 @@ describe('held-out batch 8', () => {
     expect(calls('top 3 of those', { context })).toEqual([{ tool: 'agent.getTopMarkets', args: { period: 'week', metric: 'volume', limit: 3 } }]);
   });
 });
+
+describe('terse orders, as typed on a phone', () => {
+  it('"deepak cl 30k" is the change (a proposal to confirm), never the read with the amount dropped', () => {
+    expect(calls('deepak cl 30k')).toEqual([{ tool: 'agent.editLimit', args: { player: 'deepak', limitType: 'creditLimit', newValue: 3_000_000 } }]);
+    expect(calls('deepak cl 30k?')).toEqual([{ tool: 'agent.getCreditLimit', args: { player: 'deepak' } }]);
+    expect(calls('karan ka cl 40k hai kya')).toEqual([{ tool: 'agent.getCreditLimit', args: { player: 'karan' } }]);
+  });
+
+  it('"mute big bet alerts 1 hr": a duration without "for" is kept', () => {
+    expect(calls('mute big bet alerts 1 hr')).toEqual([{ tool: 'agent.muteAlerts', args: { kind: 'large_bet', forMinutes: 60 } }]);
+  });
+});

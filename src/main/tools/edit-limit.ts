@@ -53,6 +53,9 @@ export default defineTool({
         || /(?:\bto\s+|=>?\s*|->\s*|→\s*)(?:-|−|minus\s+)?(?:₹\s*)?\d/.test(r.folded)
         // "Imran ka CL 40k kar do", "min bet should be 200": an order with the new value.
         || (r.amounts.length > 0 && ORDER_MARKER.test(r.folded))
+        // "deepak cl 30k": a player, a limit and one amount, typed as agents type an order; asked
+        // ("deepak cl 30k hai kya?") the speech act makes it the credit-limit read.
+        || (r.amounts.length === 1 && r.names.length > 0)
         // "per click win for Sam -3k": a limit given a negative or zero value is a change to refuse, not a read;
         // "Sam's CL +5k" a change by an amount, to ask about.
         || r.amounts.some((a) => a.negative || a.paisa === 0) || (r.amounts.length > 0 && /(?:^|\s)\+\s*\S/.test(r.folded))),

@@ -94,9 +94,9 @@ function kindOf(folded: string): EventKind | null {
   return null;
 }
 
-/** "till 6pm", "until 18:30", "6 baje tak", "for 2 hours", "for 30 mins", "2 ghante ke liye". */
+/** "till 6pm", "until 18:30", "6 baje tak", "for 2 hours", "for 30 mins", "1 hr", "2 ghante ke liye". */
 function untilWords(folded: string): { at: string } | { forMinutes: number } | { problem: string } | null {
-  const span = /\b(?:for|next)\s+(\d{1,3}|an?|one|half\s+an?)\s*(hours?|hrs?|h|minutes?|mins?|m)\b|\b(\d{1,3})\s*(ghante|ghanta|minute|mins?)\b/.exec(folded);
+  const span = /\b(?:for|next)\s+(\d{1,3}|an?|one|half\s+an?)\s*(hours?|hrs?|h|minutes?|mins?|m)\b|\b(\d{1,3})\s*(ghante|ghanta|minutes?|mins?|hours?|hrs?)\b/.exec(folded);
   if (span) {
     const raw = span[1] ?? span[3]!;
     const unit = span[2] ?? span[4]!;
