@@ -572,3 +572,11 @@ describe('terse orders, as typed on a phone', () => {
     expect(calls('mute big bet alerts 1 hr')).toEqual([{ tool: 'agent.muteAlerts', args: { kind: 'large_bet', forMinutes: 60 } }]);
   });
 });
+
+describe('who is below, and both of them', () => {
+  it('"arjun ke neeche kaun kaun hai" is the downline; "dono" is no part of a name', () => {
+    expect(calls('arjun ke neeche kaun kaun hai')).toEqual([{ tool: 'agent.getDownline', args: {} }]);
+    expect(calls('who under me owes the most').map((c) => c.tool)).toEqual(['agent.getTake']);
+    expect(calls('karan aur sneha dono ka bal')).toEqual([{ tool: 'agent.getTake', args: { player: 'karan' } }, { tool: 'agent.getTake', args: { player: 'sneha' } }]);
+  });
+});

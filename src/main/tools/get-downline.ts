@@ -19,7 +19,10 @@ export default defineTool({
     vocabulary: ['downline', 'subagents', 'hierarchy', 'tree', 'structure', 'network'],
     triggers: (r) => hasAny(r, 'downline', 'subagents', 'hierarchy', 'tree', 'structure', 'network')
       // "in my players" is where a name is looked for ("is there a raju in my players"), "with my players" where money is: not the list itself.
-      || /(?<!\b(?:in|among|amongst|with)\s)\b(?:my|all|list|show)\s+(?:the\s+)?(?:players|agents|accounts|clients)\b(?:\s+(?:please|pls|plz|only|list|bhai|ji))*\s*[.!?]*$/.test(r.folded),
+      || /(?<!\b(?:in|among|amongst|with)\s)\b(?:my|all|list|show)\s+(?:the\s+)?(?:players|agents|accounts|clients)\b(?:\s+(?:please|pls|plz|only|list|bhai|ji))*\s*[.!?]*$/.test(r.folded)
+      // "arjun ke neeche kaun kaun hai", "who is under arjun": who sits below, asked and nothing else of them.
+      || (/\b(?:neeche|niche|under|below|beneath)\b/.test(r.folded) && /\b(?:kaun|kon|who|whom|log)\b/.test(r.folded)
+        && !/\b(?:owe|owes|owed|pnl|bets?|exposure|limit|creditlimit|commission|outstanding|payable|receivable|balance|take|lost|won)\b/.test(r.folded)),
     fill: () => ({ args: {} }),
     examples: ['show my downline', 'my sub-agents'],
   },

@@ -122,6 +122,8 @@ ka ke ki ko se ne hai hain tha the thi aur bhi bhai yaar abhi sab sabka sabke sa
 kaun kon kya kab kaise kitna kitne kitni nahi na toh par pe mein jo woh wo yeh ye kuch zyada jyada sabse bahut thoda kar karo kardo krdo kro
 de dedo diya diye di hua hui hue raha rahe rahi gaya gaye liya liye chahiye dikhao dikha dikhana batao bata bolo bhejo dekho dekhna
 aaj kal parso hafte hafta mahine mahina din saal pichle pichla agle is us ab tak usse isse pehle baad phir fir tarikh tareekh tarik taarikh tareek
+humne hamne maine mene tumne aapne usne unhone isne inhone hamara hamare hamari humara humare humari tera tere teri dono teeno
+aaya aaye aayi aya aye ayi aata aati aate huye hoon milake milaake milakar milkar milaakar saara saare saari kul jodke jod
 bana bane bani banaya lage laga lagi lagaye kis kiska kiske kiski kisko kisne bada badi bade chota choti chote koi mr mrs ms miss sahab saab madam sir morning evening night afternoon tonight noon
 fresh new old big small large huge tiny usual usually regular normal few several last first next previous prior recent
 instead ahead hasnt havent didnt doesnt isnt wasnt arent dont cant wont
@@ -162,9 +164,6 @@ jaayega jayega batana dikhana dikhado batado bhejdo bhejna lagao hatao rakho cho
 weekend weekday couple dozen handful business scary risky dangerous worrying alarming abnormal notable giant jumbo whale whales juicy fat
 wait hold hang silly sized size sizes tally wise odd even funny crazy insane wild random sudden suspicious
 biggish smallish fishy dodgy shady crisp brief detailed summary short long curious concerned unclear clarity worth worse better
-humne hamne maine mene tumne aapne usne unhone isne inhone hamara hamare hamari humara humare humari apna apne apni mera mere meri tera tere teri
-aaya aaye aayi aya aye ayi aata aati aate gaya gaye gayi hua hui hue huye raha rahi rahe tha thi hain hoon
-milake milaake milakar milkar milaakar sabka sabke sabki saara saare saari kul jodke jod
 mins secs hrs zara jara zra thoda thodi dena dene deni lena lene leni stuck atka atke atki phansa phasa fasa fansa riding paisa paise paisay pesa rupaye rupaya rupay
 `.split(/\s+/).filter(Boolean));
 
