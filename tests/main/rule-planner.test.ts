@@ -580,3 +580,23 @@ describe('who is below, and both of them', () => {
     expect(calls('karan aur sneha dono ka bal')).toEqual([{ tool: 'agent.getTake', args: { player: 'karan' } }, { tool: 'agent.getTake', args: { player: 'sneha' } }]);
   });
 });
+
+describe('held-out batch 9', () => {
+  it.each([
+    ['upline ko kitna dena h aur mujhe kaun kitna dega', [{ tool: 'agent.getUpline', args: {} }, { tool: 'agent.getTake', args: {} }]],
+    ['kaun kaun paisa dega mujhe', [{ tool: 'agent.getTake', args: {} }]],
+    ['mera bal kya h', [{ tool: 'agent.getUpline', args: {} }]],
+    ['karan ne pay kiya', [{ tool: 'agent.getSettlementHistory', args: { player: 'karan' } }]],
+    ['karan ne abhi tak pay nahi kiya', [{ tool: 'agent.getTake', args: { player: 'karan' } }]],
+    ['hedge ind aus 10,000 back aus', [{ tool: 'agent.placeHedgeBet', args: { fixture: 'ind aus', outcome: 'aus', side: 'back', stake: 1_000_000 } }]],
+    ['expo ind aus and djoko alcaraz', [{ tool: 'agent.getLiveExposure', args: { fixture: 'ind aus' } }, { tool: 'agent.getLiveExposure', args: { fixture: 'djoko alcaraz' } }]],
+    ['oct ka pnl', [{ tool: 'agent.getPnL', args: { from: '2026-10-01', to: '2026-10-31' } }]],
+  ])('%s', (text, expected) => {
+    expect(calls(text)).toEqual(expected);
+  });
+
+  it('"ab kitna" after a read is the same read again, fresh', () => {
+    const context: ConversationContext = { ...EMPTY_CONTEXT, lastCalls: [{ tool: 'agent.getLiveExposure', args: { fixture: FIXTURE_ID } }], lastIntent: 'exposure', lastFixture: { id: FIXTURE_ID, name: 'India vs Australia' } };
+    expect(calls('ab kitna', { context })).toEqual([{ tool: 'agent.getLiveExposure', args: { fixture: FIXTURE_ID } }]);
+  });
+});

@@ -30,7 +30,7 @@ export default defineTool({
       || (/\b(?:i|we)\s+(?:owe|have\s+to\s+pay)\b/.test(r.folded) && r.names.length === 0)
       // "mujhe kitna dena hai": what I have to give, with nobody named, is what I owe up the line.
       || (/\b(?:mujhe|mujhko|hume|humein|humko)\b(?:\s+\S+){0,3}\s+(?:payable|dene|chukana)\b/.test(r.folded) && r.names.length === 0)
-      || (/\bmy\s+(?:balance|available|headroom)\b/.test(r.folded) && r.names.length === 0),
+      || (/\b(?:my|mera|meri|mere|apna|apni|apne)\s+(?:balance|available|headroom)\b/.test(r.folded) && r.names.length === 0),
     fill: () => ({ args: {} }),
     examples: ['what do I owe my upline'],
   },

@@ -33,6 +33,8 @@ const BOOK_ON = /\b(?:exposure|exposed|position|positions|liability|risk|book)\s
 const OUTCOME_CUES: ReadonlySet<string> = new Set(['on', 'back', 'backing', 'lay', 'laying']);
 const FIXTURE_CUES: ReadonlySet<string> = new Set(['in', 'of']);
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** Odds are kept in hundredths (210 = 2.10). */
 const formatOdds = (hundredths: number) => (hundredths / 100).toFixed(2);
 
@@ -65,10 +67,13 @@ function fillHedge(s: Slots) {
   const outcomeName = (market?.[1] ?? market?.[2])?.replace(/^draw$/, 'the draw')
     ?? r.names.find((n) => n.before !== null && OUTCOME_CUES.has(n.before) && !BOOK_ON.test(r.folded.slice(0, r.folded.indexOf(` ${n.text}`) + 1)))?.text
     // Hindi puts the cue after: "india pe back karo", "15k australia par".
-    ?? r.names.find((n) => new RegExp(`(?:^|\\s)${n.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+(?:pe|par|per)\\b`).test(r.folded))?.text
+    ?? r.names.find((n) => new RegExp(`(?:^|\\s)${escapeRegExp(n.text)}\\s+(?:pe|par|per)\\b`).test(r.folded))?.text
     ?? null;
+  // The match: "in X", "exposure on X", a name right after "hedge" ("hedge ind aus 10k back aus"),
+  // or Hindi's cue after it ("ind aus mein", "ind aus wale match").
   const inText = r.names.find((n) => n.text !== outcomeName && (
-    (n.before !== null && FIXTURE_CUES.has(n.before)) || BOOK_ON.test(r.folded.slice(0, r.folded.indexOf(` ${n.text}`) + 1))))?.text;
+    (n.before !== null && (FIXTURE_CUES.has(n.before) || n.before === 'hedge')) || BOOK_ON.test(r.folded.slice(0, r.folded.indexOf(` ${n.text}`) + 1))
+    || new RegExp(`(?:^|\\s)${escapeRegExp(n.text)}\\s+(?:mein|me|main|wale|wala|vale)\\b`).test(r.folded)))?.text;
   const fixture = s.namedFixture() ?? inText ?? s.conversationFixture();
   const said = outcomeName && !MARKET_OUTCOME.test(r.folded) ? outcomeName.replace(/\b\p{L}/gu, (c) => c.toUpperCase()) : outcomeName;
   // A stake that can never be placed (negative, zero) is refused first: no match would make it right.

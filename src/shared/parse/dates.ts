@@ -388,12 +388,15 @@ const PERIODS: Rule[] = [
   }],
 ];
 
-const MONTH_RULE = new RegExp(String.raw`\b(?:(since|from)\s+${MONTH}|(?:in|for|during|of)\s+${MONTH}|${FULL_MONTH}|${MONTH}(?=,?\s+(?:19|20)\d{2}\b))(?:,?\s+((?:19|20)\d{2})\b)?`);
+// A short month word ("oct") is a month where a month is expected: after "in", "for", "since";
+// before a year; before a Hindi postposition ("oct ka pnl", "sept ki bets", "nov mein"); or last
+// in the message ("pnl oct"; not "may", which ends sentences as a verb).
+const MONTH_RULE = new RegExp(String.raw`\b(?:(since|from)\s+${MONTH}|(?:in|for|during|of)\s+${MONTH}|${FULL_MONTH}|${MONTH}(?=,?\s+(?:19|20)\d{2}\b|\s+(?:ka|ki|ke|ko|mein|me|main|wala|wali|wale|se)\b)|${MONTH}(?<!\bmay)(?=\s*[?.!]*$))(?:,?\s+((?:19|20)\d{2})\b)?`);
 const TILL_DATE_ALONE = new RegExp(String.raw`\b(?:${TO_TODAY}|ab\s+tak|abhi\s+tak)\b`);
 
 function monthSpan(m: RegExpExecArray, today: IsoDate): Span {
-  const mo = monthIndex((m[2] ?? m[3] ?? m[4] ?? m[5])!);
-  const y = m[6] ? Number(m[6]) : yearFor(mo, today);
+  const mo = monthIndex((m[2] ?? m[3] ?? m[4] ?? m[5] ?? m[6])!);
+  const y = m[7] ? Number(m[7]) : yearFor(mo, today);
   const from = `${y}-${pad(mo + 1)}-01`;
   if (m[1]) return { from, to: today };
   const end = endOfMonth(from);

@@ -17,6 +17,8 @@ export const SLANG: Readonly<Record<string, string>> = {
   udhaar: 'outstanding', udhar: 'outstanding', udhari: 'outstanding', udhaari: 'outstanding', udhaariya: 'outstanding', chadha: 'outstanding', chadhe: 'outstanding', chadhi: 'outstanding', karza: 'outstanding', karz: 'outstanding', debt: 'outstanding', debts: 'outstanding', baaki: 'outstanding', baki: 'outstanding', bakaya: 'outstanding',
   // What is to be given (dena) and to be received (lena) stay apart: "mujhe kitna dena hai" is owed up the line.
   baqaya: 'outstanding', lena: 'receivable', dena: 'payable', lenadena: 'outstanding',
+  // "kaun kitna dega mujhe" (who will give me) is owed to the user; "main dunga" (I will give) by them.
+  dega: 'receivable', degi: 'receivable', dege: 'receivable', denge: 'receivable', dunga: 'payable', dungi: 'payable', doonga: 'payable',
   hisaab: 'balance', hisab: 'balance', khata: 'balance', khaata: 'balance', bal: 'balance',
   munafa: 'profit', profitable: 'profit', profits: 'profit', performing: 'performance', performer: 'performance', performers: 'performance', fayda: 'profit', faida: 'profit', kamai: 'profit', kamaya: 'profit', kamaaya: 'profit',
   nuksaan: 'loss', nuksan: 'loss', ghata: 'loss', ghaata: 'loss', haare: 'lost', haara: 'lost', haar: 'loss', jeeta: 'won', jeete: 'won', jeet: 'won', jeeti: 'won', jeetey: 'won', jita: 'won', jeeto: 'won', haari: 'lost', hare: 'lost',

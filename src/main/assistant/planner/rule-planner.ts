@@ -250,7 +250,12 @@ export class RulePlanner implements Planner {
     if (doubt) return { ...base, intent: intents.map((i) => i.id).join('+'), action: 'clarify', calls: [], confidence: 0.9, clarify: doubt };
     // Several players or matches named as a list: the same question for each; a change is made
     // for one at a time.
-    for (const [kind, list] of [['player', slots.namedPlayers(LIST_JOINERS)], ['fixture', slots.namedFixtures()]] as const) {
+    // Matches are listed after "on"/"in"; a tool that takes no player read its first, uncued name as
+    // the match ("expo ind aus and djoko alcaraz"), and the names joined to it are matches too.
+    const listed = slots.namedPlayers(LIST_JOINERS);
+    const cuedMatches = slots.namedFixtures();
+    const matches = cuedMatches.length < 2 && calls.some((c) => c.args.fixture === listed[0] && c.args.player === undefined) ? listed : cuedMatches;
+    for (const [kind, list] of [['player', listed], ['fixture', matches]] as const) {
       if (list.length < 2 || !calls.some((c) => c.args[kind] === list[0])) continue;
       if (intents.some(isWrite)) {
         return {
@@ -355,7 +360,8 @@ export class RulePlanner implements Planner {
     if (amended) return amended;
     // "now for Neha": "now" joins a follow-up that changes another slot; it asks for no fresher figures.
     const nowAsJoiner = /^now\s+(?:for|what|how|show|and|do|same|the)\b/.test(r.folded) && (r.names.length > 0 || r.fixture !== null);
-    const fresh = !nowAsJoiner && (FRESHNESS.some((w) => r.words.has(w)) || /\bnow\b/.test(r.folded));
+    // "ab kitna?", "abhi kya hai": Hindi's "now" ("ab tak" is a period, till now).
+    const fresh = !nowAsJoiner && (FRESHNESS.some((w) => r.words.has(w)) || /\bnow\b/.test(r.folded) || /\b(?:ab|abhi)\b(?!\s+tak\b)/.test(r.folded));
     const earlier = r.range === null && EARLIER.test(r.folded);
     // "and by pnl?": a ranking asked again by another measure ("by" names it, so "pnl today" stays a request of its own).
     const metric = /\bby\s+\p{L}/u.test(r.folded) ? metricOf(r) : null;
@@ -424,11 +430,11 @@ function triggered(r: Reading): IntentSpec[] {
 /** Whether one clause's exclusive intent would take the whole plan from another clause's own request. */
 /**
  * "what do I owe my upline, and how much does Farhan owe me": a clause about the user alone (its
- * tools take no player, match or market) beside a clause that names someone shares no slot with it.
+ * tools take no player, match or market) shares no slot with a clause asking something else.
  */
 function selfBesideNamed(alone: readonly Decision[], readings: readonly Reading[]): boolean {
   const own = alone.map((d) => d.action === 'tools' && d.calls.length > 0 && d.calls.every((c) => ABOUT_USER_ALONE.has(c.tool)));
-  return own.some(Boolean) && readings.some((r, i) => !own[i] && r.names.length > 0 && alone[i]!.action === 'tools');
+  return own.some(Boolean) && readings.some((r, i) => !own[i] && alone[i]!.action === 'tools');
 }
 
 function swallows(readings: readonly Reading[]): boolean {
