@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, type TestBackend, startTestBackend } from '../helpers/backend.js';
 
-describe.each(ENGINES)('player search by another romanisation on %s', (engine) => {
+describe.each(ENGINES)('searches by another romanisation, by sport and by id on %s', (engine) => {
   let b: TestBackend;
   let priya: ReturnType<TestBackend['client']>;
 
@@ -22,17 +22,6 @@ describe.each(ENGINES)('player search by another romanisation on %s', (engine) =
     expect((await priya.agent.searchPlayers.query({ query: 'ishan bhat' })).players).toEqual([]);
     expect((await priya.agent.searchPlayers.query({ query: 'vinod' })).players).toEqual([]);
   });
-});
-
-describe.each(ENGINES)('fixture search by sport on %s', (engine) => {
-  let b: TestBackend;
-  let priya: ReturnType<TestBackend['client']>;
-
-  beforeAll(async () => {
-    b = await startTestBackend(engine);
-    priya = b.client(await b.login('priya'));
-  });
-  afterAll(async () => b?.close());
 
   const search = async (query: string) => (await priya.match.searchFixtures.query({ query })).fixtures;
 
