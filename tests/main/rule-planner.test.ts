@@ -600,3 +600,11 @@ describe('held-out batch 9', () => {
     expect(calls('ab kitna', { context })).toEqual([{ tool: 'agent.getLiveExposure', args: { fixture: FIXTURE_ID } }]);
   });
 });
+
+describe('contractions', () => {
+  it('"I\'d like to lower Deepak\'s credit" is about Deepak: "I\'d" is two words, not a player called "id"', () => {
+    expect(calls("I'd like to lower Deepak's credit to twenty thousand")).toEqual([{ tool: 'agent.editLimit', args: { player: 'deepak', limitType: 'creditLimit', newValue: 2_000_000 } }]);
+    expect(calls("we're owed how much by sneha")).toEqual([{ tool: 'agent.getTake', args: { player: 'sneha' } }]);
+    expect(calls("Sam O'Brien's credit limit")).toEqual([{ tool: 'agent.getCreditLimit', args: { player: 'sam obrien' } }]);
+  });
+});

@@ -230,6 +230,8 @@ export interface Reading {
   pronounFixture: boolean;
 }
 
+const CONTRACTED: Readonly<Record<string, string>> = { d: 'would', ll: 'will', m: 'am', ve: 'have', re: 'are' };
+
 /** Lower case without accents; apostrophes and possessive 's dropped ("Sam O'Brien's" → "sam obrien"). */
 export function fold(text: string): string {
   return text
@@ -237,6 +239,9 @@ export function fold(text: string): string {
     .replace(/\p{M}+/gu, '')
     .toLowerCase()
     .replace(/[’`]/g, "'")
+    // "I'd like", "we'll", "don't": a contraction is two words, not one word that could be a name ("id").
+    .replace(/\b(i|you|we|they|he|she|it|that|there|who|what)'(d|ll|m|ve|re)\b/g, (_m, who: string, tail: string) => `${who} ${CONTRACTED[tail]}`)
+    .replace(/\b(\p{L}+)n't\b/gu, (_m, verb: string) => `${verb === 'ca' ? 'can' : verb === 'wo' ? 'will' : verb} not`)
     .replace(/'s\b/g, '')
     .replace(/'/g, '');
 }
