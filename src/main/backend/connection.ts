@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Operation, type TRPCClient, TRPCClientError, type TRPCLink, createTRPCClient, httpLink, httpSubscriptionLink, localLink, splitLink } from '@trpc/client';
+import { type Operation, type TRPCClient, TRPCClientError, type TRPCLink, httpLink, httpSubscriptionLink, localLink, splitLink } from '@trpc/client';
 import { observable } from '@trpc/server/observable';
 import { EventSource } from 'eventsource';
 import { type Backend, openBackend } from '../../server/backend.js';
@@ -8,6 +8,7 @@ import type { BookOptions } from '../../server/seed/generate.js';
 import type { Logger } from '../../infra/log.js';
 import type { BookProgress } from '../../shared/contracts/startup.js';
 import { createNodeFetch } from './node-fetch.js';
+import { createPromiseClient } from './promise-client.js';
 import { type AppRouter, appRouter } from '../../server/trpc/router.js';
 
 export type BackendClient = TRPCClient<AppRouter>;
@@ -76,7 +77,7 @@ export async function connectBackend(config: BackendConfig, log: Logger, onProgr
       mode: 'remote',
       url: config.url,
       link,
-      client: (token) => createTRPCClient<AppRouter>({ links: [link(token)] }),
+      client: (token) => createPromiseClient<AppRouter>(link(token)),
       close: async () => { fetchWithDeadline.close(); },
     };
   }
@@ -110,7 +111,7 @@ export function embeddedConnection(backend: Backend, log: Logger): BackendConnec
   return {
     mode: 'embedded',
     link,
-    client: (token) => createTRPCClient<AppRouter>({ links: [link(token)] }),
+    client: (token) => createPromiseClient<AppRouter>(link(token)),
     close: () => backend.database.close(),
   };
 }
@@ -145,7 +146,7 @@ export function openingConnection(config: BackendConfig, opening: Promise<Backen
     mode: config.mode,
     ...(config.mode === 'remote' && { url: config.url }),
     link: (token) => (open ? open.link(token) : link(token)),
-    client: (token) => (open ? open.client(token) : createTRPCClient<AppRouter>({ links: [link(token)] })),
+    client: (token) => (open ? open.client(token) : createPromiseClient<AppRouter>(link(token))),
     close: async () => {
       const connection = await opening.catch(() => null);
       await connection?.close();
