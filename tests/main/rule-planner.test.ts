@@ -608,3 +608,9 @@ describe('contractions', () => {
     expect(calls("Sam O'Brien's credit limit")).toEqual([{ tool: 'agent.getCreditLimit', args: { player: 'sam obrien' } }]);
   });
 });
+
+describe('a comparison', () => {
+  it.each(['compare karan with sneha pnl', 'compare the pnl of karan and sneha'])('%s asks the same of each, neither dropped', (text) => {
+    expect(calls(text).map((c) => c.args.player)).toEqual(['karan', 'sneha']);
+  });
+});

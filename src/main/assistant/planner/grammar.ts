@@ -76,6 +76,8 @@ const SYNONYMS: Array<[RegExp, string]> = [
   // "aaj ka khel kaisa raha", "hafta kaisa gaya": how the day's (week's) play went, in Hinglish.
   [/\b(?:din|khel|dhandha|dhanda|dhandhe|business|kaam|game|games)\s+(?:kaisa|kaise|kesa|kaisi|kaesa)\s+(?:raha|rahi|rahe|gaya|gayi|gaye|tha|thi|chala|chali)\b/g, ' pnl '],
   [/\b(hafta|hafte|mahina|mahine|week|month)\s+(?:kaisa|kaise|kesa|kaisi|kaesa)\s+(?:raha|rahi|rahe|gaya|gayi|gaye|tha|thi|chala|chali)\b/g, ' $1 pnl '],
+  // "compare karan with sneha": the same question for each of them, a list like "karan and sneha".
+  [/\b(?:compare|comparing|comparison\s+of)\s+(\p{L}+(?:\s+\p{L}+)?)\s+(?:with|to|against|and|aur|se)\s+/gu, ' $1 and '],
   [/\bsub[\s-]*agents?\b/g, ' subagents '],
   [/\bdown[\s-]*line\b/g, ' downline '],
   [/\bup[\s-]*line\b/g, ' upline '],
@@ -106,7 +108,7 @@ generate create prepare build send email share forward forwarded mail run produc
 format file document copy version
 quick quickly briefly fast asap urgent urgently immediately also just
 between during since until till after before within across around
-say said tell told ask asked think guess
+say said tell told ask asked think guess compare compared comparing comparison
 it's thats there's what're whats whos wheres whens theyre youre plus
 refresh refreshed reload reloaded guy guys person people banda bande
 sent cleared received transferred bheja bheje bheji older oldest newer earlier
