@@ -614,3 +614,17 @@ describe('a comparison', () => {
     expect(calls(text).map((c) => c.args.player)).toEqual(['karan', 'sneha']);
   });
 });
+
+describe('a summary, and everything about a player', () => {
+  it.each([
+    ['summary of the day', [{ tool: 'agent.getPnL', args: { from: '2026-11-20', to: '2026-11-20' } }]],
+    ['kal ka summary', [{ tool: 'agent.getPnL', args: { from: '2026-11-19', to: '2026-11-19' } }]],
+    ['weekly recap', [{ tool: 'agent.getPnL', args: { from: '2026-11-16', to: '2026-11-20' } }]],
+    ['show me everything about karan', [{ tool: 'agent.getTake', args: { player: 'karan' } }]],
+    ['karan ka pura hisaab', [{ tool: 'agent.getTake', args: { player: 'karan' } }]],
+    ['net position with my upline', [{ tool: 'agent.getUpline', args: {} }, { tool: 'agent.getLiveExposure', args: {} }]],
+    ['set daily win limit of karan to 10k', [{ tool: 'agent.editLimit', args: { player: 'karan', limitType: 'aggregateDailyWin', newValue: 1_000_000 } }]],
+  ])('%s', (text, expected) => {
+    expect(calls(text)).toEqual(expected);
+  });
+});

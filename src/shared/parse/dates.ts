@@ -336,6 +336,10 @@ const COUNT_WORD = `(?:${Object.keys(COUNT_WORDS).join('|')})`;
 const countOf = (s: string | undefined) => COUNT_WORDS[s ?? ''] ?? Number(s);
 
 const PERIODS: Rule[] = [
+  // "weekly recap", "monthly pnl", "daily summary": the week, month or day that is running.
+  [/\bweekly\b/, (_m, t) => ({ from: startOfWeek(t), to: t })],
+  [/\bmonthly\b/, (_m, t) => ({ from: startOfMonth(t), to: t })],
+  [/\bdaily\b(?!\s+(?:win|limit|max))/, (_m, t) => ({ from: t, to: t })],
   // "4 se 10 tarikh tak", "15 tarikh ko": days of the month by number, Hindi's way of saying dates
   // without a month (this month's when not after today, else the month before's, as "the 4th").
   [/\b(\d{1,2})\s*(?:se|to|-|–)\s*(\d{1,2})\s*(?:tarikh|tareekh|tarik|taarikh|tareek)\b(?:\s+tak)?/, (m, t) => placeRange({ day: Number(m[1]), month: null, year: null }, { day: Number(m[2]), month: null, year: null }, t)],

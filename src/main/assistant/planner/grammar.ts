@@ -76,6 +76,11 @@ const SYNONYMS: Array<[RegExp, string]> = [
   // "aaj ka khel kaisa raha", "hafta kaisa gaya": how the day's (week's) play went, in Hinglish.
   [/\b(?:din|khel|dhandha|dhanda|dhandhe|business|kaam|game|games)\s+(?:kaisa|kaise|kesa|kaisi|kaesa)\s+(?:raha|rahi|rahe|gaya|gayi|gaye|tha|thi|chala|chali)\b/g, ' pnl '],
   [/\b(hafta|hafte|mahina|mahine|week|month)\s+(?:kaisa|kaise|kesa|kaisi|kaesa)\s+(?:raha|rahi|rahe|gaya|gayi|gaye|tha|thi|chala|chali)\b/g, ' $1 pnl '],
+  // "summary of the day", "kal ka summary", "weekly recap": how a period went, its result.
+  [/(?<=\b(?:aaj|kal|today|yesterday|day|daily|week|weekly|month|monthly|hafte|hafta|mahine|mahina)\b.*)\b(?:summary|overview|recap|rundown)\b|\b(?:summary|overview|recap|rundown)\b(?=.*\b(?:aaj|kal|today|yesterday|day|week|month|hafte|hafta|mahine|mahina)\b)/g, ' pnl '],
+  // "everything about Karan", "karan ka pura hisaab": one player's standing, their balance with the user.
+  [/\b(?:everything|all\s+(?:the\s+)?(?:details|info)|full\s+details)\s+(?:about|of|on|for)\b/g, ' balance of '],
+  [/\b(?:pura|poora|sara|saara)\s+(?:hisaab|hisab|khata)\b/g, ' balance '],
   // "compare karan with sneha": the same question for each of them, a list like "karan and sneha".
   [/\b(?:compare|comparing|comparison\s+of)\s+(\p{L}+(?:\s+\p{L}+)?)\s+(?:with|to|against|and|aur|se)\s+/gu, ' $1 and '],
   [/\bsub[\s-]*agents?\b/g, ' subagents '],
@@ -108,7 +113,7 @@ generate create prepare build send email share forward forwarded mail run produc
 format file document copy version
 quick quickly briefly fast asap urgent urgently immediately also just
 between during since until till after before within across around
-say said tell told ask asked think guess compare compared comparing comparison
+say said tell told ask asked think guess compare compared comparing comparison net gross
 it's thats there's what're whats whos wheres whens theyre youre plus
 refresh refreshed reload reloaded guy guys person people banda bande
 sent cleared received transferred bheja bheje bheji older oldest newer earlier
