@@ -330,12 +330,24 @@ const THE_PERIOD = (unit: string) => String.raw`(?:(?:for|in|over|during)\s+the\
 /** A count of days, weeks or months in words ("last two days", "pichle teen hafte"). */
 const COUNT_WORDS: Readonly<Record<string, number>> = {
   two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, fifteen: 15, twenty: 20, thirty: 30,
-  do: 2, teen: 3, char: 4, chaar: 4, paanch: 5, panch: 5, saat: 7, das: 10,
+  do: 2, teen: 3, char: 4, chaar: 4, paanch: 5, panch: 5, saat: 7, das: 10, one: 1, ek: 1,
 };
 const COUNT_WORD = `(?:${Object.keys(COUNT_WORDS).join('|')})`;
 const countOf = (s: string | undefined) => COUNT_WORDS[s ?? ''] ?? Number(s);
 
 const PERIODS: Rule[] = [
+  // "3 days ago", "teen din pehle", "a week ago": that one day.
+  [new RegExp(String.raw`\b(\d{1,3}|${COUNT_WORD}|a|an)\s+(days?|din|weeks?|hafte|hafta)\s+(?:ago|pehle|pahle|back)\b`), (m, t) => {
+    const n = /^an?$/.test(m[1]!) ? 1 : countOf(m[1]);
+    const day = addDays(t, -n * (/^(?:weeks?|hafte|hafta)$/.test(m[2]!) ? 7 : 1));
+    return { from: day, to: day };
+  }],
+  // "ek hafte ka comm", "3 din ki bets", "do mahine ka pnl": the last N days, weeks or months.
+  [new RegExp(String.raw`\b(\d{1,3}|${COUNT_WORD})\s+(din|hafte|hafta|hafton|mahine|mahina)\s+(?:ka|ki|ke)\b`), (m, t) => {
+    const n = countOf(m[1]);
+    // Months as "last N months" counts them: this one and the N − 1 before it.
+    return /^din$/.test(m[2]!) ? lastDays(t, n) : /^haft/.test(m[2]!) ? lastDays(t, 7 * n) : { from: lastMonthOf(t, Math.max(1, n) - 1).from, to: t };
+  }],
   // "weekly recap", "monthly pnl", "daily summary": the week, month or day that is running.
   [/\bweekly\b/, (_m, t) => ({ from: startOfWeek(t), to: t })],
   [/\bmonthly\b/, (_m, t) => ({ from: startOfMonth(t), to: t })],
