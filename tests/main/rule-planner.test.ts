@@ -628,3 +628,18 @@ describe('a summary, and everything about a player', () => {
     expect(calls(text)).toEqual(expected);
   });
 });
+
+describe('held-out batch 10', () => {
+  it('"5 grand" is 5,000 points, never 5 (a write with the wrong amount)', () => {
+    expect(calls("Set Anita's per-click win to 5 grand")).toEqual([{ tool: 'agent.editLimit', args: { player: 'anita', limitType: 'perClickWin', newValue: 500_000 } }]);
+  });
+
+  it.each([
+    ['How much could I lose right now if everything goes wrong?', [{ tool: 'agent.getLiveExposure', args: {} }]],
+    ['Show me the ten busiest markets this week', [{ tool: 'agent.getTopMarkets', args: { period: 'week', metric: 'volume', limit: 10 } }]],
+    ['Where is most of the betting volume today?', [{ tool: 'agent.getTopMarkets', args: { period: 'today', metric: 'volume' } }]],
+    ['how much did I lose today', [{ tool: 'agent.getPnL', args: { from: '2026-11-20', to: '2026-11-20' } }]],
+  ])('%s', (text, expected) => {
+    expect(calls(text)).toEqual(expected);
+  });
+});

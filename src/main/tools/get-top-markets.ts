@@ -29,7 +29,9 @@ export default defineTool({
     triggers: (r) => /\b(?:top|biggest|largest|busiest|best|worst|highest|hottest|popular|most\s+active|heaviest)\b.*\b(?:markets?|matches|fixtures|events|games)\b/.test(r.folded)
       // "most exposed markets", "most traded games": "most" and one describing word before the markets.
       || /\bmost\s+\p{L}+\s+(?:markets?|matches|fixtures|events|games)\b/u.test(r.folded)
-      || /\b(?:which|what)\s+(?:markets?|matches|fixtures|events|games)\b.*\b(?:most|highest|biggest|largest|top)\b/.test(r.folded),
+      || /\b(?:which|what)\s+(?:markets?|matches|fixtures|events|games)\b.*\b(?:most|highest|biggest|largest|top)\b/.test(r.folded)
+      // "where is most of the betting volume": where the volume is, by market.
+      || /\b(?:where|which)\b.*\bmost\s+(?:of\s+(?:the\s+)?)?(?:\p{L}+\s+)?(?:volume|action|money|turnover)\b/u.test(r.folded),
     fill(s) {
       const r = s.r;
       const metric = metricOf(r) ?? 'volume';

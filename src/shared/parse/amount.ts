@@ -26,7 +26,7 @@ export interface FoundAmount {
 }
 
 const MULTIPLIERS: Record<string, bigint> = {
-  k: 1_000n, thousand: 1_000n, thousands: 1_000n,
+  k: 1_000n, thousand: 1_000n, thousands: 1_000n, grand: 1_000n,
   hazar: 1_000n, hazaar: 1_000n, hajar: 1_000n, hajaar: 1_000n, hazzar: 1_000n, hjr: 1_000n,
   l: 100_000n, lakh: 100_000n, lakhs: 100_000n, lac: 100_000n, lacs: 100_000n,
   m: 1_000_000n, mn: 1_000_000n, million: 1_000_000n, millions: 1_000_000n,
@@ -53,6 +53,14 @@ const NEXT_FRACTIONS: Record<string, number> = { sawa: 25, sava: 25, saadhe: 50,
 const HUNDRED: Record<string, number> = { hundred: 100, sau: 100 };
 /** Number words that are also everyday English or Hindi words: "what do two lakh". */
 const HOMOGRAPHS: ReadonlySet<string> = new Set(['do', 'sat', 'tin', 'che', 'ath', 'bis', 'das', 'bees', 'sau']);
+/**
+ * Whole numbers in words, for counts ("the ten busiest", "pichle do hafte"): `homographs` says
+ * whether words that are also everyday words ("do", "das") count, which only a context that
+ * expects a number (a date's "last N days") can afford.
+ */
+export function numberWords(homographs: boolean): Readonly<Record<string, number>> {
+  return Object.fromEntries(Object.entries(UNITS).filter(([w, n]) => n > 0 && (homographs || !HOMOGRAPHS.has(w))));
+}
 const FRACTION_WORDS: ReadonlySet<string> = new Set(['half', 'quarter', ...Object.keys(WHOLE_FRACTIONS), ...Object.keys(NEXT_FRACTIONS)]);
 
 /**

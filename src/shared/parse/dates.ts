@@ -25,6 +25,7 @@
  */
 import { Chrono, en, type ParsedComponents, type Parser } from 'chrono-node';
 import { type IsoDate, addDays, endOfMonth, isIsoDate, startOfMonth, startOfWeek, weekdayIndex } from '../dates.js';
+import { numberWords } from './amount.js';
 
 export interface FoundRange {
   from: IsoDate;
@@ -328,10 +329,7 @@ const BARE_HOW_WENT = (units: string) => String.raw`(?<!\b(?:pichla|pichle|pichh
 const THE_PERIOD = (unit: string) => String.raw`(?:(?:for|in|over|during)\s+the\s+${unit}(?!\s+(?:before|after|prior|earlier|of|ending|starting|from|that|when|\d))|the\s+${unit}\s+so\s+far|(?:(?:a|an)\s+)?(?:good|bad|great|decent|rough|tough|poor|profitable|slow|winning|losing)\s+${unit}(?=\s+for\s+(?:me|us)\b)|(?:a|an)\s+(?:good|bad|great|decent|rough|tough|poor|profitable|slow|winning|losing)\s+${unit}|(?:my|our)\s+${unit}(?=\s+(?:go|went|been|so\s+far)\b|\s*\??\s*$))`;
 
 /** A count of days, weeks or months in words ("last two days", "pichle teen hafte"). */
-const COUNT_WORDS: Readonly<Record<string, number>> = {
-  two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, fifteen: 15, twenty: 20, thirty: 30,
-  do: 2, teen: 3, char: 4, chaar: 4, paanch: 5, panch: 5, saat: 7, das: 10, one: 1, ek: 1,
-};
+const COUNT_WORDS = numberWords(true);
 const COUNT_WORD = `(?:${Object.keys(COUNT_WORDS).join('|')})`;
 const countOf = (s: string | undefined) => COUNT_WORDS[s ?? ''] ?? Number(s);
 

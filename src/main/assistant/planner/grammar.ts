@@ -3,7 +3,7 @@
  * words the planner understands, and what is left over — the names of players and fixtures,
  * which only the search tools can tell apart. docs/intent-map.md lists all of it.
  */
-import { AMOUNT_WORDS, type FoundAmount, findAmounts } from '../../../shared/parse/amount.js';
+import { AMOUNT_WORDS, type FoundAmount, findAmounts, numberWords } from '../../../shared/parse/amount.js';
 import { distance } from 'fastest-levenshtein';
 import { isTypoOf } from '../../../shared/fuzzy.js';
 import { type FoundRange, findDateRange } from '../../../shared/parse/dates.js';
@@ -56,6 +56,8 @@ const SYNONYMS: Array<[RegExp, string]> = [
   // "is Deepak square with me?", "all square?": a balance of nil, asked of the take (not "square up").
   [/\bsquare(?=\s+(?:kar|karo|kardo|karna|karke|kar\s+do)\b)/g, ' settle '],
   [/\b(?:all\s+)?square\b(?!\s*(?:up|off|kar|karo|kardo|karna|karke))/g, ' balance '],
+  // "how much could I lose if it all goes wrong", "stand to lose": what is at risk, the exposure.
+  [/\b(?:could|can|might|may|would|will)\s+(?:i|we|you)?\s*(?:possibly\s+|still\s+)?lose\b|\bstand\s+to\s+lose\b/g, ' exposure '],
   // "how much room does Sneha have left to bet": the room is what is left under her limit (the
   // words between, her name among them, stay; "to bet" is the room's, not a request for bets).
   [/\b(?:room|space|margin)\b((?:\s+\S+){0,5}?)\s+(?:left|remaining|bacha|bachi|baki)(?:\s+(?:to|for)\s+(?:bet|betting|bets|play|playing))?\b/g, ' headroom$1 '],
@@ -113,7 +115,7 @@ generate create prepare build send email share forward forwarded mail run produc
 format file document copy version
 quick quickly briefly fast asap urgent urgently immediately also just
 between during since until till after before within across around
-say said tell told ask asked think guess compare compared comparing comparison net gross
+say said tell told ask asked think guess compare compared comparing comparison net gross goes went wrong right
 it's thats there's what're whats whos wheres whens theyre youre plus
 refresh refreshed reload reloaded guy guys person people banda bande
 sent cleared received transferred bheja bheje bheji older oldest newer earlier
@@ -192,6 +194,10 @@ export const WORLD: ReadonlySet<string> = new Set(`
 world cup trophy tournament league championship championships olympics ipl f1 formula election elections weather rain forecast
 news headlines president minister pm movie movies film song songs stock stocks sensex nifty bitcoin crypto joke jokes
 `.split(/\s+/).filter(Boolean));
+
+/** A row count said in words ("the ten busiest markets", "top five"); "one" is no ranking. */
+const COUNT_WORDS = Object.fromEntries(Object.entries(numberWords(false)).filter(([, n]) => n >= 2));
+const COUNT_WORD = `(?:${Object.keys(COUNT_WORDS).join('|')})`;
 
 /** Sports the exchange lists: a sport named is a match of it ("the tennis"), never a player's name. */
 export const SPORTS: ReadonlySet<string> = new Set(['cricket', 'tennis', 'football', 'soccer']);
@@ -372,9 +378,9 @@ export function read(text: string, today: IsoDate, known: ReadonlySet<string> = 
   let folded = ` ${corrected} `;
   for (const [pattern, word] of SYNONYMS) folded = folded.replace(pattern, word);
   const range = findDateRange(corrected, today);
-  const countMatch = /\b(?:top|first|last|latest|biggest|largest|best|worst|recent)\s+(\d{1,3})\b(?!\s*(?:days?|weeks?|months?))/.exec(folded)
-    ?? /\b(\d{1,3})\s+(?:(?:most\s+)?(?:recent|latest|busiest|biggest|largest|top|best|worst)\s+)?(?:markets?|matches|fixtures|games|events|bets|settlements|payments|players)\b/.exec(folded);
-  const count = countMatch ? Number(countMatch[1]) : null;
+  const countMatch = new RegExp(String.raw`\b(?:top|first|last|latest|biggest|largest|best|worst|recent)\s+(\d{1,3}|${COUNT_WORD})\b(?!\s*(?:days?|weeks?|months?))`).exec(folded)
+    ?? new RegExp(String.raw`\b(\d{1,3}|${COUNT_WORD})\s+(?:(?:most\s+)?(?:recent|latest|busiest|biggest|largest|top|best|worst)\s+)?(?:markets?|matches|fixtures|games|events|bets|settlements|payments|players)\b`).exec(folded);
+  const count = countMatch ? COUNT_WORDS[countMatch[1]!] ?? Number(countMatch[1]) : null;
 
   const amounts = findAmounts(text).filter((a) => {
     if (range && overlaps(text.toLowerCase(), range.raw, a)) return false;
