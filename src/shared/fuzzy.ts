@@ -83,15 +83,3 @@ export function nameMatches(typed: string, known: string, realWords: ReadonlySet
   return true;
 }
 
-/** Every typed word is another romanisation of a different word of the name ("laxmi menon"). */
-export function soundsLikeName(typed: string, known: string): boolean {
-  const words = normalizeForSearch(typed).split(' ').filter(Boolean);
-  const pool = normalizeForSearch(known).split(' ').filter(Boolean).map(soundKey);
-  if (words.length === 0 || words.length > pool.length) return false;
-  const used = new Set<number>();
-  return words.every((word) => {
-    const at = word.length >= 4 ? pool.findIndex((w, i) => !used.has(i) && w === soundKey(word)) : -1;
-    if (at >= 0) used.add(at);
-    return at >= 0;
-  });
-}

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { FixtureRef, PlayerRef } from '../../shared/contracts/agent-api.js';
-import { soundsLikeName } from '../../shared/fuzzy.js';
+import { type FixtureRef, type PlayerRef, id as fixtureIdSchema } from '../../shared/contracts/agent-api.js';
+import { nameMatches } from '../../shared/fuzzy.js';
 import { normalizeForSearch } from '../../shared/text.js';
 import { queryRows } from '../db/client.js';
 import { type Caller, type ServiceDeps, inDownline } from './caller.js';
@@ -40,13 +40,14 @@ export async function searchPlayers(deps: ServiceDeps, caller: Caller, query: st
     limit ${limit}`);
   if (fuzzy.length > 0) return fuzzy.map(toPlayerRef);
   // Trigrams miss another romanisation of a name ("laxmi" shares too few with "lakshmi"). Only
-  // when every tier above found nothing, the downline's names are read and matched by ear.
+  // when every tier above found nothing, the downline's names are read and matched as the
+  // assistant matches names (fuzzy.ts: a typo, or the same name by ear).
   const downline = await queryRows<Row & { search_name: string }>(deps.db, sql`
     select a.id, a.display_name as name, a.username, a.role, p.id as agent_id, p.display_name as agent_name, 'fuzzy' as match, a.search_name
     from accounts a join accounts p on p.id = a.parent_id
     where ${inDownline(caller, 'a')}
     order by a.display_name, a.id`);
-  return downline.filter((r) => soundsLikeName(q, r.search_name)).slice(0, limit).map(toPlayerRef);
+  return downline.filter((r) => nameMatches(q, r.search_name)).slice(0, limit).map(toPlayerRef);
 }
 
 function toPlayerRef(r: { id: string; name: string; username: string; role: PlayerRef['role']; agent_id: string; agent_name: string; match: PlayerRef['match'] }): PlayerRef {
@@ -55,8 +56,6 @@ function toPlayerRef(r: { id: string; name: string; username: string; role: Play
 
 /** Words that join team names in a question and name no team. */
 const FIXTURE_STOPWORDS = new Set(['vs', 'v', 'versus', 'against', 'x', 'the', 'match', 'game', 'fixture', 'on', 'of', 'in', 'and', 'at']);
-
-const FIXTURE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A sport named in a question, and the fixtures' name for it. */
 const SPORTS: Readonly<Record<string, string>> = { cricket: 'cricket', tennis: 'tennis', football: 'football', soccer: 'football' };
@@ -70,7 +69,7 @@ const SPORTS: Readonly<Record<string, string>> = { cricket: 'cricket', tennis: '
  */
 export async function searchFixtures(deps: ServiceDeps, query: string, limit: number): Promise<FixtureRef[]> {
   // A fixture's own id (the page the user is on names it so): that fixture, with its markets.
-  if (FIXTURE_ID.test(query.trim())) {
+  if (fixtureIdSchema.safeParse(query.trim().toLowerCase()).success) {
     const found = await queryRows<{ id: string }>(deps.db, sql`select f.id from fixtures f where f.id = ${query.trim().toLowerCase()}::uuid`);
     return found.length === 0 ? [] : fixtureRefs(deps, found.map((f) => f.id));
   }

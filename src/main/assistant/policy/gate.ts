@@ -112,8 +112,7 @@ export async function gate(decision: Decision, registry: ToolRegistry, user: Use
       if (kind === 'player' && found.status === 'none' && user.role === 'agent') {
         const upline = await resolver.uplineName();
         if (upline !== null && nameMatches(name, upline)) {
-          const takes = planned.filter((c) => c.args.player === name);
-          if (takes.every((c) => c.tool === getTake.name)) {
+          if (planned.filter((c) => c.args.player === name).every((c) => c.tool === getTake.name)) {
             planned = [...planned.filter((c) => c.args.player !== name), { tool: getUpline.name, args: {} }]
               .filter((c, i, all) => all.findIndex((o) => o.tool === c.tool && JSON.stringify(o.args) === JSON.stringify(c.args)) === i);
             notes.push(`“${oneLine(name)}” is the upline; read as the upline's balance`);
