@@ -89,7 +89,7 @@ describe('slots', () => {
   });
   it('amounts in points become exact paisa', () => {
     expect(calls('set CL for Anita to 1 lakh')[0]!.args.newValue).toBe(10_000_000);
-    expect(calls('set CL for Anita to 2.5cr')[0]!.args.newValue).toBe(2_500_000_000);
+    expect(calls('set CL for Anita to 0.25cr')[0]!.args.newValue).toBe(250_000_000);
     expect(calls('settle 5,000 with Suresh')[0]!.args).toEqual({ player: 'suresh', mode: 'amount', amount: 500_000 });
   });
   it('a date query without a date means today; date phrases are relative to the user today', () => {
@@ -642,4 +642,54 @@ describe('held-out batch 10', () => {
   ])('%s', (text, expected) => {
     expect(calls(text)).toEqual(expected);
   });
+});
+
+describe('blind-set fixes: pages, hypotheticals, plain words, corrections', () => {
+  const onExposure = { page: { path: '/agent/exposure', query: { fixtureId: FIXTURE_ID } } };
+  it('a question pointing at the page reads what that page shows, for its match', () => {
+    expect(calls('how bad is it here?', onExposure)).toEqual([{ tool: 'agent.getLiveExposure', args: { fixture: FIXTURE_ID } }]);
+    expect(calls('kya scene hai yahan', onExposure)[0]?.tool).toBe('agent.getLiveExposure');
+    // A remark about oneself is no request of the page.
+    expect(plan("i'm new here", onExposure).calls).toEqual([]);
+    // On a page that shows no one read, "here" plans nothing of its own.
+    expect(plan('how bad is it here?').calls.map((c) => c.tool)).not.toContain('agent.getLiveExposure');
+  });
+  it.each([
+    'if I settle Karan today how much would I get',
+    'suppose I settled Deepak, what would I receive?',
+    'deepak ko settle karna chahiye kya?',
+    'settle karan kar du kya',
+  ])('a supposed or advised change is a read, never a proposal: %s', (text) => {
+    const d = plan(text);
+    expect(d.calls.map((c) => c.tool)).not.toContain('agent.settlePlayer');
+  });
+  it('plain words of English and of Indian languages are not names', () => {
+    expect(calls('Hey assistant, what does Karan owe me')).toEqual([{ tool: 'agent.getTake', args: { player: 'karan' } }]);
+    expect(calls('are any of my players past their limit?').every((c) => !('player' in c.args))).toBe(true);
+    expect(calls('yalla, what is my commission this month').every((c) => !('player' in c.args))).toBe(true);
+    // Marked as a name, a plain word is still looked up.
+    expect(calls("Hope's pnl today")[0]?.args.player).toBe('hope');
+    expect(calls('ocean ka pnl')[0]?.args.player).toBe('ocean');
+    expect(calls('bets for stone')[0]?.args.player).toBe('stone');
+    // Team words stay teams.
+    expect(calls('arsenal vs chelsea pnl')[0]?.args.fixture).toBe('arsenal vs chelsea');
+  });
+  it('a slip corrected in the same breath gives way to its correction', () => {
+    expect(calls("show me Anita's no sorry Sneha's open bets")[0]?.args.player).toBe('sneha');
+    expect(calls('set Karan CL to ten thousand, no wait, fifteen thousand')[0]?.args.newValue).toBe(1_500_000);
+    expect(calls('settle with karan 5k sorry 6k')[0]?.args.amount).toBe(600_000);
+    // A correction of another kind drops nothing: the player stays and so does the amount.
+    expect(calls('settle 5k with karan, sorry, with sneha')[0]?.args).toMatchObject({ player: 'sneha', amount: 500_000 });
+  });
+  it("the user's own figures beside a named player's are two requests", () => {
+    expect(calls('my pnl and sneha ka take').map((c) => [c.tool, c.args.player])).toEqual([['agent.getPnL', undefined], ['agent.getTake', 'sneha']]);
+  });
+  it('a credit limit above the platform maximum is refused with the reason', () => {
+    expect(plan("set Karan's credit limit to one trillion")).toMatchObject({ action: 'clarify', clarify: { reason: 'needs_amount' } });
+    expect(plan("set Karan's credit limit to one trillion").clarify?.question).toMatch(/platform maximum/);
+  });
+  it.each(['delete Rahul Verma’s losing bets from yesterday', 'block deepak', 'karan ko suspend kar do', 'please cancel sneha’s open bets'])(
+    'an order no tool can carry out is refused, not read: %s', (text) => {
+      expect(plan(text)).toMatchObject({ action: 'clarify', calls: [], clarify: { reason: 'not_allowed' } });
+    });
 });

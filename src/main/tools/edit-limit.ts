@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import * as actions from '../../shared/contracts/agent-actions.js';
 import { paisa } from '../../shared/contracts/agent-api.js';
+import { formatPoints } from '../../shared/format.js';
 import { BULK, TOP_UP, ask, hasAny, newValueOf } from '../assistant/planner/slots.js';
 import { ORDER_MARKER } from '../assistant/planner/speech-act.js';
 import { DESK, IDS, MONEY, opts } from './common.js';
@@ -72,6 +73,10 @@ export default defineTool({
       const player = s.player({ takesFixture: false });
       if (!player) return ask('needs_player', 'Which player’s limit should I change?');
       if ('problem' in target) return ask('needs_amount', target.problem);
+      // DOMAIN.md: "set CL to 1 trillion" is refused with its reason, before any preview is made.
+      if (limitType === 'creditLimit' && target.paisa > actions.PLATFORM_MAX_CREDIT_LIMIT) {
+        return ask('needs_amount', `${formatPoints(target.paisa)} is above the platform maximum credit limit of ${formatPoints(actions.PLATFORM_MAX_CREDIT_LIMIT)}. What should the new limit be?`);
+      }
       return { args: { player, limitType, newValue: target.paisa } };
     },
     examples: ['set CL for Rahul Sharma to 50,000', "increase Anita's credit limit to 1 lakh", 'set min stake for Karan to 500'],

@@ -31,7 +31,7 @@ export default defineTool({
     return `${plural(d.summary.count, 'bet')}${listScope(args)}, stake ${money(d.summary.stake)}; open liability ${money(d.summary.openLiability)}${settled}.`;
   },
   planning: {
-    id: 'bets', precedence: 130, exclusive: false, refreshes: true, follows: { player: true, fixture: true, status: true, count: MOST_ROWS }, range: 'dates',
+    id: 'bets', precedence: 130, exclusive: false, shownOn: '/agent/bets', refreshes: true, follows: { player: true, fixture: true, status: true, count: MOST_ROWS }, range: 'dates',
     vocabulary: [
       'bet', 'bets', 'betting', 'wager', 'wagers', 'ticket', 'tickets', 'slip', 'slips', 'stake', 'stakes', 'punt', 'punts',
       'open', 'unsettled', 'pending', 'running', 'active', 'settled', 'closed', 'completed', 'finished', 'graded', 'void', 'voided', 'cancelled', 'canceled',

@@ -15,7 +15,7 @@ export default defineTool({
   render: (out) => ({ type: 'downline_tree', data: out }),
   say: (d) => `Your downline: ${plural(d.tree.length, 'direct account')}.`,
   planning: {
-    id: 'downline', precedence: 140, exclusive: false, refreshes: true,
+    id: 'downline', precedence: 140, exclusive: false, shownOn: '/agent/downline', refreshes: true,
     vocabulary: ['downline', 'subagents', 'hierarchy', 'tree', 'structure', 'network'],
     triggers: (r) => hasAny(r, 'downline', 'subagents', 'hierarchy', 'tree', 'structure', 'network')
       // "in my players" is where a name is looked for ("is there a raju in my players"), "with my players" where money is: not the list itself.

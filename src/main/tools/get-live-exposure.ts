@@ -20,7 +20,7 @@ export default defineTool({
     return `Worst-case exposure ${where}: ${money(d.total.exposure)} (your share ${money(d.total.exposureAtShare)}), ${plural(d.scopes.length, 'market')}.`;
   },
   planning: {
-    id: 'exposure', precedence: 100, exclusive: false, refreshes: true, follows: { fixture: true },
+    id: 'exposure', precedence: 100, exclusive: false, shownOn: '/agent/exposure', refreshes: true, follows: { fixture: true },
     vocabulary: ['exposure', 'exposed', 'liability', 'liabilities', 'risk', 'book', 'position', 'positions', 'worst', 'case'],
     // "book" is the whole position only now and as such: "how did the whole book do yesterday" is a
     // result, "anyone named Pooja in my book" a search.

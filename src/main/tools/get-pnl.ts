@@ -23,7 +23,7 @@ export default defineTool({
     return `${result} ${period(d.period)} over ${plural(d.total.bets, 'settled bet')}; commission ${money(d.total.commission)}.${share}`;
   },
   planning: {
-    id: 'pnl', precedence: 120, exclusive: false, follows: { player: true, fixture: true }, range: 'dates',
+    id: 'pnl', precedence: 120, exclusive: false, shownOn: '/agent/pnl', follows: { player: true, fixture: true }, range: 'dates',
     vocabulary: ['pnl', 'profit', 'profits', 'loss', 'losses', 'lose', 'lost', 'losing', 'win', 'wins', 'won', 'winnings', 'earnings', 'result', 'results', 'performance'],
     triggers: (r) => hasAny(r, 'pnl', 'profit', 'profits', 'loss', 'losses', 'lose', 'lost', 'losing', 'win', 'wins', 'won', 'winnings', 'earnings', 'result', 'results', 'performance')
       // "how much did I make", but not "what commission did I earn": the commission is what was earned.

@@ -24,7 +24,7 @@ export default defineTool({
     return `${plural(d.rows.length, 'settlement')}${listScope(args)}; the latest on ${formatDate(last.createdAt, timeZone)}: ${paid}.`;
   },
   planning: {
-    id: 'settlements', precedence: 60, exclusive: false, follows: { player: true, count: MOST_ROWS }, range: 'dates',
+    id: 'settlements', precedence: 60, exclusive: false, shownOn: '/agent/settlements', follows: { player: true, count: MOST_ROWS }, range: 'dates',
     vocabulary: ['settlement', 'settlements', 'payment', 'payments', 'paid', 'receipt', 'receipts', 'transaction', 'transactions', 'history', 'log', 'ledger'],
     // "who still hasn't paid?" asks who owes now (take), not what was paid.
     triggers: (r) => (hasAny(r, 'settlement', 'settlements', 'payment', 'payments', 'receipt', 'receipts', 'transaction', 'transactions')

@@ -21,7 +21,7 @@ export default defineTool({
     return `Take of ${plural(d.rows.length, 'account')}. Net: ${net}.`;
   },
   planning: {
-    id: 'take', precedence: 90, exclusive: false, refreshes: true, follows: { player: true },
+    id: 'take', precedence: 90, exclusive: false, shownOn: '/agent/players', refreshes: true, follows: { player: true },
     vocabulary: ['take', 'owe', 'owes', 'owed', 'owing', 'outstanding', 'due', 'dues', 'receivable', 'payable', 'balance', 'balances'],
     triggers: (r) => hasAny(r, 'take', 'owe', 'owes', 'owed', 'owing', 'outstanding', 'due', 'dues', 'receivable', 'payable', 'balance', 'balances')
       || UNPAID.test(r.folded),

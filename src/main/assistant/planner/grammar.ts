@@ -8,6 +8,7 @@ import { distance } from 'fastest-levenshtein';
 import { isTypoOf } from '../../../shared/fuzzy.js';
 import { type FoundRange, findDateRange } from '../../../shared/parse/dates.js';
 import type { IsoDate } from '../../../shared/dates.js';
+import { PLAIN_WORDS } from './plain-words.js';
 
 /**
  * Hinglish and the trade's slang, word for word, to the domain word the intents read: "Rahul ka
@@ -142,6 +143,9 @@ smallest largest biggest highest lowest most least best worst top bottom
 looking look going doing looks pretty really actually basically exactly roughly approx approximately
 rn asap pls plz thx ty
 `.split(/\s+/).filter(Boolean));
+
+/** A word of grammar, chat or pronoun: never the slip or the correction of a name. */
+export const isGrammarWord = (w: string) => STOPWORDS.has(w) || EVERYDAY.has(w) || PRONOUNS.has(w);
 
 /**
  * Everyday words of chat that are never anyone's name here: "show the important bets", "where do we
@@ -410,8 +414,11 @@ export function read(text: string, today: IsoDate, known: ReadonlySet<string> = 
   const named = namedDespiteEveryday(text);
   // A word only shaped like an everyday one ("kipling") is still a name right after a preposition: "balance for kipling".
   const cued = new Set([...folded.matchAll(/\b(?:for|of|with|from|by|to|about|on)\s+(\p{L}+)/gu)].map((m) => m[1]!));
-  const isKnown = (w: string) => known.has(w) || ((EVERYDAY.has(w) || WORLD.has(w) || (EVERYDAY_SHAPE.test(w) && !cued.has(w))) && !named.has(w)) || STOPWORDS.has(w) || PRONOUNS.has(w) || AMOUNT_WORDS.has(w) || /^\d/.test(w) || w.length === 1 && w !== 'v'
+  const isKnownTeamWord = (w: string) => known.has(w) || ((EVERYDAY.has(w) || WORLD.has(w) || (EVERYDAY_SHAPE.test(w) && !cued.has(w))) && !named.has(w)) || STOPWORDS.has(w) || PRONOUNS.has(w) || AMOUNT_WORDS.has(w) || /^\d/.test(w) || w.length === 1 && w !== 'v'
     || /^(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|lakh|lakhs|lac|crore|crores|cr|k|m|mn|million|billion|bn|trillion|tn|thousand|st|nd|rd|th)$/.test(w);
+  // A plain word (plain-words.ts) is a name only when marked as one; the sides of "A vs B" and the
+  // words before "match" are teams, read without it ("arsenal vs chelsea").
+  const isKnown = (w: string) => isKnownTeamWord(w) || (PLAIN_WORDS.has(w) && !named.has(w) && !cued.has(w) && !SPORTS.has(w));
 
   const used = new Set<number>();
   let fixture: string | null = null;
@@ -419,9 +426,9 @@ export function read(text: string, today: IsoDate, known: ReadonlySet<string> = 
   const joiner = tokens.findIndex((t) => ['vs', 'v', 'versus', 'against'].includes(t.word));
   if (joiner > 0 && joiner < tokens.length - 1) {
     const left: Token[] = [];
-    for (let i = joiner - 1; i >= 0 && !isKnown(tokens[i]!.word); i--) left.unshift(tokens[i]!);
+    for (let i = joiner - 1; i >= 0 && !isKnownTeamWord(tokens[i]!.word); i--) left.unshift(tokens[i]!);
     const right: Token[] = [];
-    for (let i = joiner + 1; i < tokens.length && !isKnown(tokens[i]!.word); i++) right.push(tokens[i]!);
+    for (let i = joiner + 1; i < tokens.length && !isKnownTeamWord(tokens[i]!.word); i++) right.push(tokens[i]!);
     if (left.length > 0 && right.length > 0) {
       fixture = `${left.map((t) => t.word).join(' ')} vs ${right.map((t) => t.word).join(' ')}`;
       for (const t of [...left, tokens[joiner]!, ...right]) used.add(t.index);
@@ -432,7 +439,7 @@ export function read(text: string, today: IsoDate, known: ReadonlySet<string> = 
     const noun = tokens.findIndex((t) => ['match', 'game', 'fixture', 'matches', 'games'].includes(t.word));
     if (noun > 0) {
       const team: Token[] = [];
-      for (let i = noun - 1; i >= 0 && !isKnown(tokens[i]!.word); i--) team.unshift(tokens[i]!);
+      for (let i = noun - 1; i >= 0 && !isKnownTeamWord(tokens[i]!.word); i--) team.unshift(tokens[i]!);
       if (team.length > 0) {
         fixture = team.map((t) => t.word).join(' ');
         for (const t of team) used.add(t.index);

@@ -164,7 +164,7 @@ export const PARAPHRASES: Readonly<Record<string, ParaphraseSet>> = {
   },
   downline: {
     q: [
-      'who is in my downline?', 'how many players do I have?', 'which sub agents are under me?', 'mere neeche kaun kaun hai?',
+      'who is in my downline?', 'how many players have I got?', 'which sub agents are under me?', 'mere neeche kaun kaun hai?',
       'how many subagents report to me?', 'who are my clients?', 'how big is my network?', 'what does my hierarchy look like?',
       'kitne players hain mere paas?', 'which accounts are under Tarun?', 'who sits below me in the tree?',
       'how many active players do I have?', 'who all are my agents?',

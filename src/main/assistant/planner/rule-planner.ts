@@ -10,10 +10,11 @@ import type { Decision } from '../../../shared/contracts/assistant.js';
 import type { ToolModule } from '../../tools/define.js';
 import { TOOL_MODULES } from '../../tools/index.js';
 import { planShare } from '../../tools/share-report.js';
-import { LEXICON, type Reading, SPORTS, WORLD, fold, hasAny, read } from './grammar.js';
+import { LEXICON, type Reading, SPORTS, WORLD, fold, hasAny, isGrammarWord, read } from './grammar.js';
+import { PLAIN_WORDS } from './plain-words.js';
 import { LIST_JOINERS, Slots, metricOf, periodOf, statusOf } from './slots.js';
 import { speechAct } from './speech-act.js';
-import { amountRefusal } from '../../../shared/parse/amount.js';
+import { amountRefusal, findAmounts } from '../../../shared/parse/amount.js';
 import { amountDoubt } from '../guards/amount-guard.js';
 import { SKIP_CONFIRMATION_ANSWER, asksToSkipConfirmation } from '../guards/consent-guard.js';
 import { type IsoDate, addDays, endOfMonth, startOfMonth } from '../../../shared/dates.js';
@@ -98,6 +99,59 @@ export const KNOWN_WORDS: ReadonlySet<string> = new Set([...LEXICON, ...INTENTS.
 /** Greetings, thanks and goodbyes, one or several in a row ("gn, signing off for the day"): small talk, never a request. */
 const GREETING = /^(?:(?:hi+|hello|hey|yo|namaste|hola|good\s+(?:morning|afternoon|evening|night)|gm|gn|thanks?(?:\s+you)?|thx|ok(?:ay)?|cool|great|nice|bye|goodbye|see\s+you|(?:signing|logging)\s+off|kya\s+haal(?:\s+hai)?|kaise\s+ho|sab\s+(?:theek|thik|badhiya)(?:\s+hai)?|how\s+(?:are|r)\s+(?:you|u)(?:\s+doing)?(?:\s+today)?|how(?:s|\s+is)\s+it\s+going)\b[\s!.?,]*)+(?:there|again|so\s+much|a\s+lot|for\s+(?:now|today|the\s+day|tonight)|bhai|yaar|ji|sir|boss)?[\s!.?]*$/;
 const FRESHNESS = ['now', 'today', 'latest', 'current', 'updated', 'live', 'refresh', 'refreshed', 'reload', 'again', 'fresh', 'newest'];
+/** Said between a slip and its correction: "Anita's no sorry Sneha's", "10k, no wait, 15k", "karan matlab sneha". */
+const CORRECTION = /[\s,;.]+(?:(?:no|nah|nahi|nahin|oh)[\s,]+)?(?:sorry|wait|i\s+mean|i\s+meant|oops|correction|matlab|rather)[\s,;:.]+|[\s,;.]+no[\s,]+no[\s,;.]+/gi;
+
+/**
+ * The message as the user meant it: a word or an amount corrected in the same breath is replaced
+ * by its correction ("show me Anita's no sorry Sneha's bets" is Sneha's; "ten thousand no sorry
+ * fifteen thousand" is 15,000). Only a slip of the same kind is dropped (an amount for an amount,
+ * a name-like word for another); "sorry, what does CL mean" keeps every word.
+ */
+export function withoutSelfCorrections(text: string): string {
+  let out = text;
+  for (let guard = 0; guard < 3; guard++) {
+    const amounts = findAmounts(out);
+    let cut: [number, number] | null = null;
+    for (const m of out.matchAll(CORRECTION)) {
+      const at = m.index!;
+      const end = at + m[0].length;
+      const slip = amounts.find((a) => a.end <= at && /^[\s,;.]*$/.test(out.slice(a.end, at)));
+      const fix = amounts.find((a) => a.start === end);
+      if (slip && fix) { cut = [slip.start, end]; break; }
+      // "with karan, sorry, with sneha": the preposition said again goes with the slip.
+      const before = /(?:\b(with|for|to|of|from)\s+)?(\p{L}+)(?:['’]s)?$/u.exec(out.slice(0, at));
+      const after = /^(?:(with|for|to|of|from)\s+)?(\p{L}+)/u.exec(out.slice(end));
+      const nameLike = (w: string | undefined) => w !== undefined && w.length >= 3 && !KNOWN_WORDS.has(fold(w)) && !PLAIN_WORDS.has(fold(w)) && !isGrammarWord(fold(w));
+      if (before && after && nameLike(before[2]) && nameLike(after[2])) {
+        cut = [before[1] !== undefined && before[1] === after[1] ? before.index! : before.index! + (before[1] ? before[1].length + 1 : 0), end];
+        break;
+      }
+    }
+    if (!cut) break;
+    out = out.slice(0, cut[0]) + out.slice(cut[1]);
+  }
+  return out;
+}
+
+/**
+ * Orders for what no tool does ("delete Rahul's losing bets", "block deepak", "karan ko suspend kar
+ * do"): refused in words, never read as the nearest read ("delete … bets" is not "show … bets").
+ * Alerts are left out: "remove the mute" and "cancel the alerts" are the alert tool's.
+ */
+const UNSUPPORTED_ORDER = /^(?:(?:please|pls|plz|kindly|just|can\s+(?:you|u)|could\s+(?:you|u)|i\s+(?:want|need)\s+(?:you\s+)?to|go\s+ahead\s+and)\s+)*(delete|remove|cancel|void|block|unblock|suspend|ban|lock|unlock|undo|reverse|refund|erase|wipe|freeze|unfreeze|disable|deactivate|rename)\b|\b(delete|block|cancel|suspend|ban|void|freeze|unblock|hata|hatao|mita|mitao)\s+(?:kar\s+do|kardo|karo|krdo|kar\s+de|do)\b/;
+function unsupportedOrder(folded: string): string | null {
+  const m = UNSUPPORTED_ORDER.exec(folded.trim());
+  if (!m || /\b(?:alerts?|mute|muted|notifications?|notify)\b/.test(folded)) return null;
+  const verb = m[1] ?? m[2]!;
+  return ({ hata: 'delete', hatao: 'delete', mita: 'delete', mitao: 'delete' } as Record<string, string>)[verb] ?? verb;
+}
+
+/** The user's own book, said: "my commission", "mera pnl". */
+const OWN = /\b(?:my|mine|mera|meri|mere|apna|apni|apne|majha|majhi|maru|mari|mainu)\b/;
+
+/** Words that point at the page on screen rather than name what to read. */
+const POINTS_AT_PAGE = /\b(?:here|this\s+(?:page|screen|view|table)|on\s+(?:the\s+)?screen|yahan|yaha|idhar|is\s+page)\b/;
 const FOLLOW_UP_OPENER = /^(?:and|what\s+about|how\s+about|same\s+for|and\s+for|also|now|ok\s+and|then|for|what\s+of|and\s+what\s+about)\b/;
 /** "and the week before?", "the day before", "usse pehle": the last plan's period, one period earlier. */
 const EARLIER = /\b(?:(?:the\s+)?(?:day|week|month|one|period|fortnight)\s+before|previous\s+(?:day|week|month|one|period)|(?:day|week|month)\s+prior|(?:(?:one|a)\s+)?(?:day|week|month|period)\s+(?:further\s+back|earlier)|further\s+back|go\s+back\s+(?:one|a)\s+(?:day|week|month)|usse\s+pehle|us\s+se\s+pehle|pichle\s+se\s+pichle)\b/;
@@ -123,7 +177,8 @@ const FINANCE_HINT = ['money', 'cash', 'amount', 'account', 'accounts', 'players
 export class RulePlanner implements Planner {
   readonly name = 'rules';
 
-  plan(input: PlannerInput): Decision {
+  plan(given: PlannerInput): Decision {
+    const input = { ...given, text: withoutSelfCorrections(given.text) };
     const clauses = clausesOf(input.text, input.today);
     if (clauses.length > 1) {
       const readings = clauses.map((text) => read(text, input.today, KNOWN_WORDS));
@@ -133,7 +188,9 @@ export class RulePlanner implements Planner {
       // would swallow the others ("expo on ind aus, then top 5 markets": top markets is a whole plan).
       if (distinct(readings.map((r) => r.names[0]?.text ?? null)) > 1 || distinct(readings.map((r) => r.fixture)) > 1
         || distinct(readings.map((r) => (r.range ? `${r.range.from}/${r.range.to}` : null))) > 1 || swallows(readings)
-        || selfBesideNamed(clauses.map((text) => this.planOne({ ...input, text })), readings)) {
+        || selfBesideNamed(clauses.map((text) => this.planOne({ ...input, text })), readings)
+        // "what do I owe Vikram and what's my commission": "my" keeps a clause to the user's own book.
+        || (readings.some((r) => r.names.length > 0) && readings.some((r) => r.names.length === 0 && OWN.test(r.folded)))) {
         return this.planClauses(input, clauses, readings);
       }
     }
@@ -190,6 +247,13 @@ export class RulePlanner implements Planner {
     const base = { request_id: input.requestId };
 
     if (GREETING.test(r.folded)) return { ...base, intent: 'greeting', action: 'direct', calls: [], confidence: 1 };
+    const unsupported = unsupportedOrder(r.folded);
+    if (unsupported) {
+      return {
+        ...base, intent: 'unsupported', action: 'clarify', calls: [], confidence: 0.9,
+        clarify: { reason: 'not_allowed', question: `I can't ${unsupported} that from here. I can read your book, and change a limit, settle, place a hedge bet or mute alerts, each after you confirm it.` },
+      };
+    }
     if (hasAny(r, 'capabilities') || /^(?:help|\?|commands|menu)\b/.test(r.folded)) {
       return { ...base, intent: 'capabilities', action: 'direct', calls: [], confidence: 1 };
     }
@@ -308,6 +372,22 @@ export class RulePlanner implements Planner {
   }
 
   /**
+   * "how bad is it here?", "what's on this screen?": no intent of its own, so the read of the page
+   * the user is looking at (a tool's `shownOn`), for that page's match or player.
+   */
+  private readOfPage(input: PlannerInput, r: Reading): Decision | null {
+    const asks = speechAct(r.folded, ORDER_VERBS) === 'question' || /\b(?:show|explain|summari[sz]e|tell|walk|batao|dikhao|samjhao|samjha)\b/.test(r.folded);
+    if (!POINTS_AT_PAGE.test(r.folded) || r.names.length > 0 || r.amounts.length > 0 || !asks) return null;
+    const path = input.page.path;
+    const intent = INTENTS.find((i) => i.shownOn !== undefined && (path === i.shownOn || path.startsWith(`${i.shownOn}/`)));
+    if (!intent || isWrite(intent)) return null;
+    const base = { request_id: input.requestId, intent: intent.id, confidence: 0.7 };
+    const filled = intent.fill(new Slots(input, r));
+    if ('clarify' in filled) return { ...base, action: 'clarify', calls: [], clarify: filled.clarify };
+    return { ...base, action: 'tools', calls: [{ tool: intent.tool, args: filled.args }] };
+  }
+
+  /**
    * After a proposal: "change it to 30k" / "make it 40k instead" proposes the same change with the
    * new amount (a new preview and nonce; the Assistant voids the old one), and "ok go ahead"
    * shows the proposal again, since only the Confirm button can make it happen.
@@ -408,6 +488,8 @@ export class RulePlanner implements Planner {
       }
       return { ...base, intent: `follow_up:${input.context.lastIntent ?? 'last'}`, action: 'tools', calls, confidence: 0.7 };
     }
+    const onPage = this.readOfPage(input, r);
+    if (onPage) return onPage;
     const model = this.byModel(input, r);
     if (model) return model;
     if (FINANCE_HINT.some((w) => r.words.has(w)) || r.amounts.length > 0 || r.range !== null) {

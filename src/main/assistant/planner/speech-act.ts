@@ -21,12 +21,18 @@ export const ORDER_MARKER = /\b(?:please|pls|plz|kindly|karo|kardo|kar\s+do|krdo
  * Asking for advice, however politely wrapped: "can you tell me if I should settle Deepak?", "do
  * you think I should raise it", "kya mujhe CL badha dena chahiye". The user decides; the answer is a read.
  */
-const ADVICE = /\b(?:should|shall)\s+(?:i|we)\b|\b(?:tell|let)\s+me\s+(?:know\s+)?(?:if|whether)\b|\bdo\s+(?:you|u)\s+think\b|\bis\s+it\s+(?:ok|okay|fine|safe|wise|smart|a\s+good\s+idea)\s+to\b|\b(?:kya|mujhe|hume|humein)\b.*\bchahiye\b/;
+const ADVICE = /\b(?:should|shall)\s+(?:i|we)\b|\b(?:tell|let)\s+me\s+(?:know\s+)?(?:if|whether)\b|\bdo\s+(?:you|u)\s+think\b|\bis\s+it\s+(?:ok|okay|fine|safe|wise|smart|a\s+good\s+idea)\s+to\b|\b(?:kya|mujhe|hume|humein)\b.*\bchahiye\b|\bchahiye\b.*(?:\bkya\b|\?)|\b(?:karu|karun|karoon|kar\s+du|kar\s+dun|kar\s+doon|kardu|kardun|kardoon)\b.*(?:\bkya\b|\?)/;
+
+/**
+ * A change supposed, not ordered: "if I settle Anita today how much would I get", "what would
+ * happen if I raised his CL", "agar karan ko settle karu to". Its figures are a read; nothing is proposed.
+ */
+const HYPOTHETICAL = /^(?:if|agar|suppose|supposing|say|imagine|in\s+case)\b|\bwhat\s+(?:if|would|happens|will\s+happen)\b|\bhow\s+much\s+would\b|\bwould\s+(?:i|we|it|that|he|she|they)\s+(?:get|have|owe|lose|make|be|gain|receive)\b/;
 
 /** `orderVerbs`: the verbs of the write tools ("settle", "set"); one opening the message makes it an order, "?" or not. */
 export function speechAct(folded: string, orderVerbs: ReadonlySet<string>): SpeechAct {
   const text = folded.trim().replace(FILLER, '').trim();
-  if (ADVICE.test(text)) return 'question';
+  if (ADVICE.test(text) || HYPOTHETICAL.test(text)) return 'question';
   if (POLITE_ORDER.test(text) || orderVerbs.has(text.split(/[\s,.!?]+/)[0] ?? '')) return 'command';
   if (QUESTION_OPENER.test(text) || QUESTION_CLOSER.test(text)) return 'question';
   const asked = /\?\s*$/.test(text);

@@ -78,6 +78,11 @@ export interface ToolPlanning {
    * metric ("and by pnl?"), a row count ("top 3 of those"; the most rows the tool gives).
    */
   follows?: { player?: boolean; fixture?: boolean; status?: boolean; metric?: boolean; count?: number };
+  /**
+   * The page of the desk that shows this read's figures ("/agent/exposure", or "/agent/players" for
+   * a player's own page): "how bad is it here?" asked there is this read, for that page's match or player.
+   */
+  shownOn?: string;
   /** How a follow-up's date range enters its arguments: from/to, a ranking period, report filters. */
   range?: 'dates' | 'period' | 'filters';
   /** A write's amount argument: "change it to 30k" after a proposal puts the new amount there. */

