@@ -104,6 +104,38 @@ describe('policy gate', () => {
     expect(refused).toMatchObject({ action: 'clarify', reason: 'needs_outcome' });
   });
 
+  it('two teams no match has together are a match not found, never a picker that swaps a team', async () => {
+    for (const fixture of ['india pakistan', 'pakistan vs england', 'Bhutan vs India', 'England vs Australia']) {
+      const out = await run([{ tool: 'agent.getLiveExposure', args: { fixture } }]);
+      expect(out, fixture).toMatchObject({ action: 'clarify', reason: 'fixture_not_found' });
+      expect(out, fixture).not.toHaveProperty('card');
+      expect(out, fixture).not.toHaveProperty('pending');
+    }
+    // The nearest matches are named in words only.
+    const out = await run([{ tool: 'agent.getPnL', args: { fixture: 'England vs Australia' } }]);
+    expect((out as { question: string }).question).toMatch(/between England and Australia.*England vs New Zealand.*India vs Australia/);
+  });
+
+  it('for the open book, one team\'s single live or upcoming match is the one meant; history keeps finished ones in play', async () => {
+    const live = await run([{ tool: 'agent.getLiveExposure', args: { fixture: 'india' } }]);
+    expect(live).toMatchObject({ action: 'tools', fixture: { name: 'India vs Australia' } });
+    const hedge = await run([{ tool: 'agent.placeHedgeBet', args: { fixture: 'india', market: 'match odds', outcome: 'australia', side: 'lay', stake: 2_000_000 } }]);
+    expect(hedge).toMatchObject({ action: 'tools', fixture: { name: 'India vs Australia' } });
+    // A change whose match is named only by the side it backs names no match: still a picker.
+    const unnamed = await run([{ tool: 'agent.placeHedgeBet', args: { fixture: 'india', market: 'match odds', outcome: 'india', side: 'back', stake: 500_000 } }]);
+    expect(unnamed).toMatchObject({ action: 'clarify', reason: 'ambiguous_fixture' });
+    // The same name asked of the exposure and the P&L is the same match.
+    const both = await run([{ tool: 'agent.getLiveExposure', args: { fixture: 'india' } }, { tool: 'agent.getPnL', args: { player: 'india' } }]);
+    expect(both).toMatchObject({ action: 'tools', fixture: { name: 'India vs Australia' } });
+    expect(new Set((both as { calls: Array<{ args: { fixtureId?: string } }> }).calls.map((c) => c.args.fixtureId)).size).toBe(1);
+    // P&L and bets read history: the finished India match is still offered.
+    for (const tool of ['agent.getPnL', 'agent.getBetHistory']) {
+      const out = await run([{ tool, args: { fixture: 'india' } }]);
+      expect(out, tool).toMatchObject({ action: 'clarify', reason: 'ambiguous_fixture' });
+      expect((out as { card: { data: { fixtures: Array<{ name: string }> } } }).card.data.fixtures.map((f) => f.name).sort()).toEqual(['India vs Australia', 'India vs South Africa']);
+    }
+  });
+
   it('arguments the tool refuses become a named question, not a call', async () => {
     const out = await run([{ tool: 'agent.editLimit', args: { player: 'Karan Malhotra', limitType: 'creditLimit' } }]);
     expect(out).toMatchObject({ action: 'clarify', reason: 'needs_amount' });

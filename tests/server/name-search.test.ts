@@ -40,6 +40,24 @@ describe.each(ENGINES)('searches by another romanisation, by sport and by id on 
     expect(await search('00000000-0000-4000-8000-000000000000')).toEqual([]);
   });
 
+  it('two teams find their match in either order, by name or short code', async () => {
+    for (const query of ['aus v ind', 'ind aus', 'Australia vs India', 'austrlia vs inda', 'IND-AUS']) {
+      expect((await search(query)).map((f) => f.name), query).toEqual(['India vs Australia']);
+    }
+  });
+
+  it('two teams no fixture has together find nothing, never a match of one of them', async () => {
+    for (const query of ['india pakistan', 'pakistan vs england', 'Bhutan vs India', 'england vs australia']) {
+      expect(await search(query), query).toEqual([]);
+    }
+  });
+
+  it('one team\'s matches come live first, then upcoming, then finished', async () => {
+    expect((await search('india')).map((f) => [f.name, f.status])).toEqual([['India vs Australia', 'live'], ['India vs South Africa', 'finished']]);
+    const statuses = (await search('pakistan')).map((f) => f.status);
+    expect(statuses).toEqual([...statuses].sort((a, b) => ['live', 'scheduled', 'finished'].indexOf(a) - ['live', 'scheduled', 'finished'].indexOf(b)));
+  });
+
   it('a sport beside team words narrows them to it', async () => {
     expect((await search('india cricket')).map((f) => f.name)).toContain('India vs Australia');
     expect(await search('india tennis')).toEqual([]);

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { type FixtureRef, type PlayerRef, id as fixtureIdSchema } from '../../shared/contracts/agent-api.js';
 import { nameMatches } from '../../shared/fuzzy.js';
 import { normalizeForSearch } from '../../shared/text.js';
@@ -61,11 +61,13 @@ const FIXTURE_STOPWORDS = new Set(['vs', 'v', 'versus', 'against', 'x', 'the', '
 const SPORTS: Readonly<Record<string, string>> = { cricket: 'cricket', tennis: 'tennis', football: 'football', soccer: 'football' };
 
 /**
- * Fixtures by team names or short codes ("IND v AUS", "MI vs CSK", "the India match"): every
- * team word typed must be a whole word of the fixture, else the start of one, else trigram
- * likeness; the best tier found is the answer. A sport typed narrows the search to it; a sport
- * alone ("the tennis") is that sport's match on now, or when none is, its nearest in time.
- * Fixtures are the exchange's, not scoped.
+ * Fixtures by team names or short codes ("IND v AUS", "MI vs CSK", "the India match"), in any
+ * order: every team word typed must be a whole word of the fixture, else the start of one, else
+ * like one (likeWords: a misspelling, but never another team); the best tier found is the answer.
+ * Two teams no fixture has together find nothing, never a match of one of them. A sport typed
+ * narrows the search to it; a sport alone ("the tennis") is that sport's match on now, or when
+ * none is, its nearest in time. Hits come live first, then upcoming, then finished, each nearest
+ * in time first. Fixtures are the exchange's, not scoped.
  */
 export async function searchFixtures(deps: ServiceDeps, query: string, limit: number): Promise<FixtureRef[]> {
   // A fixture's own id (the page the user is on names it so): that fixture, with its markets.
@@ -79,7 +81,8 @@ export async function searchFixtures(deps: ServiceDeps, query: string, limit: nu
   if (words.length === 0 && sport === null) return [];
   const now = deps.now();
   const ofSport = sport === null ? sql`true` : sql`f.sport = ${sport}`;
-  const nearestFirst = sql`order by (f.status = 'live') desc, abs(extract(epoch from (f.starts_at - ${now.toISOString()}::timestamptz))), f.id`;
+  const nearestFirst = sql`order by case f.status when 'live' then 0 when 'scheduled' then 1 else 2 end,
+    abs(extract(epoch from (f.starts_at - ${now.toISOString()}::timestamptz))), f.id`;
   if (words.length === 0) {
     const found = await queryRows<{ id: string; status: string }>(deps.db, sql`
       select f.id, f.status from fixtures f where ${ofSport} and f.status <> 'finished' ${nearestFirst} limit ${limit}`);
@@ -87,16 +90,33 @@ export async function searchFixtures(deps: ServiceDeps, query: string, limit: nu
     return found.length === 0 ? [] : fixtureRefs(deps, (live.length > 0 ? live : found).map((f) => f.id));
   }
   const tiers = [
-    sql.join(words.map((w) => sql`(' ' || f.search_text || ' ') like ${`% ${likeEscape(w)} %`}`), sql` and `),
-    sql.join(words.map((w) => sql`(' ' || f.search_text) like ${`% ${likeEscape(w)}%`}`), sql` and `),
-    sql`word_similarity(${words.join(' ')}, f.search_text) >= ${FUZZY_THRESHOLD}`,
+    async () => sql.join(words.map((w) => sql`(' ' || f.search_text || ' ') like ${`% ${likeEscape(w)} %`}`), sql` and `),
+    async () => sql.join(words.map((w) => sql`(' ' || f.search_text) like ${`% ${likeEscape(w)}%`}`), sql` and `),
+    () => likeWords(deps, words),
   ];
-  for (const condition of tiers) {
+  for (const tier of tiers) {
+    const condition = await tier();
     const found = await queryRows<{ id: string }>(deps.db, sql`
       select f.id from fixtures f where ${condition} and ${ofSport} ${nearestFirst} limit ${limit}`);
     if (found.length > 0) return fixtureRefs(deps, found.map((f) => f.id));
   }
   return [];
+}
+
+/**
+ * The loosest tier: every word typed is like a word of the fixture (a misspelling, "austrlia"),
+ * but a word that names a team of the book (a whole word of some fixture: a team's name or short
+ * code) must be one of the fixture's own: "India Pakistan" or "Bhutan vs India" is a match no
+ * fixture is, never another India match.
+ */
+async function likeWords(deps: ServiceDeps, words: string[]): Promise<SQL> {
+  const named = await queryRows<Record<string, boolean>>(deps.db, sql`select ${sql.join(
+    words.map((w, i) => sql`exists (select 1 from fixtures f where (' ' || f.search_text || ' ') like ${`% ${likeEscape(w)} %`}) as ${sql.raw(`w${i}`)}`),
+    sql`, `,
+  )}`);
+  return sql.join(words.map((w, i) => (named[0]?.[`w${i}`] === true
+    ? sql`(' ' || f.search_text) like ${`% ${likeEscape(w)}%`}`
+    : sql`word_similarity(${w}, f.search_text) >= ${FUZZY_THRESHOLD}`)), sql` and `);
 }
 
 async function fixtureRefs(deps: ServiceDeps, ids: string[]): Promise<FixtureRef[]> {

@@ -78,12 +78,12 @@ export async function gate(decision: Decision, registry: ToolRegistry, user: Use
   let fixture: (KnownEntity & { ref?: FixtureRef }) | null = null;
   for (const kind of ['player', 'fixture'] as const) {
     for (const name of names(kind)) {
-      const found = kind === 'player' ? await resolver.player(name) : await resolver.fixture(name);
+      const found = kind === 'player' ? await resolver.player(name) : openFirst(await resolver.fixture(name), onOpenBook(planned, registry, name));
       if (found.status === 'failed') return { action: 'failed', intent, envelope: found.envelope, notes, searches: resolver.searches };
       // No player is called that, but a match may be ("india sa pnl", "open bets novak carlos"):
       // names resolve against every entity the user can see, for the tools that take a match.
       if (kind === 'player' && found.status === 'none' && planned.every((c) => c.args.player !== name || registry.get(c.tool)!.entities.fixture)) {
-        const match = await resolver.fixture(name);
+        const match = openFirst(await resolver.fixture(name), onOpenBook(planned, registry, name));
         // Several matches none of which has the typed words ("Raju" against the Rajasthan fixtures the
         // search finds alike) are no reading of the name: it stays a player no one has.
         const meantAsMatch = match.status === 'one' || (match.status === 'many' && match.candidates.some((c) => nameMatches(fixtureWords(name), fixtureWords(c.name))));
@@ -129,7 +129,7 @@ export async function gate(decision: Decision, registry: ToolRegistry, user: Use
         if (found.nearest.length === 0) {
           return kind === 'player'
             ? { action: 'clarify', intent, reason, question: `I couldn't find a player called “${oneLine(name)}” in your downline. Check the spelling, or pick from your downline.`, notes, searches: resolver.searches }
-            : { action: 'clarify', intent, reason, question: `I couldn't find a match for “${oneLine(name)}”. Which fixture do you mean?`, notes, searches: resolver.searches };
+            : { action: 'clarify', intent, reason, question: await noMatchQuestion(name, resolver), notes, searches: resolver.searches };
         }
         // Near names are offered, never used: a different surname is a different person.
         const pending: PendingPick = { kind, name, candidateIds: found.nearest.map((c) => c.id), calls: planned, intent };
@@ -175,6 +175,74 @@ export async function gate(decision: Decision, registry: ToolRegistry, user: Use
     calls.push({ tool: call.tool, args: args.args, definition });
   }
   return { action: 'tools', intent, calls, planned, player, fixture: fixture ? { id: fixture.id, name: fixture.name } : null, notes, searches: resolver.searches };
+}
+
+/**
+ * A call that takes this name as a match reads or moves the book as it stands (exposure, a hedge:
+ * its tool takes no period), so the match meant has something still open; the name is one match
+ * for the whole turn ("how much could I lose if India wins" asks the exposure and the P&L of the
+ * same match). Tools that take a period (P&L, bets, a report) read history, where a finished
+ * match counts as much: alone, they keep every match in play. A change whose match is named
+ * only by the side it backs ("back india 5k": match and outcome both "india") has no match named
+ * at all, and money moves only on a match the user named: it keeps the picker.
+ */
+function onOpenBook(planned: PlannedCall[], registry: ToolRegistry, name: string): boolean {
+  const calls = planned.filter((c) => c.args.fixture === name || (c.args.player === name && registry.get(c.tool)!.entities.fixture !== undefined));
+  if (calls.some((c) => registry.get(c.tool)!.isDestructive && typeof c.args.outcome === 'string' && normalizeForSearch(c.args.outcome) === normalizeForSearch(name))) return false;
+  return calls.some((c) => {
+    const definition = registry.get(c.tool)!;
+    return definition.entities.fixture !== undefined && !takesPeriod(definition.input);
+  });
+}
+
+/** Whether a tool's input (or an object inside it, a report's `filters`) has a period: from, to or period. */
+function takesPeriod(schema: unknown, depth = 0): boolean {
+  let node = schema as { shape?: Record<string, unknown>; unwrap?: () => unknown } | undefined;
+  while (node && !node.shape && typeof node.unwrap === 'function') node = node.unwrap() as typeof node;
+  if (!node?.shape || depth > 2) return false;
+  return Object.entries(node.shape).some(([key, value]) => ['from', 'to', 'period'].includes(key) || takesPeriod(value, depth + 1));
+}
+
+/** A match still open: not finished, or with a market not yet settled. */
+const isOpen = (f: FixtureRef) => f.status !== 'finished' || f.markets.some((m) => m.status === 'open' || m.status === 'suspended');
+
+/**
+ * For the open book, several matches of which one alone is live or upcoming are that one ("the
+ * India match" is India vs Australia on now, not India vs South Africa settled weeks ago); several
+ * open ones are still a picker, of those only. When none is open, every match stays in play.
+ */
+function openFirst(found: Found<FixtureRef>, openBook: boolean): Found<FixtureRef> {
+  if (!openBook || found.status !== 'many') return found;
+  const open = found.candidates.filter(isOpen);
+  if (open.length === 1) return { status: 'one', entity: open[0]! };
+  return open.length > 1 ? { status: 'many', candidates: open } : found;
+}
+
+const SIDE_SEPARATORS = new Set(['vs', 'v', 'versus', 'against', 'x', 'and']);
+
+/**
+ * No match has every team typed ("Pakistan vs England", "India Pakistan"): said so, with the
+ * nearest match of each side named in words, never offered as a pick that would swap a team.
+ */
+async function noMatchQuestion(name: string, resolver: Resolver): Promise<string> {
+  const words = fixtureWords(name).split(' ').filter(Boolean);
+  const typed = normalizeForSearch(name).split(' ').filter(Boolean);
+  const sides = typed.some((w) => SIDE_SEPARATORS.has(w))
+    ? typed.join(' ').split(/\b(?:vs|v|versus|against|x|and)\b/).map((side) => fixtureWords(side)).filter(Boolean)
+    : words;
+  if (sides.length < 2) return `I couldn't find a match for “${oneLine(name)}”. Which fixture do you mean?`;
+  const nearest: FixtureRef[] = [];
+  for (const side of sides.slice(0, 2)) {
+    const found = await resolver.fixture(side);
+    const candidates = found.status === 'one' ? [found.entity] : found.status === 'many' ? found.candidates : [];
+    const first = candidates.find((c) => !nearest.some((n) => n.id === c.id));
+    if (first) nearest.push(first);
+  }
+  const titled = sides.map((side) => oneLine(side, 40).split(' ').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' '));
+  const between = `I couldn't find a match between ${titled.slice(0, -1).join(', ')} and ${titled.at(-1)!}`;
+  if (nearest.length === 0) return `${between}. Which fixture do you mean?`;
+  const described = nearest.map((f) => `${oneLine(f.name)} (${f.status === 'live' ? 'live now' : f.status === 'scheduled' ? 'upcoming' : 'finished'})`);
+  return `${between}. The nearest I have: ${described.join(' and ')}. Which fixture do you mean?`;
 }
 
 /** A fixture's or a typed match's team words, without the words that join them ("vs", "match"). */
