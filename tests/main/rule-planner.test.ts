@@ -283,13 +283,16 @@ describe('hedge bets: planned from what was said, asked about what was not', () 
     ]);
   });
 
-  it('lay X with no match: the page\'s match, else the conversation\'s, else asked', () => {
+  it('lay X with no match: the page\'s match, else the conversation\'s, else the team\'s own (the gate takes its one open match or asks)', () => {
     const onPage = hedge('lay india for 10k', { page: { path: '/agent/exposure', query: { fixtureId: FIXTURE_ID } } });
     expect(onPage.calls).toEqual([{ tool: 'agent.placeHedgeBet', args: { fixture: FIXTURE_ID, outcome: 'india', side: 'lay', stake: 1_000_000 } }]);
     const context: ConversationContext = { ...EMPTY_CONTEXT, lastFixture: { id: FIXTURE_ID, name: 'India vs Australia' } };
     expect(hedge('lay india for 10k', { context }).calls[0]?.args).toMatchObject({ fixture: FIXTURE_ID, outcome: 'india', side: 'lay' });
-    const asked = hedge('lay india for 10k');
-    expect(asked).toMatchObject({ action: 'clarify', clarify: { reason: 'needs_fixture', question: 'Which match should I lay India in?' } });
+    expect(hedge('lay india for 10k').calls[0]?.args).toMatchObject({ fixture: 'india', outcome: 'india', side: 'lay' });
+    // The match named beside the outcome, cued or not, is the match.
+    expect(hedge('lay 10k india, ind aus').calls[0]?.args).toMatchObject({ fixture: 'ind aus', outcome: 'india', side: 'lay', stake: 1_000_000 });
+    expect(hedge('ind aus mein india ki 10k lagai kar do').calls[0]?.args).toMatchObject({ fixture: 'ind aus', outcome: 'india', side: 'back' });
+    expect(hedge('australia ki 20k khai karo').calls[0]?.args).toMatchObject({ outcome: 'australia', side: 'lay', stake: 2_000_000 });
   });
 
   it('no stake → "What stake?"; no match → which match; no outcome → which outcome', () => {
@@ -692,4 +695,37 @@ describe('blind-set fixes: pages, hypotheticals, plain words, corrections', () =
     'an order no tool can carry out is refused, not read: %s', (text) => {
       expect(plan(text)).toMatchObject({ action: 'clarify', calls: [], clarify: { reason: 'not_allowed' } });
     });
+});
+
+describe('blind-set fixes: slang, turned-down names, durations', () => {
+  it.each([
+    ['aaj kitna doob sakta hai', 'agent.getLiveExposure'],
+    ['kitna paisa bahar pada hai abhi', 'agent.getTake'],
+    ['money out with the punters?', 'agent.getTake'],
+    ['mera cut is hafte', 'agent.getCommission'],
+    ['sabse zyada volume kis match mein hai', 'agent.getTopMarkets'],
+    ['liab on the tennis', 'agent.getLiveExposure'],
+    ['meri line dikhao', 'agent.getDownline'],
+  ])('%s → %s', (text, tool) => {
+    expect(calls(text).map((c) => c.tool)).toContain(tool);
+  });
+  it('a match named by one team and Hindi\'s "of": "kiwis wale match"', () => {
+    expect(calls('kiwis wale match pe expo')[0]?.args.fixture).toBe('kiwis');
+  });
+  it('the most a player can win on one bet is the per-click win, and the player stays', () => {
+    expect(calls('make the most Sneha can win on any single bet 15k')[0]?.args).toMatchObject({ player: 'sneha', limitType: 'perClickWin', newValue: 1_500_000 });
+  });
+  it('a name said with "not" is turned down once another is named', () => {
+    const context: ConversationContext = { ...EMPTY_CONTEXT, lastCalls: [{ tool: 'agent.getTake', args: { player: 'karan' } }], lastIntent: 'take' };
+    expect(calls('not karan yaar, sneha', { context })[0]?.args.player).toBe('sneha');
+    expect(calls('sorry I meant Neha not Karan', { context })[0]?.args.player).toBe('neha');
+  });
+  it('thanks and goodbyes in Arabic and Hindi are small talk', () => {
+    expect(plan('shukriya bhai').action).toBe('direct');
+    expect(plan('yalla khalas, thanks habibi').action).toBe('direct');
+  });
+  it('"for the next hour" and "for two hours" are durations of a mute', () => {
+    expect(calls('mute big bet alerts for the next hour')[0]?.args).toMatchObject({ forMinutes: 60 });
+    expect(calls('silence login alerts for two hours')[0]?.args).toMatchObject({ forMinutes: 120 });
+  });
 });

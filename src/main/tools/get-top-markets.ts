@@ -31,7 +31,9 @@ export default defineTool({
       || /\bmost\s+\p{L}+\s+(?:markets?|matches|fixtures|events|games)\b/u.test(r.folded)
       || /\b(?:which|what)\s+(?:markets?|matches|fixtures|events|games)\b.*\b(?:most|highest|biggest|largest|top)\b/.test(r.folded)
       // "where is most of the betting volume": where the volume is, by market.
-      || /\b(?:where|which)\b.*\bmost\s+(?:of\s+(?:the\s+)?)?(?:\p{L}+\s+)?(?:volume|action|money|turnover)\b/u.test(r.folded),
+      || /\b(?:where|which)\b.*\bmost\s+(?:of\s+(?:the\s+)?)?(?:\p{L}+\s+)?(?:volume|action|money|turnover)\b/u.test(r.folded)
+      // "sabse zyada exposure kaun se market pe hai", "kis match mein sabse bada volume".
+      || /\bsabse\s+(?:zyada|jyada|jada|bada|badi|bade|adhik|upar)\b.*\b(?:markets?|matches|match|fixtures|games|game)\b|\b(?:kaun|kon|konsa|kaunsa|konse|kaunse|kis)\s+(?:se\s+)?(?:markets?|match|matches|game)\b.*\bsabse\b/.test(r.folded),
     fill(s) {
       const r = s.r;
       const metric = metricOf(r) ?? 'volume';

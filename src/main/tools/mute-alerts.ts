@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { alertSettings, eventKind, type EventKind } from '../../shared/contracts/events.js';
 import { addDays, localDate, startOfLocalDay } from '../../shared/dates.js';
 import { formatDay, formatTime } from '../../shared/format.js';
+import { numberWords } from '../../shared/parse/amount.js';
 import { ask, hasAny } from '../assistant/planner/slots.js';
 import { speechAct } from '../assistant/planner/speech-act.js';
 import { DESK, opts } from './common.js';
@@ -94,13 +95,17 @@ function kindOf(folded: string): EventKind | null {
   return null;
 }
 
+const COUNTS = numberWords(true);
+const SPAN = new RegExp(String.raw`\b(?:for|next)\s+(?:the\s+)?(?:next\s+|coming\s+)?(\d{1,3}|an?|half\s+an?|${Object.keys(COUNTS).filter((w) => /^[a-z]+$/.test(w)).join('|')})?\s*(hours?|hrs?|h|minutes?|mins?|m)\b|\b(\d{1,3})\s*(ghante|ghanta|minutes?|mins?|hours?|hrs?)\b`);
+
 /** "till 6pm", "until 18:30", "6 baje tak", "for 2 hours", "for 30 mins", "1 hr", "2 ghante ke liye". */
 function untilWords(folded: string): { at: string } | { forMinutes: number } | { problem: string } | null {
-  const span = /\b(?:for|next)\s+(\d{1,3}|an?|one|half\s+an?)\s*(hours?|hrs?|h|minutes?|mins?|m)\b|\b(\d{1,3})\s*(ghante|ghanta|minutes?|mins?|hours?|hrs?)\b/.exec(folded);
+  // "for the next hour", "next two hours", "for 30 mins": a count (in figures or words; none is one) and a unit.
+  const span = SPAN.exec(folded);
   if (span) {
-    const raw = span[1] ?? span[3]!;
+    const raw = span[1] ?? span[3] ?? 'one';
     const unit = span[2] ?? span[4]!;
-    const n = /^\d/.test(raw) ? Number(raw) : /half/.test(raw) ? 0.5 : 1;
+    const n = /^\d/.test(raw) ? Number(raw) : /half/.test(raw) ? 0.5 : COUNTS[raw] ?? 1;
     const minutes = Math.round(/^(?:h|hr|hrs|hours?|ghante|ghanta)$/.test(unit) ? n * 60 : n);
     return minutes >= 1 && minutes <= 7 * 24 * 60 ? { forMinutes: minutes } : { problem: 'For how long? I mute alerts for up to a week, or until you unmute them.' };
   }

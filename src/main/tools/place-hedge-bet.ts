@@ -30,6 +30,8 @@ const hedgePlaced = actions.placeHedgeBetOutput.extend({
 const MARKET_OUTCOME = /\b(?:on|back|backing|lay|laying)\s+(the\s+draw|draw|over\s+[\d.]+|under\s+[\d.]+|over|under)\b|\b(the\s+draw|draw|over\s+[\d.]+|under\s+[\d.]+)\s+(?:pe|par|per)\b/;
 /** "exposure on ind aus": after a word of the book, "on" names the match, not the outcome. */
 const BOOK_ON = /\b(?:exposure|exposed|position|positions|liability|risk|book)\s+(?:on|in|for)\s+$/;
+/** A stake as the folded text has it: "10k", "5,000", "2.5 lakh". */
+const STAKE = String.raw`(?:₹\s*)?\d[\d,.]*\s*(?:k|l|lakh|lakhs|lac|cr|crore|thousand|hazaar|hazar)?`;
 const OUTCOME_CUES: ReadonlySet<string> = new Set(['on', 'back', 'backing', 'lay', 'laying']);
 const FIXTURE_CUES: ReadonlySet<string> = new Set(['in', 'of']);
 
@@ -68,13 +70,21 @@ function fillHedge(s: Slots) {
     ?? r.names.find((n) => n.before !== null && OUTCOME_CUES.has(n.before) && !BOOK_ON.test(r.folded.slice(0, r.folded.indexOf(` ${n.text}`) + 1)))?.text
     // Hindi puts the cue after: "india pe back karo", "15k australia par".
     ?? r.names.find((n) => new RegExp(`(?:^|\\s)${escapeRegExp(n.text)}\\s+(?:pe|par|per)\\b`).test(r.folded))?.text
+    // The stake between the side and the outcome, or (Hindi) the outcome and the stake before the side:
+    // "lay 10k india", "india ki 10k back kar do".
+    ?? r.names.find((n) => new RegExp(`\\b(?:back|lay)\\s+${STAKE}\\s+${escapeRegExp(n.text)}(?![a-z])|(?:^|\\s)${escapeRegExp(n.text)}\\s+(?:ki|ka|ke|pe|par)?\\s*${STAKE}\\s+(?:back|lay)\\b`).test(r.folded))?.text
     ?? null;
   // The match: "in X", "exposure on X", a name right after "hedge" ("hedge ind aus 10k back aus"),
   // or Hindi's cue after it ("ind aus mein", "ind aus wale match").
   const inText = r.names.find((n) => n.text !== outcomeName && (
     (n.before !== null && (FIXTURE_CUES.has(n.before) || n.before === 'hedge')) || BOOK_ON.test(r.folded.slice(0, r.folded.indexOf(` ${n.text}`) + 1))
     || new RegExp(`(?:^|\\s)${escapeRegExp(n.text)}\\s+(?:mein|me|main|wale|wala|vale)\\b`).test(r.folded)))?.text;
-  const fixture = s.namedFixture() ?? inText ?? s.conversationFixture();
+  // Else the one other name ("lay 10k india, ind aus"), else the page's or the conversation's match,
+  // else the outcome's own team: the gate finds its match, taking the one still open and asking
+  // when there are several.
+  const others = r.names.filter((n) => n.text !== outcomeName);
+  const fixture = s.namedFixture() ?? inText ?? (outcomeName && others.length === 1 ? others[0]!.text : null) ?? s.conversationFixture()
+    ?? (outcomeName && !MARKET_OUTCOME.test(r.folded) ? outcomeName : null);
   const said = outcomeName && !MARKET_OUTCOME.test(r.folded) ? outcomeName.replace(/\b\p{L}/gu, (c) => c.toUpperCase()) : outcomeName;
   // A stake that can never be placed (negative, zero) is refused first: no match would make it right.
   const early = r.amounts.length === 1 ? amountRefusal(r.amounts[0]!) : null;
@@ -138,6 +148,8 @@ export default defineTool({
     triggers: (r) => hasAny(r, 'hedge', 'hedging') || /\b(?:back|lay)\s+(?:₹\s*)?\d/.test(r.folded) || /\bplace\s+(?:a\s+)?(?:back\s+|lay\s+)?bet\b/.test(r.folded)
       // "what if I lay india?": a question about a hedge, which the planner answers with its read twin.
       || /\b(?:i|we)\s+(?:back|lay)\s+\p{L}/u.test(r.folded)
+      // "india ki 10k back kar do", "australia ki 20k khai karo": Hindi says the side last, then the verb.
+      || (r.amounts.length > 0 && /\b(?:back|lay)\s+(?:kar|karo|kardo|krdo|kro|karna|kare|karein|de|do)\b/.test(r.folded))
       // "lay india for 10k", "back australia 5k in ind v aus": the side opens the order.
       || (/^(?:(?:ok|okay|please|pls|plz|bhai|now|also|and)\s+)*(?:lay|back)\s+(?!up\b|to\b|off\b|in\b)\p{L}/u.test(r.folded) && (r.amounts.length > 0 || /^\W*lay\b/.test(r.folded))),
     fill: fillHedge,

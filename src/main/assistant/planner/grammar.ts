@@ -25,10 +25,11 @@ export const SLANG: Readonly<Record<string, string>> = {
   nuksaan: 'loss', nuksan: 'loss', ghata: 'loss', ghaata: 'loss', haare: 'lost', haara: 'lost', haar: 'loss', jeeta: 'won', jeete: 'won', jeet: 'won', jeeti: 'won', jeetey: 'won', jita: 'won', jeeto: 'won', haari: 'lost', hare: 'lost',
   expo: 'exposure', expos: 'exposure', expsr: 'exposure', sett: 'settle', setl: 'settle', stl: 'settle', settl: 'settle',
   lim: 'limit', txn: 'transactions', txns: 'transactions', stmt: 'statement', comsn: 'commission', commsn: 'commission',
-  khule: 'open', khula: 'open', chalu: 'open', lagaya: 'bets', lagaye: 'bets', lagayi: 'bets', lagai: 'bets', daav: 'bets', dao: 'bets',
+  khule: 'open', khula: 'open', chalu: 'open', lagaya: 'bets', lagaye: 'bets', lagayi: 'bets', daav: 'bets', dao: 'bets',
   // "biggest stakes on ind aus": stakes placed are bets ("stake" alone stays: "what stake?").
   stakes: 'bets', cap: 'limit', ceiling: 'limit', damage: 'loss', deposit: 'paid', deposited: 'paid', jama: 'paid', chukaya: 'paid', chukaye: 'paid',
   debtor: 'owes', debtors: 'owes', defaulter: 'owes', defaulters: 'owes', losers: 'losing', loser: 'losing', winners: 'won', winner: 'won',
+  liab: 'liability', liabs: 'liabilities', opn: 'open', matchan: 'matches', matcha: 'matches', unpaid: 'outstanding', dues: 'outstanding',
   wk: 'week', wks: 'weeks', wek: 'week', weks: 'weeks', wik: 'week', mnth: 'month', mth: 'month', yday: 'yesterday', yest: 'yesterday', ystrdy: 'yesterday', tdy: 'today', tday: 'today',
 };
 
@@ -52,6 +53,23 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\b(?:squared|settled|cleared)\s+(?:up|off)\b/g, ' settled '],
   [/\bsquare\s*(?:up|off)\b|\bsettle\s+up\b|\bclear\s+(?:up|off)\b/g, ' settle '],
   [/\blay[\s-]*off\b/g, ' hedge '],
+  // The bookie's words for the sides, as an order: "india ki 10k lagai kar do" backs India, "khai karo" lays.
+  [/\blagai\s+(?=(?:kar|karo|kardo|krdo|kro|karna|karni|kare|karein|de|do)\b)/g, ' back '],
+  [/\bkhai\s+(?=(?:kar|karo|kardo|krdo|kro|karna|karni|kare|karein|de|do)\b)/g, ' lay '],
+  [/\blagai\b/g, ' bets '],
+  // Money "lying outside", "out with my players": what the downline has not paid yet.
+  [/\b(?:bahar|baahar)\s+(?:pada|padaa|padi|pade|hai|he|fasa|phasa)\b|\b(?:money\s+(?:is\s+)?)?out\s+with\s+(?:my\s+|the\s+)?(?:players|clients|punters|downline)\b/g, ' outstanding '],
+  // "kitna doob sakta hai", "kitna ja sakta hai": what could be lost, the exposure.
+  [/\b(?:doob|dub|doobna|dubna|dooba|duba|ja|jaa)\s+(?:sakta|sakti|sakte|skta|skte|jayega|jaayega|jaega)\b/g, ' exposure '],
+  // "the most Karan can win on any single bet": the per-click win, the player's name kept.
+  [/\b(?:the\s+)?(?:most|max(?:imum)?)\s+(\p{L}+\s+)?(?:can\s+|could\s+)?win\s+(?:on|per|in|from)\s+(?:a\s+|any\s+|one\s+|each\s+|every\s+)?(?:single\s+)?bet\b/gu, ' $1 perclickwin '],
+  // "if I settled Irfan today": a settlement supposed, in the tense it is supposed in.
+  [/\b(if|agar)\s+(i|we|main|hum)\s+(?:settled|cleared)\b/g, ' $1 $2 settle '],
+  // "kar na" closes a Marathi or Hindi order ("CL 40 hazaar kar na"), not a question's "na".
+  [/\bkar\s+na\b/g, ' karo '],
+  // "my cut" of the players' play is the commission; "meri line" the downline.
+  [/\b(?:my|mera|meri|our)\s+cut\b(?:\s+(?:from|of|on|in)\s+(?:the\s+|my\s+)?(?:players?\s+)?(?:winnings|wins|profits?|losses|bets|play))?/g, ' commission '],
+  [/\b(?:my|mera|meri|meri\s+puri|our)\s+line\b/g, ' downline '],
   // "bets chal rahe hai", "chalte bets": bets still running are open bets.
   [/\b(?:chal\s+(?:rahe|rahi|raha)|chalte|chalti)\b/g, ' open '],
   // "is Deepak square with me?", "all square?": a balance of nil, asked of the take (not "square up").
@@ -73,7 +91,7 @@ const SYNONYMS: Array<[RegExp, string]> = [
   // "can Irfan still place bets?": whether he may bet, not the bets he placed.
   [/\b(can|could)\s+(\p{L}+)\s+(?:still\s+)?(?:place|put|make|play)\s+(?:more\s+|any\s+(?:more\s+)?)?bets?\b/gu, ' $1 $2 headroom '],
   // "how much is Arjun down to me": what he owes me, not his result.
-  [/\b(?:down|short)\s+to\s+(me|us)\b/g, ' owes $1 '],
+  [/\b(?:down|short)\s+(?:to|with)\s+(me|us)\b/g, ' owes $1 '],
   // "was it a good week for me", "how was my day": the result of a period, asked in everyday words.
   [/\b(?:good|bad|great|decent|rough|tough|poor|profitable|slow|winning|losing)\s+(day|week|month|year)\s+for\s+(?:me|us)\b|\bhow\s+(?:was|is|did)\s+(?:my|our)\s+(day|week|month|year)\b/g, ' pnl $1$2 '],
   // "aaj ka khel kaisa raha", "hafta kaisa gaya": how the day's (week's) play went, in Hinglish.
@@ -439,7 +457,9 @@ export function read(text: string, today: IsoDate, known: ReadonlySet<string> = 
     const noun = tokens.findIndex((t) => ['match', 'game', 'fixture', 'matches', 'games'].includes(t.word));
     if (noun > 0) {
       const team: Token[] = [];
-      for (let i = noun - 1; i >= 0 && !isKnownTeamWord(tokens[i]!.word); i--) team.unshift(tokens[i]!);
+      // "kiwis wale match", "india ka match": Hindi's "of" stands between the team and the match.
+      const start = noun - 1 - (noun >= 2 && /^(?:wale|wala|wali|vale|vala|ka|ke|ki|da|di|de|cha|chi|che|nu|no|ni)$/.test(tokens[noun - 1]!.word) ? 1 : 0);
+      for (let i = start; i >= 0 && !isKnownTeamWord(tokens[i]!.word); i--) team.unshift(tokens[i]!);
       if (team.length > 0) {
         fixture = team.map((t) => t.word).join(' ');
         for (const t of team) used.add(t.index);
@@ -451,6 +471,7 @@ export function read(text: string, today: IsoDate, known: ReadonlySet<string> = 
   const market = marketMatch ? marketMatch[1]!.replace('matchodds', 'match odds').replace('overunder', 'over/under').trim() : null;
 
   const names: Reading['names'] = [];
+  const refused = new Set<number>();
   let run: Token[] = [];
   const flush = (next: number) => {
     // "rahul sharman, sharma wala nahi", "Rahul Sharman not the Sharma one": a name turned down
@@ -462,6 +483,8 @@ export function read(text: string, today: IsoDate, known: ReadonlySet<string> = 
     if (run.length > 0 && turnedDown && names.length > 0) run = [];
     if (run.length > 0) {
       const prev = tokens[run[0]!.index - 1];
+      // "not karan, neha", "Neha not Karan": a name said with "not" is turned down once another is named.
+      if (/(?:^|\s)(?:not|nahi|nahin)$/.test(before.join(' '))) refused.add(names.length);
       names.push({ text: run.map((t) => t.word).join(' '), before: afterComma.has(run[0]!.index) && prev ? ',' : prev?.word ?? null });
     }
     run = [];
@@ -469,7 +492,8 @@ export function read(text: string, today: IsoDate, known: ReadonlySet<string> = 
   };
   // A capital letter alone right after a name is its initial ("Rahul V", "Neha G"); a small one is
   // Hinglish shorthand ("karan k bets") or the "v" of a fixture.
-  const initials = new Set((text.match(/(?<![\p{L}'’])\p{Lu}(?![\p{L}])/gu) ?? []).map((c) => c.toLowerCase()));
+  // "I" is the pronoun ("Mr. O'Brien? I believe…"), never an initial.
+  const initials = new Set((text.match(/(?<![\p{L}'’])\p{Lu}(?![\p{L}])/gu) ?? []).map((c) => c.toLowerCase()).filter((c) => c !== 'i'));
   for (const t of tokens) {
     if (afterComma.has(t.index)) flush(0);
     if (!used.has(t.index) && run.length > 0 && t.word.length === 1 && initials.has(t.word)) run.push(t);
@@ -477,6 +501,9 @@ export function read(text: string, today: IsoDate, known: ReadonlySet<string> = 
     else run.push(t);
   }
   flush(0);
+  if (refused.size > 0 && refused.size < names.length) {
+    for (const at of [...refused].sort((a, b) => b - a)) names.splice(at, 1);
+  }
 
   const words = new Set(tokens.map((t) => t.word));
   return {

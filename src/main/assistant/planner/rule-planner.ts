@@ -97,7 +97,7 @@ function changeDoubt(calls: readonly PlannedCall[], text: string, r: Reading): N
 export const KNOWN_WORDS: ReadonlySet<string> = new Set([...LEXICON, ...INTENTS.flatMap((i) => i.vocabulary)]);
 
 /** Greetings, thanks and goodbyes, one or several in a row ("gn, signing off for the day"): small talk, never a request. */
-const GREETING = /^(?:(?:hi+|hello|hey|yo|namaste|hola|good\s+(?:morning|afternoon|evening|night)|gm|gn|thanks?(?:\s+you)?|thx|ok(?:ay)?|cool|great|nice|bye|goodbye|see\s+you|(?:signing|logging)\s+off|kya\s+haal(?:\s+hai)?|kaise\s+ho|sab\s+(?:theek|thik|badhiya)(?:\s+hai)?|how\s+(?:are|r)\s+(?:you|u)(?:\s+doing)?(?:\s+today)?|how(?:s|\s+is)\s+it\s+going)\b[\s!.?,]*)+(?:there|again|so\s+much|a\s+lot|for\s+(?:now|today|the\s+day|tonight)|bhai|yaar|ji|sir|boss)?[\s!.?]*$/;
+const GREETING = /^(?:(?:hi+|hello|hey|yo|namaste|hola|salaam|marhaba|good\s+(?:morning|afternoon|evening|night)|gm|gn|thanks?(?:\s+you)?|thx|shukr(?:an|iya|ia)|dhanyavaa?d|dhanyawaa?d|khalas|bas|ok(?:ay)?|cool|great|nice|bye|goodbye|see\s+you|(?:habibi|bhai|yaar|ji|boss|sir|dear)(?=\s*[,!.]|\s+\S)|(?:signing|logging)\s+off|kya\s+haal(?:\s+hai)?|kaise\s+ho|sab\s+(?:theek|thik|badhiya)(?:\s+hai)?|how\s+(?:are|r)\s+(?:you|u)(?:\s+doing)?(?:\s+today)?|how(?:s|\s+is)\s+it\s+going)\b[\s!.?,]*)+(?:there|again|so\s+much|a\s+lot|for\s+(?:now|today|the\s+day|tonight)|bhai|yaar|ji|sir|boss)?[\s!.?]*$/;
 const FRESHNESS = ['now', 'today', 'latest', 'current', 'updated', 'live', 'refresh', 'refreshed', 'reload', 'again', 'fresh', 'newest'];
 /** Said between a slip and its correction: "Anita's no sorry Sneha's", "10k, no wait, 15k", "karan matlab sneha". */
 const CORRECTION = /[\s,;.]+(?:(?:no|nah|nahi|nahin|oh)[\s,]+)?(?:sorry|wait|i\s+mean|i\s+meant|oops|correction|matlab|rather)[\s,;:.]+|[\s,;.]+no[\s,]+no[\s,;.]+/gi;
@@ -151,7 +151,7 @@ function unsupportedOrder(folded: string): string | null {
 const OWN = /\b(?:my|mine|mera|meri|mere|apna|apni|apne|majha|majhi|maru|mari|mainu)\b/;
 
 /** Words that point at the page on screen rather than name what to read. */
-const POINTS_AT_PAGE = /\b(?:here|this\s+(?:page|screen|view|table)|on\s+(?:the\s+)?screen|yahan|yaha|idhar|is\s+page)\b/;
+const POINTS_AT_PAGE = /\b(?:here|this\s+(?:page|screen|view|table|match|game|fixture)|on\s+(?:the\s+)?screen|yahan|yaha|idhar|is\s+page)\b/;
 const FOLLOW_UP_OPENER = /^(?:and|what\s+about|how\s+about|same\s+for|and\s+for|also|now|ok\s+and|then|for|what\s+of|and\s+what\s+about)\b/;
 /** "and the week before?", "the day before", "usse pehle": the last plan's period, one period earlier. */
 const EARLIER = /\b(?:(?:the\s+)?(?:day|week|month|one|period|fortnight)\s+before|previous\s+(?:day|week|month|one|period)|(?:day|week|month)\s+prior|(?:(?:one|a)\s+)?(?:day|week|month|period)\s+(?:further\s+back|earlier)|further\s+back|go\s+back\s+(?:one|a)\s+(?:day|week|month)|usse\s+pehle|us\s+se\s+pehle|pichle\s+se\s+pichle)\b/;
@@ -261,8 +261,10 @@ export class RulePlanner implements Planner {
     if (term) return { ...base, intent: `${DEFINITION_INTENT}${term}`, action: 'direct', calls: [], confidence: 0.95 };
     // "who won the world cup in 2011": a question about the world, with nothing of the book named, is
     // not a request for the book's figures (its "won" is not a player's winnings).
-    if ([...r.words].some((w) => WORLD.has(w)) && r.names.every((n) => SPORTS.has(n.text)) && r.fixture === null && speechAct(r.folded, ORDER_VERBS) === 'question'
-      && triggered(r).every((i) => i.id === 'pnl') && !/\b(?:i|me|my|we|us|our|pnl|profit|loss|earnings|players?)\b/.test(r.folded)) {
+    // "what's the weather like in Mumbai": nothing of the book asked at all, whatever else is named.
+    const world = [...r.words].some((w) => WORLD.has(w)) && speechAct(r.folded, ORDER_VERBS) === 'question';
+    if (world && ((r.names.every((n) => SPORTS.has(n.text)) && r.fixture === null && triggered(r).every((i) => i.id === 'pnl')
+      && !/\b(?:i|me|my|we|us|our|pnl|profit|loss|earnings|players?)\b/.test(r.folded)) || triggered(r).length === 0)) {
       return { ...base, intent: 'off_topic', action: 'direct', calls: [], confidence: 0.7 };
     }
     // "send it to Arjun" after a report: that report, shared (a proposal the user confirms).
@@ -317,7 +319,8 @@ export class RulePlanner implements Planner {
     // Matches are listed after "on"/"in"; a tool that takes no player read its first, uncued name as
     // the match ("expo ind aus and djoko alcaraz"), and the names joined to it are matches too.
     const listed = slots.namedPlayers(LIST_JOINERS);
-    const cuedMatches = slots.namedFixtures();
+    // "exposure on India Australia and the Real Madrid game": a match read from "the … game" is one of the list too.
+    const cuedMatches = [...new Set([...(r.fixture && !intents.some(isWrite) && slots.namedFixtures().length > 0 ? [r.fixture] : []), ...slots.namedFixtures()])];
     const matches = cuedMatches.length < 2 && calls.some((c) => c.args.fixture === listed[0] && c.args.player === undefined) ? listed : cuedMatches;
     for (const [kind, list] of [['player', listed], ['fixture', matches]] as const) {
       if (list.length < 2 || !calls.some((c) => c.args[kind] === list[0])) continue;
@@ -448,7 +451,9 @@ export class RulePlanner implements Planner {
     const changes = r.range !== null || r.names.length > 0 || r.fixture !== null || fresh || statusOf(r) !== null || metric !== null
       || r.pronounPlayer || r.pronounFixture || earlier || (r.count !== null && (last ?? []).some((c) => planningOf(c.tool)?.follows?.count));
     // "the recent ones for Sneha", "settled wale": the last answer's kind of thing, pointed back at.
-    const looksLikeFollowUp = FOLLOW_UP_OPENER.test(r.folded) || r.tokens.length <= 6 || /\b(?:ones|wale|wali|vale|vali)\b/.test(r.folded);
+    // "wait, wrong person, I meant Neha": a correction of the last request is one too.
+    const looksLikeFollowUp = FOLLOW_UP_OPENER.test(r.folded) || r.tokens.length <= 6 || /\b(?:ones|wale|wali|vale|vali)\b/.test(r.folded)
+      || /\b(?:i\s+meant?|wrong\s+(?:person|player|guy|one|name|match|game))\b/.test(r.folded);
     if (last && last.length > 0 && changes && looksLikeFollowUp) {
       const slots = new Slots(input, r);
       let calls = last.map((c) => ({ tool: c.tool, args: { ...c.args } }));
