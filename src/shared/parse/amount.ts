@@ -34,7 +34,9 @@ const MULTIPLIERS: Record<string, bigint> = {
   b: 1_000_000_000n, bn: 1_000_000_000n, billion: 1_000_000_000n,
   tn: 1_000_000_000_000n, trillion: 1_000_000_000_000n,
 };
-const SCALE_WORDS = Object.keys(MULTIPLIERS).filter((w) => w.length > 2 && /^[a-z]+$/.test(w));
+// After a number word, the short scales read too ("twenty five k", "pachaas k", "paanch cr"); "l", "m"
+// and "b" stay out, being letters as often as scales.
+const SCALE_WORDS = Object.keys(MULTIPLIERS).filter((w) => (w.length > 2 || ['k', 'cr', 'mn', 'bn'].includes(w)) && /^[a-z]+$/.test(w));
 
 // Quantities in words, in hundredths of a unit so that "dedh" (1.5) and "sawa" (+0.25) stay exact.
 const UNITS: Record<string, number> = {
@@ -60,6 +62,22 @@ const HOMOGRAPHS: ReadonlySet<string> = new Set(['do', 'sat', 'tin', 'che', 'ath
  */
 export function numberWords(homographs: boolean): Readonly<Record<string, number>> {
   return Object.fromEntries(Object.entries(UNITS).filter(([w, n]) => n > 0 && (homographs || !HOMOGRAPHS.has(w))));
+}
+
+/**
+ * Ordinals in words, 1 to 31, for days of the month ("the fourteenth", "twenty-first"): built from
+ * the English units above, a two-word one keyed with one space ("twenty first").
+ */
+export function ordinalWords(): Readonly<Record<string, number>> {
+  const irregular: Record<string, string> = { one: 'first', two: 'second', three: 'third', five: 'fifth', eight: 'eighth', nine: 'ninth', twelve: 'twelfth' };
+  const ordinal = (w: string) => irregular[w] ?? (w.endsWith('y') ? `${w.slice(0, -1)}ieth` : `${w}th`);
+  const english = Object.entries(UNITS).filter(([w, n]) => n > 0 && n <= 30 && /^(?:[a-z]+teen|[a-z]+ty|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)$/.test(w) && w !== 'fourty');
+  const out: Record<string, number> = {};
+  for (const [w, n] of english) out[ordinal(w)] = n;
+  for (const [tens, t] of english.filter(([, n]) => n === 20 || n === 30)) {
+    for (const [w, n] of english.filter(([, n]) => n < 10)) if (t + n <= 31) out[`${tens} ${ordinal(w)}`] = t + n;
+  }
+  return out;
 }
 const FRACTION_WORDS: ReadonlySet<string> = new Set(['half', 'quarter', ...Object.keys(WHOLE_FRACTIONS), ...Object.keys(NEXT_FRACTIONS)]);
 
@@ -160,6 +178,8 @@ function wordsToPaisa(words: string[]): { paisa: bigint; scale: bigint } | null 
       sawScale = true;
     } else {
       const scale = MULTIPLIERS[w]!;
+      // A short scale ("k", "cr") only right after a quantity word: "a k" or "sawa k" is no amount.
+      if (w.length <= 2 && previousUnit === null && WHOLE_FRACTIONS[words[i - 1] ?? ''] === undefined) return null;
       previousUnit = null;
       if (lastScale !== 0n && scale >= lastScale) return null;
       if (!sawQuantity) return null;

@@ -21,11 +21,15 @@
  * - "till date" / "to date" / "so far" alone is this month to today; after a period
  *   ("this year till date", "since 1 Nov so far") it only says the period runs to today;
  * - Hinglish words are read as a question about the past: "kal" is yesterday, "parso" the day
- *   before.
+ *   before; the words of Gujarati, Marathi and Punjabi are in one table (REGIONAL);
+ * - an ordinal in words ("on the fourteenth", "from the tenth to the twenty-first") is read as the
+ *   same ordinal in digits;
+ * - a period word one slip from its spelling ("last weak", "yesterdy") is that word where no
+ *   English word is meant (PERIOD_SPELLING).
  */
 import { Chrono, en, type ParsedComponents, type Parser } from 'chrono-node';
 import { type IsoDate, addDays, endOfMonth, isIsoDate, startOfMonth, startOfWeek, weekdayIndex } from '../dates.js';
-import { numberWords } from './amount.js';
+import { numberWords, ordinalWords } from './amount.js';
 
 export interface FoundRange {
   from: IsoDate;
@@ -46,10 +50,50 @@ const ORD = String.raw`(?:st|nd|rd|th)`;
 // Day-looking text, checked before anything else so that an impossible day ("31 Feb", "30/2")
 // is refused instead of being read as something vaguer ("Feb") or skipped.
 const DAYLIKE = new RegExp(String.raw`(?<![\d/.-])(?:\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?|\d{1,2}${ORD}?\s+(?:of\s+)?${MONTH}(?:,?\s+\d{4})?|${MONTH}\s+\d{1,2}${ORD}?\b(?:,?\s+\d{4})?)(?![\d/]|\.\d)`, 'g');
-// "till date", "to date", "so far", "till now", "till today": the period runs to today.
-const TO_TODAY = String.raw`(?:(?:till|until|upto|up\s+to|to|-)\s+(?:date|now|today)|so\s+far)`;
-const HINDI_LAST = String.raw`(?:pichh?l[aei]|pichh?ley)`;
-const HINDI_THIS = String.raw`(?:iss?|yeh?|ye)`;
+
+/**
+ * Period words of Indian languages as typed in Roman script, in one table. The words of days are
+ * read as a question about the past: "kal" (Hindi, Punjabi) and "kale" (Gujarati) say yesterday or
+ * tomorrow, and are yesterday. A row's "this" and "last" words make a period only with that row's
+ * units: Marathi "ya" (this) is Hindi "or", so "ya mahinyat" is this month but "week ya month" is
+ * no period.
+ */
+const REGIONAL = {
+  today: ['aaj', 'ajj', 'aaje'], // Hindi and Marathi, Punjabi, Gujarati
+  yesterday: ['kal', 'kall', 'kaal', 'kale'], // Hindi and Punjabi, Marathi, Gujarati
+  dayBeforeYesterday: ['parso', 'parsoon', 'parson', 'parva'],
+  /** Till today, said after a period or alone (as "till date"). */
+  tillToday: ['aaj tak', 'ajj tak', 'aaje tak', 'ab tak', 'abhi tak', 'aaj sudhi', 'aaje sudhi', 'aaj paryant', 'aajparyant'],
+  periods: [
+    { // Hindi, Punjabi
+      this: ['is', 'iss', 'ye', 'yeh', 'ais'],
+      last: ['pichla', 'pichle', 'pichli', 'pichley', 'pichhla', 'pichhle', 'pichhli', 'pichhley'],
+      week: ['hafte', 'hafta', 'week'], month: ['mahine', 'mahina', 'month'], year: ['saal', 'sal', 'year'],
+    },
+    { // Gujarati
+      this: ['aa'],
+      last: ['gaya', 'gaye', 'gayo', 'gai'],
+      week: ['athvadiyu', 'athvadiye', 'athvadiya', 'aathvadiyu', 'aathvadiye', 'aathvadiya', 'week'],
+      month: ['mahino', 'mahine', 'mahina', 'month'], year: ['varas', 'varse', 'year'],
+    },
+    { // Marathi
+      this: ['ya', 'hya'],
+      last: ['magchya', 'maagchya', 'maglya', 'magil'],
+      week: ['aathvadyat', 'aathvadya', 'aathavdyat', 'aathavdya', 'athvadyat', 'athvadya', 'aathvada'],
+      month: ['mahinyat', 'mahinyaat', 'mahinya', 'mahina'], year: ['varshi', 'varshat', 'varsh'],
+    },
+  ],
+} as const;
+const anyOf = (words: readonly string[]) => `(?:${[...words].sort((a, b) => b.length - a.length).map((w) => w.replace(/ /g, String.raw`\s+`)).join('|')})`;
+/** "pichle hafte", "aa mahine", "maglya aathvadyat": a regional "this" or "last" with a unit of its row. */
+const regional = (which: 'this' | 'last', unit: 'week' | 'month' | 'year') =>
+  `(?:${REGIONAL.periods.map((row) => `${anyOf(row[which])}\\s+${anyOf(row[unit])}`).join('|')})`;
+const HINDI_LAST = anyOf(REGIONAL.periods[0].last);
+const R_TODAY = anyOf(REGIONAL.today);
+const R_YESTERDAY = anyOf(REGIONAL.yesterday);
+
+// "till date", "to date", "so far", "till now", "till today", "aaj tak": the period runs to today.
+const TO_TODAY = String.raw`(?:(?:till|until|upto|up\s+to|to|-)\s+(?:date|now|today)|so\s+far|${anyOf(REGIONAL.tillToday)})`;
 
 const monthIndex = (word: string) => MONTHS.indexOf(word.slice(0, 3).toLowerCase());
 const pad = (n: number) => n.toString().padStart(2, '0');
@@ -134,8 +178,20 @@ function said(c: ParsedComponents): Said | null {
 }
 
 // An ordinal with no month is a date only where a date is expected: "since the 4th", "on the
-// 4th", "2nd to 9th", "the 4th onwards", "the 4th of last month" — never "the 5th bet".
-const ORDINAL = new RegExp(String.raw`(?<![\w/.])(?:the\s+)?(\d{1,2})${ORD}\b(?:\s+of\s+(this|last|the)\s+month\b)?`, 'g');
+// 4th", "2nd to 9th", "the 4th onwards", "the 4th of last month" — never "the 5th bet". Said in
+// words ("on the fourteenth", "from the tenth to the twenty-first") it reads the same.
+const ORDINAL_WORDS = ordinalWords();
+const ORD_WORD = `(?:${Object.keys(ORDINAL_WORDS).sort((a, b) => b.length - a.length).map((w) => w.replace(' ', String.raw`[\s-]?`)).join('|')})`;
+const ORDINAL = new RegExp(String.raw`(?<![\w/.])(?<!(?:twenty|thirty)[\s-])(?:the\s+)?(?:(\d{1,2})${ORD}|(${ORD_WORD}))\b(?:\s+of\s+(this|last|the)\s+month\b)?`, 'g');
+/**
+ * A word ordinal is a noun's ("the first match", "a second to check", "first to bet") unless it
+ * opens a run of days ("tenth to fifteenth", "the fourth onwards") or follows a date's word with
+ * nothing of a noun after it ("since the first", "on the fourteenth for rahul").
+ */
+const ORDINAL_WORD_AFTER = /^\s*(?:$|[?.!,;:)\-–—]|(?:of|to|till|until|upto|through|thru|and|onwards?|on\s*wards|se|tak|ko|ka|ki|ke|for|please|pls|plz|me|mein|how|what)\b)/;
+const ORDINAL_WORD_OPENS = new RegExp(String.raw`^\s*(?:onwards?\b|on\s*wards\b|se\b|(?:to|till|until|-|–|and)\s*(?:the\s+)?(?:\d{1,2}(?:${ORD})?|${ORD_WORD}|${MONTH}))`);
+const ordinalDay = (digits: string | undefined, word: string | undefined) =>
+  digits ? Number(digits) : ORDINAL_WORDS[word!.replace(/^(twenty|thirty)[\s-]?/, '$1 ')]!;
 const ORDINAL_CONTEXT_BEFORE = /\b(?:on|since|from|between|after|before|till|until|to|and|-|–)\s*$/;
 const ORDINAL_CONTEXT_AFTER = /^\s*(?:onwards?|on\s*wards|to\b|till\b|until\b|-|–|and\b|se\b)/;
 
@@ -178,10 +234,11 @@ function mentions(lower: string): Mention[] {
     if (found.some((f) => start < f.end && end > f.start)) continue;
     const before = lower.slice(0, start);
     const after = lower.slice(end);
-    if (!m[2] && !ORDINAL_CONTEXT_BEFORE.test(before) && !ORDINAL_CONTEXT_AFTER.test(after)) continue;
-    const day: Said = { day: Number(m[1]), month: null, year: null };
+    if (!m[3] && !ORDINAL_CONTEXT_BEFORE.test(before) && !ORDINAL_CONTEXT_AFTER.test(after)) continue;
+    if (m[2] && !m[3] && !ORDINAL_WORD_OPENS.test(after) && !(ORDINAL_CONTEXT_BEFORE.test(before) && ORDINAL_WORD_AFTER.test(after))) continue;
+    const day: Said = { day: ordinalDay(m[1], m[2]), month: null, year: null };
     // "of last month" is carried as a month one before the ordinal's own, resolved in `place`.
-    found.push({ start, end, from: m[2] === 'last' ? { ...day, month: -1 } : day, to: null });
+    found.push({ start, end, from: m[3] === 'last' ? { ...day, month: -1 } : day, to: null });
   }
   return found.sort((a, b) => a.start - b.start);
 }
@@ -239,9 +296,9 @@ function placeWeekday(w: Weekday, today: IsoDate, after: string): { day: IsoDate
 }
 
 // Between two days of a range: "to", "till", "-", "and" (after "between"), "through".
-const JOIN = /^\s*(?:to|till|until|upto|up\s+to|through|thru|-|–|—|and)\s*$/;
+const JOIN = /^\s*(?:to|till|until|upto|up\s+to|through|thru|-|–|—|and)(?:\s+the)?\s*$/;
 const OPEN_BEFORE = /\b(?:since|from|after)\s+(?:the\s+)?$/;
-const OPEN_AFTER = new RegExp(String.raw`^\s*(?:onwards?|on\s*wards|se(?:\s+ab\s+tak)?|${TO_TODAY})\b`);
+const OPEN_AFTER = new RegExp(String.raw`^\s*(?:onwards?|on\s*wards|(?:se\s+)?${TO_TODAY}|se)\b`);
 
 /** "monday to wednesday": the latest such run not after today. */
 function weekdayRange(a: Weekday, b: Weekday, today: IsoDate): Span {
@@ -263,7 +320,7 @@ function fromMentions(lower: string, found: Mention[], today: IsoDate): (Span & 
     const m = found[i]!;
     const next = found[i + 1];
     const between = next ? lower.slice(m.end, next.start) : '';
-    const lead = /\b(?:from|between)\s+$/.exec(lower.slice(0, m.start));
+    const lead = /\b(?:from|between)\s+(?:the\s+)?$/.exec(lower.slice(0, m.start));
     const start = lead ? m.start - lead[0].length : m.start;
     if (m.to) {
       const span = spanOf(m, today);
@@ -365,11 +422,12 @@ const PERIODS: Rule[] = [
     return { from: day, to: day };
   }],
   // "yesterday and today", "kal aur aaj": both days, never just the first one named.
-  [/\b(?:(?:yesterday|kal)\s+(?:and|&|aur|or|\+)\s+(?:today|aaj)|(?:today|aaj)\s+(?:and|&|aur|or|\+)\s+(?:yesterday|kal))\b/, (_m, t) => ({ from: addDays(t, -1), to: t })],
-  [new RegExp(String.raw`\b(?:day\s+before\s+yesterday|parso|parsoon)\b`), (_m, t) => ({ from: addDays(t, -2), to: addDays(t, -2) })],
-  [/\b(?:yesterday|kal|kall)\b/, (_m, t) => ({ from: addDays(t, -1), to: addDays(t, -1) })],
+  [new RegExp(String.raw`\b(?:(?:yesterday|${R_YESTERDAY})\s+(?:and|&|aur|ane|ani|te|or|\+)\s+(?:today|${R_TODAY})|(?:today|${R_TODAY})\s+(?:and|&|aur|ane|ani|te|or|\+)\s+(?:yesterday|${R_YESTERDAY}))\b`), (_m, t) => ({ from: addDays(t, -1), to: t })],
+  [new RegExp(String.raw`\b(?:day\s+before\s+yesterday|${anyOf(REGIONAL.dayBeforeYesterday)})\b`), (_m, t) => ({ from: addDays(t, -2), to: addDays(t, -2) })],
+  [new RegExp(String.raw`\b(?:yesterday|${R_YESTERDAY})\b`), (_m, t) => ({ from: addDays(t, -1), to: addDays(t, -1) })],
   // "since this morning", "this evening": parts of today.
-  [/\b(?:today|tonight|so far today|aaj|this\s+(?:morning|afternoon|evening))\b/, (_m, t) => ({ from: t, to: t })],
+  // "aaj tak" is "till date", read last.
+  [new RegExp(String.raw`\b(?:today|tonight|so far today|${R_TODAY}(?!\s+(?:tak|sudhi|paryant)\b)|this\s+(?:morning|afternoon|evening))\b`), (_m, t) => ({ from: t, to: t })],
   [new RegExp(String.raw`\b(?:(?:last|past|previous|prev)\s+(\d{1,4}|${COUNT_WORD})\s+days?|${HINDI_LAST}\s+(\d{1,4}|${COUNT_WORD})\s+din)\b`), (m, t) => lastDays(t, countOf(m[1] ?? m[2]))],
   [new RegExp(String.raw`\b(?:(?:last|past|previous|prev)\s+(\d{1,3}|${COUNT_WORD})\s+weeks?|${HINDI_LAST}\s+(\d{1,3}|${COUNT_WORD})\s+(?:hafte|hafton|week))\b`), (m, t) => lastDays(t, 7 * countOf(m[1] ?? m[2]))],
   [new RegExp(String.raw`\b(?:last|past|previous|prev)\s+(\d{1,3}|${COUNT_WORD})\s+fortnights?\b`), (m, t) => lastDays(t, 14 * countOf(m[1]))],
@@ -391,12 +449,12 @@ const PERIODS: Rule[] = [
   [/\b(?:the\s+)?month\s+before\s+last(?:\s+month)?\b/, (_m, t) => lastMonthOf(t, 2)],
   // "for the week", "the week so far", "and for the month?": with nothing else to place it, the
   // week or month that is running (never "the week before", "the week of 10 Nov").
-  [new RegExp(String.raw`\b(?:(?:this|current)\s+week|${HINDI_THIS}\s+(?:hafte|hafta|week)|${BARE_HOW_WENT('hafta|hafte|week')}|wtd|week\s+to\s+date|${THE_PERIOD('week')})\b`), (_m, t) => ({ from: startOfWeek(t), to: t })],
-  [new RegExp(String.raw`\b(?:(?:last|previous|prev)\s+week|${HINDI_LAST}\s+(?:hafte|hafta|week))\b`), (_m, t) => weekOf(t, 1)],
-  [new RegExp(String.raw`\b(?:(?:this|current)\s+month|${HINDI_THIS}\s+(?:mahine|mahina|month)|${BARE_HOW_WENT('mahina|mahine|month')}|mtd|month\s+to\s+date|${THE_PERIOD('month')})\b`), (_m, t) => ({ from: startOfMonth(t), to: t })],
-  [new RegExp(String.raw`\b(?:(?:last|previous|prev)\s+month|${HINDI_LAST}\s+(?:mahine|mahina|month))\b`), (_m, t) => lastMonthOf(t)],
-  [new RegExp(String.raw`\b(?:(?:this|current)\s+year|${HINDI_THIS}\s+(?:saal|sal|year)|ytd|year\s+to\s+date)\b`), (_m, t) => ({ from: `${t.slice(0, 4)}-01-01`, to: t })],
-  [new RegExp(String.raw`\b(?:(?:last|previous|prev)\s+year|${HINDI_LAST}\s+(?:saal|sal|year))\b`), (_m, t) => {
+  [new RegExp(String.raw`\b(?:(?:this|current)\s+week|${regional('this', 'week')}|${BARE_HOW_WENT('hafta|hafte|week')}|wtd|week\s+to\s+date|${THE_PERIOD('week')})\b`), (_m, t) => ({ from: startOfWeek(t), to: t })],
+  [new RegExp(String.raw`\b(?:(?:last|previous|prev)\s+week|${regional('last', 'week')})\b`), (_m, t) => weekOf(t, 1)],
+  [new RegExp(String.raw`\b(?:(?:this|current)\s+month|${regional('this', 'month')}|${BARE_HOW_WENT('mahina|mahine|month')}|mtd|month\s+to\s+date|${THE_PERIOD('month')})\b`), (_m, t) => ({ from: startOfMonth(t), to: t })],
+  [new RegExp(String.raw`\b(?:(?:last|previous|prev)\s+month|${regional('last', 'month')})\b`), (_m, t) => lastMonthOf(t)],
+  [new RegExp(String.raw`\b(?:(?:this|current)\s+year|${regional('this', 'year')}|ytd|year\s+to\s+date)\b`), (_m, t) => ({ from: `${t.slice(0, 4)}-01-01`, to: t })],
+  [new RegExp(String.raw`\b(?:(?:last|previous|prev)\s+year|${regional('last', 'year')})\b`), (_m, t) => {
     const y = Number(t.slice(0, 4)) - 1;
     return { from: `${y}-01-01`, to: `${y}-12-31` };
   }],
@@ -406,7 +464,7 @@ const PERIODS: Rule[] = [
 // before a year; before a Hindi postposition ("oct ka pnl", "sept ki bets", "nov mein"); or last
 // in the message ("pnl oct"; not "may", which ends sentences as a verb).
 const MONTH_RULE = new RegExp(String.raw`\b(?:(since|from)\s+${MONTH}|(?:in|for|during|of)\s+${MONTH}|${FULL_MONTH}|${MONTH}(?=,?\s+(?:19|20)\d{2}\b|\s+(?:ka|ki|ke|ko|mein|me|main|wala|wali|wale|se)\b)|${MONTH}(?<!\bmay)(?=\s*[?.!]*$))(?:,?\s+((?:19|20)\d{2})\b)?`);
-const TILL_DATE_ALONE = new RegExp(String.raw`\b(?:${TO_TODAY}|ab\s+tak|abhi\s+tak)\b`);
+const TILL_DATE_ALONE = new RegExp(String.raw`\b${TO_TODAY}\b`);
 
 function monthSpan(m: RegExpExecArray, today: IsoDate): Span {
   const mo = monthIndex((m[2] ?? m[3] ?? m[4] ?? m[5] ?? m[6])!);
@@ -431,20 +489,124 @@ function weekOfMonth(m: RegExpExecArray, today: IsoDate): Span | null {
   return { from: start, to: addDays(start, 6) };
 }
 
+type Found = Span & { start: number; stop: number };
+
 /** A period that ran to today takes "till date" / "so far" after it into its phrase. */
-function withTail(lower: string, start: number, end: number, span: Span, today: IsoDate): FoundRange | null {
+function withTail(lower: string, start: number, end: number, span: Span, today: IsoDate): Found | null {
   if (span.from > span.to) return null;
   let stop = end;
   if (span.to === today) {
     const tail = new RegExp(String.raw`^\s*${TO_TODAY}\b`).exec(lower.slice(end));
     if (tail) stop += tail[0].length;
   }
-  return { from: span.from, to: span.to, raw: lower.slice(start, stop).trim() };
+  return { from: span.from, to: span.to, start, stop };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Period words typed in a hurry: "last weak", "this mnth", "yesterdy", "las week".
+
+/**
+ * Period words, each with the English words one slip away from it (a letter missed, added or
+ * changed, or two swapped; found with an English word list): a word is corrected to the period
+ * word it is one slip from only where it is no such English word or where nothing else is meant.
+ * - `alone` words are corrected anywhere ("tody", "yesterdy"), save their neighbours ("toady", and
+ *   Hinglish "toda");
+ * - a `unit` only after a modifier, with a count between or not ("last weak", "past 3 mnths"):
+ *   there "weak" and "mouth" can mean nothing else;
+ * - a `modifier` only before a unit, and never as one of its neighbours ("las week", "lst month";
+ *   not "his week", "lost month", "thin month").
+ */
+const PERIOD_SPELLING = {
+  alone: { today: ['toady', 'toddy', 'toda'], yesterday: [], fortnight: [], weekend: [] },
+  unit: { week: [], weeks: [], month: [], months: [], year: [], years: [], fortnight: [], weekend: [] },
+  modifier: {
+    last: ['east', 'fast', 'lasts', 'least', 'list', 'lost', 'past', 'vast', 'blast', 'cast', 'lest', 'lust', 'lash', 'lass', 'mast', 'bast', 'lats'],
+    this: ['his', 'thin', 'thus', 'thins'],
+    past: ['east', 'fast', 'last', 'part', 'pass', 'post', 'vast', 'cast', 'pant', 'paste', 'pat', 'mast', 'pact', 'pas', 'pasta', 'pasts', 'pasty', 'pats', 'pest', 'bast', 'psst'],
+    previous: ['precious'],
+    current: ['currant', 'currents'],
+  },
+} satisfies Record<string, Record<string, string[]>>;
+
+/** True when `a` is one slip from `b`: one letter missed, added or changed, or two next to each other swapped. */
+function oneSlip(a: string, b: string): boolean {
+  if (a === b || Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  const rest = (x: string, y: string) => x === y;
+  if (a.length === b.length) {
+    return rest(a.slice(i + 1), b.slice(i + 1)) || (a[i] === b[i + 1] && a[i + 1] === b[i] && rest(a.slice(i + 2), b.slice(i + 2)));
+  }
+  return a.length > b.length ? rest(a.slice(i + 1), b.slice(i)) : rest(a.slice(i), b.slice(i + 1));
+}
+
+/** The period word of `table` that `word` is, or is one slip from and no neighbour of. */
+function spelled(word: string, table: Record<string, string[]>, minLength: number): string | null {
+  if (table[word]) return word;
+  if (word.length < minLength) return null;
+  for (const [target, neighbours] of Object.entries(table)) if (!neighbours.includes(word) && oneSlip(word, target)) return target;
+  return null;
+}
+
+/** The text with period words respelt, and where each of its characters stands in the text as typed. */
+function respell(lower: string): { text: string; at: number[] | null } {
+  const tokens = [...lower.matchAll(/[a-z]+|\d+/g)];
+  const words = tokens.map((t) => t[0]);
+  const adjacent = (i: number) => i + 1 < tokens.length && /^\s+$/.test(lower.slice(tokens[i]!.index + words[i]!.length, tokens[i + 1]!.index));
+  const isCount = (i: number) => /^\d+$/.test(words[i]!) || COUNT_WORDS[words[i]!] !== undefined;
+  const { alone, unit, modifier } = PERIOD_SPELLING;
+  const fixed = words.map((word, i) => {
+    if (!/^[a-z]+$/.test(word)) return word;
+    const exact = unit[word as keyof typeof unit] || modifier[word as keyof typeof modifier] || alone[word as keyof typeof alone];
+    if (exact) return word;
+    const asAlone = spelled(word, alone, 4);
+    if (asAlone) return asAlone;
+    // A unit after a modifier, a count between or not.
+    let before = i - 1;
+    if (before >= 0 && isCount(before) && adjacent(before)) before--;
+    if (before >= 0 && adjacent(before) && spelled(words[before]!, modifier, 3)) {
+      const asUnit = spelled(word, unit, 3);
+      if (asUnit) return asUnit;
+    }
+    // A modifier before a unit.
+    let after = i + 1;
+    if (adjacent(i) && after < words.length && isCount(after) && adjacent(after)) after++;
+    if (adjacent(after - 1) && after < words.length && spelled(words[after]!, unit, 3)) {
+      const asModifier = spelled(word, modifier, 3);
+      if (asModifier) return asModifier;
+    }
+    return word;
+  });
+  if (fixed.every((w, i) => w === words[i])) return { text: lower, at: null };
+  let text = '';
+  const at: number[] = [];
+  let from = 0;
+  tokens.forEach((t, i) => {
+    for (let k = from; k < t.index; k++) { at.push(k); text += lower[k]; }
+    // Each letter stands at its own place in the word as typed, the last at the typed word's last.
+    const last = fixed[i]!.length - 1;
+    for (let k = 0; k <= last; k++) at.push(t.index + (k === last ? words[i]!.length - 1 : Math.min(k, words[i]!.length - 1)));
+    text += fixed[i];
+    from = t.index + words[i]!.length;
+  });
+  for (let k = from; k < lower.length; k++) { at.push(k); text += lower[k]; }
+  at.push(lower.length);
+  return { text, at };
 }
 
 /** The date phrase of the text (the most specific reading), or null when there is none or it is impossible. */
 export function findDateRange(text: string, today: IsoDate): FoundRange | null {
-  const lower = text.toLowerCase();
+  const typed = text.toLowerCase();
+  const { text: lower, at } = respell(typed);
+  const found = findIn(lower, today);
+  if (!found) return null;
+  // The phrase as typed, for callers to blank out: a respelt word maps back to its own letters.
+  const start = at ? at[found.start]! : found.start;
+  const stop = at ? (found.stop >= at.length - 1 ? typed.length : at[found.stop - 1]! + 1) : found.stop;
+  return { from: found.from, to: found.to, raw: typed.slice(start, stop).trim() };
+}
+
+function findIn(lower: string, today: IsoDate): Found | null {
   // The most specific phrase decides: an impossible day ("31 Feb") or a reversed range is
   // refused, not read again as something vaguer ("Feb").
   for (const m of lower.matchAll(DAYLIKE)) if (!validDay(m[0], today)) return null;
@@ -493,6 +655,6 @@ export function findDateRange(text: string, today: IsoDate): FoundRange | null {
   if (month) return withTail(lower, month.index, month.index + month[0].length, monthSpan(month, today), today);
 
   const tillDate = TILL_DATE_ALONE.exec(lower);
-  if (tillDate) return { from: startOfMonth(today), to: today, raw: tillDate[0].trim() };
+  if (tillDate) return { from: startOfMonth(today), to: today, start: tillDate.index, stop: tillDate.index + tillDate[0].length };
   return null;
 }
