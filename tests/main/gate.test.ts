@@ -56,6 +56,24 @@ describe('policy gate', () => {
     expect((out as { calls: unknown[] }).calls).toHaveLength(1);
   });
 
+  it("a sub-agent's player can be read but not changed or settled by the agent above", async () => {
+    for (const call of [
+      { tool: 'agent.editLimit', args: { player: 'Imran Qureshi', limitType: 'creditLimit', newValue: 2_000_000 } },
+      { tool: 'agent.settlePlayer', args: { player: 'imran', mode: 'auto' } },
+    ]) {
+      const out = await run([call]);
+      expect(out).toMatchObject({ action: 'clarify', reason: 'not_allowed' });
+      expect((out as { question: string }).question).toMatch(/^Imran Qureshi is Arjun Mehta's player, not yours/);
+    }
+    expect(await run([{ tool: 'agent.getCreditLimit', args: { player: 'Imran Qureshi' } }])).toMatchObject({ action: 'tools' });
+    // The sub-agent is the agent's own, and so are Arjun's players to Arjun.
+    expect(await run([{ tool: 'agent.settlePlayer', args: { player: 'Arjun Mehta', mode: 'auto' } }])).toMatchObject({ action: 'tools' });
+    const arjunApi = backend.client(await backend.login('arjun'));
+    const arjun = await arjunApi.auth.me.query();
+    const own = await gate(decide([{ tool: 'agent.editLimit', args: { player: 'Imran Qureshi', limitType: 'creditLimit', newValue: 2_000_000 } }]), registry, arjun, { api: arjunApi, user: arjun, requestId: 'r' });
+    expect(own).toMatchObject({ action: 'tools' });
+  });
+
   it('an exact full name resolves even when it is the start of another name', async () => {
     const out = await run([{ tool: 'agent.getTake', args: { player: 'rahul sharma' } }]);
     expect(out).toMatchObject({ action: 'tools', calls: [{ args: { playerId: await accountId(backend, 'rahul.sharma') } }] });

@@ -25,8 +25,8 @@ export default defineTool({
   },
   planning: {
     id: 'top_markets', precedence: 50, exclusive: true, range: 'period', follows: { metric: true, count: MOST_ROWS },
-    vocabulary: ['top', 'biggest', 'largest', 'busiest', 'best', 'worst', 'highest', 'hottest', 'popular', 'most', 'active', 'heaviest', 'volume', 'turnover', 'traded'],
-    triggers: (r) => /\b(?:top|biggest|largest|busiest|best|worst|highest|hottest|popular|most\s+active|heaviest)\b.*\b(?:markets?|matches|fixtures|events|games)\b/.test(r.folded)
+    vocabulary: ['top', 'bottom', 'lowest', 'biggest', 'largest', 'busiest', 'best', 'worst', 'highest', 'hottest', 'popular', 'most', 'active', 'heaviest', 'volume', 'turnover', 'traded'],
+    triggers: (r) => /\b(?:top|biggest|largest|busiest|best|worst|highest|hottest|popular|most\s+active|heaviest|bottom|lowest|least)\b.*\b(?:markets?|matches|fixtures|events|games)\b/.test(r.folded)
       // "most exposed markets", "most traded games": "most" and one describing word before the markets.
       || /\bmost\s+\p{L}+\s+(?:markets?|matches|fixtures|events|games)\b/u.test(r.folded)
       || /\b(?:which|what)\s+(?:markets?|matches|fixtures|events|games)\b.*\b(?:most|highest|biggest|largest|top)\b/.test(r.folded)

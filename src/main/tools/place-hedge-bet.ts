@@ -79,11 +79,11 @@ function fillHedge(s: Slots) {
   const inText = r.names.find((n) => n.text !== outcomeName && (
     (n.before !== null && (FIXTURE_CUES.has(n.before) || n.before === 'hedge')) || BOOK_ON.test(r.folded.slice(0, r.folded.indexOf(` ${n.text}`) + 1))
     || new RegExp(`(?:^|\\s)${escapeRegExp(n.text)}\\s+(?:mein|me|main|wale|wala|vale)\\b`).test(r.folded)))?.text;
-  // Else the one other name ("lay 10k india, ind aus"), else the page's or the conversation's match,
+  // Else the first other name ("lay 10k india, ind aus"), else the page's or the conversation's match,
   // else the outcome's own team: the gate finds its match, taking the one still open and asking
   // when there are several.
   const others = r.names.filter((n) => n.text !== outcomeName);
-  const fixture = s.namedFixture() ?? inText ?? (outcomeName && others.length === 1 ? others[0]!.text : null) ?? s.conversationFixture()
+  const fixture = s.namedFixture() ?? inText ?? (outcomeName && others.length > 0 ? others[0]!.text : null) ?? s.conversationFixture()
     ?? (outcomeName && !MARKET_OUTCOME.test(r.folded) ? outcomeName : null);
   const said = outcomeName && !MARKET_OUTCOME.test(r.folded) ? outcomeName.replace(/\b\p{L}/gu, (c) => c.toUpperCase()) : outcomeName;
   // A stake that can never be placed (negative, zero) is refused first: no match would make it right.

@@ -29,6 +29,7 @@ export const SLANG: Readonly<Record<string, string>> = {
   // "biggest stakes on ind aus": stakes placed are bets ("stake" alone stays: "what stake?").
   stakes: 'bets', cap: 'limit', ceiling: 'limit', damage: 'loss', deposit: 'paid', deposited: 'paid', jama: 'paid', chukaya: 'paid', chukaye: 'paid',
   debtor: 'owes', debtors: 'owes', defaulter: 'owes', defaulters: 'owes', losers: 'losing', loser: 'losing', winners: 'won', winner: 'won',
+  mkts: 'markets', mkt: 'market', sho: 'show', shoe: 'show',
   liab: 'liability', liabs: 'liabilities', opn: 'open', matchan: 'matches', matcha: 'matches', unpaid: 'outstanding', dues: 'outstanding',
   wk: 'week', wks: 'weeks', wek: 'week', weks: 'weeks', wik: 'week', mnth: 'month', mth: 'month', yday: 'yesterday', yest: 'yesterday', ystrdy: 'yesterday', tdy: 'today', tday: 'today',
 };
@@ -67,6 +68,18 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\b(if|agar)\s+(i|we|main|hum)\s+(?:settled|cleared)\b/g, ' $1 $2 settle '],
   // "kar na" closes a Marathi or Hindi order ("CL 40 hazaar kar na"), not a question's "na".
   [/\bkar\s+na\b/g, ' karo '],
+  // "how bad is it for me if australia wins": what rides on that side, the exposure on its match.
+  [/\bif\s+((?!(?:i|we|you|he|she|they|it|that|this)\b)\p{L}+(?:\s+\p{L}+)?)\s+(?:wins?|jeet(?:a|e|ega|egi|enge|ta|te|ti)?)\b/gu, ' exposure on $1 '],
+  [/\briding\s+on\b/g, ' exposure on '],
+  // "what did the book do today", "end of day numbers": the day's result.
+  [/\b(?:what|how)\s+did\s+(?:the\s+|my\s+|our\s+)?book\s+do\b|\b(?:end\s+of\s+(?:the\s+)?day|eod)\s+(?:numbers|figures|tally|summary|report|position)\b/g, ' pnl '],
+  // "how deep is Karan in the hole with me": what he owes.
+  [/\bin\s+the\s+(?:hole|red)\s+(?:with|to)\s+(me|us)\b/g, ' owes $1 '],
+  [/\bin\s+the\s+hole\b/g, ' owes '],
+  // "not the settled ones", "except settled": the bets still open.
+  [/\b(?:not|except|excluding|other\s+than|but\s+not)\s+(?:the\s+)?settled(?:\s+(?:ones|bets))?\b/g, ' open '],
+  // "my boss", "upar wala": the agent above, the upline.
+  [/\b(?:my|mera|mere|our)\s+(?:boss|senior|upar\s+wale|upar\s+wala|master\s+agent)\b/g, ' my upline '],
   // "my cut" of the players' play is the commission; "meri line" the downline.
   [/\b(?:my|mera|meri|our)\s+cut\b(?:\s+(?:from|of|on|in)\s+(?:the\s+|my\s+)?(?:players?\s+)?(?:winnings|wins|profits?|losses|bets|play))?/g, ' commission '],
   [/\b(?:my|mera|meri|meri\s+puri|our)\s+line\b/g, ' downline '],

@@ -141,14 +141,21 @@ export function withoutSelfCorrections(text: string): string {
  */
 const UNSUPPORTED_ORDER = /^(?:(?:please|pls|plz|kindly|just|can\s+(?:you|u)|could\s+(?:you|u)|i\s+(?:want|need)\s+(?:you\s+)?to|go\s+ahead\s+and)\s+)*(delete|remove|cancel|void|block|unblock|suspend|ban|lock|unlock|undo|reverse|refund|erase|wipe|freeze|unfreeze|disable|deactivate|rename)\b|\b(delete|block|cancel|suspend|ban|void|freeze|unblock|hata|hatao|mita|mitao)\s+(?:kar\s+do|kardo|karo|krdo|kar\s+de|do)\b/;
 function unsupportedOrder(folded: string): string | null {
+  // "transfer 10k from Karan's account to Sneha's": money moved between players, which no tool does.
+  if (/^(?:(?:please|pls|plz|kindly|can\s+(?:you|u)|could\s+(?:you|u))\s+)*(?:transfer|move|shift)\b.*\bfrom\b.*\bto\b/.test(folded.trim())) return 'move money between accounts';
   const m = UNSUPPORTED_ORDER.exec(folded.trim());
   if (!m || /\b(?:alerts?|mute|muted|notifications?|notify)\b/.test(folded)) return null;
   const verb = m[1] ?? m[2]!;
   return ({ hata: 'delete', hatao: 'delete', mita: 'delete', mitao: 'delete' } as Record<string, string>)[verb] ?? verb;
 }
 
+/** Thanks, whatever follows it ("shukriya, bohot help hua", "thanks, that was quick"), with nothing asked. */
+const THANKS = /^(?:thanks?|thank\s+(?:you|u)|thx|ty|shukriya|shukria|shukran|dhanyavaa?d|dhanyawaa?d|cheers)\b/;
+/** A forecast asked for: "who will win", "who do you think wins ind aus", "kaun jeetega". */
+const FORECAST = /\bwho\s+(?:will|would|is\s+going\s+to|gonna|do\s+(?:you|u)\s+think\s+(?:will\s+)?|(?:you|u)\s+think\s+(?:will\s+)?)wins?\b|\bkaun\s+jeet(?:ega|egi|enge)\b|\b(?:predict|prediction|predictions|forecast)\b/;
+
 /** The user's own book, said: "my commission", "mera pnl". */
-const OWN = /\b(?:my|mine|mera|meri|mere|apna|apni|apne|majha|majhi|maru|mari|mainu)\b/;
+const OWN = /\b(?:my|mine|me|mera|meri|mere|mujhe|apna|apni|apne|majha|majhi|maru|mari|mainu)\b/;
 
 /** Words that point at the page on screen rather than name what to read. */
 const POINTS_AT_PAGE = /\b(?:here|this\s+(?:page|screen|view|table|match|game|fixture)|on\s+(?:the\s+)?screen|yahan|yaha|idhar|is\s+page)\b/;
@@ -246,7 +253,11 @@ export class RulePlanner implements Planner {
     const r = read(input.text, input.today, KNOWN_WORDS);
     const base = { request_id: input.requestId };
 
-    if (GREETING.test(r.folded)) return { ...base, intent: 'greeting', action: 'direct', calls: [], confidence: 1 };
+    if (GREETING.test(r.folded) || (THANKS.test(r.folded) && r.names.length === 0 && triggered(r).length === 0 && r.amounts.length === 0)) {
+      return { ...base, intent: 'greeting', action: 'direct', calls: [], confidence: 1 };
+    }
+    // "who do you think wins ind aus", "kaun jeetega": a forecast, which the book cannot give.
+    if (FORECAST.test(r.folded)) return { ...base, intent: 'off_topic', action: 'direct', calls: [], confidence: 0.8 };
     const unsupported = unsupportedOrder(r.folded);
     if (unsupported) {
       return {
@@ -303,6 +314,10 @@ export class RulePlanner implements Planner {
     let intents = exclusive ? [exclusive] : matched;
     // An upline question is about the caller's own take, not the downline's.
     if (intents.some((i) => i.id === 'upline')) intents = intents.filter((i) => i.id !== 'take');
+    // "did I pay my upline this week?": the payments to the upline are the settlements, one question.
+    if (intents.some((i) => i.id === 'settlements') && /\b(?:pay|paid|settle|settled|cleared)\s+(?:(?:my|the|our)\s+)?upline\b/.test(r.folded)) {
+      intents = intents.filter((i) => i.id !== 'upline');
+    }
     if (intents.length === 0) return this.followUpOrNot(input, r);
 
     const slots = new Slots(input, r);

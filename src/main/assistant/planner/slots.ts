@@ -14,8 +14,11 @@ const SELF = ['my', 'me', 'i', 'our', 'we', 'us', 'mine'];
 /** Not paid yet ("who still hasn't paid?"): what is owed now, not a payment made. */
 export const UNPAID = /\b(?:hasnt|havent|hadnt|didnt|not|still|never)\b(?:\s+\S+){0,2}\s+paid\b/;
 
-/** Words that join the items of a list: "Sneha and Neha", "eng nz aur madrid barca". */
-export const LIST_JOINERS: readonly string[] = ['and', 'aur', 'or', 'plus', 'also', '&', ','];
+/**
+ * Words that join the items of a list: "Sneha and Neha", "eng nz aur madrid barca"; "than" joins a
+ * comparison ("is Karan's CL higher than Sneha's?"), which asks the same of both.
+ */
+export const LIST_JOINERS: readonly string[] = ['and', 'aur', 'or', 'plus', 'also', '&', ',', 'than'];
 // "everyone's" is folded to "everyones": the possessive is everyone too.
 export const BULK = /\b(?:every|all|each|everyones?|everybodys?|whole|sab|sabka|sabke|sabki|sabko|sabhi|saare|sare)\b(?!\s+(?:time|day))/;
 

@@ -150,6 +150,17 @@ export async function gate(decision: Decision, registry: ToolRegistry, user: Use
           card, pending, notes, searches: resolver.searches,
         };
       }
+      // An agent changes limits of, and settles with, their own players only (DOMAIN.md; the backend
+      // refuses it too): a sub-agent's player is said so before any preview is made.
+      if (kind === 'player' && user.role === 'agent' && planned.some((c) => c.args.player === name && registry.get(c.tool)!.isDestructive)) {
+        const ref = found.entity as PlayerRef;
+        if (ref.agentId !== user.id) {
+          return {
+            action: 'clarify', intent, reason: 'not_allowed', notes, searches: resolver.searches,
+            question: `${oneLine(ref.name)} is ${oneLine(ref.agentName)}'s player, not yours: only ${oneLine(ref.agentName)} can change their limits or settle with them. I can show you their figures.`,
+          };
+        }
+      }
       for (const call of planned) if (call.args[kind] === name) call.args[kind] = found.entity.id;
       if (kind === 'player') player = { id: found.entity.id, name: found.entity.name };
       else fixture = found.entity;
