@@ -74,6 +74,14 @@ describe('policy gate', () => {
     expect(own).toMatchObject({ action: 'tools' });
   });
 
+  it('"A vs B" that no match is, but two players are, asks the read of each (never a change)', async () => {
+    const out = await run([{ tool: 'agent.getPnL', args: { fixture: 'karan vs anita', from: '2026-11-01', to: '2026-11-20' } }]);
+    expect(out).toMatchObject({ action: 'tools' });
+    const ids = (out as { calls: Array<{ args: { playerId?: string } }> }).calls.map((c) => c.args.playerId);
+    expect(ids).toEqual([await accountId(backend, 'karan'), await accountId(backend, 'anita')]);
+    expect(await run([{ tool: 'agent.getPnL', args: { fixture: 'karan vs bhutan' } }])).toMatchObject({ action: 'clarify', reason: 'fixture_not_found' });
+  });
+
   it('an exact full name resolves even when it is the start of another name', async () => {
     const out = await run([{ tool: 'agent.getTake', args: { player: 'rahul sharma' } }]);
     expect(out).toMatchObject({ action: 'tools', calls: [{ args: { playerId: await accountId(backend, 'rahul.sharma') } }] });

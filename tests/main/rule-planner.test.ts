@@ -729,3 +729,19 @@ describe('blind-set fixes: slang, turned-down names, durations', () => {
     expect(calls('silence login alerts for two hours')[0]?.args).toMatchObject({ forMinutes: 120 });
   });
 });
+
+describe('blind-set fixes: told sentences, dictionary words', () => {
+  it('a sentence that only tells is context for the request beside it', () => {
+    expect(calls('neha sent 3k by upi, settle 3k with her')).toEqual([{ tool: 'agent.settlePlayer', args: { player: 'neha', mode: 'amount', amount: 300_000 } }]);
+    expect(calls('lay 15k australia in ind aus, we are too exposed on india').map((c) => c.tool)).toEqual(['agent.placeHedgeBet']);
+    // What is left leans on the told sentence: the whole message is read.
+    expect(calls("we're exposed on the tennis, how much exactly?")[0]?.tool).toBe('agent.getLiveExposure');
+  });
+  it('a word of the dictionary is not corrected into a domain word', () => {
+    expect(calls('how much do I owe my boss').map((c) => c.tool)).toEqual(['agent.getUpline']);
+    expect(calls('comission this month')[0]?.tool).toBe('agent.getCommission');
+  });
+  it('"karan vs anita, who is up more" plans the result of each name (the gate finds them players)', () => {
+    expect(calls("karan vs anita, who's up more this month")).toEqual([{ tool: 'agent.getPnL', args: { fixture: 'karan vs anita', from: '2026-11-01', to: TODAY } }]);
+  });
+});

@@ -78,8 +78,11 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\bin\s+the\s+hole\b/g, ' owes '],
   // "not the settled ones", "except settled": the bets still open.
   [/\b(?:not|except|excluding|other\s+than|but\s+not)\s+(?:the\s+)?settled(?:\s+(?:ones|bets))?\b/g, ' open '],
+  // "who's up more this month", "who is down most": ahead or behind, the result.
+  [/\bwho\s+(?:is\s+)?(?:up|down|ahead|behind)\s+(?:more|most|the\s+most)\b|\b(?:is\s+)?(?:up|down)\s+(?:more|most)\b/g, ' pnl '],
   // "my boss", "upar wala": the agent above, the upline.
   [/\b(?:my|mera|mere|our)\s+(?:boss|senior|upar\s+wale|upar\s+wala|master\s+agent)\b/g, ' my upline '],
+  [/\b(?:boss|upar\s+wale|upar\s+wala)\s+(?=(?:ka|ki|ke|ko|se)\b)/g, ' upline '],
   // "my cut" of the players' play is the commission; "meri line" the downline.
   [/\b(?:my|mera|meri|our)\s+cut\b(?:\s+(?:from|of|on|in)\s+(?:the\s+|my\s+)?(?:players?\s+)?(?:winnings|wins|profits?|losses|bets|play))?/g, ' commission '],
   [/\b(?:my|mera|meri|meri\s+puri|our)\s+line\b/g, ' downline '],
@@ -318,7 +321,8 @@ function correctWords(folded: string, original: string, known: ReadonlySet<strin
     if (DO_VERB_TAIL.has(word) && /\bkar\s+$/.test(folded.slice(0, at))) return word;
     const slang = SLANG[word];
     if (slang) return slang;
-    if (word.length < 4 || known.has(word) || STOPWORDS.has(word) || EVERYDAY.has(word) || PRONOUNS.has(word) || AMOUNT_WORDS.has(word) || capitalised.has(word)) return word;
+    // A word of the dictionary is that word, not a slip of a domain word ("boss" is no "loss").
+    if (word.length < 4 || known.has(word) || STOPWORDS.has(word) || EVERYDAY.has(word) || PRONOUNS.has(word) || AMOUNT_WORDS.has(word) || PLAIN_WORDS.has(word) || capitalised.has(word)) return word;
     let corrected = memo.get(word);
     if (corrected === undefined) {
       corrected = correctWord(word, targets);

@@ -26,7 +26,7 @@ jade amber crystal daisy holly ivy lily violet summer april may june august vict
 dolly goldie sweety candy buddy champ ace guy king prince bishop cook baker smith miller taylor carter hunter mason fisher porter
 walker young white black green brown gray grey rice bush price long hill wood stone lane field bell ward west north south east
 love star sky river rain storm autumn winter hazel olive poppy ginger sage basil pepper penny sandy rusty misty patience mercy
-charity trinity liberty justice noble frank earnest sterling royal royals duke major marshal ram tara deep kiran bose lal
+charity trinity liberty justice noble frank earnest sterling royal royals duke major marshal ram tara kiran bose lal
 real new super kings king knight knights riders challengers capitals giants titans inter united city athletic rovers rangers
 wanderers warriors strikers tigers lions eagles hawks falcons panthers thunder heat hurricanes stars sixers scorchers
 renegades strikers chargers daredevils sunrisers indians spurs saints wolves villa forest palace

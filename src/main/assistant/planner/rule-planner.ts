@@ -157,6 +157,35 @@ const FORECAST = /\bwho\s+(?:will|would|is\s+going\s+to|gonna|do\s+(?:you|u)\s+t
 /** The user's own book, said: "my commission", "mera pnl". */
 const OWN = /\b(?:my|mine|me|mera|meri|mere|mujhe|apna|apni|apne|majha|majhi|maru|mari|mainu)\b/;
 
+/** A sentence that tells rather than asks: "we are too heavy on aus", "deepak paid 5k cash". */
+const TELLING = /^(?:(?:we|i)\s+(?:are|am|have|had|were|was|got|just)|(?:we|i)re|im|ive|weve|it\s+is|its|that\s+is|thats|he\s+is|hes|she\s+is|shes|they\s+are|theyre|there\s+is|theres)\b/;
+
+/**
+ * The request without the sentences around it that only tell ("deepak paid 5k cash, settle 5k with
+ * him"; "back india 20k on ind aus, we are too heavy on aus"): a told sentence is context, not a
+ * second request, and the player it names is who "him" is. Only sentences set off by punctuation,
+ * and only when what is left asks for something by itself.
+ */
+function asked(input: PlannerInput): PlannerInput {
+  const pieces = input.text.split(/(?<=[,.;!?])\s+/);
+  if (pieces.length < 2) return input;
+  const tells = (piece: string) => {
+    const folded = fold(piece).replace(/[,.;!?]+\s*$/, '').trim();
+    return !/\?/.test(piece) && (TELLING.test(folded) || speechAct(folded, ORDER_VERBS) === 'statement');
+  };
+  const told = pieces.filter(tells);
+  if (told.length === 0 || told.length === pieces.length) return input;
+  const rest = pieces.filter((piece) => !tells(piece)).join(' ').replace(/[,;]\s*$/, '');
+  // What is left must ask for something on its own ("how much exactly?" leans on what was told).
+  if (triggered(read(rest, input.today, KNOWN_WORDS)).every((i) => i.fallback)) return input;
+  const named = told.flatMap((piece) => read(piece, input.today, KNOWN_WORDS).names).find((n) => n.before !== 'on' && n.before !== 'in')?.text;
+  return {
+    ...input,
+    text: rest,
+    context: named ? { ...input.context, lastPlayer: { id: named, name: named } } : input.context,
+  };
+}
+
 /** Words that point at the page on screen rather than name what to read. */
 const POINTS_AT_PAGE = /\b(?:here|this\s+(?:page|screen|view|table|match|game|fixture)|on\s+(?:the\s+)?screen|yahan|yaha|idhar|is\s+page)\b/;
 const FOLLOW_UP_OPENER = /^(?:and|what\s+about|how\s+about|same\s+for|and\s+for|also|now|ok\s+and|then|for|what\s+of|and\s+what\s+about)\b/;
@@ -185,7 +214,7 @@ export class RulePlanner implements Planner {
   readonly name = 'rules';
 
   plan(given: PlannerInput): Decision {
-    const input = { ...given, text: withoutSelfCorrections(given.text) };
+    const input = asked({ ...given, text: withoutSelfCorrections(given.text) });
     const clauses = clausesOf(input.text, input.today);
     if (clauses.length > 1) {
       const readings = clauses.map((text) => read(text, input.today, KNOWN_WORDS));

@@ -80,6 +80,23 @@ export async function gate(decision: Decision, registry: ToolRegistry, user: Use
     for (const name of names(kind)) {
       const found = kind === 'player' ? await resolver.player(name) : openFirst(await resolver.fixture(name), onOpenBook(planned, registry, name));
       if (found.status === 'failed') return { action: 'failed', intent, envelope: found.envelope, notes, searches: resolver.searches };
+      // "karan vs anita, who's up more": no match between them, but two players of the user's are
+      // named; each call that takes a player is asked of both, a comparison (reads only).
+      if (kind === 'fixture' && found.status === 'none') {
+        const sides = name.split(/\s+(?:vs|v|versus|against)\s+/i);
+        const users = planned.filter((c) => c.args.fixture === name);
+        if (sides.length === 2 && users.every((c) => !registry.get(c.tool)!.isDestructive && registry.get(c.tool)!.entities.player)) {
+          const people = await Promise.all(sides.map((side) => resolver.player(side)));
+          if (people.every((p) => p.status === 'one')) {
+            const ids = people.map((p) => (p as { entity: PlayerRef }).entity);
+            planned = planned.flatMap((c) => (c.args.fixture === name
+              ? ids.map((p) => { const { fixture: _match, ...rest } = c.args; return { tool: c.tool, args: { ...rest, player: p.id } }; })
+              : [c]));
+            notes.push(`“${oneLine(name)}” is two players, not a match; asked of each`);
+            continue;
+          }
+        }
+      }
       // No player is called that, but a match may be ("india sa pnl", "open bets novak carlos"):
       // names resolve against every entity the user can see, for the tools that take a match.
       if (kind === 'player' && found.status === 'none' && planned.every((c) => c.args.player !== name || registry.get(c.tool)!.entities.fixture)) {
