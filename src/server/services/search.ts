@@ -89,9 +89,16 @@ export async function searchFixtures(deps: ServiceDeps, query: string, limit: nu
     const live = found.filter((f) => f.status === 'live');
     return found.length === 0 ? [] : fixtureRefs(deps, (live.length > 0 ? live : found).map((f) => f.id));
   }
+  const whole = (w: string) => sql`(' ' || f.search_text || ' ') like ${`% ${likeEscape(w)} %`}`;
+  const start = (w: string) => sql`(' ' || f.search_text) like ${`% ${likeEscape(w)}%`}`;
   const tiers = [
-    async () => sql.join(words.map((w) => sql`(' ' || f.search_text || ' ') like ${`% ${likeEscape(w)} %`}`), sql` and `),
-    async () => sql.join(words.map((w) => sql`(' ' || f.search_text) like ${`% ${likeEscape(w)}%`}`), sql` and `),
+    async () => sql.join(words.map(whole), sql` and `),
+    // A word that is itself a team's name or code stays that team: "pak vs ind" is no Pakistan vs
+    // West Indies ("ind" starts "indies", but IND is India's code).
+    async () => {
+      const named = await teamWords(deps, words);
+      return sql.join(words.map((w, i) => (named[i] ? whole(w) : start(w))), sql` and `);
+    },
     () => likeWords(deps, words),
   ];
   for (const tier of tiers) {
@@ -110,13 +117,19 @@ export async function searchFixtures(deps: ServiceDeps, query: string, limit: nu
  * fixture is, never another India match.
  */
 async function likeWords(deps: ServiceDeps, words: string[]): Promise<SQL> {
+  const named = await teamWords(deps, words);
+  return sql.join(words.map((w, i) => (named[i]
+    ? sql`(' ' || f.search_text || ' ') like ${`% ${likeEscape(w)} %`}`
+    : sql`word_similarity(${w}, f.search_text) >= ${FUZZY_THRESHOLD}`)), sql` and `);
+}
+
+/** For each word, whether it is a whole word of some fixture: a team's name or short code. */
+async function teamWords(deps: ServiceDeps, words: string[]): Promise<boolean[]> {
   const named = await queryRows<Record<string, boolean>>(deps.db, sql`select ${sql.join(
     words.map((w, i) => sql`exists (select 1 from fixtures f where (' ' || f.search_text || ' ') like ${`% ${likeEscape(w)} %`}) as ${sql.raw(`w${i}`)}`),
     sql`, `,
   )}`);
-  return sql.join(words.map((w, i) => (named[0]?.[`w${i}`] === true
-    ? sql`(' ' || f.search_text) like ${`% ${likeEscape(w)}%`}`
-    : sql`word_similarity(${w}, f.search_text) >= ${FUZZY_THRESHOLD}`)), sql` and `);
+  return words.map((_, i) => named[0]?.[`w${i}`] === true);
 }
 
 async function fixtureRefs(deps: ServiceDeps, ids: string[]): Promise<FixtureRef[]> {
