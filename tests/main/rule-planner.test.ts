@@ -179,7 +179,7 @@ describe('direct and clarify', () => {
   it.each([
     ["set Anita's credit limit", 'needs_amount'],
     ['set CL to 50k', 'needs_player'],
-    ['change the limit of Karan to 5k', 'needs_limit_type'],
+    ['change the limit of Karan', 'needs_amount'],
     ['raise Karan CL by 10k', 'needs_amount'],
     ['hedge 10k', 'needs_fixture'],
     ['hedge 10k in India vs Australia', 'needs_outcome'],

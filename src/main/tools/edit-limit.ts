@@ -68,7 +68,8 @@ export default defineTool({
       // limit, then planning that amount once the user answers, would lose the reason.
       if ('problem' in target && r.amounts.length > 0) return ask('needs_amount', target.problem);
       const limitType = hasAny(r, 'minstake') ? 'minStake' : hasAny(r, 'perclickwin') ? 'perClickWin' : hasAny(r, 'dailywin') ? 'aggregateDailyWin'
-        : hasAny(r, 'creditlimit', 'credit') ? 'creditLimit' : null;
+        // A bare "limit" is the credit limit, as agents say it (AGENT.md lists it with CL); the diff card names the field before anything is confirmed.
+        : hasAny(r, 'creditlimit', 'credit', 'limit', 'limits') ? 'creditLimit' : null;
       if (!limitType) return ask('needs_limit_type', 'Which limit: credit limit, min stake, per-click win or aggregate daily win?');
       const player = s.player({ takesFixture: false });
       if (!player) return ask('needs_player', 'Which player’s limit should I change?');
