@@ -745,3 +745,21 @@ describe('blind-set fixes: told sentences, dictionary words', () => {
     expect(calls("karan vs anita, who's up more this month")).toEqual([{ tool: 'agent.getPnL', args: { fixture: 'karan vs anita', from: '2026-11-01', to: TODAY } }]);
   });
 });
+
+describe('blind-set fixes: Hindi sharing, who someone is', () => {
+  const context: ConversationContext = { ...EMPTY_CONTEXT, lastCalls: [{ tool: 'agent.generateReport', args: {} }], lastIntent: 'report', lastArtifact: { id: 'a1', name: 'PnL per player' } };
+  it('"mujhe bhej do", "arjun ko bhej do" share the last report', () => {
+    expect(calls('ye mujhe bhej do', { context })).toEqual([{ tool: 'agent.shareReport', args: { artifactId: 'a1', recipient: 'self' } }]);
+    expect(calls('neha ko bhejo', { context })).toEqual([{ tool: 'agent.shareReport', args: { artifactId: 'a1', player: 'neha' } }]);
+    // Money sent is a payment asked about, not a report shared.
+    expect(calls('karan ne paisa bheja kya', { context }).map((c) => c.tool)).not.toContain('agent.shareReport');
+  });
+  it('"who is X" looks the name up in the book', () => {
+    expect(calls('who is irfan?')).toEqual([{ tool: 'agent.searchPlayers', args: { query: 'irfan' } }]);
+    expect(calls('ye vivek kaun hai')).toEqual([{ tool: 'agent.searchPlayers', args: { query: 'vivek' } }]);
+    expect(plan('who are you').action).toBe('direct');
+  });
+  it('a qualifier after a comma is part of the request, not a sentence that tells', () => {
+    expect(calls("Vivek's bets, not the settled ones")[0]?.args).toMatchObject({ player: 'vivek', status: ['open'] });
+  });
+});

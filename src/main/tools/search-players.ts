@@ -30,7 +30,9 @@ export default defineTool({
         // "is there a raju in my players?", "do I have a zoe": asking whether such a person exists.
         || /\b(?:is|are)\s+there\s+(?:a|an|any)\b|\bdo\s+(?:i|we)\s+have\s+(?:a|an|any)\b/.test(r.folded)
         // "koi sharma hai mere neeche?", "sharma naam ka koi hai": the same, in Hindi.
-        || /\bkoi\s+(?:\S+\s+){1,2}(?:hai|he|h|hain)\b|\bnaam\s+(?:ka|ki|ke)\b/.test(r.folded)),
+        || /\bkoi\s+(?:\S+\s+){1,2}(?:hai|he|h|hain)\b|\bnaam\s+(?:ka|ki|ke)\b/.test(r.folded)
+        // "who is sneha", "who's rahul", "ye ishaan kaun hai": who a name is, in the user's book.
+        || /^(?:who\s+is|whos|who|who\s+was)\s+\p{L}+(?:\s+\p{L}+)?\s*\??$|\b(?:kaun|kon)\s+(?:hai|he|h)\s*\??$/u.test(r.folded.trim())),
     fill: (s) => ({ args: { query: s.r.names.map((n) => n.text).join(' ') } }),
     examples: ['find players called raj', 'look up ishaan'],
   },

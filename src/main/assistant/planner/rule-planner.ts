@@ -171,7 +171,9 @@ function asked(input: PlannerInput): PlannerInput {
   if (pieces.length < 2) return input;
   const tells = (piece: string) => {
     const folded = fold(piece).replace(/[,.;!?]+\s*$/, '').trim();
-    return !/\?/.test(piece) && (TELLING.test(folded) || speechAct(folded, ORDER_VERBS) === 'statement');
+    // "not the settled ones", "only open": a qualifier of the request, never a sentence of its own.
+    if (/\?/.test(piece) || /^(?:not|no|except|but|only|just|excluding|without|and|or|aur|sirf|bas)\b/.test(folded) || folded.split(/\s+/).length < 3) return false;
+    return TELLING.test(folded) || speechAct(folded, ORDER_VERBS) === 'statement';
   };
   const told = pieces.filter(tells);
   if (told.length === 0 || told.length === pieces.length) return input;
