@@ -109,5 +109,7 @@ describe('period words of Indian languages in Roman script', () => {
   it('reads a row\'s "this" only with its own units: Hindi "ya" is "or"', () => {
     expect(read('week ya month')).toBeNull();
     expect(read('pnl ya month')).toBeNull();
+    expect(read('din ya mahina, jo bhi')).toBeNull();
+    expect(read('koi parva nahi')).toBeNull();
   });
 });

@@ -61,7 +61,8 @@ const DAYLIKE = new RegExp(String.raw`(?<![\d/.-])(?:\d{4}-\d{2}-\d{2}|\d{1,2}/\
 const REGIONAL = {
   today: ['aaj', 'ajj', 'aaje'], // Hindi and Marathi, Punjabi, Gujarati
   yesterday: ['kal', 'kall', 'kaal', 'kale'], // Hindi and Punjabi, Marathi, Gujarati
-  dayBeforeYesterday: ['parso', 'parsoon', 'parson', 'parva'],
+  // Not Marathi "parva": Hinglish "koi parva nahi" is "never mind".
+  dayBeforeYesterday: ['parso', 'parsoon', 'parson'],
   /** Till today, said after a period or alone (as "till date"). */
   tillToday: ['aaj tak', 'ajj tak', 'aaje tak', 'ab tak', 'abhi tak', 'aaj sudhi', 'aaje sudhi', 'aaj paryant', 'aajparyant'],
   periods: [
@@ -76,8 +77,8 @@ const REGIONAL = {
       week: ['athvadiyu', 'athvadiye', 'athvadiya', 'aathvadiyu', 'aathvadiye', 'aathvadiya', 'week'],
       month: ['mahino', 'mahine', 'mahina', 'month'], year: ['varas', 'varse', 'year'],
     },
-    { // Marathi
-      this: ['ya', 'hya'],
+    { // Marathi; "ya" after a period word is Hindi "or" ("week ya mahina")
+      this: ['ya', 'hya'], notAfter: ['week', 'weeks', 'hafta', 'hafte', 'din', 'day', 'days', 'month', 'months', 'saal', 'year', 'aaj', 'kal'],
       last: ['magchya', 'maagchya', 'maglya', 'magil'],
       week: ['aathvadyat', 'aathvadya', 'aathavdyat', 'aathavdya', 'athvadyat', 'athvadya', 'aathvada'],
       month: ['mahinyat', 'mahinyaat', 'mahinya', 'mahina'], year: ['varshi', 'varshat', 'varsh'],
@@ -86,8 +87,10 @@ const REGIONAL = {
 } as const;
 const anyOf = (words: readonly string[]) => `(?:${[...words].sort((a, b) => b.length - a.length).map((w) => w.replace(/ /g, String.raw`\s+`)).join('|')})`;
 /** "pichle hafte", "aa mahine", "maglya aathvadyat": a regional "this" or "last" with a unit of its row. */
-const regional = (which: 'this' | 'last', unit: 'week' | 'month' | 'year') =>
-  `(?:${REGIONAL.periods.map((row) => `${anyOf(row[which])}\\s+${anyOf(row[unit])}`).join('|')})`;
+const regional = (which: 'this' | 'last', unit: 'week' | 'month' | 'year') => `(?:${REGIONAL.periods.map((row) => {
+  const notAfter = 'notAfter' in row && which === 'this' ? String.raw`(?<!\b${anyOf(row.notAfter)}\s+)` : '';
+  return `${notAfter}${anyOf(row[which])}\\s+${anyOf(row[unit])}`;
+}).join('|')})`;
 const HINDI_LAST = anyOf(REGIONAL.periods[0].last);
 const R_TODAY = anyOf(REGIONAL.today);
 const R_YESTERDAY = anyOf(REGIONAL.yesterday);
