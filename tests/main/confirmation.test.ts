@@ -118,8 +118,9 @@ describe('editLimit round trip', () => {
 
   it('a preview the guardrails refuse carries the reason and no buttons', async () => {
     const d = desk();
-    const proposal = proposalOf(await d.ask('set CL for Karan Malhotra to 1 trillion'));
-    expect(proposal.data.refusal).toMatch(/above the platform maximum of 10,000,000\.00/);
+    // Under the platform maximum (the planner refuses past it before any preview), over priya's own CL.
+    const proposal = proposalOf(await d.ask('set CL for Karan Malhotra to 50 lakh'));
+    expect(proposal.data.refusal).toMatch(/above your own credit limit of 2,000,000\.00/);
     expect(proposal.data.state).toBe('refused');
     expect(proposal.actions).toBeUndefined();
   });

@@ -763,3 +763,10 @@ describe('blind-set fixes: Hindi sharing, who someone is', () => {
     expect(calls("Vivek's bets, not the settled ones")[0]?.args).toMatchObject({ player: 'vivek', status: ['open'] });
   });
 });
+
+describe('blind-set fixes: Hindi counts', () => {
+  it('"top das", "pehle paanch" are counts after a ranking word', () => {
+    expect(calls('aaj ke top das market volume se')[0]?.args).toMatchObject({ limit: 10 });
+    expect(calls('sneha ki pehle teen bets')[0]?.args).toMatchObject({ limit: 3 });
+  });
+});

@@ -236,6 +236,8 @@ news headlines president minister pm movie movies film song songs stock stocks s
 /** A row count said in words ("the ten busiest markets", "top five"); "one" is no ranking. */
 const COUNT_WORDS = Object.fromEntries(Object.entries(numberWords(false)).filter(([, n]) => n >= 2));
 const COUNT_WORD = `(?:${Object.keys(COUNT_WORDS).join('|')})`;
+const ANY_COUNT_WORDS: Readonly<Record<string, number>> = Object.fromEntries(Object.entries(numberWords(true)).filter(([w, n]) => n >= 2 && /^[a-z]+$/.test(w)));
+const HINDI_COUNT_WORD = `(?:${Object.keys(ANY_COUNT_WORDS).join('|')})`;
 
 /** Sports the exchange lists: a sport named is a match of it ("the tennis"), never a player's name. */
 export const SPORTS: ReadonlySet<string> = new Set(['cricket', 'tennis', 'football', 'soccer']);
@@ -417,9 +419,12 @@ export function read(text: string, today: IsoDate, known: ReadonlySet<string> = 
   let folded = ` ${corrected} `;
   for (const [pattern, word] of SYNONYMS) folded = folded.replace(pattern, word);
   const range = findDateRange(corrected, today);
-  const countMatch = new RegExp(String.raw`\b(?:top|first|last|latest|biggest|largest|best|worst|recent)\s+(\d{1,3}|${COUNT_WORD})\b(?!\s*(?:days?|weeks?|months?))`).exec(folded)
+  // After "top", "pehle", Hindi counts are counts too ("top das", "pehle paanch bets"); elsewhere
+  // only words that are nothing else ("ravi das bets" is Ravi Das's).
+  const countMatch = new RegExp(String.raw`\b(?:top|pehle|pahle)\s+(${HINDI_COUNT_WORD})\b(?!\s*(?:days?|weeks?|months?|din|hafte|mahine))`).exec(folded)
+    ?? new RegExp(String.raw`\b(?:top|first|last|latest|biggest|largest|best|worst|recent)\s+(\d{1,3}|${COUNT_WORD})\b(?!\s*(?:days?|weeks?|months?))`).exec(folded)
     ?? new RegExp(String.raw`\b(\d{1,3}|${COUNT_WORD})\s+(?:(?:most\s+)?(?:recent|latest|busiest|biggest|largest|top|best|worst)\s+)?(?:markets?|matches|fixtures|games|events|bets|settlements|payments|players)\b`).exec(folded);
-  const count = countMatch ? COUNT_WORDS[countMatch[1]!] ?? Number(countMatch[1]) : null;
+  const count = countMatch ? COUNT_WORDS[countMatch[1]!] ?? ANY_COUNT_WORDS[countMatch[1]!] ?? Number(countMatch[1]) : null;
 
   const amounts = findAmounts(text).filter((a) => {
     if (range && overlaps(text.toLowerCase(), range.raw, a)) return false;

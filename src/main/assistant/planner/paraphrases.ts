@@ -170,7 +170,7 @@ export const PARAPHRASES: Readonly<Record<string, ParaphraseSet>> = {
       'how many active players do I have?', 'who all are my agents?',
     ],
     c: [
-      'list my players', 'show downline', 'my sub-agents', 'mere players dikhao', 'all my accounts', 'show the tree', 'list all clients',
+      'list out my players', 'show downline', 'my sub-agents', 'mere players dikhao', 'all my accounts', 'show the tree', 'list all clients',
       'downline structure', 'show players under Bhavesh', 'network view', 'sab agents ki list', 'display my hierarchy', 'my punters list',
     ],
   },
@@ -195,7 +195,7 @@ export const PARAPHRASES: Readonly<Record<string, ParaphraseSet>> = {
     ],
     c: [
       'silence login notifications', 'snooze big bet alerts for an hour', 'turn off login alerts', 'mute approval alerts till 9pm',
-      'stop large bet notifications for 30 mins', 'unmute login alerts', 'turn on big bet alerts again', 'mute market settled alerts',
+      'stop large bet notifications for 30 mins', 'unmute the login alerts', 'turn on big bet alerts again', 'mute market settled alerts',
       'login wale alerts band karo', 'bade bet ke alerts 8 baje tak band kar do', 'alerts chalu karo large bets', 'snooze approval notifications',
       'no more login pings today till 11pm', 'mute settled market alerts for 2 hrs', 'please mute big stake alerts', 'resume login notifications',
       'switch off large bet alerts till 7:30pm', 'mute alerts for large bets', 'disable player login alerts', 'unmute approvals',
@@ -242,7 +242,7 @@ export const PARAPHRASES: Readonly<Record<string, ParaphraseSet>> = {
   greeting: {
     q: ['how are you?', 'kaise ho bhai?', "how's it going?", 'you there?'],
     c: [
-      'hiya', 'hello hello', 'hey bro', 'good mrng', 'namaste ji', 'thanks', 'thank you so much', 'ok cool', 'gm', 'yo', 'hii',
+      'hiya', 'hello hello', 'hey bro', 'good mrng', 'namaste ji', 'thanks', 'thank you so much', 'ok cool', 'gm all', 'yo', 'hii',
       'hello boss', 'thx', 'ok thnx', 'great, thanks', 'bye', 'see you later', 'good night', 'shukriya', 'dhanyavaad', 'hey there',
       'morning!', 'hi assistant', 'ok got it', 'perfect thanks', 'theek hai',
     ],

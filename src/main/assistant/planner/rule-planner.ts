@@ -366,7 +366,11 @@ export class RulePlanner implements Planner {
     // the match ("expo ind aus and djoko alcaraz"), and the names joined to it are matches too.
     const listed = slots.namedPlayers(LIST_JOINERS);
     // "exposure on India Australia and the Real Madrid game": a match read from "the … game" is one of the list too.
-    const cuedMatches = [...new Set([...(r.fixture && !intents.some(isWrite) && slots.namedFixtures().length > 0 ? [r.fixture] : []), ...slots.namedFixtures()])];
+    // A tool that takes no player reads an uncued name as a match too ("india aus ka exposure aur djokovic wale match ka bhi").
+    const uncuedList = LIST_JOINERS.some((j) => j !== ',' && r.words.has(j))
+      ? listed.filter((name) => r.names.some((n) => n.text === name && (n.before === null || LIST_JOINERS.includes(n.before)))) : [];
+    const matchNames = !intents.some(isWrite) && calls.every((c) => !TAKES_PLAYER.has(c.tool)) ? [...new Set([...slots.namedFixtures(), ...uncuedList])] : slots.namedFixtures();
+    const cuedMatches = [...new Set([...(r.fixture && !intents.some(isWrite) && matchNames.length > 0 ? [r.fixture] : []), ...matchNames])];
     const matches = cuedMatches.length < 2 && calls.some((c) => c.args.fixture === listed[0] && c.args.player === undefined) ? listed : cuedMatches;
     for (const [kind, list] of [['player', listed], ['fixture', matches]] as const) {
       if (list.length < 2 || !calls.some((c) => c.args[kind] === list[0])) continue;
