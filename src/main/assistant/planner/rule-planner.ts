@@ -158,7 +158,7 @@ const FORECAST = /\bwho\s+(?:will|would|is\s+going\s+to|gonna|do\s+(?:you|u)\s+t
 const OWN = /\b(?:my|mine|me|mera|meri|mere|mujhe|apna|apni|apne|majha|majhi|maru|mari|mainu)\b/;
 
 /** A sentence that tells rather than asks: "we are too heavy on aus", "deepak paid 5k cash". */
-const TELLING = /^(?:(?:we|i)\s+(?:are|am|have|had|were|was|got|just)|(?:we|i)re|im|ive|weve|it\s+is|its|that\s+is|thats|he\s+is|hes|she\s+is|shes|they\s+are|theyre|there\s+is|theres)\b/;
+const TELLING = /^(?:(?:we|i)\s+(?:are|am|have|had|were|was|got|just)|(?:we|i)re|im|ive|weve|it\s+is|its|that\s+is|thats|he\s+is|hes|she\s+is|shes|they\s+are|theyre|there\s+is|theres|(?:someone|somebody|people|everyone|he|she|they|my\s+\p{L}+)\s+(?:said|says|told|tells|mentioned|keeps?\s+saying))\b/u;
 
 /**
  * The request without the sentences around it that only tell ("deepak paid 5k cash, settle 5k with
