@@ -110,7 +110,7 @@ const CORRECTION = /[\s,;.]+(?:(?:no|nah|nahi|nahin|oh)[\s,]+)?(?:sorry|wait|i\s
  */
 export function withoutSelfCorrections(text: string): string {
   let out = text;
-  for (let guard = 0; guard < 3; guard++) {
+  for (let guard = 0; guard < 3 && out.search(CORRECTION) >= 0; guard++) {
     const amounts = findAmounts(out);
     let cut: [number, number] | null = null;
     for (const m of out.matchAll(CORRECTION)) {
