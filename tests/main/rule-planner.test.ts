@@ -770,3 +770,28 @@ describe('blind-set fixes: Hindi counts', () => {
     expect(calls('sneha ki pehle teen bets')[0]?.args).toMatchObject({ limit: 3 });
   });
 });
+
+describe('blind-set fixes: chat shorthand of Hindi', () => {
+  it.each([
+    ['kl ka pnl', 'agent.getPnL'],
+    ['karan ke khule saude', 'agent.getBetHistory'],
+    ['lst wk ka comm', 'agent.getCommission'],
+  ])('%s → %s', (text, tool) => {
+    expect(calls(text)[0]?.tool).toBe(tool);
+  });
+  it('"kl" is yesterday and "1 nov se 10 nov tak" a range', () => {
+    expect(calls('kl ka pnl')[0]?.args).toMatchObject({ from: '2026-11-19', to: '2026-11-19' });
+    expect(calls('1 nov se 10 nov tak sneha ka pnl')[0]?.args).toMatchObject({ player: 'sneha', from: '2026-11-01', to: '2026-11-10' });
+  });
+  it('a Hindi question word anywhere makes a question, never a proposal', () => {
+    expect(calls('karan ka kitna settle krna baki h').map((c) => c.tool)).toEqual(['agent.getTake']);
+    expect(plan('large bet alerts band h kya abhi').calls).toEqual([]);
+    // An order stays an order.
+    expect(calls('karan ka setl kr do')[0]?.tool).toBe('agent.settlePlayer');
+    expect(plan('karan ki cl bda do')).toMatchObject({ action: 'clarify', clarify: { reason: 'needs_amount' } });
+  });
+  it('"n" joins two requests, and the upline beside the user\'s own take is both', () => {
+    expect(calls('upline ka hisab n mera total take').map((c) => c.tool).sort()).toEqual(['agent.getTake', 'agent.getUpline']);
+    expect(calls('p n l today')[0]?.tool).toBe('agent.getPnL');
+  });
+});

@@ -299,7 +299,8 @@ function placeWeekday(w: Weekday, today: IsoDate, after: string): { day: IsoDate
 }
 
 // Between two days of a range: "to", "till", "-", "and" (after "between"), "through".
-const JOIN = /^\s*(?:to|till|until|upto|up\s+to|through|thru|-|–|—|and)(?:\s+the)?\s*$/;
+// Hindi's "se" joins two days too: "1 nov se 10 nov tak".
+const JOIN = /^\s*(?:to|till|until|upto|up\s+to|through|thru|se|-|–|—|and)(?:\s+the)?\s*$/;
 const OPEN_BEFORE = /\b(?:since|from|after)\s+(?:the\s+)?$/;
 const OPEN_AFTER = new RegExp(String.raw`^\s*(?:onwards?|on\s*wards|(?:se\s+)?${TO_TODAY}|se)\b`);
 

@@ -30,6 +30,9 @@ export const SLANG: Readonly<Record<string, string>> = {
   stakes: 'bets', cap: 'limit', ceiling: 'limit', damage: 'loss', deposit: 'paid', deposited: 'paid', jama: 'paid', chukaya: 'paid', chukaye: 'paid',
   debtor: 'owes', debtors: 'owes', defaulter: 'owes', defaulters: 'owes', losers: 'losing', loser: 'losing', winners: 'won', winner: 'won',
   mkts: 'markets', mkt: 'market', sho: 'show', shoe: 'show',
+  // Chat shorthand of Hindi: "kl ka pnl", "setl kr do", "report bna do", "cl bda do", "lst wk", "n" for and.
+  kl: 'kal', kr: 'kar', krna: 'karna', krni: 'karni', krne: 'karne', krke: 'karke', bna: 'bana', bnao: 'banao', bda: 'badha', bdha: 'badha', bdhao: 'badhao',
+  lga: 'laga', lgaya: 'lagaya', lst: 'last', n: 'and', saude: 'bets', sauda: 'bets', saudey: 'bets', khulla: 'open', khulle: 'open',
   liab: 'liability', liabs: 'liabilities', opn: 'open', matchan: 'matches', matcha: 'matches', unpaid: 'outstanding', dues: 'outstanding',
   wk: 'week', wks: 'weeks', wek: 'week', weks: 'weeks', wik: 'week', mnth: 'month', mth: 'month', yday: 'yesterday', yest: 'yesterday', ystrdy: 'yesterday', tdy: 'today', tday: 'today',
 };
@@ -41,7 +44,7 @@ export const SLANG: Readonly<Record<string, string>> = {
 const SYNONYMS: Array<[RegExp, string]> = [
   // Money "stuck" on a match is riding on it: the exposure ("ind aus pe kitna phasa hai"); stuck
   // with nothing of a match said is money not yet paid ("kitna paisa atka hai karan pe").
-  [/(?<=\b(?:match|matches|game|games|fixture|fixtures)\b.*)\b(?:stuck|atka|atke|atki|phansa|phase|phasa|fasa|fansa|riding)\b|\b(?:stuck|atka|atke|atki|phansa|phasa|fasa|fansa|riding)\b(?=.*\b(?:match|matches|game|games|fixture|fixtures)\b)/g, ' exposure '],
+  [/(?<=\b(?:match|matches|game|games|fixture|fixtures|market|markets)\b.*)\b(?:stuck|atka|atke|atki|phansa|phase|phasa|fasa|fansa|riding)\b|\b(?:stuck|atka|atke|atki|phansa|phasa|fasa|fansa|riding)\b(?=.*\b(?:match|matches|game|games|fixture|fixtures|market|markets)\b)/g, ' exposure '],
   [/\b(?:stuck|atka|atke|atki|phansa|phasa|fasa|fansa)\b/g, ' outstanding '],
   [/\bprofit\s*(?:and|&|\/|n)\s*loss(?:es)?\b|\bp\s*(?:&|n|\/|and)\s*l\b|\bpnl\b|\bpl\b/g, ' pnl '],
   [/\b(?:credit\s*limits?|credit\s*lines?|c\s*\/\s*l|cl|cls)\b/g, ' creditlimit '],

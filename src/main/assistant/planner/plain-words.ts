@@ -49,7 +49,7 @@ const REGIONAL: Readonly<Record<string, string>> = {
     rakha rakhi rakhe bolna bola boli bole socha socho suno sun samjha samjhi samjho samjhao bataiye batayiye dikhaiye dijiye
     kijiye lijiye hoon hun hoga karein kare kariye karwa karwao karwana wapas jitna utna kitna jitne utne kaafi kafi
     abhi-abhi bilkul sach jhooth pakka shayad lagbhag taqreeban kareeb qareeb takriban waala vaala naya nayi naye purana purani
-    banao banado banaiye banana banake bana banai banaya lao laao nikalo nikaalo chalao sunao likho padho ruko ruk jao aao pucho poocho bhejo bhejdo bhejiye bhejna bhej dekhiye dekhlo dekhna ji jee shukriya shukria dhanyavad dhanyawad dhanyavaad bohot bahot karna karni karne ulta ulti ulte seedha sidha seedhe sab sabb toh tho phir`,
+    baar baari dobara banao banado banaiye banana banake bana banai banaya lao laao nikalo nikaalo chalao sunao likho padho ruko ruk jao aao pucho poocho bhejo bhejdo bhejiye bhejna bhej dekhiye dekhlo dekhna ji jee shukriya shukria dhanyavad dhanyawad dhanyavaad bohot bahot karna karni karne ulta ulti ulte seedha sidha seedhe sab sabb toh tho phir`,
   marathi: `aahe ahe aahet ahet aahes hota hoti hote hotas zala jhala zali jhali zale jhale kiti kay kaay kasa kashi kase kon konala konacha
     sang sanga saang sangaa kara karaa karun kar dakhav dakhva dakhava bagh baga bagha majha majhi majhe maza mazi maze mala amhala
     tyacha tyachi tyache tyala tichi ticha tila cha chi che chya chyaa la pan pun aani ani udya ithe tithe kuthe nako hava havay pahije

@@ -216,7 +216,9 @@ export class RulePlanner implements Planner {
   readonly name = 'rules';
 
   plan(given: PlannerInput): Decision {
-    const input = asked({ ...given, text: withoutSelfCorrections(given.text) });
+    // Chat's "n" is "and" ("cl 75k kr do n uska bal bhi"), before the message is split into requests.
+    const text = withoutSelfCorrections(given.text).replace(/(?<=\p{L})\s+n\s+(?=\p{L})/gu, ' and ');
+    const input = asked({ ...given, text });
     const clauses = clausesOf(input.text, input.today);
     if (clauses.length > 1) {
       const readings = clauses.map((text) => read(text, input.today, KNOWN_WORDS));
@@ -228,7 +230,9 @@ export class RulePlanner implements Planner {
         || distinct(readings.map((r) => (r.range ? `${r.range.from}/${r.range.to}` : null))) > 1 || swallows(readings)
         || selfBesideNamed(clauses.map((text) => this.planOne({ ...input, text })), readings)
         // "what do I owe Vikram and what's my commission": "my" keeps a clause to the user's own book.
-        || (readings.some((r) => r.names.length > 0) && readings.some((r) => r.names.length === 0 && OWN.test(r.folded)))) {
+        || (readings.some((r) => r.names.length > 0) && readings.some((r) => r.names.length === 0 && OWN.test(r.folded)))
+        // "upline ka hisab and mera total take": the upline's balance and the user's own take, two questions.
+        || (readings.some((r) => triggered(r).some((i) => i.id === 'upline')) && readings.some((r) => { const ids = triggered(r).map((i) => i.id); return ids.includes('take') && !ids.includes('upline'); }))) {
         return this.planClauses(input, clauses, readings);
       }
     }

@@ -12,6 +12,8 @@ const POLITE_ORDER = /^(?:(?:can|could|would|will)\s+(?:you|u)|go\s+ahead(?:\s+a
 const QUESTION_OPENER = /^(?:what|whats|how|who|whom|whose|when|why|which|where|is(?!\s+(?:hafte|hafta|mahine|mahina|week|month|baar|saal|match|game|din))|are|was|were|has|have|had|did|does|didnt|doesnt|hasnt|havent|isnt|arent|wasnt|do(?!\s+(?:it|a|the|this|that|settle|set|change|clear)\b)|can\s+(?:i|we|he|she|they)|could\s+(?:i|we)|should|shall\s+(?:i|we)|may\s+i|am\s+i|any|kya|kitna|kitne|kitni|kaun|kon|kab|kyu|kyun|kaise|kidhar|kaha|kahan)\b/;
 /** A Hinglish question ends on its question word: "Rahul ne paise diye kya", "limit kitni hai". */
 const QUESTION_CLOSER = /\b(?:kya|kitna|kitne|kitni|na|ki\s+nahi|ya\s+nahi|or\s+not|hai\s+kya|yet)\s*[?!.]*$/;
+const HINDI_QUESTION = /\b(?:kitna|kitne|kitni|kaun|kon|kab|kaise|kyu|kyun|kya)\b/;
+const HINDI_ORDER_END = /\b(?:kar\s*do|kardo|krdo|karo|kro|kijiye|kariye|karde|kar\s+de|de\s+do|dedo|dikhao|batao|bhejo|bhej\s+do)\s*[.!]*$/;
 /** What happened, not what to do: "paid", "sent", "diye". */
 const DONE = /\b(?:paid|sent|cleared|settled|deposited|transferred|received|got|diya|diye|di|bheja|bheje|bheji|kiya|kiye|kari|mila|mile|aaya|aaye|aa\s+gaya|aa\s+gaye|de\s+diya|de\s+diye)\b/;
 /** Orders in Hinglish and English that make even "…?" a request. */
@@ -35,6 +37,9 @@ export function speechAct(folded: string, orderVerbs: ReadonlySet<string>): Spee
   if (ADVICE.test(text) || HYPOTHETICAL.test(text)) return 'question';
   if (POLITE_ORDER.test(text) || orderVerbs.has(text.split(/[\s,.!?]+/)[0] ?? '')) return 'command';
   if (QUESTION_OPENER.test(text) || QUESTION_CLOSER.test(text)) return 'question';
+  // Hindi puts its question word anywhere ("karan ka kitna settle karna baki hai", "alerts band hai kya
+  // abhi"): asked, unless the message ends on an order ("… kitna bhi ho, settle kar do").
+  if (HINDI_QUESTION.test(text) && !HINDI_ORDER_END.test(text)) return 'question';
   const asked = /\?\s*$/.test(text);
   if (DONE.test(text) && !ORDER_MARKER.test(text)) return asked ? 'question' : 'statement';
   if (asked && !ORDER_MARKER.test(text)) return 'question';
