@@ -795,3 +795,29 @@ describe('blind-set fixes: chat shorthand of Hindi', () => {
     expect(calls('p n l today')[0]?.tool).toBe('agent.getPnL');
   });
 });
+
+describe('blind-set fixes: everyday English of the trade', () => {
+  it.each([
+    ['how much is Neha into me for', 'agent.getTake'],
+    ['who is my slowest payer', 'agent.getTake'],
+    ['how did Sneha get on this week', 'agent.getPnL'],
+    ['where do we stand on the tennis', 'agent.getLiveExposure'],
+    ['what is the damage if india wins', 'agent.getLiveExposure'],
+    ['what was the damage yesterday', 'agent.getPnL'],
+    ['quit buzzing me about login alerts', 'agent.muteAlerts'],
+  ])('%s → %s', (text, tool) => {
+    expect(calls(text)[0]?.tool).toBe(tool);
+  });
+  it('"knock X\'s limit down to", "don\'t let X win more than Y on a single bet" are changes of that player', () => {
+    expect(calls("Knock Irfan's limit down to 30 grand")[0]?.args).toMatchObject({ player: 'irfan', limitType: 'creditLimit', newValue: 3_000_000 });
+    expect(calls("Don't let Anita win more than 8k on a single bet")[0]?.args).toMatchObject({ player: 'anita', limitType: 'perClickWin', newValue: 800_000 });
+  });
+  it('"everyone\'s results" is the whole book, and the month "since the start" runs to today', () => {
+    expect(calls("a spreadsheet of everyone's results for October")[0]).toMatchObject({ tool: 'agent.generateReport', args: { template: 'per_player_pnl', format: 'xlsx' } });
+    expect(calls('what have I made since the start of the month')[0]?.args).toMatchObject({ from: '2026-11-01', to: TODAY });
+  });
+  it('earnings and commission asked apart are both read', () => {
+    expect(calls('how much did I make this week, and what commission came in?').map((c) => c.tool).sort()).toEqual(['agent.getCommission', 'agent.getPnL']);
+    expect(calls('what commission did I earn this week').map((c) => c.tool)).toEqual(['agent.getCommission']);
+  });
+});

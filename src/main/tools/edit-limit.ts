@@ -12,6 +12,8 @@ const limitSnapshot = z.object({ before: paisa, playerName: z.string() });
 
 /** Verbs of a limit change; "make" only counts beside a limit word, so it is no vocabulary of its own. */
 const EDIT_VERBS = ['set', 'change', 'update', 'increase', 'decrease', 'raise', 'lower', 'reduce', 'bump', 'edit', 'modify', 'adjust', 'put', 'cut', 'double', 'halve', 'lift', 'drop', 'give', 'allow', 'grant', 'add',
+  // "knock Sneha's limit down to 20 grand", "chuck Suresh's limit up to 50k".
+  'knock', 'chuck', 'bring', 'push',
   // Hindi: "CL 50k badha do", "limit ghata do".
   'badha', 'badhao', 'badhado', 'badhana', 'ghata', 'ghatao', 'ghatado', 'ghatana'];
 

@@ -27,7 +27,9 @@ export default defineTool({
     vocabulary: ['pnl', 'profit', 'profits', 'loss', 'losses', 'lose', 'lost', 'losing', 'win', 'wins', 'won', 'winnings', 'earnings', 'result', 'results', 'performance'],
     triggers: (r) => hasAny(r, 'pnl', 'profit', 'profits', 'loss', 'losses', 'lose', 'lost', 'losing', 'win', 'wins', 'won', 'winnings', 'earnings', 'result', 'results', 'performance')
       // "how much did I make", but not "what commission did I earn": the commission is what was earned.
-      || (/\b(?:how\s+much\s+)?(?:did|have)\s+(?:i|we)\s+(?:make|made|win|won|lose|lost|earn)\b/.test(r.folded) && !hasAny(r, 'commission', 'comm'))
+      // (only when the commission is said with the earning: "…make last week, and my commission?" asks both).
+      || (/\b(?:how\s+much\s+)?(?:did|have)\s+(?:i|we)\s+(?:make|made|win|won|lose|lost|earn)\b/.test(r.folded)
+        && !/\b(?:make|made|earn|earned|win|won)\b.{0,15}\b(?:commission|comm)\b|\b(?:commission|comm)\b.{0,15}\b(?:did|have)\s+(?:i|we)\s+(?:make|made|earn)\b/.test(r.folded))
       || /\bup\s+or\s+down\b/.test(r.folded) || /\bhow\s+(?:is|are|was|were|s)\b.*\bdoing\b/.test(r.folded)
       // "worst 5 players this month": players ranked by their results.
       || /\b(?:best|worst)\s+(?:\d+\s+)?(?:players|clients|punters|accounts)\b/.test(r.folded)

@@ -407,6 +407,8 @@ const PERIODS: Rule[] = [
     // Months as "last N months" counts them: this one and the N − 1 before it.
     return /^din$/.test(m[2]!) ? lastDays(t, n) : /^haft/.test(m[2]!) ? lastDays(t, 7 * n) : { from: lastMonthOf(t, Math.max(1, n) - 1).from, to: t };
   }],
+  // "since the start of the month", "from the beginning of the week": the period that is running.
+  [/\b(?:since|from)\s+the\s+(?:start|beginning)\s+of\s+(?:the|this)\s+(week|month|year)\b/, (m, t) => ({ from: m[1] === 'week' ? startOfWeek(t) : m[1] === 'month' ? startOfMonth(t) : `${t.slice(0, 4)}-01-01`, to: t })],
   // "weekly recap", "monthly pnl", "daily summary": the week, month or day that is running.
   [/\bweekly\b/, (_m, t) => ({ from: startOfWeek(t), to: t })],
   [/\bmonthly\b/, (_m, t) => ({ from: startOfMonth(t), to: t })],

@@ -8,7 +8,7 @@ import { distance } from 'fastest-levenshtein';
 import { isTypoOf } from '../../../shared/fuzzy.js';
 import { type FoundRange, findDateRange } from '../../../shared/parse/dates.js';
 import type { IsoDate } from '../../../shared/dates.js';
-import { PLAIN_WORDS } from './plain-words.js';
+import { PLAIN_WORDS, REGIONAL_WORDS } from './plain-words.js';
 
 /**
  * Hinglish and the trade's slang, word for word, to the domain word the intents read: "Rahul ka
@@ -27,7 +27,7 @@ export const SLANG: Readonly<Record<string, string>> = {
   lim: 'limit', txn: 'transactions', txns: 'transactions', stmt: 'statement', comsn: 'commission', commsn: 'commission',
   khule: 'open', khula: 'open', chalu: 'open', lagaya: 'bets', lagaye: 'bets', lagayi: 'bets', daav: 'bets', dao: 'bets',
   // "biggest stakes on ind aus": stakes placed are bets ("stake" alone stays: "what stake?").
-  stakes: 'bets', cap: 'limit', ceiling: 'limit', damage: 'loss', deposit: 'paid', deposited: 'paid', jama: 'paid', chukaya: 'paid', chukaye: 'paid',
+  stakes: 'bets', cap: 'limit', ceiling: 'limit', deposit: 'paid', deposited: 'paid', jama: 'paid', chukaya: 'paid', chukaye: 'paid',
   debtor: 'owes', debtors: 'owes', defaulter: 'owes', defaulters: 'owes', losers: 'losing', loser: 'losing', winners: 'won', winner: 'won',
   mkts: 'markets', mkt: 'market', sho: 'show', shoe: 'show',
   // Chat shorthand of Hindi: "kl ka pnl", "setl kr do", "report bna do", "cl bda do", "lst wk", "n" for and.
@@ -83,6 +83,18 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\b(?:not|except|excluding|other\s+than|but\s+not)\s+(?:the\s+)?settled(?:\s+(?:ones|bets))?\b/g, ' open '],
   // "who's up more this month", "who is down most": ahead or behind, the result.
   [/\bwho\s+(?:is\s+)?(?:up|down|ahead|behind)\s+(?:more|most|the\s+most)\b|\b(?:is\s+)?(?:up|down)\s+(?:more|most)\b/g, ' pnl '],
+  // British and everyday English: "how much is Karan into me for", "am I in the red with Vikram",
+  // "who's my worst payer", "where I stand on the India match", "how did we get on".
+  [/\binto\s+(me|us)\s+for\b/g, ' owes $1 '],
+  [/\b(?:am\s+i|are\s+we|is\s+it)\s+in\s+the\s+red\s+with\b/g, ' do i owe '],
+  [/\b(?:worst|slowest|latest|biggest)\s+(?:payers?|debtors?)\b/g, ' owes most '],
+  [/\bwhere\s+(?:do\s+)?(?:i|we)\s+stand\s+on\b/g, ' exposure on '],
+  [/\bhow\b(.{0,40}?)\b(?:getting|get|got|gotten)\s+on\b/g, ' how $1 pnl '],
+  [/\b(?:stop|quit)\s+(?:pinging|notifying|buzzing|alerting|messaging|bugging|spamming)\s+me\s+(?:about|for|on|with)\b/g, ' mute alerts for '],
+  [/\b(?:do\s+not|dont|never)\s+let\s+(\p{L}+)\s+win\s+more\s+than\s+(\S+)\s+(?:on|per|in)\s+(?:a\s+|any\s+|one\s+|each\s+|every\s+)?(?:single\s+)?bet\b/gu, ' set $1 perclickwin to $2 '],
+  // "the damage" of a live match or an outcome is what could be lost; of a period, the loss.
+  [/\bdamage\b(?!.*\b(?:yesterday|last|week|month|kal|today|aaj|so\s+far|till|since)\b)/g, ' exposure '],
+  [/\bdamage\b/g, ' loss '],
   // "my boss", "upar wala": the agent above, the upline.
   [/\b(?:my|mera|mere|our)\s+(?:boss|senior|upar\s+wale|upar\s+wala|master\s+agent)\b/g, ' my upline '],
   [/\b(?:boss|upar\s+wale|upar\s+wala)\s+(?=(?:ka|ki|ke|ko|se)\b)/g, ' upline '],
@@ -544,6 +556,9 @@ export function read(text: string, today: IsoDate, known: ReadonlySet<string> = 
  * Major"), a capitalised word before another capitalised one ("Happy Singh ka udhaar"), or any word
  * owned by what follows it ("Major's bets", "major ka udhaar").
  */
+/** "everyone's results", "anybody's bets": the whole book, never a person called Everyone. */
+const EVERYONE: ReadonlySet<string> = new Set(['everyone', 'everybody', 'anyone', 'anybody', 'someone', 'somebody', 'nobody', 'all', 'each', 'every', 'sab', 'sabka', 'sabki', 'sabke']);
+
 function namedDespiteEveryday(text: string): Set<string> {
   const out = new Set<string>();
   for (const m of text.matchAll(/\p{Lu}[\p{L}'’]*/gu)) {
@@ -555,7 +570,8 @@ function namedDespiteEveryday(text: string): Set<string> {
     if (m[0].length > 1 && m[0] === m[0].toUpperCase()) continue;
     if (!startsSentence || (next && !EVERYDAY.has(fold(next[1]!)) && !STOPWORDS.has(fold(next[1]!)))) out.add(word);
   }
-  for (const m of text.matchAll(/(\p{L}+)(?:['’]s\b|\s+(?:ka|ke|ki|ko|se|ne|pe)\b)/gu)) out.add(fold(m[1]!));
+  // A Hindi or Marathi grammar word before "ka" owns nothing ("lene dene ka hisab").
+  for (const m of text.matchAll(/(\p{L}+)(?:['’]s\b|\s+(?:ka|ke|ki|ko|se|ne|pe)\b)/gu)) if (!REGIONAL_WORDS.has(fold(m[1]!)) && !EVERYONE.has(fold(m[1]!))) out.add(fold(m[1]!));
   return out;
 }
 

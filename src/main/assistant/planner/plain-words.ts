@@ -49,7 +49,7 @@ const REGIONAL: Readonly<Record<string, string>> = {
     rakha rakhi rakhe bolna bola boli bole socha socho suno sun samjha samjhi samjho samjhao bataiye batayiye dikhaiye dijiye
     kijiye lijiye hoon hun hoga karein kare kariye karwa karwao karwana wapas jitna utna kitna jitne utne kaafi kafi
     abhi-abhi bilkul sach jhooth pakka shayad lagbhag taqreeban kareeb qareeb takriban waala vaala naya nayi naye purana purani
-    baar baari dobara banao banado banaiye banana banake bana banai banaya lao laao nikalo nikaalo chalao sunao likho padho ruko ruk jao aao pucho poocho bhejo bhejdo bhejiye bhejna bhej dekhiye dekhlo dekhna ji jee shukriya shukria dhanyavad dhanyawad dhanyavaad bohot bahot karna karni karne ulta ulti ulte seedha sidha seedhe sab sabb toh tho phir`,
+    ghanta ghante ghanton lene dene kitab baar baari dobara banao banado banaiye banana banake bana banai banaya lao laao nikalo nikaalo chalao sunao likho padho ruko ruk jao aao pucho poocho bhejo bhejdo bhejiye bhejna bhej dekhiye dekhlo dekhna ji jee shukriya shukria dhanyavad dhanyawad dhanyavaad bohot bahot karna karni karne ulta ulti ulte seedha sidha seedhe sab sabb toh tho phir`,
   marathi: `aahe ahe aahet ahet aahes hota hoti hote hotas zala jhala zali jhali zale jhale kiti kay kaay kasa kashi kase kon konala konacha
     sang sanga saang sangaa kara karaa karun kar dakhav dakhva dakhava bagh baga bagha majha majhi majhe maza mazi maze mala amhala
     tyacha tyachi tyache tyala tichi ticha tila cha chi che chya chyaa la pan pun aani ani udya ithe tithe kuthe nako hava havay pahije
@@ -62,14 +62,18 @@ const REGIONAL: Readonly<Record<string, string>> = {
   tamil_telugu_kannada: `da di machan machi akka enna ennada yenna sollu sollunga sollungo paru paaru podu kodu evlo evvalavu ethana entha
     enti cheppu chepu chesko cheyyi ra andi garu maga swalpa yenu illa illai aama seri pannu pannunga kaatu kaattu ille beda saar`,
   bengali: `koto kobe keno amar amake tomar ache achhe dao dekhao hobe hoyeche koro korun bolun ekhon`,
+  british_slang: `dosh quid quids grand lads lad bloke blokes mate mates innit cheers brilliant blimey reckon gutted skint punters chap chaps`,
   gulf: `yalla yallah khalas khallas inshallah insha allah habibi habibti wallah wallahi mashallah shukran marhaba assalam
     alaikum ahlan akhi tamam mafi shlonak kaifak enta`,
 };
 
 const names = new Set(NAME_LIKE);
 
+/** The chat words of the languages other than English: grammar, never owners ("lene dene ka hisab"). */
+export const REGIONAL_WORDS: ReadonlySet<string> = new Set(Object.values(REGIONAL).flatMap((row) => row.split(/\s+/)).filter(Boolean));
+
 /** Every plain word, lower case and without accents, as the planner's folded text has it. */
 export const PLAIN_WORDS: ReadonlySet<string> = new Set([
   ...[10, 20, 35].flatMap(dictionary).filter((w) => /^[a-z]+$/.test(w) && !names.has(w)),
-  ...Object.values(REGIONAL).flatMap((row) => row.split(/\s+/)).filter(Boolean),
+  ...REGIONAL_WORDS,
 ]);
