@@ -821,3 +821,13 @@ describe('blind-set fixes: everyday English of the trade', () => {
     expect(calls('what commission did I earn this week').map((c) => c.tool)).toEqual(['agent.getCommission']);
   });
 });
+
+describe('orders no tool does, told apart from filters and "cancel"', () => {
+  const context: ConversationContext = { ...EMPTY_CONTEXT, lastCalls: [{ tool: 'agent.getBetHistory', args: { player: 'karan' } }], lastIntent: 'bets' };
+  it('"remove the settled ones" after a list filters it to the open bets', () => {
+    expect(calls('remove the settled ones', { context })).toEqual([{ tool: 'agent.getBetHistory', args: { player: 'karan', status: ['open'] } }]);
+  });
+  it('"cancel" and "cancel that" are not refused as something the desk cannot do', () => {
+    for (const text of ['cancel', 'cancel that']) expect(plan(text).clarify?.reason).not.toBe('not_allowed');
+  });
+});

@@ -80,7 +80,7 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\bin\s+the\s+(?:hole|red)\s+(?:with|to)\s+(me|us)\b/g, ' owes $1 '],
   [/\bin\s+the\s+hole\b/g, ' owes '],
   // "not the settled ones", "except settled": the bets still open.
-  [/\b(?:not|except|excluding|other\s+than|but\s+not)\s+(?:the\s+)?settled(?:\s+(?:ones|bets))?\b/g, ' open '],
+  [/\b(?:not|except|excluding|other\s+than|but\s+not|without|remove|hide|drop|minus)\s+(?:the\s+)?settled(?:\s+(?:ones|bets))?\b/g, ' open '],
   // "who's up more this month", "who is down most": ahead or behind, the result.
   [/\bwho\s+(?:is\s+)?(?:up|down|ahead|behind)\s+(?:more|most|the\s+most)\b|\b(?:is\s+)?(?:up|down)\s+(?:more|most)\b/g, ' pnl '],
   // British and everyday English: "how much is Karan into me for", "am I in the red with Vikram",

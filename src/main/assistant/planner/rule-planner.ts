@@ -145,6 +145,10 @@ function unsupportedOrder(folded: string): string | null {
   if (/^(?:(?:please|pls|plz|kindly|can\s+(?:you|u)|could\s+(?:you|u))\s+)*(?:transfer|move|shift)\b.*\bfrom\b.*\bto\b/.test(folded.trim())) return 'move money between accounts';
   const m = UNSUPPORTED_ORDER.exec(folded.trim());
   if (!m || /\b(?:alerts?|mute|muted|notifications?|notify)\b/.test(folded)) return null;
+  // "cancel", "cancel that" (a proposal not confirmed does nothing: its card says so) and "remove
+  // the settled ones" (a filter of the last list) are not orders for something the desk cannot do.
+  const object = folded.trim().slice(m.index + m[0].length).trim();
+  if (m[1] !== undefined && (object === '' || /^(?:it|that|this|them|those|these|everything)\b/.test(object) || /\b(?:ones|wale|wali)\b|^(?:the\s+)?(?:settled|open|void|pending|won|lost)\b/.test(object))) return null;
   const verb = m[1] ?? m[2]!;
   return ({ hata: 'delete', hatao: 'delete', mita: 'delete', mitao: 'delete' } as Record<string, string>)[verb] ?? verb;
 }
