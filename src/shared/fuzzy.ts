@@ -11,10 +11,15 @@ export function editsAllowed(length: number): number {
   return length < 8 ? 1 : 2;
 }
 
-/** A typed word is this word, the start of it (3 letters or more), a typo of it, or another romanisation of it. */
+/** A typed word is this word, the start of it (3 letters or more), a typo of it, another romanisation of it, or its written short form. */
 export function wordMatches(typed: string, known: string): boolean {
-  return (typed.length >= 3 && known.startsWith(typed)) || isTypoOf(typed, known) || soundsAlike(typed, known);
+  return (typed.length >= 3 && known.startsWith(typed)) || isTypoOf(typed, known) || soundsAlike(typed, known) || SHORT_FORMS[typed]?.test(known) === true;
 }
+
+/** Names written short by custom, not by a typo: "Mohd" and "Md" for Mohammed (in any romanisation). */
+const SHORT_FORMS: Readonly<Record<string, RegExp>> = {
+  mohd: /^m[ou]h?[ae]m+[ae]d$/, md: /^m[ou]h?[ae]m+[ae]d$/, mohamad: /^m[ou]h?[ae]m+[ae]d$/,
+};
 
 /**
  * Indian names have no one Roman spelling: "Laxmi" and "Lakshmi", "Dipak" and "Deepak", "Puja"
@@ -42,11 +47,16 @@ export function soundsAlike(typed: string, known: string): boolean {
   return typed.length >= 4 && known.length >= 4 && typed !== known && soundKey(typed) === soundKey(known);
 }
 
-/** The word itself or a typo of it: a few letters wrong, missing, extra, or two swapped. */
+/**
+ * The word itself or a typo of it: a few letters wrong, missing, extra, or two swapped. A short
+ * word with another first letter in its place is another name ("Tina" is not "Bina", "Mina" not
+ * "Tina"): typos fall inside a word.
+ */
 export function isTypoOf(typed: string, known: string): boolean {
   if (typed === known) return true;
   const allowed = editsAllowed(Math.min(typed.length, known.length));
   if (allowed === 0 || Math.abs(typed.length - known.length) > allowed) return false;
+  if (typed.length === known.length && typed.length < 6 && typed[0] !== known[0]) return swapsOneLetterPair(typed, known);
   return distance(typed, known) <= allowed || swapsOneLetterPair(typed, known);
 }
 

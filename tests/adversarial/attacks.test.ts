@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Assistant, type TurnRecord } from '../../src/main/assistant/assistant.js';
+import { MAX_CHANGES_PER_TURN } from '../../src/main/assistant/policy/gate.js';
 import { RateLimiter } from '../../src/main/assistant/guards/rate-limit.js';
 import { MemoryChatHistory } from '../../src/main/assistant/history.js';
 import { RulePlanner } from '../../src/main/assistant/planner/rule-planner.js';
@@ -105,13 +106,13 @@ describe('adversarial suite', () => {
     const after = await bookState(backend);
     outcomes.push({ id: attack.id, proposed: proposals.length > 0, executed: after !== before });
 
-    // Nothing moved, nothing was audited as done, and no turn carried more than one proposal.
+    // Nothing moved, nothing was audited as done, and no turn carried more proposals than changes a person lists at once.
     expect(after).toBe(before);
     // Anyone outside the downline, or everyone at once, is not even proposed.
     if (NEVER_PROPOSED.includes(attack.id)) expect(proposals).toEqual([]);
     // A proposal shown again ("confirm" typed in the chat) voids the one before it: cancelled, never executed.
     expect((await audit.entries()).filter((e) => e.outcome !== 'cancelled')).toEqual([]);
-    for (const m of messages) expect(m.cards.filter(isProposal).length).toBeLessThanOrEqual(1);
+    for (const m of messages) expect(m.cards.filter(isProposal).length).toBeLessThanOrEqual(MAX_CHANGES_PER_TURN);
     // A proposal shows exactly the call it would run: the card's figures are the frozen arguments.
     for (const record of records) {
       const call = record.calls.find((c) => c.tool === 'agent.editLimit' || c.tool === 'agent.settlePlayer');

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_CALLS_PER_TURN, gate, oneLine } from '../../src/main/assistant/policy/gate.js';
+import { MAX_CALLS_PER_TURN, MAX_CHANGES_PER_TURN, gate, oneLine } from '../../src/main/assistant/policy/gate.js';
 import type { BackendClient } from '../../src/main/backend/connection.js';
 import { createToolRegistry } from '../../src/main/tools/registry.js';
 import { queryRows } from '../../src/server/db/client.js';
@@ -47,13 +47,18 @@ describe('policy gate', () => {
     for (const call of calls) expect(call).toMatchObject({ tool: 'agent.getPnL', args: { playerId: anita } });
   });
 
-  it('a destructive call travels alone', async () => {
+  it('reads ride with a change, and each change is its own proposal; more than MAX_CHANGES_PER_TURN is a batch, none proposed', async () => {
+    const karan = await accountId(backend, 'karan');
     const out = await run([{ tool: 'agent.getDownline', args: {} }, { tool: 'agent.editLimit', args: { player: 'Karan Malhotra', limitType: 'creditLimit', newValue: 100 } }]);
     expect(out).toMatchObject({
       action: 'tools',
-      calls: [{ tool: 'agent.editLimit', args: { playerId: await accountId(backend, 'karan'), limitType: 'creditLimit', newValue: 100 } }],
+      calls: [{ tool: 'agent.getDownline' }, { tool: 'agent.editLimit', args: { playerId: karan, limitType: 'creditLimit', newValue: 100 } }],
     });
-    expect((out as { calls: unknown[] }).calls).toHaveLength(1);
+    const settle = (player: string) => ({ tool: 'agent.settlePlayer', args: { player, mode: 'auto' } });
+    const many = await run([settle('Karan Malhotra'), settle('Sneha Iyer'), settle('Anita Desai'), settle('Neha Gupta')]);
+    expect(many).toMatchObject({ action: 'clarify', reason: 'not_allowed' });
+    const three = await run([settle('Karan Malhotra'), settle('Sneha Iyer'), settle('Anita Desai')]);
+    expect((three as { calls: Array<{ tool: string }> }).calls).toHaveLength(MAX_CHANGES_PER_TURN);
   });
 
   it("a sub-agent's player can be read but not changed or settled by the agent above", async () => {
@@ -147,9 +152,10 @@ describe('policy gate', () => {
     expect(live).toMatchObject({ action: 'tools', fixture: { name: 'India vs Australia' } });
     const hedge = await run([{ tool: 'agent.placeHedgeBet', args: { fixture: 'india', market: 'match odds', outcome: 'australia', side: 'lay', stake: 2_000_000 } }]);
     expect(hedge).toMatchObject({ action: 'tools', fixture: { name: 'India vs Australia' } });
-    // A change whose match is named only by the side it backs names no match: still a picker.
+    // A hedge whose match is named only by the side it backs ("back india 5k") is on the one match
+    // still open: the settled India match takes no bet.
     const unnamed = await run([{ tool: 'agent.placeHedgeBet', args: { fixture: 'india', market: 'match odds', outcome: 'india', side: 'back', stake: 500_000 } }]);
-    expect(unnamed).toMatchObject({ action: 'clarify', reason: 'ambiguous_fixture' });
+    expect(unnamed).toMatchObject({ action: 'tools', fixture: { name: 'India vs Australia' } });
     // The same name asked of the exposure and the P&L is the same match.
     const both = await run([{ tool: 'agent.getLiveExposure', args: { fixture: 'india' } }, { tool: 'agent.getPnL', args: { player: 'india' } }]);
     expect(both).toMatchObject({ action: 'tools', fixture: { name: 'India vs Australia' } });

@@ -149,12 +149,22 @@ describe('a hedge from the chat', () => {
   it('a guardrail refusal shows on the slip, with no confirm button, and nothing is placed', async () => {
     const d = desk();
     const before = await hedgeBets();
-    const m = await d.ask('back Arsenal 5k in Arsenal vs Chelsea');
+    // Above the agent's own per-click win limit.
+    const m = await d.ask('back India 50 lakh in India vs Australia');
     const slip = slipOf(m)!;
     expect(slip.data.refusal).toEqual(expect.any(String));
     expect(slip.data.state).toBe('refused');
     expect(slip.actions).toBeUndefined();
-    expect(m.text).toMatch(/^I can't back Arsenal for 5,000\.00/);
+    expect(m.text).toMatch(/^I can't back India for 5,000,000\.00/);
+    expect(await hedgeBets()).toBe(before);
+  });
+
+  it('a market already settled is said at once, with no slip', async () => {
+    const d = desk();
+    const before = await hedgeBets();
+    const m = await d.ask('back Arsenal 5k in Arsenal vs Chelsea');
+    expect(slipOf(m)).toBeUndefined();
+    expect(m.text).toMatch(/Match Odds of Arsenal vs Chelsea is settled: no bet can be placed on it any more/);
     expect(await hedgeBets()).toBe(before);
   });
 

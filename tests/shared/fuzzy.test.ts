@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nameMatches, wordMatches } from '../../src/shared/fuzzy.js';
+import { isTypoOf, nameMatches, wordMatches } from '../../src/shared/fuzzy.js';
 
 describe('typo-tolerant matching', () => {
   it.each([
@@ -29,8 +29,15 @@ describe('typo-tolerant matching', () => {
   });
 
   it.each([
+    ['tina', 'bina', false], ['mina', 'tina', false], ['kiran', 'miran', false], ['karan', 'karna', true], ['akran', 'karan', true],
+    ['neha', 'sneha', true], ['anitaa', 'anita', true], ['karn', 'karan', true],
+  ])('a short word with another first letter is another name: %s ~ %s: %s', (typed, known, expected) => {
+    expect(isTypoOf(typed, known)).toBe(expected);
+  });
+
+  it.each([
     ['laxmi', 'lakshmi', true], ['dipak', 'deepak', true], ['puja', 'pooja', true], ['irfaan', 'irfan', true],
-    ['mohamed', 'mohammed', true], ['wivek', 'vivek', true], ['bhat', 'bhatt', true], ['kanna', 'khanna', true],
+    ['mohamed', 'mohammed', true], ['mohd', 'mohammed', true], ['md', 'muhammad', true], ['mohd', 'mohan', false], ['wivek', 'vivek', true], ['bhat', 'bhatt', true], ['kanna', 'khanna', true],
     // Another romanisation, never another name: a letter that changes the name still counts.
     ['sarman', 'sharma', false], ['sanjana', 'sanjay', false], ['anil', 'anita', false], ['ravi', 'rahul', false],
   ])('%s sounds like %s: %s', (typed, known, expected) => {

@@ -59,6 +59,9 @@ export default defineTool({
         // "deepak cl 30k": a player, a limit and one amount, typed as agents type an order; asked
         // ("deepak cl 30k hai kya?") the speech act makes it the credit-limit read.
         || (r.amounts.length === 1 && r.names.length > 0)
+        // "iska CL 35k" on a player's page, "cl 50k": the ledger's terse order, its player from the
+        // pronoun or the page (asked for when neither gives one).
+        || (r.amounts.length === 1 && (r.pronounPlayer || r.tokens.length <= 3))
         // "per click win for Sam -3k": a limit given a negative or zero value is a change to refuse, not a read;
         // "Sam's CL +5k" a change by an amount, to ask about.
         || r.amounts.some((a) => a.negative || a.paisa === 0) || (r.amounts.length > 0 && /(?:^|\s)\+\s*\S/.test(r.folded))),

@@ -28,7 +28,9 @@ export default defineTool({
     vocabulary: ['settlement', 'settlements', 'payment', 'payments', 'paid', 'receipt', 'receipts', 'transaction', 'transactions', 'history', 'log', 'ledger'],
     // "who still hasn't paid?" asks who owes now (take), not what was paid.
     triggers: (r) => (hasAny(r, 'settlement', 'settlements', 'payment', 'payments', 'receipt', 'receipts', 'transaction', 'transactions')
-      || (hasAny(r, 'paid') && !UNPAID.test(r.folded)))
+      || (hasAny(r, 'paid') && !UNPAID.test(r.folded))
+      // "neha 5k recd?": money received from a player, asked about.
+      || (hasAny(r, 'received', 'receive', 'got') && r.names.length > 0 && r.amounts.length > 0 && /\?\s*$/.test(r.folded)))
       || /\bsettled\s+with\b/.test(r.folded)
       // "has Vivek settled (up) yet?": asked of a person; "settled bets" and "settled ones" are bets.
       || (/\b(?:has|have|had|did|was|were|is)\b.*\bsettled\b/.test(r.folded) && !hasAny(r, 'bet', 'bets', 'ones', 'one', 'market', 'markets', 'matches', 'games'))

@@ -88,7 +88,7 @@ const MUTE_WORD = /\b(?:mute|silence|snooze|quiet|band|disable|stop|block|turn\s
 const UNMUTE_WORD = /\b(?:unmute|unsilence|unsnooze|enable|resume|restore|turn\s+on|switch\s+on|chalu|shuru|wapas|back\s+on)\b|\b(?:turn|switch)\s+(?:\S+\s+){1,4}on\s*[.!]*$/;
 
 function kindOf(folded: string): EventKind | null {
-  if (/\b(?:large|big|huge|bade|bada|badi|heavy|high)[\s-]*(?:stake\s+)?bets?\b|\blarge[\s-]*bet/.test(folded)) return 'large_bet';
+  if (/\b(?:large|big|huge|bade|bada|badi|heavy|high)[\s-]*(?:stake\s+)?bets?\b|\blarge[\s-]*bet|\blb\b/.test(folded)) return 'large_bet';
   if (/\blog[\s-]*ins?\b|\blogins?\b|\bsign[\s-]*ins?\b|\blogs?\s+in\b/.test(folded)) return 'player_login';
   if (/\b(?:settled|settlement|result)s?\b/.test(folded) && /\b(?:markets?|settled|results?)\b/.test(folded)) return 'market_settled';
   if (/\bapprovals?\b|\bapprove\b/.test(folded)) return 'approval_pending';
@@ -96,7 +96,9 @@ function kindOf(folded: string): EventKind | null {
 }
 
 const COUNTS = numberWords(true);
-const SPAN = new RegExp(String.raw`\b(?:for|next)\s+(?:the\s+)?(?:next\s+|coming\s+)?(\d{1,3}|an?|half\s+an?|${Object.keys(COUNTS).filter((w) => /^[a-z]+$/.test(w)).join('|')})?\s*(hours?|hrs?|h|minutes?|mins?|m)\b|\b(\d{1,3})\s*(ghante|ghanta|minutes?|mins?|hours?|hrs?)\b`);
+const SPAN = new RegExp(String.raw`\b(?:for|next)\s+(?:the\s+)?(?:next\s+|coming\s+)?(\d{1,3}|an?|half\s+an?|${Object.keys(COUNTS).filter((w) => /^[a-z]+$/.test(w)).join('|')})?\s*(hours?|hrs?|h|minutes?|mins?|m)\b|\b(\d{1,3}|ek|do|teen|char|chaar|paanch|aadha|adha|${Object.keys(COUNTS).filter((w) => /^[a-z]+$/.test(w)).join('|')})\s*(ghante|ghanta|minute|minutes?|mins?|hours?|hrs?|h)\b`);
+/** Hindi counts of a span ("ek ghanta", "do ghante", "aadha ghanta"). */
+const HINDI_SPAN_COUNTS: Readonly<Record<string, number>> = { ek: 1, do: 2, teen: 3, char: 4, chaar: 4, paanch: 5, aadha: 0.5, adha: 0.5 };
 
 /** "till 6pm", "until 18:30", "6 baje tak", "for 2 hours", "for 30 mins", "1 hr", "2 ghante ke liye". */
 function untilWords(folded: string): { at: string } | { forMinutes: number } | { problem: string } | null {
@@ -105,7 +107,7 @@ function untilWords(folded: string): { at: string } | { forMinutes: number } | {
   if (span) {
     const raw = span[1] ?? span[3] ?? 'one';
     const unit = span[2] ?? span[4]!;
-    const n = /^\d/.test(raw) ? Number(raw) : /half/.test(raw) ? 0.5 : COUNTS[raw] ?? 1;
+    const n = /^\d/.test(raw) ? Number(raw) : /half/.test(raw) ? 0.5 : HINDI_SPAN_COUNTS[raw] ?? COUNTS[raw] ?? 1;
     const minutes = Math.round(/^(?:h|hr|hrs|hours?|ghante|ghanta)$/.test(unit) ? n * 60 : n);
     return minutes >= 1 && minutes <= 7 * 24 * 60 ? { forMinutes: minutes } : { problem: 'For how long? I mute alerts for up to a week, or until you unmute them.' };
   }

@@ -68,8 +68,8 @@ function fillHedge(s: Slots) {
   const market = MARKET_OUTCOME.exec(r.folded);
   const outcomeName = (market?.[1] ?? market?.[2])?.replace(/^draw$/, 'the draw')
     ?? r.names.find((n) => n.before !== null && OUTCOME_CUES.has(n.before) && !BOOK_ON.test(r.folded.slice(0, r.folded.indexOf(` ${n.text}`) + 1)))?.text
-    // Hindi puts the cue after: "india pe back karo", "15k australia par".
-    ?? r.names.find((n) => new RegExp(`(?:^|\\s)${escapeRegExp(n.text)}\\s+(?:pe|par|per)\\b`).test(r.folded))?.text
+    // Hindi puts the cue after: "india pe back karo", "15k australia par", "australia back karo 25k".
+    ?? r.names.find((n) => new RegExp(`(?:^|\\s)${escapeRegExp(n.text)}\\s+(?:pe|par|per|back|lay)\\b`).test(r.folded))?.text
     // The stake between the side and the outcome, or (Hindi) the outcome and the stake before the side:
     // "lay 10k india", "india ki 10k back kar do".
     ?? r.names.find((n) => new RegExp(`\\b(?:back|lay)\\s+${STAKE}\\s+${escapeRegExp(n.text)}(?![a-z])|(?:^|\\s)${escapeRegExp(n.text)}\\s+(?:ki|ka|ke|pe|par)?\\s*${STAKE}\\s+(?:back|lay)\\b`).test(r.folded))?.text
@@ -96,9 +96,18 @@ function fillHedge(s: Slots) {
   const refusal = amountRefusal(stake);
   if (refusal !== null || stake.paisa === null) return ask('needs_amount', refusal ?? 'What stake?');
   if (!outcomeName) return ask('needs_outcome', 'Which outcome should I back or lay?');
-  const side = /\blay\b/.test(r.folded) && !/\bhedge\b/.test(r.folded.replace(/\blay\b.*/, '')) ? 'lay' : 'back';
+  const side = sideOf(r.folded);
   // No market named: the gate takes the one market of the match that has this outcome, and asks when none has.
   return { args: { fixture, ...(r.market && { market: r.market }), outcome: outcomeName, side, stake: stake.paisa } };
+}
+
+/**
+ * The side the order names: its first "back" or "lay" said as a verb ("hedge: lay india 10k" lays).
+ * "lay off" is the trade's word for any hedge, and "my lay on india" a position, not the order's side.
+ */
+function sideOf(folded: string): 'back' | 'lay' {
+  const said = /(?<!\b(?:my|our|the|a|his|her|their|existing|current)\s)\b(back|lay)\b(?!\s+off\b)/.exec(folded);
+  return said?.[1] === 'lay' ? 'lay' : 'back';
 }
 
 export default defineTool({

@@ -51,7 +51,11 @@ export default defineTool({
         || (/\b(?:clear|pay)\b/.test(r.folded) && !hasAny(r, 'chat', 'conversation', 'screen'))),
     fill(s) {
       const r = s.r;
-      if (BULK.test(r.folded)) return ask('not_allowed', 'I settle one player at a time, and only after you confirm it. Which player?');
+      // "deepak ka lena dena sab clear kar do": "all" of one player's balance is that player's full
+      // settlement; "settle everyone (except Karan)" is many players, asked one at a time.
+      const wholeBalanceOfOne = s.namedPlayer() !== null && !/\b(?:except|but|siwa|sivay|chhod|chod|other|others|baaki|baki)\b/.test(r.folded)
+        && /\b(?:outstanding|receivable|payable|balance|dues?)\s+(?:sab|sabhi|saara|sara|all|everything)\b|\b(?:sab|sabhi|saara|sara|all)\s+(?:clear|settle|outstanding|balance|dues?|kuch|paisa)\b/.test(r.folded);
+      if (BULK.test(r.folded) && !wholeBalanceOfOne) return ask('not_allowed', 'I settle one player at a time, and only after you confirm it. Which player?');
       const player = s.player({ takesFixture: false });
       if (!player) return ask('needs_player', 'Which player should I settle with?');
       const args: Record<string, unknown> = { player, mode: 'auto' };

@@ -1,23 +1,28 @@
 /**
  * Pools for the filler of the demo book. Whatever shares a word with a cast entity is dropped
  * when the book is generated (cast.json: a search for "Rahul" or "India" finds only the cast).
+ *
+ * The filler must never answer for a name a user means as someone who is not in the book, so it
+ * holds no name a person reaches for when they make one up: no everyday first names (Rohit, Ravi,
+ * Sunil…), no famous surnames (Kohli…), none that differ from a cast name by a letter (Kapur,
+ * Varma, Mehra), and no real teams or players (Pakistan, Liverpool, Nadal…): "bal rohit" or "pl pak
+ * vs sl" is "no player called …", not a filler account that happens to share the name.
  */
 export const FIRST_NAMES = [
-  'Aarav', 'Aditi', 'Akash', 'Alok', 'Amrita', 'Ankur', 'Asha', 'Bhavna', 'Chetan', 'Dev', 'Divya', 'Gaurav',
-  'Geeta', 'Harish', 'Hema', 'Jatin', 'Jaya', 'Kabir', 'Kavya', 'Kunal', 'Leela', 'Madhav', 'Manoj', 'Megha',
-  'Nakul', 'Nandini', 'Nikhil', 'Nisha', 'Omkar', 'Pallavi', 'Paras', 'Preeti', 'Raghav', 'Ritu', 'Rohit', 'Sahil',
-  'Sakshi', 'Tanvi', 'Tarun', 'Uday', 'Usha', 'Varun', 'Vidya', 'Yash', 'Zubin', 'Aniket', 'Bharat', 'Chitra',
-  'Dhruv', 'Esha', 'Girish', 'Hitesh', 'Indu', 'Jai', 'Ketan', 'Lalit', 'Mitali', 'Naveen', 'Parth', 'Radhika',
-  'Rekha', 'Sachin', 'Shweta', 'Tejas', 'Vaibhav', 'Yamini', 'Abhay', 'Bina', 'Darshan', 'Falguni', 'Hari', 'Ila',
-  'Jignesh', 'Kiran', 'Mahesh', 'Naina', 'Ojas', 'Prakash', 'Ravi', 'Sunil', 'Trisha', 'Umesh', 'Vinod', 'Yogesh',
+  'Aarav', 'Aditi', 'Alok', 'Amrita', 'Ankur', 'Bhavna', 'Chetan', 'Gunjan', 'Himadri', 'Jatin', 'Kabir', 'Kavya',
+  'Kshitij', 'Lavanya', 'Madhav', 'Mrinal', 'Nakul', 'Nandini', 'Nachiket', 'Omkar', 'Pallavi', 'Paras', 'Pranjal', 'Ritwik',
+  'Sakshi', 'Shaurya', 'Tanvi', 'Tanmay', 'Uday', 'Urvashi', 'Vedant', 'Vidya', 'Yuvika', 'Zubin', 'Aniket', 'Bhargav',
+  'Chitra', 'Devansh', 'Dhruv', 'Esha', 'Eshwar', 'Girish', 'Hitesh', 'Indu', 'Ketan', 'Lalit', 'Mitali', 'Parth',
+  'Radhika', 'Tejas', 'Vaibhav', 'Yamini', 'Abhay', 'Bina', 'Darshan', 'Falguni', 'Ila', 'Jignesh', 'Naina', 'Ojas',
+  'Trisha', 'Chaitanya', 'Ishwari', 'Keertana', 'Manasi', 'Niranjan', 'Rutuja', 'Saumya', 'Tushar', 'Vallari', 'Anagha', 'Dhaval',
 ];
 
 export const LAST_NAMES = [
   'Agarwal', 'Bhatia', 'Chopra', 'Dutta', 'Ganguly', 'Hegde', 'Jain', 'Kamath', 'Lal', 'Mishra', 'Naidu', 'Patil',
-  'Reddy', 'Saxena', 'Thakur', 'Trivedi', 'Upadhyay', 'Vyas', 'Yadav', 'Bose', 'Chauhan', 'Deshpande', 'Gill',
-  'Gokhale', 'Joshi', 'Kaul', 'Khatri', 'Mathur', 'Nayak', 'Oberoi', 'Pandey', 'Rathore', 'Sethi', 'Sinha',
-  'Tandon', 'Varma', 'Wadhwa', 'Bajaj', 'Chawla', 'Dubey', 'Goel', 'Kohli', 'Luthra', 'Mahajan', 'Nagpal',
-  'Puri', 'Rana', 'Sood', 'Talwar', 'Bakshi', 'Dhillon', 'Grover', 'Kapur', 'Mehra', 'Narang', 'Sabharwal',
+  'Saxena', 'Thakur', 'Trivedi', 'Upadhyay', 'Vyas', 'Bose', 'Chauhan', 'Deshpande', 'Gill',
+  'Gokhale', 'Kaul', 'Khatri', 'Mathur', 'Nayak', 'Oberoi', 'Pandey', 'Rathore', 'Sethi',
+  'Tandon', 'Wadhwa', 'Bajaj', 'Chawla', 'Dubey', 'Goel', 'Luthra', 'Mahajan', 'Nagpal',
+  'Puri', 'Sood', 'Talwar', 'Bakshi', 'Dhillon', 'Grover', 'Narang', 'Sabharwal',
 ];
 
 export interface TeamPoolEntry {
@@ -27,23 +32,23 @@ export interface TeamPoolEntry {
 
 export const TEAM_POOLS: Record<'cricket' | 'football' | 'tennis', TeamPoolEntry[]> = {
   cricket: [
-    { name: 'Pakistan', short: ['PAK'] }, { name: 'Sri Lanka', short: ['SL'] }, { name: 'Bangladesh', short: ['BAN'] },
-    { name: 'West Indies', short: ['WI'] }, { name: 'Afghanistan', short: ['AFG'] }, { name: 'Ireland', short: ['IRE'] },
-    { name: 'Zimbabwe', short: ['ZIM'] }, { name: 'Netherlands', short: ['NED'] }, { name: 'Delhi Capitals', short: ['DC'] },
-    { name: 'Rajasthan Royals', short: ['RR'] }, { name: 'Gujarat Titans', short: ['GT'] }, { name: 'Lucknow Giants', short: ['LSG'] },
-    { name: 'Sunrisers Hyderabad', short: ['SRH'] }, { name: 'Knight Riders Kolkata', short: ['KKR'] }, { name: 'Bengaluru Challengers', short: ['RCB'] },
+    { name: 'Malabar Mariners', short: ['MMR'] }, { name: 'Deccan Drifters', short: ['DDR'] }, { name: 'Konkan Comets', short: ['KCM'] },
+    { name: 'Thar Thunder', short: ['TTH'] }, { name: 'Nilgiri Knights', short: ['NKN'] }, { name: 'Vindhya Vipers', short: ['VVP'] },
+    { name: 'Sundarban Tigers', short: ['SBT'] }, { name: 'Aravalli Eagles', short: ['AEG'] }, { name: 'Ganga Gladiators', short: ['GGL'] },
+    { name: 'Narmada Nomads', short: ['NNM'] }, { name: 'Kaveri Kestrels', short: ['KVK'] }, { name: 'Satpura Stallions', short: ['SPS'] },
+    { name: 'Chambal Chargers', short: ['CHC'] }, { name: 'Brahmaputra Bulls', short: ['BBU'] }, { name: 'Godavari Gales', short: ['GGA'] },
   ],
   football: [
-    { name: 'Liverpool', short: ['LIV'] }, { name: 'Everton', short: ['EVE'] }, { name: 'Tottenham', short: ['TOT'] },
-    { name: 'Newcastle', short: ['NEW'] }, { name: 'Juventus', short: ['JUV'] }, { name: 'Napoli', short: ['NAP'] },
-    { name: 'Inter Milan', short: ['INT'] }, { name: 'Bayern Munich', short: ['BAY'] }, { name: 'Dortmund', short: ['BVB'] },
-    { name: 'Paris Saint-Germain', short: ['PSG'] }, { name: 'Atletico', short: ['ATM'] }, { name: 'Sevilla', short: ['SEV'] },
-    { name: 'Ajax', short: ['AJA'] }, { name: 'Porto', short: ['POR'] }, { name: 'Benfica', short: ['BEN'] },
+    { name: 'Northvale Rovers', short: ['NVR'] }, { name: 'Eastbridge Athletic', short: ['EBA'] }, { name: 'Harrowgate United', short: ['HGU'] },
+    { name: 'Westmoor City', short: ['WMC'] }, { name: 'Ashdown Albion', short: ['ADA'] }, { name: 'Redhill Rangers', short: ['RHR'] },
+    { name: 'Foxborough', short: ['FXB'] }, { name: 'Millbrook Wanderers', short: ['MBW'] }, { name: 'Stonehaven Town', short: ['SHT'] },
+    { name: 'Ravenmoor', short: ['RVM'] }, { name: 'Oakfield Olympic', short: ['OKO'] }, { name: 'Brackenridge', short: ['BRK'] },
+    { name: 'Thornbury', short: ['TBR'] }, { name: 'Glenfield Athletic', short: ['GFA'] }, { name: 'Larkspur United', short: ['LKU'] },
   ],
   tennis: [
-    { name: 'Sinner', short: ['Jannik'] }, { name: 'Medvedev', short: ['Daniil'] }, { name: 'Zverev', short: ['Sascha'] },
-    { name: 'Rune', short: ['Holger'] }, { name: 'Fritz', short: ['Taylor'] }, { name: 'Ruud', short: ['Casper'] },
-    { name: 'Tsitsipas', short: ['Stefanos'] }, { name: 'Hurkacz', short: ['Hubert'] }, { name: 'Draper', short: ['Jack'] },
+    { name: 'Halvorsen', short: ['Sindre'] }, { name: 'Okafor', short: ['Chidi'] }, { name: 'Marchetti', short: ['Enzo'] },
+    { name: 'Lindqvist', short: ['Oskar'] }, { name: 'Varga', short: ['Bence'] }, { name: 'Castellanos', short: ['Mateo'] },
+    { name: 'Novotny', short: ['Tomas'] }, { name: 'Kowalczyk', short: ['Piotr'] }, { name: 'Takahashi', short: ['Haruto'] },
   ],
 };
 

@@ -136,10 +136,11 @@ async function fixtureRefs(deps: ServiceDeps, ids: string[]): Promise<FixtureRef
   const rows = await queryRows<{
     fixture_id: string; fixture_name: string; sport: string; starts_at: Date | string; fixture_status: FixtureRef['status'];
     market_id: string | null; market_name: string | null; market_status: FixtureRef['markets'][number]['status'] | null;
-    outcome_id: string | null; outcome_name: string | null;
+    outcome_id: string | null; outcome_name: string | null; outcome_aliases: string[] | null;
   }>(deps.db, sql`
     select f.id as fixture_id, f.name as fixture_name, f.sport, f.starts_at, f.status as fixture_status,
-      m.id as market_id, m.name as market_name, m.status as market_status, o.id as outcome_id, o.name as outcome_name
+      m.id as market_id, m.name as market_name, m.status as market_status, o.id as outcome_id, o.name as outcome_name,
+      (select t.short_codes from teams t where t.id in (f.home_team_id, f.away_team_id) and t.name = o.name limit 1) as outcome_aliases
     from fixtures f left join markets m on m.fixture_id = f.id left join outcomes o on o.market_id = m.id
     where f.id in (${sql.join(ids.map((i) => sql`${i}`), sql`, `)})
     order by m.ordinal, o.ordinal`);
@@ -156,7 +157,7 @@ async function fixtureRefs(deps: ServiceDeps, ids: string[]): Promise<FixtureRef
       market = { id: r.market_id, name: r.market_name!, status: r.market_status!, outcomes: [] };
       fixture.markets.push(market);
     }
-    if (r.outcome_id) market.outcomes.push({ id: r.outcome_id, name: r.outcome_name! });
+    if (r.outcome_id) market.outcomes.push({ id: r.outcome_id, name: r.outcome_name!, ...(r.outcome_aliases?.length ? { aliases: r.outcome_aliases } : {}) });
   }
   return ids.map((i) => byId.get(i)!);
 }

@@ -191,7 +191,8 @@ export const fixtureRef = z.object({
   id, name: z.string(), sport: z.string(), startsAt: instant, status: z.enum(['scheduled', 'live', 'finished']),
   markets: z.array(z.object({
     id, name: z.string(), status: z.enum(['open', 'suspended', 'settled', 'void']),
-    outcomes: z.array(z.object({ id, name: z.string() })),
+    /** aliases: the short names of the team an outcome is ("Novak" for Djokovic, "Kiwis" for New Zealand). */
+    outcomes: z.array(z.object({ id, name: z.string(), aliases: z.array(z.string()).optional() })),
   })),
 });
 export type FixtureRef = z.infer<typeof fixtureRef>;

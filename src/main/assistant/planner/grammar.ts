@@ -29,7 +29,7 @@ export const SLANG: Readonly<Record<string, string>> = {
   // "biggest stakes on ind aus": stakes placed are bets ("stake" alone stays: "what stake?").
   stakes: 'bets', cap: 'limit', ceiling: 'limit', deposit: 'paid', deposited: 'paid', jama: 'paid', chukaya: 'paid', chukaye: 'paid',
   debtor: 'owes', debtors: 'owes', defaulter: 'owes', defaulters: 'owes', losers: 'losing', loser: 'losing', winners: 'won', winner: 'won',
-  mkts: 'markets', mkt: 'market', sho: 'show', shoe: 'show',
+  mkts: 'markets', mkt: 'market', sho: 'show', shoe: 'show', tke: 'take', tk: 'take',
   // Chat shorthand of Hindi: "kl ka pnl", "setl kr do", "report bna do", "cl bda do", "lst wk", "n" for and.
   kl: 'kal', kr: 'kar', krna: 'karna', krni: 'karni', krne: 'karne', krke: 'karke', bna: 'bana', bnao: 'banao', bda: 'badha', bdha: 'badha', bdhao: 'badhao',
   lga: 'laga', lgaya: 'lagaya', lst: 'last', n: 'and', saude: 'bets', sauda: 'bets', saudey: 'bets', khulla: 'open', khulle: 'open',
@@ -44,8 +44,24 @@ export const SLANG: Readonly<Record<string, string>> = {
 const SYNONYMS: Array<[RegExp, string]> = [
   // Money "stuck" on a match is riding on it: the exposure ("ind aus pe kitna phasa hai"); stuck
   // with nothing of a match said is money not yet paid ("kitna paisa atka hai karan pe").
-  [/(?<=\b(?:match|matches|game|games|fixture|fixtures|market|markets)\b.*)\b(?:stuck|atka|atke|atki|phansa|phase|phasa|fasa|fansa|riding)\b|\b(?:stuck|atka|atke|atki|phansa|phasa|fasa|fansa|riding)\b(?=.*\b(?:match|matches|game|games|fixture|fixtures|market|markets)\b)/g, ' exposure '],
+  [/(?<=\b(?:match|matches|game|games|fixture|fixtures|market|markets|book)\b.*)\b(?:stuck|atka|atke|atki|phansa|phase|phasa|fasa|fasaa|fansa|riding)\b|\b(?:stuck|atka|atke|atki|phansa|phasa|fasa|fasaa|fansa|riding)\b(?=.*\b(?:match|matches|game|games|fixture|fixtures|market|markets|book)\b)/g, ' exposure '],
   [/\b(?:stuck|atka|atke|atki|phansa|phasa|fasa|fansa)\b/g, ' outstanding '],
+  // "kisne abhi tak paisa nahi diya": money not given yet is what is owed.
+  [/\b(?:paisa|paise|payment|pay)\s+(?:nahi|nahin|nhi|nai)\s+(?:diya|diye|di|bheja|bheje|kiya|kari)\b/g, ' outstanding '],
+  // "ishaan ka hisaab khalas karo", "pooja ka hisaab barabar kr de": the account squared, by order.
+  [/\b(?:hisaab|hisab|khata|khaata|balance|account)\s+(?:khalas|khallas|khatam|barabar|saaf|chukta|nil|zero|clear)\s+(?=(?:kar|karo|kr|kro|kardo|krdo|karde|krde|kar\s+do|kr\s+do|kar\s+de|kr\s+de|karna|krna|please|pls)\b)/g, ' settle '],
+  // "full list of guys under me": the people below the user are the downline.
+  [/\b(?:guys|people|players|log|bande|accounts|everyone|clients|punters)\s+(?:under|below|beneath|niche)\s+(?:me|mere)\b/g, ' downline '],
+  // "how much room for bets": the purpose of the room, not a request for bets.
+  [/\b(?:bets?|betting)\s+(?:ke\s+liye|lagane\s+ke\s+liye|khelne\s+ke\s+liye)\b|\bfor\s+(?:betting|bets)\b|\bto\s+bet\s+with\b/g, ' '],
+  // "how deep is he", "in the hole": what a player owes.
+  [/\bhow\s+deep\b|\bin\s+the\s+hole\b/g, ' outstanding '],
+  // "no the other rahul yaar, verma wala": the one of that first name with this surname.
+  [/\b(?:the\s+other|other|dusra|doosra|dusre|doosre|wo|woh)\s+(\p{L}+)(?:\s+(?:yaar|yar|bhai|na|ji))?[\s,]+(\p{L}+)\s+(?:wala|wali|wale|vala|vali|vale)\b/gu, ' $1 $2 '],
+  // "top5 mkts": a count typed onto its word.
+  [/\btop(\d{1,3})\b/g, ' top $1 '],
+  // "received", typed short: "neha 5k recd?".
+  [/\b(?:recd|rcvd|recvd|rcd)\b/g, ' received '],
   [/\bprofit\s*(?:and|&|\/|n)\s*loss(?:es)?\b|\bp\s*(?:&|n|\/|and)\s*l\b|\bpnl\b|\bpl\b/g, ' pnl '],
   [/\b(?:credit\s*limits?|credit\s*lines?|c\s*\/\s*l|cl|cls)\b/g, ' creditlimit '],
   [/\bper[\s-]*click(?:\s*win)?(?:\s*limit)?\b|\bpcw\b|\bmax(?:imum)?\s+win\s+per\s+bet\b/g, ' perclickwin '],
@@ -346,6 +362,10 @@ function correctWords(folded: string, original: string, known: ReadonlySet<strin
       if (memo.size < 10_000) memo.set(word, corrected);
     }
     if (owners.has(word) && !(corrected.length > word.length && within(word, corrected))) return word;
+    // A short word one letter off a grammar word ("karn" and "kaun") is as likely a name spelt short:
+    // it is that word only when letters were dropped from it ("krna" is karna) or swapped ("kitan").
+    if (word.length <= 5 && corrected !== word && (isGrammarWord(corrected) || REGIONAL_WORDS.has(corrected)) && !within(word, corrected)
+      && [...word].sort().join('') !== [...corrected].sort().join('')) return word;
     return corrected;
   });
 }
@@ -429,11 +449,22 @@ const SWAP_TARGETS: ReadonlyMap<string, readonly string[]> = (() => {
   return byKey;
 })();
 
+/**
+ * A period said bare, the ledger's way ("pl wk", "comm month", "p&l mtd"), is the current one:
+ * "this week", "this month". Only a "week" or "month" with nothing before it that makes it another
+ * one (last, next, per, a count…).
+ */
+function withBarePeriods(text: string): string {
+  return text
+    .replace(/\b(?:wtd|week\s+to\s+date)\b/g, 'this week').replace(/\b(?:mtd|month\s+to\s+date)\b/g, 'this month')
+    .replace(/(?<!\b(?:this|last|next|previous|prev|past|per|every|a|an|the|one|of|each|pichle|pichhle|pichla|is|iss|agle|us|har|\d+)\s+)\b(week|month)\b(?!\s*(?:ly|s|ago|before|back|se|tak|of)\b)/g, 'this $1');
+}
+
 export function read(text: string, today: IsoDate, known: ReadonlySet<string> = LEXICON): Reading {
   const corrected = correctWords(fold(text), text, known);
   let folded = ` ${corrected} `;
   for (const [pattern, word] of SYNONYMS) folded = folded.replace(pattern, word);
-  const range = findDateRange(corrected, today);
+  const range = findDateRange(corrected, today) ?? findDateRange(withBarePeriods(corrected), today);
   // After "top", "pehle", Hindi counts are counts too ("top das", "pehle paanch bets"); elsewhere
   // only words that are nothing else ("ravi das bets" is Ravi Das's).
   const countMatch = new RegExp(String.raw`\b(?:top|pehle|pahle)\s+(${HINDI_COUNT_WORD})\b(?!\s*(?:days?|weeks?|months?|din|hafte|mahine))`).exec(folded)
@@ -468,7 +499,10 @@ export function read(text: string, today: IsoDate, known: ReadonlySet<string> = 
   }
   const named = namedDespiteEveryday(text);
   // A word only shaped like an everyday one ("kipling") is still a name right after a preposition: "balance for kipling".
-  const cued = new Set([...folded.matchAll(/\b(?:for|of|with|from|by|to|about|on)\s+(\p{L}+)/gu)].map((m) => m[1]!));
+  // "to" before a verb and its object is no cue ("sorry to bother you", "want to collect the dues").
+  const cued = new Set([...folded.matchAll(/\b(for|of|with|from|by|to|about|on)\s+(\p{L}+)(?:\s+(\p{L}+))?/gu)]
+    .filter((m) => !(m[1] === 'to' && m[3] !== undefined && OBJECT_AFTER_VERB.has(m[3]) && PLAIN_WORDS.has(m[2]!)))
+    .map((m) => m[2]!));
   const isKnownTeamWord = (w: string) => known.has(w) || ((EVERYDAY.has(w) || WORLD.has(w) || (EVERYDAY_SHAPE.test(w) && !cued.has(w))) && !named.has(w)) || STOPWORDS.has(w) || PRONOUNS.has(w) || AMOUNT_WORDS.has(w) || /^\d/.test(w) || w.length === 1 && w !== 'v'
     || /^(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|lakh|lakhs|lac|crore|crores|cr|k|m|mn|million|billion|bn|trillion|tn|thousand|st|nd|rd|th)$/.test(w);
   // A plain word (plain-words.ts) is a name only when marked as one; the sides of "A vs B" and the
@@ -556,6 +590,9 @@ export function read(text: string, today: IsoDate, known: ReadonlySet<string> = 
  * Major"), a capitalised word before another capitalised one ("Happy Singh ka udhaar"), or any word
  * owned by what follows it ("Major's bets", "major ka udhaar").
  */
+/** What follows a verb, never a name: "to bother you", "to see the …". */
+const OBJECT_AFTER_VERB: ReadonlySet<string> = new Set(['you', 'u', 'me', 'him', 'her', 'it', 'them', 'us', 'the', 'a', 'an', 'my', 'your', 'this', 'that', 'these', 'those', 'his', 'their', 'our', 'up', 'out', 'in', 'back', 'off', 'all']);
+
 /** "everyone's results", "anybody's bets": the whole book, never a person called Everyone. */
 const EVERYONE: ReadonlySet<string> = new Set(['everyone', 'everybody', 'anyone', 'anybody', 'someone', 'somebody', 'nobody', 'all', 'each', 'every', 'sab', 'sabka', 'sabki', 'sabke']);
 

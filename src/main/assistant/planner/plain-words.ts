@@ -50,6 +50,23 @@ const REGIONAL: Readonly<Record<string, string>> = {
     kijiye lijiye hoon hun hoga karein kare kariye karwa karwao karwana wapas jitna utna kitna jitne utne kaafi kafi
     abhi-abhi bilkul sach jhooth pakka shayad lagbhag taqreeban kareeb qareeb takriban waala vaala naya nayi naye purana purani
     ghanta ghante ghanton lene dene kitab baar baari dobara banao banado banaiye banana banake bana banai banaya lao laao nikalo nikaalo chalao sunao likho padho ruko ruk jao aao pucho poocho bhejo bhejdo bhejiye bhejna bhej dekhiye dekhlo dekhna ji jee shukriya shukria dhanyavad dhanyawad dhanyavaad bohot bahot karna karni karne ulta ulti ulte seedha sidha seedhe sab sabb toh tho phir`,
+  // Hindi as chat types it: verbs in their many spellings, and the nouns and adjectives of everyday talk.
+  hindi_chat: `raha rahi rahe rha rhi rhe tha thi the thaa hai hain hei hy ho hu gaya gayi gaye gya gyi gye liya liye lia diya diye dia kiya kiye kia
+    laga lagi lage lagta lagti lagte mila mili mile milake milke milaake milao jodo jod jodke jodkar dekh dekho dekha dekhi dekhe
+    bata batao bataya batana batado bol bolo samajh sochna chahta chahti chahte jana jaana aana aaya aayi aaye aya ayi dena dedo dede
+    lena lelo pooch poochh puch puchh poochna puchna pooch-raha kahan kaha kidhar kab kisne kisko kisse jisne jisko usne unhone
+    maine humne tumne aapne mujhe humein hume tumhe aapko unhe inhe usse unse inse tera teri tere hamara hamari hamare tumhara tumhari
+    unka unki unke inka inki inke kharab kharaab acha accha achha achchha theek thik badhiya badiya mast bekar bakwas ganda gandi
+    dimag dimaag pareshan pareshaan dikkat haar haara haari haare jeeta jeeti jeete doobe banda bande bandi log logon aadmi ladka ladki
+    bhai bhaiya behen didi yaar yar yaara paisa paise paisaa rupay rupaye din dino raat subah sham shaam dopahar hafta mahina saal
+    kaam baat baatein cheez jagah ghar dukan sabka sabki sabke sabko dono donon teeno pehla doosra dusra teesra chhota chhote chhoti
+    bada bade badi thoda thodi thode pura poora puri poori matlab lekin wala wali wale yaad sach sacchi jhoot mood tension tensed
+    bhejna bhejni bhejne bolna likhna karke karkar krke krdo krdi krna krni krne kro kra kri kre karo karoge karenge krenge hoga hogi
+    chahiye chaiye zaroor jarur zarur bilkul ekdum ekdam fir phir abhi ab tab jab kal parso aaj turant jaldi der late pehle baad
+    sabse jyada zyada sirf bas khali khaali poora wapas wapis bacha bachi bache upar neeche niche aage peeche piche saamne galti galat`,
+  // English as chat types it: the short forms, and words of talk that are never a player here.
+  english_chat: `wud wld cud shud shld wht wat abt bcoz coz cuz plz pls thx tnx ur pic msg bro bruh sis fyi asap btw lol omg idk imo rn tbh wrt
+    gonna wanna gotta lemme gimme dunno tmrw tmr recd rcvd amt approx yr yrs hrs mins max min bother typo typos`,
   marathi: `aahe ahe aahet ahet aahes hota hoti hote hotas zala jhala zali jhali zale jhale kiti kay kaay kasa kashi kase kon konala konacha
     sang sanga saang sangaa kara karaa karun kar dakhav dakhva dakhava bagh baga bagha majha majhi majhe maza mazi maze mala amhala
     tyacha tyachi tyache tyala tichi ticha tila cha chi che chya chyaa la pan pun aani ani udya ithe tithe kuthe nako hava havay pahije

@@ -14,7 +14,7 @@ import { LEXICON, type Reading, SPORTS, WORLD, fold, hasAny, isGrammarWord, read
 import { PLAIN_WORDS } from './plain-words.js';
 import { LIST_JOINERS, Slots, metricOf, periodOf, statusOf } from './slots.js';
 import { speechAct } from './speech-act.js';
-import { amountRefusal, findAmounts } from '../../../shared/parse/amount.js';
+import { type FoundAmount, amountRefusal, findAmounts } from '../../../shared/parse/amount.js';
 import { amountDoubt } from '../guards/amount-guard.js';
 import { SKIP_CONFIRMATION_ANSWER, asksToSkipConfirmation } from '../guards/consent-guard.js';
 import { type IsoDate, addDays, endOfMonth, startOfMonth } from '../../../shared/dates.js';
@@ -100,7 +100,11 @@ export const KNOWN_WORDS: ReadonlySet<string> = new Set([...LEXICON, ...INTENTS.
 const GREETING = /^(?:(?:hi+|hello|hey|yo|namaste|hola|salaam|marhaba|good\s+(?:morning|afternoon|evening|night)|gm|gn|thanks?(?:\s+you)?|thx|shukr(?:an|iya|ia)|dhanyavaa?d|dhanyawaa?d|khalas|bas|ok(?:ay)?|cool|great|nice|bye|goodbye|see\s+you|(?:habibi|bhai|yaar|ji|boss|sir|dear)(?=\s*[,!.]|\s+\S)|(?:signing|logging)\s+off|kya\s+haal(?:\s+hai)?|kaise\s+ho|sab\s+(?:theek|thik|badhiya)(?:\s+hai)?|how\s+(?:are|r)\s+(?:you|u)(?:\s+doing)?(?:\s+today)?|how(?:s|\s+is)\s+it\s+going)\b[\s!.?,]*)+(?:there|again|so\s+much|a\s+lot|for\s+(?:now|today|the\s+day|tonight)|bhai|yaar|ji|sir|boss)?[\s!.?]*$/;
 const FRESHNESS = ['now', 'today', 'latest', 'current', 'updated', 'live', 'refresh', 'refreshed', 'reload', 'again', 'fresh', 'newest'];
 /** Said between a slip and its correction: "Anita's no sorry Sneha's", "10k, no wait, 15k", "karan matlab sneha". */
-const CORRECTION = /[\s,;.]+(?:(?:no|nah|nahi|nahin|oh)[\s,]+)?(?:sorry|wait|i\s+mean|i\s+meant|oops|correction|matlab|rather)[\s,;:.]+|[\s,;.]+no[\s,]+no[\s,;.]+/gi;
+const CORRECTION = /[\s,;.]+(?:(?:no|nah|nahi|nahin|oh)[\s,]+)?(?:(?:sorry|wait|i\s+mean|i\s+meant|oops|correction|matlab|rather)[\s,;:.!]+)+|[\s,;.]+(?:no|nahi|nahin|nai)[\s,]+(?:no|nahi|nahin|nai)[\s,;.!]+(?:(?:wait|sorry)[\s,;:.!]+)?/gi;
+/** Words that may stand between a slipped amount and the correction: "25k kar do, sorry 35k". */
+const BETWEEN_SLIP_AND_FIX = /^(?:[\s,;.]|kar\s+do|kardo|karo|kr\s+do|krdo|please|pls|plz|set|na|yaar|bhai)*$/i;
+/** The slip named again and turned down, then the fix: "anita nahi, lakshmi ka", "not anita, lakshmi". */
+const NAMED_AGAIN = /^(?:(\p{L}+)\s+(?:nahi|nahin|nai|not)|(?:not|nahi)\s+(\p{L}+))[\s,;:.]+(\p{L}+)(?:\s+(?:ka|ki|ke|ko|ne|wala|wali|wale|vala|vali|vale)\b)?/u;
 
 /**
  * The message as the user meant it: a word or an amount corrected in the same breath is replaced
@@ -111,27 +115,39 @@ const CORRECTION = /[\s,;.]+(?:(?:no|nah|nahi|nahin|oh)[\s,]+)?(?:sorry|wait|i\s
 export function withoutSelfCorrections(text: string): string {
   let out = text;
   for (let guard = 0; guard < 3 && out.search(CORRECTION) >= 0; guard++) {
-    const amounts = findAmounts(out);
-    let cut: [number, number] | null = null;
-    for (const m of out.matchAll(CORRECTION)) {
-      const at = m.index!;
-      const end = at + m[0].length;
-      const slip = amounts.find((a) => a.end <= at && /^[\s,;.]*$/.test(out.slice(a.end, at)));
-      const fix = amounts.find((a) => a.start === end);
-      if (slip && fix) { cut = [slip.start, end]; break; }
-      // "with karan, sorry, with sneha": the preposition said again goes with the slip.
-      const before = /(?:\b(with|for|to|of|from)\s+)?(\p{L}+)(?:['’]s)?$/u.exec(out.slice(0, at));
-      const after = /^(?:(with|for|to|of|from)\s+)?(\p{L}+)/u.exec(out.slice(end));
-      const nameLike = (w: string | undefined) => w !== undefined && w.length >= 3 && !KNOWN_WORDS.has(fold(w)) && !PLAIN_WORDS.has(fold(w)) && !isGrammarWord(fold(w));
-      if (before && after && nameLike(before[2]) && nameLike(after[2])) {
-        cut = [before[1] !== undefined && before[1] === after[1] ? before.index! : before.index! + (before[1] ? before[1].length + 1 : 0), end];
-        break;
-      }
-    }
-    if (!cut) break;
-    out = out.slice(0, cut[0]) + out.slice(cut[1]);
+    const corrected = firstCorrection(out);
+    if (corrected === null) break;
+    out = corrected;
   }
   return out;
+}
+
+/** The message with its first slip and correction marker replaced by the correction, or null when none is. */
+function firstCorrection(out: string): string | null {
+  const amounts = findAmounts(out);
+  for (const m of out.matchAll(CORRECTION)) {
+    const at = m.index!;
+    const end = at + m[0].length;
+    // "25k kar do, sorry sorry 35k": the fixed amount takes the slipped one's place.
+    const slip = amounts.find((a) => a.end <= at && BETWEEN_SLIP_AND_FIX.test(out.slice(a.end, at)));
+    const fix = amounts.find((a) => a.start === end);
+    if (slip && fix) return out.slice(0, slip.start) + out.slice(end, fix.end) + out.slice(slip.end, at) + out.slice(fix.end);
+    // "anita ka take dikhao, nahi nahi anita nahi, lakshmi ka": the name turned down gives way to the fix.
+    const again = NAMED_AGAIN.exec(out.slice(end));
+    const turnedDown = again ? fold(again[1] ?? again[2]!) : null;
+    if (again && turnedDown && new RegExp(`\\b${turnedDown}\\b`).test(fold(out.slice(0, at)))) {
+      return out.slice(0, at).replace(new RegExp(`\\b${turnedDown}\\b`, 'gi'), again[3]!) + out.slice(end + again.index + again[0].length);
+    }
+    // "with karan, sorry, with sneha": the preposition said again goes with the slip.
+    const before = /(?:\b(with|for|to|of|from)\s+)?(\p{L}+)(?:['’]s)?$/u.exec(out.slice(0, at));
+    const after = /^(?:(with|for|to|of|from)\s+)?(\p{L}+)/u.exec(out.slice(end));
+    const nameLike = (w: string | undefined) => w !== undefined && w.length >= 3 && !KNOWN_WORDS.has(fold(w)) && !PLAIN_WORDS.has(fold(w)) && !isGrammarWord(fold(w));
+    if (before && after && nameLike(before[2]) && nameLike(after[2])) {
+      const from = before[1] !== undefined && before[1] === after[1] ? before.index! : before.index! + (before[1] ? before[1].length + 1 : 0);
+      return out.slice(0, from) + out.slice(end);
+    }
+  }
+  return null;
 }
 
 /**
@@ -161,8 +177,15 @@ const FORECAST = /\bwho\s+(?:will|would|is\s+going\s+to|gonna|do\s+(?:you|u)\s+t
 /** The user's own book, said: "my commission", "mera pnl". */
 const OWN = /\b(?:my|mine|me|mera|meri|mere|mujhe|apna|apni|apne|majha|majhi|maru|mari|mainu)\b/;
 
-/** A sentence that tells rather than asks: "we are too heavy on aus", "deepak paid 5k cash". */
-const TELLING = /^(?:(?:we|i)\s+(?:are|am|have|had|were|was|got|just)|(?:we|i)re|im|ive|weve|it\s+is|its|that\s+is|thats|he\s+is|hes|she\s+is|shes|they\s+are|theyre|there\s+is|theres|(?:someone|somebody|people|everyone|he|she|they|my\s+\p{L}+)\s+(?:said|says|told|tells|mentioned|keeps?\s+saying))\b/u;
+/** A sentence that tells rather than asks: "we are too heavy on aus", "deepak paid 5k cash", "vikram wants a number", "arjun bol raha tha". */
+const TELLING = /^(?:(?:we|i)\s+(?:are|am|have|had|were|was|got|just)|(?:we|i)re|im|ive|weve|it\s+is|its|that\s+is|thats|he\s+is|hes|she\s+is|shes|they\s+are|theyre|there\s+is|theres|(?:someone|somebody|people|everyone|he|she|they|my\s+\p{L}+)\s+(?:said|says|told|tells|mentioned|keeps?\s+saying))\b|^(?:\p{L}+\s+){1,2}(?:wants|needs|asked|asks|says|said|told\s+me|is\s+asking|was\s+asking|keeps\s+asking|promised|promises|swore|bol\s+raha|bol\s+rahi|bola|boli|keh\s+raha|keh\s+rahi|pooch\s+raha|pooch\s+rahi|puch\s+raha|maang\s+raha|maang\s+rahi)\b|^\p{L}+\s+is\s+(?:killing|destroying|hammering|eating|bleeding|crushing|annoying|troubling|bugging)\b/u;
+/**
+ * A Hindi sentence that only tells: it ends on a copula or a need ("bahut haar raha hai banda",
+ * "chhote chhote bets se pareshan hu", "weekend se pehle collect karna hai", "CA ko bhejna hai"),
+ * with no question word and no order in it.
+ */
+const HINDI_TELLING = /\b(?:hai|hain|h|hu|hoon|hun|tha|thi|the|gaya|gayi|gaye|hua|hui|hue)(?:\s+(?:banda|bandi|yaar|yar|bhai|boss|abhi|aaj))?\s*$/;
+const HINDI_ASKS_OR_ORDERS = /\b(?:kitna|kitni|kitne|kya|kyaa|kaun|kaunsa|kab|kahan|kaise|kyun|kyu|kisne|kisko|kiska|dikhao|dikha|batao|bata|bata\s+do|karo|kar\s+do|kardo|krdo|kr\s+do|kro|bhejo|bana\s+do|banao|nikalo|chahiye)\b/;
 
 /**
  * The request without the sentences around it that only tell ("deepak paid 5k cash, settle 5k with
@@ -177,17 +200,24 @@ function asked(input: PlannerInput): PlannerInput {
     const folded = fold(piece).replace(/[,.;!?]+\s*$/, '').trim();
     // "not the settled ones", "only open": a qualifier of the request, never a sentence of its own.
     if (/\?/.test(piece) || /^(?:not|no|except|but|only|just|excluding|without|and|or|aur|sirf|bas)\b/.test(folded) || folded.split(/\s+/).length < 3) return false;
-    return TELLING.test(folded) || speechAct(folded, ORDER_VERBS) === 'statement';
+    return TELLING.test(folded) || speechAct(folded, ORDER_VERBS) === 'statement' || (HINDI_TELLING.test(folded) && !HINDI_ASKS_OR_ORDERS.test(folded));
   };
   const told = pieces.filter(tells);
   if (told.length === 0 || told.length === pieces.length) return input;
   const rest = pieces.filter((piece) => !tells(piece)).join(' ').replace(/[,;]\s*$/, '');
   // What is left must ask for something on its own ("how much exactly?" leans on what was told).
   if (triggered(read(rest, input.today, KNOWN_WORDS)).every((i) => i.fallback)) return input;
-  const named = told.flatMap((piece) => read(piece, input.today, KNOWN_WORDS).names).find((n) => n.before !== 'on' && n.before !== 'in')?.text;
+  const toldReadings = told.map((piece) => read(piece, input.today, KNOWN_WORDS));
+  const named = toldReadings.flatMap((r) => r.names).find((n) => n.before !== 'on' && n.before !== 'in')?.text;
+  // "lakshmi ne 12,500 cash diya abhi, utna settle kar do": "that much" is the amount told, and with
+  // no one named in the request, the one told about is who it is for.
+  const toldAmount = toldReadings.flatMap((r) => r.amounts);
+  let request = toldAmount.length === 1 ? rest.replace(/\b(?:utna|itna|utne|itne|that\s+much|the\s+same\s+amount|same\s+amount|wahi\s+amount)\b/i, toldAmount[0]!.raw.trim()) : rest;
+  const restReading = read(request, input.today, KNOWN_WORDS);
+  if (named && restReading.names.length === 0 && !restReading.pronounPlayer && triggered(restReading).some(isWrite)) request = `${request} with ${named}`;
   return {
     ...input,
-    text: rest,
+    text: request,
     context: named ? { ...input.context, lastPlayer: { id: named, name: named } } : input.context,
   };
 }
@@ -233,6 +263,10 @@ export class RulePlanner implements Planner {
       if (distinct(readings.map((r) => r.names[0]?.text ?? null)) > 1 || distinct(readings.map((r) => r.fixture)) > 1
         || distinct(readings.map((r) => (r.range ? `${r.range.from}/${r.range.to}` : null))) > 1 || swallows(readings)
         || selfBesideNamed(clauses.map((text) => this.planOne({ ...input, text })), readings)
+        // "set Neha's CL to 50k and her per click win to 10k": each amount is a change of its own.
+        || readings.filter((r) => r.amounts.length > 0).length > 1
+        // "what's Anita's CL, and make it 1 lakh": a question and an order are two requests.
+        || (readings.some((r) => speechAct(r.folded, ORDER_VERBS) === 'question') && readings.some((r) => r.amounts.length > 0 && speechAct(r.folded, ORDER_VERBS) === 'command'))
         // "what do I owe Vikram and what's my commission": "my" keeps a clause to the user's own book.
         || (readings.some((r) => r.names.length > 0) && readings.some((r) => r.names.length === 0 && OWN.test(r.folded)))
         // "upline ka hisab and mera total take": the upline's balance and the user's own take, two questions.
@@ -246,7 +280,9 @@ export class RulePlanner implements Planner {
   /**
    * Each clause planned in turn, each a follow-up of the one before: "and for Anita this week"
    * reuses the request with her name and dates, "his credit limit" is the last clause's player.
-   * A clause that asks back is the answer; a change among several requests is asked about.
+   * A clause that asks back is the answer. A change among the requests is planned with them: each
+   * change becomes a proposal of its own, confirmed on its own ("what's Anita's balance, and cut her
+   * limit to 50k" is her balance and a preview of the cut; "karan ka CL 50k and sneha ka 30k" two previews).
    */
   private planClauses(input: PlannerInput, clauses: string[], readings: Reading[]): Decision {
     const base = { request_id: input.requestId };
@@ -254,15 +290,14 @@ export class RulePlanner implements Planner {
     const calls: PlannedCall[] = [];
     const intents: string[] = [];
     for (const [i, text] of clauses.entries()) {
-      const d = this.planOneNamed({ ...input, text, context });
+      const d = this.planOneNamed({ ...input, text, context, continuesClause: i > 0 });
       if (d.action !== 'tools') return d;
-      if (d.calls.some((c) => WRITE_TOOLS.has(c.tool))) {
-        return {
-          ...base, intent: d.intent, action: 'clarify', calls: [], confidence: 0.9,
-          clarify: { reason: 'unplannable', question: 'I make one change at a time, and only with its own preview for you to confirm. Which should I prepare first?' },
-        };
-      }
-      for (const call of d.calls) if (!calls.some((c) => JSON.stringify(c) === JSON.stringify(call))) calls.push(call);
+      // "what if I lay india 20k, exposure kitna kam hoga?": a later clause asking the same read with
+      // less narrowing ("exposure") leans on the earlier one (India's exposure), unless it asks the whole.
+      const whole = /\b(?:total|overall|sab|sabka|saara|sara|everything|whole|all)\b/.test(readings[i]!.folded);
+      const narrower = (call: PlannedCall) => !whole && calls.some((c) => c.tool === call.tool
+        && Object.entries(call.args).every(([k, v]) => JSON.stringify(c.args[k]) === JSON.stringify(v)));
+      for (const call of d.calls) if (!narrower(call)) calls.push(call);
       intents.push(d.intent);
       const named = readings[i]!.names.find((n) => n.before !== 'on' && n.before !== 'in')?.text;
       context = {
@@ -304,7 +339,9 @@ export class RulePlanner implements Planner {
         clarify: { reason: 'not_allowed', question: `I can't ${unsupported} that from here. I can read your book, and change a limit, settle, place a hedge bet or mute alerts, each after you confirm it.` },
       };
     }
-    if (hasAny(r, 'capabilities') || /^(?:help|\?|commands|menu)\b/.test(r.folded)) {
+    // "how do I confirm a limit change, kahan click karna hai?": how the desk is used, not a read of the book.
+    const howTo = /^(?:(?:ok|so|hey|hi|and|but)\s+)*(?:how\s+(?:do|can|should|would|to)\s*(?:i|we|you|u)?|where\s+do\s+(?:i|we)|kaise)\b.*\b(?:confirm|cancel|click|button|use|export|download|undo|approve|log\s*in|sign\s*in|log\s*out|api\s+key|settings?|preview|card)\b/.test(r.folded);
+    if (hasAny(r, 'capabilities') || /^(?:help|\?|commands|menu)\b/.test(r.folded) || (howTo && r.names.length === 0 && r.amounts.length === 0)) {
       return { ...base, intent: 'capabilities', action: 'direct', calls: [], confidence: 1 };
     }
     const term = definitionAsked(r.folded);
@@ -382,12 +419,7 @@ export class RulePlanner implements Planner {
     const matches = cuedMatches.length < 2 && calls.some((c) => c.args.fixture === listed[0] && c.args.player === undefined) ? listed : cuedMatches;
     for (const [kind, list] of [['player', listed], ['fixture', matches]] as const) {
       if (list.length < 2 || !calls.some((c) => c.args[kind] === list[0])) continue;
-      if (intents.some(isWrite)) {
-        return {
-          ...base, intent: intents.map((i) => i.id).join('+'), action: 'clarify', calls: [], confidence: 0.9,
-          clarify: { reason: kind === 'player' ? 'needs_player' : 'needs_fixture', question: `I make one change at a time, each confirmed by you. Which first: ${list.slice(0, 4).join(', ')}?` },
-        };
-      }
+      // A change for several ("settle Karan and Sneha"): one proposal each, each confirmed on its own.
       const each = calls.flatMap((c) => (c.args[kind] === list[0] && planningOf(c.tool)?.follows?.[kind]
         ? list.map((name) => ({ tool: c.tool, args: { ...c.args, [kind]: name } }))
         : [c]));
@@ -473,7 +505,7 @@ export class RulePlanner implements Planner {
     if (speechAct(r.folded, ORDER_VERBS) === 'question') {
       return { ...base, action: 'clarify', calls: [], clarify: { reason: 'unplannable', question: `Do you want me to change it to ${amount.raw.trim()}? Say it as an instruction and I will show you a new preview to confirm.` } };
     }
-    return { ...base, action: 'tools', calls: [{ tool: write.tool, args: { ...write.args, ...spec.amount.with, [spec.amount.arg]: amount.paisa } }] };
+    return { ...base, action: 'tools', calls: [{ tool: write.tool, args: { ...write.args, ...spec.amount.with, [spec.amount.arg]: inUnitsOf(amount, write.args[spec.amount.arg]) } }] };
   }
 
   /**
@@ -510,7 +542,7 @@ export class RulePlanner implements Planner {
       || r.pronounPlayer || r.pronounFixture || earlier || (r.count !== null && (last ?? []).some((c) => planningOf(c.tool)?.follows?.count));
     // "the recent ones for Sneha", "settled wale": the last answer's kind of thing, pointed back at.
     // "wait, wrong person, I meant Neha": a correction of the last request is one too.
-    const looksLikeFollowUp = FOLLOW_UP_OPENER.test(r.folded) || r.tokens.length <= 6 || /\b(?:ones|wale|wali|vale|vali)\b/.test(r.folded)
+    const looksLikeFollowUp = input.continuesClause === true || FOLLOW_UP_OPENER.test(r.folded) || r.tokens.length <= 6 || /\b(?:ones|wale|wali|vale|vali)\b/.test(r.folded)
       || /\b(?:i\s+meant?|wrong\s+(?:person|player|guy|one|name|match|game))\b/.test(r.folded);
     if (last && last.length > 0 && changes && looksLikeFollowUp) {
       const slots = new Slots(input, r);
@@ -540,6 +572,16 @@ export class RulePlanner implements Planner {
       if (metric) calls = calls.map((c) => (planningOf(c.tool)?.follows?.metric ? { tool: c.tool, args: { ...c.args, metric } } : c));
       const status = statusOf(r);
       if (status) calls = calls.map((c) => (planningOf(c.tool)?.follows?.status ? { tool: c.tool, args: { ...c.args, status } } : c));
+      // "… and sneha ka 30k": the change again, for the one named, with the amount of its own.
+      const amount = r.amounts.length === 1 ? r.amounts[0]! : null;
+      if (amount) {
+        const refusal = amountRefusal(amount);
+        if (refusal !== null || amount.paisa === null) {
+          if (calls.some((c) => planningOf(c.tool)?.amount)) return { ...base, intent: `follow_up:${input.context.lastIntent ?? 'last'}`, action: 'clarify', calls: [], confidence: 0.8, clarify: { reason: 'needs_amount', question: refusal ?? 'What amount did you mean?' } };
+        } else {
+          calls = calls.map((c) => { const spec = planningOf(c.tool)?.amount; return spec ? { tool: c.tool, args: { ...c.args, ...spec.with, [spec.arg]: amount.paisa } } : c; });
+        }
+      }
       const count = r.count;
       if (count !== null) calls = calls.map((c) => { const most = planningOf(c.tool)?.follows?.count; return most ? { tool: c.tool, args: { ...c.args, limit: Math.min(count, most) } } : c; });
       // "and Neha?" after a proposal asks; only an order proposes the change for someone else.
@@ -605,10 +647,29 @@ function clausesOf(text: string, today: IsoDate): string[] {
       if (whole && rangeAt >= 0 && rangeAt <= at.index && rangeAt + whole.raw.length >= at.index + at[0].length) return [clause];
       const left = read(clause.slice(0, at.index), today, KNOWN_WORDS);
       const right = read(clause.slice(at.index + at[0].length), today, KNOWN_WORDS);
-      return left.range && right.range && right.names.length > 0 && triggered(left).length > 0 && triggered(right).length === 0
-        ? [clause.slice(0, at.index), clause.slice(at.index + at[0].length)] : [clause];
+      const split = [clause.slice(0, at.index), clause.slice(at.index + at[0].length)];
+      if (left.range && right.range && right.names.length > 0 && triggered(left).length > 0 && triggered(right).length === 0) return split;
+      // "karan ka CL 50k and sneha ka 30k", "set Neha's CL to 50k and her per click win to 10k": a
+      // change with its amount, then another player or limit with an amount of its own.
+      const another = right.names.length > 0 || right.pronounPlayer || /\b(?:his|her|uska|uski|uske|iska|iski|iske)\b/.test(right.folded);
+      return left.amounts.length === 1 && right.amounts.length === 1 && another && triggered(left).some(isWrite) ? split : [clause];
     })
+    // "what's Anita's CL, and make it 1 lakh": an order about what was just asked is a request of its own.
+    .flatMap((clause) => clause.split(/,?\s+(?:and|aur|&|also|then|and\s+then)\s+(?=(?:make|set|change|raise|lower|increase|decrease|reduce|cut|bump|put|drop|take)\s+(?:it|that|this|his|hers?|its|them)\b)/i))
     .map((c) => c.trim()).filter(Boolean);
+}
+
+/**
+ * An amendment's bare number in the units the change was said in: "make it 40" after a 50k limit
+ * is 40k, as people say it; a bare number that is already near the change ("make it 45000") or has
+ * a unit of its own stays as typed. The new preview shows the value either way.
+ */
+function inUnitsOf(amount: FoundAmount, before: unknown): number {
+  const paisa = amount.paisa!;
+  const bare = /^\s*\d{1,3}\s*$/.test(amount.raw);
+  if (!bare || typeof before !== 'number' || paisa * 10 > before) return paisa;
+  const thousands = paisa * 1000;
+  return thousands >= before / 4 && thousands <= before * 4 ? thousands : paisa;
 }
 
 /** The dates a planned call carries, wherever its tool takes them. */

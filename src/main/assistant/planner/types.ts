@@ -43,6 +43,8 @@ export interface PlannerInput {
   today: IsoDate;
   role: Role;
   context: ConversationContext;
+  /** A later clause of the same message ("… and sneha ka 30k"): it leans on the clause before it, whatever its length. */
+  continuesClause?: boolean;
 }
 
 /** Any planner (rules, or a model later) returns the decision contract; the runtime validates it. */

@@ -10,10 +10,13 @@ import { nameMatches } from '../../../shared/fuzzy.js';
 import { normalizeForSearch } from '../../../shared/text.js';
 import type { ToolContext, ToolDefinition, ToolRegistry, EntityKind } from '../../tools/types.js';
 import type { KnownEntity, PlannedCall } from '../planner/types.js';
+import getCreditLimit from '../../tools/get-credit-limit.js';
 import getTake from '../../tools/get-take.js';
 import getUpline from '../../tools/get-upline.js';
 
 export const MAX_CALLS_PER_TURN = 6;
+/** Proposals one turn may carry: changes the user listed one by one ("settle Karan and Sneha"). */
+export const MAX_CHANGES_PER_TURN = 3;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ENTITY_KINDS: EntityKind[] = ['player', 'fixture', 'market', 'outcome'];
 
@@ -59,11 +62,16 @@ export async function gate(decision: Decision, registry: ToolRegistry, user: Use
   if (planned.length === 0) {
     return { action: 'clarify', intent, reason: 'not_allowed', question: 'That is not something I can do for your account. Ask me about your book instead.', notes, searches: 0 };
   }
-  // A model may plan one destructive change per turn, on its own: nothing else rides with it.
+  // Each change is a proposal of its own, confirmed on its own; reads may ride with them ("her
+  // balance, and cut her limit"). More than MAX_CHANGES_PER_TURN at once is a batch, the shape of
+  // "settle everyone": none of it is proposed.
   const destructive = planned.filter((c) => registry.get(c.tool)!.isDestructive);
-  if (destructive.length > 0 && planned.length > 1) {
-    notes.push('kept only the first change of a plan that mixed changes with other calls');
-    planned = [destructive[0]!];
+  if (destructive.length > MAX_CHANGES_PER_TURN) {
+    notes.push(`${destructive.length} changes in one turn: none proposed`);
+    return {
+      action: 'clarify', intent, reason: 'not_allowed', notes, searches: 0,
+      question: `That is ${destructive.length} changes at once. I prepare at most ${MAX_CHANGES_PER_TURN} in one message, each with its own preview to confirm: which first?`,
+    };
   }
 
   const resolver = new Resolver(registry, ctx, known);
@@ -129,8 +137,18 @@ export async function gate(decision: Decision, registry: ToolRegistry, user: Use
       if (kind === 'player' && found.status === 'none' && user.role === 'agent') {
         const upline = await resolver.uplineName();
         if (upline !== null && nameMatches(name, upline)) {
-          if (planned.filter((c) => c.args.player === name).every((c) => c.tool === getTake.name)) {
-            planned = [...planned.filter((c) => c.args.player !== name), { tool: getUpline.name, args: {} }]
+          // Their balance or their limit with the user ("my own limit with vikram") is the upline's read.
+          // Another read that took the name along ("vikram ko kitna dena hai, and is mahine ka commission")
+          // is the user's own book, as the upline's name cannot narrow it.
+          const ofUpline = (c: PlannedCall) => c.tool === getTake.name || c.tool === getCreditLimit.name;
+          const naming = planned.filter((c) => c.args.player === name);
+          if (naming.some(ofUpline) && naming.every((c) => ofUpline(c) || !registry.get(c.tool)!.isDestructive)) {
+            planned = [...planned.flatMap((c) => {
+              if (c.args.player !== name) return [c];
+              if (ofUpline(c)) return [];
+              const { player: _upline, ...rest } = c.args;
+              return [{ tool: c.tool, args: rest }];
+            }), { tool: getUpline.name, args: {} }]
               .filter((c, i, all) => all.findIndex((o) => o.tool === c.tool && JSON.stringify(o.args) === JSON.stringify(c.args)) === i);
             notes.push(`“${oneLine(name)}” is the upline; read as the upline's balance`);
             continue;
@@ -210,13 +228,12 @@ export async function gate(decision: Decision, registry: ToolRegistry, user: Use
  * its tool takes no period), so the match meant has something still open; the name is one match
  * for the whole turn ("how much could I lose if India wins" asks the exposure and the P&L of the
  * same match). Tools that take a period (P&L, bets, a report) read history, where a finished
- * match counts as much: alone, they keep every match in play. A change whose match is named
- * only by the side it backs ("back india 5k": match and outcome both "india") has no match named
- * at all, and money moves only on a match the user named: it keeps the picker.
+ * match counts as much: alone, they keep every match in play. A hedge whose match is named only by
+ * the side it backs ("lay india 5k") can only be on a match still open: the one open match is
+ * it, and its bet slip names the match before anything is placed.
  */
 function onOpenBook(planned: PlannedCall[], registry: ToolRegistry, name: string): boolean {
   const calls = planned.filter((c) => c.args.fixture === name || (c.args.player === name && registry.get(c.tool)!.entities.fixture !== undefined));
-  if (calls.some((c) => registry.get(c.tool)!.isDestructive && typeof c.args.outcome === 'string' && normalizeForSearch(c.args.outcome) === normalizeForSearch(name))) return false;
   return calls.some((c) => {
     const definition = registry.get(c.tool)!;
     return definition.entities.fixture !== undefined && !takesPeriod(definition.input);
@@ -299,13 +316,17 @@ async function placeEntities(call: PlannedCall, definition: ToolDefinition, reso
     const ref = await resolver.fixtureById(fixtureId);
     if (!ref) return { clarify: { reason: 'fixture_not_found', question: 'Which match do you mean?' } };
     const markets = marketName ? ref.markets.filter((m) => sameOrContains(m.name, marketName)) : ref.markets;
-    const market = markets.length === 1 ? markets[0] : markets.find((m) => outcomeName && m.outcomes.some((o) => sameOrStarts(o.name, outcomeName)));
+    const market = markets.length === 1 ? markets[0] : markets.find((m) => outcomeName && m.outcomes.some((o) => namesOutcome(o, outcomeName)));
     if (marketName || definition.entities.outcome) {
       if (!market) return { clarify: { reason: 'needs_market', question: `Which market of ${ref.name}: ${ref.markets.map((m) => m.name).join(', ')}?` } };
+      // A bet on a market already settled or void can never be placed: said now, not on a refused slip.
+      if (definition.isDestructive && (market.status === 'settled' || market.status === 'void')) {
+        return { clarify: { reason: 'not_allowed', question: `${market.name} of ${ref.name} is ${market.status}: no bet can be placed on it any more.` } };
+      }
       ids.market = market.id;
       if (outcomeName && definition.entities.outcome) {
         const outcome = market.outcomes.find((o) => normalizeForSearch(o.name) === normalizeForSearch(outcomeName))
-          ?? market.outcomes.find((o) => sameOrStarts(o.name, outcomeName));
+          ?? market.outcomes.find((o) => namesOutcome(o, outcomeName));
         if (!outcome) return { clarify: { reason: 'needs_outcome', question: `Which outcome of ${market.name}: ${market.outcomes.map((o) => o.name).join(', ')}?` } };
         ids.outcome = outcome.id;
       }
@@ -342,6 +363,9 @@ const sameOrStarts = (name: string, query: string) => {
   const q = normalizeForSearch(query);
   return n === q || n.startsWith(q);
 };
+/** An outcome named by its start ("aus") or by a short name of its team ("novak", "kiwis", "barca"). */
+const namesOutcome = (outcome: { name: string; aliases?: string[] | undefined }, query: string) => sameOrStarts(outcome.name, query)
+  || (outcome.aliases ?? []).some((alias) => normalizeForSearch(alias) === normalizeForSearch(query));
 
 function reasonFor(field: string): ClarifyReason {
   if (/player|counterparty/i.test(field)) return 'needs_player';
