@@ -578,7 +578,9 @@ describe('terse orders, as typed on a phone', () => {
 
 describe('who is below, and both of them', () => {
   it('"arjun ke neeche kaun kaun hai" is the downline; "dono" is no part of a name', () => {
-    expect(calls('arjun ke neeche kaun kaun hai')).toEqual([{ tool: 'agent.getDownline', args: {} }]);
+    // The one named is still looked up (the gate says so when no one in the downline has the name).
+    expect(calls('arjun ke neeche kaun kaun hai')).toEqual([{ tool: 'agent.getDownline', args: { player: 'arjun' } }]);
+    expect(calls('show my downline')).toEqual([{ tool: 'agent.getDownline', args: {} }]);
     expect(calls('who under me owes the most').map((c) => c.tool)).toEqual(['agent.getTake']);
     expect(calls('karan aur sneha dono ka bal')).toEqual([{ tool: 'agent.getTake', args: { player: 'karan' } }, { tool: 'agent.getTake', args: { player: 'sneha' } }]);
   });
@@ -829,5 +831,52 @@ describe('orders no tool does, told apart from filters and "cancel"', () => {
   });
   it('"cancel" and "cancel that" are not refused as something the desk cannot do', () => {
     for (const text of ['cancel', 'cancel that']) expect(plan(text).clarify?.reason).not.toBe('not_allowed');
+  });
+});
+
+describe('several changes, agreement and follow-ups (blind sets 18–24)', () => {
+  const edit = (player: string, newValue: number, limitType = 'creditLimit') => ({ tool: 'agent.editLimit', args: { player, limitType, newValue } });
+
+  it('each change the user lists is planned, with the reads beside it', () => {
+    expect(calls('karan ka CL 50k and sneha ka 30k kar do bhai')).toEqual([edit('karan', 5_000_000), edit('sneha', 3_000_000)]);
+    expect(calls("set Neha's CL to 50k and her per click win to 10k")).toEqual([edit('neha', 5_000_000), edit('neha', 1_000_000, 'perClickWin')]);
+    expect(calls('R Verma: per click win 5k, min stake 100')).toEqual([edit('verma', 500_000, 'perClickWin'), edit('verma', 10_000, 'minStake')]);
+    expect(calls("whats anita's CL right now, and make it 1 lakh").map((c) => c.tool)).toEqual(['agent.getCreditLimit', 'agent.editLimit']);
+    expect(calls('settle Karan and Sneha')).toEqual([
+      { tool: 'agent.settlePlayer', args: { player: 'karan', mode: 'auto' } }, { tool: 'agent.settlePlayer', args: { player: 'sneha', mode: 'auto' } },
+    ]);
+  });
+
+  it('agreement after a change asked as a question orders that change; plain "ok" after a read orders nothing', () => {
+    const afterAsked = { context: { ...EMPTY_CONTEXT, lastCalls: [{ tool: 'agent.getCreditLimit', args: { player: 'anita' } }], lastText: 'anita ka CL 1 lakh kar du kya?' } };
+    expect(calls('haan ok kar do', afterAsked)).toEqual([edit('anita', 10_000_000)]);
+    const afterRead = { context: { ...EMPTY_CONTEXT, lastCalls: [{ tool: 'agent.getTake', args: { player: 'karan' } }], lastText: 'karan ka take kitna hai' } };
+    expect(plan('haan ok kar do', afterRead).calls.filter((c) => c.tool === 'agent.editLimit' || c.tool === 'agent.settlePlayer')).toEqual([]);
+  });
+
+  it('a bare number amending a change in thousands keeps its unit; "40k se 60k" is 60k', () => {
+    const proposed = { context: { ...EMPTY_CONTEXT, lastCalls: [edit('karan', 5_000_000)] } };
+    expect(calls('nahi nahi wait, make it 40', proposed)).toEqual([edit('karan', 4_000_000)]);
+    expect(calls('make it 45000', proposed)).toEqual([edit('karan', 4_500_000)]);
+    expect(calls('make it 400', proposed)).toEqual([edit('karan', 40_000)]);
+    expect(calls('Karan ka CL 40k se 60k kar do')).toEqual([edit('karan', 6_000_000)]);
+    expect(calls('sneha ko 2 peti ka CL de do')).toEqual([edit('sneha', 20_000_000)]);
+  });
+
+  it('slips corrected in Hindi give way to the correction', () => {
+    expect(calls('anita ka take dikhao, nahi nahi anita nahi, lakshmi ka')).toEqual([{ tool: 'agent.getTake', args: { player: 'lakshmi' } }]);
+    expect(calls('sneha ka CL 25k kar do, sorry sorry 35k, typo ho gaya')).toEqual([edit('sneha', 3_500_000)]);
+  });
+
+  it('a short follow-up with no dates keeps the period; told sentences are context', () => {
+    const monthly = { context: { ...EMPTY_CONTEXT, lastCalls: [{ tool: 'agent.getPnL', args: { player: 'deepak', from: '2026-11-01', to: '2026-11-20' } }], lastPlayer: { id: 'deepak', name: 'deepak' } } };
+    expect(calls('aur uska commission?', monthly)).toEqual([{ tool: 'agent.getCommission', args: { player: 'deepak', from: '2026-11-01', to: '2026-11-20' } }]);
+    expect(calls('lakshmi ne 12,500 cash diya abhi, utna settle kar do')).toEqual([{ tool: 'agent.settlePlayer', args: { player: 'lakshmi', mode: 'amount', amount: 1_250_000 } }]);
+    expect(calls('deepak ka min stake 500 kar do, chhote chhote bets se pareshan hu')).toEqual([edit('deepak', 50_000, 'minStake')]);
+  });
+
+  it('a hedge lays when "lay" is said as the verb, wherever it stands', () => {
+    expect(calls('hedge: lay india 10k match odds ind v aus')[0]?.args).toMatchObject({ side: 'lay', outcome: 'india' });
+    expect(calls('lay off 10k on india in ind v aus')[0]?.args).toMatchObject({ side: 'back' });
   });
 });

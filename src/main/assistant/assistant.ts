@@ -379,7 +379,8 @@ export class Assistant implements ChatService {
     this.options.readCache?.rememberClock(caller.user.id, now);
     const today = localDate(now, caller.user.timezone);
     const t0 = this.clock();
-    const decision = await this.decide({ requestId: record.requestId, text, page, today, role: caller.user.role, context: conversation.context }, record);
+    const previous = conversation.exchanges.at(-1)?.user ?? null;
+    const decision = await this.decide({ requestId: record.requestId, text, page, today, role: caller.user.role, context: { ...conversation.context, lastText: previous } }, record);
     record.timingsMs.plan = round(this.clock() - t0);
     return { decision, today };
   }

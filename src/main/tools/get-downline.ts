@@ -23,7 +23,12 @@ export default defineTool({
       // "arjun ke neeche kaun kaun hai", "who is under arjun": who sits below, asked and nothing else of them.
       || (/\b(?:neeche|niche|under|below|beneath)\b/.test(r.folded) && /\b(?:kaun|kon|who|whom|log)\b/.test(r.folded)
         && !/\b(?:owe|owes|owed|pnl|bets?|exposure|limit|creditlimit|commission|outstanding|payable|receivable|balance|take|lost|won)\b/.test(r.folded)),
-    fill: () => ({ args: {} }),
+    // "show me Arjun Mehta's downline": the tree is the user's whole downline, but the one named is
+    // still looked up, so a name not in it is said ("no player called …"), never silently dropped.
+    fill: (s) => {
+      const named = s.namedPlayer();
+      return { args: named ? { player: named } : {} };
+    },
     examples: ['show my downline', 'my sub-agents'],
   },
 });

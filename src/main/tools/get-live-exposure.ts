@@ -27,7 +27,9 @@ export default defineTool({
     triggers: (r) => hasAny(r, 'exposure', 'exposed', 'liability', 'liabilities', 'risk', 'position', 'positions')
       || (hasAny(r, 'book') && r.range === null && !/\bin\s+(?:my|the|our)\s+book\b/.test(r.folded)),
     fill(s) {
-      const fixture = s.fixture({ takesPlayer: false });
+      // "total runs wale market pe exposure" after a question on ind aus: a market is of a match,
+      // the one the conversation is on when none is named.
+      const fixture = s.fixture({ takesPlayer: false }) ?? (s.r.market ? s.conversationFixture() : null);
       const args = put({}, 'fixture', fixture);
       if (s.r.market && fixture) args.market = s.r.market;
       return { args };

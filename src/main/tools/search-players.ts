@@ -5,7 +5,8 @@ import { DESK, opts } from './common.js';
 import { defineTool } from './define.js';
 
 /** "find players called raj", "look up ishaan", "kaun kaun Rahul hai": a search by name, nothing else asked. */
-export const SEARCH_VERBS = ['find', 'search', 'lookup', 'locate', 'called', 'named', 'name', 'names', 'anyone', 'someone', 'anybody', 'somebody', 'paas', 'kaun'];
+export const SEARCH_VERBS = ['find', 'search', 'lookup', 'locate', 'called', 'named', 'name', 'names', 'anyone', 'someone', 'anybody', 'somebody', 'paas', 'kaun',
+  'dhundo', 'dhoondo', 'dhundho', 'dhoondho', 'dhund', 'khojo', 'surname'];
 /** Words of a match: with them a search is for a fixture, not a person. */
 export const FIXTURE_WORDS = ['match', 'matches', 'fixture', 'fixtures', 'game', 'games', 'event', 'events'];
 

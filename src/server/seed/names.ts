@@ -4,8 +4,8 @@
  *
  * The filler must never answer for a name a user means as someone who is not in the book, so it
  * holds no name a person reaches for when they make one up: no everyday first names (Rohit, Ravi,
- * Sunil…), no famous surnames (Kohli…), none that differ from a cast name by a letter (Kapur,
- * Varma, Mehra), and no real teams or players (Pakistan, Liverpool, Nadal…): "bal rohit" or "pl pak
+ * Sunil…), no everyday or famous surnames (Patel, Jain, Mishra, Kohli…), none that differ from a
+ * cast name by a letter (Kapur, Varma, Mehra), and no real teams or players (Pakistan, Liverpool, Nadal…): "bal rohit" or "pl pak
  * vs sl" is "no player called …", not a filler account that happens to share the name.
  */
 export const FIRST_NAMES = [
@@ -18,11 +18,10 @@ export const FIRST_NAMES = [
 ];
 
 export const LAST_NAMES = [
-  'Agarwal', 'Bhatia', 'Chopra', 'Dutta', 'Ganguly', 'Hegde', 'Jain', 'Kamath', 'Lal', 'Mishra', 'Naidu', 'Patil',
-  'Saxena', 'Thakur', 'Trivedi', 'Upadhyay', 'Vyas', 'Bose', 'Chauhan', 'Deshpande', 'Gill',
-  'Gokhale', 'Kaul', 'Khatri', 'Mathur', 'Nayak', 'Oberoi', 'Pandey', 'Rathore', 'Sethi',
-  'Tandon', 'Wadhwa', 'Bajaj', 'Chawla', 'Dubey', 'Goel', 'Luthra', 'Mahajan', 'Nagpal',
-  'Puri', 'Sood', 'Talwar', 'Bakshi', 'Dhillon', 'Grover', 'Narang', 'Sabharwal',
+  'Bhatia', 'Ganguly', 'Hegde', 'Kamath', 'Naidu', 'Upadhyay', 'Vyas', 'Deshpande', 'Gokhale', 'Kaul', 'Khatri', 'Mathur',
+  'Nayak', 'Oberoi', 'Rathore', 'Sethi', 'Tandon', 'Wadhwa', 'Bajaj', 'Chawla', 'Goel', 'Luthra', 'Mahajan', 'Nagpal',
+  'Sood', 'Talwar', 'Bakshi', 'Dhillon', 'Grover', 'Narang', 'Sabharwal', 'Kirloskar', 'Bhandarkar', 'Wagle', 'Vaidya', 'Sawhney',
+  'Kakkar', 'Ahluwalia', 'Bhardwaj', 'Chandok', 'Dalmia', 'Jhaveri', 'Kothari', 'Lakhani', 'Mirchandani', 'Parekh', 'Shroff', 'Zaveri',
 ];
 
 export interface TeamPoolEntry {

@@ -339,10 +339,11 @@ function fromMentions(lower: string, found: Mention[], today: IsoDate): (Span & 
       return span ? { ...span, start, end: next.end } : 'refused';
     }
   }
-  // "between 5 and 8 oct": a bare number before a day with a month.
+  // "between 5 and 8 oct", "1 se 10 nov": a bare number before a day with a month.
   for (const m of found) {
     if ('weekday' in m.from || m.to || m.from.month === null || m.from.month === -1) continue;
-    const bare = /\b(between\s+|from\s+)?(\d{1,2})(?:st|nd|rd|th)?\s*(?:to|till|until|-|–|and)\s*$/.exec(lower.slice(0, m.start));
+    // Hindi joins them with "se" ("1 se 10 nov tak").
+    const bare = /\b(between\s+|from\s+)?(\d{1,2})(?:st|nd|rd|th)?\s*(?:to|till|until|se|-|–|and)\s*$/.exec(lower.slice(0, m.start));
     if (!bare || (/and\s*$/.test(bare[0]) && !bare[1])) continue;
     const span = placeRange({ day: Number(bare[2]), month: m.from.month, year: m.from.year }, m.from, today);
     return span ? { ...span, start: m.start - bare[0].length, end: m.end } : 'refused';
@@ -443,6 +444,21 @@ const PERIODS: Rule[] = [
   }],
   [/\b(?:last|past|previous|prev)\s+(?:fortnight|two\s+weeks|2\s+weeks)\b/, (_m, t) => lastDays(t, 14)],
   [/\b(?:this|current)\s+fortnight\b/, (_m, t) => ({ from: addDays(startOfWeek(t), -7), to: t })],
+  // Calendar quarters: "Q4" (this year's, or last year's when it has not begun), "this quarter",
+  // "QTD", "last quarter"; a quarter still running ends today.
+  [/\b(?:(this|current|last|previous|prev)\s+quarter|q([1-4])(?:\s*(20\d\d))?|quarter\s+to\s+date|qtd)\b/, (m, t) => {
+    const year = Number(t.slice(0, 4));
+    const current = Math.floor((Number(t.slice(5, 7)) - 1) / 3);
+    const startOf = (y: number, q: number) => `${y}-${String(q * 3 + 1).padStart(2, '0')}-01` as IsoDate;
+    let y = m[3] ? Number(m[3]) : year;
+    let q = m[2] ? Number(m[2]) - 1 : current;
+    if (m[1] && /last|previous|prev/.test(m[1])) { q = current - 1; if (q < 0) { q = 3; y -= 1; } }
+    if (!m[3] && startOf(y, q) > t) y -= 1;
+    const from = startOf(y, q);
+    if (from > t) return null;
+    const end = endOfMonth(`${y}-${String(q * 3 + 3).padStart(2, '0')}-01` as IsoDate);
+    return { from, to: end < t ? end : t };
+  }],
   // "over the weekend", "last weekend": Saturday and Sunday — this week's once it has begun, else the last.
   [/\b(?:(this|the|last|past|previous|pichle)\s+)?weekend\b/, (m, t) => {
     const saturday = addDays(startOfWeek(t), 5);
@@ -616,6 +632,19 @@ function findIn(lower: string, today: IsoDate): Found | null {
   // The most specific phrase decides: an impossible day ("31 Feb") or a reversed range is
   // refused, not read again as something vaguer ("Feb").
   for (const m of lower.matchAll(DAYLIKE)) if (!validDay(m[0], today)) return null;
+
+  // "the fortnight ending 15th", "week ended 8 nov": that many days up to the day named.
+  const ending = /\b(fortnight|two\s+weeks|2\s+weeks|week)\s+end(?:ing|ed|s)?\s+(?:on\s+)?/.exec(lower);
+  if (ending) {
+    const rest = lower.slice(ending.index + ending[0].length);
+    // A day said bare ("15th") reads as one once it is "on the 15th".
+    const lead = /^the\s/.test(rest) ? 'on ' : 'on the ';
+    const last = findIn(lead + rest, today);
+    if (last && last.from === last.to && last.to <= today) {
+      const days = ending[1] === 'week' ? 7 : 14;
+      return { from: addDays(last.to, 1 - days), to: last.to, start: ending.index, stop: ending.index + ending[0].length + Math.max(0, last.stop - lead.length) };
+    }
+  }
 
   // "the first week of november", "last week of october": days 1–7, 8–14 … or the month's last seven.
   const nth = WEEK_OF_MONTH.exec(lower);

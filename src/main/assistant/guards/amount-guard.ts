@@ -43,7 +43,8 @@ export function amountDoubt(text: string, amounts: readonly FoundAmount[] = find
   for (const a of amounts) {
     if (LOOSE_SCALE.test(text.slice(a.end))) return `I can't tell which amount "${text.slice(a.start, a.end + (LOOSE_SCALE.exec(text.slice(a.end))?.[0].length ?? 0)).trim()}" is. Type it again, like 5 lakh or 5 crore.`;
   }
-  const meant = amounts.filter((a) => !/\bfrom\s*$/i.test(text.slice(0, a.start)));
+  // "from 40k to 60k", Hindi's "40k se 60k": the first is the current value, not a second amount.
+  const meant = amounts.filter((a) => !/\bfrom\s*$/i.test(text.slice(0, a.start)) && !/^\s+se\s+\d/i.test(text.slice(a.end)));
   // Told apart by value ("45k" and "45,000" are one amount), shown as typed.
   const byValue = new Map(meant.map((a) => [a.paisa ?? a.raw, a.raw.trim()]));
   if (byValue.size > 1) return `I found more than one amount (${[...byValue.values()].slice(0, 3).join(', ')}). Which one did you mean?`;

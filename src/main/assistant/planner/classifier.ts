@@ -414,7 +414,7 @@ function clarify(ranked: readonly IntentScore[]): IntentDecision {
 // ---------------------------------------------------------------- clauses
 
 /** Joiners between two requests; each side must carry a request of its own for a split. */
-const JOINER = /\s*(?:[,;](?:\s*(?:and\s+then|and\s+also|and|also|then|aur|plus)\b)?|\s(?:and\s+then|and\s+also|and|also|then|aur|plus|&)\s)\s*/gi;
+const JOINER = /\s*(?:[,;](?:\s*(?:and\s+then|and\s+also|and|also|then|aur|plus)\b)?|\s(?:and\s+then|and\s+also|and|also|then|aur|plus|&|\+)\s)\s*/gi;
 /** Joiners inside one phrase of the trade, and the commas of a number ("1,50,000"): never split there. */
 const FIXED = /\b(?:profit\s+and\s+loss(?:es)?|p\s+and\s+l|up\s+and\s+down|lena\s+(?:aur\s+)?dena|buy\s+and\s+sell|\d+(?:,\d+)+)\b/gi;
 

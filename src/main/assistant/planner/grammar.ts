@@ -30,6 +30,8 @@ export const SLANG: Readonly<Record<string, string>> = {
   stakes: 'bets', cap: 'limit', ceiling: 'limit', deposit: 'paid', deposited: 'paid', jama: 'paid', chukaya: 'paid', chukaye: 'paid',
   debtor: 'owes', debtors: 'owes', defaulter: 'owes', defaulters: 'owes', losers: 'losing', loser: 'losing', winners: 'won', winner: 'won',
   mkts: 'markets', mkt: 'market', sho: 'show', shoe: 'show', tke: 'take', tk: 'take',
+  setel: 'settle', setal: 'settle', settel: 'settle', setle: 'settle', clik: 'click', clck: 'click', klik: 'click',
+  lenden: 'transactions',
   // Chat shorthand of Hindi: "kl ka pnl", "setl kr do", "report bna do", "cl bda do", "lst wk", "n" for and.
   kl: 'kal', kr: 'kar', krna: 'karna', krni: 'karni', krne: 'karne', krke: 'karke', bna: 'bana', bnao: 'banao', bda: 'badha', bdha: 'badha', bdhao: 'badhao',
   lga: 'laga', lgaya: 'lagaya', lst: 'last', n: 'and', saude: 'bets', sauda: 'bets', saudey: 'bets', khulla: 'open', khulle: 'open',
@@ -44,7 +46,8 @@ export const SLANG: Readonly<Record<string, string>> = {
 const SYNONYMS: Array<[RegExp, string]> = [
   // Money "stuck" on a match is riding on it: the exposure ("ind aus pe kitna phasa hai"); stuck
   // with nothing of a match said is money not yet paid ("kitna paisa atka hai karan pe").
-  [/(?<=\b(?:match|matches|game|games|fixture|fixtures|market|markets|book)\b.*)\b(?:stuck|atka|atke|atki|phansa|phase|phasa|fasa|fasaa|fansa|riding)\b|\b(?:stuck|atka|atke|atki|phansa|phasa|fasa|fasaa|fansa|riding)\b(?=.*\b(?:match|matches|game|games|fixture|fixtures|market|markets|book)\b)/g, ' exposure '],
+  // "india aus mein apna kitna fasa hai", "market mein kitna paisa pada hai": riding on what is named "mein".
+  [/(?<=\b(?:match|matches|game|games|fixture|fixtures|market|markets|book|mein|me|main)\b.*)\b(?:stuck|atka|atke|atki|phansa|phase|phasa|fasa|fasaa|fansa|riding|pada|padi|pade)\b|\b(?:stuck|atka|atke|atki|phansa|phasa|fasa|fasaa|fansa|riding)\b(?=.*\b(?:match|matches|game|games|fixture|fixtures|market|markets|book)\b)/g, ' exposure '],
   [/\b(?:stuck|atka|atke|atki|phansa|phasa|fasa|fansa)\b/g, ' outstanding '],
   // "kisne abhi tak paisa nahi diya": money not given yet is what is owed.
   [/\b(?:paisa|paise|payment|pay)\s+(?:nahi|nahin|nhi|nai)\s+(?:diya|diye|di|bheja|bheje|kiya|kari)\b/g, ' outstanding '],
@@ -58,6 +61,20 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\bhow\s+deep\b|\bin\s+the\s+hole\b/g, ' outstanding '],
   // "no the other rahul yaar, verma wala": the one of that first name with this surname.
   [/\b(?:the\s+other|other|dusra|doosra|dusre|doosre|wo|woh)\s+(\p{L}+)(?:\s+(?:yaar|yar|bhai|na|ji))?[\s,]+(\p{L}+)\s+(?:wala|wali|wale|vala|vali|vale)\b/gu, ' $1 $2 '],
+  // "commission statement for 1st-15th": the commission itself (no report is of commission).
+  [/\b(commission|comm)\s+(?:statement|stmt|breakup|break\s*up|details)\b/g, ' commission '],
+  // "len-den dikhao": the dealings, payments both ways ("lena dena" stays what is owed).
+  [/\blen\s*-?\s*den\b/g, ' transactions '],
+  // "saare players ki list", "list of all my players": the downline.
+  [/\b(?:(?:saare|sare|sab|sabhi|all|poore|pure|my|mere)\s+)?(?:players?|clients|log|accounts)\s+(?:ki|ka)\s+list\b|\blist\s+of\s+(?:all\s+)?(?:my\s+)?(?:players|clients|accounts)\b/g, ' downline '],
+  // "who's in the red?": who is down, what they owe.
+  [/\bwho(?:s|\s+is|\s+are)?\s+(?:all\s+)?in\s+the\s+red\b/g, ' who outstanding '],
+  // "el clasico": Real Madrid against Barcelona.
+  [/\bel\s+clasico\b/g, ' madrid vs barca '],
+  // "india australia match pe kaun kaun khel raha hai": who has bets riding on it now.
+  [/\b(?:kaun|kon)\s+(?:kaun\s+|kon\s+)?(?:khel|khelra|laga|lagaa|bet\s+laga|bet\s+kar)\s*(?:raha|rahe|rhe|rha|rahi)\b/g, ' open bets '],
+  // "bottom 3 players last week", "worst 5 players": the players ranked by their results.
+  [/\b(?:bottom|worst|top|best)\s+(\d{1,2})\s+(?:players|punters|clients)\b/g, ' top $1 players pnl '],
   // "top5 mkts": a count typed onto its word.
   [/\btop(\d{1,3})\b/g, ' top $1 '],
   // "received", typed short: "neha 5k recd?".
@@ -68,7 +85,7 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\b(?:aggregate\s+)?daily\s+win(?:\s+limit)?\b|\badw\b/g, ' dailywin '],
   [/\bmin(?:imum)?\.?\s*(?:stake|bet)s?\b/g, ' minstake '],
   // Money that came in ("Karan ka paisa aaya kya", "paise mil gaye"): a payment made, asked or told.
-  [/\b(?:paisa|paise|paisay|money|payment)\s+(?:aaya|aaye|aayi|aa\s+gaya|aa\s+gaye|aa\s+gayi|mila|mile|mil\s+gaya|mil\s+gaye|jama\s+hua|jama\s+kiya)\b/g, ' paid '],
+  [/\b(?:paisa|paise|paisay|money|payment)\s+(?:aaya|aaye|aayi|aa\s+gaya|aa\s+gaye|aa\s+gayi|mila|mile|mil\s+gaya|mil\s+gaye|jama\s+hua|jama\s+kiya|diya|diye|de\s+diya|de\s+diye|bheja|bheje|bhej\s+diya|lauta\s*diya)\b/g, ' paid '],
   // The past tense stays past: "has Vivek squared up?" reports or asks what happened, it orders nothing.
   [/\b(?:squared|settled|cleared)\s+(?:up|off)\b/g, ' settled '],
   [/\bsquare\s*(?:up|off)\b|\bsettle\s+up\b|\bclear\s+(?:up|off)\b/g, ' settle '],
@@ -121,6 +138,10 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\b(?:chal\s+(?:rahe|rahi|raha)|chalte|chalti)\b/g, ' open '],
   // "is Deepak square with me?", "all square?": a balance of nil, asked of the take (not "square up").
   [/\bsquare(?=\s+(?:kar|karo|kardo|karna|karke|kar\s+do)\b)/g, ' settle '],
+  // "square the account with Mr. Malhotra", "square his account": the bookie's order to settle.
+  [/\bsquare\s+(?:the|his|her|their|this|that)\s+(?:account|accounts|books?|khata|hisaab|balance)\b/g, ' settle '],
+  // "please reconcile Mr. Desai's account": a check of the balance and its payments, never a payment.
+  [/\breconcil(?:e|es|ed|ing|iation)\b/g, ' balance settlement history '],
   [/\b(?:all\s+)?square\b(?!\s*(?:up|off|kar|karo|kardo|karna|karke))/g, ' balance '],
   // "how much could I lose if it all goes wrong", "stand to lose": what is at risk, the exposure.
   [/\b(?:could|can|might|may|would|will)\s+(?:i|we|you)?\s*(?:possibly\s+|still\s+)?lose\b|\bstand\s+to\s+lose\b/g, ' exposure '],
@@ -554,8 +575,9 @@ export function read(text: string, today: IsoDate, known: ReadonlySet<string> = 
     if (run.length > 0 && turnedDown && names.length > 0) run = [];
     if (run.length > 0) {
       const prev = tokens[run[0]!.index - 1];
-      // "not karan, neha", "Neha not Karan": a name said with "not" is turned down once another is named.
-      if (/(?:^|\s)(?:not|nahi|nahin)$/.test(before.join(' '))) refused.add(names.length);
+      // "not karan, neha", "Neha not Karan", "anita nahi, lakshmi ka": a name said with "not" is
+      // turned down once another is named (a comma ends what "not" applies to).
+      if ((/(?:^|\s)(?:not|nahi|nahin)$/.test(before.join(' ')) && !afterComma.has(run[0]!.index)) || turnedDown) refused.add(names.length);
       names.push({ text: run.map((t) => t.word).join(' '), before: afterComma.has(run[0]!.index) && prev ? ',' : prev?.word ?? null });
     }
     run = [];

@@ -26,7 +26,7 @@ export const PARAPHRASES: Readonly<Record<string, ParaphraseSet>> = {
     ],
     c: [
       'pnl for Ishaan last 7 days', 'show profit loss for the week', 'p&l yesterday', 'Mohit ka profit loss dikhao',
-      'give me my winnings for november', 'aaj ka pnl batao', 'profit/loss on SRH vs DC', 'my p n l since the 1st',
+      'give me my winnings for november', 'aaj ka pnl bata do', 'profit/loss on SRH vs DC', 'my p n l since the 1st',
       'pnl breakdown for Rakesh this month', 'show me the profits, last 30 days', 'plz send pnl for Pooja',
       'performance of Chirag this week', 'total pnl sab players ka', 'profitt for Ojas this week', 'net result for Keshav yesterday',
     ],

@@ -199,6 +199,8 @@ function asked(input: PlannerInput): PlannerInput {
   const tells = (piece: string) => {
     const folded = fold(piece).replace(/[,.;!?]+\s*$/, '').trim();
     // "not the settled ones", "only open": a qualifier of the request, never a sentence of its own.
+    // "imran ki bets dikhao, arjun wala player": an aside saying whose player it is.
+    if (/^\p{L}+(?:\s+\p{L}+)?\s+(?:wala|wali|vala|vali|ka|ki|ke)\s+(?:player|banda|bandi|client|aadmi|customer)$/u.test(folded)) return true;
     if (/\?/.test(piece) || /^(?:not|no|except|but|only|just|excluding|without|and|or|aur|sirf|bas)\b/.test(folded) || folded.split(/\s+/).length < 3) return false;
     return TELLING.test(folded) || speechAct(folded, ORDER_VERBS) === 'statement' || (HINDI_TELLING.test(folded) && !HINDI_ASKS_OR_ORDERS.test(folded));
   };
@@ -289,8 +291,9 @@ export class RulePlanner implements Planner {
     let context = input.context;
     const calls: PlannedCall[] = [];
     const intents: string[] = [];
+    let clausePlayer: string | undefined;
     for (const [i, text] of clauses.entries()) {
-      const d = this.planOneNamed({ ...input, text, context, continuesClause: i > 0 });
+      const d = this.planOneNamed({ ...input, text, context, continuesClause: i > 0, ...(clausePlayer && { clausePlayer }) });
       if (d.action !== 'tools') return d;
       // "what if I lay india 20k, exposure kitna kam hoga?": a later clause asking the same read with
       // less narrowing ("exposure") leans on the earlier one (India's exposure), unless it asks the whole.
@@ -300,6 +303,7 @@ export class RulePlanner implements Planner {
       for (const call of d.calls) if (!narrower(call)) calls.push(call);
       intents.push(d.intent);
       const named = readings[i]!.names.find((n) => n.before !== 'on' && n.before !== 'in')?.text;
+      if (named) clausePlayer = named;
       context = {
         lastCalls: d.calls, lastIntent: d.intent.replace(/^follow_up:/, ''),
         lastPlayer: named ? { id: named, name: named } : context.lastPlayer,
@@ -340,7 +344,9 @@ export class RulePlanner implements Planner {
       };
     }
     // "how do I confirm a limit change, kahan click karna hai?": how the desk is used, not a read of the book.
-    const howTo = /^(?:(?:ok|so|hey|hi|and|but)\s+)*(?:how\s+(?:do|can|should|would|to)\s*(?:i|we|you|u)?|where\s+do\s+(?:i|we)|kaise)\b.*\b(?:confirm|cancel|click|button|use|export|download|undo|approve|log\s*in|sign\s*in|log\s*out|api\s+key|settings?|preview|card)\b/.test(r.folded);
+    const howTo = /^(?:(?:ok|so|hey|hi|and|but)\s+)*(?:how\s+(?:do|can|should|would|to)\s*(?:i|we|you|u)?|where\s+do\s+(?:i|we)|kaise)\b.*\b(?:confirm|cancel|click|button|use|export|download|undo|approve|log\s*in|sign\s*in|log\s*out|api\s+key|settings?|preview|card)\b/.test(r.folded)
+      // "how does settling work in here?": how a feature works, not its figures.
+      || /^(?:(?:ok|so|hey|hi|and|but)\s+)*how\s+(?:does|do|will)\s+(?:the\s+)?\p{L}+(?:\s+\p{L}+)?\s+work\b/u.test(r.folded);
     if (hasAny(r, 'capabilities') || /^(?:help|\?|commands|menu)\b/.test(r.folded) || (howTo && r.names.length === 0 && r.amounts.length === 0)) {
       return { ...base, intent: 'capabilities', action: 'direct', calls: [], confidence: 1 };
     }
@@ -425,6 +431,13 @@ export class RulePlanner implements Planner {
         : [c]));
       calls.splice(0, calls.length, ...each.slice(0, 4));
     }
+    // "aur uska commission?" after "deepak ka pnl is mahine": a short follow-up with no dates of its
+    // own asks for the period the conversation was on, not today.
+    const lastRange = (input.context.lastCalls ?? []).map(rangeOf).find((x) => x !== null);
+    if (r.range === null && lastRange && !input.continuesClause && r.tokens.length <= 6 && (FOLLOW_UP_OPENER.test(r.folded) || r.pronounPlayer)
+      && !FRESHNESS.some((w) => r.words.has(w)) && !intents.some(isWrite)) {
+      calls.splice(0, calls.length, ...calls.map((c) => (planningOf(c.tool)?.range ? withRange(c, lastRange) : c)));
+    }
     // "pnl today and yesterday separately", "day by day": one call per day of a short range.
     if (EACH_DAY.test(r.folded) && !intents.some(isWrite)) {
       const split = calls.flatMap((c) => {
@@ -470,7 +483,10 @@ export class RulePlanner implements Planner {
    */
   private readOfPage(input: PlannerInput, r: Reading): Decision | null {
     const asks = speechAct(r.folded, ORDER_VERBS) === 'question' || /\b(?:show|explain|summari[sz]e|tell|walk|batao|dikhao|samjhao|samjha)\b/.test(r.folded);
-    if (!POINTS_AT_PAGE.test(r.folded) || r.names.length > 0 || r.amounts.length > 0 || !asks) return null;
+    // "ab kitna hai", "how bad is it" on a page, at the start of a conversation: a short question
+    // with nothing of its own asks about what is on screen.
+    const bare = r.tokens.length <= 4 && (input.context.lastCalls ?? []).length === 0;
+    if (!(POINTS_AT_PAGE.test(r.folded) || bare) || r.names.length > 0 || r.amounts.length > 0 || !asks) return null;
     const path = input.page.path;
     const intent = INTENTS.find((i) => i.shownOn !== undefined && (path === i.shownOn || path.startsWith(`${i.shownOn}/`)));
     if (!intent || isWrite(intent)) return null;
@@ -486,6 +502,8 @@ export class RulePlanner implements Planner {
    * shows the proposal again, since only the Confirm button can make it happen.
    */
   private amendOrRepeat(input: PlannerInput, r: Reading): Decision | null {
+    const agreed = this.agreedToAskedChange(input, r);
+    if (agreed) return agreed;
     const last = input.context.lastCalls;
     const proposed = last?.length === 1 && WRITE_TOOLS.has(last[0]!.tool) ? last[0]! : null;
     const { write, spec } = proposed ? { write: proposed, spec: planningOf(proposed.tool) } : this.changeOfLastRead(input, r);
@@ -494,7 +512,9 @@ export class RulePlanner implements Planner {
     if (asksToSkipConfirmation(input.text)) return { ...base, action: 'clarify', calls: [], clarify: { reason: 'not_allowed', question: SKIP_CONFIRMATION_ANSWER } };
     if (r.amounts.length === 0 && GO_AHEAD.test(r.folded)) return { ...base, action: 'tools', calls: [{ tool: write.tool, args: { ...write.args } }] };
     // "15k, not 20", "30k instead of 25k": the amount turned down is not the new one.
-    const amounts = r.amounts.filter((a) => !/\b(?:not|instead\s+of|rather\s+than|nahi|nahin)\s*$/i.test(input.text.slice(0, a.start)));
+    // With one amount only, a "nahi" before it is the "no" of a correction ("nahi nahi sava lakh").
+    const turnedDown = r.amounts.length < 2 ? /\b(?:not|instead\s+of|rather\s+than)\s*$/i : /\b(?:not|instead\s+of|rather\s+than|nahi|nahin)\s*$/i;
+    const amounts = r.amounts.filter((a) => !turnedDown.test(input.text.slice(0, a.start)));
     if (amounts.length !== 1 || !spec.amount || !AMEND.test(r.folded) || r.names.length > 0) return null;
     const amount = amounts[0]!;
     const refusal = amountRefusal(amount) ?? amountDoubt(input.text, amounts);
@@ -506,6 +526,25 @@ export class RulePlanner implements Planner {
       return { ...base, action: 'clarify', calls: [], clarify: { reason: 'unplannable', question: `Do you want me to change it to ${amount.raw.trim()}? Say it as an instruction and I will show you a new preview to confirm.` } };
     }
     return { ...base, action: 'tools', calls: [{ tool: write.tool, args: { ...write.args, ...spec.amount.with, [spec.amount.arg]: inUnitsOf(amount, write.args[spec.amount.arg]) } }] };
+  }
+
+  /**
+   * "anita ka CL 1 lakh kar du kya?" answered with her limit, then "haan ok kar do": agreement to the
+   * change the last message asked about, which is now ordered: its preview, to confirm. Only when
+   * the last message named the change whole (its write's slots fill) and this one adds nothing.
+   */
+  private agreedToAskedChange(input: PlannerInput, r: Reading): Decision | null {
+    const lastText = input.context.lastText;
+    if (!lastText || r.amounts.length > 0 || r.names.length > 0 || !GO_AHEAD.test(r.folded)) return null;
+    const last = input.context.lastCalls;
+    if (!last?.length || last.some((c) => WRITE_TOOLS.has(c.tool))) return null;
+    const asked = read(lastText, input.today, KNOWN_WORDS);
+    if (speechAct(asked.folded, ORDER_VERBS) !== 'question') return null;
+    const writes = triggered(asked).filter(isWrite);
+    if (writes.length !== 1) return null;
+    const filled = writes[0]!.fill(new Slots({ ...input, text: lastText }, asked));
+    if ('clarify' in filled) return null;
+    return { request_id: input.requestId, intent: `follow_up:${writes[0]!.id}`, action: 'tools', calls: [{ tool: writes[0]!.tool, args: filled.args }], confidence: 0.75 };
   }
 
   /**

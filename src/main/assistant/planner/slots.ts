@@ -138,7 +138,8 @@ export class Slots {
     const named = this.namedPlayer({ anyCue: options.takesFixture === false });
     if (named) return named;
     if (SELF.some((w) => this.r.words.has(w)) || BULK.test(this.r.folded) || hasAny(this.r, 'total', 'overall')) return null;
-    return this.pagePlayer();
+    // "R Verma: per click win 5k, min stake 100": a later clause naming no one is about the one named before it.
+    return this.input.clausePlayer ?? this.pagePlayer();
   }
 
   /**
@@ -197,7 +198,8 @@ function isChangeBy(r: Reading, amount: { raw: string }): boolean {
  * 40k limit to 10k when 50k was meant, so it is asked about.
  */
 export function newValueOf(r: Reading): { paisa: number } | { problem: string } {
-  const afterTo = /(?:\b(?:to|at|as)|=>?|->|→)\s*(?:-|−|minus\s+)?(?:₹|rs\.?\s*|inr\s*)?(\d[\d,.]*\s*[a-z]*)/.exec(r.folded);
+  // "40k se 60k kar do": Hindi's "from … to" is "se", the value after it the new one.
+  const afterTo = /(?:\b(?:to|at|as)|=>?|->|→|(?<=\d\s*[a-z]*)\s+se)\s*(?:-|−|minus\s+)?(?:₹|rs\.?\s*|inr\s*)?(\d[\d,.]*\s*[a-z]*)/.exec(r.folded);
   const candidates = afterTo ? r.amounts.filter((a) => afterTo[1]!.startsWith(a.raw.toLowerCase().replace(/^(?:₹|rs\.?|inr)\s*/, '').slice(0, 1))) : r.amounts;
   if (!afterTo && r.amounts.some((a) => isChangeBy(r, a))) return { problem: 'What should the new limit be? I set a limit to a value, not by a change.' };
   const amount = afterTo ? (candidates.at(-1) ?? r.amounts.at(-1)) : r.amounts.length === 1 ? r.amounts[0] : undefined;

@@ -14,6 +14,8 @@ const QUESTION_OPENER = /^(?:what|whats|how|who|whom|whose|when|why|which|where|
 const QUESTION_CLOSER = /\b(?:kya|kitna|kitne|kitni|na|ki\s+nahi|ya\s+nahi|or\s+not|hai\s+kya|yet)\s*[?!.]*$/;
 const HINDI_QUESTION = /\b(?:kitna|kitne|kitni|kaun|kon|kab|kaise|kyu|kyun|kya)\b/;
 const HINDI_ORDER_END = /\b(?:kar\s*do|kardo|krdo|karo|kro|kijiye|kariye|karde|kar\s+de|de\s+do|dedo|dikhao|batao|bhejo|bhej\s+do)\s*[.!]*$/;
+/** "kar doge kya", "kar dijiye na", "bhej sakte ho": will you do it, asked of the assistant. */
+const POLITE_HINDI_ORDER = /\b(?:kar|kr|bhej|bana|dikha|bata|laga|set|settle)\s+(?:doge|dogi|doge\s+na|denge|dijiye|dijie|sakte\s+ho|sakoge|sakogi)\b/;
 /** What happened, not what to do: "paid", "sent", "diye". */
 const DONE = /\b(?:paid|sent|cleared|settled|deposited|transferred|received|got|diya|diye|di|bheja|bheje|bheji|kiya|kiye|kari|mila|mile|aaya|aaye|aa\s+gaya|aa\s+gaye|de\s+diya|de\s+diye)\b/;
 /** Orders in Hinglish and English that make even "…?" a request. */
@@ -36,6 +38,8 @@ export function speechAct(folded: string, orderVerbs: ReadonlySet<string>): Spee
   const text = folded.trim().replace(FILLER, '').trim();
   if (ADVICE.test(text) || HYPOTHETICAL.test(text)) return 'question';
   if (POLITE_ORDER.test(text) || orderVerbs.has(text.split(/[\s,.!?]+/)[0] ?? '')) return 'command';
+  // "min stake 500 kar doge kya plz", "bhej denge kya": a favour asked is an order, Hindi's polite way.
+  if (POLITE_HINDI_ORDER.test(text)) return 'command';
   if (QUESTION_OPENER.test(text) || QUESTION_CLOSER.test(text)) return 'question';
   // Hindi puts its question word anywhere ("karan ka kitna settle karna baki hai", "alerts band hai kya
   // abhi"): asked, unless the message ends on an order ("… kitna bhi ho, settle kar do").

@@ -31,6 +31,8 @@ export interface ConversationContext {
   lastFixture: KnownEntity | null;
   /** The report the conversation last made (its artifact id and title), for "send it to Arjun", "share it with me". */
   lastArtifact?: KnownEntity | null;
+  /** The user's previous message, as typed: "haan ok kar do" agrees to the change it asked about. */
+  lastText?: string | null;
 }
 
 export const EMPTY_CONTEXT: ConversationContext = { lastCalls: null, lastIntent: null, lastPlayer: null, lastFixture: null, lastArtifact: null };
@@ -45,6 +47,8 @@ export interface PlannerInput {
   context: ConversationContext;
   /** A later clause of the same message ("… and sneha ka 30k"): it leans on the clause before it, whatever its length. */
   continuesClause?: boolean;
+  /** The player an earlier clause of the same message named: "R Verma: per click win 5k, min stake 100" is his min stake too. */
+  clausePlayer?: string;
 }
 
 /** Any planner (rules, or a model later) returns the decision contract; the runtime validates it. */

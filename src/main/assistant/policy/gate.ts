@@ -315,7 +315,10 @@ async function placeEntities(call: PlannedCall, definition: ToolDefinition, reso
   if ((marketName || outcomeName) && fixtureId && (definition.entities.market || definition.entities.outcome)) {
     const ref = await resolver.fixtureById(fixtureId);
     if (!ref) return { clarify: { reason: 'fixture_not_found', question: 'Which match do you mean?' } };
-    const markets = marketName ? ref.markets.filter((m) => sameOrContains(m.name, marketName)) : ref.markets;
+    // "back under 300.5": the side of an over/under line names the market with that line.
+    const line = outcomeName ? /^(over|under)\s+(\d+(?:\.\d+)?)$/i.exec(outcomeName.trim()) : null;
+    const markets = marketName ? ref.markets.filter((m) => sameOrContains(m.name, marketName))
+      : line ? ref.markets.filter((m) => m.name.includes(line[2]!) && m.outcomes.some((o) => sameOrStarts(o.name, line[1]!))) : ref.markets;
     const market = markets.length === 1 ? markets[0] : markets.find((m) => outcomeName && m.outcomes.some((o) => namesOutcome(o, outcomeName)));
     if (marketName || definition.entities.outcome) {
       if (!market) return { clarify: { reason: 'needs_market', question: `Which market of ${ref.name}: ${ref.markets.map((m) => m.name).join(', ')}?` } };
@@ -326,7 +329,7 @@ async function placeEntities(call: PlannedCall, definition: ToolDefinition, reso
       ids.market = market.id;
       if (outcomeName && definition.entities.outcome) {
         const outcome = market.outcomes.find((o) => normalizeForSearch(o.name) === normalizeForSearch(outcomeName))
-          ?? market.outcomes.find((o) => namesOutcome(o, outcomeName));
+          ?? market.outcomes.find((o) => namesOutcome(o, line ? line[1]! : outcomeName));
         if (!outcome) return { clarify: { reason: 'needs_outcome', question: `Which outcome of ${market.name}: ${market.outcomes.map((o) => o.name).join(', ')}?` } };
         ids.outcome = outcome.id;
       }
