@@ -29,7 +29,7 @@ async function expectPlanned(cases: EvalCase[], maxFailed: number): Promise<void
   expect(unasked.map((r) => `${r.id}: ${r.tools!.join(', ')}`)).toEqual([]);
 }
 
-describe('planner evaluation in new wordings (tests/fixtures/assistant-cases-2.jsonl … assistant-cases-24.jsonl)', () => {
+describe('planner evaluation in new wordings (tests/fixtures/assistant-cases-2.jsonl … assistant-cases-26.jsonl)', () => {
   it('case ids are unique across the project case files', async () => {
     const ids = (await Promise.all(['assistant-cases.jsonl', ...FILES.map(([file]) => file)].map(caseFile))).flat().map((c) => c.id);
     expect(new Set(ids).size).toBe(ids.length);
@@ -61,7 +61,8 @@ describe('planner evaluation in new wordings (tests/fixtures/assistant-cases-2.j
    * chat, run-on and self-correcting (63/96); 20, a veteran's terse ledger style (80/97); then, after
    * the fixes of 18–20, 21, a munshi typing for his boss, voice notes and forwards (99/113) and 22,
    * four kinds of English agent (79/91); and after the fixes of 21–22, 23, Hinglish follow-up chains
-   * (86/94) and 24, fast non-native English with names not in the book (90/94).
+   * (86/94) and 24, fast non-native English with names not in the book (90/94); with them, 25, one
+   * agent's week of chats (87/97) and 26, short and sloppy phone typing (82/93).
    */
   const FILES: Array<[file: string, atLeast: number, misses: number, what: string]> = [
     ['assistant-cases-2.jsonl', 170, 0.05, 'passed 97.0% when this bound was set'],
@@ -87,6 +88,8 @@ describe('planner evaluation in new wordings (tests/fixtures/assistant-cases-2.j
     ['assistant-cases-22.jsonl', 90, 0.1, 'four kinds of English agent, 79/91 before its fixes'],
     ['assistant-cases-23.jsonl', 90, 0.05, 'Hinglish follow-up chains, 86/94 before its fixes'],
     ['assistant-cases-24.jsonl', 90, 0.05, 'fast non-native English, names not in the book, 90/94 before its fixes'],
+    ['assistant-cases-25.jsonl', 95, 0.05, "one agent's week of chats, 87/97 before its fixes"],
+    ['assistant-cases-26.jsonl', 90, 0.1, 'short and sloppy phone typing, 82/93 before its fixes'],
   ];
   it.each(FILES)('plans %s (at least %i cases) with at most %f of them missed (%s)', async (file, atLeast, misses) => {
     const cases = await caseFile(file);

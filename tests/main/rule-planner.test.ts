@@ -875,6 +875,21 @@ describe('several changes, agreement and follow-ups (blind sets 18–24)', () =>
     expect(calls('deepak ka min stake 500 kar do, chhote chhote bets se pareshan hu')).toEqual([edit('deepak', 50_000, 'minStake')]);
   });
 
+  it('a payment told and booked is a settlement of what was paid; with no amount it is asked', () => {
+    const settle = (player: string, amount: number) => ({ tool: 'agent.settlePlayer', args: { player, mode: 'amount', amount } });
+    expect(calls('Anita dropped 15k cash at the office yesterday, record it against her')).toEqual([settle('anita', 1_500_000)]);
+    expect(calls('Karan ne 8,500 GPay kiye hain, entry daal do uske naam pe')).toEqual([settle('karan', 850_000)]);
+    expect(calls('ishan bhat 3k recieved, settle')).toEqual([settle('ishan bhat', 300_000)]);
+    expect(plan('Deepak paid something in cash, record it').clarify?.reason).toBe('needs_amount');
+  });
+
+  it('the ledger\'s short forms and a chat\'s repeated words', () => {
+    expect(calls("cap Sneha's daily winnings at 1 lakh")).toEqual([edit('sneha', 10_000_000, 'aggregateDailyWin')]);
+    expect(calls('comm lw')).toEqual([{ tool: 'agent.getCommission', args: { from: '2026-11-09', to: '2026-11-15' } }]);
+    expect(calls('karan karan bal bal')).toEqual([{ tool: 'agent.getTake', args: { player: 'karan' } }]);
+    expect(plan("'; drop table bets; --").clarify?.reason).toBe('not_allowed');
+  });
+
   it('a hedge lays when "lay" is said as the verb, wherever it stands', () => {
     expect(calls('hedge: lay india 10k match odds ind v aus')[0]?.args).toMatchObject({ side: 'lay', outcome: 'india' });
     expect(calls('lay off 10k on india in ind v aus')[0]?.args).toMatchObject({ side: 'back' });

@@ -61,6 +61,8 @@ export default defineTool({
       const args: Record<string, unknown> = { player, mode: 'auto' };
       if (r.amounts.length > 1) return ask('needs_amount', 'I found more than one amount. How much should be settled?');
       const amount = r.amounts[0];
+      // A payment to book ("Deepak paid something in cash, record it") is of what was paid, never the whole balance.
+      if (!amount && hasAny(r, 'recorded')) return ask('needs_amount', 'How much was paid? I record it as a settlement of that amount.');
       if (amount) {
         const refusal = amountRefusal(amount);
         if (refusal !== null || amount.paisa === null) return ask('needs_amount', refusal ?? 'How much should be settled?');

@@ -30,7 +30,7 @@ export const SLANG: Readonly<Record<string, string>> = {
   stakes: 'bets', cap: 'limit', ceiling: 'limit', deposit: 'paid', deposited: 'paid', jama: 'paid', chukaya: 'paid', chukaye: 'paid',
   debtor: 'owes', debtors: 'owes', defaulter: 'owes', defaulters: 'owes', losers: 'losing', loser: 'losing', winners: 'won', winner: 'won',
   mkts: 'markets', mkt: 'market', sho: 'show', shoe: 'show', tke: 'take', tk: 'take',
-  setel: 'settle', setal: 'settle', settel: 'settle', setle: 'settle', clik: 'click', clck: 'click', klik: 'click',
+  lw: 'last week', lwk: 'last week', recieved: 'received', recived: 'received', receved: 'received', recevied: 'received', setel: 'settle', setal: 'settle', settel: 'settle', setle: 'settle', clik: 'click', clck: 'click', klik: 'click',
   lenden: 'transactions',
   // Chat shorthand of Hindi: "kl ka pnl", "setl kr do", "report bna do", "cl bda do", "lst wk", "n" for and.
   kl: 'kal', kr: 'kar', krna: 'karna', krni: 'karni', krne: 'karne', krke: 'karke', bna: 'bana', bnao: 'banao', bda: 'badha', bdha: 'badha', bdhao: 'badhao',
@@ -54,7 +54,7 @@ const SYNONYMS: Array<[RegExp, string]> = [
   // "ishaan ka hisaab khalas karo", "pooja ka hisaab barabar kr de": the account squared, by order.
   [/\b(?:hisaab|hisab|khata|khaata|balance|account)\s+(?:khalas|khallas|khatam|barabar|saaf|chukta|nil|zero|clear)\s+(?=(?:kar|karo|kr|kro|kardo|krdo|karde|krde|kar\s+do|kr\s+do|kar\s+de|kr\s+de|karna|krna|please|pls)\b)/g, ' settle '],
   // "full list of guys under me": the people below the user are the downline.
-  [/\b(?:guys|people|players|log|bande|accounts|everyone|clients|punters)\s+(?:under|below|beneath|niche)\s+(?:me|mere)\b/g, ' downline '],
+  [/\b(?:guys|people|ppl|players|log|bande|accounts|everyone|clients|punters)\s+(?:under|below|beneath|niche)\s+(?:me|mere)\b/g, ' downline '],
   // "how much room for bets": the purpose of the room, not a request for bets.
   [/\b(?:bets?|betting)\s+(?:ke\s+liye|lagane\s+ke\s+liye|khelne\s+ke\s+liye)\b|\bfor\s+(?:betting|bets)\b|\bto\s+bet\s+with\b/g, ' '],
   // "how deep is he", "in the hole": what a player owes.
@@ -75,6 +75,13 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\b(?:kaun|kon)\s+(?:kaun\s+|kon\s+)?(?:khel|khelra|laga|lagaa|bet\s+laga|bet\s+kar)\s*(?:raha|rahe|rhe|rha|rahi)\b/g, ' open bets '],
   // "bottom 3 players last week", "worst 5 players": the players ranked by their results.
   [/\b(?:bottom|worst|top|best)\s+(\d{1,2})\s+(?:players|punters|clients)\b/g, ' top $1 players pnl '],
+  // "record it against her", "mark it", "entry daal do uske naam pe": a payment told, booked as a
+  // settlement of what was paid ("recorded" asks for the amount when none was told).
+  [/\b(?:record|mark|log|note|book)\s+(?:it|this|that|the\s+payment|payment|the\s+cash|cash)\b(?:\s+(?:against|for|to|in|on)\s+(?:her|him|them|his|their)(?:\s+(?:account|name))?)?|\bentry\s+(?:daal|dal|kar|karo|kr)\s*(?:do|de|dena|dijiye)?\b/g, ' settle recorded '],
+  // "show me my whole team incl Arjun's guys": the user's people are the downline.
+  [/\b(?:my|mera|meri|apna|apni)\s+(?:whole\s+|entire\s+|full\s+|poori\s+|puri\s+)?team\b|\b(?:whole|entire|full)\s+team\b/g, ' downline '],
+  // "whos still betting on the india aus game": bets still open.
+  [/\bstill\s+(?:betting|playing|riding|in\s+play)\b/g, ' open bets '],
   // "top5 mkts": a count typed onto its word.
   [/\btop(\d{1,3})\b/g, ' top $1 '],
   // "received", typed short: "neha 5k recd?".
@@ -82,7 +89,7 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\bprofit\s*(?:and|&|\/|n)\s*loss(?:es)?\b|\bp\s*(?:&|n|\/|and)\s*l\b|\bpnl\b|\bpl\b/g, ' pnl '],
   [/\b(?:credit\s*limits?|credit\s*lines?|c\s*\/\s*l|cl|cls)\b/g, ' creditlimit '],
   [/\bper[\s-]*click(?:\s*win)?(?:\s*limit)?\b|\bpcw\b|\bmax(?:imum)?\s+win\s+per\s+bet\b/g, ' perclickwin '],
-  [/\b(?:aggregate\s+)?daily\s+win(?:\s+limit)?\b|\badw\b/g, ' dailywin '],
+  [/\b(?:aggregate\s+)?daily\s+(?:win|wins|winnings|winning)(?:\s+(?:limit|cap))?\b|\badw\b/g, ' dailywin '],
   [/\bmin(?:imum)?\.?\s*(?:stake|bet)s?\b/g, ' minstake '],
   // Money that came in ("Karan ka paisa aaya kya", "paise mil gaye"): a payment made, asked or told.
   [/\b(?:paisa|paise|paisay|money|payment)\s+(?:aaya|aaye|aayi|aa\s+gaya|aa\s+gaye|aa\s+gayi|mila|mile|mil\s+gaya|mil\s+gaye|jama\s+hua|jama\s+kiya|diya|diye|de\s+diya|de\s+diye|bheja|bheje|bhej\s+diya|lauta\s*diya)\b/g, ' paid '],
@@ -482,7 +489,8 @@ function withBarePeriods(text: string): string {
 }
 
 export function read(text: string, today: IsoDate, known: ReadonlySet<string> = LEXICON): Reading {
-  const corrected = correctWords(fold(text), text, known);
+  // A word typed twice in a row ("karan karan bal bal") is said once.
+  const corrected = correctWords(fold(text), text, known).replace(/\b(\p{L}{2,})(?:\s+\1\b)+/gu, '$1');
   let folded = ` ${corrected} `;
   for (const [pattern, word] of SYNONYMS) folded = folded.replace(pattern, word);
   const range = findDateRange(corrected, today) ?? findDateRange(withBarePeriods(corrected), today);

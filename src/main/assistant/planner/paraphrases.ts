@@ -170,7 +170,7 @@ export const PARAPHRASES: Readonly<Record<string, ParaphraseSet>> = {
       'how many active players do I have?', 'who all are my agents?',
     ],
     c: [
-      'list out my players', 'show downline', 'my sub-agents', 'mere players dikhao', 'all my accounts', 'show the tree', 'list all clients',
+      'list out my players', 'show downline', 'my sub-agents', 'mere saare players dikhao', 'all my accounts', 'show the tree', 'list all clients',
       'downline structure', 'show players under Bhavesh', 'network view', 'sab agents ki list', 'display my hierarchy', 'my punters list',
     ],
   },

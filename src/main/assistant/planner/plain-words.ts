@@ -63,11 +63,11 @@ const REGIONAL: Readonly<Record<string, string>> = {
     bada bade badi thoda thodi thode pura poora puri poori matlab lekin wala wali wale yaad sach sacchi jhoot mood tension tensed
     bhejna bhejni bhejne bolna likhna karke karkar krke krdo krdi krna krni krne kro kra kri kre karo karoge karenge krenge hoga hogi
     chahiye chaiye zaroor jarur zarur bilkul ekdum ekdam fir phir abhi ab tab jab kal parso aaj turant jaldi der late pehle baad
-    sabse jyada zyada sirf bas khali khaali poora wapas wapis bacha bachi bache upar neeche niche aage peeche piche saamne galti galat karaya karaaya karwaya karvaya karwaaya diya
+    sabse jyada zyada sirf bas khali khaali poora wapas wapis bacha bachi bache upar neeche niche aage peeche piche saamne galti galat naam karaya karaaya karwaya karvaya karwaaya diya
     wala wali chahiye chaiye bhejo bhejdo list`,
   // English as chat types it: the short forms, and words of talk that are never a player here.
   english_chat: `wud wld cud shud shld wht wat abt bcoz coz cuz plz pls thx tnx ur pic msg bro bruh sis fyi asap btw lol omg idk imo rn tbh wrt
-    gonna wanna gotta lemme gimme dunno tmrw tmr recd rcvd amt approx yr yrs hrs mins max min bother typo typos pfa prepone postpone revert needful itself kindly asap pls plz`,
+    gonna wanna gotta lemme gimme dunno tmrw tmr recd rcvd amt approx yr yrs hrs mins max min bother typo typos gm gn thru tho incl ppl gpay upi pfa prepone postpone revert needful itself kindly asap pls plz`,
   marathi: `aahe ahe aahet ahet aahes hota hoti hote hotas zala jhala zali jhali zale jhale kiti kay kaay kasa kashi kase kon konala konacha
     sang sanga saang sangaa kara karaa karun kar dakhav dakhva dakhava bagh baga bagha majha majhi majhe maza mazi maze mala amhala
     tyacha tyachi tyache tyala tichi ticha tila cha chi che chya chyaa la pan pun aani ani udya ithe tithe kuthe nako hava havay pahije

@@ -157,6 +157,8 @@ function firstCorrection(out: string): string | null {
  */
 const UNSUPPORTED_ORDER = /^(?:(?:please|pls|plz|kindly|just|can\s+(?:you|u)|could\s+(?:you|u)|i\s+(?:want|need)\s+(?:you\s+)?to|go\s+ahead\s+and)\s+)*(delete|remove|cancel|void|block|unblock|suspend|ban|lock|unlock|undo|reverse|refund|erase|wipe|freeze|unfreeze|disable|deactivate|rename)\b|\b(delete|block|cancel|suspend|ban|void|freeze|unblock|hata|hatao|mita|mitao)\s+(?:kar\s+do|kardo|karo|krdo|kar\s+de|do)\b/;
 function unsupportedOrder(folded: string): string | null {
+  // "'; drop table bets; --": database commands are no request of the book.
+  if (/\b(?:drop|truncate|alter)\s+(?:table|database|schema)\b|\bdelete\s+from\b|\binsert\s+into\b|\bunion\s+select\b/.test(folded)) return 'run';
   // "transfer 10k from Karan's account to Sneha's": money moved between players, which no tool does.
   if (/^(?:(?:please|pls|plz|kindly|can\s+(?:you|u)|could\s+(?:you|u))\s+)*(?:transfer|move|shift)\b.*\bfrom\b.*\bto\b/.test(folded.trim())) return 'move money between accounts';
   const m = UNSUPPORTED_ORDER.exec(folded.trim());
@@ -197,11 +199,12 @@ function asked(input: PlannerInput): PlannerInput {
   const pieces = input.text.split(/(?<=[,.;!?])\s+/);
   if (pieces.length < 2) return input;
   const tells = (piece: string) => {
-    const folded = fold(piece).replace(/[,.;!?]+\s*$/, '').trim();
+    // Read with its typos put right ("3k recieved" tells a payment), as every other sentence is.
+    const folded = read(piece, input.today, KNOWN_WORDS).folded.replace(/[,.;!?]+\s*$/, '').replace(/\s+/g, ' ').trim();
     // "not the settled ones", "only open": a qualifier of the request, never a sentence of its own.
     // "imran ki bets dikhao, arjun wala player": an aside saying whose player it is.
     if (/^\p{L}+(?:\s+\p{L}+)?\s+(?:wala|wali|vala|vali|ka|ki|ke)\s+(?:player|banda|bandi|client|aadmi|customer)$/u.test(folded)) return true;
-    if (/\?/.test(piece) || /^(?:not|no|except|but|only|just|excluding|without|and|or|aur|sirf|bas)\b/.test(folded) || folded.split(/\s+/).length < 3) return false;
+    if (/\?/.test(piece) || /^(?:not|no|except|but|only|just|excluding|without|and|or|aur|sirf|bas)\b/.test(folded) || fold(piece).trim().split(/\s+/).length < 3) return false;
     return TELLING.test(folded) || speechAct(folded, ORDER_VERBS) === 'statement' || (HINDI_TELLING.test(folded) && !HINDI_ASKS_OR_ORDERS.test(folded));
   };
   const told = pieces.filter(tells);
@@ -217,6 +220,8 @@ function asked(input: PlannerInput): PlannerInput {
   let request = toldAmount.length === 1 ? rest.replace(/\b(?:utna|itna|utne|itne|that\s+much|the\s+same\s+amount|same\s+amount|wahi\s+amount)\b/i, toldAmount[0]!.raw.trim()) : rest;
   const restReading = read(request, input.today, KNOWN_WORDS);
   if (named && restReading.names.length === 0 && !restReading.pronounPlayer && triggered(restReading).some(isWrite)) request = `${request} with ${named}`;
+  // "ishan bhat 3k recieved, settle", "Anita dropped 15k cash, record it": the settlement is of the amount told.
+  if (toldAmount.length === 1 && restReading.amounts.length === 0 && triggered(restReading).some((i) => i.id === 'settle')) request = `${request} ${toldAmount[0]!.raw.trim()}`;
   return {
     ...input,
     text: request,

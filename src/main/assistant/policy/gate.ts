@@ -207,6 +207,8 @@ export async function gate(decision: Decision, registry: ToolRegistry, user: Use
     if (!fixture && typeof call.args.fixture === 'string') fixture = resolver.known(call.args.fixture) ?? { id: call.args.fixture, name: '' };
   }
 
+  // Two names for one thing ("ind aus" and "aus" both India vs Australia) make one call, asked once.
+  planned = planned.filter((c, i) => planned.findIndex((o) => o.tool === c.tool && JSON.stringify(o.args) === JSON.stringify(c.args)) === i);
   const calls: GatedCall[] = [];
   for (const call of planned) {
     const definition = registry.get(call.tool)!;
