@@ -886,6 +886,9 @@ describe('several changes, agreement and follow-ups (blind sets 18–24)', () =>
   it('the ledger\'s short forms and a chat\'s repeated words', () => {
     expect(calls("cap Sneha's daily winnings at 1 lakh")).toEqual([edit('sneha', 10_000_000, 'aggregateDailyWin')]);
     expect(calls('comm lw')).toEqual([{ tool: 'agent.getCommission', args: { from: '2026-11-09', to: '2026-11-15' } }]);
+    // A bare "week" or "month" is the current one; with a word that makes it another, it is none.
+    expect(read('pl wk', TODAY).range).toMatchObject({ from: '2026-11-16', to: '2026-11-20' });
+    for (const text of ['which week was worst', 'and that week?', 'month end report']) expect(read(text, TODAY).range, text).toBeNull();
     expect(calls('karan karan bal bal')).toEqual([{ tool: 'agent.getTake', args: { player: 'karan' } }]);
     expect(plan("'; drop table bets; --").clarify?.reason).toBe('not_allowed');
   });

@@ -485,7 +485,7 @@ const SWAP_TARGETS: ReadonlyMap<string, readonly string[]> = (() => {
 function withBarePeriods(text: string): string {
   return text
     .replace(/\b(?:wtd|week\s+to\s+date)\b/g, 'this week').replace(/\b(?:mtd|month\s+to\s+date)\b/g, 'this month')
-    .replace(/(?<!\b(?:this|last|next|previous|prev|past|per|every|a|an|the|one|of|each|pichle|pichhle|pichla|is|iss|agle|us|har|\d+)\s+)\b(week|month)\b(?!\s*(?:ly|s|ago|before|back|se|tak|of)\b)/g, 'this $1');
+    .replace(/(?<!\b(?:this|last|next|previous|prev|past|per|every|a|an|the|one|of|each|which|what|that|same|any|whole|full|entire|whose|pichle|pichhle|pichla|is|iss|agle|us|har|\d+)\s+)\b(week|month)\b(?!\s*(?:ly|s|ago|before|back|se|tak|of|end|ends|start|starts)\b)/g, 'this $1');
 }
 
 export function read(text: string, today: IsoDate, known: ReadonlySet<string> = LEXICON): Reading {
