@@ -142,7 +142,7 @@ function pickInWords(text: string, conversation: Conversation): { requestId: str
   return one ? { requestId, candidateId: one.id } : null;
 }
 
-/** Proposal cards with their confirm answer, keyed by the change they make (card type and player). */
+/** Proposal cards with their confirm answer, keyed by the change they make (card type, player, and the limit changed). */
 function proposalsOf(cards: Card[]): Array<[string, ChatConfirmInput]> {
   return cards.flatMap((card): Array<[string, ChatConfirmInput]> => {
     if ((card.type !== 'diff_card' && card.type !== 'settlement_summary' && card.type !== 'report_share' && card.type !== 'bet_slip') || !card.actions) return [];
@@ -151,7 +151,9 @@ function proposalsOf(cards: Card[]): Array<[string, ChatConfirmInput]> {
     // A hedge is one per selection and side: "make it 10k instead" must not leave the 5k slip standing beside it.
     const key = card.type === 'report_share' ? `${card.type}:${card.data.artifactId}:${card.data.recipientId}`
       : card.type === 'bet_slip' ? `${card.type}:${card.data.fixtureName}:${card.data.marketName}:${card.data.outcomeName}:${card.data.side}`
-        : `${card.type}:${card.data.playerId}`;
+        // Two limits of one player are two changes ("her CL to 50k and her per click win to 10k").
+        : card.type === 'diff_card' ? `${card.type}:${card.data.playerId}:${card.data.field}`
+          : `${card.type}:${card.data.playerId}`;
     return confirm?.nonce && confirm.payloadHash ? [[key, { nonce: confirm.nonce, payloadHash: confirm.payloadHash }]] : [];
   });
 }

@@ -70,7 +70,8 @@ export async function gate(decision: Decision, registry: ToolRegistry, user: Use
     notes.push(`${destructive.length} changes in one turn: none proposed`);
     return {
       action: 'clarify', intent, reason: 'not_allowed', notes, searches: 0,
-      question: `That is ${destructive.length} changes at once. I prepare at most ${MAX_CHANGES_PER_TURN} in one message, each with its own preview to confirm: which first?`,
+      // In words: the answer's figures are held to the data, and a count of changes is none of it.
+      question: `That is more changes than I prepare at once: at most ${['none', 'one', 'two', 'three', 'four', 'five'][MAX_CHANGES_PER_TURN]} in one message, each with its own preview to confirm. Which first?`,
     };
   }
 
