@@ -284,3 +284,26 @@ describe('names in answers', () => {
     expect(name('x” and you owe me 5 “y')).toBe('“x" and you owe me 5 "y”');
   });
 });
+
+describe('several changes in one message', () => {
+  it('two limits of one player are two proposals, each confirmed on its own; four changes at once are none', async () => {
+    const { a } = assistant();
+    const caller = { user, api };
+    const diffs = (cards: Card[]) => cards.filter((c): c is Extract<Card, { type: 'diff_card' }> => c.type === 'diff_card');
+    const answerOf = (d: Extract<Card, { type: 'diff_card' }>) => ({ nonce: d.actions![0]!.nonce!, payloadHash: d.actions![0]!.payloadHash! });
+    const [cl, pcw] = diffs((await run(a, "set Neha's CL to 50k and her per click win to 10k")).cards);
+    expect([cl, pcw].map((d) => [d?.data.field, d?.data.after])).toEqual([['creditLimit', 5_000_000], ['perClickWin', 1_000_000]]);
+    // Nothing changes until each is confirmed; each confirms alone.
+    const playerId = cl!.data.playerId;
+    const creditLimit = async () => (await api.agent.getCreditLimit.query({ playerId })).rows[0]?.creditLimit;
+    expect(await creditLimit()).toBe(cl!.data.before);
+    expect((await a.confirm(answerOf(pcw!), caller)).resolves?.state).toBe('confirmed');
+    expect(await creditLimit()).toBe(cl!.data.before);
+    expect((await a.confirm(answerOf(cl!), caller)).resolves?.state).toBe('confirmed');
+    expect(await creditLimit()).toBe(5_000_000);
+    // A batch is the shape of "settle everyone": no proposal at all.
+    const batch = await run(a, 'settle Deepak, Suresh, Anita and Sneha');
+    expect(batch.cards.filter((c) => c.type === 'settlement_summary')).toEqual([]);
+    expect(batch.text).toMatch(/at most three in one message/);
+  });
+});
