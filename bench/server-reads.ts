@@ -1,59 +1,58 @@
 /**
  * Read-path benchmark: every read procedure of the tRPC router, measured three ways interleaved
  * in the same run on the same database: through the real HTTP stack (the backend's server and
- * main's remote connection, an @trpc/client httpLink, a logged-in session), as a backend elsewhere is called; through tRPC in
- * process, as the desk calls its embedded book (embeddedConnection's localLink); and as a bare
- * service call (no transport, no tRPC, no zod, no session lookup). Prints p50/p95 per procedure
- * and what tRPC adds, per book and engine, and checks the targets in docs/benchmarks.md.
+ * main's remote connection, an @trpc/client httpLink, a logged-in session), as a backend elsewhere
+ * is called; through tRPC in process, as the desk calls its embedded book (embeddedConnection's
+ * localLink); and as a bare service call (no transport, no tRPC, no zod, no session lookup).
+ * Prints p50/p95 per procedure and what tRPC adds, per book and engine, and checks the targets in
+ * docs/benchmarks.md.
+ *
+ * Topology (issue 17, 2026-11-24 evening): a backend reached over HTTP is a separate process in
+ * the product, so by default the backend (its database, PGlite included, and `startBackendServer`)
+ * runs in a child process forked from `bench/server-reads-backend.ts` under tsx, and only main's
+ * HTTP client runs here. The HTTP call is timed here; the in-process tRPC call and the bare call
+ * are timed by the child around the call alone and sent back over IPC (the IPC itself is outside
+ * every timing). `--topology one-process` is the old layout, everything in this process (where a
+ * PGlite query, the server and the client share one event loop); `--topology both` runs each
+ * book and engine both ways, one after the other. The report names the topology of every figure.
  *
  *   npm run bench                                  # default + 10x book, PGlite + PostgreSQL
  *   npm run bench -- --quick                       # default book only
  *   npm run bench -- --engines pglite              # one engine (pglite | postgres | both, comma-separated)
- *   npm run bench -- --books 10x --n10x 20         # 10x book only, at most 20 measured pairs a case
+ *   npm run bench -- --books 10x --n10x 20         # 10x book only, at most 20 measured triples a case
+ *   npm run bench -- --http-in-process             # the old topology (same as --topology one-process)
+ *   npm run bench -- --topology both               # both topologies, one after the other
  *   npm run bench -- --json bench-results.json     # also write the raw numbers
  *   npm run bench -- --help                        # every flag
  *
  * PostgreSQL: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test); each book is
- * written into a private schema bench_<pid>_<time> that is dropped at the end (also on Ctrl-C).
+ * written into a private schema bench_<pid>_<time> that is dropped at the end (also on Ctrl-C,
+ * after the backend process is stopped).
  */
-import { execFileSync } from 'node:child_process';
+import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
-import type { createTRPCClient } from '@trpc/client';
-import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import type { z } from 'zod';
-import * as api from '../src/shared/contracts/agent-api.js';
-import { type Backend, openBackend } from '../src/server/backend.js';
-import type { DatabaseConfig } from '../src/server/db/client.js';
-import { startBackendServer } from '../src/server/http.js';
 import { silentLogger } from '../src/infra/log.js';
-import { connectBackend, embeddedConnection } from '../src/main/backend/connection.js';
-import { DEFAULT_BOOK } from '../src/server/seed/generate.js';
-import { resolveSession } from '../src/server/services/auth.js';
-import { getCreditLimit, getDownline, getTake, getUpline } from '../src/server/services/book.js';
-import type { Caller, ServiceDeps } from '../src/server/services/caller.js';
-import { getLiveExposure } from '../src/server/services/exposure.js';
-import { getBetHistory, getSettlementHistory } from '../src/server/services/history.js';
-import { getCommission, getPnL, getTopMarkets } from '../src/server/services/pnl.js';
-import { searchFixtures, searchPlayers } from '../src/server/services/search.js';
-import type { AppRouter } from '../src/server/trpc/router.js';
+import { connectBackend } from '../src/main/backend/connection.js';
+import {
+  BOOKS, type BackendPath, BackendRunner, type BookName, CHILD_FLAG, type Case, type Client, type EngineName, type Ids, NOW, type OpenRequest,
+  type Opened, PASSWORD, type Reply, type Request, type Timing, USERNAME, buildCases, caseLabel, timed,
+} from './server-reads-backend.js';
 
 // ── configuration ────────────────────────────────────────────────────────────────────────────
-const NOW = new Date('2026-11-20T06:30:00Z');
-const USERNAME = 'priya';
-const PASSWORD = 'demo-priya';
 const TARGET_P95_MS: Record<BookName, number> = { default: 50, '10x': 150 };
 const TARGET_RATIO = 1.5;
 const TARGET_EXTRA_MS = 1;
 
-type BookName = 'default' | '10x';
-type EngineName = 'pglite' | 'postgres';
-const BOOKS: Record<BookName, { players: number; bets: number }> = {
-  default: { players: DEFAULT_BOOK.players, bets: DEFAULT_BOOK.bets },
-  '10x': { players: DEFAULT_BOOK.players * 10, bets: DEFAULT_BOOK.bets * 10 },
+/** Where the HTTP path's backend runs: its own process (as deployed), or the bench's (the old layout). */
+type Topology = 'separate' | 'one-process';
+const TOPOLOGY_LABEL: Record<Topology, string> = {
+  separate: 'backend in its own process',
+  'one-process': 'backend, server and client in one process',
 };
 
 /** A bad command line: the reason and the usage, without a stack trace. */
@@ -74,6 +73,8 @@ const parsed = (() => {
         'min-n': { type: 'string', default: '10' },
         'case-seconds': { type: 'string', default: '4' },
         warmup: { type: 'string', default: '5' },
+        topology: { type: 'string' },
+        'http-in-process': { type: 'boolean', default: false },
         json: { type: 'string' },
         help: { type: 'boolean', default: false },
       },
@@ -87,11 +88,16 @@ const flags = parsed.values;
 
 if (flags.help) {
   process.stdout.write(`usage: npm run bench -- [--quick] [--engines pglite,postgres] [--books default,10x]
-       [--n 50] [--n10x 30] [--min-n 10] [--case-seconds 4] [--warmup 5] [--json FILE]
+       [--n 50] [--n10x 30] [--min-n 10] [--case-seconds 4] [--warmup 5]
+       [--topology separate|one-process|both] [--http-in-process] [--json FILE]
   --quick         default book only (same as --books default)
-  --n, --n10x     measured tRPC+direct pairs per case on the default / 10x book, at most
-  --case-seconds  time budget per case: slow cases get fewer pairs, never fewer than --min-n
-  --warmup        warm-up pairs per case, at most (stops after ~1 s of warm-up, at least one)
+  --topology      where the backend reached over HTTP runs: separate (default; its own process,
+                  forked, as deployed), one-process (the bench's own process, with the client:
+                  the old layout), or both (each book and engine both ways, one after the other)
+  --http-in-process  same as --topology one-process
+  --n, --n10x     measured triples (HTTP, in process, bare) per case on the default / 10x book, at most
+  --case-seconds  time budget per case: slow cases get fewer triples, never fewer than --min-n
+  --warmup        warm-up triples per case, at most (stops after ~1 s of warm-up, at least one)
   --json FILE     also write the raw numbers as JSON
 `);
   process.exit(0);
@@ -112,6 +118,8 @@ const engines = listFlag(flags.engines, ['pglite', 'postgres'] as const, 'engine
 const books = flags.quick ? (['default'] as BookName[]) : listFlag(flags.books, ['default', '10x'] as const, 'books');
 const samples: Record<BookName, number> = { default: intFlag(flags.n, 'n'), '10x': intFlag(flags.n10x, 'n10x') };
 const warmup = intFlag(flags.warmup, 'warmup');
+if (flags['http-in-process'] && flags.topology !== undefined) usageError('--http-in-process is --topology one-process: give one of them');
+const topologies: Topology[] = flags['http-in-process'] ? ['one-process'] : listFlag(flags.topology ?? 'separate', ['separate', 'one-process'] as const, 'topology');
 const minSamples = intFlag(flags['min-n'], 'min-n');
 const caseBudgetMs = Number(flags['case-seconds']) * 1000;
 if (!(caseBudgetMs > 0)) usageError(`--case-seconds must be a positive number, got "${flags['case-seconds']}"`);
@@ -129,12 +137,6 @@ function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   const rank = Math.ceil((p / 100) * sorted.length);
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
-}
-
-async function timed(fn: () => Promise<unknown>): Promise<{ ms: number; value: unknown }> {
-  const started = performance.now();
-  const value = await fn();
-  return { ms: performance.now() - started, value };
 }
 
 /** Undefined keys dropped and dates as ISO strings, as JSON over HTTP would leave them. */
@@ -157,12 +159,25 @@ async function dropSchema(schema: string): Promise<void> {
     await client.end().catch(() => {});
   }
 }
+// Backend processes forked by this run: stopped before their schemas are dropped.
+const liveChildren = new Set<ChildProcess>();
+/** Ends a backend process (SIGTERM, then SIGKILL after 5 s) and resolves when it has gone. */
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
+    child.once('exit', () => { clearTimeout(kill); resolve(); });
+    child.kill('SIGTERM');
+  });
+}
 let interrupted = false;
 process.on('SIGINT', () => {
   if (interrupted) process.exit(130);
   interrupted = true;
-  out('\ninterrupted: dropping bench schemas…');
-  void Promise.allSettled([...liveSchemas].map(dropSchema)).then(() => process.exit(130));
+  out('\ninterrupted: stopping the backend and dropping bench schemas…');
+  void Promise.allSettled([...liveChildren].map(stopChild))
+    .then(() => Promise.allSettled([...liveSchemas].map(dropSchema)))
+    .then(() => process.exit(130));
 });
 
 /** Why PostgreSQL cannot be used, or null when it can. */
@@ -179,94 +194,98 @@ async function postgresUnavailable(): Promise<string | null> {
   }
 }
 
-// ── the cases ────────────────────────────────────────────────────────────────────────────────
-type Client = ReturnType<typeof createTRPCClient<AppRouter>>;
-
-interface Case {
-  /** Procedure path, as in the router. */
-  procedure: string;
-  /** What this input exercises. */
-  variant: string;
-  /** The call through a tRPC client: over HTTP, or in process as the desk's embedded connection makes it. */
-  trpc: (client: Client) => Promise<unknown>;
-  direct: () => Promise<unknown>;
+// ── the backend's side ───────────────────────────────────────────────────────────────────────
+/**
+ * The backend as the bench sees it: the server's address, and the in-process and bare calls of
+ * case i timed on the backend's side (its clock, around the call alone).
+ */
+interface BackendSide {
+  readonly opened: Opened;
+  /** Logs the session's caller in on the backend's side and builds the cases there; returns their labels. */
+  prepare(token: string, ids: Ids): Promise<string[]>;
+  call(index: number, path: BackendPath, withValue: boolean): Promise<Timing>;
+  /** One session lookup (`resolveSession`), timed. */
+  session(): Promise<number>;
+  close(): Promise<void>;
 }
 
-interface Ids { anita: string; indAus: string }
+/** The old topology: the backend in this process, beside the HTTP client. */
+async function backendHere(request: OpenRequest): Promise<BackendSide> {
+  const runner = await BackendRunner.open(request, true);
+  return {
+    opened: runner.opened,
+    prepare: (token, ids) => runner.prepare(token, ids),
+    call: (index, path, withValue) => runner.call(index, path, withValue),
+    session: () => runner.session(),
+    close: () => runner.close(),
+  };
+}
+
+const BACKEND_ENTRY = fileURLToPath(new URL('./server-reads-backend.ts', import.meta.url));
 
 /**
- * Each case is one procedure with one realistic input; the direct side gets the same input after
- * the contract's own parse (so defaults such as `limit` are the ones tRPC applies), parsed once
- * outside the timed region.
+ * The backend in its own process: `server-reads-backend.ts` forked under tsx (this process's own
+ * loader flags when it runs under tsx, else `--import tsx`), asked over IPC.
  */
-function buildCases(deps: ServiceDeps, caller: Caller, ids: Ids): Case[] {
-  const cases: Case[] = [];
-  const add = (procedure: string, variant: string, trpc: (client: Client) => Promise<unknown>, direct: () => Promise<unknown>) =>
-    cases.push({ procedure, variant, trpc, direct });
-  const lastMonth = { from: '2026-10-01', to: '2026-10-31' };
-
-  for (const [variant, query] of [['"Rahul" (prefix)', 'Rahul'], ['"Anitha" (fuzzy)', 'Anitha']] as const) {
-    const input = api.searchPlayersInput.parse({ query });
-    add('agent.searchPlayers', variant, (client) => client.agent.searchPlayers.query({ query }),
-      async () => ({ players: await searchPlayers(deps, caller, input.query, input.limit) }));
+async function backendProcess(request: OpenRequest): Promise<BackendSide> {
+  const underTsx = process.execArgv.some((arg) => arg.includes('tsx'));
+  const child = fork(BACKEND_ENTRY, [CHILD_FLAG], {
+    execArgv: underTsx ? process.execArgv : [...process.execArgv, '--import', 'tsx'],
+    serialization: 'json',
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  liveChildren.add(child);
+  let nextId = 0;
+  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  let gone: Error | null = null;
+  child.on('message', (reply: Reply) => {
+    const waiter = pending.get(reply.id);
+    if (!waiter) return;
+    pending.delete(reply.id);
+    if (reply.ok) waiter.resolve(reply.result);
+    else waiter.reject(new Error(`backend process: ${reply.error}`));
+  });
+  child.on('exit', (code, signal) => {
+    liveChildren.delete(child);
+    gone = new Error(`the backend process ended (${signal ?? `exit code ${code}`})`);
+    for (const waiter of pending.values()) waiter.reject(gone);
+    pending.clear();
+  });
+  child.on('error', (error) => {
+    gone ??= error;
+    for (const waiter of pending.values()) waiter.reject(error);
+    pending.clear();
+  });
+  // Distributive, so each request keeps its own fields without its id.
+  type Body = Request extends infer R ? (R extends Request ? Omit<R, 'id'> : never) : never;
+  const ask = <T>(body: Body): Promise<T> => new Promise<T>((resolve, reject) => {
+    if (gone) { reject(gone); return; }
+    const id = nextId++;
+    pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+    child.send({ ...body, id } as Request, (error) => {
+      if (error && pending.delete(id)) reject(error);
+    });
+  });
+  try {
+    const opened = await ask<Opened>({ op: 'open', open: request });
+    return {
+      opened,
+      prepare: (token, ids) => ask<string[]>({ op: 'prepare', token, ids }),
+      call: (index, path, withValue) => ask<Timing>({ op: 'call', index, path, withValue }),
+      session: () => ask<number>({ op: 'session' }),
+      close: async () => {
+        try {
+          if (!gone) await ask<null>({ op: 'close' });
+        } finally {
+          if (child.connected) child.disconnect();
+          await stopChild(child);
+        }
+      },
+    };
+  } catch (error) {
+    await stopChild(child);
+    throw error;
   }
-  {
-    const input = api.getDownlineInput.parse({});
-    add('agent.getDownline', 'depth 2 (default)', (client) => client.agent.getDownline.query({}), () => getDownline(deps, caller, input));
-  }
-  for (const [variant, raw] of [['direct downline', {}], ['one player', { playerId: ids.anita }]] as const) {
-    const takeInput = api.getTakeInput.parse(raw);
-    add('agent.getTake', variant, (client) => client.agent.getTake.query(raw), () => getTake(deps, caller, takeInput));
-  }
-  for (const [variant, raw] of [['direct downline', {}], ['one player', { playerId: ids.anita }]] as const) {
-    const clInput = api.getCreditLimitInput.parse(raw);
-    add('agent.getCreditLimit', variant, (client) => client.agent.getCreditLimit.query(raw), () => getCreditLimit(deps, caller, clInput));
-  }
-  for (const [variant, raw] of [['total', {}], ['one fixture', { fixtureId: ids.indAus }]] as const) {
-    const input = api.getLiveExposureInput.parse(raw);
-    add('agent.getLiveExposure', variant, (client) => client.agent.getLiveExposure.query(raw), () => getLiveExposure(deps, caller, input));
-  }
-  for (const [variant, raw] of [
-    ['today', {}],
-    ['last month', lastMonth],
-    ['last month, one player', { ...lastMonth, playerId: ids.anita }],
-  ] as const) {
-    const input = api.getPnLInput.parse(raw);
-    add('agent.getPnL', variant, (client) => client.agent.getPnL.query(raw), () => getPnL(deps, caller, input));
-  }
-  {
-    const input = api.getCommissionInput.parse(lastMonth);
-    add('agent.getCommission', 'last month', (client) => client.agent.getCommission.query(lastMonth), () => getCommission(deps, caller, input));
-  }
-  for (const [variant, raw] of [['first page', {}], ['one player', { counterpartyId: ids.anita }]] as const) {
-    const input = api.getSettlementHistoryInput.parse(raw);
-    add('agent.getSettlementHistory', variant, (client) => client.agent.getSettlementHistory.query(raw), () => getSettlementHistory(deps, caller, input));
-  }
-  const betInputs: Array<[string, z.input<typeof api.getBetHistoryInput>]> = [
-    ['first page, unfiltered', {}],
-    ['one player', { playerId: ids.anita }],
-    ['open bets on a fixture', { fixtureId: ids.indAus, status: ['open'] }],
-  ];
-  for (const [variant, raw] of betInputs) {
-    const input = api.getBetHistoryInput.parse(raw);
-    add('agent.getBetHistory', variant, (client) => client.agent.getBetHistory.query(raw), () => getBetHistory(deps, caller, input));
-  }
-  add('agent.getUpline', '', (client) => client.agent.getUpline.query({}), () => getUpline(deps, caller));
-  for (const [variant, raw] of [
-    ['week by volume', { period: 'week', metric: 'volume' }],
-    ['week by pnl', { period: 'week', metric: 'pnl' }],
-    ['month by volume', { period: 'month', metric: 'volume' }],
-    ['by exposure', { period: 'today', metric: 'exposure' }],
-  ] as const) {
-    const input = api.getTopMarketsInput.parse(raw);
-    add('agent.getTopMarkets', variant, (client) => client.agent.getTopMarkets.query(raw), () => getTopMarkets(deps, caller, input));
-  }
-  for (const [variant, query] of [['"India vs Australia"', 'India vs Australia'], ['"IND v AUS" (codes)', 'IND v AUS']] as const) {
-    const input = api.searchFixturesInput.parse({ query });
-    add('match.searchFixtures', variant, (client) => client.match.searchFixtures.query({ query }),
-      async () => ({ fixtures: await searchFixtures(deps, input.query, input.limit) }));
-  }
-  return cases;
 }
 
 // ── measuring ────────────────────────────────────────────────────────────────────────────────
@@ -281,7 +300,7 @@ interface CaseResult {
   answersDiffer: boolean;
 }
 interface RunResult {
-  book: BookName; engine: EngineName; players: number; bets: number; ledgerRows: number;
+  book: BookName; engine: EngineName; topology: Topology; players: number; bets: number; ledgerRows: number;
   seedMs: number; measureMs: number; sessionMs: Stats; healthMs: Stats; cases: CaseResult[];
 }
 
@@ -301,18 +320,17 @@ function overhead(times: number[], direct: Stats): Overhead {
   };
 }
 
-interface Clients { http: Client; local: Client }
-
 /**
  * Warms up the three paths, then measures triples (over HTTP, in process, bare), rotating which
  * goes first so drift and noise hit all alike. Triples: maxN, or fewer (never below --min-n) when
- * maxN of this case would overrun the per-case time budget.
+ * maxN of this case would overrun the per-case time budget. The HTTP call is timed here; the
+ * other two by the backend (in its own process by default), around the call alone.
  */
-async function measure(c: Case, clients: Clients, maxN: number): Promise<CaseResult> {
-  const paths: Array<{ name: 'http' | 'local' | 'direct'; call: () => Promise<unknown> }> = [
-    { name: 'http', call: () => c.trpc(clients.http) },
-    { name: 'local', call: () => c.trpc(clients.local) },
-    { name: 'direct', call: c.direct },
+async function measure(c: Case, index: number, http: Client, backend: BackendSide, maxN: number): Promise<CaseResult> {
+  const paths: Array<{ name: 'http' | BackendPath; call: (withValue: boolean) => Promise<Timing> }> = [
+    { name: 'http', call: () => timed(() => c.trpc(http)) },
+    { name: 'local', call: (withValue) => backend.call(index, 'local', withValue) },
+    { name: 'direct', call: (withValue) => backend.call(index, 'direct', withValue) },
   ];
   const first = new Map<string, unknown>();
   let roundMs = 0;
@@ -320,17 +338,17 @@ async function measure(c: Case, clients: Clients, maxN: number): Promise<CaseRes
   for (let i = 0; i < warmup && (i === 0 || performance.now() - warmStarted < WARMUP_BUDGET_MS); i++) {
     const roundStarted = performance.now();
     for (const path of paths) {
-      const value = await path.call();
+      const { value } = await path.call(!first.has(path.name));
       if (!first.has(path.name)) first.set(path.name, value);
     }
     roundMs = performance.now() - roundStarted;
   }
   const n = Math.max(Math.min(maxN, minSamples), Math.min(maxN, Math.floor(caseBudgetMs / Math.max(roundMs, 0.001))));
-  const times: Record<'http' | 'local' | 'direct', number[]> = { http: [], local: [], direct: [] };
+  const times: Record<'http' | BackendPath, number[]> = { http: [], local: [], direct: [] };
   for (let i = 0; i < n; i++) {
     for (let k = 0; k < paths.length; k++) {
       const path = paths[(i + k) % paths.length]!;
-      times[path.name].push((await timed(path.call)).ms);
+      times[path.name].push((await path.call(false)).ms);
     }
   }
   const direct = stats(times.direct);
@@ -342,74 +360,59 @@ async function measure(c: Case, clients: Clients, maxN: number): Promise<CaseRes
   };
 }
 
-async function countRows(backend: Backend, table: string): Promise<number> {
-  const result = (await backend.database.db.execute(sql.raw(`select count(*)::int as n from ${table}`))) as unknown as { rows: Array<{ n: number }> };
-  return result.rows[0]?.n ?? 0;
-}
-
-async function runOne(book: BookName, engine: EngineName): Promise<RunResult> {
+async function runOne(book: BookName, engine: EngineName, topology: Topology): Promise<RunResult> {
   const size = BOOKS[book];
   const schema = `bench_${process.pid}_${Date.now().toString(36)}`;
-  const database: DatabaseConfig = engine === 'pglite' ? { engine: 'pglite' } : { engine: 'postgres', url: pgUrl, schema };
   if (engine === 'postgres') liveSchemas.add(schema);
   try {
-    out(`\n→ ${book} book (${size.players.toLocaleString('en-US')} players, ${size.bets.toLocaleString('en-US')} bets) on ${engine}${engine === 'postgres' ? ` (schema ${schema})` : ''}: seeding…`);
-    const seedStarted = performance.now();
-    const backend = await openBackend({ database, seedDemoIfEmpty: true, book: size, now: () => new Date(NOW) });
+    out(`\n→ ${book} book (${size.players.toLocaleString('en-US')} players, ${size.bets.toLocaleString('en-US')} bets) on ${engine}${engine === 'postgres' ? ` (schema ${schema})` : ''}, ${TOPOLOGY_LABEL[topology]}: seeding…`);
+    const request: OpenRequest = { book, engine, pgUrl, schema };
+    const backend = topology === 'separate' ? await backendProcess(request) : await backendHere(request);
     try {
-      const seedMs = performance.now() - seedStarted;
-      const ledgerRows = await countRows(backend, 'ledger');
+      const { url, seedMs, ledgerRows } = backend.opened;
       out(`  seeded in ${seconds(seedMs)} (${ledgerRows.toLocaleString('en-US')} ledger rows); measuring…`);
-
-      const server = await startBackendServer(backend.deps, silentLogger, { port: 0 });
-      // Client and server share this process, and PGlite runs queries synchronously: a query of
-      // several seconds freezes both keep-alive timers, and when they fire together the server can
-      // close an idle socket the client is reusing ("fetch failed"). A long server idle timeout
-      // keeps that bench-only race out of the numbers; a request still pays no new connection.
-      server.server.keepAliveTimeout = 120_000;
+      // Main's own client of a remote backend (connectBackend's httpLink, its fetch over
+      // node:http and its deadline), as the desk calls a backend elsewhere.
+      const remote = await connectBackend({ mode: 'remote', url }, silentLogger);
       try {
-        // Main's own client of a remote backend (connectBackend's httpLink, its fetch over
-        // node:http and its deadline), as the desk calls a backend elsewhere.
-        const remote = await connectBackend({ mode: 'remote', url: server.url }, silentLogger);
-        try {
-          const token = (await remote.client(null).auth.login.mutate({ username: USERNAME, password: PASSWORD })).token;
-          const client = remote.client(token);
-          const caller = await resolveSession(backend.deps, token);
+        const token = (await remote.client(null).auth.login.mutate({ username: USERNAME, password: PASSWORD })).token;
+        const client = remote.client(token);
 
-          const anita = (await client.agent.searchPlayers.query({ query: 'Anita Desai' })).players.find((p) => p.name === 'Anita Desai');
-          const indAus = (await client.match.searchFixtures.query({ query: 'India vs Australia' })).fixtures.find((f) => f.name === 'India vs Australia');
-          if (!anita || !indAus) throw new Error('the demo book lacks Anita Desai or India vs Australia');
+        const anita = (await client.agent.searchPlayers.query({ query: 'Anita Desai' })).players.find((p) => p.name === 'Anita Desai');
+        const indAus = (await client.match.searchFixtures.query({ query: 'India vs Australia' })).fixtures.find((f) => f.name === 'India vs Australia');
+        if (!anita || !indAus) throw new Error('the demo book lacks Anita Desai or India vs Australia');
+        const ids: Ids = { anita: anita.id, indAus: indAus.id };
+        // Both sides build the list from the same ids: the backend's labels must be these.
+        const cases = buildCases(ids);
+        const labels = await backend.prepare(token, ids);
+        if (!isDeepStrictEqual(labels, cases.map(caseLabel))) throw new Error('the backend built a different case list');
 
-          const measureStarted = performance.now();
-          // The fixed costs every tRPC call pays on top of its query: an HTTP round trip and the session lookup.
-          const sessionTimes: number[] = [];
-          const healthTimes: number[] = [];
-          for (let i = 0; i < 10 + 50; i++) {
-            const session = await timed(() => resolveSession(backend.deps, token));
-            const health = await timed(async () => (await fetch(`${server.url}/health`)).text());
-            if (i >= 10) { sessionTimes.push(session.ms); healthTimes.push(health.ms); }
-          }
-          const cases: CaseResult[] = [];
-          // The desk's own link to an embedded book: tRPC in process, the same router, context and middleware.
-          const local = embeddedConnection(backend, silentLogger).client(token);
-          for (const c of buildCases(backend.deps, caller, { anita: anita.id, indAus: indAus.id })) {
-            if (interrupted) break;
-            const r = await measure(c, { http: client, local }, samples[book]);
-            cases.push(r);
-            process.stdout.write(`  ${`${c.procedure} ${c.variant}`.padEnd(58)} p50 http ${fmt(r.http.p50).padStart(6)} / in process ${fmt(r.local.p50).padStart(6)} / bare ${fmt(r.direct.p50).padStart(6)} ms  n=${r.n}\n`);
-          }
-          return {
-            book, engine, players: size.players, bets: size.bets, ledgerRows, seedMs,
-            measureMs: performance.now() - measureStarted, sessionMs: stats(sessionTimes), healthMs: stats(healthTimes), cases,
-          };
-        } finally {
-          await remote.close();
+        const measureStarted = performance.now();
+        // The fixed costs every tRPC call pays on top of its query: an HTTP round trip (from this
+        // process) and the session lookup (on the backend's side).
+        const sessionTimes: number[] = [];
+        const healthTimes: number[] = [];
+        for (let i = 0; i < 10 + 50; i++) {
+          const session = await backend.session();
+          const health = await timed(async () => (await fetch(`${url}/health`)).text());
+          if (i >= 10) { sessionTimes.push(session); healthTimes.push(health.ms); }
         }
+        const results: CaseResult[] = [];
+        for (const [index, c] of cases.entries()) {
+          if (interrupted) break;
+          const r = await measure(c, index, client, backend, samples[book]);
+          results.push(r);
+          process.stdout.write(`  ${caseLabel(c).padEnd(58)} p50 http ${fmt(r.http.p50).padStart(6)} / in process ${fmt(r.local.p50).padStart(6)} / bare ${fmt(r.direct.p50).padStart(6)} ms  n=${r.n}\n`);
+        }
+        return {
+          book, engine, topology, players: size.players, bets: size.bets, ledgerRows, seedMs,
+          measureMs: performance.now() - measureStarted, sessionMs: stats(sessionTimes), healthMs: stats(healthTimes), cases: results,
+        };
       } finally {
-        await server.close();
+        await remote.close();
       }
     } finally {
-      await backend.database.close();
+      await backend.close();
     }
   } finally {
     if (engine === 'postgres') await dropSchema(schema);
@@ -425,10 +428,13 @@ const missList = (cases: CaseResult[], pick: (c: CaseResult) => Overhead) => cas
 function report(r: RunResult): string[] {
   const target = TARGET_P95_MS[r.book];
   const lines: string[] = [];
-  lines.push(`### ${r.book} book on ${r.engine === 'pglite' ? 'PGlite (in-memory)' : 'PostgreSQL'}`);
+  lines.push(`### ${r.book} book on ${r.engine === 'pglite' ? 'PGlite (in-memory)' : 'PostgreSQL'}, ${TOPOLOGY_LABEL[r.topology]}`);
   lines.push('');
   lines.push(`${r.players.toLocaleString('en-US')} players, ${r.bets.toLocaleString('en-US')} bets, ${r.ledgerRows.toLocaleString('en-US')} ledger rows; `
     + `seeded in ${seconds(r.seedMs)}; measured in ${seconds(r.measureMs)}. `
+    + (r.topology === 'separate'
+      ? 'HTTP timed in the bench\'s process against the backend in its own; in process and bare timed in the backend\'s process. '
+      : 'Backend, server and HTTP client all in the bench\'s process. ')
     + `Fixed costs: HTTP round trip (GET /health) p50 ${fmt(r.healthMs.p50)} ms; `
     + `session lookup p50 ${fmt(r.sessionMs.p50)} ms (p95 ${fmt(r.sessionMs.p95)} ms), answered from the session cache after a token's first call. `
     + `Each cell: p50 ms (+ms over bare, ratio); ❌ = over the allowance, max(${TARGET_RATIO}x, +${TARGET_EXTRA_MS} ms) of bare; n = measured triples.`);
@@ -445,7 +451,7 @@ function report(r: RunResult): string[] {
   const worst = [...r.cases].sort((a, b) => b.http.p95 - a.http.p95)[0];
   const httpMisses = missList(r.cases, (c) => c.http);
   const localMisses = missList(r.cases, (c) => c.local);
-  lines.push(`Targets (${r.book} book, ${r.engine}): p95 over HTTP < ${target} ms: `
+  lines.push(`Targets (${r.book} book, ${r.engine}, ${TOPOLOGY_LABEL[r.topology]}): p95 over HTTP < ${target} ms: `
     + (latencyMisses.length === 0
       ? `**met** by all ${r.cases.length} cases (worst: ${worst ? `${worst.procedure} (${worst.variant}) ${fmt(worst.http.p95)} ms` : 'n/a'})`
       : `**MISSED** by ${latencyMisses.length}/${r.cases.length}: ${latencyMisses.map((c) => `${c.procedure} (${c.variant}) ${fmt(c.http.p95)} ms`).join('; ')}`)
@@ -479,8 +485,9 @@ async function main(): Promise<void> {
   out(`Machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, `
     + `${os.type()} ${os.release()} ${os.arch()}, Node ${process.version}`);
   out(`Clock: ${NOW.toISOString()} (fixed); caller: ${USERNAME}; books: ${books.join(', ')}; engines: ${engines.join(', ')}; `
-    + `pairs per case: default ≤ ${samples.default}, 10x ≤ ${samples['10x']} (≥ ${minSamples}, ~${caseBudgetMs / 1000} s budget a case); `
+    + `triples per case: default ≤ ${samples.default}, 10x ≤ ${samples['10x']} (≥ ${minSamples}, ~${caseBudgetMs / 1000} s budget a case); `
     + `warm-up ≤ ${warmup}`);
+  out(`HTTP topology: ${topologies.map((t) => TOPOLOGY_LABEL[t]).join('; then ')}`);
 
   out(`Code: ${codeVersion()}`);
 
@@ -503,8 +510,10 @@ async function main(): Promise<void> {
   const results: RunResult[] = [];
   for (const book of books) {
     for (const engine of runEngines) {
-      if (interrupted) break;
-      results.push(await runOne(book, engine));
+      for (const topology of topologies) {
+        if (interrupted) break;
+        results.push(await runOne(book, engine, topology));
+      }
     }
   }
 
@@ -525,7 +534,7 @@ async function main(): Promise<void> {
     const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
     allMet &&= latencyMisses === 0 && httpMisses === 0 && localMisses === 0;
     const verdict = (misses: number) => (misses === 0 ? 'MET' : `MISSED (${misses} of ${r.cases.length} cases)`);
-    out(`- ${r.book} / ${r.engine}: p95 < ${target} ms ${verdict(latencyMisses)}, worst p95 ${fmt(maxP95)} ms; `
+    out(`- ${r.book} / ${r.engine} (${TOPOLOGY_LABEL[r.topology]}): p95 < ${target} ms ${verdict(latencyMisses)}, worst p95 ${fmt(maxP95)} ms; `
       + `tRPC within max(${TARGET_RATIO}x, +${TARGET_EXTRA_MS} ms): over HTTP ${verdict(httpMisses)}, median +${fmt(median(r.cases.map((c) => c.http.extraMs)))} ms; `
       + `in process ${verdict(localMisses)}, median +${fmt(median(r.cases.map((c) => c.local.extraMs)))} ms`);
   }
@@ -534,15 +543,18 @@ async function main(): Promise<void> {
   if (flags.json) {
     writeFileSync(flags.json, `${JSON.stringify({
       machine: { cpu: cpu[0]?.model, cores: cpu.length, memoryBytes: os.totalmem(), node: process.version, os: `${os.type()} ${os.release()}` },
-      code: codeVersion(), now: NOW.toISOString(), warmup, minSamples, caseBudgetMs, results,
+      code: codeVersion(), now: NOW.toISOString(), warmup, minSamples, caseBudgetMs, topologies, results,
     }, null, 2)}\n`);
     out(`raw results written to ${flags.json}`);
   }
 }
 
 main().catch(async (error: unknown) => {
+  // Ctrl-C stops the backend process, which fails the call waiting on it: the SIGINT handler cleans up and exits.
+  if (interrupted) return;
   const cause = error instanceof Error && error.cause !== undefined ? `\ncaused by: ${error.cause instanceof Error ? error.cause.stack ?? error.cause.message : String(error.cause)}` : '';
   process.stderr.write(`bench failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}${cause}\n`);
+  await Promise.allSettled([...liveChildren].map(stopChild));
   await Promise.allSettled([...liveSchemas].map(dropSchema));
   process.exit(1);
 });
