@@ -57,7 +57,32 @@ export function isTypoOf(typed: string, known: string): boolean {
   const allowed = editsAllowed(Math.min(typed.length, known.length));
   if (allowed === 0 || Math.abs(typed.length - known.length) > allowed) return false;
   if (typed.length === known.length && typed.length < 6 && typed[0] !== known[0]) return swapsOneLetterPair(typed, known);
+  // "Nehal" is a name of its own, not "Neha" mistyped: a letter added to a short name is a typo only
+  // when a finger could have slipped there (a letter doubled, or a key beside its neighbour's).
+  if (typed.length === known.length + 1 && known.length <= 5) return slippedInsertion(typed, known);
   return distance(typed, known) <= allowed || swapsOneLetterPair(typed, known);
+}
+
+/** Keys beside each key on a QWERTY keyboard. */
+const NEIGHBOURS: Readonly<Record<string, string>> = {
+  q: 'wa', w: 'qeas', e: 'wrsd', r: 'etdf', t: 'ryfg', y: 'tugh', u: 'yihj', i: 'uojk', o: 'ipkl', p: 'ol',
+  a: 'qwsz', s: 'awedxz', d: 'serfcx', f: 'drtgvc', g: 'ftyhbv', h: 'gyujnb', j: 'huikmn', k: 'jiolm', l: 'kop',
+  z: 'asx', x: 'zsdc', c: 'xdfv', v: 'cfgb', b: 'vghn', n: 'bhjm', m: 'njk',
+};
+
+/**
+ * `typed` is `known` with one letter more, struck by a slip: the same key twice or a key beside a
+ * neighbour's; or an "s" on the end, the possessive typed without its apostrophe ("iyers limit").
+ */
+function slippedInsertion(typed: string, known: string): boolean {
+  if (typed === `${known}s`) return true;
+  for (let i = 0; i < typed.length; i++) {
+    if (typed.slice(0, i) + typed.slice(i + 1) !== known) continue;
+    const extra = typed[i]!;
+    const beside = [typed[i - 1], typed[i + 1]].filter((c): c is string => c !== undefined);
+    if (beside.some((c) => c === extra || (NEIGHBOURS[c] ?? '').includes(extra))) return true;
+  }
+  return false;
 }
 
 /** "shrama" for "sharma": two neighbouring letters swapped, the commonest typo, counted as one. */

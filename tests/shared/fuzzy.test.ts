@@ -31,6 +31,8 @@ describe('typo-tolerant matching', () => {
   it.each([
     ['tina', 'bina', false], ['mina', 'tina', false], ['kiran', 'miran', false], ['karan', 'karna', true], ['akran', 'karan', true],
     ['neha', 'sneha', true], ['anitaa', 'anita', true], ['karn', 'karan', true],
+    // A letter added to a short name: a slip of the finger, or another name ("Nehal" is not "Neha").
+    ['nehal', 'neha', false], ['sneha', 'neha', false], ['karann', 'karan', true], ['amitr', 'amit', true], ['iyers', 'iyer', true], ['rahulm', 'rahul', false], ['rahulk', 'rahul', true],
   ])('a short word with another first letter is another name: %s ~ %s: %s', (typed, known, expected) => {
     expect(isTypoOf(typed, known)).toBe(expected);
   });

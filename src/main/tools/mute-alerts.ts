@@ -87,6 +87,21 @@ const MUTE_WORD = /\b(?:mute|silence|snooze|quiet|band|disable|stop|block|turn\s
 // "turn login alerts back on": the alerts named between the verb and "on".
 const UNMUTE_WORD = /\b(?:unmute|unsilence|unsnooze|enable|resume|restore|turn\s+on|switch\s+on|chalu|shuru|wapas|back\s+on)\b|\b(?:turn|switch)\s+(?:\S+\s+){1,4}on\s*[.!]*$/;
 
+/**
+ * Right after a mute, said of the same alerts: "wapas chalu kar do", "turn them back on" unmutes
+ * them; "nahi 2 ghante", "make it an hour" mutes them for that long instead. Null when the
+ * message names alerts of its own or is no such follow-up.
+ */
+export function planMuteFollowUp(folded: string, last: { tool: string; args: Record<string, unknown> }): Record<string, unknown> | null {
+  const kind = last.args.kind;
+  if (last.tool !== 'agent.muteAlerts' || typeof kind !== 'string' || kindOf(folded) !== null) return null;
+  if (speechAct(folded, new Set(['mute', 'unmute', 'snooze', 'silence'])) === 'question') return null;
+  // "chalu" is read as "open" by the planner's slang ("chalu bets"); back on, it is the alerts'.
+  if (UNMUTE_WORD.test(folded) || (/\bopen\b/.test(folded) && /\b(?:wapas|back|again|phir|fir)\b/.test(folded))) return { unmute: kind };
+  const until = untilWords(folded);
+  return until && !('problem' in until) ? { kind, ...until } : null;
+}
+
 function kindOf(folded: string): EventKind | null {
   if (/\b(?:large|big|huge|bade|bada|badi|heavy|high)[\s-]*(?:stake\s+)?bets?\b|\blarge[\s-]*bet|\blb\b/.test(folded)) return 'large_bet';
   if (/\blog[\s-]*ins?\b|\blogins?\b|\bsign[\s-]*ins?\b|\blogs?\s+in\b/.test(folded)) return 'player_login';

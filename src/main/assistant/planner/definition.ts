@@ -67,7 +67,7 @@ const PAIR_FRAMES = [
   // "exposure and PnL — how are they different", "back vs lay, which is which"
   `${PAIR}\\s*[-—–:,?.]*\\s*(?:(?:what|whats|wat)\\s*(?:is|s)?\\s+(?:the\\s+)?${DIFF}|how\\s+(?:are|do|is)\\s+(?:they|these|the\\s+two|both|these\\s+two)\\s+(?:different|differ)|(?:what|which)\\s+is\\s+which|same\\s+(?:thing|or\\s+different)|${DIFF})`,
   // "lagai aur khai mein kya farak hai"
-  `${PAIR}\\s+(?:mein|me|main|mai|ke\\s+beech(?:\\s+(?:mein|me))?|ka|ki|ke)\\s+(?:kya\\s+)?${DIFF}(?:\\s+kya)?(?:\\s+(?:hai|h|he|hota\\s+hai|hai\\s+kya))?`,
+  `${PAIR}\\s+(?:mein|me|main|mai|ma|ke\\s+beech(?:\\s+(?:mein|me))?|ka|ki|ke|vachche)\\s+(?:kya\\s+)?${DIFF}(?:\\s+kya)?(?:\\s+(?:hai|h|he|hota\\s+hai|hai\\s+kya))?`,
   // "what do back and lay mean", "back aur lay ka matlab", "explain exposure and PnL"
   `(?:what|wat)\\s+(?:do|does)\\s+${PAIR}\\s+(?:mean|means|stand\\s+for)`,
   `${PAIR}\\s+(?:ka|ke|ki)\\s+(?:kya\\s+)?(?:matlab|meaning)(?:\\s+(?:kya\\s+)?(?:hai|h|hota\\s+hai))?`,
@@ -85,13 +85,13 @@ const FIGURES: ReadonlySet<GlossaryTerm> = new Set([
 ]);
 
 /** Words around a frame that ask nothing more: "please", "exactly", "to me", "in simple words", "on my dashboard". */
-const FILLER = String.raw`(?:\s+(?:please|pls|plz|exactly|actually|again|here|bhai|yaar|sir|ji|to\s+me|for\s+me|in\s+simple\s+(?:words|terms|language|english|hindi)|in\s+plain\s+(?:words|english)|in\s+short|in\s+this\s+app|on\s+the\s+desk|in\s+betting|simply|briefly|for\s+a\s+(?:new|newbie)(?:\s+agent)?|(?:on|in)\s+(?:my|the|this)\s+(?:dashboard|screen|page|app|report|reports|statement|desk)))*`;
+const FILLER = String.raw`(?:\s+(?:please|pls|plz|exactly|actually|again|here|bhai|bhau|bhaiya|boss|yaar|sir|ji|to\s+me|for\s+me|in\s+simple\s+(?:words|terms|language|english|hindi)|in\s+plain\s+(?:words|english)|in\s+short|in\s+this\s+app|on\s+the\s+desk|in\s+betting|simply|briefly|for\s+a\s+(?:new|newbie)(?:\s+agent)?|(?:on|in)\s+(?:my|the|this)\s+(?:dashboard|screen|page|app|report|reports|statement|desk)))*`;
 const OPENER = String.raw`(?:(?:ok|okay|so|hey|hi|hello|bhai|yaar|sir|quick\s+question|quick\s+one|one\s+question|a\s+doubt|doubt|noob\s+question|silly\s+question|basic\s+question|sorry|sorry\s+if\s+this\s+is\s+(?:basic|silly|dumb)|btw|and|but|also|can\s+you|could\s+you|can\s+u|would\s+you|pls|please|i\s+am\s+new(?:\s+here|\s+to\s+this|\s+to\s+betting)?|new\s+(?:agent\s+)?here)\s*[,.:!-]?\s+)*`;
 /**
  * A sentence after the question about the word itself, asking nothing of the book: "people keep
  * saying it", "I see it on my dashboard", "is it money I have or money I owe?".
  */
-const ABOUT_IT = String.raw`(?:(?:people|everyone|everybody|they|agents|players|my\s+upline|my\s+players)\s+(?:keep\s+|keeps\s+|kept\s+|always\s+)?(?:saying|say|said|using|use|used|mention|mentioning|talk\s+about|talking\s+about)\s+(?:it|this|that|the\s+word)(?:\s+a\s+lot)?|i\s+(?:keep\s+|always\s+)?(?:hear|hearing|heard|see|seeing|saw)\s+(?:it|this|that|the\s+word)(?:\s+(?:a\s+lot|everywhere|all\s+the\s+time|(?:on|in)\s+(?:my|the)\s+(?:dashboard|screen|page|app|reports?|statement)))?|(?:is|does|do|will|would|can)\s+(?:not\s+)?(?:it|this|that)\s+[^?.!]*|i\s+am\s+new(?:\s+here|\s+to\s+this)?|(?:i\s+am\s+)?(?:confused|not\s+sure)|never\s+heard\s+of\s+it|thanks|thank\s+you|thx)`;
+const ABOUT_IT = String.raw`(?:(?:people|everyone|everybody|they|agents|players|my\s+upline|my\s+players)\s+(?:keep\s+|keeps\s+|kept\s+|always\s+)?(?:saying|say|said|using|use|used|mention|mentioning|talk\s+about|talking\s+about)\s+(?:it|this|that|the\s+word)(?:\s+a\s+lot)?(?:\s+and\s+i\s+(?:am|m|keep|just)\s+[^?.!]*)?|i\s+(?:keep\s+|always\s+)?(?:hear|hearing|heard|see|seeing|saw)\s+(?:it|this|that|the\s+word)(?:\s+(?:a\s+lot|everywhere|all\s+the\s+time|(?:on|in)\s+(?:my|the)\s+(?:dashboard|screen|page|app|reports?|statement)))?|(?:is|does|do|will|would|can)\s+(?:not\s+)?(?:it|this|that)\s+[^?.!]*|i\s+am\s+new(?:\s+here|\s+to\s+this)?|(?:i\s+am\s+)?(?:confused|not\s+sure)|never\s+heard\s+of\s+it|thanks|thank\s+you|thx)`;
 const TAIL = String.raw`(?:\s*[?.!,]+\s*${ABOUT_IT}\s*[?.!]*)*`;
 const whole = (frames: string) => new RegExp(`^${OPENER}(?:${frames})${FILLER}\\s*[?.!]*${TAIL}$`);
 const DEFINITION = whole([...PAIR_FRAMES, ...FRAMES].join('|'));

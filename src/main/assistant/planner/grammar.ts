@@ -8,7 +8,7 @@ import { distance } from 'fastest-levenshtein';
 import { isTypoOf } from '../../../shared/fuzzy.js';
 import { type FoundRange, findDateRange } from '../../../shared/parse/dates.js';
 import type { IsoDate } from '../../../shared/dates.js';
-import { PLAIN_WORDS, REGIONAL_WORDS } from './plain-words.js';
+import { COMMON_WORD_SLIPS, PLAIN_WORDS, REGIONAL_WORDS } from './plain-words.js';
 
 /**
  * Hinglish and the trade's slang, word for word, to the domain word the intents read: "Rahul ka
@@ -36,6 +36,19 @@ export const SLANG: Readonly<Record<string, string>> = {
   kl: 'kal', kr: 'kar', krna: 'karna', krni: 'karni', krne: 'karne', krke: 'karke', bna: 'bana', bnao: 'banao', bda: 'badha', bdha: 'badha', bdhao: 'badhao',
   lga: 'laga', lgaya: 'lagaya', lst: 'last', n: 'and', saude: 'bets', sauda: 'bets', saudey: 'bets', khulla: 'open', khulle: 'open',
   liab: 'liability', liabs: 'liabilities', opn: 'open', matchan: 'matches', matcha: 'matches', unpaid: 'outstanding', dues: 'outstanding',
+  // Gujarati as a Mumbai or Surat bookie types it: the question words, "and", "till", "last",
+  // the verbs of giving and doing, and the trade's own words (jokham is the risk, nafo the profit).
+  kitlu: 'kitna', kitla: 'kitna', kitli: 'kitni', kitlo: 'kitna', ketlu: 'kitna', ketla: 'kitna', ketli: 'kitni', ketlo: 'kitna',
+  ane: 'and', sudhi: 'tak', chhella: 'last', chhelle: 'last', chhelli: 'last', chhellu: 'last', chela: 'last', chele: 'last',
+  divas: 'days', athavadiya: 'athvadiya', athavadiyu: 'athvadiyu', athavadiye: 'athvadiye',
+  somvar: 'monday', mangalvar: 'tuesday', budhvar: 'wednesday', guruvar: 'thursday', shukravar: 'friday', shanivar: 'saturday', ravivar: 'sunday',
+  kari: 'kar', nakh: 'do', nakho: 'do', eno: 'uska', eni: 'uski', enu: 'uska', ena: 'uske', etlu: 'utna', etla: 'utna', etli: 'utni',
+  bane: 'dono', banne: 'dono', banav: 'banao', banavo: 'banao', banavi: 'banao', pacha: 'wapas', pachu: 'wapas', pachhu: 'wapas', pachha: 'wapas',
+  kalak: 'ghante', kalaak: 'ghante', vadhari: 'badha', vadharo: 'badhao', vadhar: 'badha', ghatadu: 'reduce', ghatado: 'reduce', ghatadi: 'reduce', ghatad: 'reduce',
+  vadhu: 'zyada', haaryo: 'lost', harya: 'lost', haarya: 'lost', jityo: 'won', jitya: 'won',
+  aapya: 'diye', aapyu: 'diya', aapyo: 'diya', aapvana: 'payable', aapvanu: 'payable', aapvani: 'payable', levana: 'receivable', levanu: 'receivable', levani: 'receivable',
+  mane: 'mujhe', mune: 'mujhe', sathe: 'se', pase: 'se', kyare: 'kab', shu: 'kya', jokham: 'exposure', nafo: 'profit', nafa: 'profit',
+  commi: 'commission', commis: 'commission', kamishan: 'commission', kamisan: 'commission',
   wk: 'week', wks: 'weeks', wek: 'week', weks: 'weeks', wik: 'week', mnth: 'month', mth: 'month', yday: 'yesterday', yest: 'yesterday', ystrdy: 'yesterday', tdy: 'today', tday: 'today',
 };
 
@@ -109,6 +122,14 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\b(?:the\s+)?(?:most|max(?:imum)?)\s+(\p{L}+\s+)?(?:can\s+|could\s+)?win\s+(?:on|per|in|from)\s+(?:a\s+|any\s+|one\s+|each\s+|every\s+)?(?:single\s+)?bet\b/gu, ' $1 perclickwin '],
   // "if I settled Irfan today": a settlement supposed, in the tense it is supposed in.
   [/\b(if|agar)\s+(i|we|main|hum)\s+(?:settled|cleared)\b/g, ' $1 $2 settle '],
+  // Gujarati: "nafa nuksaan" is the result; "aaj nu khel kem gayu" asks how the day went; "kitla sudhi ramva dau" is how far a player may play, the credit limit.
+  [/\b(?:profit|fayda|faida)\s*(?:-|and|\/|&)?\s*(?:loss|nuksaan|nuksan|nukshan)\b/g, ' pnl '],
+  [/\bkem\s+(?:gayu|gayo|gaya|gai|rahyu|rahyo|chalyu)\b/g, ' pnl '],
+  [/\b(?:ramva|ramvanu|ramvaa|khelne)\s+(?:dau|daun|deta|du|dun|doon|dena|de)\b/g, ' creditlimit '],
+  // "karan ki sabse badi 3 bets", "sabse uncha odds wala bet": the ranking words of Hindi and Gujarati.
+  [/\bsabse\s+(?:unchi|uncha|unche|unchu|high|zyada|jyada)\s+(?=odds\b)/g, ' highest '],
+  [/\bsabse\s+(?:chhoti|choti|chhota|chota|kam|low|neeche)\s+(?=(?:\d+\s+)?(?:bets?|stakes?|odds|daav)\b)/g, ' smallest '],
+  [/\bsabse\s+(?:badi|bade|bada|moti|mota|mote|motu|bhari|heavy|big|high)\s+(?=(?:\d+\s+|\p{L}+\s+)?(?:bets?|stakes?|daav)\b)/gu, ' biggest '],
   // "kar na" closes a Marathi or Hindi order ("CL 40 hazaar kar na"), not a question's "na".
   [/\bkar\s+na\b/g, ' karo '],
   // "how bad is it for me if australia wins": what rides on that side, the exposure on its match.
@@ -148,7 +169,11 @@ const SYNONYMS: Array<[RegExp, string]> = [
   // "square the account with Mr. Malhotra", "square his account": the bookie's order to settle.
   [/\bsquare\s+(?:the|his|her|their|this|that)\s+(?:account|accounts|books?|khata|hisaab|balance)\b/g, ' settle '],
   // "please reconcile Mr. Desai's account": a check of the balance and its payments, never a payment.
+  // "I need them for a reconciliation": the purpose of what was asked, asking nothing more.
+  [/\b(?:for|to\s+do|to\s+finish)\s+(?:a|the|my|our)\s+reconcil(?:e|iation)\b|\b(?:i|we)\s+(?:am|are|m)\s+reconciling\b/g, ' '],
   [/\breconcil(?:e|es|ed|ing|iation)\b/g, ' balance settlement history '],
+  // "how much am I on the hook for with Vikram": what the user owes them.
+  [/\bon\s+the\s+hook\s+(?:for\s+)?(?:with|to)\b/g, ' owe '],
   [/\b(?:all\s+)?square\b(?!\s*(?:up|off|kar|karo|kardo|karna|karke))/g, ' balance '],
   // "how much could I lose if it all goes wrong", "stand to lose": what is at risk, the exposure.
   [/\b(?:could|can|might|may|would|will)\s+(?:i|we|you)?\s*(?:possibly\s+|still\s+)?lose\b|\bstand\s+to\s+lose\b/g, ' exposure '],
@@ -313,9 +338,9 @@ capabilities help
 yesterday
 `.split(/\s+/).filter(Boolean));
 
-export const PRONOUNS = new Set(['him', 'his', 'her', 'hers', 'he', 'she', 'them', 'their', 'they', 'uska', 'uske', 'uski', 'usko', 'iska', 'iske', 'iski', 'isko', 'unka', 'unke', 'unki', 'unko']);
+export const PRONOUNS = new Set(['him', 'his', 'her', 'hers', 'he', 'she', 'them', 'their', 'they', 'uska', 'uske', 'uski', 'usko', 'iska', 'iske', 'iski', 'isko', 'unka', 'unke', 'unki', 'unko', 'usne', 'isne', 'unhone', 'inhone', 'usey', 'isey']);
 const DEMONSTRATIVE_PLAYER = /\b(?:this|that|the|same)\s+(?:player|guy|person|client|punter|account|agent|one)\b/;
-const DEMONSTRATIVE_FIXTURE = /\b(?:this|that|the\s+same|same)\s+(?:match|fixture|game|event)\b/;
+const DEMONSTRATIVE_FIXTURE = /\b(?:this|that|the\s+same|same|us|uss|usi|wo|woh)\s+(?:match|fixture|game|event)\b/;
 
 export interface Token {
   word: string;
@@ -376,6 +401,7 @@ function correctWords(folded: string, original: string, known: ReadonlySet<strin
   // a short name is as near to some grammar or domain word ("kaun", "earn") as to its own
   // spelling: it is corrected only when letters were dropped from the word ("limt ka matlab").
   const owners = new Set([...folded.matchAll(/(\p{L}{4,5})(?:\s+(?:ka|ke|ki|ko|ne|se|pe|wala|wale|wali)\b|'s\b)/gu)].map((m) => m[1]!));
+  const ownedAnyLength = new Set([...folded.matchAll(/(\p{L}+)(?:\s+(?:ka|ke|ki|ko|ne|se|pe|nu|na|ni|no|wala|wale|wali)\b|'s\b)/gu)].map((m) => m[1]!));
   const { targets, memo } = correctionsFor(known);
   return folded.replace(/\p{L}+/gu, (word, at: number) => {
     // "kar dena chahiye" (should do it): "dena" after "kar" is the verb's, not money given or owed.
@@ -390,6 +416,8 @@ function correctWords(folded: string, original: string, known: ReadonlySet<strin
       if (memo.size < 10_000) memo.set(word, corrected);
     }
     if (owners.has(word) && !(corrected.length > word.length && within(word, corrected))) return word;
+    // "could you posibly show…", "plese": a common word slipped, unless something belongs to it ("sumit's").
+    if (corrected === word && !ownedAnyLength.has(word)) return COMMON_WORD_SLIPS.get(word) ?? word;
     // A short word one letter off a grammar word ("karn" and "kaun") is as likely a name spelt short:
     // it is that word only when letters were dropped from it ("krna" is karna) or swapped ("kitan").
     if (word.length <= 5 && corrected !== word && (isGrammarWord(corrected) || REGIONAL_WORDS.has(corrected)) && !within(word, corrected)
@@ -490,7 +518,9 @@ function withBarePeriods(text: string): string {
 
 export function read(text: string, today: IsoDate, known: ReadonlySet<string> = LEXICON): Reading {
   // A word typed twice in a row ("karan karan bal bal") is said once.
-  const corrected = correctWords(fold(text), text, known).replace(/\b(\p{L}{2,})(?:\s+\1\b)+/gu, '$1');
+  const corrected = correctWords(fold(text), text, known).replace(/\b(\p{L}{2,})(?:\s+\1\b)+/gu, '$1')
+    // Gujarati "1 thi 15 sudhi", "somvar thi aaj sudhi": "thi" opens a range ("from"), Hindi "se".
+    .replace(/\bthi\b(?=.*\btak\b)/g, 'se');
   let folded = ` ${corrected} `;
   for (const [pattern, word] of SYNONYMS) folded = folded.replace(pattern, word);
   const range = findDateRange(corrected, today) ?? findDateRange(withBarePeriods(corrected), today);

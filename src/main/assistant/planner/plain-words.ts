@@ -67,14 +67,16 @@ const REGIONAL: Readonly<Record<string, string>> = {
     wala wali chahiye chaiye bhejo bhejdo list`,
   // English as chat types it: the short forms, and words of talk that are never a player here.
   english_chat: `wud wld cud shud shld wht wat abt bcoz coz cuz plz pls thx tnx ur pic msg bro bruh sis fyi asap btw lol omg idk imo rn tbh wrt
-    gonna wanna gotta lemme gimme dunno tmrw tmr recd rcvd amt approx yr yrs hrs mins max min bother typo typos gm gn thru tho incl ppl gpay upi pfa prepone postpone revert needful itself kindly asap pls plz`,
+    gonna wanna gotta lemme gimme dunno tmrw tmr recd rcvd amt approx sory sry sorri soory thnx thanx pleez plzz pliz yr yrs hrs mins max min bother typo typos gm gn thru tho incl ppl gpay upi pfa prepone postpone revert needful itself kindly asap pls plz`,
   marathi: `aahe ahe aahet ahet aahes hota hoti hote hotas zala jhala zali jhali zale jhale kiti kay kaay kasa kashi kase kon konala konacha
     sang sanga saang sangaa kara karaa karun kar dakhav dakhva dakhava bagh baga bagha majha majhi majhe maza mazi maze mala amhala
     tyacha tyachi tyache tyala tichi ticha tila cha chi che chya chyaa la pan pun aani ani udya ithe tithe kuthe nako hava havay pahije
     pahijet sagla sagle sagli ata atta aata kamavla kamavle kamavli gamavla gamavle bhau dada re ga mhanje mhanun ky kahi kahich`,
   gujarati: `che chhe chhu hatu hati hata ketla ketlu ketli ketlo shu kem kevi kevu kevo nu ni no ne ma thi aapo apo batavo batav
     bataav joie joiye joiae juo karjo karvu karvanu mokal mokalo mokli banavi banavo banav mare maru mari maro tamaru tamari tame
-    aa pelo peli pelu kyare kone kharu haji hamna aje kale gayo gayu mahino athvadiyu athvadiye`,
+    aa pelo peli pelu kyare kone kharu haji hamna aje kale gayo gayu mahino athvadiyu athvadiye athvadiya valo vali valu badhi badha badhu
+    badhane dau daun karvano karvanu aavi aavyo aavya aavyu nathi bolo bhau pan kem hatu hati khel kari karine jaldi ekdum mota moti uncha
+    unchi bhai ame amne tamne tene ene joie chalse chale rahyu rahyo sachu khotu ghanu ghana thodu thoda navo navi navu junu juna`,
   punjabi: `kinna kinne kinni dasso daso karde paaji paji tussi tusi sanu mainu menu saade sadde tuhada tuhade ohda ohde
     da di de te vich hun hunn ajj kitthe kithe kidda kiddan haal chak chakk oye balle shava`,
   tamil_telugu_kannada: `da di machan machi akka enna ennada yenna sollu sollunga sollungo paru paaru podu kodu evlo evvalavu ethana entha
@@ -95,3 +97,26 @@ export const PLAIN_WORDS: ReadonlySet<string> = new Set([
   ...[10, 20, 35].flatMap(dictionary).filter((w) => /^[a-z]+$/.test(w) && !names.has(w)),
   ...REGIONAL_WORDS,
 ]);
+
+/**
+ * The commonest English words typed with a letter dropped or two letters swapped ("plese",
+ * "posibly", "mnoth"), each to the word: a polite filler mistyped is not a name to search for.
+ * Only words of five letters or more once slipped, where a slip of a common word is far likelier
+ * than a name that happens to spell one.
+ */
+export const COMMON_WORD_SLIPS: ReadonlyMap<string, string> = (() => {
+  const slips = new Map<string, string>();
+  // A slip that spells a word of its own ("stone" from "stones") is that word, or a name.
+  const words = new Set([10, 20, 35].flatMap(dictionary));
+  const add = (slip: string, word: string) => {
+    if (slip.length >= 5 && !PLAIN_WORDS.has(slip) && !words.has(slip) && !slips.has(slip)) slips.set(slip, word);
+  };
+  for (const word of dictionary(10)) {
+    if (!/^[a-z]+$/.test(word) || names.has(word) || word.length < 5) continue;
+    for (let i = 0; i < word.length; i++) add(word.slice(0, i) + word.slice(i + 1), word);
+    for (let i = 0; i + 1 < word.length; i++) {
+      if (word[i] !== word[i + 1]) add(word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2), word);
+    }
+  }
+  return slips;
+})();

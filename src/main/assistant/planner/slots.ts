@@ -116,6 +116,17 @@ export class Slots {
     return this.fixtureNames().includes(n);
   }
 
+  /**
+   * The one player the last answer was about, for a short order that names no one: "pura clear kar
+   * do" right after Neha's balance is her settlement (its preview names her before anything moves).
+   */
+  lastAnswerPlayer(): string | null {
+    if (this.r.names.length > 0 || this.r.tokens.length > 6) return null;
+    const last = this.input.context.lastCalls ?? [];
+    const players = new Set(last.map((c) => c.args.player).filter((p) => typeof p === 'string'));
+    return players.size === 1 ? this.input.context.lastPlayer?.id ?? null : null;
+  }
+
   /** Whether the page or the conversation has a player that "him" or "that guy" can be. */
   hasContextPlayer(): boolean {
     return this.contextPlayer() !== null;

@@ -29,13 +29,17 @@ const ADVICE = /\b(?:should|shall)\s+(?:i|we)\b|\b(?:tell|let)\s+me\s+(?:know\s+
 
 /**
  * A change supposed, not ordered: "if I settle Anita today how much would I get", "what would
- * happen if I raised his CL", "agar karan ko settle karu to". Its figures are a read; nothing is proposed.
+ * happen if I raised his CL", "agar karan ko settle karu to", "before you do anything, tell me: if I
+ * settled Karan…". Its figures are a read; nothing is proposed.
  */
-const HYPOTHETICAL = /^(?:if|agar|suppose|supposing|say|imagine|in\s+case)\b|\bwhat\s+(?:if|would|happens|will\s+happen)\b|\bhow\s+much\s+would\b|\bwould\s+(?:i|we|it|that|he|she|they)\s+(?:get|have|owe|lose|make|be|gain|receive)\b/;
+const HYPOTHETICAL = /^(?:if|agar|suppose|supposing|say|imagine|in\s+case)\b|\b(?:if|agar)\s+(?:i|we|main|mai|hum|maine|humne)\b(?!\s+(?:may|might)\b)|\bwhat\s+(?:if|would|happens|will\s+happen)\b|\bhow\s+much\s+would\b|\bwould\s+(?:i|we|it|that|he|she|they)\s+(?:get|have|owe|lose|make|be|gain|receive)\b/;
 
 /** `orderVerbs`: the verbs of the write tools ("settle", "set"); one opening the message makes it an order, "?" or not. */
+/** Courtesy said as a condition: "if it's not too much trouble, bump…", "if you don't mind". It supposes nothing. */
+const POLITE_IF = /\b(?:if\s+(?:it(?:\s*'?\s*s)?|it\s+is|that(?:\s*'?\s*s)?|thats)\s+(?:not\s+too\s+much\s+(?:trouble|bother|of\s+a\s+bother)|ok(?:ay)?|alright|fine|possible)|if\s+(?:you|u)\s+(?:dont|don\s*'?\s*t|don|do\s+not)\s+mind|if\s+possible|if\s+(?:you|u)\s+(?:can|could|get\s+a\s+(?:chance|moment|minute)|have\s+a\s+(?:moment|minute|sec(?:ond)?)))\b[\s,]*/g;
+
 export function speechAct(folded: string, orderVerbs: ReadonlySet<string>): SpeechAct {
-  const text = folded.trim().replace(FILLER, '').trim();
+  const text = folded.replace(POLITE_IF, ' ').trim().replace(/^(?:so|and)\b[\s,]*/, '').replace(FILLER, '').trim();
   if (ADVICE.test(text) || HYPOTHETICAL.test(text)) return 'question';
   if (POLITE_ORDER.test(text) || orderVerbs.has(text.split(/[\s,.!?]+/)[0] ?? '')) return 'command';
   // "min stake 500 kar doge kya plz", "bhej denge kya": a favour asked is an order, Hindi's polite way.
