@@ -92,9 +92,14 @@ const UNMUTE_WORD = /\b(?:unmute|unsilence|unsnooze|enable|resume|restore|turn\s
  * them; "nahi 2 ghante", "make it an hour" mutes them for that long instead. Null when the
  * message names alerts of its own or is no such follow-up.
  */
-export function planMuteFollowUp(folded: string, last: { tool: string; args: Record<string, unknown> }): Record<string, unknown> | null {
+export function planMuteFollowUp(folded: string, last: { tool: string; args: Record<string, unknown> }): { tool: string; args: Record<string, unknown> } | null {
+  const args = muteFollowUpArgs(folded, last);
+  return args && { tool: last.tool, args };
+}
+
+function muteFollowUpArgs(folded: string, last: { tool: string; args: Record<string, unknown> }): Record<string, unknown> | null {
   const kind = last.args.kind;
-  if (last.tool !== 'agent.muteAlerts' || typeof kind !== 'string' || kindOf(folded) !== null) return null;
+  if (last.tool !== muteAlerts.name || typeof kind !== 'string' || kindOf(folded) !== null) return null;
   if (speechAct(folded, new Set(['mute', 'unmute', 'snooze', 'silence'])) === 'question') return null;
   // "chalu" is read as "open" by the planner's slang ("chalu bets"); back on, it is the alerts'.
   if (UNMUTE_WORD.test(folded) || (/\bopen\b/.test(folded) && /\b(?:wapas|back|again|phir|fir)\b/.test(folded))) return { unmute: kind };
@@ -137,7 +142,7 @@ function untilWords(folded: string): { at: string } | { forMinutes: number } | {
   return { at: `${hour}:${String(minute).padStart(2, '0')}${hour > 12 ? '' : suffix}` };
 }
 
-export default defineTool({
+const muteAlerts = defineTool({
   name: 'agent.muteAlerts',
   label: 'alert settings',
   description: 'Mutes or unmutes one kind of the user\'s own live alerts (large_bet, player_login, market_settled, approval_pending). '
@@ -185,3 +190,5 @@ export default defineTool({
     examples: ['mute large bet alerts till 6pm', 'mute login alerts', 'unmute large bets'],
   },
 });
+
+export default muteAlerts;

@@ -594,7 +594,7 @@ export class RulePlanner implements Planner {
     const base = { request_id: input.requestId };
     const last = input.context.lastCalls;
     const mute = last?.length === 1 && r.tokens.length <= 8 ? planMuteFollowUp(r.folded, last[0]!) : null;
-    if (mute) return { ...base, intent: 'follow_up:mute_alerts', action: 'tools', calls: [{ tool: 'agent.muteAlerts', args: mute }], confidence: 0.8 };
+    if (mute) return { ...base, intent: 'follow_up:mute_alerts', action: 'tools', calls: [mute], confidence: 0.8 };
     const amended = this.amendOrRepeat(input, r);
     if (amended) return amended;
     // "now for Neha": "now" joins a follow-up that changes another slot; it asks for no fresher figures.
