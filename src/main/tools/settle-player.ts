@@ -56,7 +56,7 @@ export default defineTool({
       const wholeBalanceOfOne = s.namedPlayer() !== null && !/\b(?:except|but|siwa|sivay|chhod|chod|other|others|baaki|baki)\b/.test(r.folded)
         && /\b(?:outstanding|receivable|payable|balance|dues?)\s+(?:sab|sabhi|saara|sara|all|everything)\b|\b(?:sab|sabhi|saara|sara|all)\s+(?:clear|settle|outstanding|balance|dues?|kuch|paisa)\b/.test(r.folded);
       if (BULK.test(r.folded) && !wholeBalanceOfOne) return ask('not_allowed', 'I settle one player at a time, and only after you confirm it. Which player?');
-      const player = s.player({ takesFixture: false }) ?? s.lastAnswerPlayer();
+      const player = s.player({ takesFixture: false }) ?? (r.names.length === 0 && r.tokens.length <= 6 ? s.lastAnswerPlayer() : null);
       if (!player) return ask('needs_player', 'Which player should I settle with?');
       const args: Record<string, unknown> = { player, mode: 'auto' };
       if (r.amounts.length > 1) return ask('needs_amount', 'I found more than one amount. How much should be settled?');

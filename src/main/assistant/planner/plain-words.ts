@@ -107,9 +107,8 @@ export const PLAIN_WORDS: ReadonlySet<string> = new Set([
 export const COMMON_WORD_SLIPS: ReadonlyMap<string, string> = (() => {
   const slips = new Map<string, string>();
   // A slip that spells a word of its own ("stone" from "stones") is that word, or a name.
-  const words = new Set([10, 20, 35].flatMap(dictionary));
   const add = (slip: string, word: string) => {
-    if (slip.length >= 5 && !PLAIN_WORDS.has(slip) && !words.has(slip) && !slips.has(slip)) slips.set(slip, word);
+    if (slip.length >= 5 && !PLAIN_WORDS.has(slip) && !names.has(slip) && !slips.has(slip)) slips.set(slip, word);
   };
   for (const word of dictionary(10)) {
     if (!/^[a-z]+$/.test(word) || names.has(word) || word.length < 5) continue;

@@ -232,6 +232,8 @@ function asked(input: PlannerInput): PlannerInput {
 
 /** Words that point at the page on screen rather than name what to read. */
 const POINTS_AT_PAGE = /\b(?:here|this\s+(?:page|screen|view|table|match|game|fixture)|on\s+(?:the\s+)?screen|yahan|yaha|idhar|is\s+page)\b/;
+/** "comision bhi dikha", "his commission too": asked as well as what came before. */
+const AS_WELL = /\b(?:bhi|also|too|as\s+well)\b/;
 const FOLLOW_UP_OPENER = /^(?:and|aur|or|what\s+about|how\s+about|same\s+for|and\s+for|also|now|ab|ok\s+and|then|phir|fir|for|what\s+of|and\s+what\s+about)\b/;
 /** "and the week before?", "the day before", "usse pehle": the last plan's period, one period earlier. */
 const EARLIER = /\b(?:(?:the\s+)?(?:day|week|month|one|period|fortnight)\s+before|previous\s+(?:day|week|month|one|period)|(?:day|week|month)\s+prior|(?:(?:one|a)\s+)?(?:day|week|month|period)\s+(?:further\s+back|earlier)|further\s+back|go\s+back\s+(?:one|a)\s+(?:day|week|month)|usse\s+pehle|us\s+se\s+pehle|pichle\s+se\s+pichle)\b/;
@@ -448,15 +450,15 @@ export class RulePlanner implements Planner {
     // "aur uska commission?" after "deepak ka pnl is mahine": a short follow-up with no dates of its
     // own asks for the period the conversation was on, not today.
     const lastRange = (input.context.lastCalls ?? []).map(rangeOf).find((x) => x !== null);
-    if (r.range === null && lastRange && !input.continuesClause && r.tokens.length <= 6 && (FOLLOW_UP_OPENER.test(r.folded) || r.pronounPlayer || /\b(?:bhi|also|too|as\s+well)\b/.test(r.folded))
+    if (r.range === null && lastRange && !input.continuesClause && r.tokens.length <= 6 && (FOLLOW_UP_OPENER.test(r.folded) || r.pronounPlayer || AS_WELL.test(r.folded))
       && !FRESHNESS.some((w) => r.words.has(w)) && !intents.some(isWrite)) {
       calls.splice(0, calls.length, ...calls.map((c) => (planningOf(c.tool)?.range ? withRange(c, lastRange) : c)));
     }
     // "aur comm?", "comision bhi dikha" after "vivek ka pnl this week": another figure of the player
     // the conversation is on, the way one asks a second question about the same person.
-    const lastNamed = (input.context.lastCalls ?? []).find((c) => typeof c.args.player === 'string')?.args.player;
-    if (typeof lastNamed === 'string' && r.names.length === 0 && !r.pronounPlayer && !input.continuesClause && r.tokens.length <= 6
-      && (FOLLOW_UP_OPENER.test(r.folded) || /\b(?:bhi|also|too|as\s+well)\b/.test(r.folded)) && !intents.some(isWrite)
+    const lastNamed = slots.lastAnswerPlayer();
+    if (lastNamed !== null && r.names.length === 0 && !r.pronounPlayer && !input.continuesClause && r.tokens.length <= 6
+      && (FOLLOW_UP_OPENER.test(r.folded) || AS_WELL.test(r.folded)) && !intents.some(isWrite)
       && !/\b(?:total|overall|sab|sabka|sabki|everyone|all|my|mera|meri|mere)\b/.test(r.folded)) {
       calls.splice(0, calls.length, ...calls.map((c) => (c.args.player === undefined && planningOf(c.tool)?.follows?.player ? { ...c, args: { ...c.args, player: lastNamed } } : c)));
     }

@@ -117,11 +117,11 @@ export class Slots {
   }
 
   /**
-   * The one player the last answer was about, for a short order that names no one: "pura clear kar
-   * do" right after Neha's balance is her settlement (its preview names her before anything moves).
+   * The one player the last answer was about: who a short follow-up that names no one is about
+   * ("aur comm?"), and whom "pura clear kar do" right after Neha's balance settles (its preview
+   * names her before anything moves).
    */
   lastAnswerPlayer(): string | null {
-    if (this.r.names.length > 0 || this.r.tokens.length > 6) return null;
     const last = this.input.context.lastCalls ?? [];
     const players = new Set(last.map((c) => c.args.player).filter((p) => typeof p === 'string'));
     return players.size === 1 ? this.input.context.lastPlayer?.id ?? null : null;
