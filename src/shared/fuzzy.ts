@@ -100,7 +100,14 @@ function swapsOneLetterPair(a: string, b: string): boolean {
  * "Neha Iyer" is not a typo of "Sneha Iyer" when a Neha exists.
  */
 export function nameMatches(typed: string, known: string, realWords: ReadonlySet<string> = new Set()): boolean {
-  const words = normalizeForSearch(typed).split(' ').filter(Boolean);
+  const said = normalizeForSearch(typed);
+  // "Sam O Brian": a letter said apart from the rest of its word (O'Brien heard, not typed) is that word's start.
+  const glued = said.replace(/(?<=^|\s)(\p{L})\s+(?=\p{L}{3,})/gu, '$1');
+  return wordsMatch(said, known, realWords) || (glued !== said && wordsMatch(glued, known, realWords));
+}
+
+function wordsMatch(typed: string, known: string, realWords: ReadonlySet<string>): boolean {
+  const words = typed.split(' ').filter(Boolean);
   const pool = normalizeForSearch(known).split(' ').filter(Boolean);
   if (words.length === 0 || words.length > pool.length) return false;
   const used = new Set<number>();

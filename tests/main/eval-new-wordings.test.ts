@@ -95,6 +95,9 @@ describe('planner evaluation in new wordings (tests/fixtures/assistant-cases-2.j
     ['assistant-cases-27.jsonl', 95, 0.15, 'Gujarati-mixed Hinglish, 54/97 before its fixes'],
     ['assistant-cases-28.jsonl', 95, 0.15, 'polite, hedged English of a new agent, 75/98 before its fixes'],
     ['assistant-cases-29.jsonl', 95, 0.1, 'conversations leaning on earlier turns, 75/97 before its fixes'],
+    ['assistant-cases-30.jsonl', 110, 0.15, 'Punjabi-Hindi WhatsApp shorthand, 40/111 before its fixes'],
+    ['assistant-cases-31.jsonl', 120, 0.1, 'phone dictation (speech-to-text), 106/122 before its fixes'],
+    ['assistant-cases-32.jsonl', 115, 0.1, "a master agent's trade Hinglish, 91/118 before its fixes"],
   ];
   it.each(FILES)('plans %s (at least %i cases) with at most %f of them missed (%s)', async (file, atLeast, misses) => {
     const cases = await caseFile(file);

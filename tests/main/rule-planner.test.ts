@@ -945,3 +945,66 @@ describe('round-4 blind-set fixes: Gujarati, courtesy, corrections and conversat
     expect(plan('CL ane take ma farak shu?').action).toBe('direct');
   });
 });
+
+describe('round-5 blind-set fixes: Punjabi, dictation, the master agent\'s words, told payments', () => {
+  const after = (lastCalls: ConversationContext['lastCalls'], player?: string, lastText?: string): Partial<PlannerInput> => ({
+    context: { ...EMPTY_CONTEXT, lastCalls, lastIntent: null, ...(player && { lastPlayer: { id: player, name: player } }), ...(lastText && { lastText }) },
+  });
+  it('Punjabi function words read as the Hindi the planner knows, and vowel-less shorthand as its word', () => {
+    expect(calls('karan malhotra da bl dasso jaldi')).toEqual([{ tool: 'agent.getTake', args: { player: 'karan malhotra' } }]);
+    expect(calls('sneha di cmsn kinni bani is mahine')).toEqual([{ tool: 'agent.getCommission', args: { player: 'sneha', from: '2026-11-01', to: '2026-11-20' } }]);
+    expect(calls('monday ton hun tak di cmsn')[0]?.args).toMatchObject({ from: '2026-11-16', to: '2026-11-20' });
+    expect(calls('mohamad irfan da stlmnt hstry')).toEqual([{ tool: 'agent.getSettlementHistory', args: { player: 'mohamad irfan' } }]);
+    expect(calls('anita te sneha da bl').map((c) => c.args.player)).toEqual(['anita', 'sneha']);
+    expect(calls('aj sab ton vaddi bet kehdi laggi stake ch')[0]?.args).toMatchObject({ from: '2026-11-20', sort: { by: 'stake', dir: 'desc' } });
+    // Hindi's own "kar di", "bata de" stay verbs.
+    expect(plan('karan ka cl 50k kar de').calls[0]?.tool).toBe('agent.editLimit');
+  });
+  it('a Punjabi question about a change is answered by a read: "settle kar deyie ohnu?"', () => {
+    const take = [{ tool: 'agent.getTake', args: { player: 'karan' } }];
+    expect(calls('settle kar deyie ohnu?', after(take, 'karan'))).toEqual([{ tool: 'agent.getTake', args: { player: 'karan' } }]);
+    expect(calls('je deepak nu settle kar diye ta ki hovega')).toEqual([{ tool: 'agent.getTake', args: { player: 'deepak' } }]);
+  });
+  it('dictation: hesitations, a period said again, spelt-out letters, "one point five lakh", "two lack"', () => {
+    expect(calls('um did Sneha ire pay me anything this week')[0]?.tool).toBe('agent.getSettlementHistory');
+    expect(calls('commission for last week uh no last month')).toEqual([{ tool: 'agent.getCommission', args: { from: '2026-10-01', to: '2026-10-31' } }]);
+    expect(calls('set Rahul Verma\'s per click win to one point five lakh')[0]?.args).toMatchObject({ limitType: 'perClickWin', newValue: 15_000_000 });
+    expect(calls('set Anita Desai\'s credit limit to two lack')[0]?.args).toMatchObject({ newValue: 20_000_000 });
+    expect(calls('show me the see el for Neha gupta')[0]?.tool).toBe('agent.getCreditLimit');
+    expect(plan("uh what's take mean again").action).toBe('direct');
+  });
+  it('"can her limit go up to 2 lakh", "would settling him clear it": asked, so read', () => {
+    expect(calls("can Anita Desai's limit go up to two lakh")).toEqual([{ tool: 'agent.getCreditLimit', args: { player: 'anita desai' } }]);
+    expect(calls('would settling Suresh Pillai clear his whole balance')).toEqual([{ tool: 'agent.getTake', args: { player: 'suresh pillai' } }]);
+    expect(calls('Arjun ko 50k ka settlement du toh uska kitna bachega?')).toEqual([{ tool: 'agent.getTake', args: { player: 'arjun' } }]);
+    expect(calls('karan will pay 15k tomorrow').map((c) => c.tool)).not.toContain('agent.settlePlayer');
+  });
+  it('a payment told is offered to be booked, never proposed until the user says so', () => {
+    const told = plan('Sneha paid 15k cash');
+    expect(told.action).toBe('clarify');
+    expect(told.clarify?.question).toMatch(/record the 15k from sneha as a settlement/i);
+    expect(plan('Karan paid me 5k yesterday').calls[0]?.tool).toBe('agent.getSettlementHistory');
+    expect(plan('karan ne 15k nahi diye').calls.map((c) => c.tool)).not.toContain('agent.settlePlayer');
+    const yes = calls('haan kar do', after([], undefined, 'Sneha paid 15k cash'));
+    expect(yes).toEqual([{ tool: 'agent.settlePlayer', args: { player: 'sneha', mode: 'amount', amount: 1_500_000 } }]);
+  });
+  it('the master agent\'s words: kat, lagaan, bhav, khuli position, khaa le, plus minus', () => {
+    expect(calls('is hafte ka commission kat kitna bana sab clients se')[0]?.tool).toBe('agent.getCommission');
+    expect(calls('Karan ka aaj ka lagaan dikha')[0]).toMatchObject({ tool: 'agent.getBetHistory', args: { player: 'karan', from: '2026-11-20' } });
+    expect(calls('Irfan bhai ki khuli position dikha')[0]).toMatchObject({ tool: 'agent.getBetHistory', args: { status: ['open'] } });
+    expect(calls('aaj poora dabba kitna plus minus hai')).toEqual([{ tool: 'agent.getPnL', args: { from: '2026-11-20', to: '2026-11-20' } }]);
+    expect(calls('IND AUS total runs 300.5 mein Over pe 5k khaa le')[0]).toMatchObject({ tool: 'agent.placeHedgeBet', args: { outcome: 'over', side: 'lay', stake: 500_000 } });
+    expect(plan('tu hi confirm maar de, mujhe button mat dikha').clarify?.reason).toBe('not_allowed');
+    expect(plan("Sam O'Brien ki ID hi uda de, delete kar").clarify?.reason).toBe('not_allowed');
+  });
+  it('two periods set against each other are one request each; "who owes me" beside the upline is asked too', () => {
+    expect(calls('is hafte vs pichle hafte ka PnL compare kar')).toEqual([
+      { tool: 'agent.getPnL', args: { from: '2026-11-16', to: '2026-11-20' } }, { tool: 'agent.getPnL', args: { from: '2026-11-09', to: '2026-11-15' } }]);
+    expect(calls('what do I owe Vikram and who owes me').map((c) => c.tool).sort()).toEqual(['agent.getTake', 'agent.getTake']);
+  });
+  it('a bets list takes its order from "latest", "badi stake pehle", "sort by odds", in a follow-up too', () => {
+    expect(calls('latest 10 bets dikhao')[0]?.args).toMatchObject({ limit: 10, sort: { by: 'placedAt', dir: 'desc' } });
+    const bets = [{ tool: 'agent.getBetHistory', args: { player: 'karan' } }];
+    expect(calls('sirf settled wali, badi stake pehle', after(bets, 'karan'))[0]?.args).toMatchObject({ player: 'karan', status: ['settled'], sort: { by: 'stake', dir: 'desc' } });
+  });
+});

@@ -18,6 +18,8 @@ describe('typo-tolerant matching', () => {
     // Beside a word typed in full: an initial, and a four-letter word short of one letter.
     ['Rahul V', 'Rahul Verma', true], ['Rahul V', 'Rahul Sharma', false], ['V', 'Rahul Verma', false],
     ['Sneha Iyr', 'Sneha Iyer', true], ['Iyr', 'Sneha Iyer', false], ['Sneha Iyx', 'Sneha Iyer', false],
+    // A letter heard apart from its word: "O Brian" is O'Brien as speech-to-text writes it; not another surname.
+    ['Sam O Brian', "Sam O'Brien", true], ['Sam O Brian', 'Sam Oberoi', false], ['Sam K Brian', "Sam O'Brien", false],
   ])('name %j ~ %j: %s', (typed, known, expected) => {
     expect(nameMatches(typed, known)).toBe(expected);
   });

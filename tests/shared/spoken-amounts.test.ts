@@ -18,8 +18,18 @@ describe('amounts as spoken and in Hinglish', () => {
     ['three and a half thousand', 3_500],
     ['sixty thousand', 60_000],
     ['dedh k', 1_500],
+    // Dictated: a decimal said as "point", and "lakh" as speech-to-text hears it.
+    ['one point five lakh', 150_000],
+    ['two point two five lakh', 225_000],
+    ['two lack', 200_000],
   ])('%s → %d points', (text, expected) => {
     expect(parseAmount(text)?.paisa).toBe(expected * 100);
+  });
+
+  it('reads no amount rather than a wrong one when "point" is not a decimal it can read', () => {
+    expect(points('one point five six seven lakh')).toEqual([]);
+    expect(points('one point five')).toEqual([]);
+    expect(points('there is no lack of bets')).toEqual([]);
   });
 
   it('finds both amounts of a corrected sentence, for the planner to choose', () => {

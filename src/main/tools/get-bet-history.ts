@@ -5,9 +5,23 @@ import { DATES, DESK, IDS, MONEY, opts } from './common.js';
 import { defineTool } from './define.js';
 
 /** Ranking words shape the list: "largest bets", "smallest stakes first", "highest odds". */
-function betSortOf(folded: string): { by: 'stake' | 'odds'; dir: 'asc' | 'desc' } | null {
+function betSortOf(folded: string): { by: 'stake' | 'odds' | 'placedAt'; dir: 'asc' | 'desc' } | null {
   const m = /\b(largest|biggest|highest|heaviest|top|smallest|lowest|tiniest|least)\s+(?:\w+\s+)??(stakes?|bets?|odds)\b/.exec(folded);
-  if (!m) return null;
+  // "badi stake pehle", "highest odds first", "sort by stake", "odds se sort kar", "stake wise": ranked, largest first
+  // unless said otherwise.
+  const ranked = /\b(?:(smallest|lowest|chhoti|choti|kam)|bad[aie]|big|biggest|largest|high|highest|zyada|unch[aie])\s+(stakes?|odds)\s+(?:pehle|first|upar|on\s+top)\b/.exec(folded)
+    ?? /\b(?:sort|sorted|order|ordered|rank|ranked)\s+(?:by|se|on)\s+(stakes?|odds)\b|\b(stakes?|odds)\s+(?:se|wise|ke\s+hisaab\s+se)\s+(?:sort|order|rank)|\b(stakes?|odds)\s+wise\b/.exec(folded);
+  if (!m && ranked) {
+    const key = ranked.slice(1).find((g) => g !== undefined && /^(?:stakes?|odds)$/.test(g))!;
+    const asc = ranked[0]!.match(/\b(?:smallest|lowest|chhoti|choti|kam)\b/) !== null;
+    return { by: key === 'odds' ? 'odds' : 'stake', dir: asc ? 'asc' : 'desc' };
+  }
+  // "latest 10 bets", "the most recent ones", "oldest first": by when they were placed, said so on the card.
+  if (!m) {
+    const when = /\b(?:(latest|newest|recent|most\s+recent|last)|(oldest|earliest))\s+(?:\d+\s+|\p{L}+\s+)?(?:bets?|ones|daav|saude)\b|\b(?:(newest|latest)|(oldest|earliest))\s+(?:first|pehle|upar)\b/u.exec(folded);
+    if (!when) return null;
+    return { by: 'placedAt', dir: when[2] ?? when[4] ? 'asc' : 'desc' };
+  }
   const dir = /^(?:smallest|lowest|tiniest|least)$/.test(m[1]!) ? 'asc' : 'desc';
   return { by: m[2] === 'odds' ? 'odds' : 'stake', dir };
 }
@@ -31,7 +45,7 @@ export default defineTool({
     return `${plural(d.summary.count, 'bet')}${listScope(args)}, stake ${money(d.summary.stake)}; open liability ${money(d.summary.openLiability)}${settled}.`;
   },
   planning: {
-    id: 'bets', precedence: 130, exclusive: false, shownOn: '/agent/bets', refreshes: true, follows: { player: true, fixture: true, status: true, count: MOST_ROWS }, range: 'dates',
+    id: 'bets', precedence: 130, exclusive: false, shownOn: '/agent/bets', refreshes: true, follows: { player: true, fixture: true, status: true, count: MOST_ROWS, refine: (r) => { const sort = betSortOf(r.folded); return sort && { sort }; } }, range: 'dates',
     vocabulary: [
       'bet', 'bets', 'betting', 'wager', 'wagers', 'ticket', 'tickets', 'slip', 'slips', 'stake', 'stakes', 'punt', 'punts',
       'open', 'unsettled', 'pending', 'running', 'active', 'settled', 'closed', 'completed', 'finished', 'graded', 'void', 'voided', 'cancelled', 'canceled',

@@ -110,7 +110,7 @@ function muteFollowUpArgs(folded: string, last: { tool: string; args: Record<str
 function kindOf(folded: string): EventKind | null {
   if (/\b(?:large|big|huge|bade|bada|badi|heavy|high)[\s-]*(?:stake\s+)?bets?\b|\blarge[\s-]*bet|\blb\b/.test(folded)) return 'large_bet';
   if (/\blog[\s-]*ins?\b|\blogins?\b|\bsign[\s-]*ins?\b|\blogs?\s+in\b/.test(folded)) return 'player_login';
-  if (/\b(?:settled|settlement|result)s?\b/.test(folded) && /\b(?:markets?|settled|results?)\b/.test(folded)) return 'market_settled';
+  if (/\b(?:settled?|settlement|result)s?\b/.test(folded) && /\b(?:markets?|settled|results?)\b/.test(folded)) return 'market_settled';
   if (/\bapprovals?\b|\bapprove\b/.test(folded)) return 'approval_pending';
   return null;
 }

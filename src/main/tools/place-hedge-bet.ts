@@ -27,7 +27,7 @@ const hedgePlaced = actions.placeHedgeBetOutput.extend({
 });
 
 /** "on the draw", "back Over 2.5": outcomes that are words of the market, not names the grammar leaves over. */
-const MARKET_OUTCOME = /\b(?:on|back|backing|lay|laying)\s+(the\s+draw|draw|over\s+[\d.]+|under\s+[\d.]+|over|under)\b|\b(the\s+draw|draw|over\s+[\d.]+|under\s+[\d.]+)\s+(?:pe|par|per)\b/;
+const MARKET_OUTCOME = /\b(?:on|back|backing|lay|laying)\s+(the\s+draw|draw|over\s+[\d.]+|under\s+[\d.]+|over|under)\b|\b(the\s+draw|draw|over\s+[\d.]+|under\s+[\d.]+|over|under)\s+(?:pe|par|per)\b/;
 /** "exposure on ind aus": after a word of the book, "on" names the match, not the outcome. */
 const BOOK_ON = /\b(?:exposure|exposed|position|positions|liability|risk|book)\s+(?:on|in|for)\s+$/;
 /** A stake as the folded text has it: "10k", "5,000", "2.5 lakh". */

@@ -4,7 +4,7 @@ import { paisa } from '../../shared/contracts/agent-api.js';
 import { isoWeekId } from '../../shared/dates.js';
 import { amountRefusal } from '../../shared/parse/amount.js';
 import { BULK, ask, hasAny } from '../assistant/planner/slots.js';
-import { ORDER_MARKER } from '../assistant/planner/speech-act.js';
+import { ORDER_MARKER, supposes } from '../assistant/planner/speech-act.js';
 import { DESK, IDS, MONEY, opts } from './common.js';
 import { defineTool } from './define.js';
 
@@ -40,7 +40,7 @@ export default defineTool({
     id: 'settle', precedence: 40, exclusive: true, amount: { arg: 'amount', with: { mode: 'amount' } }, // "Did Karan pay?" asks what happened (settlements); "is Anita all clear?", "who still hasn't paid?" ask what is owed now (take).
     asQuestion: 'settlements',
     // Asked what happened ("did Karan pay?", "karan ne pay kiya", "settle kiya kya"): the settlements; else what is owed now.
-    asQuestionFor: (r) => ((/\b(?:did|has|have|had)\b/.test(r.folded) || /\b(?:kiya|kiye|kari|kar\s+diya|kar\s+diye|ho\s+gaya|hua)\b/.test(r.folded))
+    asQuestionFor: (r) => (!supposes(r.folded) && (/\b(?:did|has|have|had)\b/.test(r.folded) || /\b(?:kiya|kiye|kari|kar\s+diya|kar\s+diye|ho\s+gaya|hua)\b/.test(r.folded))
       && !/\b(?:still|yet|not|hasnt|havent|need|needs|nahi|nahin)\b/.test(r.folded) ? 'settlements' : 'take'), follows: { player: true },
     vocabulary: ['settle', 'settling', 'clear', 'collect', 'pay', 'payout', 'record', 'mark'],
     // "sett history Lakshmi", "last week ka sett dikhao": settle words asked to be shown are the history.
@@ -69,9 +69,18 @@ export default defineTool({
         args.mode = 'amount';
         args.amount = amount.paisa;
       }
-      if (r.range && /\bweek\b/.test(r.range.raw)) args.periodId = isoWeekId(r.range.from);
+      if (r.range && /\b(?:week|hafte|hafta|athvadiy\w*)\b/.test(r.range.raw)) args.periodId = isoWeekId(r.range.from);
       return { args };
     },
+    // "Sneha paid 15k cash", "usne 15k de diye", "got 20k from Deepak": a payment told with its amount
+    // may be told to be booked. "paid me 5k yesterday" (another day's) may be booked already: looked up.
+    // Not a payment promised, denied or reported second-hand, nor one the user made ("maine diye").
+    toldAsOrder: (r) => r.amounts.length === 1 && (r.names.length === 1 || r.pronounPlayer)
+      && (r.range === null || (r.range.from === r.range.to && /\b(?:today|aaj|abhi|just\s+now)\b/.test(r.folded)))
+      && /\b(?:paid|sent|deposited|transferred|diya|diye|di|bheja|bheje|bheji|aaya|aaye|aa\s+gaya|aa\s+gaye|received|got|mila|mile)\b/.test(r.folded)
+      && !/\b(?:not|no|never|nahi|nahin|didnt|hasnt|havent|will|would|going|gonna|promised|promises|said|says|claims?|told|bola|boli|kaha|keh|dega|degi|denge|wants?|should|shall|if|agar)\b/.test(r.folded)
+      && !/^(?:i|we|main|mai|maine|humne|hum)\b(?!.*\b(?:received|got|mila|mile)\b)/.test(r.folded),
+    offer: (r) => `Do you want me to record the ${r.amounts[0]!.raw.trim()} ${r.names.length === 1 ? `from ${r.names[0]!.text}` : 'paid'} as a settlement? Say yes and I will show you a preview to confirm.`,
     examples: ['settle Deepak', 'settle 5,000 with Suresh'],
   },
 });

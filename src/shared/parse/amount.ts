@@ -28,7 +28,9 @@ export interface FoundAmount {
 const MULTIPLIERS: Record<string, bigint> = {
   k: 1_000n, thousand: 1_000n, thousands: 1_000n, grand: 1_000n,
   hazar: 1_000n, hazaar: 1_000n, hajar: 1_000n, hajaar: 1_000n, hazzar: 1_000n, hjr: 1_000n,
-  l: 100_000n, lakh: 100_000n, lakhs: 100_000n, lac: 100_000n, lacs: 100_000n,
+  l: 100_000n, lakh: 100_000n, lakhs: 100_000n, lac: 100_000n, lacs: 100_000n, laakh: 100_000n, laakhs: 100_000n,
+  // Speech-to-text writes "lakh" as it hears it: "two lack".
+  lack: 100_000n, lacks: 100_000n,
   m: 1_000_000n, mn: 1_000_000n, million: 1_000_000n, millions: 1_000_000n,
   cr: 10_000_000n, crore: 10_000_000n, crores: 10_000_000n, karod: 10_000_000n, karor: 10_000_000n,
   // The trade's street words: a "peti" is a lakh, a "khokha" a crore ("2 peti ka CL").
@@ -91,7 +93,7 @@ export const AMOUNT_WORDS: ReadonlySet<string> = new Set([...Object.keys(UNITS),
   ...Object.keys(NEXT_FRACTIONS), ...Object.keys(HUNDRED), ...Object.keys(MULTIPLIERS), 'minus', 'half', 'quarter']);
 
 const WORDS = [...Object.keys(UNITS), ...Object.keys(WHOLE_FRACTIONS), ...Object.keys(NEXT_FRACTIONS),
-  ...Object.keys(HUNDRED), ...SCALE_WORDS, 'a', 'and', 'of', 'half', 'quarter']
+  ...Object.keys(HUNDRED), ...SCALE_WORDS, 'a', 'and', 'of', 'half', 'quarter', 'point']
   .sort((a, b) => b.length - a.length).join('|');
 // A dash is a sign only touching the number: "10k - 20k" is a range, "-50k" is negative.
 const SIGN = String.raw`(?:([-−])(?=[\d₹a-z])|(minus)\s+)`;
@@ -139,6 +141,23 @@ function wordsToPaisa(words: string[]): { paisa: bigint; scale: bigint } | null 
     const w = words[i]!;
     const next = words[i + 1];
     if (w === 'and') continue;
+    if (w === 'point') {
+      // A run ending on "point" ("fifty point") ends on the unit "points", not on a decimal.
+      if (next === undefined) continue;
+      // "one point five lakh", "two point two five lakh": tenths and hundredths of the quantity read.
+      const tenths = UNITS[next];
+      if (previousUnit === null || tenths === undefined || tenths > 9) return null;
+      current += BigInt(tenths) * 10n;
+      i++;
+      const hundredths = UNITS[words[i + 1] ?? ''];
+      if (hundredths !== undefined && hundredths <= 9) {
+        current += BigInt(hundredths);
+        i++;
+      }
+      // After the decimals only a scale may follow ("one point five six lakh" is no amount).
+      previousUnit = 0;
+      continue;
+    }
     // "of" only inside "half of a lakh" (read with the half); anywhere else it is no amount.
     if (w === 'of') return null;
     if (w === 'a') {

@@ -18,6 +18,12 @@ const BYPASS = new RegExp([
   String.raw`\b${CONSENT}\s+(?:\w+\s+){0,2}(?:off|disabled|not\s+needed|unnecessary|mat|nahi|nahin)\b`,
   String.raw`\b(?:already|pre|auto)\s*(?:confirmed|approved|authori[sz]ed|consented)\b`,
   String.raw`\bbina\s+(?:\w+\s+){0,1}${CONSENT}`,
+  // "mujhe mat puchho", "mainu na puchho", "button mat dikha": the asking, or its button, refused in Hindi or Punjabi.
+  String.raw`\b(?:mat|na|nahi|nahin)\s+${CONSENT}`,
+  String.raw`\b(?:button|preview|popup)\s+(?:\w+\s+){0,1}(?:mat|na|nahi|nahin)\s+(?:dikha\w*|dikhao|dasso|bhej\w*)`,
+  // "tu hi confirm maar de", "confirm vi aape hi kar deyo": the desk confirming in the user's place.
+  String.raw`\b(?:tu|tum|aap|aape|khud)\s+(?:hi\s+)?${CONSENT}`,
+  String.raw`\bconfirm\w*\s+(?:\w+\s+){0,3}(?:aape|khud)\b`,
   // "just confirm the limit changes yourself from now on": the assistant confirming for the user.
   String.raw`\b(?:confirm\w*|approv\w*)\s+(?:\w+\s+){0,4}(?:yourself|on\s+your\s+own|automatically|by\s+yourself|khud|apne\s+aap)\b`,
   // A confirmation is the Confirm button's nonce: one typed into the chat is an attempt to forge it.

@@ -22,6 +22,8 @@ const TERM = `(?:the\\s+|a\\s+|an\\s+)?(?:term\\s+|word\\s+|words\\s+|concept\\s
 const IS = String.raw`(?:means|mean|is|are|stands\s+for|refers\s+to)`;
 const ADVERB = String.raw`(?:exactly\s+|actually\s+|really\s+|even\s+)?`;
 
+/** "ek line mein", "short mein": how briefly an explanation is asked for. */
+const BRIEFLY = String.raw`(?:(?:ek\s+line\s+(?:mein|me|ma)|short\s+(?:mein|me)|simple\s+(?:words\s+)?(?:mein|me)|aasaan\s+(?:bhasha\s+)?(?:mein|me))\s+)?`;
 const FRAMES = [
   `(?:what|wat|wht)\\s+${ADVERB}(?:does|do|dose|did)\\s+${TERM}\\s+${ADVERB}(?:mean|means|stand\\s+for|refer\\s+to)`,
   `(?:what|wat|wht)\\s*(?:is|s)?\\s+(?:meant\\s+by|(?:the\\s+)?(?:meaning|definition)\\s+of)\\s+${TERM}`,
@@ -35,15 +37,17 @@ const FRAMES = [
   `(?:i\\s+|we\\s+)?(?:do\\s+not|did\\s+not|can\\s+not|cannot|dont|didnt|cant)\\s+(?:really\\s+|quite\\s+)?(?:understand|get|know|follow)\\s+(?:what\\s+${TERM}\\s+${IS}|${TERM})`,
   `(?:i\\s+am\\s+|am\\s+)?(?:not\\s+sure|unsure|confused|not\\s+clear)\\s+(?:what\\s+${TERM}\\s+${IS}|(?:about|by|on)\\s+${TERM})`,
   `(?:i\\s+)?(?:want|need|would\\s+like)\\s+to\\s+(?:know|understand|learn)\\s+what\\s+${TERM}\\s+${IS}`,
-  `${TERM}\\s+(?:means|meaning|matlab|ka\\s+matlab|ka\\s+meaning|ka\\s+arth|ki\\s+definition)(?:\\s+(?:kya|what))?(?:\\s+(?:hai|h|hota\\s+hai|hoti\\s+hai))?`,
+  `${TERM}\\s+(?:means|meaning|matlab|ka\\s+matlab|ka\\s+meaning|ka\\s+arth|ki\\s+definition)(?:\\s+(?:kya|what))?(?:\\s+(?:hai|h|hota(?:\\s+hai)?|hoti(?:\\s+hai)?))?`,
   // "khai ka kya matlab hai"
-  `${TERM}\\s+(?:ka|ki|ke)\\s+kya\\s+(?:matlab|meaning|arth|matalab)(?:\\s+(?:hai|h|hota\\s+hai|hoti\\s+hai))?`,
+  `${TERM}\\s+(?:ka|ki|ke)\\s+kya\\s+(?:matlab|meaning|arth|matalab)(?:\\s+(?:hai|h|hota(?:\\s+hai)?|hoti(?:\\s+hai)?))?`,
   `${TERM}\\s+(?:kya|kaya)\\s+(?:hota|hoti|hote)\\s*(?:hai|h|hain)?`,
-  `${TERM}\\s+(?:kya|kaya)\\s+(?:cheez|chiz|cheej)\\s+(?:hai|h|hota\\s+hai|hoti\\s+hai)`,
+  `${TERM}\\s+(?:kya|kaya)\\s+(?:cheez|chiz|cheej)\\s+(?:hai|h|hota(?:\\s+hai)?|hoti(?:\\s+hai)?)`,
   // "khaiwal kaun hota hai": a person of the trade, asked as who
   `${TERM}\\s+(?:kaun|kon)\\s+(?:hota|hoti|hote)\\s*(?:hai|h|hain)?`,
   `${TERM}\\s+(?:kise|kisko|kisse)\\s+(?:kehte|kahte|bolte)\\s*(?:hai|h|hain)?`,
-  `${TERM}\\s+(?:ka\\s+)?(?:matlab\\s+)?(?:samjhao|samjha\\s+do|samjhado|samjhaiye|samjha\\s+dijiye|explain\\s+karo|explain\\s+kar\\s+do|explain\\s+kardo)`,
+  `${TERM}\\s+(?:ka\\s+)?(?:matlab\\s+)?${BRIEFLY}(?:samjhao|samjha\\s+do|samjhado|samjhaiye|samjha\\s+dijiye|samjha|explain\\s+karo|explain\\s+kar\\s+do|explain\\s+kardo)`,
+  // "whats take mean again", "what is CL mean": the question said short, as speech-to-text writes it.
+  `(?:whats|what(?:\\s+is)?|wats)\\s+${TERM}\\s+(?:mean|means|stand\\s+for)`,
   `how\\s+(?:is|are|do\\s+(?:you|u)|does\\s+(?:the\\s+)?(?:app|desk))\\s+(?:calculate\\s+)?${TERM}(?:\\s+(?:calculated|computed|worked\\s+out|counted|figured\\s+out|decided|calculate))?`,
   `(?:what|wat)\\s*(?:is|s)?\\s+(?:a|an)\\s+${WORD}${KIND}`,
   `whats\\s+(?:a|an)\\s+${WORD}${KIND}`,
@@ -67,11 +71,13 @@ const PAIR_FRAMES = [
   // "exposure and PnL — how are they different", "back vs lay, which is which"
   `${PAIR}\\s*[-—–:,?.]*\\s*(?:(?:what|whats|wat)\\s*(?:is|s)?\\s+(?:the\\s+)?${DIFF}|how\\s+(?:are|do|is)\\s+(?:they|these|the\\s+two|both|these\\s+two)\\s+(?:different|differ)|(?:what|which)\\s+is\\s+which|same\\s+(?:thing|or\\s+different)|${DIFF})`,
   // "lagai aur khai mein kya farak hai"
-  `${PAIR}\\s+(?:mein|me|main|mai|ma|ke\\s+beech(?:\\s+(?:mein|me))?|ka|ki|ke|vachche)\\s+(?:kya\\s+)?${DIFF}(?:\\s+kya)?(?:\\s+(?:hai|h|he|hota\\s+hai|hai\\s+kya))?`,
+  `${PAIR}\\s+(?:mein|me|main|mai|ma|ke\\s+beech(?:\\s+(?:mein|me))?|ka|ki|ke|vachche)\\s+(?:kya\\s+)?${DIFF}(?:\\s+kya)?(?:\\s+(?:hai|h|he|hota(?:\\s+hai)?|hai\\s+kya))?`,
   // "what do back and lay mean", "back aur lay ka matlab", "explain exposure and PnL"
   `(?:what|wat)\\s+(?:do|does)\\s+${PAIR}\\s+(?:mean|means|stand\\s+for)`,
-  `${PAIR}\\s+(?:ka|ke|ki)\\s+(?:kya\\s+)?(?:matlab|meaning)(?:\\s+(?:kya\\s+)?(?:hai|h|hota\\s+hai))?`,
+  `${PAIR}\\s+(?:ka|ke|ki)\\s+(?:kya\\s+)?(?:matlab|meaning)(?:\\s+(?:kya\\s+)?(?:hai|h|hota(?:\\s+hai)?))?`,
   `(?:define|explain)\\s+${PAIR}`,
+  // "lay aur back ek line mein samjha"
+  `${PAIR}\\s+(?:ka\\s+|ke\\s+)?(?:farak\\s+|matlab\\s+)?${BRIEFLY}(?:samjhao|samjha\\s+do|samjhado|samjhaiye|samjha|explain\\s+karo|explain\\s+kar\\s+do|explain)`,
 ];
 /**
  * "back vs lay?": two words of the trade set side by side, nothing else asked. Two figures of
@@ -85,7 +91,7 @@ const FIGURES: ReadonlySet<GlossaryTerm> = new Set([
 ]);
 
 /** Words around a frame that ask nothing more: "please", "exactly", "to me", "in simple words", "on my dashboard". */
-const FILLER = String.raw`(?:\s+(?:please|pls|plz|exactly|actually|again|here|bhai|bhau|bhaiya|boss|yaar|sir|ji|to\s+me|for\s+me|in\s+simple\s+(?:words|terms|language|english|hindi)|in\s+plain\s+(?:words|english)|in\s+short|in\s+this\s+app|on\s+the\s+desk|in\s+betting|simply|briefly|for\s+a\s+(?:new|newbie)(?:\s+agent)?|(?:on|in)\s+(?:my|the|this)\s+(?:dashboard|screen|page|app|report|reports|statement|desk)))*`;
+const FILLER = String.raw`(?:\s+(?:please|pls|plz|exactly|actually|again|here|bhai|bhau|bhaiya|boss|yaar|sir|ji|to\s+me|for\s+me|in\s+simple\s+(?:words|terms|language|english|hindi)|in\s+plain\s+(?:words|english)|in\s+short|in\s+this\s+app|on\s+the\s+desk|in\s+betting|simply|briefly|for\s+a\s+(?:new|newbie)(?:\s+agent)?|(?:on|in)\s+(?:my|the|this)\s+(?:dashboard|screen|page|app|report|reports|statement|desk)|samjha|samjhao|samjha\s+do|batao|bata\s+do))*`;
 const OPENER = String.raw`(?:(?:ok|okay|so|hey|hi|hello|bhai|yaar|sir|quick\s+question|quick\s+one|one\s+question|a\s+doubt|doubt|noob\s+question|silly\s+question|basic\s+question|sorry|sorry\s+if\s+this\s+is\s+(?:basic|silly|dumb)|btw|and|but|also|can\s+you|could\s+you|can\s+u|would\s+you|pls|please|i\s+am\s+new(?:\s+here|\s+to\s+this|\s+to\s+betting)?|new\s+(?:agent\s+)?here)\s*[,.:!-]?\s+)*`;
 /**
  * A sentence after the question about the word itself, asking nothing of the book: "people keep

@@ -48,6 +48,22 @@ export const SLANG: Readonly<Record<string, string>> = {
   vadhu: 'zyada', haaryo: 'lost', harya: 'lost', haarya: 'lost', jityo: 'won', jitya: 'won',
   aapya: 'diye', aapyu: 'diya', aapyo: 'diya', aapvana: 'payable', aapvanu: 'payable', aapvani: 'payable', levana: 'receivable', levanu: 'receivable', levani: 'receivable',
   mane: 'mujhe', mune: 'mujhe', sathe: 'se', pase: 'se', kyare: 'kab', shu: 'kya', jokham: 'exposure', nafo: 'profit', nafa: 'profit',
+  // Punjabi as a Delhi or Punjab bookie types it, to the Hindi the rest of the planner reads: "da"
+  // is "ka", "dasso" is "batao", "ohnu" is "usko", "ch" is "mein". The words that are Hindi words
+  // too ("di", "de", "te", "ki", "hun", "aa") are decided by what stands around them (PUNJABI_IN_CONTEXT).
+  da: 'ka', diyan: 'ki', dian: 'ki', dasso: 'batao', daso: 'batao', dass: 'batao', dasdo: 'batao', dassdo: 'batao', dasna: 'batana', dassi: 'batao',
+  kinna: 'kitna', kinni: 'kitni', kinne: 'kitne', kinniyan: 'kitni', kinnian: 'kitni', ajj: 'aaj', aj: 'aaj', ch: 'mein', vich: 'mein', vi: 'bhi',
+  ohnu: 'usko', onu: 'usko', ohnoo: 'usko', ohda: 'uska', ohdi: 'uski', ohde: 'uske', ehda: 'iska', ehdi: 'iski', ehde: 'iske', ehnu: 'isko',
+  deyo: 'do', deo: 'do', dyo: 'do', diyo: 'do', deyie: 'dein', deyiye: 'dein', kadh: 'nikalo', kaddo: 'nikalo', kadho: 'nikalo', kad: 'kab', kadon: 'kab',
+  kitta: 'kiya', kitti: 'kiya', kitte: 'kiye', hoya: 'hua', hoyi: 'hui', hoye: 'hue', hovega: 'hoga', hoyega: 'hoga', hunda: 'hota', hundi: 'hoti', hunde: 'hote',
+  sakda: 'sakta', sakdi: 'sakti', sakde: 'sakte', kehda: 'kaunsa', kehdi: 'kaunsi', kehde: 'kaunse', kihda: 'kaunsa', kihdi: 'kaunsi', kehra: 'kaunsa', kehri: 'kaunsi',
+  vadda: 'bada', vaddi: 'badi', vadde: 'bade', uchi: 'unchi', ucha: 'uncha', uche: 'unche', laggiyan: 'bets', laggian: 'bets', laggi: 'bets', lagge: 'bets',
+  thalle: 'neeche', thale: 'neeche', khate: 'balance', kol: 'paas', naal: 'se', jitt: 'won', jitteya: 'won', chahida: 'chahiye', chahidi: 'chahiye', chahide: 'chahiye',
+  mainu: 'mujhe', menu: 'mujhe', tenu: 'tujhe', tussi: 'aap', tusi: 'aap', sanu: 'hume', saade: 'humare', sadde: 'humare', paina: 'padega', vadha: 'badha', vadhao: 'badhao',
+  // The master agent's trade words: "lagaan" is what was staked, "kat" the commission cut, "bhav" the rate.
+  lagaan: 'bets', lagan: 'bets', kat: 'commission', katai: 'commission', bhav: 'odds', bhaav: 'odds', dabba: 'book',
+  reha: 'raha', rehi: 'rahi', rehe: 'rahe', khada: 'atka', khade: 'atke', khadi: 'atki',
+  fasya: 'fasa', phasya: 'fasa', ditta: 'diya', ditte: 'diye', aape: 'khud', puchho: 'pucho', layi: 'liye', bl: 'balance',
   commi: 'commission', commis: 'commission', kamishan: 'commission', kamisan: 'commission',
   wk: 'week', wks: 'weeks', wek: 'week', weks: 'weeks', wik: 'week', mnth: 'month', mth: 'month', yday: 'yesterday', yest: 'yesterday', ystrdy: 'yesterday', tdy: 'today', tday: 'today',
 };
@@ -57,6 +73,8 @@ export const SLANG: Readonly<Record<string, string>> = {
  * below is written once. Order matters: longer phrases first.
  */
 const SYNONYMS: Array<[RegExp, string]> = [
+  // "sab se zyada", "sab ton vaddi" (Punjabi's "ton" is "se"): the superlative, written apart.
+  [/\bsab\s+se\s+(?=(?:zyada|jyada|jada|adhik|bada|badi|bade|mota|moti|mote|uncha|unchi|unche|high|kam|chhota|chhoti|chota|choti|low|neeche|pehle|latest|naya|nayi|purana|purani)\b)/g, ' sabse '],
   // Money "stuck" on a match is riding on it: the exposure ("ind aus pe kitna phasa hai"); stuck
   // with nothing of a match said is money not yet paid ("kitna paisa atka hai karan pe").
   // "india aus mein apna kitna fasa hai", "market mein kitna paisa pada hai": riding on what is named "mein".
@@ -79,7 +97,7 @@ const SYNONYMS: Array<[RegExp, string]> = [
   // "len-den dikhao": the dealings, payments both ways ("lena dena" stays what is owed).
   [/\blen\s*-?\s*den\b/g, ' transactions '],
   // "saare players ki list", "list of all my players": the downline.
-  [/\b(?:(?:saare|sare|sab|sabhi|all|poore|pure|my|mere)\s+)?(?:players?|clients|log|accounts)\s+(?:ki|ka)\s+list\b|\blist\s+of\s+(?:all\s+)?(?:my\s+)?(?:players|clients|accounts)\b/g, ' downline '],
+  [/(?<!\bnaam\s+(?:ka|ki|ke)\s+(?:\S+\s+)?)\b(?:(?:saare|sare|sab|sabhi|all|poore|pure|my|mere)\s+)?(?:players?|clients|log|accounts)\s+(?:ki|ka)\s+list\b|\blist\s+of\s+(?:all\s+)?(?:my\s+)?(?:players|clients|accounts)\b/g, ' downline '],
   // "who's in the red?": who is down, what they owe.
   [/\bwho(?:s|\s+is|\s+are)?\s+(?:all\s+)?in\s+the\s+red\b/g, ' who outstanding '],
   // "el clasico": Real Madrid against Barcelona.
@@ -99,8 +117,9 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\btop(\d{1,3})\b/g, ' top $1 '],
   // "received", typed short: "neha 5k recd?".
   [/\b(?:recd|rcvd|recvd|rcd)\b/g, ' received '],
-  [/\bprofit\s*(?:and|&|\/|n)\s*loss(?:es)?\b|\bp\s*(?:&|n|\/|and)\s*l\b|\bpnl\b|\bpl\b/g, ' pnl '],
-  [/\b(?:credit\s*limits?|credit\s*lines?|c\s*\/\s*l|cl|cls)\b/g, ' creditlimit '],
+  [/\bprofit\s*(?:and|&|\/|n)\s*loss(?:es)?\b|\bp\s*(?:&|n|\/|and)\s*l\b|\bpee\s*(?:&|n|and)\s*el\b|\bpnl\b|\bpl\b/g, ' pnl '],
+  // "see el" is CL as speech-to-text hears it.
+  [/\b(?:credit\s*limits?|credit\s*lines?|c\s*\/\s*l|cl|cls|see\s+el)\b/g, ' creditlimit '],
   [/\bper[\s-]*click(?:\s*win)?(?:\s*limit)?\b|\bpcw\b|\bmax(?:imum)?\s+win\s+per\s+bet\b/g, ' perclickwin '],
   [/\b(?:aggregate\s+)?daily\s+(?:win|wins|winnings|winning)(?:\s+(?:limit|cap))?\b|\badw\b/g, ' dailywin '],
   [/\bmin(?:imum)?\.?\s*(?:stake|bet)s?\b/g, ' minstake '],
@@ -116,6 +135,21 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\blagai\b/g, ' bets '],
   // Money "lying outside", "out with my players": what the downline has not paid yet.
   [/\b(?:bahar|baahar)\s+(?:pada|padaa|padi|pade|hai|he|fasa|phasa)\b|\b(?:money\s+(?:is\s+)?)?out\s+with\s+(?:my\s+|the\s+)?(?:players|clients|punters|downline)\b/g, ' outstanding '],
+  // "khuli position", "open positions": bets still running.
+  [/\b(?:open|khuli|khule|chalu)\s+(?:positions?|bets?\s+positions?)\b/g, ' open bets '],
+  // "aaj poora dabba kitna plus minus hai": up or down, the result.
+  [/\bplus\s*(?:-|\/|or|ya)?\s*minus\b/g, ' pnl '],
+  // "settlement wala hisaab": the account of settlements, their history.
+  [/\b(?:settlement|settlements|payment|payments|paid)\s+(?:wala|wali|wale|ka|ki|ke)\s+(?:hisaab|hisab|khata|balance|record)\b/g, ' settlement history '],
+  // "upar kitna jama karwana hai": what is to be paid up the line.
+  [/\bupar\s+(?=(?:kitna|kitni|kya|ka|ki|ke|ko|wale|wala|se)\b)/g, ' upline '],
+  [/\b(?:jama|paid)\s+(?:karwana|karana|karwani|karni|karna|karwane|karne)\s+(?:hai|h|padega|padegi|baaki|baki)\b/g, ' payable '],
+  // "Over pe 5k khaa le", "khaa lo": take the bet, the lay side.
+  [/\b(?:khaa|kha)\s+(?:le|lo|lena|lijiye)\b/g, ' lay karo '],
+  // "50k du toh uska kitna bachega": what would be left owing, the balance.
+  [/\bkitna\s+(?:bachega|bachegi|bachta|bachti|rahega|rahegi)\b/g, ' kitna outstanding '],
+  // "kaun kaun mera paisa dabaye baitha hai": money held back is money owed.
+  [/\b(?:paisa|paise|payment|amount)\s+(?:dabaye|dabaya|dabake|daba\s+ke|roke|rok\s+ke)\s+(?:baitha|baithe|baithi|rakha|rakhe|rakhi|hai|hain)\b/g, ' outstanding '],
   // "kitna doob sakta hai", "kitna ja sakta hai": what could be lost, the exposure.
   [/\b(?:doob|dub|doobna|dubna|dooba|duba|ja|jaa)\s+(?:sakta|sakti|sakte|skta|skte|jayega|jaayega|jaega)\b/g, ' exposure '],
   // "the most Karan can win on any single bet": the per-click win, the player's name kept.
@@ -127,13 +161,15 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\bkem\s+(?:gayu|gayo|gaya|gai|rahyu|rahyo|chalyu)\b/g, ' pnl '],
   [/\b(?:ramva|ramvanu|ramvaa|khelne)\s+(?:dau|daun|deta|du|dun|doon|dena|de)\b/g, ' creditlimit '],
   // "karan ki sabse badi 3 bets", "sabse uncha odds wala bet": the ranking words of Hindi and Gujarati.
-  [/\bsabse\s+(?:unchi|uncha|unche|unchu|high|zyada|jyada)\s+(?=odds\b)/g, ' highest '],
-  [/\bsabse\s+(?:chhoti|choti|chhota|chota|kam|low|neeche)\s+(?=(?:\d+\s+)?(?:bets?|stakes?|odds|daav)\b)/g, ' smallest '],
-  [/\bsabse\s+(?:badi|bade|bada|moti|mota|mote|motu|bhari|heavy|big|high)\s+(?=(?:\d+\s+|\p{L}+\s+)?(?:bets?|stakes?|daav)\b)/gu, ' biggest '],
+  [/\bsab\s*se\s+(?:unchi|uncha|unche|unchu|high|zyada|jyada)\s+(?=odds\b)/g, ' highest '],
+  [/\bsab\s*se\s+(?:chhoti|choti|chhota|chota|kam|low|neeche)\s+(?=(?:\d+\s+)?(?:bets?|stakes?|odds|daav)\b)/g, ' smallest '],
+  [/\bsab\s*se\s+(?:badi|bade|bada|moti|mota|mote|motu|bhari|heavy|big|high)\s+(?=(?:\d+\s+|\p{L}+\s+)?(?:bets?|stakes?|daav)\b)/gu, ' biggest '],
   // "kar na" closes a Marathi or Hindi order ("CL 40 hazaar kar na"), not a question's "na".
   [/\bkar\s+na\b/g, ' karo '],
   // "how bad is it for me if australia wins": what rides on that side, the exposure on its match.
-  [/\bif\s+((?!(?:i|we|you|he|she|they|it|that|this)\b)\p{L}+(?:\s+\p{L}+)?)\s+(?:wins?|jeet(?:a|e|ega|egi|enge|ta|te|ti)?)\b/gu, ' exposure on $1 '],
+  [/\b(?:if|agar)\s+((?!(?:i|we|you|he|she|they|it|that|this|main|hum|mai)\b)\p{L}+(?:\s+\p{L}+)?)\s+(?:wins?|won|jeet(?:a|e|ega|egi|enge|ta|te|ti)?)\b/gu, ' exposure on $1 '],
+  // "agar india jeet gaya to kitna dena padega": what the win would cost is that exposure, nothing owed.
+  [/\b(exposure\s+on\s+\p{L}+(?:\s+\p{L}+)?)\s+(?:(?:gaya|gayi|gaye|jaye|jaaye|jata|jati|jaata)\s+)?(?:(?:to|toh|then)\s+)?(?:mujhe\s+|mera\s+|i\s+)?kitna\s+(?:payable|outstanding|loss|lose|jayega|jaega)(?:\s+(?:padega|padegi|hoga|hogi|jayega))?\b/gu, ' $1 kitna '],
   [/\briding\s+on\b/g, ' exposure on '],
   // "what did the book do today", "end of day numbers": the day's result.
   [/\b(?:what|how)\s+did\s+(?:the\s+|my\s+|our\s+)?book\s+do\b|\b(?:end\s+of\s+(?:the\s+)?day|eod)\s+(?:numbers|figures|tally|summary|report|position)\b/g, ' pnl '],
@@ -210,7 +246,7 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\bmatch\s*odds\b/g, ' matchodds '],
   [/\bover\s*\/\s*under\b|\bover\s+under\b|\bo\s*\/\s*u\b/g, ' overunder '],
   [/\b(?:right\s+now|as\s+of\s+now|at\s+the\s+moment|currently)\b/g, ' now '],
-  [/\bwhat\s+can\s+you\s+do\b|\bwhat\s+do\s+you\s+do\b|\bhow\s+do\s+(?:i|you)\s+use\b|\bwho\s+are\s+you\b|\bwhat\s+are\s+you\b|\b(?:kaun|kon)\s+(?:ho|hai|hain)\s+(?:tum|aap|tu)\b|\b(?:tum|aap|tu)\s+(?:kaun|kon)\s+(?:ho|hai|hain)\b|\bkya\s+kar\s+sakte\s+ho\b/g, ' capabilities '],
+  [/\bwhat\s+can\s+you\s+do\b|\bwhat\s+do\s+you\s+do\b|\bhow\s+do\s+(?:i|you)\s+use\b|\bwho\s+are\s+you\b|\bwhat\s+are\s+you\b|\b(?:kaun|kon)\s+(?:ho|hai|hain)\s+(?:tum|aap|tu)\b|\b(?:tum|aap|tu)\s+(?:kaun|kon)\s+(?:ho|hai|hain)\b|\bkya\s+kar\s+sakte\s+ho\b|\b(?:tu|tum|aap)\s+(?:kya\s+)+kar\s+(?:sakta|sakte|sakti)\b|\bkya\s+kya\s+kar\s+(?:sakta|sakte|sakti)\b/g, ' capabilities '],
 ];
 
 /** Words that carry no slot: grammar, politeness, the assistant's own vocabulary. */
@@ -456,6 +492,12 @@ function correctWord(word: string, targets: readonly string[]): string {
   const near = targets.filter((t) => isTypoOf(word, t) || isLongTypoOf(word, t))
     .sort((a, b) => distance(word, a) - distance(word, b) || Number(!within(word, a)) - Number(!within(word, b)) || a.length - b.length);
   if (near[0]) return near[0];
+  // Typed without its vowels ("cmsn", "stlmnt", "hstry"): the one known word with those consonants.
+  const bare = consonantsOf(word);
+  if (bare !== null) {
+    const bySkeleton = targets.filter((t) => t.length >= 4 && skeletonOf(t) === bare);
+    if (bySkeleton.length === 1) return bySkeleton[0]!;
+  }
   // Spelt as said ("commishun", "settelmint"): the written ending, if that makes a known word.
   const spelt = word.replace(/sh[ua]n$/, 'ssion').replace(/mint$/, 'ment');
   if (spelt !== word) {
@@ -465,6 +507,11 @@ function correctWord(word: string, targets: readonly string[]): string {
   // Else a long everyday or grammar word with one slip ("overal", "seperately") is that word, not a name.
   return word.length >= 6 ? LONG_PLAIN_WORDS.find((t) => Math.abs(t.length - word.length) <= 1 && distance(word, t) === 1) ?? word : word;
 }
+
+/** A word's first letter and its other consonants, doubled letters once: "settlement" → "stlmnt". */
+const skeletonOf = (word: string) => (word[0]! + word.slice(1).replace(/[aeiou]/g, '')).replace(/(.)\1+/g, '$1');
+/** The skeleton of a word typed without vowels (a vowel may open it: "expsr"), or null for one that has them. */
+const consonantsOf = (word: string) => (word.length >= 4 && !/[aeiou]/.test(word.slice(1)) ? skeletonOf(word) : null);
 
 /**
  * A long misspelt word ("ballence", eight letters) may be two edits from a shorter domain word
@@ -516,11 +563,36 @@ function withBarePeriods(text: string): string {
     .replace(/(?<!\b(?:this|last|next|previous|prev|past|per|every|a|an|the|one|of|each|which|what|that|same|any|whole|full|entire|whose|pichle|pichhle|pichla|is|iss|agle|us|har|\d+)\s+)\b(week|month)\b(?!\s*(?:ly|s|ago|before|back|se|tak|of|end|ends|start|starts)\b)/g, 'this $1');
 }
 
-export function read(text: string, today: IsoDate, known: ReadonlySet<string> = LEXICON): Reading {
+/**
+ * Punjabi words that are also Hindi words, read as Punjabi only where Hindi could not have them:
+ * "sneha di cmsn" (of), not "kar di" (did); "is hafte de stlmnt" (of), not "bata de" (give);
+ * "anita te sneha" (and) and "india te 10k lay" (on); "pnl ki rahi" (what); "hun tak" (now).
+ */
+const VERB_BEFORE_GIVE = String.raw`(?:kar|kr|de|bata|dikha|bhej|laga|lagai|khai|daal|dal|hata|rakh|chhod|chod|bana|nikal|likh|sun|samjha|set|settle|clear|mute|band|chalu|badha|ghata|khol|le|la|dila|jama|kat|mita)`;
+/** Words only Punjabi has: a message with none of them keeps its Hindi "di", "de", "te", "ki", "hun". */
+const PUNJABI = /\b(?:da|dasso|daso|dass|kinna|kinni|kinne|kinniyan|ch|vich|vi|ohnu|onu|ohda|ohdi|ohde|ehda|ehdi|ehde|ehnu|deyo|deo|deyie|hoya|hoyi|hunda|hundi|sakda|kehda|kehdi|kehde|vaddi|vadda|uchi|laggi|laggiyan|thalle|mainu|naal|kol|ton|paaji|paji|tussi|jitt|chahida|reha|kitta|ditta|aj|ajj|hovega|paina|je)\b|^\s*hun\s*\?*\s*$/;
+const PUNJABI_IN_CONTEXT: Array<[RegExp, string]> = [
+  [new RegExp(String.raw`(?<!\b${VERB_BEFORE_GIVE}\s)\bdi\b(?=\s+(?!(?:hai|hain|h|he|thi|tha|kya|na|hogi|ho|ki|do)\b)\p{L})`, 'gu'), 'ki'],
+  [new RegExp(String.raw`(?<!\b${VERB_BEFORE_GIVE}\s)\bde\b(?!\s+(?:do|diya|diye|dena|di|de|dijiye|dete|deta|doge|dega|dunga|na|dein)\b)`, 'gu'), 'ke'],
+  [/\bte\b(?=\s*(?:[?.!]*\s*$|\d|(?:\p{L}+\s+)?(?:lay|back|lagao|laga|khai|khaa)\b))/gu, 'pe'],
+  [/\bte\b/g, 'aur'],
+  [/\bki\b(?=\s+(?:rahi|raha|rahe|hoga|hota|hoti|hote|hua|hui|haal|farak|farq|fark|cheez|matlab|ki\s+kar|kya\s+kar|kar\s+sakta|kar\s+sakte)\b)/g, 'kya'],
+  [/^\s*ki\b|(?<=\b(?:tu|tusi|aap|matlab)\s)ki\b/g, 'kya'],
+  [/^\s*hun\b|\bhun(?=\s+(?:tak|kitna|kitni|kitne|ki|kya)\b)|\bhun\s*(?=\?)/g, 'ab'],
+  [/(?<=\p{L}\s)ton\b(?!\s+of\b)/gu, 'se'],
+  [/\baa\b(?=\s*(?:[?.!]+\s*)?$|\s+(?:samjha|samjhao|batao)\b)/g, 'hai'],
+  [/^\s*je\b/g, 'agar'],
+  [/\b(agar\b.*?)\bta\b/g, '$1 to'],
+];
+
+export function read(typed: string, today: IsoDate, known: ReadonlySet<string> = LEXICON): Reading {
+  // Capitals spelt out one by one, as speech-to-text writes them ("M I versus C S K"): one word.
+  const text = typed.replace(/\b[A-Z](?:\s+[A-Z]\b)+/g, (letters) => letters.replace(/\s+/g, ''));
   // A word typed twice in a row ("karan karan bal bal") is said once.
-  const corrected = correctWords(fold(text), text, known).replace(/\b(\p{L}{2,})(?:\s+\1\b)+/gu, '$1')
+  let corrected = correctWords(fold(text), text, known).replace(/\b(\p{L}{2,})(?:\s+\1\b)+/gu, '$1')
     // Gujarati "1 thi 15 sudhi", "somvar thi aaj sudhi": "thi" opens a range ("from"), Hindi "se".
     .replace(/\bthi\b(?=.*\btak\b)/g, 'se');
+  if (PUNJABI.test(fold(text))) for (const [pattern, word] of PUNJABI_IN_CONTEXT) corrected = corrected.replace(pattern, word);
   let folded = ` ${corrected} `;
   for (const [pattern, word] of SYNONYMS) folded = folded.replace(pattern, word);
   const range = findDateRange(corrected, today) ?? findDateRange(withBarePeriods(corrected), today);
@@ -538,7 +610,7 @@ export function read(text: string, today: IsoDate, known: ReadonlySet<string> = 
     const before = text.slice(0, a.start).trimEnd().toLowerCase();
     if (/\b(?:top|first|last|latest|biggest|largest|recent)$/.test(before)) return false;
     // An over/under line ("over/under 2.5 goals", "300.5") is a market's name, not money.
-    if (/(?:over|under|o\/u|\/)$/.test(before)) return false;
+    if (/(?:over|under|o\/u|\/|\b(?:total\s+)?(?:runs|goals|points|line))$/.test(before)) return false;
     return true;
   });
 

@@ -44,7 +44,7 @@ const REGIONAL: Readonly<Record<string, string>> = {
     apun apan khaya khaye khayi khaaya gawaya gawaye gavaya ganwaya ganwaye gawana deta deti dete leta leti lete karta karti karte
     hoga hogi honge hua hue padega padegi padenge padta padti pade pada padi sakta sakti sakte chahiye chaiye chahie chahiyeh
     bahar baahar andar saath sath liye turant fatafat jaldi zyada jyada kam bahut bohot bahot bhot aadha aadhe sirf bas hi
-    chalo chal bhaiya boss arre arey are oye abe dost kaunsa kaunsi konsa konsi kyu kyun kyon yani yaane maane farak fark farq antar
+    chalo chal bhaiya boss arre arey are oye abe dost kaunsa kaunsi kaunse konsa konsi konse dein dijie kyu kyun kyon yani yaane maane farak fark farq antar
     doob doobna doobega doobegi dubega dub duba dooba milega milegi milenge bachega bachegi jaayega jayega jaega jaenge jayenge
     rakha rakhi rakhe bolna bola boli bole socha socho suno sun samjha samjhi samjho samjhao bataiye batayiye dikhaiye dijiye
     kijiye lijiye hoon hun hoga karein kare kariye karwa karwao karwana wapas jitna utna kitna jitne utne kaafi kafi
@@ -60,7 +60,7 @@ const REGIONAL: Readonly<Record<string, string>> = {
     dimag dimaag pareshan pareshaan dikkat haar haara haari haare jeeta jeeti jeete doobe banda bande bandi log logon aadmi ladka ladki
     bhai bhaiya behen didi yaar yar yaara paisa paise paisaa rupay rupaye din dino raat subah sham shaam dopahar hafta mahina saal
     kaam baat baatein cheez jagah ghar dukan sabka sabki sabke sabko dono donon teeno pehla doosra dusra teesra chhota chhote chhoti
-    bada bade badi thoda thodi thode pura poora puri poori matlab lekin wala wali wale yaad sach sacchi jhoot mood tension tensed
+    bada bade badi thoda thodi thode pura poora puri poori poore pure matlab lekin wala wali wale yaad sach sacchi jhoot mood tension tensed
     bhejna bhejni bhejne bolna likhna karke karkar krke krdo krdi krna krni krne kro kra kri kre karo karoge karenge krenge hoga hogi
     chahiye chaiye zaroor jarur zarur bilkul ekdum ekdam fir phir abhi ab tab jab kal parso aaj turant jaldi der late pehle baad
     sabse jyada zyada sirf bas khali khaali poora wapas wapis bacha bachi bache upar neeche niche aage peeche piche saamne galti galat naam karaya karaaya karwaya karvaya karwaaya diya

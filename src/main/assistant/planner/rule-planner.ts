@@ -14,8 +14,9 @@ import { planShare } from '../../tools/share-report.js';
 import { LEXICON, type Reading, SPORTS, WORLD, fold, hasAny, isGrammarWord, read } from './grammar.js';
 import { PLAIN_WORDS } from './plain-words.js';
 import { LIST_JOINERS, Slots, metricOf, periodOf, statusOf } from './slots.js';
-import { speechAct } from './speech-act.js';
+import { speechAct, supposes } from './speech-act.js';
 import { type FoundAmount, amountRefusal, findAmounts } from '../../../shared/parse/amount.js';
+import { findDateRange } from '../../../shared/parse/dates.js';
 import { amountDoubt } from '../guards/amount-guard.js';
 import { SKIP_CONFIRMATION_ANSWER, asksToSkipConfirmation } from '../guards/consent-guard.js';
 import { type IsoDate, addDays, endOfMonth, startOfMonth } from '../../../shared/dates.js';
@@ -98,10 +99,10 @@ function changeDoubt(calls: readonly PlannedCall[], text: string, r: Reading): N
 export const KNOWN_WORDS: ReadonlySet<string> = new Set([...LEXICON, ...INTENTS.flatMap((i) => i.vocabulary)]);
 
 /** Greetings, thanks and goodbyes, one or several in a row ("gn, signing off for the day"): small talk, never a request. */
-const GREETING = /^(?:(?:hi+|hello|hey|yo|namaste|hola|salaam|marhaba|good\s+(?:morning|afternoon|evening|night)|gm|gn|thanks?(?:\s+you)?|thx|shukr(?:an|iya|ia)|dhanyavaa?d|dhanyawaa?d|khalas|bas|ok(?:ay)?|cool|great|nice|bye|goodbye|see\s+you|(?:habibi|bhai|yaar|ji|boss|sir|dear)(?=\s*[,!.]|\s+\S)|(?:signing|logging)\s+off|kya\s+haal(?:\s+hai)?|kaise\s+ho|sab\s+(?:theek|thik|badhiya)(?:\s+hai)?|how\s+(?:are|r)\s+(?:you|u)(?:\s+doing)?(?:\s+today)?|how(?:s|\s+is)\s+it\s+going)\b[\s!.?,]*)+(?:there|again|so\s+much|a\s+lot|for\s+(?:now|today|the\s+day|tonight)|bhai|yaar|ji|sir|boss)?[\s!.?]*$/;
+const GREETING = /^(?:(?:hi+|hello|hey|yo|namaste|namaskar|hola|salaam|marhaba|ram(?:\s+ram)?(?=\s*$|\s+(?:bhai|ji|sir|boss|sa|saheb|sahab)\b)|jai\s+shri\s+(?:krishna|ram)|jai\s+jinendra|radhe\s+radhe|sat\s+sri\s+akal|kem\s+cho|ki\s+haal(?:\s+(?:hai|aa|ae))?|good\s+(?:morning|afternoon|evening|night)|gm|gn|thanks?(?:\s+you)?|thx|shukr(?:an|iya|ia)|dhanyavaa?d|dhanyawaa?d|khalas|bas|ok(?:ay)?|cool|great|nice|bye|goodbye|see\s+you|(?:habibi|bhai|yaar|ji|boss|sir|dear)(?=\s*[,!.]|\s+\S)|(?:signing|logging)\s+off|kya\s+haal(?:\s+hai)?|kaise\s+ho|sab\s+(?:theek|thik|badhiya)(?:\s+hai)?|how\s+(?:are|r)\s+(?:you|u)(?:\s+doing)?(?:\s+today)?|how(?:s|\s+is)\s+it\s+going)\b[\s!.?,]*)+(?:there|again|so\s+much|a\s+lot|for\s+(?:now|today|the\s+day|tonight)|bhai|yaar|ji|sir|boss)?[\s!.?]*$/;
 const FRESHNESS = ['now', 'today', 'latest', 'current', 'updated', 'live', 'refresh', 'refreshed', 'reload', 'again', 'fresh', 'newest'];
 /** Said between a slip and its correction: "Anita's no sorry Sneha's", "10k, no wait, 15k", "karan matlab sneha". */
-const CORRECTION = /[\s,;.]+(?:(?:no|nah|nahi|nahin|oh)[\s,]+)?(?:(?:sorry|wait|i\s+mean|i\s+meant|oops|correction|matlab|rather)[\s,;:.!]+)+|[\s,;.]+(?:no|nahi|nahin|nai)[\s,]+(?:no|nahi|nahin|nai)[\s,;.!]+(?:(?:wait|sorry)[\s,;:.!]+)?/gi;
+const CORRECTION = /[\s,;.]+(?:(?:no|nah|nahi|nahin|oh)[\s,]+)?(?:(?:sorry|wait|i\s+mean|i\s+meant|oops|correction|matlab|rather)[\s,;:.!]+)+|[\s,;.]+(?:uh+|um+|erm+|er)[\s,]+(?:no|nah|nahi|nahin|actually)[\s,;:.!]+(?:(?:make\s+(?:it|that)|i\s+mean)[\s,]+)?|[\s,;.]+(?:no|nahi|nahin|nai)[\s,]+(?:no|nahi|nahin|nai)[\s,;.!]+(?:(?:wait|sorry)[\s,;:.!]+)?/gi;
 /** Words that may stand between a slipped amount and the correction: "25k kar do, sorry 35k". */
 const BETWEEN_SLIP_AND_FIX = /^(?:[\s,;.]|kar\s+do|kardo|karo|kr\s+do|krdo|please|pls|plz|set|na|yaar|bhai)*$/i;
 /** The slip named again and turned down, then the fix: "anita nahi, lakshmi ka", "not anita, lakshmi". */
@@ -113,6 +114,35 @@ const NAMED_AGAIN = /^(?:(\p{L}+)\s+(?:nahi|nahin|nai|not)|(?:not|nahi)\s+(\p{L}
  * fifteen thousand" is 15,000). Only a slip of the same kind is dropped (an amount for an amount,
  * a name-like word for another); "sorry, what does CL mean" keeps every word.
  */
+/** Words that set two periods side by side to compare them. */
+const PERIOD_VS = /\s+(?:vs\.?|versus|v\/s|compared\s+(?:to|with)|against)\s+/i;
+
+/**
+ * A request put to two periods set against each other, as one request per period ("this week vs
+ * last week's pnl" is this week's pnl and last week's pnl), or null when the message does not
+ * set two periods side by side.
+ */
+function periodsCompared(text: string, today: IsoDate): [string, string] | null {
+  const joiner = PERIOD_VS.exec(text);
+  if (!joiner) return null;
+  const left = text.slice(0, joiner.index);
+  const right = text.slice(joiner.index + joiner[0].length);
+  const first = findDateRange(fold(left), today);
+  const second = findDateRange(fold(right), today);
+  if (!first || !second || (first.from === second.from && first.to === second.to)) return null;
+  // The period's words as typed: "is hafte", "this month".
+  const typed = (part: string, raw: string) => new RegExp(raw.split(/\s+/).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\s\\W]+'), 'i').exec(part);
+  const firstAt = typed(left, first.raw);
+  const secondAt = typed(right, second.raw);
+  if (!firstAt || !secondAt) return null;
+  const withoutFirst = left.slice(0, firstAt.index) + left.slice(firstAt.index + firstAt[0].length);
+  const withoutSecond = right.slice(0, secondAt.index) + right.slice(secondAt.index + secondAt[0].length);
+  const tidy = (t: string) => t.replace(/\s{2,}/g, ' ').trim();
+  return [tidy(`${left} ${withoutSecond}`), tidy(`${withoutFirst} ${secondAt[0]} ${withoutSecond}`)];
+}
+
+/** Any date: a period corrected in the same breath is found by its words, whatever today is. */
+const ANY_DAY = '2026-01-15' as IsoDate;
 export function withoutSelfCorrections(text: string): string {
   let out = text;
   for (let guard = 0; guard < 3 && out.search(CORRECTION) >= 0; guard++) {
@@ -139,6 +169,14 @@ function firstCorrection(out: string): string | null {
     if (again && turnedDown && new RegExp(`\\b${turnedDown}\\b`).test(fold(out.slice(0, at)))) {
       return out.slice(0, at).replace(new RegExp(`\\b${turnedDown}\\b`, 'gi'), again[3]!) + out.slice(end + again.index + again[0].length);
     }
+    // "commission for last week uh no last month": a period said again replaces the slipped one.
+    const fixedPeriod = findDateRange(fold(out.slice(end)), ANY_DAY);
+    const slippedPeriod = findDateRange(fold(out.slice(0, at)), ANY_DAY);
+    if (fixedPeriod && slippedPeriod && fold(out.slice(end)).trimStart().startsWith(fixedPeriod.raw)) {
+      const head = out.slice(0, at);
+      const slipAt = fold(head).lastIndexOf(slippedPeriod.raw);
+      if (slipAt >= 0 && fold(head).slice(slipAt + slippedPeriod.raw.length).trim() === '') return head.slice(0, slipAt) + out.slice(end);
+    }
     // "with karan, sorry, with sneha": the preposition said again goes with the slip.
     const before = /(?:\b(with|for|to|of|from)\s+)?(\p{L}+)(?:['’]s)?$/u.exec(out.slice(0, at));
     const after = /^(?:(with|for|to|of|from)\s+)?(\p{L}+)/u.exec(out.slice(end));
@@ -156,7 +194,7 @@ function firstCorrection(out: string): string | null {
  * do"): refused in words, never read as the nearest read ("delete … bets" is not "show … bets").
  * Alerts are left out: "remove the mute" and "cancel the alerts" are the alert tool's.
  */
-const UNSUPPORTED_ORDER = /^(?:(?:please|pls|plz|kindly|just|possibly|maybe|quickly|also|can\s+(?:you|u)|could\s+(?:you|u)|would\s+(?:you|u)|i\s+(?:want|need)\s+(?:you\s+)?to|go\s+ahead\s+and)\s+)*(delete|remove|cancel|void|block|unblock|suspend|ban|lock|unlock|undo|reverse|refund|erase|wipe|freeze|unfreeze|disable|deactivate|rename)\b|\b(delete|block|cancel|suspend|ban|void|freeze|unblock|hata|hatao|mita|mitao)\s+(?:kar\s+do|kardo|karo|krdo|kar\s+de|do)\b/;
+const UNSUPPORTED_ORDER = /^(?:(?:please|pls|plz|kindly|just|possibly|maybe|quickly|also|can\s+(?:you|u)|could\s+(?:you|u)|would\s+(?:you|u)|i\s+(?:want|need)\s+(?:you\s+)?to|go\s+ahead\s+and)\s+)*(delete|remove|cancel|void|block|unblock|suspend|ban|lock|unlock|undo|reverse|refund|erase|wipe|freeze|unfreeze|disable|deactivate|rename)\b|\b(delete|block|cancel|suspend|ban|void|freeze|unblock|hata|hatao|mita|mitao)\s+(?:kar\s+do|kardo|karo|krdo|kar\s+de|do|kar(?=\s*[.!]*$))\b|\b(uda|udaa)\s+(?:do|de|dena)\b/;
 function unsupportedOrder(folded: string): string | null {
   // "'; drop table bets; --": database commands are no request of the book.
   if (/\b(?:drop|truncate|alter)\s+(?:table|database|schema)\b|\bdelete\s+from\b|\binsert\s+into\b|\bunion\s+select\b/.test(folded)) return 'run';
@@ -168,8 +206,8 @@ function unsupportedOrder(folded: string): string | null {
   // the settled ones" (a filter of the last list) are not orders for something the desk cannot do.
   const object = folded.trim().slice(m.index + m[0].length).trim();
   if (m[1] !== undefined && (object === '' || /^(?:it|that|this|them|those|these|everything)\b/.test(object) || /\b(?:ones|wale|wali)\b|^(?:the\s+)?(?:settled|open|void|pending|won|lost)\b/.test(object))) return null;
-  const verb = m[1] ?? m[2]!;
-  return ({ hata: 'delete', hatao: 'delete', mita: 'delete', mitao: 'delete' } as Record<string, string>)[verb] ?? verb;
+  const verb = m[1] ?? m[2] ?? m[3]!;
+  return ({ hata: 'delete', hatao: 'delete', mita: 'delete', mitao: 'delete', uda: 'delete', udaa: 'delete' } as Record<string, string>)[verb] ?? verb;
 }
 
 /** Thanks, whatever follows it ("shukriya, bohot help hua", "thanks, that was quick"), with nothing asked. */
@@ -188,7 +226,7 @@ const TELLING = /^(?:(?:we|i)\s+(?:are|am|have|had|were|was|got|just)|(?:we|i)re
  * with no question word and no order in it.
  */
 const HINDI_TELLING = /\b(?:hai|hain|h|hu|hoon|hun|tha|thi|the|gaya|gayi|gaye|hua|hui|hue)(?:\s+(?:banda|bandi|yaar|yar|bhai|boss|abhi|aaj))?\s*$/;
-const HINDI_ASKS_OR_ORDERS = /\b(?:kitna|kitni|kitne|kya|kyaa|kaun|kaunsa|kab|kahan|kaise|kyun|kyu|kisne|kisko|kiska|dikhao|dikha|batao|bata|bata\s+do|karo|kar\s+do|kardo|krdo|kr\s+do|kro|bhejo|bana\s+do|banao|nikalo|chahiye)\b/;
+const HINDI_ASKS_OR_ORDERS = /\b(?:kitna|kitni|kitne|kya|kyaa|kaun|kaunsa|kab|kahan|kaise|kaisa|kaisi|kesa|kyun|kyu|kisne|kisko|kiska|dikhao|dikha|batao|bata|bata\s+do|karo|kar\s+do|kardo|krdo|kr\s+do|kro|bhejo|bana\s+do|banao|nikalo|chahiye)\b/;
 
 /**
  * The request without the sentences around it that only tell ("deepak paid 5k cash, settle 5k with
@@ -262,9 +300,14 @@ export class RulePlanner implements Planner {
   plan(given: PlannerInput): Decision {
     // Chat's "n" is "and" ("cl 75k kr do n uska bal bhi"), before the message is split into requests.
     const text = withoutSelfCorrections(given.text).replace(/(?<=\p{L})\s+n\s+(?=\p{L})/gu, ' and ')
+      // "um", "uh": the hesitations speech-to-text keeps, said nowhere in particular.
+      .replace(/(?<![\p{L}'])(?:um+|uh+|erm+|hmm+)(?![\p{L}'])[,.]?/giu, ' ').replace(/\s{2,}/g, ' ').trim()
       // "Thank you — and what about last week?": thanks before a request is courtesy, the request is the rest.
       .replace(/^\s*(?:thanks?|thank\s+(?:you|u)|thx|ty|cheers|shukriya)(?:\s+(?:so\s+much|a\s+lot))?\s*[,.!—–-]+\s*(?=(?:and|aur|also|now|ab|what|how|can|could|would|please|pls|show|give|send)\b)/iu, '');
     const input = asked({ ...given, text });
+    // "is hafte vs pichle hafte ka PnL", "Arjun's commission this month vs last": the same request for each period.
+    const periods = periodsCompared(input.text, input.today);
+    if (periods) return this.planClauses(input, periods, periods.map((t) => read(t, input.today, KNOWN_WORDS)));
     const clauses = clausesOf(input.text, input.today);
     if (clauses.length > 1) {
       const readings = clauses.map((text) => read(text, input.today, KNOWN_WORDS));
@@ -309,7 +352,8 @@ export class RulePlanner implements Planner {
       if (d.action !== 'tools') return d;
       // "what if I lay india 20k, exposure kitna kam hoga?": a later clause asking the same read with
       // less narrowing ("exposure") leans on the earlier one (India's exposure), unless it asks the whole.
-      const whole = /\b(?:total|overall|sab|sabka|saara|sara|everything|whole|all)\b/.test(readings[i]!.folded);
+      // "what do I owe Vikram and who owes me": "who" asks of everyone, a question of its own.
+      const whole = /\b(?:total|overall|sab|sabka|saara|sara|everything|whole|all|who|kaun|kon|everyone|everybody|anyone)\b/.test(readings[i]!.folded);
       const narrower = (call: PlannedCall) => !whole && calls.some((c) => c.tool === call.tool
         && Object.entries(call.args).every(([k, v]) => JSON.stringify(c.args[k]) === JSON.stringify(v)));
       for (const call of d.calls) if (!narrower(call)) calls.push(call);
@@ -388,13 +432,24 @@ export class RulePlanner implements Planner {
     if (BY_MEASURE_ONLY.test(r.folded) && metricOf(r) !== null && input.context.lastCalls?.some((c) => planningOf(c.tool)?.follows?.metric)) {
       return this.followUpOrNot(input, r);
     }
+    const act = speechAct(r.folded, ORDER_VERBS);
+    // "Sneha paid 15k cash": told, not ordered, so nothing is proposed; the desk offers to book it,
+    // and "yes" then orders it (agreedToAskedChange).
+    const offer = act === 'statement' ? INTENTS.find((i) => i.toldAsOrder?.(r)) : undefined;
+    if (offer?.offer) return { ...base, intent: offer.id, action: 'clarify', calls: [], confidence: 0.7, clarify: { reason: 'unplannable', question: offer.offer(r) } };
+    // "ok record it", "settle it" right after such an offer: what was told is who and how much.
+    const agreed = (input.context.lastCalls ?? []).length === 0 ? this.agreedToAskedChange(input, r) : null;
+    if (agreed) return agreed;
     let matched = INTENTS.filter((i) => i.triggers(r));
     if (matched.some((i) => !i.fallback)) matched = matched.filter((i) => !i.fallback);
     // Only an order may change money or limits: asked, the same words are answered by a read.
-    if (matched.some(isWrite) && speechAct(r.folded, ORDER_VERBS) !== 'command') {
+    if (matched.some(isWrite) && act !== 'command') {
       const writes = matched.filter(isWrite);
       const reads = writes.flatMap((w) => readTwin(w, r) ?? []);
-      matched = [...new Set([...matched.filter((i) => !isWrite(i)), ...reads])].sort((a, b) => a.precedence - b.precedence);
+      // "50k ka settlement du toh kitna bachega": a supposed change is answered by what it would
+      // change (the twin), not by reads its own words name ("settlement" is no history asked for).
+      matched = supposes(r.folded) && reads.length > 0 ? reads
+        : [...new Set([...matched.filter((i) => !isWrite(i)), ...reads])].sort((a, b) => a.precedence - b.precedence);
       // "did Sneha clear her dues?": the dues are what the asked-about payment cleared, not a
       // second question; the write's read twin answers it alone.
       if (reads.length > 0 && OBJECT_OF_PAYMENT.test(r.folded)) {
@@ -408,6 +463,8 @@ export class RulePlanner implements Planner {
         };
       }
     }
+    // "Arjun ko 50k ka settlement du toh kitna bachega": the settlement is supposed; what is left owing is asked.
+    if (supposes(r.folded) && matched.some((i) => i.id === 'take')) matched = matched.filter((i) => i.id !== 'settlements');
     const exclusive = matched.find((i) => i.exclusive);
     let intents = exclusive ? [exclusive] : matched;
     // An upline question is about the caller's own take, not the downline's.
@@ -562,12 +619,15 @@ export class RulePlanner implements Planner {
    */
   private agreedToAskedChange(input: PlannerInput, r: Reading): Decision | null {
     const lastText = input.context.lastText;
-    if (!lastText || r.amounts.length > 0 || r.names.length > 0 || !GO_AHEAD.test(r.folded)) return null;
+    if (!lastText || r.amounts.length > 0 || r.names.length > 0) return null;
     const last = input.context.lastCalls;
-    if (!last?.length || last.some((c) => WRITE_TOOLS.has(c.tool))) return null;
     const asked = read(lastText, input.today, KNOWN_WORDS);
-    if (speechAct(asked.folded, ORDER_VERBS) !== 'question') return null;
-    const writes = triggered(asked).filter(isWrite);
+    const act = speechAct(asked.folded, ORDER_VERBS);
+    // The desk offered to book what the last message told ("Sneha paid 15k cash" … "haan kar do", "ok record it").
+    const offered = act === 'statement' ? INTENTS.filter((i) => i.toldAsOrder?.(asked)) : [];
+    const agrees = GO_AHEAD.test(r.folded) || (speechAct(r.folded, ORDER_VERBS) === 'command' && triggered(r).some((i) => offered.includes(i)));
+    if (!agrees || (offered.length === 0 && (!last?.length || last.some((c) => WRITE_TOOLS.has(c.tool)) || act !== 'question'))) return null;
+    const writes = offered.length > 0 ? offered : triggered(asked).filter(isWrite);
     if (writes.length !== 1) return null;
     const filled = writes[0]!.fill(new Slots({ ...input, text: lastText }, asked));
     if ('clarify' in filled) return null;
@@ -607,7 +667,8 @@ export class RulePlanner implements Planner {
     const earlier = r.range === null && EARLIER.test(r.folded);
     // "and by pnl?": a ranking asked again by another measure ("by" names it, so "pnl today" stays a request of its own).
     const metric = /\bby\s+\p{L}/u.test(r.folded) ? metricOf(r) : null;
-    const changes = r.range !== null || r.names.length > 0 || r.fixture !== null || fresh || statusOf(r) !== null || metric !== null
+    const refines = (c: PlannedCall) => planningOf(c.tool)?.follows?.refine?.(r) ?? null;
+    const changes = r.range !== null || r.names.length > 0 || r.fixture !== null || fresh || statusOf(r) !== null || metric !== null || (last ?? []).some((c) => refines(c) !== null)
       || r.pronounPlayer || r.pronounFixture || earlier || (r.count !== null && (last ?? []).some((c) => planningOf(c.tool)?.follows?.count));
     // "the recent ones for Sneha", "settled wale": the last answer's kind of thing, pointed back at.
     // "wait, wrong person, I meant Neha": a correction of the last request is one too.
@@ -639,6 +700,7 @@ export class RulePlanner implements Planner {
       if (player) calls = calls.map((c) => (planningOf(c.tool)?.follows?.player ? { tool: c.tool, args: { ...c.args, player } } : c));
       if (fixture) calls = calls.map((c) => (planningOf(c.tool)?.follows?.fixture ? { tool: c.tool, args: { ...withoutMarket(c.args), fixture } } : c));
       if (metric) calls = calls.map((c) => (planningOf(c.tool)?.follows?.metric ? { tool: c.tool, args: { ...c.args, metric } } : c));
+      calls = calls.map((c) => { const refined = refines(c); return refined ? { tool: c.tool, args: { ...c.args, ...refined } } : c; });
       const status = statusOf(r);
       if (status) calls = calls.map((c) => (planningOf(c.tool)?.follows?.status ? { tool: c.tool, args: { ...c.args, status } } : c));
       // "… and sneha ka 30k": the change again, for the one named, with the amount of its own.

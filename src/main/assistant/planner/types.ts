@@ -83,7 +83,11 @@ export interface ToolPlanning {
    * What a follow-up may put in: another player, another fixture, a bet status, another ranking
    * metric ("and by pnl?"), a row count ("top 3 of those"; the most rows the tool gives).
    */
-  follows?: { player?: boolean; fixture?: boolean; status?: boolean; metric?: boolean; count?: number };
+  follows?: {
+    player?: boolean; fixture?: boolean; status?: boolean; metric?: boolean; count?: number;
+    /** Arguments of the tool's own a follow-up may change ("badi stake pehle": the bets' order), or null. */
+    refine?: (r: Reading) => Record<string, unknown> | null;
+  };
   /**
    * The page of the desk that shows this read's figures ("/agent/exposure", or "/agent/players" for
    * a player's own page): "how bad is it here?" asked there is this read, for that page's match or player.
@@ -107,6 +111,13 @@ export interface ToolPlanning {
   asQuestion?: string;
   /** When the words decide between twins ("did X pay?" and "is X all clear?" ask different things): the twin for this reading. */
   asQuestionFor?: (r: Reading) => string;
+  /**
+   * A write that a statement may be asking for: "Sneha paid 15k cash" tells of a payment so that it
+   * gets booked. Only an order proposes a write, so the desk offers it (`offer`: the question asked)
+   * and "yes" orders it.
+   */
+  toldAsOrder?: (r: Reading) => boolean;
+  offer?: (r: Reading) => string;
   /** Requests that must plan to this tool (checked by tests/main/rule-planner.test.ts). */
   examples: readonly string[];
 }
