@@ -568,19 +568,25 @@ function withBarePeriods(text: string): string {
  * "sneha di cmsn" (of), not "kar di" (did); "is hafte de stlmnt" (of), not "bata de" (give);
  * "anita te sneha" (and) and "india te 10k lay" (on); "pnl ki rahi" (what); "hun tak" (now).
  */
+/** A number word of an amount ("dedh", "paanch", "lakh"): "lagai de dedh lakh" gives, it owns nothing. */
+const AMOUNT_WORD = `(?:${[...AMOUNT_WORDS].filter((w) => /^\p{L}{2,}$/u.test(w)).join('|')})`;
 const VERB_BEFORE_GIVE = String.raw`(?:kar|kr|de|bata|dikha|bhej|laga|lagai|khai|daal|dal|hata|rakh|chhod|chod|bana|nikal|likh|sun|samjha|set|settle|clear|mute|band|chalu|badha|ghata|khol|le|la|dila|jama|kat|mita)`;
-/** Words only Punjabi has: a message with none of them keeps its Hindi "di", "de", "te", "ki", "hun". */
+/** Words only Punjabi has: a message with none of them keeps its Hindi "te", "hun", "ton", "je". */
 const PUNJABI = /\b(?:da|dasso|daso|dass|kinna|kinni|kinne|kinniyan|ch|vich|vi|ohnu|onu|ohda|ohdi|ohde|ehda|ehdi|ehde|ehnu|deyo|deo|deyie|hoya|hoyi|hunda|hundi|sakda|kehda|kehdi|kehde|vaddi|vadda|uchi|laggi|laggiyan|thalle|mainu|naal|kol|ton|paaji|paji|tussi|jitt|chahida|reha|kitta|ditta|aj|ajj|hovega|paina|je)\b|^\s*hun\s*\?*\s*$/;
+/** Read wherever they stand: Hindi has these words only before a verb ("kar di", "bata de", "de do") or a number. */
+const PUNJABI_ANYWHERE: Array<[RegExp, string]> = [
+  [new RegExp(String.raw`(?<!\b${VERB_BEFORE_GIVE}\s)\bdi\b(?=\s+(?!(?:hai|hain|h|he|thi|tha|kya|na|hogi|ho|ki|do)\b)(?![\d]|${AMOUNT_WORD}\b)\p{L})`, 'gu'), 'ki'],
+  [new RegExp(String.raw`(?<!\b${VERB_BEFORE_GIVE}\s)\bde\b(?!\s+(?:do|diya|diye|dena|di|de|dijiye|dete|deta|doge|dega|dunga|na|dein)\b)(?!\s+(?:\d|${AMOUNT_WORD}\b))`, 'gu'), 'ke'],
+  [/\bki\b(?=\s+(?:rahi|raha|rahe|hoga|hota|hoti|hote|hua|hui|haal|farak|farq|fark|cheez|matlab|ki\s+kar|kya\s+kar|kar\s+sakta|kar\s+sakte)\b)/g, 'kya'],
+  [/\baa\b(?=\s*(?:[?.!]+\s*)?$|\s+(?:samjha|samjhao|batao)\b)/g, 'hai'],
+];
+/** Read as Punjabi only in a message that is Punjabi by its other words. */
 const PUNJABI_IN_CONTEXT: Array<[RegExp, string]> = [
-  [new RegExp(String.raw`(?<!\b${VERB_BEFORE_GIVE}\s)\bdi\b(?=\s+(?!(?:hai|hain|h|he|thi|tha|kya|na|hogi|ho|ki|do)\b)\p{L})`, 'gu'), 'ki'],
-  [new RegExp(String.raw`(?<!\b${VERB_BEFORE_GIVE}\s)\bde\b(?!\s+(?:do|diya|diye|dena|di|de|dijiye|dete|deta|doge|dega|dunga|na|dein)\b)`, 'gu'), 'ke'],
   [/\bte\b(?=\s*(?:[?.!]*\s*$|\d|(?:\p{L}+\s+)?(?:lay|back|lagao|laga|khai|khaa)\b))/gu, 'pe'],
   [/\bte\b/g, 'aur'],
-  [/\bki\b(?=\s+(?:rahi|raha|rahe|hoga|hota|hoti|hote|hua|hui|haal|farak|farq|fark|cheez|matlab|ki\s+kar|kya\s+kar|kar\s+sakta|kar\s+sakte)\b)/g, 'kya'],
   [/^\s*ki\b|(?<=\b(?:tu|tusi|aap|matlab)\s)ki\b/g, 'kya'],
   [/^\s*hun\b|\bhun(?=\s+(?:tak|kitna|kitni|kitne|ki|kya)\b)|\bhun\s*(?=\?)/g, 'ab'],
   [/(?<=\p{L}\s)ton\b(?!\s+of\b)/gu, 'se'],
-  [/\baa\b(?=\s*(?:[?.!]+\s*)?$|\s+(?:samjha|samjhao|batao)\b)/g, 'hai'],
   [/^\s*je\b/g, 'agar'],
   [/\b(agar\b.*?)\bta\b/g, '$1 to'],
 ];
@@ -592,14 +598,14 @@ export function read(typed: string, today: IsoDate, known: ReadonlySet<string> =
   let corrected = correctWords(fold(text), text, known).replace(/\b(\p{L}{2,})(?:\s+\1\b)+/gu, '$1')
     // Gujarati "1 thi 15 sudhi", "somvar thi aaj sudhi": "thi" opens a range ("from"), Hindi "se".
     .replace(/\bthi\b(?=.*\btak\b)/g, 'se');
-  if (PUNJABI.test(fold(text))) for (const [pattern, word] of PUNJABI_IN_CONTEXT) corrected = corrected.replace(pattern, word);
+  for (const [pattern, word] of [...PUNJABI_ANYWHERE, ...(PUNJABI.test(fold(text)) ? PUNJABI_IN_CONTEXT : [])]) corrected = corrected.replace(pattern, word);
   let folded = ` ${corrected} `;
   for (const [pattern, word] of SYNONYMS) folded = folded.replace(pattern, word);
   const range = findDateRange(corrected, today) ?? findDateRange(withBarePeriods(corrected), today);
   // After "top", "pehle", Hindi counts are counts too ("top das", "pehle paanch bets"); elsewhere
   // only words that are nothing else ("ravi das bets" is Ravi Das's).
   const countMatch = new RegExp(String.raw`\b(?:top|pehle|pahle)\s+(${HINDI_COUNT_WORD})\b(?!\s*(?:days?|weeks?|months?|din|hafte|mahine))`).exec(folded)
-    ?? new RegExp(String.raw`\b(?:top|first|last|latest|biggest|largest|best|worst|recent)\s+(\d{1,3}|${COUNT_WORD})\b(?!\s*(?:days?|weeks?|months?))`).exec(folded)
+    ?? new RegExp(String.raw`\b(?:top|first|last|latest|biggest|largest|best|worst|recent)\s+(\d{1,3}|${COUNT_WORD})\b(?!\s*(?:days?|weeks?|months?|din|dino|dinon|divas|hafte|hafton|mahine|mahino)\b)`).exec(folded)
     ?? new RegExp(String.raw`\b(\d{1,3}|${COUNT_WORD})\s+(?:(?:most\s+)?(?:recent|latest|busiest|biggest|largest|top|best|worst)\s+)?(?:markets?|matches|fixtures|games|events|bets|settlements|payments|players)\b`).exec(folded);
   const count = countMatch ? COUNT_WORDS[countMatch[1]!] ?? ANY_COUNT_WORDS[countMatch[1]!] ?? Number(countMatch[1]) : null;
 
