@@ -98,6 +98,9 @@ describe('planner evaluation in new wordings (tests/fixtures/assistant-cases-2.j
     ['assistant-cases-30.jsonl', 110, 0.15, 'Punjabi-Hindi WhatsApp shorthand, 40/111 before its fixes'],
     ['assistant-cases-31.jsonl', 120, 0.1, 'phone dictation (speech-to-text), 106/122 before its fixes'],
     ['assistant-cases-32.jsonl', 115, 0.1, "a master agent's trade Hinglish, 91/118 before its fixes"],
+    ['assistant-cases-33.jsonl', 105, 0.1, 'Tamil/Telugu/Kannada-mixed English, 54/109 before its fixes'],
+    ['assistant-cases-34.jsonl', 105, 0.1, 'terse London/Dubai trade English, 88/107 before its fixes'],
+    ['assistant-cases-35.jsonl', 110, 0.1, 'Marathi-Hindi conversations, 57/111 before its fixes'],
   ];
   it.each(FILES)('plans %s (at least %i cases) with at most %f of them missed (%s)', async (file, atLeast, misses) => {
     const cases = await caseFile(file);

@@ -1008,3 +1008,46 @@ describe('round-5 blind-set fixes: Punjabi, dictation, the master agent\'s words
     expect(calls('sirf settled wali, badi stake pehle', after(bets, 'karan'))[0]?.args).toMatchObject({ player: 'karan', status: ['settled'], sort: { by: 'stake', dir: 'desc' } });
   });
 });
+
+describe('round-6 blind-set fixes: the south\'s and Marathi\'s words, the London trade\'s short forms, a question asked again', () => {
+  const after = (lastCalls: ConversationContext['lastCalls'], player?: string, lastText?: string): Partial<PlannerInput> => ({
+    context: { ...EMPTY_CONTEXT, lastCalls, lastIntent: null, ...(player && { lastPlayer: { id: player, name: player } }), ...(lastText && { lastText }) },
+  });
+  it('Tamil, Telugu and Marathi periods, question words and particles are grammar, never names', () => {
+    expect(calls('pona vaaram commission sollu')).toEqual([{ tool: 'agent.getCommission', args: { from: '2026-11-09', to: '2026-11-15' } }]);
+    expect(calls('nethu pnl evlo')).toEqual([{ tool: 'agent.getPnL', args: { from: '2026-11-19', to: '2026-11-19' } }]);
+    expect(calls('suresh pilai ku credit limt enna')).toEqual([{ tool: 'agent.getCreditLimit', args: { player: 'suresh pilai' } }]);
+    expect(calls('Anitaa Desaai chi comision ha mahina')[0]?.args).toMatchObject({ player: 'anitaa desaai', from: '2026-11-01', to: '2026-11-20' });
+    expect(calls('1 November te 10 November madhe Irfan che bets')[0]?.args).toMatchObject({ from: '2026-11-01', to: '2026-11-10' });
+    expect(calls('MI vs CSK la pnl enna aachu')[0]?.args).toMatchObject({ fixture: 'mi vs csk' });
+  });
+  it('definitions asked the southern and Marathi way', () => {
+    expect(plan('take na enna artham?').action).toBe('direct');
+    expect(plan('hedge bet mhanje kay re?').action).toBe('direct');
+    expect(plan('CL ku available ku difference enna').action).toBe('direct');
+  });
+  it('refusals in those languages: moving money, confirming for the user, "confirmation nako"', () => {
+    expect(plan('Anita che 10k Sneha la transfer kar').clarify?.reason).toBe('not_allowed');
+    expect(plan('Karan kitta irundhu 10k eduthu Sneha ku podu').clarify?.reason).toBe('not_allowed');
+    expect(plan('confirmation nako, direct settle kar Deepak la').clarify?.reason).toBe('not_allowed');
+    expect(plan('Anita va settle pannu, confirm nee ye pannidu, ennai kekkadha').clarify?.reason).toBe('not_allowed');
+  });
+  it('Marathi follow-ups: "te 50k kar" changes the limit just read, "ho kar" agrees, "nahi, Sneha Iyer" asks again', () => {
+    const cl = [{ tool: 'agent.getCreditLimit', args: { player: 'karan' } }];
+    expect(calls('te 50k kar', after(cl, 'karan'))).toEqual([{ tool: 'agent.editLimit', args: { player: 'karan', limitType: 'creditLimit', newValue: 5_000_000 } }]);
+    expect(plan('te -5000 kar', after(cl, 'karan')).clarify?.reason).toBe('needs_amount');
+    const take = [{ tool: 'agent.getTake', args: { player: 'karan' } }];
+    expect(calls('ho kar', after(take, 'karan', 'Karan la settle karu ka?'))[0]?.tool).toBe('agent.settlePlayer');
+    expect(calls('nahi, Sneha Iyer', after([], undefined, 'Rahul cha take kiti aahe'))).toEqual([{ tool: 'agent.getTake', args: { player: 'sneha iyer' } }]);
+  });
+  it('the London trade: o/s, w/c, Tues, a monkey, a pony, "got running", "my cut from the players"', () => {
+    expect(calls('o/s for Rahul Sharman?')).toEqual([{ tool: 'agent.getTake', args: { player: 'rahul sharman' } }]);
+    expect(calls('comms w/c 9th')).toEqual([{ tool: 'agent.getCommission', args: { from: '2026-11-09', to: '2026-11-15' } }]);
+    expect(calls("Karan's bets Tues")[0]?.args).toMatchObject({ from: '2026-11-17', to: '2026-11-17' });
+    expect(calls('settle Karan a monkey')[0]?.args).toMatchObject({ mode: 'amount', amount: 50_000 });
+    expect(calls("drop Deepak's per click win to a pony")[0]?.args).toMatchObject({ newValue: 2_500 });
+    expect(calls("what's Karan got running atm")[0]?.args).toMatchObject({ player: 'karan', status: ['open'] });
+    expect(calls("what's my cut from the players this week")).toEqual([{ tool: 'agent.getCommission', args: { from: '2026-11-16', to: '2026-11-20' } }]);
+    expect(calls('Karan + Sneha bal').map((c) => c.args.player)).toEqual(['karan', 'sneha']);
+  });
+});

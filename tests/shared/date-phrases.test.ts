@@ -20,6 +20,13 @@ describe('date phrases → inclusive calendar days', () => {
     ['pnl oct', ['2026-10-01', '2026-10-31']],
     ['i may', null],
     ['weekly recap', ['2026-11-16', '2026-11-20']],
+    // The week a day is in, as the London trade says it; a weekday cut to four letters.
+    ['comms w/c 9th', ['2026-11-09', '2026-11-15']],
+    ['pnl week commencing 16 nov', ['2026-11-16', '2026-11-20']],
+    ['the week of the 10th', ['2026-11-09', '2026-11-15']],
+    ["Karan's bets Tues", ['2026-11-17', '2026-11-17']],
+    ['pnl thurs', ['2026-11-19', '2026-11-19']],
+    ['karan sat hazaar', null],
     ['teen din pehle ka pnl', ['2026-11-17', '2026-11-17']],
     ['3 days ago', ['2026-11-17', '2026-11-17']],
     ['a week ago', ['2026-11-13', '2026-11-13']],

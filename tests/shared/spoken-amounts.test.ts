@@ -22,6 +22,10 @@ describe('amounts as spoken and in Hinglish', () => {
     ['one point five lakh', 150_000],
     ['two point two five lakh', 225_000],
     ['two lack', 200_000],
+    // The London trade's slang.
+    ['a monkey', 500],
+    ['a pony', 25],
+    ['two monkeys', 1_000],
   ])('%s → %d points', (text, expected) => {
     expect(parseAmount(text)?.paisa).toBe(expected * 100);
   });

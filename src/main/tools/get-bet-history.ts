@@ -10,7 +10,7 @@ function betSortOf(folded: string): { by: 'stake' | 'odds' | 'placedAt'; dir: 'a
   // "badi stake pehle", "highest odds first", "sort by stake", "odds se sort kar", "stake wise": ranked, largest first
   // unless said otherwise.
   const ranked = /\b(?:(smallest|lowest|chhoti|choti|kam)|bad[aie]|big|biggest|largest|high|highest|zyada|unch[aie])\s+(stakes?|odds)\s+(?:pehle|first|upar|on\s+top)\b/.exec(folded)
-    ?? /\b(?:sort|sorted|order|ordered|rank|ranked)\s+(?:by|se|on)\s+(stakes?|odds)\b|\b(stakes?|odds)\s+(?:se|wise|ke\s+hisaab\s+se)\s+(?:sort|order|rank)|\b(stakes?|odds)\s+wise\b/.exec(folded);
+    ?? /\b(?:sort|sorted|order|ordered|rank|ranked)\s+(?:by|se|on)\s+(stakes?|odds)\b|\b(stakes?|odds)\s+(?:se|ne|nusar|wise|ke\s+hisaab\s+se)\s+(?:sort|order|rank)|\b(stakes?|odds)\s+wise\b/.exec(folded);
   if (!m && ranked) {
     const key = ranked.slice(1).find((g) => g !== undefined && /^(?:stakes?|odds)$/.test(g))!;
     const asc = ranked[0]!.match(/\b(?:smallest|lowest|chhoti|choti|kam)\b/) !== null;

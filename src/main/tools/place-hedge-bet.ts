@@ -69,7 +69,7 @@ function fillHedge(s: Slots) {
   const outcomeName = (market?.[1] ?? market?.[2])?.replace(/^draw$/, 'the draw')
     ?? r.names.find((n) => n.before !== null && OUTCOME_CUES.has(n.before) && !BOOK_ON.test(r.folded.slice(0, r.folded.indexOf(` ${n.text}`) + 1)))?.text
     // Hindi puts the cue after: "india pe back karo", "15k australia par", "australia back karo 25k".
-    ?? r.names.find((n) => new RegExp(`(?:^|\\s)${escapeRegExp(n.text)}\\s+(?:pe|par|per|back|lay)\\b`).test(r.folded))?.text
+    ?? r.names.find((n) => new RegExp(`(?:^|\\s)${escapeRegExp(n.text)}\\s+(?:pe|par|per|la|var|ku|mela|meedha|back|lay)\\b`).test(r.folded))?.text
     // The stake between the side and the outcome, or (Hindi) the outcome and the stake before the side:
     // "lay 10k india", "india ki 10k back kar do".
     ?? r.names.find((n) => new RegExp(`\\b(?:back|lay)\\s+${STAKE}\\s+${escapeRegExp(n.text)}(?![a-z])|(?:^|\\s)${escapeRegExp(n.text)}\\s+(?:ki|ka|ke|pe|par)?\\s*${STAKE}\\s+(?:back|lay)\\b`).test(r.folded))?.text

@@ -6,7 +6,7 @@ import { defineTool } from './define.js';
 
 /** "find players called raj", "look up ishaan", "kaun kaun Rahul hai": a search by name, nothing else asked. */
 export const SEARCH_VERBS = ['find', 'search', 'lookup', 'locate', 'called', 'named', 'name', 'names', 'anyone', 'someone', 'anybody', 'somebody', 'paas', 'kaun',
-  'dhundo', 'dhoondo', 'dhundho', 'dhoondho', 'dhund', 'khojo', 'surname'];
+  'dhundo', 'dhoondo', 'dhundho', 'dhoondho', 'dhund', 'khojo', 'surname', 'shodh', 'shodha', 'shodhun', 'vethuku', 'vedhuku', 'ngra', 'ngira'];
 /** Words of a match: with them a search is for a fixture, not a person. */
 export const FIXTURE_WORDS = ['match', 'matches', 'fixture', 'fixtures', 'game', 'games', 'event', 'events'];
 
@@ -32,6 +32,8 @@ export default defineTool({
         || /\b(?:is|are)\s+there\s+(?:a|an|any)\b|\bdo\s+(?:i|we)\s+have\s+(?:a|an|any)\b/.test(r.folded)
         // "koi sharma hai mere neeche?", "sharma naam ka koi hai": the same, in Hindi.
         || /\bkoi\s+(?:\S+\s+){1,2}(?:hai|he|h|hain)\b|\bnaam\s+(?:ka|ki|ke)\b/.test(r.folded)
+        // "raj nu per la yaaravadhu irukangala?", "sharma nu ethana per irukanga": so named, in Tamil.
+        || /\bnu\s+(?:per|peru|peyar)\b|\bani\s+(?:evaru|kaun)\b/.test(r.folded)
         // "who is sneha", "who's rahul", "ye ishaan kaun hai": who a name is, in the user's book.
         || /^(?:who\s+is|whos|who|who\s+was)\s+\p{L}+(?:\s+\p{L}+)?\s*\??$|\b(?:kaun|kon)\s+(?:hai|he|h)\s*\??$/u.test(r.folded.trim())),
     fill: (s) => ({ args: { query: s.r.names.map((n) => n.text).join(' ') } }),

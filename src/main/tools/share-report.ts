@@ -17,7 +17,7 @@ const sharedReport = reportsShareOutput.extend({ title: z.string() });
  * "send it to Arjun", "share the report with me", "forward this to Meera", "mail me a copy": a
  * sending verb with the report as its object, or straight to its recipient.
  */
-const SHARE = /\b(?:share|send|forward|email|mail)\s+(?:(?:me|him|her|them)\s+)?(?:it|this|that|them|these|(?:the|my|this|that)\s+(?:report|file|sheet|spreadsheet|pdf|excel|xlsx|one)|(?:a\s+)?cop(?:y|ies)|report|with|to|over)\b|\b(?:bhej|bhejo|bhejdo|bhejiye|bhejna)\b|\b(?:share|forward)\s+(?:kar|karo|kardo|kar\s+do|kar\s+de)\b/;
+const SHARE = /\b(?:share|send|forward|fwd|email|mail|ping|whatsapp|wa)\s+(?:(?:me|him|her|them)\s+)?(?:it|this|that|them|these|(?:the|my|this|that)\s+(?:report|file|sheet|spreadsheet|pdf|excel|xlsx|one)|(?:a\s+)?cop(?:y|ies)|report|with|to|over)\b|\b(?:bhej|bhejo|bhejdo|bhejiye|bhejna)\b|\b(?:share|forward)\s+(?:kar|karo|kardo|kar\s+do|kar\s+de)\b/;
 const TO_SELF = /\b(?:(?:to|with)\s+(?:me|myself|my\s+self)|(?:send|mail|email|forward)\s+me|mujhe|khud\s+ko)\b/;
 const SHARE_VERBS: ReadonlySet<string> = new Set(['share', 'send', 'forward', 'email', 'mail']);
 

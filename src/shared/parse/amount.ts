@@ -34,6 +34,8 @@ const MULTIPLIERS: Record<string, bigint> = {
   m: 1_000_000n, mn: 1_000_000n, million: 1_000_000n, millions: 1_000_000n,
   cr: 10_000_000n, crore: 10_000_000n, crores: 10_000_000n, karod: 10_000_000n, karor: 10_000_000n,
   // The trade's street words: a "peti" is a lakh, a "khokha" a crore ("2 peti ka CL").
+  // The London trade's slang: a "monkey" is 500, a "pony" 25 ("settle Karan a monkey").
+  monkey: 500n, monkeys: 500n, pony: 25n, ponies: 25n,
   peti: 100_000n, petis: 100_000n, pethi: 100_000n, khokha: 10_000_000n, khoka: 10_000_000n, khokhe: 10_000_000n,
   b: 1_000_000_000n, bn: 1_000_000_000n, billion: 1_000_000_000n,
   tn: 1_000_000_000_000n, trillion: 1_000_000_000_000n,

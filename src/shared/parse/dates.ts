@@ -224,7 +224,7 @@ function mentions(lower: string): Mention[] {
       if (r.end && !r.end.isCertain('weekday')) continue;
       // "sun", "sat", "wed" alone are words and names too ("Sun Pharma", Hindi "sat" = 7): a short
       // weekday counts only where a day is expected.
-      if (/^(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)$/.test(r.text)
+      if (/^(?:mon|tue|wed|thu|fri|sat|sun)$/.test(r.text)
         && !ORDINAL_CONTEXT_BEFORE.test(lower.slice(0, r.index))
         && !/^\s*(?:to|till|until|-|–|and)\b/.test(lower.slice(end))) continue;
       if (/^(?:sat|sun)$/.test(r.text) && /^\s*(?:hazaa?r|hajaa?r|lakhs?|lacs?|crores?|thousand|hundred|sau)\b/.test(lower.slice(end))) continue;
@@ -570,6 +570,8 @@ function spelled(word: string, table: Record<string, string[]>, minLength: numbe
   return null;
 }
 
+const SHORT_DAYS: Readonly<Record<string, string>> = { tues: 'tuesday', weds: 'wednesday', thur: 'thursday', thurs: 'thursday' };
+
 /** The text with period words respelt, and where each of its characters stands in the text as typed. */
 function respell(lower: string): { text: string; at: number[] | null } {
   const tokens = [...lower.matchAll(/[a-z]+|\d+/g)];
@@ -579,6 +581,10 @@ function respell(lower: string): { text: string; at: number[] | null } {
   const { alone, unit, modifier } = PERIOD_SPELLING;
   const fixed = words.map((word, i) => {
     if (!/^[a-z]+$/.test(word)) return word;
+    // The week's days cut short the way people write them ("bets Tues", "Thurs"), save the three-letter
+    // forms that are words or names too ("sat", "sun", "wed").
+    const shortDay = SHORT_DAYS[word];
+    if (shortDay) return shortDay;
     const exact = unit[word as keyof typeof unit] || modifier[word as keyof typeof modifier] || alone[word as keyof typeof alone];
     if (exact) return word;
     const asAlone = spelled(word, alone, 4);
@@ -643,6 +649,19 @@ function findIn(lower: string, today: IsoDate): Found | null {
     if (last && last.from === last.to && last.to <= today) {
       const days = ending[1] === 'week' ? 7 : 14;
       return { from: addDays(last.to, 1 - days), to: last.to, start: ending.index, stop: ending.index + ending[0].length + Math.max(0, last.stop - lead.length) };
+    }
+  }
+
+  // "w/c 9th", "week commencing 9 Nov", "the week of the 10th": the Monday-to-Sunday week with that day in it.
+  const weekOfDay = /\b(?:(?:the\s+)?week\s+(?:of|commencing|starting|beginning)|w\s*\/\s*c|wc)\s+(?:on\s+)?/.exec(lower);
+  if (weekOfDay) {
+    const rest = lower.slice(weekOfDay.index + weekOfDay[0].length);
+    const lead = /^the\s/.test(rest) ? 'on ' : 'on the ';
+    const day = findIn(lead + rest, today);
+    if (day && day.from === day.to && startOfWeek(day.from) <= today) {
+      const monday = startOfWeek(day.from);
+      const sunday = addDays(monday, 6);
+      return { from: monday, to: sunday < today ? sunday : today, start: weekOfDay.index, stop: weekOfDay.index + weekOfDay[0].length + Math.max(0, day.stop - lead.length) };
     }
   }
 

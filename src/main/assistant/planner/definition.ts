@@ -46,6 +46,10 @@ const FRAMES = [
   `${TERM}\\s+(?:kaun|kon)\\s+(?:hota|hoti|hote)\\s*(?:hai|h|hain)?`,
   `${TERM}\\s+(?:kise|kisko|kisse)\\s+(?:kehte|kahte|bolte)\\s*(?:hai|h|hain)?`,
   `${TERM}\\s+(?:ka\\s+)?(?:matlab\\s+)?${BRIEFLY}(?:samjhao|samjha\\s+do|samjhado|samjhaiye|samjha\\s+dijiye|samjha|explain\\s+karo|explain\\s+kar\\s+do|explain\\s+kardo)`,
+  // "hedge bet mhanje kay", "take na enna artham", "lay bet ante enti": "means what" in Marathi, Tamil, Telugu.
+  `${TERM}\\s+(?:mhanje|mhanaje|mhanje\\s+nemka|na|ante|antey|anta|endral|enral|yendre|means)\\s+(?:kya|what|enna|enti)(?:\\s+(?:matlab|meaning))?(?:\\s+(?:hai|h|re|ra|da))?`,
+  // "commission eppadi calculate pannuvinga", "commission kaise calculate hota hai": how it is worked out.
+  `${TERM}\\s+(?:kaise|how|eppadi)\\s+(?:calculate|compute|count|work\\s+out)\\w*(?:\\s+[a-z]+)?`,
   // "whats take mean again", "what is CL mean": the question said short, as speech-to-text writes it.
   `(?:whats|what(?:\\s+is)?|wats)\\s+${TERM}\\s+(?:mean|means|stand\\s+for)`,
   `how\\s+(?:is|are|do\\s+(?:you|u)|does\\s+(?:the\\s+)?(?:app|desk))\\s+(?:calculate\\s+)?${TERM}(?:\\s+(?:calculated|computed|worked\\s+out|counted|figured\\s+out|decided|calculate))?`,
@@ -58,7 +62,7 @@ const FRAMES = [
 ];
 
 /** The two terms of a comparison: "back and lay", "lagai aur khai", "exposure vs PnL", "back/lay". */
-const AND = String.raw`\s*(?:\s(?:and|aur|or|n|vs|v|versus|v/s)\s|&|/|,)\s*`;
+const AND = String.raw`\s*(?:\s(?:and|aur|ani|or|n|vs|v|versus|v/s|ku)\s|&|/|,)\s*`;
 const DIFF = String.raw`(?:difference|differences|diff|farak|fark|farq|fraq|frk|mark|antar)`;
 const PAIR = `${TERM}${AND}${TERM}`;
 const PAIR_FRAMES = [
@@ -76,6 +80,8 @@ const PAIR_FRAMES = [
   `(?:what|wat)\\s+(?:do|does)\\s+${PAIR}\\s+(?:mean|means|stand\\s+for)`,
   `${PAIR}\\s+(?:ka|ke|ki)\\s+(?:kya\\s+)?(?:matlab|meaning)(?:\\s+(?:kya\\s+)?(?:hai|h|hota(?:\\s+hai)?))?`,
   `(?:define|explain)\\s+${PAIR}`,
+  // "CL ku available ku difference enna": Tamil marks each of the two.
+  `${TERM}\\s+ku\\s+${TERM}\\s+(?:ku|kum)\\s+${DIFF}(?:\\s+(?:kya|what|enna))?`,
   // "lay aur back ek line mein samjha"
   `${PAIR}\\s+(?:ka\\s+|ke\\s+)?(?:farak\\s+|matlab\\s+)?${BRIEFLY}(?:samjhao|samjha\\s+do|samjhado|samjhaiye|samjha|explain\\s+karo|explain\\s+kar\\s+do|explain)`,
 ];
@@ -91,7 +97,7 @@ const FIGURES: ReadonlySet<GlossaryTerm> = new Set([
 ]);
 
 /** Words around a frame that ask nothing more: "please", "exactly", "to me", "in simple words", "on my dashboard". */
-const FILLER = String.raw`(?:\s+(?:please|pls|plz|exactly|actually|again|here|bhai|bhau|bhaiya|boss|yaar|sir|ji|to\s+me|for\s+me|in\s+simple\s+(?:words|terms|language|english|hindi)|in\s+plain\s+(?:words|english)|in\s+short|in\s+this\s+app|on\s+the\s+desk|in\s+betting|simply|briefly|for\s+a\s+(?:new|newbie)(?:\s+agent)?|(?:on|in)\s+(?:my|the|this)\s+(?:dashboard|screen|page|app|report|reports|statement|desk)|samjha|samjhao|samjha\s+do|batao|bata\s+do))*`;
+const FILLER = String.raw`(?:\s+(?:please|pls|plz|exactly|actually|again|here|bhai|bhau|bhaiya|boss|yaar|sir|ji|to\s+me|for\s+me|in\s+simple\s+(?:words|terms|language|english|hindi)|in\s+plain\s+(?:words|english)|in\s+short|in\s+this\s+app|on\s+the\s+desk|in\s+betting|simply|briefly|for\s+a\s+(?:new|newbie)(?:\s+agent)?|(?:on|in)\s+(?:my|the|this)\s+(?:[a-z]+\s+)?(?:dashboard|screen|page|app|report|reports|statement|desk)|samjha|samjhao|samjha\s+do|batao|bata\s+do))*`;
 const OPENER = String.raw`(?:(?:ok|okay|so|hey|hi|hello|bhai|yaar|sir|quick\s+question|quick\s+one|one\s+question|a\s+doubt|doubt|noob\s+question|silly\s+question|basic\s+question|sorry|sorry\s+if\s+this\s+is\s+(?:basic|silly|dumb)|btw|and|but|also|can\s+you|could\s+you|can\s+u|would\s+you|pls|please|i\s+am\s+new(?:\s+here|\s+to\s+this|\s+to\s+betting)?|new\s+(?:agent\s+)?here)\s*[,.:!-]?\s+)*`;
 /**
  * A sentence after the question about the word itself, asking nothing of the book: "people keep

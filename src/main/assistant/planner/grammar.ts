@@ -29,7 +29,7 @@ export const SLANG: Readonly<Record<string, string>> = {
   // "biggest stakes on ind aus": stakes placed are bets ("stake" alone stays: "what stake?").
   stakes: 'bets', cap: 'limit', ceiling: 'limit', deposit: 'paid', deposited: 'paid', jama: 'paid', chukaya: 'paid', chukaye: 'paid',
   debtor: 'owes', debtors: 'owes', defaulter: 'owes', defaulters: 'owes', losers: 'losing', loser: 'losing', winners: 'won', winner: 'won',
-  mkts: 'markets', mkt: 'market', sho: 'show', shoe: 'show', tke: 'take', tk: 'take',
+  atm: 'now', exp: 'exposure', ping: 'send', fwd: 'forward', whatsapp: 'send', kamavla: 'profit', mkts: 'markets', mkt: 'market', sho: 'show', shoe: 'show', tke: 'take', tk: 'take',
   lw: 'last week', lwk: 'last week', recieved: 'received', recived: 'received', receved: 'received', recevied: 'received', setel: 'settle', setal: 'settle', settel: 'settle', setle: 'settle', clik: 'click', clck: 'click', klik: 'click',
   lenden: 'transactions',
   // Chat shorthand of Hindi: "kl ka pnl", "setl kr do", "report bna do", "cl bda do", "lst wk", "n" for and.
@@ -55,7 +55,7 @@ export const SLANG: Readonly<Record<string, string>> = {
   kinna: 'kitna', kinni: 'kitni', kinne: 'kitne', kinniyan: 'kitni', kinnian: 'kitni', ajj: 'aaj', aj: 'aaj', ch: 'mein', vich: 'mein', vi: 'bhi',
   ohnu: 'usko', onu: 'usko', ohnoo: 'usko', ohda: 'uska', ohdi: 'uski', ohde: 'uske', ehda: 'iska', ehdi: 'iski', ehde: 'iske', ehnu: 'isko',
   deyo: 'do', deo: 'do', dyo: 'do', diyo: 'do', deyie: 'dein', deyiye: 'dein', kadh: 'nikalo', kaddo: 'nikalo', kadho: 'nikalo', kad: 'kab', kadon: 'kab',
-  kitta: 'kiya', kitti: 'kiya', kitte: 'kiye', hoya: 'hua', hoyi: 'hui', hoye: 'hue', hovega: 'hoga', hoyega: 'hoga', hunda: 'hota', hundi: 'hoti', hunde: 'hote',
+  kitti: 'kiya', kitte: 'kiye', hoya: 'hua', hoyi: 'hui', hoye: 'hue', hovega: 'hoga', hoyega: 'hoga', hunda: 'hota', hundi: 'hoti', hunde: 'hote',
   sakda: 'sakta', sakdi: 'sakti', sakde: 'sakte', kehda: 'kaunsa', kehdi: 'kaunsi', kehde: 'kaunse', kihda: 'kaunsa', kihdi: 'kaunsi', kehra: 'kaunsa', kehri: 'kaunsi',
   vadda: 'bada', vaddi: 'badi', vadde: 'bade', uchi: 'unchi', ucha: 'uncha', uche: 'unche', laggiyan: 'bets', laggian: 'bets', laggi: 'bets', lagge: 'bets',
   thalle: 'neeche', thale: 'neeche', khate: 'balance', kol: 'paas', naal: 'se', jitt: 'won', jitteya: 'won', chahida: 'chahiye', chahidi: 'chahiye', chahide: 'chahiye',
@@ -64,6 +64,33 @@ export const SLANG: Readonly<Record<string, string>> = {
   lagaan: 'bets', lagan: 'bets', kat: 'commission', katai: 'commission', bhav: 'odds', bhaav: 'odds', dabba: 'book',
   reha: 'raha', rehi: 'rahi', rehe: 'rahe', khada: 'atka', khade: 'atke', khadi: 'atki',
   fasya: 'fasa', phasya: 'fasa', ditta: 'diya', ditte: 'diye', aape: 'khud', puchho: 'pucho', layi: 'liye', bl: 'balance',
+  // Tamil, Telugu and Kannada as a Chennai, Hyderabad or Bangalore agent types them, and Marathi as a
+  // Mumbai one does, to the Hindi the planner reads: days and periods, who and whose, how much, the
+  // verbs of showing, telling, giving and doing. Their short particles (ku, la, lo, oda, var) are plain
+  // words (plain-words.ts), never names; "ee"/"ya"/"ha" before a period are "this" (REGIONAL_IN_CONTEXT).
+  nethu: 'yesterday', ninna: 'yesterday', ninne: 'yesterday', innaiku: 'today', inniki: 'today', ivala: 'today', ivvala: 'today', ivattu: 'today',
+  ippo: 'now', ippudu: 'now', ata: 'now', atta: 'now', pona: 'last', poina: 'last', ponna: 'last', gatha: 'last', hogida: 'last', maglya: 'last', magchya: 'last',
+  vaaram: 'week', varam: 'week', vaara: 'week', aathvada: 'week', aathvadyat: 'week', athavdyat: 'week', aathavdyat: 'week', aathvadya: 'week', aathavda: 'week',
+  maasam: 'month', masam: 'month', nela: 'month', mahinyat: 'month', mahinyacha: 'month', mahinyachi: 'month', mahinyache: 'month', mahinya: 'month',
+  nundi: 'se', varaku: 'tak', paasun: 'se', kadun: 'se', madhe: 'mein', madhye: 'mein',
+  avan: 'uska', avanoda: 'uska', avanukku: 'usko', aval: 'uski', avaloda: 'uski', avalukku: 'usko', vaadu: 'uska', vaadi: 'uska', vaadiki: 'usko', aame: 'uski',
+  avanu: 'uska', avana: 'uska', avalu: 'uski', tyacha: 'uska', tyachi: 'uska', tyache: 'uske', tyachya: 'uske', tyala: 'usko', tyane: 'usne', ticha: 'uski', tichi: 'uski', tiche: 'uske', tila: 'usko', tine: 'usne',
+  evlo: 'kitna', evvalavu: 'kitna', evalavu: 'kitna', entha: 'kitna', enta: 'kitna', eshtu: 'kitna', kiti: 'kitna', ethana: 'kitne', enni: 'kitne', yaaru: 'kaun', evaru: 'kaun',
+  kay: 'kya', kaay: 'kya', konacha: 'kiska', konache: 'kiske', konachi: 'kiski', kona: 'kis', enna: 'kya', enti: 'kya', yenu: 'kya', eppadi: 'kaise', eppo: 'kab', eppudu: 'kab',
+  sollu: 'batao', sollunga: 'batao', cheppu: 'batao', cheppandi: 'batao', helu: 'batao', sang: 'batao', saang: 'batao', sanga: 'batao',
+  kaatu: 'dikhao', kaattu: 'dikhao', chupinchu: 'dikhao', chupinchandi: 'dikhao', chupi: 'dikhao', thorisu: 'dikhao', dakhav: 'dikhao', dakhva: 'dikhao', dakhava: 'dikhao', dakhvaa: 'dikhao',
+  paaru: 'dekho', chudu: 'dekho', choodu: 'dekho', nodu: 'dekho', bagh: 'dekho', pannu: 'karo', pannunga: 'karo', pannidu: 'karo', cheyyi: 'karo', cheyi: 'karo', maadi: 'karo', kara: 'karo',
+  anuppu: 'bhejo', pampu: 'bhejo', kalisu: 'bhejo', pathav: 'bhejo', paathav: 'bhejo', edu: 'nikalo', theeyi: 'nikalo', aachu: 'hua', ayindi: 'hua', aaytu: 'hua', zala: 'hua', jhala: 'hua', zali: 'hui',
+  iruku: 'hai', irukku: 'hai', undi: 'hai', ide: 'hai', aahe: 'hai', ahe: 'hai', kuduthutta: 'diye', kuduthaan: 'diye', kuduthaanga: 'diye', ichadu: 'diye', ichindi: 'diye', dile: 'diye', bharle: 'diye', bharla: 'diye',
+  vendam: 'mat', vaddu: 'mat', beda: 'mat', nako: 'mat', nakko: 'mat', thirumba: 'wapas', malli: 'wapas', parat: 'wapas', adhigam: 'zyada', ekkuva: 'zyada', jaasti: 'zyada', jast: 'zyada', jaast: 'zyada',
+  kammi: 'kam', takkuva: 'kam', kami: 'kam', periya: 'badi', pedda: 'badi', dodda: 'badi', motha: 'bada', mothi: 'badi', mothe: 'bade', chinna: 'chhoti', mottham: 'total', motham: 'total', ellam: 'sab', sagle: 'sab', sagla: 'sab', saglya: 'sab',
+  artham: 'matlab', arthama: 'matlab', appuram: 'phir', tarvata: 'phir', nantar: 'phir', aadhi: 'pehle', pramane: 'wise', vadhav: 'badhao', vadhva: 'badhao', vadhava: 'badhao', vadhvun: 'badhao',
+  naavacha: 'naam ka', naavache: 'naam ke', naavachi: 'naam ki', aadnav: 'naam', konatya: 'kaunse', konta: 'kaunsa', konti: 'kaunsi',
+  jinkla: 'won', jinkle: 'won', jinkli: 'won', haarla: 'lost', harla: 'lost', kamavle: 'profit', lavle: 'bets', lavla: 'bets', lavli: 'bets', aale: 'aaye',
+  divsat: 'days', divsaat: 'days', taas: 'ghanta', taasa: 'ghante', taasancha: 'ghante', kon: 'kaun', keezha: 'neeche', kinda: 'neeche',
+  ellarukum: 'everyone', ellarum: 'everyone', andariki: 'everyone', andaru: 'everyone', sarvanna: 'everyone', sarvana: 'everyone',
+  enakku: 'mujhe', naaku: 'mujhe', nanage: 'mujhe', majhya: 'mere', majhe: 'mere', maze: 'mere', mazya: 'mere', maza: 'mera', adha: 'it', adhu: 'it', daanni: 'it', kaasu: 'paisa',
+  navacha: 'naam ka', navache: 'naam ke', navachi: 'naam ki', koni: 'koi', kela: 'kiya', keli: 'kiya', kele: 'kiye', aala: 'aaya', aali: 'aayi', tharanum: 'owes', tharanam: 'owes', vaanganum: 'receivable',
   commi: 'commission', commis: 'commission', kamishan: 'commission', kamisan: 'commission',
   wk: 'week', wks: 'weeks', wek: 'week', weks: 'weeks', wik: 'week', mnth: 'month', mth: 'month', yday: 'yesterday', yest: 'yesterday', ystrdy: 'yesterday', tdy: 'today', tday: 'today',
 };
@@ -74,7 +101,7 @@ export const SLANG: Readonly<Record<string, string>> = {
  */
 const SYNONYMS: Array<[RegExp, string]> = [
   // "sab se zyada", "sab ton vaddi" (Punjabi's "ton" is "se"): the superlative, written apart.
-  [/\bsab\s+se\s+(?=(?:zyada|jyada|jada|adhik|bada|badi|bade|mota|moti|mote|uncha|unchi|unche|high|kam|chhota|chhoti|chota|choti|low|neeche|pehle|latest|naya|nayi|purana|purani)\b)/g, ' sabse '],
+  [/\bsab\s+(?:se\s+)?(?=(?:zyada|jyada|jada|adhik|bada|badi|bade|mota|moti|mote|uncha|unchi|unche|high|kam|chhota|chhoti|chota|choti|low|neeche|pehle|latest|naya|nayi|purana|purani)\b)/g, ' sabse '],
   // Money "stuck" on a match is riding on it: the exposure ("ind aus pe kitna phasa hai"); stuck
   // with nothing of a match said is money not yet paid ("kitna paisa atka hai karan pe").
   // "india aus mein apna kitna fasa hai", "market mein kitna paisa pada hai": riding on what is named "mein".
@@ -84,6 +111,8 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\b(?:paisa|paise|payment|pay)\s+(?:nahi|nahin|nhi|nai)\s+(?:diya|diye|di|bheja|bheje|kiya|kari)\b/g, ' outstanding '],
   // "ishaan ka hisaab khalas karo", "pooja ka hisaab barabar kr de": the account squared, by order.
   [/\b(?:hisaab|hisab|khata|khaata|balance|account)\s+(?:khalas|khallas|khatam|barabar|saaf|chukta|nil|zero|clear)\s+(?=(?:kar|karo|kr|kro|kardo|krdo|karde|krde|kar\s+do|kr\s+do|kar\s+de|kr\s+de|karna|krna|please|pls)\b)/g, ' settle '],
+  // "majhe players kon kon aahet", "mere neeche kaun kaun hai": who the user's people are, the downline.
+  [/\b(?:my|mere|mera|meri)\s+(?:players|clients|log|khiladi|bande)\s+(?:kaun|kon)\b|\b(?:mere|mera|en|naa|nanna)\s+neeche\s+(?:kaun|kon)\b/g, ' downline kaun '],
   // "full list of guys under me": the people below the user are the downline.
   [/\b(?:guys|people|ppl|players|log|bande|accounts|everyone|clients|punters)\s+(?:under|below|beneath|niche)\s+(?:me|mere)\b/g, ' downline '],
   // "how much room for bets": the purpose of the room, not a request for bets.
@@ -115,6 +144,13 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\bstill\s+(?:betting|playing|riding|in\s+play)\b/g, ' open bets '],
   // "top5 mkts": a count typed onto its word.
   [/\btop(\d{1,3})\b/g, ' top $1 '],
+  // The ledger's short forms: "o/s" outstanding, "w/" with (not "w/c", a week's first day).
+  [/\bo\s*\/\s*s\b/g, ' outstanding '],
+  [/\bw\s*\/(?!\s*c\b)/g, ' with '],
+  // "what's Karan got running", "running bets": bets still open.
+  [/\bgot\s+running\b|\brunning\s+bets\b/g, ' open bets '],
+  // "majhya kade pathav", "mere paas bhejo": to the user.
+  [/\b(?:mere|majhya|mazya)\s+(?:kade|paas)\b/g, ' mujhe '],
   // "received", typed short: "neha 5k recd?".
   [/\b(?:recd|rcvd|recvd|rcd)\b/g, ' received '],
   [/\bprofit\s*(?:and|&|\/|n)\s*loss(?:es)?\b|\bp\s*(?:&|n|\/|and)\s*l\b|\bpee\s*(?:&|n|and)\s*el\b|\bpnl\b|\bpl\b/g, ' pnl '],
@@ -195,8 +231,10 @@ const SYNONYMS: Array<[RegExp, string]> = [
   // "my boss", "upar wala": the agent above, the upline.
   [/\b(?:my|mera|mere|our)\s+(?:boss|senior|upar\s+wale|upar\s+wala|master\s+agent)\b/g, ' my upline '],
   [/\b(?:boss|upar\s+wale|upar\s+wala)\s+(?=(?:ka|ki|ke|ko|se)\b)/g, ' upline '],
+  // "how much did I earn in cuts": the cuts are the commission.
+  [/\b(?:earn\w*|made|make|making|got)\s+(?:in|from|as|through)\s+(?:my\s+)?cuts?\b/g, ' commission '],
   // "my cut" of the players' play is the commission; "meri line" the downline.
-  [/\b(?:my|mera|meri|our)\s+cut\b(?:\s+(?:from|of|on|in)\s+(?:the\s+|my\s+)?(?:players?\s+)?(?:winnings|wins|profits?|losses|bets|play))?/g, ' commission '],
+  [/\b(?:my|mera|meri|our)\s+cut\b(?:\s+(?:from|of|on|in)\s+(?:the\s+|my\s+)?(?:(?:players?\s+)?(?:winnings|wins|profits?|losses|bets|play)|players|punters|downline)\b)?/g, ' commission '],
   [/\b(?:my|mera|meri|meri\s+puri|our)\s+line\b/g, ' downline '],
   // "bets chal rahe hai", "chalte bets": bets still running are open bets.
   [/\b(?:chal\s+(?:rahe|rahi|raha)|chalte|chalti)\b/g, ' open '],
@@ -222,6 +260,8 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\b(?:made|make|making|earned|earn|earning|kamaya|kamaye|kamai|paid|pay|pays|paying|gave|give|given|diya|diye)\s+(?:(?:me|us|mujhe|hume|humein|to\s+me|to\s+us)\s+)?(?:in|from|as|through|via|on|by)\s+(?:way\s+of\s+)?(commission|comm)\b/g, ' $1 '],
   // "can Deepak bet more?", "is he maxed out": room left under the credit limit.
   [/\b(?:bet|play|punt|wager)\s+(?:any\s+|some\s+)?more\b|\bmaxed\s+out\b|\bmaxed\b|\broom\s+(?:left\s+)?to\s+(?:bet|play)\b/g, ' headroom '],
+  // "Deepak ajun kiti khelu shakto": how much more he may play, the room under his limit.
+  [/\b(?:khelu|khel|khelne)\s+(?:shakto|shakte|shakel|shakti|sakta|sakte|sakti|payega)\b/g, ' headroom '],
   // "how much more can Pooja bet": the room left under her limit, not her bets.
   [/\b(?:how\s+much\s+)?more\s+can\s+(\p{L}+)\s+(?:still\s+)?(?:bet|play|punt|wager|lagaa?|khel)\b/gu, ' $1 headroom '],
   // "can Irfan still place bets?": whether he may bet, not the bets he placed.
@@ -580,6 +620,15 @@ const PUNJABI_ANYWHERE: Array<[RegExp, string]> = [
   [/\bki\b(?=\s+(?:rahi|raha|rahe|hoga|hota|hoti|hote|hua|hui|haal|farak|farq|fark|cheez|matlab|ki\s+kar|kya\s+kar|kar\s+sakta|kar\s+sakte)\b)/g, 'kya'],
   [/\baa\b(?=\s*(?:[?.!]+\s*)?$|\s+(?:samjha|samjhao|batao)\b)/g, 'hai'],
 ];
+/** "ee vaaram", "ya aathvadyat", "ha mahina", "intha maasam": this week or month, in the south and in Marathi. */
+const THIS_PERIOD: Array<[RegExp, string]> = [
+  [/\b(?:ee|intha|indha|inda|ya|hya|ha|hi)\s+(?=(?:week|month|roju|din)\b)/g, 'this '],
+  [/\b(?:ee|ya|hya|ha|hi)\s+(?=(?:mahina|mahine|hafta|hafte)\b)/g, 'is '],
+];
+/** "te 50k kar" (Marathi: make that 50k): the thing just read, pointed at. */
+const THAT_AMOUNT: [RegExp, string] = [new RegExp(String.raw`^\s*(?:te|ti|tyala|tila)\s+(?=-?\s*\d|minus\b|${AMOUNT_WORD}\b)`), 'isko ']
+/** "1 November te 10 November": Marathi's "te" between two dates is "to". */
+const DATE_TO: [RegExp, string] = [/(?<=\d(?:st|nd|rd|th)?(?:\s+\p{L}+)?)\s+te\s+(?=\d)/gu, ' to '];
 /** Read as Punjabi only in a message that is Punjabi by its other words. */
 const PUNJABI_IN_CONTEXT: Array<[RegExp, string]> = [
   [/\bte\b(?=\s*(?:[?.!]*\s*$|\d|(?:\p{L}+\s+)?(?:lay|back|lagao|laga|khai|khaa)\b))/gu, 'pe'],
@@ -591,6 +640,9 @@ const PUNJABI_IN_CONTEXT: Array<[RegExp, string]> = [
   [/\b(agar\b.*?)\bta\b/g, '$1 to'],
 ];
 
+/** Postpositions of the languages agents mix in, said right after a team: "IND v AUS var", "MI vs CSK la". */
+const TEAM_PARTICLES: ReadonlySet<string> = new Set(['la', 'lo', 'le', 'ku', 'oda', 'var', 'madhe', 'madhye', 'mein', 'me', 'pe', 'par', 'ch', 'ma', 'ke', 'ka', 'ki', 'che', 'cha', 'chi', 'nu', 'ni', 'no', 'na', 'da', 'di', 'de', 'unna', 'ulla']);
+
 export function read(typed: string, today: IsoDate, known: ReadonlySet<string> = LEXICON): Reading {
   // Capitals spelt out one by one, as speech-to-text writes them ("M I versus C S K"): one word.
   const text = typed.replace(/\b[A-Z](?:\s+[A-Z]\b)+/g, (letters) => letters.replace(/\s+/g, ''));
@@ -598,7 +650,8 @@ export function read(typed: string, today: IsoDate, known: ReadonlySet<string> =
   let corrected = correctWords(fold(text), text, known).replace(/\b(\p{L}{2,})(?:\s+\1\b)+/gu, '$1')
     // Gujarati "1 thi 15 sudhi", "somvar thi aaj sudhi": "thi" opens a range ("from"), Hindi "se".
     .replace(/\bthi\b(?=.*\btak\b)/g, 'se');
-  for (const [pattern, word] of [...PUNJABI_ANYWHERE, ...(PUNJABI.test(fold(text)) ? PUNJABI_IN_CONTEXT : [])]) corrected = corrected.replace(pattern, word);
+  const punjabi = PUNJABI.test(fold(text));
+  for (const [pattern, word] of [...THIS_PERIOD, DATE_TO, ...PUNJABI_ANYWHERE, ...(punjabi ? PUNJABI_IN_CONTEXT : [THAT_AMOUNT])]) corrected = corrected.replace(pattern, word);
   let folded = ` ${corrected} `;
   for (const [pattern, word] of SYNONYMS) folded = folded.replace(pattern, word);
   const range = findDateRange(corrected, today) ?? findDateRange(withBarePeriods(corrected), today);
@@ -624,7 +677,7 @@ export function read(typed: string, today: IsoDate, known: ReadonlySet<string> =
   let scrubbed = folded;
   if (range) scrubbed = scrubbed.replace(fold(range.raw), ' ');
   // "deepak & irfan" is "deepak and irfan" (a "p & l" was folded to pnl before this).
-  scrubbed = scrubbed.replace(/\s&\s/g, ' and ');
+  scrubbed = scrubbed.replace(/\s[&+]\s/g, ' and ');
   // A comma between words ends a name: "Karan, Neha aur Sneha" is three players, not "karan neha".
   scrubbed = scrubbed.replace(/(?<=\p{L})\s*,\s*(?=\p{L})/gu, ' \u00b6 ');
   scrubbed = scrubbed.replace(/[^\p{L}\p{N}\s\u00b6]+/gu, ' ').replace(/\s+/g, ' ');
@@ -640,7 +693,7 @@ export function read(typed: string, today: IsoDate, known: ReadonlySet<string> =
   const cued = new Set([...folded.matchAll(/\b(for|of|with|from|by|to|about|on)\s+(\p{L}+)(?:\s+(\p{L}+))?/gu)]
     .filter((m) => !(m[1] === 'to' && m[3] !== undefined && OBJECT_AFTER_VERB.has(m[3]) && PLAIN_WORDS.has(m[2]!)))
     .map((m) => m[2]!));
-  const isKnownTeamWord = (w: string) => known.has(w) || ((EVERYDAY.has(w) || WORLD.has(w) || (EVERYDAY_SHAPE.test(w) && !cued.has(w))) && !named.has(w)) || STOPWORDS.has(w) || PRONOUNS.has(w) || AMOUNT_WORDS.has(w) || /^\d/.test(w) || w.length === 1 && w !== 'v'
+  const isKnownTeamWord = (w: string) => known.has(w) || TEAM_PARTICLES.has(w) || ((EVERYDAY.has(w) || WORLD.has(w) || (EVERYDAY_SHAPE.test(w) && !cued.has(w))) && !named.has(w)) || STOPWORDS.has(w) || PRONOUNS.has(w) || AMOUNT_WORDS.has(w) || /^\d/.test(w) || w.length === 1 && w !== 'v'
     || /^(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|lakh|lakhs|lac|crore|crores|cr|k|m|mn|million|billion|bn|trillion|tn|thousand|st|nd|rd|th)$/.test(w);
   // A plain word (plain-words.ts) is a name only when marked as one; the sides of "A vs B" and the
   // words before "match" are teams, read without it ("arsenal vs chelsea").

@@ -69,6 +69,10 @@ const REGIONAL: Readonly<Record<string, string>> = {
   english_chat: `wud wld cud shud shld wht wat abt bcoz coz cuz plz pls thx tnx ur pic msg bro bruh sis fyi asap btw lol omg idk imo rn tbh wrt
     gonna wanna gotta lemme gimme dunno tmrw tmr recd rcvd amt approx sory sry sorri soory thnx thanx pleez plzz pliz yr yrs hrs mins max min bother typo typos gm gn thru tho incl ppl gpay upi pfa prepone postpone revert needful itself kindly asap pls plz`,
   marathi: `aahe ahe aahet ahet aahes hota hoti hote hotas zala jhala zali jhali zale jhale kiti kay kaay kasa kashi kase kon konala konacha
+    var vr madhe madhye kadun sathi paasun pramane jast jaast motha mothi mothe aadhi navacha navache navachi koni kela keli kele dile dila
+    bharle bharla aala aali parat vadhav vadhva kami tar pudhe ho sagle sagla saglya te tya ti tyacha ticha tyala tila tyane tine maglya magchya
+    aathvadyat aathvada mahinyat mahinyacha dakhav dakhva dakhava nako nakko kar na ghe ghya de dya bagh doghanchi doghe donhi shodh shodha
+    aapan aaplya aapla aapli shodhun asalele asalela asaleli re naavache naavacha aadnav konatya ajun ajuun shakto shakel karava lagel taraf kade kadhi hote hota
     sang sanga saang sangaa kara karaa karun kar dakhav dakhva dakhava bagh baga bagha majha majhi majhe maza mazi maze mala amhala
     tyacha tyachi tyache tyala tichi ticha tila cha chi che chya chyaa la pan pun aani ani udya ithe tithe kuthe nako hava havay pahije
     pahijet sagla sagle sagli ata atta aata kamavla kamavle kamavli gamavla gamavle bhau dada re ga mhanje mhanun ky kahi kahich`,
@@ -79,7 +83,12 @@ const REGIONAL: Readonly<Record<string, string>> = {
     unchi bhai ame amne tamne tene ene joie chalse chale rahyu rahyo sachu khotu ghanu ghana thodu thoda navo navi navu junu juna`,
   punjabi: `kinna kinne kinni dasso daso karde paaji paji tussi tusi sanu mainu menu saade sadde tuhada tuhade ohda ohde
     da di de te vich hun hunn ajj kitthe kithe kidda kiddan haal chak chakk oye balle shava`,
-  tamil_telugu_kannada: `da di machan machi akka enna ennada yenna sollu sollunga sollungo paru paaru podu kodu evlo evvalavu ethana entha
+  tamil_telugu_kannada: `da di machan machi akka anna thambi enna ennada yenna sollu sollunga sollungo paru paaru podu kodu evlo evvalavu ethana entha
+    ku kku ukku la le lo oda ode odu kitta kita ah aa va naa na nu ngra ngura irukanga irukangala iruka irukka unnaru unnara unnadi ayya
+    mattum mattume matram keezha kinda mela meedha pakkam ellarukum ellarum ellaam yaaravadhu evaraina ante ani per peru peyar tharanum vaanganum
+    podalama pettu pettandi ivvu ivvandi kodi kodu kodunga illaya ledha kadha thaane dhan than eduthu irundhu kekkadha kekkadhe nee neenga naan nenu
+    unna ulla unnadi irukura kitta kita irundhu enakku naaku nanage pannaanga pannuvinga panniten chesana chesanu chesaru chesindi pay pannu aagum avvudhu aaguma madhyam bhi`,
+  tamil_telugu_kannada_more: `
     enti cheppu chepu chesko cheyyi ra andi garu maga swalpa yenu illa illai aama seri pannu pannunga kaatu kaattu ille beda saar`,
   bengali: `koto kobe keno amar amake tomar ache achhe dao dekhao hobe hoyeche koro korun bolun ekhon`,
   british_slang: `dosh quid quids grand lads lad bloke blokes mate mates innit cheers brilliant blimey reckon gutted skint punters chap chaps`,

@@ -200,6 +200,8 @@ function unsupportedOrder(folded: string): string | null {
   if (/\b(?:drop|truncate|alter)\s+(?:table|database|schema)\b|\bdelete\s+from\b|\binsert\s+into\b|\bunion\s+select\b/.test(folded)) return 'run';
   // "transfer 10k from Karan's account to Sneha's": money moved between players, which no tool does.
   if (/^(?:(?:please|pls|plz|kindly|can\s+(?:you|u)|could\s+(?:you|u))\s+)*(?:transfer|move|shift)\b.*\bfrom\b.*\bto\b/.test(folded.trim())) return 'move money between accounts';
+  // "Anita che 10k Sneha la transfer kar", "Karan kitta irundhu 10k eduthu Sneha ku podu": the same, in Marathi, Hindi or Tamil.
+  if (/\b(?:transfer|shift)\s+(?:kar|karo|kar\s+do|kardo|krdo|pannu|karo|cheyyi|maadi)\b|\b(?:irundhu|nundi|kadun)\b.*\b(?:eduthu|teesi|ghevun|nikal\w*)\b.*\b(?:ku|ki|la|ko)\s+(?:podu|pettu|karo|de|do|daal\w*|jama)\b/.test(folded)) return 'move money between accounts';
   const m = UNSUPPORTED_ORDER.exec(folded.trim());
   if (!m || /\b(?:alerts?|mute|muted|notifications?|notify)\b/.test(folded)) return null;
   // "cancel", "cancel that" (a proposal not confirmed does nothing: its card says so) and "remove
@@ -216,7 +218,7 @@ const THANKS = /^(?:thanks?|thank\s+(?:you|u)|thx|ty|shukriya|shukria|shukran|dh
 const FORECAST = /\bwho\s+(?:will|would|is\s+going\s+to|gonna|do\s+(?:you|u)\s+think\s+(?:will\s+)?|(?:you|u)\s+think\s+(?:will\s+)?)wins?\b|\bkaun\s+jeet(?:ega|egi|enge)\b|\b(?:predict|prediction|predictions|forecast)\b/;
 
 /** The user's own book, said: "my commission", "mera pnl". */
-const OWN = /\b(?:my|mine|me|mera|meri|mere|mujhe|apna|apni|apne|majha|majhi|maru|mari|mainu)\b/;
+const OWN = /\b(?:my|mine|me|mera|meri|mere|mujhe|apna|apni|apne|majha|majhi|majhe|majhya|maza|maru|mari|mainu|en|enakku|naa|naaku)\b/;
 
 /** A sentence that tells rather than asks: "we are too heavy on aus", "deepak paid 5k cash", "vikram wants a number", "arjun bol raha tha". */
 const TELLING = /^(?:(?:we|i)\s+(?:are|am|have|had|were|was|got|just)|(?:we|i)re|im|ive|weve|it\s+is|its|that\s+is|thats|he\s+is|hes|she\s+is|shes|they\s+are|theyre|there\s+is|theres|(?:someone|somebody|people|everyone|he|she|they|my\s+\p{L}+)\s+(?:said|says|told|tells|mentioned|keeps?\s+saying))\b|^(?:\p{L}+\s+){1,2}(?:wants|needs|asked|asks|says|said|told\s+me|is\s+asking|was\s+asking|keeps\s+asking|promised|promises|swore|bol\s+raha|bol\s+rahi|bola|boli|keh\s+raha|keh\s+rahi|pooch\s+raha|pooch\s+rahi|puch\s+raha|maang\s+raha|maang\s+rahi)\b|^\p{L}+\s+is\s+(?:killing|destroying|hammering|eating|bleeding|crushing|annoying|troubling|bugging)\b/u;
@@ -276,9 +278,9 @@ const FOLLOW_UP_OPENER = /^(?:and|aur|or|what\s+about|how\s+about|same\s+for|and
 /** "and the week before?", "the day before", "usse pehle": the last plan's period, one period earlier. */
 const EARLIER = /\b(?:(?:the\s+)?(?:day|week|month|one|period|fortnight)\s+before|previous\s+(?:day|week|month|one|period)|(?:day|week|month)\s+prior|(?:(?:one|a)\s+)?(?:day|week|month|period)\s+(?:further\s+back|earlier)|further\s+back|go\s+back\s+(?:one|a)\s+(?:day|week|month)|usse\s+pehle|us\s+se\s+pehle|pichle\s+se\s+pichle)\b/;
 /** Agreement with a proposal, in words: shown again, since only its Confirm button makes it happen. */
-const GO_AHEAD = /^(?:(?:ok(?:ay)?|yes|yeah|yep|yup|sure|haan|han|ji|theek\s+hai|thik\s+hai|fine|done|alright|right|correct|perfect|confirm(?:ed)?|proceed|go\s+ahead|go\s+on|carry\s+on|(?:sounds|looks)\s+(?:good|right|fine|ok(?:ay)?|correct)|do\s+it|chalo|kar\s+do|kardo|karo|please|pls)\b[\s,.!]*)+$/;
+const GO_AHEAD = /^(?:(?:ok(?:ay)?|yes|yeah|yep|yup|sure|haan|han|ji|ho|hoy|kar|aama|avunu|sari|seri|sare|houdya|theek\s+hai|thik\s+hai|fine|done|alright|right|correct|perfect|confirm(?:ed)?|proceed|go\s+ahead|go\s+on|carry\s+on|(?:sounds|looks)\s+(?:good|right|fine|ok(?:ay)?|correct)|do\s+it|chalo|kar\s+do|kardo|karo|please|pls)\b[\s,.!]*)+$/;
 /** A new amount for the change just proposed: "change it to 30k", "make it 40k instead", "30k kar do". */
-const AMEND = /\b(?:change|make|set|bump|raise|lower|increase|decrease|reduce|instead|it|karo|kar\s+do|kardo|kar\s+de|karde|kar\s+dena|actually|rather|no|nahi|then|to|go\s+with|use)\b/;
+const AMEND = /\b(?:change|make|set|bump|raise|lower|increase|decrease|reduce|instead|it|karo|kar\s+do|kardo|kar\s+de|karde|kar\s+dena|actually|rather|no|nahi|then|to|go\s+with|use)\b|\bkar\s*[.!]*$/;
 /** Words that scale an amount: said with no amount read, the amount was unreadable. */
 const UNREAD_SCALE = /\b(?:lakhs?|lacs?|crores?|thousand|hazaa?r|hundred|sau|million|billion)\b|\d\s*(?:k|l|cr)\b/i;
 /** Figures asked for each day of a short range rather than their total. */
@@ -400,7 +402,7 @@ export class RulePlanner implements Planner {
     if (unsupported) {
       return {
         ...base, intent: 'unsupported', action: 'clarify', calls: [], confidence: 0.9,
-        clarify: { reason: 'not_allowed', question: `I can't ${unsupported} that from here. I can read your book, and change a limit, settle, place a hedge bet or mute alerts, each after you confirm it.` },
+        clarify: { reason: 'not_allowed', question: `I can't ${unsupported}${/\s/.test(unsupported) ? '' : ' that'} from here. I can read your book, and change a limit, settle, place a hedge bet or mute alerts, each after you confirm it.` },
       };
     }
     // "how do I confirm a limit change, kahan click karna hai?": how the desk is used, not a read of the book.
@@ -578,6 +580,23 @@ export class RulePlanner implements Planner {
   }
 
   /**
+   * "nahi, Sneha Iyer", "I meant Neha" right after a question about someone else that got no answer
+   * (a picker, or no such player): that question again, about the one named now.
+   */
+  private askedAgainFor(input: PlannerInput, r: Reading): Decision | null {
+    const lastText = input.context.lastText;
+    if (!lastText || (input.context.lastCalls ?? []).length > 0 || r.names.length !== 1 || r.amounts.length > 0 || r.range !== null) return null;
+    const named = r.names[0]!.text;
+    const rest = r.folded.replace(named, ' ').replace(/\b(?:no|nah|nahi|nahin|not|sorry|i|meant|mean|matlab|mera|wala|wali|vala|that|one|the|please|pls|actually)\b|[^\p{L}\s]/gu, ' ').trim();
+    if (rest !== '') return null;
+    const old = read(lastText, input.today, KNOWN_WORDS).names.find((n) => n.before !== 'on' && n.before !== 'in');
+    if (!old || old.text === named) return null;
+    const oldAt = new RegExp(old.text.split(' ').map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\s\\W]+'), 'i');
+    if (!oldAt.test(lastText)) return null;
+    return this.planOne({ ...input, text: lastText.replace(oldAt, named), context: { ...input.context, lastText: null } });
+  }
+
+  /**
    * After a proposal: "change it to 30k" / "make it 40k instead" proposes the same change with the
    * new amount (a new preview and nonce; the Assistant voids the old one), and "ok go ahead"
    * shows the proposal again, since only the Confirm button can make it happen.
@@ -645,7 +664,8 @@ export class RulePlanner implements Planner {
     const player = last?.[0]?.args.player;
     // The amount points back at the limit read: by a word ("raise it to 60k") or by saying nothing
     // else, Hindi's way ("badha ke 60k kar do", "ok increase to 60k").
-    const pointsBack = /\b(?:it|that|this|ise|isko|usko|use|iski|uski|isse)\b/.test(r.folded) || (r.names.length === 0 && r.tokens.length <= 8);
+    // Marathi's "te 50k kar" (that, 50k) points back too.
+    const pointsBack = /\b(?:it|that|this|ise|isko|usko|use|iski|uski|isse|te|ti|tyala|tila)\b/.test(r.folded) || (r.names.length === 0 && r.tokens.length <= 8);
     if (!spec?.afterRead || typeof player !== 'string' || r.amounts.length !== 1 || !pointsBack
       || speechAct(r.folded, ORDER_VERBS) !== 'command') return { write: null, spec: undefined };
     return { write: { tool: spec.tool, args: { player, ...spec.afterRead.args } }, spec };
@@ -657,6 +677,8 @@ export class RulePlanner implements Planner {
     const last = input.context.lastCalls;
     const mute = last?.length === 1 && r.tokens.length <= 8 ? planMuteFollowUp(r.folded, last[0]!) : null;
     if (mute) return { ...base, intent: 'follow_up:mute_alerts', action: 'tools', calls: [mute], confidence: 0.8 };
+    const again = this.askedAgainFor(input, r);
+    if (again) return again;
     const amended = this.amendOrRepeat(input, r);
     if (amended) return amended;
     // "now for Neha": "now" joins a follow-up that changes another slot; it asks for no fresher figures.

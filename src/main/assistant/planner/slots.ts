@@ -18,7 +18,7 @@ export const UNPAID = /\b(?:hasnt|havent|hadnt|didnt|not|still|never)\b(?:\s+\S+
  * Words that join the items of a list: "Sneha and Neha", "eng nz aur madrid barca"; "than" joins a
  * comparison ("is Karan's CL higher than Sneha's?"), which asks the same of both.
  */
-export const LIST_JOINERS: readonly string[] = ['and', 'aur', 'or', 'plus', 'also', '&', ',', 'than'];
+export const LIST_JOINERS: readonly string[] = ['and', 'aur', 'ani', 'or', 'plus', 'also', '&', ',', 'than'];
 // "everyone's" is folded to "everyones": the possessive is everyone too.
 export const BULK = /\b(?:every|all|each|everyones?|everybodys?|whole|sab|sabka|sabke|sabki|sabko|sabhi|saare|sare)\b(?!\s+(?:time|day))/;
 

@@ -32,7 +32,7 @@ const ADVICE = /\b(?:should|shall)\s+(?:i|we)\b|\b(?:tell|let)\s+me\s+(?:know\s+
  * happen if I raised his CL", "agar karan ko settle karu to", "before you do anything, tell me: if I
  * settled Karan…". Its figures are a read; nothing is proposed.
  */
-const HYPOTHETICAL = /^(?:if|agar|suppose|supposing|say|imagine|in\s+case)\b|\b(?:karu|karun|karoon|kar\s+du|kar\s+dun|kar\s+doon|du|dun|doon|de\s+du|de\s+dun|diya|di|kiya|kari)\s+(?:toh|to|tab|phir)\s+(?!do\b|karo\b)|\b(?:if|agar)\s+(?:i|we|main|mai|hum|maine|humne)\b(?!\s+(?:may|might)\b)|\bwhat\s+(?:if|would|happens|will\s+happen)\b|\bhow\s+much\s+would\b|\bwould\s+(?:i|we|it|that|he|she|they)\s+(?:get|have|owe|lose|make|be|gain|receive)\b/;
+const HYPOTHETICAL = /^(?:if|agar|suppose|supposing|say|imagine|in\s+case)\b|\b(?:karu|karun|karoon|kar\s+du|kar\s+dun|kar\s+doon|du|dun|doon|de\s+du|de\s+dun|diya|di|kiya|kari)\s+(?:toh|to|tab|phir|tar)\s+(?!do\b|karo\b)|\b(?:if|agar)\s+(?:i|we|main|mai|hum|maine|humne)\b(?!\s+(?:may|might)\b)|\bwhat\s+(?:if|would|happens|will\s+happen)\b|\bhow\s+much\s+would\b|\bwould\s+(?:i|we|it|that|he|she|they)\s+(?:get|have|owe|lose|make|be|gain|receive)\b/;
 
 /**
  * A payment foretold by someone else: "karan will pay 15k tomorrow", "sneha is going to send it",
