@@ -244,7 +244,7 @@ export const PARAPHRASES: Readonly<Record<string, ParaphraseSet>> = {
     c: [
       'hiya', 'hello hello', 'hey bro', 'good mrng', 'namaste ji', 'thanks', 'thank you so much', 'ok cool', 'gm all', 'yo', 'hii',
       'hello boss', 'thx', 'ok thnx', 'great, thanks', 'bye', 'see you later', 'good night', 'shukriya', 'dhanyavaad', 'hey there',
-      'morning!', 'hi assistant', 'ok got it', 'perfect thanks', 'theek hai',
+      'morning boss!', 'hi assistant', 'ok got it', 'perfect thanks', 'theek hai',
     ],
   },
   capabilities: {
