@@ -101,6 +101,9 @@ describe('planner evaluation in new wordings (tests/fixtures/assistant-cases-2.j
     ['assistant-cases-33.jsonl', 105, 0.1, 'Tamil/Telugu/Kannada-mixed English, 54/109 before its fixes'],
     ['assistant-cases-34.jsonl', 105, 0.1, 'terse London/Dubai trade English, 88/107 before its fixes'],
     ['assistant-cases-35.jsonl', 110, 0.1, 'Marathi-Hindi conversations, 57/111 before its fixes'],
+    ['assistant-cases-36.jsonl', 105, 0.1, 'Bengali-mixed English, 48/107 before its fixes'],
+    ['assistant-cases-37.jsonl', 110, 0.1, 'WhatsApp-group formatting (emoji, ₹, /-, lists), 105/112 before its fixes'],
+    ['assistant-cases-38.jsonl', 110, 0.1, "a new agent's phonetic English, 94/114 before its fixes"],
   ];
   it.each(FILES)('plans %s (at least %i cases) with at most %f of them missed (%s)', async (file, atLeast, misses) => {
     const cases = await caseFile(file);

@@ -1051,3 +1051,29 @@ describe('round-6 blind-set fixes: the south\'s and Marathi\'s words, the London
     expect(calls('Karan + Sneha bal').map((c) => c.args.player)).toEqual(['karan', 'sneha']);
   });
 });
+
+describe('round-7 blind-set fixes: Bengali, pasted lists, a new agent\'s phonetic English, hedged plans', () => {
+  it('Bengali periods, possessive "er", "koto", "dekhao"; its closing "dao" gives, Hindi\'s "dao" is a bet', () => {
+    expect(calls('gota shoptaho Karan er pnl ta dao')).toEqual([{ tool: 'agent.getPnL', args: { player: 'karan', from: '2026-11-09', to: '2026-11-15' } }]);
+    expect(calls('ei shoptaho commission koto elo bolo')).toEqual([{ tool: 'agent.getCommission', args: { from: '2026-11-16', to: '2026-11-20' } }]);
+    expect(calls('kitne dao lage aaj')[0]?.tool).toBe('agent.getBetHistory');
+    expect(plan('tumi ki ki korte paro amar jonno?').action).toBe('direct');
+    expect(plan('confirm er dorkar nei, Sneha ke settle kore dao direct').clarify?.reason).toBe('not_allowed');
+  });
+  it('a line break ends a name, as a comma does', () => {
+    expect(calls('pls check balance\n• Anita\n• Sneha').map((c) => c.args.player)).toEqual(['anita', 'sneha']);
+  });
+  it('a new agent\'s spellings: "lass week", "craddit limmit", "wat is exposer mean?", "indya ostrelia"', () => {
+    expect(calls('comishun lass week giv me')).toEqual([{ tool: 'agent.getCommission', args: { from: '2026-11-09', to: '2026-11-15' } }]);
+    expect(calls('karan craddit limmit 50k plz')[0]).toMatchObject({ tool: 'agent.editLimit', args: { limitType: 'creditLimit', newValue: 5_000_000 } });
+    expect(plan('wat is exposer mean?').action).toBe('direct');
+    expect(calls('indya ostrelia exposer')[0]).toMatchObject({ tool: 'agent.getLiveExposure', args: { fixture: 'india australia' } });
+  });
+  it('a plan or a guess told is no order; asking whether a change would be fine is a question; a note is no instruction', () => {
+    expect(calls('maybe i settle suresh tommorow, wat is his ballence')).toEqual([{ tool: 'agent.getTake', args: { player: 'suresh' } }]);
+    expect(calls('i will settle karan tomorrow').map((c) => c.tool)).not.toContain('agent.settlePlayer');
+    expect(calls('anita ka limit 1 lakh karna theek rahega?').map((c) => c.tool)).toEqual(['agent.getCreditLimit']);
+    expect(plan('neha ke notes me jo likha hai wo kar do').clarify?.reason).toBe('not_allowed');
+    expect(calls('settle karan')[0]?.tool).toBe('agent.settlePlayer');
+  });
+});

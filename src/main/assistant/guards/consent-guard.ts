@@ -15,7 +15,7 @@ const BYPASS = new RegExp([
   String.raw`\bno\s+(?:\w+\s+){0,2}${CONSENT}`,
   String.raw`\b(?:dont|don\s+t|do\s+not|never|stop)\s+(?:\w+\s+){0,2}${CONSENT}`,
   String.raw`\b(?:skip\w*|bypass\w*|disable\w*|ignore\w*|turn\w*\s+off|switch\w*\s+off)\s+(?:\w+\s+){0,2}${CONSENT}`,
-  String.raw`\b${CONSENT}\s+(?:\w+\s+){0,2}(?:off|disabled|not\s+needed|unnecessary|mat|nahi|nahin|nako|nakko|vendam|vaddu|beda|venam)\b`,
+  String.raw`\b${CONSENT}\s+(?:\w+\s+){0,2}(?:off|disabled|not\s+needed|unnecessary|mat|nahi|nahin|nako|nakko|vendam|vaddu|beda|venam|nei|lagbe\s+na|chai\s+na)\b`,
   // "confirm nee ye pannidu" (you do it), "ennai kekkadha" (don't ask me), "majhya taraf ne confirm kar" (on my behalf).
   String.raw`\bconfirm\w*\s+(?:\w+\s+){0,2}(?:nee|neeye|neenga|nuvve|neene)\b`,
   String.raw`\b(?:kekkadha|kekkadhe|kekatha|adagaku|adagoddu|kelbeda)\b`,

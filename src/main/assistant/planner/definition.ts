@@ -47,11 +47,11 @@ const FRAMES = [
   `${TERM}\\s+(?:kise|kisko|kisse)\\s+(?:kehte|kahte|bolte)\\s*(?:hai|h|hain)?`,
   `${TERM}\\s+(?:ka\\s+)?(?:matlab\\s+)?${BRIEFLY}(?:samjhao|samjha\\s+do|samjhado|samjhaiye|samjha\\s+dijiye|samjha|explain\\s+karo|explain\\s+kar\\s+do|explain\\s+kardo)`,
   // "hedge bet mhanje kay", "take na enna artham", "lay bet ante enti": "means what" in Marathi, Tamil, Telugu.
-  `${TERM}\\s+(?:mhanje|mhanaje|mhanje\\s+nemka|na|ante|antey|anta|endral|enral|yendre|means)\\s+(?:kya|what|enna|enti)(?:\\s+(?:matlab|meaning))?(?:\\s+(?:hai|h|re|ra|da))?`,
+  `${TERM}\\s+(?:mhanje|mhanaje|mhanje\\s+nemka|na|ante|antey|anta|endral|enral|yendre|means|matlab|mujhe)\\s+(?:kya|what|enna|enti|ki)(?:\\s+(?:matlab|meaning))?(?:\\s+(?:hai|h|re|ra|da))?`,
   // "commission eppadi calculate pannuvinga", "commission kaise calculate hota hai": how it is worked out.
-  `${TERM}\\s+(?:kaise|how|eppadi)\\s+(?:calculate|compute|count|work\\s+out)\\w*(?:\\s+[a-z]+)?`,
+  `${TERM}\\s+(?:(?:ta|ti|to|ka|ki)\\s+)?(?:kaise|how|eppadi)\\s+(?:calculate|compute|count|work\\s+out)\\w*(?:\\s+[a-z]+){0,2}`,
   // "whats take mean again", "what is CL mean": the question said short, as speech-to-text writes it.
-  `(?:whats|what(?:\\s+is)?|wats)\\s+${TERM}\\s+(?:mean|means|stand\\s+for)`,
+  `(?:whats|what(?:\\s+is)?|wats|wat(?:\\s+is)?)\\s+${TERM}\\s+(?:mean|means|stand\\s+for)`,
   `how\\s+(?:is|are|do\\s+(?:you|u)|does\\s+(?:the\\s+)?(?:app|desk))\\s+(?:calculate\\s+)?${TERM}(?:\\s+(?:calculated|computed|worked\\s+out|counted|figured\\s+out|decided|calculate))?`,
   `(?:what|wat)\\s*(?:is|s)?\\s+(?:a|an)\\s+${WORD}${KIND}`,
   `whats\\s+(?:a|an)\\s+${WORD}${KIND}`,

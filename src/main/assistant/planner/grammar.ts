@@ -25,7 +25,7 @@ export const SLANG: Readonly<Record<string, string>> = {
   nuksaan: 'loss', nuksan: 'loss', ghata: 'loss', ghaata: 'loss', haare: 'lost', haara: 'lost', haar: 'loss', jeeta: 'won', jeete: 'won', jeet: 'won', jeeti: 'won', jeetey: 'won', jita: 'won', jeeto: 'won', haari: 'lost', hare: 'lost',
   expo: 'exposure', expos: 'exposure', expsr: 'exposure', sett: 'settle', setl: 'settle', stl: 'settle', settl: 'settle',
   lim: 'limit', txn: 'transactions', txns: 'transactions', stmt: 'statement', comsn: 'commission', commsn: 'commission',
-  khule: 'open', khula: 'open', chalu: 'open', lagaya: 'bets', lagaye: 'bets', lagayi: 'bets', daav: 'bets', dao: 'bets',
+  khule: 'open', khula: 'open', chalu: 'open', lagaya: 'bets', lagaye: 'bets', lagayi: 'bets', daav: 'bets',
   // "biggest stakes on ind aus": stakes placed are bets ("stake" alone stays: "what stake?").
   stakes: 'bets', cap: 'limit', ceiling: 'limit', deposit: 'paid', deposited: 'paid', jama: 'paid', chukaya: 'paid', chukaye: 'paid',
   debtor: 'owes', debtors: 'owes', defaulter: 'owes', defaulters: 'owes', losers: 'losing', loser: 'losing', winners: 'won', winner: 'won',
@@ -91,6 +91,19 @@ export const SLANG: Readonly<Record<string, string>> = {
   ellarukum: 'everyone', ellarum: 'everyone', andariki: 'everyone', andaru: 'everyone', sarvanna: 'everyone', sarvana: 'everyone',
   enakku: 'mujhe', naaku: 'mujhe', nanage: 'mujhe', majhya: 'mere', majhe: 'mere', maze: 'mere', mazya: 'mere', maza: 'mera', adha: 'it', adhu: 'it', daanni: 'it', kaasu: 'paisa',
   navacha: 'naam ka', navache: 'naam ke', navachi: 'naam ki', koni: 'koi', kela: 'kiya', keli: 'kiya', kele: 'kiye', aala: 'aaya', aali: 'aayi', tharanum: 'owes', tharanam: 'owes', vaanganum: 'receivable',
+  // Bengali as a Kolkata agent types it: days and periods, how much, the verbs of giving, showing and doing.
+  ajke: 'today', aajke: 'today', kalke: 'yesterday', gotokal: 'yesterday', porshu: 'parso', ekhon: 'now', gato: 'last', gota: 'last', aager: 'last', ager: 'last',
+  shoptaho: 'week', soptaho: 'week', shaptaho: 'week', saptaho: 'week', mash: 'month', maash: 'month', theke: 'se', porjonto: 'tak', obdhi: 'tak',
+  koto: 'kitna', kotota: 'kitna', kobe: 'kab', kothay: 'kahan', kivabe: 'kaise', kibhabe: 'kaise', keno: 'kyun',   dekhao: 'dikhao', dekha: 'dikhao', bolo: 'batao', koro: 'karo', koren: 'karo', korun: 'karo', kore: 'kar', diyeche: 'diye', dilo: 'diye', diyechhe: 'diye',
+  pathiyeche: 'bheje', pathalo: 'bheje', pathao: 'bhejo', hoyeche: 'hua', holo: 'hua', ache: 'hai', achhe: 'hai', chilo: 'tha', koreche: 'kiya', korechhe: 'kiya',
+  barao: 'badhao', baraw: 'badhao', komao: 'reduce', sobcheye: 'sabse', shobcheye: 'sabse', beshi: 'zyada', boro: 'badi', khola: 'open', shesh: 'last', aar: 'aur',
+  dujon: 'dono', dujoner: 'dono', sob: 'sab', shob: 'sab', taka: 'paisa', kache: 'se', amar: 'mera', amake: 'mujhe', amader: 'humara', oder: 'unka',
+  // A new agent's phonetic English: "lass week", "giv me", "craddit limmit", "perr klik", "indya ostrelia".
+  er: 'ka', der: 'ka', haarlo: 'lost', harlo: 'lost', jitlo: 'won', jitechhe: 'won', labh: 'profit', paona: 'receivable', dhaare: 'outstanding', dhar: 'outstanding',
+  mitiyechi: 'settled', mitiyeche: 'settled', ghonta: 'ghanta', bondho: 'band', dui: 'dono', duto: 'dono', niche: 'neeche', modhye: 'mein', tofat: 'farak', tofaat: 'farak', parthokko: 'farak',
+  khuje: 'dhundo', khujo: 'dhundo', hoy: 'hota', elo: 'aaya', dhonnobad: 'thanks', dhanyabad: 'thanks',
+  exposer: 'exposure', exposr: 'exposure', lass: 'last', giv: 'give', hav: 'have', rite: 'right', hw: 'how', loose: 'lose', tommorow: 'tomorrow', tomorow: 'tomorrow', tommorrow: 'tomorrow',
+  craddit: 'credit', kredit: 'credit', credt: 'credit', limmit: 'limit', limitt: 'limit', perr: 'per', indya: 'india', ostrelia: 'australia', ostralia: 'australia', austrelia: 'australia',
   commi: 'commission', commis: 'commission', kamishan: 'commission', kamisan: 'commission',
   wk: 'week', wks: 'weeks', wek: 'week', weks: 'weeks', wik: 'week', mnth: 'month', mth: 'month', yday: 'yesterday', yest: 'yesterday', ystrdy: 'yesterday', tdy: 'today', tday: 'today',
 };
@@ -101,7 +114,7 @@ export const SLANG: Readonly<Record<string, string>> = {
  */
 const SYNONYMS: Array<[RegExp, string]> = [
   // "sab se zyada", "sab ton vaddi" (Punjabi's "ton" is "se"): the superlative, written apart.
-  [/\bsab\s+(?:se\s+)?(?=(?:zyada|jyada|jada|adhik|bada|badi|bade|mota|moti|mote|uncha|unchi|unche|high|kam|chhota|chhoti|chota|choti|low|neeche|pehle|latest|naya|nayi|purana|purani)\b)/g, ' sabse '],
+  [/\bsab\s+(?:se\s+)?(?=(?:zyada|jyada|jada|adhik|bada|badi|bade|boro|mota|moti|mote|uncha|unchi|unche|high|kam|chhota|chhoti|chota|choti|low|neeche|pehle|latest|naya|nayi|purana|purani)\b)/g, ' sabse '],
   // Money "stuck" on a match is riding on it: the exposure ("ind aus pe kitna phasa hai"); stuck
   // with nothing of a match said is money not yet paid ("kitna paisa atka hai karan pe").
   // "india aus mein apna kitna fasa hai", "market mein kitna paisa pada hai": riding on what is named "mein".
@@ -186,6 +199,9 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\bkitna\s+(?:bachega|bachegi|bachta|bachti|rahega|rahegi)\b/g, ' kitna outstanding '],
   // "kaun kaun mera paisa dabaye baitha hai": money held back is money owed.
   [/\b(?:paisa|paise|payment|amount)\s+(?:dabaye|dabaya|dabake|daba\s+ke|roke|rok\s+ke)\s+(?:baitha|baithe|baithi|rakha|rakhe|rakhi|hai|hain)\b/g, ' outstanding '],
+  // "who need to give me money": who owes the user.
+  [/\bwho\s+(?:needs?|has|have|is)\s+to\s+(?:give|pay|send)\s+(?:me|us)\b/g, ' who owes me '],
+  [/\b(?:i|we)\s+(?:can|could|might|may)\s+(?:possibly\s+)?lose\b/g, ' exposure '],
   // "kitna doob sakta hai", "kitna ja sakta hai": what could be lost, the exposure.
   [/\b(?:doob|dub|doobna|dubna|dooba|duba|ja|jaa)\s+(?:sakta|sakti|sakte|skta|skte|jayega|jaayega|jaega)\b/g, ' exposure '],
   // "the most Karan can win on any single bet": the per-click win, the player's name kept.
@@ -199,7 +215,7 @@ const SYNONYMS: Array<[RegExp, string]> = [
   // "karan ki sabse badi 3 bets", "sabse uncha odds wala bet": the ranking words of Hindi and Gujarati.
   [/\bsab\s*se\s+(?:unchi|uncha|unche|unchu|high|zyada|jyada)\s+(?=odds\b)/g, ' highest '],
   [/\bsab\s*se\s+(?:chhoti|choti|chhota|chota|kam|low|neeche)\s+(?=(?:\d+\s+)?(?:bets?|stakes?|odds|daav)\b)/g, ' smallest '],
-  [/\bsab\s*se\s+(?:badi|bade|bada|moti|mota|mote|motu|bhari|heavy|big|high)\s+(?=(?:\d+\s+|\p{L}+\s+)?(?:bets?|stakes?|daav)\b)/gu, ' biggest '],
+  [/\bsab\s*se\s+(?:badi|bade|bada|moti|mota|mote|motu|bhari|heavy|big|high)\s+(?=(?:\d+\s+(?:ta\s+|ti\s+)?|\p{L}+\s+)?(?:bets?|stakes?|daav)\b)/gu, ' biggest '],
   // "kar na" closes a Marathi or Hindi order ("CL 40 hazaar kar na"), not a question's "na".
   [/\bkar\s+na\b/g, ' karo '],
   // "how bad is it for me if australia wins": what rides on that side, the exposure on its match.
@@ -232,7 +248,7 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\b(?:my|mera|mere|our)\s+(?:boss|senior|upar\s+wale|upar\s+wala|master\s+agent)\b/g, ' my upline '],
   [/\b(?:boss|upar\s+wale|upar\s+wala)\s+(?=(?:ka|ki|ke|ko|se)\b)/g, ' upline '],
   // "how much did I earn in cuts": the cuts are the commission.
-  [/\b(?:earn\w*|made|make|making|got)\s+(?:in|from|as|through)\s+(?:my\s+)?cuts?\b/g, ' commission '],
+  [/\b(?:earn\w*|made|make|making|got)\s+(?:in|from|as|through)\s+(?:my\s+)?(?:cuts?|fees)\b/g, ' commission '],
   // "my cut" of the players' play is the commission; "meri line" the downline.
   [/\b(?:my|mera|meri|our)\s+cut\b(?:\s+(?:from|of|on|in)\s+(?:the\s+|my\s+)?(?:(?:players?\s+)?(?:winnings|wins|profits?|losses|bets|play)|players|punters|downline)\b)?/g, ' commission '],
   [/\b(?:my|mera|meri|meri\s+puri|our)\s+line\b/g, ' downline '],
@@ -286,7 +302,7 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\bmatch\s*odds\b/g, ' matchodds '],
   [/\bover\s*\/\s*under\b|\bover\s+under\b|\bo\s*\/\s*u\b/g, ' overunder '],
   [/\b(?:right\s+now|as\s+of\s+now|at\s+the\s+moment|currently)\b/g, ' now '],
-  [/\bwhat\s+can\s+you\s+do\b|\bwhat\s+do\s+you\s+do\b|\bhow\s+do\s+(?:i|you)\s+use\b|\bwho\s+are\s+you\b|\bwhat\s+are\s+you\b|\b(?:kaun|kon)\s+(?:ho|hai|hain)\s+(?:tum|aap|tu)\b|\b(?:tum|aap|tu)\s+(?:kaun|kon)\s+(?:ho|hai|hain)\b|\bkya\s+kar\s+sakte\s+ho\b|\b(?:tu|tum|aap)\s+(?:kya\s+)+kar\s+(?:sakta|sakte|sakti)\b|\bkya\s+kya\s+kar\s+(?:sakta|sakte|sakti)\b/g, ' capabilities '],
+  [/\bwhat\s+can\s+you\s+do\b|\bwhat\s+do\s+you\s+do\b|\bhow\s+do\s+(?:i|you)\s+use\b|\bwho\s+are\s+you\b|\bwhat\s+are\s+you\b|\b(?:kaun|kon)\s+(?:ho|hai|hain)\s+(?:tum|aap|tu)\b|\b(?:tum|aap|tu)\s+(?:kaun|kon)\s+(?:ho|hai|hain)\b|\bkya\s+kar\s+sakte\s+ho\b|\b(?:tu|tum|aap|tumi|apni)\s+(?:kya\s+|ki\s+)+(?:kar|korte)\s+(?:sakta|sakte|sakti|paro|paren|pari)\b|\bkya\s+kya\s+kar\s+(?:sakta|sakte|sakti)\b/g, ' capabilities '],
 ];
 
 /** Words that carry no slot: grammar, politeness, the assistant's own vocabulary. */
@@ -619,10 +635,13 @@ const PUNJABI_ANYWHERE: Array<[RegExp, string]> = [
   [new RegExp(String.raw`(?<!\b${VERB_BEFORE_GIVE}\s)\bde\b(?!\s+(?:do|diya|diye|dena|di|de|dijiye|dete|deta|doge|dega|dunga|na|dein)\b)(?!\s+(?:\d|${AMOUNT_WORD}\b))`, 'gu'), 'ke'],
   [/\bki\b(?=\s+(?:rahi|raha|rahe|hoga|hota|hoti|hote|hua|hui|haal|farak|farq|fark|cheez|matlab|ki\s+kar|kya\s+kar|kar\s+sakta|kar\s+sakte)\b)/g, 'kya'],
   [/\baa\b(?=\s*(?:[?.!]+\s*)?$|\s+(?:samjha|samjhao|batao)\b)/g, 'hai'],
+  // Hindi's "dao" is a bet ("kitne dao lage"); Bengali's, closing the message ("pnl ta dao", "kore dao"), is "give".
+  [/\bdao\b(?=\s*[.!?]*$)/g, 'do'],
+  [/\bdao\b/g, 'bets'],
 ];
 /** "ee vaaram", "ya aathvadyat", "ha mahina", "intha maasam": this week or month, in the south and in Marathi. */
 const THIS_PERIOD: Array<[RegExp, string]> = [
-  [/\b(?:ee|intha|indha|inda|ya|hya|ha|hi)\s+(?=(?:week|month|roju|din)\b)/g, 'this '],
+  [/\b(?:ee|ei|intha|indha|inda|ya|hya|ha|hi)\s+(?=(?:week|month|roju|din)\b)/g, 'this '],
   [/\b(?:ee|ya|hya|ha|hi)\s+(?=(?:mahina|mahine|hafta|hafte)\b)/g, 'is '],
 ];
 /** "te 50k kar" (Marathi: make that 50k): the thing just read, pointed at. */
@@ -641,7 +660,7 @@ const PUNJABI_IN_CONTEXT: Array<[RegExp, string]> = [
 ];
 
 /** Postpositions of the languages agents mix in, said right after a team: "IND v AUS var", "MI vs CSK la". */
-const TEAM_PARTICLES: ReadonlySet<string> = new Set(['la', 'lo', 'le', 'ku', 'oda', 'var', 'madhe', 'madhye', 'mein', 'me', 'pe', 'par', 'ch', 'ma', 'ke', 'ka', 'ki', 'che', 'cha', 'chi', 'nu', 'ni', 'no', 'na', 'da', 'di', 'de', 'unna', 'ulla']);
+const TEAM_PARTICLES: ReadonlySet<string> = new Set(['la', 'lo', 'le', 'ku', 'oda', 'var', 'madhe', 'madhye', 'mein', 'me', 'pe', 'par', 'ch', 'ma', 'ke', 'ka', 'ki', 'che', 'cha', 'chi', 'nu', 'ni', 'no', 'na', 'da', 'di', 'de', 'unna', 'ulla', 'te', 'e', 'er']);
 
 export function read(typed: string, today: IsoDate, known: ReadonlySet<string> = LEXICON): Reading {
   // Capitals spelt out one by one, as speech-to-text writes them ("M I versus C S K"): one word.
@@ -680,6 +699,8 @@ export function read(typed: string, today: IsoDate, known: ReadonlySet<string> =
   scrubbed = scrubbed.replace(/\s[&+]\s/g, ' and ');
   // A comma between words ends a name: "Karan, Neha aur Sneha" is three players, not "karan neha".
   scrubbed = scrubbed.replace(/(?<=\p{L})\s*,\s*(?=\p{L})/gu, ' \u00b6 ');
+  // A line break ends a name too: a pasted list ("• Anita\n• Sneha") is one player a line.
+  scrubbed = scrubbed.replace(/(?<=\p{L})[^\S\n]*\n+[\s\W]*(?=\p{L})/gu, ' \u00b6 ');
   scrubbed = scrubbed.replace(/[^\p{L}\p{N}\s\u00b6]+/gu, ' ').replace(/\s+/g, ' ');
   const afterComma = new Set<number>();
   const tokens: Token[] = [];

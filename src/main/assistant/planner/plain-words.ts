@@ -72,7 +72,7 @@ const REGIONAL: Readonly<Record<string, string>> = {
     var vr madhe madhye kadun sathi paasun pramane jast jaast motha mothi mothe aadhi navacha navache navachi koni kela keli kele dile dila
     bharle bharla aala aali parat vadhav vadhva kami tar pudhe ho sagle sagla saglya te tya ti tyacha ticha tyala tila tyane tine maglya magchya
     aathvadyat aathvada mahinyat mahinyacha dakhav dakhva dakhava nako nakko kar na ghe ghya de dya bagh doghanchi doghe donhi shodh shodha
-    aapan aaplya aapla aapli shodhun asalele asalela asaleli re naavache naavacha aadnav konatya ajun ajuun shakto shakel karava lagel taraf kade kadhi hote hota
+    aapan aaplya aapla aapli shodhun asalele lass giv hav rite hw asalela asaleli re naavache naavacha aadnav konatya ajun ajuun shakto shakel karava lagel taraf kade kadhi hote hota
     sang sanga saang sangaa kara karaa karun kar dakhav dakhva dakhava bagh baga bagha majha majhi majhe maza mazi maze mala amhala
     tyacha tyachi tyache tyala tichi ticha tila cha chi che chya chyaa la pan pun aani ani udya ithe tithe kuthe nako hava havay pahije
     pahijet sagla sagle sagli ata atta aata kamavla kamavle kamavli gamavla gamavle bhau dada re ga mhanje mhanun ky kahi kahich`,
@@ -90,7 +90,10 @@ const REGIONAL: Readonly<Record<string, string>> = {
     unna ulla unnadi irukura kitta kita irundhu enakku naaku nanage pannaanga pannuvinga panniten chesana chesanu chesaru chesindi pay pannu aagum avvudhu aaguma madhyam bhi`,
   tamil_telugu_kannada_more: `
     enti cheppu chepu chesko cheyyi ra andi garu maga swalpa yenu illa illai aama seri pannu pannunga kaatu kaattu ille beda saar`,
-  bengali: `koto kobe keno amar amake tomar ache achhe dao dekhao hobe hoyeche koro korun bolun ekhon`,
+  bengali: `koto kobe keno amar amake tomar ache achhe dao dekhao hobe hoyeche koro korun bolun ekhon ei eta ota ta oi ke ki kar er r e te
+    gulo guli gula ajke kalke gato gota aager shoptaho mash theke porjonto kache aar ar dujon dujoner sob shob sobcheye beshi boro kom khola
+    shesh taka baki mane kivabe kibhabe diyeche pathiyeche koreche chilo holo ekta ekdin naki to toh ache na haan hya aro kore diye dilo
+    oder or tar tader amader tomader bhai dada didi boudi eituku etuku dorkar nei lagbe jon lok rekheche tai`,
   british_slang: `dosh quid quids grand lads lad bloke blokes mate mates innit cheers brilliant blimey reckon gutted skint punters chap chaps`,
   gulf: `yalla yallah khalas khallas inshallah insha allah habibi habibti wallah wallahi mashallah shukran marhaba assalam
     alaikum ahlan akhi tamam mafi shlonak kaifak enta`,

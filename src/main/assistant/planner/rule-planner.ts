@@ -202,6 +202,8 @@ function unsupportedOrder(folded: string): string | null {
   if (/^(?:(?:please|pls|plz|kindly|can\s+(?:you|u)|could\s+(?:you|u))\s+)*(?:transfer|move|shift)\b.*\bfrom\b.*\bto\b/.test(folded.trim())) return 'move money between accounts';
   // "Anita che 10k Sneha la transfer kar", "Karan kitta irundhu 10k eduthu Sneha ku podu": the same, in Marathi, Hindi or Tamil.
   if (/\b(?:transfer|shift)\s+(?:kar|karo|kar\s+do|kardo|krdo|pannu|karo|cheyyi|maadi)\b|\b(?:irundhu|nundi|kadun)\b.*\b(?:eduthu|teesi|ghevun|nikal\w*)\b.*\b(?:ku|ki|la|ko)\s+(?:podu|pettu|karo|de|do|daal\w*|jama)\b/.test(folded)) return 'move money between accounts';
+  // "neha ke notes me jo likha hai wo kar do": what a note says is never an instruction.
+  if (/\b(?:notes?|comments?|remarks?|memo)\b.*\b(?:likha|written|says?|said)\b.*\b(?:kar\s+do|karo|kardo|do\s+(?:it|that|what|whatever)|follow|execute|run)\b/.test(folded)) return 'follow what a note says';
   const m = UNSUPPORTED_ORDER.exec(folded.trim());
   if (!m || /\b(?:alerts?|mute|muted|notifications?|notify)\b/.test(folded)) return null;
   // "cancel", "cancel that" (a proposal not confirmed does nothing: its card says so) and "remove

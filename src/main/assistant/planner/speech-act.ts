@@ -25,7 +25,7 @@ export const ORDER_MARKER = /\b(?:please|pls|plz|kindly|karo|kardo|kar\s+do|krdo
  * Asking for advice, however politely wrapped: "can you tell me if I should settle Deepak?", "do
  * you think I should raise it", "kya mujhe CL badha dena chahiye". The user decides; the answer is a read.
  */
-const ADVICE = /\b(?:should|shall)\s+(?:i|we)\b|\b(?:tell|let)\s+me\s+(?:know\s+)?(?:if|whether)\b|\bdo\s+(?:you|u)\s+think\b|\bis\s+it\s+(?:ok|okay|fine|safe|wise|smart|a\s+good\s+idea)\s+to\b|\b(?:kya|mujhe|hume|humein)\b.*\bchahiye\b|\bchahiye\b.*(?:\bkya\b|\?)|\b(?:karu|karun|karoon|kar\s+du|kar\s+dun|kar\s+doon|kardu|kardun|kardoon|kar\s+dein|kar\s+dei|kardein|karein|karen|kar\s+lein|kar\s+lu|kar\s+lun)\b.*(?:\bkya\b|\?)/;
+const ADVICE = /\b(?:should|shall)\s+(?:i|we)\b|\b(?:theek|thik|sahi|accha|acha|thik\s+ache|bhalo)\s+(?:rahega|rahegi|hoga|hogi|hobe|hoy)\b|\b(?:tell|let)\s+me\s+(?:know\s+)?(?:if|whether)\b|\bdo\s+(?:you|u)\s+think\b|\bis\s+it\s+(?:ok|okay|fine|safe|wise|smart|a\s+good\s+idea)\s+to\b|\b(?:kya|mujhe|hume|humein)\b.*\bchahiye\b|\bchahiye\b.*(?:\bkya\b|\?)|\b(?:karu|karun|karoon|kar\s+du|kar\s+dun|kar\s+doon|kardu|kardun|kardoon|kar\s+dein|kar\s+dei|kardein|karein|karen|kar\s+lein|kar\s+lu|kar\s+lun)\b.*(?:\bkya\b|\?)/;
 
 /**
  * A change supposed, not ordered: "if I settle Anita today how much would I get", "what would
@@ -40,6 +40,9 @@ const HYPOTHETICAL = /^(?:if|agar|suppose|supposing|say|imagine|in\s+case)\b|\b(
  */
 const FORETOLD = /^(?!(?:i|we|you|u|please|pls|plz|can|could|would|lets)\b)(?:\p{L}+\s+){1,2}(?:will|wil|shall|is\s+going\s+to|is\s+gonna|gonna|promised\s+to|promises\s+to|plans\s+to|says\s+he\s+will|says\s+she\s+will)\s+(?:pay|send|clear|settle|transfer|deposit|give)\b|\b(?:dega|degi|denge|bhejega|bhejegi|bhejenge|chukayega|chukayegi|chukayenge)\b/u;
 
+/** A message opening on a hedge or on the user's own plan: it tells, it does not order. */
+const HEDGED = /^(?:maybe|perhaps|possibly|probably|i\s+(?:think|guess|might|may|will|shall|plan\s+to|am\s+planning\s+to|am\s+thinking\s+of|am\s+going\s+to|was\s+going\s+to|was\s+thinking)|im\s+(?:going|planning|thinking)|shayad|lagta\s+hai)\b/;
+
 /** `orderVerbs`: the verbs of the write tools ("settle", "set"); one opening the message makes it an order, "?" or not. */
 /** Courtesy said as a condition: "if it's not too much trouble, bump…", "if you don't mind". It supposes nothing. */
 const POLITE_IF = /\b(?:if\s+(?:it(?:\s*'?\s*s)?|it\s+is|that(?:\s*'?\s*s)?|thats)\s+(?:not\s+too\s+much\s+(?:trouble|bother|of\s+a\s+bother)|ok(?:ay)?|alright|fine|possible)|if\s+(?:you|u)\s+(?:dont|don\s*'?\s*t|don|do\s+not)\s+mind|if\s+possible|if\s+(?:you|u)\s+(?:can|could|get\s+a\s+(?:chance|moment|minute)|have\s+a\s+(?:moment|minute|sec(?:ond)?)))\b[\s,]*/g;
@@ -51,7 +54,10 @@ export function speechAct(folded: string, orderVerbs: ReadonlySet<string>): Spee
   const text = folded.replace(POLITE_IF, ' ').trim().replace(/^(?:so|and)\b[\s,]*/, '').replace(FILLER, '').trim();
   if (ADVICE.test(text) || HYPOTHETICAL.test(text)) return 'question';
   if (FORETOLD.test(text)) return 'statement';
-  if (POLITE_ORDER.test(text) || orderVerbs.has(text.split(/[\s,.!?]+/)[0] ?? '')) return 'command';
+  if (POLITE_ORDER.test(text)) return 'command';
+  // "maybe I settle Suresh tomorrow", "I think I'll raise his CL": a plan or a guess told, not an order given.
+  if (HEDGED.test(text)) return 'statement';
+  if (orderVerbs.has(text.split(/[\s,.!?]+/)[0] ?? '')) return 'command';
   // "min stake 500 kar doge kya plz", "bhej denge kya": a favour asked is an order, Hindi's polite way.
   if (POLITE_HINDI_ORDER.test(text)) return 'command';
   if (QUESTION_OPENER.test(text) || QUESTION_CLOSER.test(text)) return 'question';
