@@ -104,6 +104,10 @@ describe('planner evaluation in new wordings (tests/fixtures/assistant-cases-2.j
     ['assistant-cases-36.jsonl', 105, 0.1, 'Bengali-mixed English, 48/107 before its fixes'],
     ['assistant-cases-37.jsonl', 110, 0.1, 'WhatsApp-group formatting (emoji, ₹, /-, lists), 105/112 before its fixes'],
     ['assistant-cases-38.jsonl', 110, 0.1, "a new agent's phonetic English, 94/114 before its fixes"],
+    // Round 8: measured, not yet fixed against (the bound is what they scored unseen, with a little room).
+    ['assistant-cases-39.jsonl', 105, 0.2, 'everyday Delhi Hinglish, 92/110 unseen'],
+    ['assistant-cases-40.jsonl', 105, 0.2, 'casual English from mixed agents, 95/109 unseen'],
+    ['assistant-cases-41.jsonl', 110, 0.25, 'long Hinglish conversations, 91/114 unseen'],
   ];
   it.each(FILES)('plans %s (at least %i cases) with at most %f of them missed (%s)', async (file, atLeast, misses) => {
     const cases = await caseFile(file);

@@ -103,6 +103,16 @@ describe('policy gate', () => {
     }
   });
 
+  it('a short single name one letter off another ("kiran", "karen") is offered, never used; one letter dropped still resolves', async () => {
+    for (const name of ['kiran', 'karen']) {
+      const out = await run([{ tool: 'agent.editLimit', args: { player: name, limitType: 'creditLimit', newValue: 2_000_000 } }]);
+      expect(out, name).toMatchObject({ action: 'clarify', reason: 'player_not_found', question: expect.stringContaining('Did you mean') });
+      expect(out).not.toHaveProperty('calls');
+    }
+    const dropped = await run([{ tool: 'agent.getTake', args: { player: 'karn' } }]);
+    expect(dropped).toMatchObject({ action: 'tools', calls: [{ args: { playerId: await accountId(backend, 'karan') } }] });
+  });
+
   it('a typo of each word still resolves, in any order', async () => {
     for (const name of ['Snehaa Iyer', 'iyer sneha', 'Anitha Desai']) {
       const out = await run([{ tool: 'agent.getTake', args: { player: name } }]);

@@ -1076,4 +1076,8 @@ describe('round-7 blind-set fixes: Bengali, pasted lists, a new agent\'s phoneti
     expect(plan('neha ke notes me jo likha hai wo kar do').clarify?.reason).toBe('not_allowed');
     expect(calls('settle karan')[0]?.tool).toBe('agent.settlePlayer');
   });
+  it('part of a balance settled with no amount asks how much, never settles all of it', () => {
+    expect(plan("settle part of ishaans balance").clarify?.reason).toBe('needs_amount');
+    expect(plan('karan ka thoda settle kar do').clarify?.reason).toBe('needs_amount');
+  });
 });

@@ -481,6 +481,14 @@ function byLeadingWords(typed: string, known: string, realWords: ReadonlySet<str
   return nameMatches(typed, leading, realWords);
 }
 
+/** Whether one short typed word meets `known` only as one of its words with a single letter changed. */
+function onlyALetterChanged(typed: string, known: string): boolean {
+  if (typed.includes(' ') || typed.length > 5) return false;
+  const words = normalizeForSearch(known).split(' ');
+  if (words.some((w) => w.startsWith(typed) || typed.startsWith(w))) return false;
+  return words.some((w) => w.length === typed.length && [...w].filter((c, i) => c !== typed[i]).length === 1);
+}
+
 /**
  * An exact full name (case and accents ignored) wins; else the names that match well (every word
  * typed matches a word of the name: itself, its start or a typo of it) — one resolves, several
@@ -494,6 +502,9 @@ function pick<T extends { id: string }>(candidates: T[], name: string, namesOf: 
   if (exact.length > 1) return { status: 'many', candidates: exact };
   const realWords = new Set(candidates.flatMap((c) => namesOf(c).flatMap((n) => normalizeForSearch(n).split(' '))));
   const good = candidates.filter((c) => namesOf(c).some((n) => matches(name, n, realWords)));
+  // "kiran" is a name of its own, one letter from "Karan": a short single name matched only by a
+  // changed letter is offered ("did you mean Karan Malhotra?"), never used in its place.
+  if (good.length === 1 && namesOf(good[0]!).every((n) => onlyALetterChanged(wanted, n))) return { status: 'none', nearest: [good[0]!] };
   if (good.length === 1) return { status: 'one', entity: good[0]! };
   if (good.length > 1) return { status: 'many', candidates: good };
   return { status: 'none', nearest: candidates.slice(0, 5) };
