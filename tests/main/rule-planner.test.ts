@@ -1079,5 +1079,7 @@ describe('round-7 blind-set fixes: Bengali, pasted lists, a new agent\'s phoneti
   it('part of a balance settled with no amount asks how much, never settles all of it', () => {
     expect(plan("settle part of ishaans balance").clarify?.reason).toBe('needs_amount');
     expect(plan('karan ka thoda settle kar do').clarify?.reason).toBe('needs_amount');
+    // "sab kuch" is all of it.
+    expect(calls('deepak ka sab kuch clear kar do')).toEqual([{ tool: 'agent.settlePlayer', args: { player: 'deepak', mode: 'auto' } }]);
   });
 });

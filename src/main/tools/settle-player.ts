@@ -64,7 +64,7 @@ export default defineTool({
       // A payment to book ("Deepak paid something in cash, record it") is of what was paid, never the whole balance.
       if (!amount && hasAny(r, 'recorded')) return ask('needs_amount', 'How much was paid? I record it as a settlement of that amount.');
       // "settle part of Ishaan's balance", "thoda settle kar do": some of it, never silently all of it.
-      if (!amount && /\b(?:part|partly|partial|partially|portion|some|thoda|thodi|kuch|half|aadha|adha)\b/.test(r.folded)) {
+      if (!amount && /\b(?:part|partly|partial|partially|portion|some|thoda|thodi|half|aadha|adha)\b|(?<!\b(?:sab|sabhi|sara|saara)\s)\bkuch\b/.test(r.folded)) {
         return ask('needs_amount', 'How much of it should be settled?');
       }
       if (amount) {
