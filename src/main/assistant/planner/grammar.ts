@@ -632,7 +632,7 @@ const PUNJABI = /\b(?:da|dasso|daso|dass|kinna|kinni|kinne|kinniyan|ch|vich|vi|o
 /** Read wherever they stand: Hindi has these words only before a verb ("kar di", "bata de", "de do") or a number. */
 const PUNJABI_ANYWHERE: Array<[RegExp, string]> = [
   [new RegExp(String.raw`(?<!\b${VERB_BEFORE_GIVE}\s)\bdi\b(?=\s+(?!(?:hai|hain|h|he|thi|tha|kya|na|hogi|ho|ki|do)\b)(?![\d]|${AMOUNT_WORD}\b)\p{L})`, 'gu'), 'ki'],
-  [new RegExp(String.raw`(?<!\b${VERB_BEFORE_GIVE}\s)\bde\b(?!\s+(?:do|diya|diye|dena|di|de|dijiye|dete|deta|doge|dega|dunga|na|dein)\b)(?!\s+(?:\d|${AMOUNT_WORD}\b))`, 'gu'), 'ke'],
+  [new RegExp(String.raw`(?<!\b${VERB_BEFORE_GIVE}\s)\bde\b(?!\s+(?:do|diya|diye|dena|di|de|dijiye|dete|deta|doge|dega|dunga|na|dein)\b)(?!\s+(?:\d|${AMOUNT_WORD}\b))(?=\s+\p{L})`, 'gu'), 'ke'],
   [/\bki\b(?=\s+(?:rahi|raha|rahe|hoga|hota|hoti|hote|hua|hui|haal|farak|farq|fark|cheez|matlab|ki\s+kar|kya\s+kar|kar\s+sakta|kar\s+sakte)\b)/g, 'kya'],
   [/\baa\b(?=\s*(?:[?.!]+\s*)?$|\s+(?:samjha|samjhao|batao)\b)/g, 'hai'],
   // Hindi's "dao" is a bet ("kitne dao lage"); Bengali's, closing the message ("pnl ta dao", "kore dao"), is "give".
