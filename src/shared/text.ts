@@ -12,3 +12,16 @@ export function normalizeForSearch(text: string): string {
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
 }
+
+/** The text as a literal inside a regular expression. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * A phrase's words found again in text as typed, whatever stands between them (spaces,
+ * punctuation, a capital): "is hafte" in "Is  hafte", "rahul" in "Rahul's".
+ */
+export function phraseAsTyped(phrase: string): RegExp {
+  return new RegExp(phrase.split(/\s+/).filter(Boolean).map(escapeRegExp).join('[\\s\\W]+'), 'i');
+}

@@ -7,6 +7,7 @@ import { type Slots, ask, hasAny } from '../assistant/planner/slots.js';
 import { money, name } from '../assistant/words.js';
 import { DESK, IDS, MONEY, opts } from './common.js';
 import { defineTool } from './define.js';
+import { escapeRegExp } from '../../shared/text.js';
 
 /**
  * What a hedge's preview froze: the odds (the bet is placed only at them), and what the slip
@@ -35,7 +36,6 @@ const STAKE = String.raw`(?:₹\s*)?\d[\d,.]*\s*(?:k|l|lakh|lakhs|lac|cr|crore|t
 const OUTCOME_CUES: ReadonlySet<string> = new Set(['on', 'back', 'backing', 'lay', 'laying']);
 const FIXTURE_CUES: ReadonlySet<string> = new Set(['in', 'of']);
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Odds are kept in hundredths (210 = 2.10). */
 const formatOdds = (hundredths: number) => (hundredths / 100).toFixed(2);

@@ -17,6 +17,7 @@ import { LIST_JOINERS, Slots, metricOf, periodOf, statusOf } from './slots.js';
 import { speechAct, supposes } from './speech-act.js';
 import { type FoundAmount, amountRefusal, findAmounts } from '../../../shared/parse/amount.js';
 import { findDateRange } from '../../../shared/parse/dates.js';
+import { phraseAsTyped } from '../../../shared/text.js';
 import { amountDoubt } from '../guards/amount-guard.js';
 import { SKIP_CONFIRMATION_ANSWER, asksToSkipConfirmation } from '../guards/consent-guard.js';
 import { type IsoDate, addDays, endOfMonth, startOfMonth } from '../../../shared/dates.js';
@@ -131,9 +132,8 @@ function periodsCompared(text: string, today: IsoDate): [string, string] | null 
   const second = findDateRange(fold(right), today);
   if (!first || !second || (first.from === second.from && first.to === second.to)) return null;
   // The period's words as typed: "is hafte", "this month".
-  const typed = (part: string, raw: string) => new RegExp(raw.split(/\s+/).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\s\\W]+'), 'i').exec(part);
-  const firstAt = typed(left, first.raw);
-  const secondAt = typed(right, second.raw);
+  const firstAt = phraseAsTyped(first.raw).exec(left);
+  const secondAt = phraseAsTyped(second.raw).exec(right);
   if (!firstAt || !secondAt) return null;
   const withoutFirst = left.slice(0, firstAt.index) + left.slice(firstAt.index + firstAt[0].length);
   const withoutSecond = right.slice(0, secondAt.index) + right.slice(secondAt.index + secondAt[0].length);
@@ -593,7 +593,7 @@ export class RulePlanner implements Planner {
     if (rest !== '') return null;
     const old = read(lastText, input.today, KNOWN_WORDS).names.find((n) => n.before !== 'on' && n.before !== 'in');
     if (!old || old.text === named) return null;
-    const oldAt = new RegExp(old.text.split(' ').map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\s\\W]+'), 'i');
+    const oldAt = phraseAsTyped(old.text);
     if (!oldAt.test(lastText)) return null;
     return this.planOne({ ...input, text: lastText.replace(oldAt, named), context: { ...input.context, lastText: null } });
   }
