@@ -13,7 +13,21 @@ export function editsAllowed(length: number): number {
 
 /** A typed word is this word, the start of it (3 letters or more), a typo of it, another romanisation of it, or its written short form. */
 export function wordMatches(typed: string, known: string): boolean {
-  return (typed.length >= 3 && known.startsWith(typed)) || isTypoOf(typed, known) || soundsAlike(typed, known) || SHORT_FORMS[typed]?.test(known) === true;
+  return (typed.length >= 3 && known.startsWith(typed)) || isTypoOf(typed, known) || soundsAlike(typed, known) || SHORT_FORMS[typed]?.test(known) === true
+    || typedWithoutVowels(typed, known);
+}
+
+/** A word's first letter and its consonants, a letter doubled once: what is left when vowels are dropped. */
+const consonantSkeleton = (word: string) => (word[0]! + word.slice(1).replace(/[aeiouy]/g, '')).replace(/(.)\1+/g, '$1');
+
+/**
+ * "krn mlhtra" for Karan Malhotra: chat's way of typing a name with its vowels left out (one may
+ * stay, at the end). Three consonants at least, and never longer than the name it stands for.
+ */
+function typedWithoutVowels(typed: string, known: string): boolean {
+  const vowels = typed.slice(1).replace(/[^aeiou]/g, '').length;
+  const skeleton = consonantSkeleton(typed);
+  return vowels <= 1 && skeleton.length >= 3 && typed.length < known.length && skeleton === consonantSkeleton(known);
 }
 
 /** Names written short by custom, not by a typo: "Mohd" and "Md" for Mohammed (in any romanisation). */
@@ -115,7 +129,9 @@ function wordsMatch(typed: string, known: string, realWords: ReadonlySet<string>
   for (const word of [...words].sort((a, b) => b.length - a.length)) {
     // Beside other words typed in full, an initial ("Rahul V") stands for a word it starts, and a
     // short word may have lost one letter of a four-letter one ("Sneha Iyr").
-    const beside = (w: string) => words.length > 1 && (word.length === 1 ? w.startsWith(word) : word.length === 3 && w.length === 4 && distance(word, w) === 1);
+    // "Farhan Aly": a three-letter word beside a full one may be a three-letter word with one letter wrong (not its first).
+    const beside = (w: string) => words.length > 1 && (word.length === 1 ? w.startsWith(word)
+      : word.length === 3 && ((w.length === 4 && distance(word, w) === 1) || (w.length === 3 && w[0] === word[0] && distance(word, w) === 1)));
     const matches = word.length < 3 || (word.length === 3 && !realWords.has(word)) ? (w: string) => beside(w) || wordMatches(word, w)
       : realWords.has(word) ? (w: string) => w === word || (word.length >= 3 && w.startsWith(word)) : (w: string) => wordMatches(word, w);
     const at = pool.findIndex((w, i) => !used.has(i) && matches(w));

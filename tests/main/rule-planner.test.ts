@@ -273,7 +273,7 @@ describe('hedge bets: planned from what was said, asked about what was not', () 
 
   it('a match named without vs, "the draw" and 20k → 2,000,000 paisa', () => {
     expect(hedge('hedge 20k on the draw in eng pak').calls).toEqual([
-      { tool: 'agent.placeHedgeBet', args: { fixture: 'eng pak', outcome: 'the draw', side: 'back', stake: 2_000_000 } },
+      { tool: 'agent.placeHedgeBet', args: { fixture: 'eng vs pak', outcome: 'the draw', side: 'back', stake: 2_000_000 } },
     ]);
   });
 
@@ -290,8 +290,8 @@ describe('hedge bets: planned from what was said, asked about what was not', () 
     expect(hedge('lay india for 10k', { context }).calls[0]?.args).toMatchObject({ fixture: FIXTURE_ID, outcome: 'india', side: 'lay' });
     expect(hedge('lay india for 10k').calls[0]?.args).toMatchObject({ fixture: 'india', outcome: 'india', side: 'lay' });
     // The match named beside the outcome, cued or not, is the match.
-    expect(hedge('lay 10k india, ind aus').calls[0]?.args).toMatchObject({ fixture: 'ind aus', outcome: 'india', side: 'lay', stake: 1_000_000 });
-    expect(hedge('ind aus mein india ki 10k lagai kar do').calls[0]?.args).toMatchObject({ fixture: 'ind aus', outcome: 'india', side: 'back' });
+    expect(hedge('lay 10k india, ind aus').calls[0]?.args).toMatchObject({ fixture: 'ind vs aus', outcome: 'india', side: 'lay', stake: 1_000_000 });
+    expect(hedge('ind aus mein india ki 10k lagai kar do').calls[0]?.args).toMatchObject({ fixture: 'ind vs aus', outcome: 'india', side: 'back' });
     expect(hedge('australia ki 20k khai karo').calls[0]?.args).toMatchObject({ outcome: 'australia', side: 'lay', stake: 2_000_000 });
   });
 
@@ -345,7 +345,7 @@ describe('wordings agents really type', () => {
 
   it('matches named as a list get one call each, none taken for a player', () => {
     expect(calls('open bets on eng nz and madrid barca').map((c) => c.args)).toEqual([
-      { fixture: 'eng nz', status: ['open'] }, { fixture: 'madrid barca', status: ['open'] },
+      { fixture: 'eng vs nz', status: ['open'] }, { fixture: 'madrid barca', status: ['open'] },
     ]);
   });
 
@@ -365,7 +365,7 @@ describe('wordings agents really type', () => {
   });
 
   it('a report of bets "on" a match is filtered by it', () => {
-    expect(calls('excel of bets on eng nz')[0]!.args).toMatchObject({ template: 'bets_by_match', fixture: 'eng nz' });
+    expect(calls('excel of bets on eng nz')[0]!.args).toMatchObject({ template: 'bets_by_match', fixture: 'eng vs nz' });
   });
 
   it('a clause whose intent is a whole plan does not swallow the other request', () => {
@@ -593,8 +593,8 @@ describe('held-out batch 9', () => {
     ['mera bal kya h', [{ tool: 'agent.getUpline', args: {} }]],
     ['karan ne pay kiya', [{ tool: 'agent.getSettlementHistory', args: { player: 'karan' } }]],
     ['karan ne abhi tak pay nahi kiya', [{ tool: 'agent.getTake', args: { player: 'karan' } }]],
-    ['hedge ind aus 10,000 back aus', [{ tool: 'agent.placeHedgeBet', args: { fixture: 'ind aus', outcome: 'aus', side: 'back', stake: 1_000_000 } }]],
-    ['expo ind aus and djoko alcaraz', [{ tool: 'agent.getLiveExposure', args: { fixture: 'ind aus' } }, { tool: 'agent.getLiveExposure', args: { fixture: 'djoko alcaraz' } }]],
+    ['hedge ind aus 10,000 back aus', [{ tool: 'agent.placeHedgeBet', args: { fixture: 'ind vs aus', outcome: 'aus', side: 'back', stake: 1_000_000 } }]],
+    ['expo ind aus and djoko alcaraz', [{ tool: 'agent.getLiveExposure', args: { fixture: 'ind vs aus' } }, { tool: 'agent.getLiveExposure', args: { fixture: 'djoko alcaraz' } }]],
     ['oct ka pnl', [{ tool: 'agent.getPnL', args: { from: '2026-10-01', to: '2026-10-31' } }]],
   ])('%s', (text, expected) => {
     expect(calls(text)).toEqual(expected);
@@ -1067,7 +1067,7 @@ describe('round-7 blind-set fixes: Bengali, pasted lists, a new agent\'s phoneti
     expect(calls('comishun lass week giv me')).toEqual([{ tool: 'agent.getCommission', args: { from: '2026-11-09', to: '2026-11-15' } }]);
     expect(calls('karan craddit limmit 50k plz')[0]).toMatchObject({ tool: 'agent.editLimit', args: { limitType: 'creditLimit', newValue: 5_000_000 } });
     expect(plan('wat is exposer mean?').action).toBe('direct');
-    expect(calls('indya ostrelia exposer')[0]).toMatchObject({ tool: 'agent.getLiveExposure', args: { fixture: 'india australia' } });
+    expect(calls('indya ostrelia exposer')[0]).toMatchObject({ tool: 'agent.getLiveExposure', args: { fixture: 'india vs australia' } });
   });
   it('a plan or a guess told is no order; asking whether a change would be fine is a question; a note is no instruction', () => {
     expect(calls('maybe i settle suresh tommorow, wat is his ballence')).toEqual([{ tool: 'agent.getTake', args: { player: 'suresh' } }]);

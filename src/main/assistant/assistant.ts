@@ -275,7 +275,9 @@ export class Assistant implements ChatService {
         const answer = yield* this.execute(outcome, ctx, conversation, record, stop.signal);
         // An amendment replaces the proposal it amends; so does a model's proposal of the same change
         // (it cannot say "instead" any other way). Two plain requests may both stand, as two windows' would.
-        if (outcome.intent.startsWith('follow_up:') || record.planner === 'claude') await this.supersede(answer.cards, conversation, caller, requestId);
+        // "rehne do", "cancel": every change still waiting for its Confirm is called off, as its Cancel button would.
+        if (outcome.action === 'direct' && outcome.intent === 'declined') await this.withdrawProposals(conversation, caller, requestId);
+        else if (outcome.intent.startsWith('follow_up:') || record.planner === 'claude') await this.supersede(answer.cards, conversation, caller, requestId);
         else this.remember(answer.cards, conversation);
         cards.push(...answer.cards);
         text = [streamed.text, lead, answer.text].filter(Boolean).join(' ');
@@ -595,6 +597,14 @@ export class Assistant implements ChatService {
       if (earlier) await this.proposals.answer(earlier, caller, 'cancel', requestId);
     }
     this.remember(cards, conversation);
+  }
+
+  /** Called off in words: each open proposal is answered as its Cancel button would answer it. */
+  private async withdrawProposals(conversation: Conversation, caller: TurnCaller, requestId: string): Promise<void> {
+    for (const [key, proposal] of conversation.proposed) {
+      await this.proposals.answer(proposal, caller, 'cancel', requestId);
+      conversation.proposed.delete(key);
+    }
   }
 
   /** The turn's proposals, as the ones a follow-up may amend. */

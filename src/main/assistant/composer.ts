@@ -23,6 +23,7 @@ export const DIRECT_ANSWERS = {
   greeting: 'Hello! Ask me about your book: PnL, exposure, who owes you, credit limits, commission, bets, settlements or your downline.',
   capabilities: 'I answer from your own book: PnL and commission for any period, live exposure by match, take (who owes whom), credit limits, bets, settlements, your downline and upline, top markets. I can also prepare limit changes and settlements; nothing moves until you confirm it.',
   off_topic: 'I can only help with your book: PnL, exposure, take, limits, commission, bets, settlements and your downline.',
+  declined: 'Okay, left as it was: nothing was changed, and any preview still open here can no longer be confirmed.',
 } as const;
 
 

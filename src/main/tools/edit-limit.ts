@@ -3,6 +3,7 @@ import * as actions from '../../shared/contracts/agent-actions.js';
 import { paisa } from '../../shared/contracts/agent-api.js';
 import { formatPoints } from '../../shared/format.js';
 import { BULK, TOP_UP, ask, hasAny, newValueOf } from '../assistant/planner/slots.js';
+import type { Reading } from '../assistant/planner/grammar.js';
 import { ORDER_MARKER } from '../assistant/planner/speech-act.js';
 import { DESK, IDS, MONEY, opts } from './common.js';
 import { defineTool } from './define.js';
@@ -16,6 +17,13 @@ const EDIT_VERBS = ['set', 'change', 'update', 'increase', 'decrease', 'raise', 
   'knock', 'chuck', 'bring', 'push',
   // Hindi: "CL 50k badha do", "limit ghata do".
   'badha', 'badhao', 'badhado', 'badhana', 'ghata', 'ghatao', 'ghatado', 'ghatana'];
+
+/** The limit a message names: "min stake", "per click win", "daily win", else a bare CL or limit is the credit limit. */
+function limitTypeOf(r: Reading): 'minStake' | 'perClickWin' | 'aggregateDailyWin' | 'creditLimit' | null {
+  return hasAny(r, 'minstake') ? 'minStake' : hasAny(r, 'perclickwin') ? 'perClickWin' : hasAny(r, 'dailywin') ? 'aggregateDailyWin'
+    // A bare "limit" is the credit limit, as agents say it (AGENT.md lists it with CL); the diff card names the field before anything is confirmed.
+    : hasAny(r, 'creditlimit', 'credit', 'limit', 'limits') ? 'creditLimit' : null;
+}
 
 export default defineTool({
   name: 'agent.editLimit',
@@ -49,7 +57,8 @@ export default defineTool({
   }),
   planning: {
     id: 'edit_limit', precedence: 30, exclusive: true, amount: { arg: 'newValue' }, asQuestion: 'credit_limit', follows: { player: true },
-    afterRead: { intent: 'credit_limit', args: { limitType: 'creditLimit' } },
+    // "Sneha ka per click win kitna hai" … "usko 5k kar do": the limit that was asked about.
+    afterRead: { intent: 'credit_limit', args: (asked) => ({ limitType: limitTypeOf(asked) ?? 'creditLimit' }) },
     vocabulary: EDIT_VERBS,
     triggers: (r) => hasAny(r, 'creditlimit', 'limit', 'limits', 'minstake', 'perclickwin', 'dailywin', 'credit')
       && (hasAny(r, ...EDIT_VERBS, 'make') || TOP_UP.test(r.folded)
@@ -72,11 +81,10 @@ export default defineTool({
       // An amount given but not usable (negative, zero, a change by it) is said first: asking which
       // limit, then planning that amount once the user answers, would lose the reason.
       if ('problem' in target && r.amounts.length > 0) return ask('needs_amount', target.problem);
-      const limitType = hasAny(r, 'minstake') ? 'minStake' : hasAny(r, 'perclickwin') ? 'perClickWin' : hasAny(r, 'dailywin') ? 'aggregateDailyWin'
-        // A bare "limit" is the credit limit, as agents say it (AGENT.md lists it with CL); the diff card names the field before anything is confirmed.
-        : hasAny(r, 'creditlimit', 'credit', 'limit', 'limits') ? 'creditLimit' : null;
+      const limitType = limitTypeOf(r);
       if (!limitType) return ask('needs_limit_type', 'Which limit: credit limit, min stake, per-click win or aggregate daily win?');
-      const player = s.player({ takesFixture: false });
+      // "aggregate daily win 2 lakh kar do" right after Anita's limits: hers (the preview names her before anything changes).
+      const player = s.player({ takesFixture: false }) ?? (r.names.length === 0 ? s.lastAnswerPlayer() : null);
       if (!player) return ask('needs_player', 'Which player’s limit should I change?');
       if ('problem' in target) return ask('needs_amount', target.problem);
       // DOMAIN.md: "set CL to 1 trillion" is refused with its reason, before any preview is made.

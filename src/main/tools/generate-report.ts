@@ -77,7 +77,9 @@ export function reportSentence(d: GeneratedReport): string {
 const FORMAT_ONLY = /^(?:(?:can\s+i\s+have\s+|give\s+(?:it\s+)?(?:to\s+)?me\s+|make\s+it\s+|i\s+want\s+|send\s+)?(?:it\s+|that\s+|this\s+|the\s+same\s+|same\s+)?(?:as\s+|in\s+)?(?:an?\s+)?(?:pdf|excel|xlsx|spreadsheet|sheet)(?:\s+(?:file|format|version|one))?(?:\s+(?:instead|please|pls|then|too|also))*)$/;
 
 /** "that", "it", "those": the message is about what the last answer showed. */
-const REFERS_BACK = /\b(?:that|this|it|these|those|same|isko|isse|usko)\b/;
+/** "same format", "usi format mein", "in that format too": the last report's format. */
+const SAME_FORMAT = /\b(?:same|usi|wahi|that|isi)\s+(?:format|type|file\s+type)\b/;
+const REFERS_BACK = /\b(?:that|this|it|these|those|same|isko|isse|usko|iski|iska|iske|uski|uska|uske|ye|yeh|yahi|wahi)\b/;
 
 /** The report each read becomes when it is asked for as a file. */
 const REPORT_OF_READ: ReadonlyArray<readonly [tool: string, template: 'per_player_pnl' | 'bets_by_match' | 'settlement_log']> = [
@@ -102,10 +104,13 @@ export default defineTool({
   planning: {
     id: 'report', precedence: 10, exclusive: true, range: 'filters', follows: { player: true, fixture: true },
     vocabulary: ['report', 'reports', 'excel', 'xlsx', 'spreadsheet', 'sheet', 'pdf', 'csv', 'export', 'download', 'statement'],
-    triggers: (r) => hasAny(r, 'report', 'reports', 'excel', 'xlsx', 'spreadsheet', 'sheet', 'pdf', 'csv', 'export', 'download', 'statement'),
+    // "settlement log bhi same format mein": a report in the format of the last one.
+    triggers: (r) => hasAny(r, 'report', 'reports', 'excel', 'xlsx', 'spreadsheet', 'sheet', 'pdf', 'csv', 'export', 'download', 'statement') || SAME_FORMAT.test(r.folded),
     fill(s) {
       const r = s.r;
-      const format = hasAny(r, 'pdf') ? 'pdf' : 'xlsx';
+      const earlier = s.lastCall('agent.generateReport');
+      const format = hasAny(r, 'pdf') ? 'pdf' : hasAny(r, 'excel', 'xlsx', 'spreadsheet', 'sheet') ? 'xlsx'
+        : SAME_FORMAT.test(r.folded) && earlier?.format === 'pdf' ? 'pdf' : 'xlsx';
       const template = hasAny(r, 'settlement', 'settlements', 'payment', 'payments', 'settle') ? 'settlement_log'
         : hasAny(r, 'bet', 'bets', 'wager', 'wagers') ? 'bets_by_match'
           // There is no commission template: the PnL per player report has each player's commission in a column of its own.
@@ -130,7 +135,10 @@ export default defineTool({
         }
       }
       if (!template) return ask('needs_template', 'Which report: PnL per player, bets by match, or the settlement log?');
-      const filters: Record<string, unknown> = { ...s.range(false) };
+      // "… bhi same format mein" after last week's report: another report of the same period.
+      const earlierFilters = SAME_FORMAT.test(r.folded) && earlier?.filters && typeof earlier.filters === 'object' ? earlier.filters as Record<string, unknown> : {};
+      const earlierPeriod = typeof earlierFilters.from === 'string' && typeof earlierFilters.to === 'string' ? { from: earlierFilters.from, to: earlierFilters.to } : {};
+      const filters: Record<string, unknown> = { ...(s.range(false) ?? earlierPeriod) };
       const args: Record<string, unknown> = { template, format, filters };
       // "excel of bets on eng nz": a match named after "on" is the filter, as with teams around "vs".
       const fixture = s.namedFixture() ?? s.namedFixtures()[0];

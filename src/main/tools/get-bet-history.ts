@@ -18,7 +18,8 @@ function betSortOf(folded: string): { by: 'stake' | 'odds' | 'placedAt'; dir: 'a
   }
   // "latest 10 bets", "the most recent ones", "oldest first": by when they were placed, said so on the card.
   if (!m) {
-    const when = /\b(?:(latest|newest|recent|most\s+recent|last)|(oldest|earliest))\s+(?:\d+\s+|\p{L}+\s+)?(?:bets?|ones|daav|saude)\b|\b(?:(newest|latest)|(oldest|earliest))\s+(?:first|pehle|upar)\b/u.exec(folded);
+    // "latest 10 dikhao bas" after someone's bets: a count of the newest, the bets understood.
+    const when = /\b(?:(latest|newest|recent|most\s+recent|last)|(oldest|earliest))\s+(?:\d+\s+|\p{L}+\s+)?(?:bets?|ones|daav|saude)\b|\b(?:(newest|latest)|(oldest|earliest))\s+(?:first|pehle|upar|\d{1,3}\b(?!\s*(?:days?|weeks?|months?|din|hafte|mahine)))/u.exec(folded);
     if (!when) return null;
     return { by: 'placedAt', dir: when[2] ?? when[4] ? 'asc' : 'desc' };
   }
@@ -50,7 +51,8 @@ export default defineTool({
       'bet', 'bets', 'betting', 'wager', 'wagers', 'ticket', 'tickets', 'slip', 'slips', 'stake', 'stakes', 'punt', 'punts',
       'open', 'unsettled', 'pending', 'running', 'active', 'settled', 'closed', 'completed', 'finished', 'graded', 'void', 'voided', 'cancelled', 'canceled',
     ],
-    triggers: (r) => hasAny(r, 'bet', 'bets', 'betting', 'wager', 'wagers', 'ticket', 'tickets', 'punts'),
+    // "highest odds neha took last week": odds ranked are the bets they were taken at.
+    triggers: (r) => hasAny(r, 'bet', 'bets', 'betting', 'wager', 'wagers', 'ticket', 'tickets', 'punts') || /\b(?:highest|lowest|biggest|best|top|smallest)\s+odds\b/.test(r.folded),
     fill(s) {
       const fixture = s.fixture({ takesPlayer: true });
       const player = s.player();

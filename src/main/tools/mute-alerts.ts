@@ -97,6 +97,18 @@ export function planMuteFollowUp(folded: string, last: { tool: string; args: Rec
   return args && { tool: last.tool, args };
 }
 
+/**
+ * "large bet alerts bahut aa rahe hain" … "1 ghante ke liye band kar do": alerts the last message
+ * complained of, muted for the span this one orders. Null unless both are said.
+ */
+export function planMuteOfMentioned(folded: string, lastFolded: string): { tool: string; args: Record<string, unknown> } | null {
+  const kind = ALERT_WORD.test(lastFolded) ? kindOf(lastFolded) : null;
+  if (kind === null || kindOf(folded) !== null || !MUTE_WORD.test(folded) || UNMUTE_WORD.test(folded)) return null;
+  if (speechAct(folded, new Set(['mute', 'unmute', 'snooze', 'silence'])) === 'question') return null;
+  const until = untilWords(folded);
+  return until && !('problem' in until) ? { tool: muteAlerts.name, args: { kind, ...until } } : null;
+}
+
 function muteFollowUpArgs(folded: string, last: { tool: string; args: Record<string, unknown> }): Record<string, unknown> | null {
   const kind = last.args.kind;
   if (last.tool !== muteAlerts.name || typeof kind !== 'string' || kindOf(folded) !== null) return null;
@@ -179,7 +191,10 @@ const muteAlerts = defineTool({
       if (speechAct(r.folded, new Set(['mute', 'unmute', 'snooze', 'silence'])) === 'question') {
         return ask('unplannable', 'Do you want me to mute or unmute those alerts? Say it as an instruction, like "mute large bet alerts till 6pm".');
       }
-      const kind = kindOf(r.folded);
+      // "actually unmute them" right after a mute: the alerts that mute was of.
+      const last = s.lastCall(muteAlerts.name);
+      const lastKind = last ? (typeof last.kind === 'string' ? last.kind : typeof last.unmute === 'string' ? last.unmute : null) : null;
+      const kind = kindOf(r.folded) ?? (/\b(?:them|it|those|these|that|unhe|inhe|usko|isko|wapas|back)\b/.test(r.folded) ? lastKind as EventKind | null : null);
       if (!kind) return ask('unplannable', 'Which alerts: large bets, player logins, settled markets or pending approvals?');
       const unmute = hasAny(r, 'unmute', 'unsnooze', 'unsilence') || (UNMUTE_WORD.test(r.folded) && !MUTE_WORD.test(r.folded.replace(/\b(?:turn|switch)\s+on\b/g, ' ')));
       if (unmute) return { args: { unmute: kind } };

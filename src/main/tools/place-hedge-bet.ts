@@ -28,7 +28,7 @@ const hedgePlaced = actions.placeHedgeBetOutput.extend({
 });
 
 /** "on the draw", "back Over 2.5": outcomes that are words of the market, not names the grammar leaves over. */
-const MARKET_OUTCOME = /\b(?:on|back|backing|lay|laying)\s+(the\s+draw|draw|over\s+[\d.]+|under\s+[\d.]+|over|under)\b|\b(the\s+draw|draw|over\s+[\d.]+|under\s+[\d.]+|over|under)\s+(?:pe|par|per)\b/;
+const MARKET_OUTCOME = /\b(?:on|back|backing|lay|laying)\s+(the\s+draw|draw|over\s+[\d.]+|under\s+[\d.]+|over|under)\b|\b(the\s+draw|draw|over\s+[\d.]+|under\s+[\d.]+|over|under)\s+(?:pe|par|per|ko|ki|ka|(?=(?:\S+\s+)?(?:back|lay)\b))/;
 /** "exposure on ind aus": after a word of the book, "on" names the match, not the outcome. */
 const BOOK_ON = /\b(?:exposure|exposed|position|positions|liability|risk|book)\s+(?:on|in|for)\s+$/;
 /** A stake as the folded text has it: "10k", "5,000", "2.5 lakh". */
@@ -69,10 +69,10 @@ function fillHedge(s: Slots) {
   const outcomeName = (market?.[1] ?? market?.[2])?.replace(/^draw$/, 'the draw')
     ?? r.names.find((n) => n.before !== null && OUTCOME_CUES.has(n.before) && !BOOK_ON.test(r.folded.slice(0, r.folded.indexOf(` ${n.text}`) + 1)))?.text
     // Hindi puts the cue after: "india pe back karo", "15k australia par", "australia back karo 25k".
-    ?? r.names.find((n) => new RegExp(`(?:^|\\s)${escapeRegExp(n.text)}\\s+(?:pe|par|per|la|var|ku|mela|meedha|back|lay)\\b`).test(r.folded))?.text
+    ?? r.names.find((n) => new RegExp(`(?:^|\\s)${escapeRegExp(n.text)}\\s+(?:pe|par|per|la|var|ku|ko|mela|meedha|back|lay)\\b`).test(r.folded))?.text
     // The stake between the side and the outcome, or (Hindi) the outcome and the stake before the side:
     // "lay 10k india", "india ki 10k back kar do".
-    ?? r.names.find((n) => new RegExp(`\\b(?:back|lay)\\s+${STAKE}\\s+${escapeRegExp(n.text)}(?![a-z])|(?:^|\\s)${escapeRegExp(n.text)}\\s+(?:ki|ka|ke|pe|par)?\\s*${STAKE}\\s+(?:back|lay)\\b`).test(r.folded))?.text
+    ?? r.names.find((n) => new RegExp(`\\b(?:back|lay)\\s+${STAKE}\\s+${escapeRegExp(n.text)}(?![a-z])|(?:^|\\s)${escapeRegExp(n.text)}\\s+(?:ki|ka|ke|ko|pe|par)?\\s*${STAKE}\\s+(?:back|lay)\\b`).test(r.folded))?.text
     ?? null;
   // The match: "in X", "exposure on X", a name right after "hedge" ("hedge ind aus 10k back aus"),
   // or Hindi's cue after it ("ind aus mein", "ind aus wale match").

@@ -31,9 +31,12 @@ export default defineTool({
         // "is there a raju in my players?", "do I have a zoe": asking whether such a person exists.
         || /\b(?:is|are)\s+there\s+(?:a|an|any)\b|\bdo\s+(?:i|we)\s+have\s+(?:a|an|any)\b/.test(r.folded)
         // "koi sharma hai mere neeche?", "sharma naam ka koi hai": the same, in Hindi.
-        || /\bkoi\s+(?:\S+\s+){1,2}(?:hai|he|h|hain)\b|\bnaam\s+(?:ka|ki|ke)\b/.test(r.folded)
+        // "jitne bhi Rahul hain sab ki list de", "saare sharma dikhao": everyone so named, listed.
+        || /\bkoi\s+(?:\S+\s+){1,2}(?:hai|he|h|hain)\b|\bnaam\s+(?:ka|ki|ke)\b|\b(?:jitne|jo\s+bhi|jitne\s+bhi)\s+(?:bhi\s+)?\S+\s+(?:hain|hai|he|h)\b/.test(r.folded)
         // "raj nu per la yaaravadhu irukangala?", "sharma nu ethana per irukanga": so named, in Tamil.
         || /\bnu\s+(?:per|peru|peyar)\b|\bani\s+(?:evaru|kaun)\b/.test(r.folded)
+        // "how many rahuls do I have", "kitne rahul hain": how many so named.
+        || /\bhow\s+many\s+\p{L}+\s+(?:do\s+(?:i|we)|have\s+(?:i|we)|are\s+there|(?:i|we)\s+have|in\s+my)\b|\bkitne\s+\p{L}+\s+(?:hain|hai|he|h)\b/u.test(r.folded)
         // "who is sneha", "who's rahul", "ye ishaan kaun hai": who a name is, in the user's book.
         || /^(?:who\s+is|whos|who|who\s+was)\s+\p{L}+(?:\s+\p{L}+)?\s*\??$|\b(?:kaun|kon)\s+(?:hai|he|h)\s*\??$/u.test(r.folded.trim())),
     fill: (s) => ({ args: { query: s.r.names.map((n) => n.text).join(' ') } }),

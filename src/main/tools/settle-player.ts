@@ -40,8 +40,10 @@ export default defineTool({
     id: 'settle', precedence: 40, exclusive: true, amount: { arg: 'amount', with: { mode: 'amount' } }, // "Did Karan pay?" asks what happened (settlements); "is Anita all clear?", "who still hasn't paid?" ask what is owed now (take).
     asQuestion: 'settlements',
     // Asked what happened ("did Karan pay?", "karan ne pay kiya", "settle kiya kya"): the settlements; else what is owed now.
-    asQuestionFor: (r) => (!supposes(r.folded) && (/\b(?:did|has|have|had)\b/.test(r.folded) || /\b(?:kiya|kiye|kari|kar\s+diya|kar\s+diye|ho\s+gaya|hua)\b/.test(r.folded))
-      && !/\b(?:still|yet|not|hasnt|havent|need|needs|nahi|nahin)\b/.test(r.folded) ? 'settlements' : 'take'), follows: { player: true },
+    // "Anita ka hisaab clear ho gaya kya?": whether the account is square now is its balance, not a payment.
+    asQuestionFor: (r) => (!supposes(r.folded) && !/\b(?:balance|account)\s+(?:clear|saaf|barabar|nil|zero)\b/.test(r.folded) && (/\b(?:did|has|have|had)\b/.test(r.folded) || /\b(?:kiya|kiye|kari|kar\s+diya|kar\s+diye|ho\s+gaya|hua)\b/.test(r.folded))
+      // "did he settle last week or not" asks what happened ("or not", "ki nahi" close the question); "not yet" asks what is still owed.
+      && !/\b(?:still|yet|not|hasnt|havent|need|needs|nahi|nahin)\b/.test(r.folded.replace(/\b(?:or|ya|ki)\s+(?:not|nahi|nahin)\s*[?!.]*$/, '')) ? 'settlements' : 'take'), follows: { player: true },
     vocabulary: ['settle', 'settling', 'clear', 'collect', 'pay', 'payout', 'record', 'mark'],
     // "sett history Lakshmi", "last week ka sett dikhao": settle words asked to be shown are the history.
     triggers: (r) => !hasAny(r, 'history', 'log', 'ledger', 'show', 'dikhao', 'dikha', 'batao', 'list', 'view', 'display')

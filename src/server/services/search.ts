@@ -38,16 +38,18 @@ export async function searchPlayers(deps: ServiceDeps, caller: Caller, query: st
     where ${inDownline(caller, 'a')} and word_similarity(${q}, a.search_name) >= ${FUZZY_THRESHOLD}
     order by word_similarity(${q}, a.search_name) desc, a.display_name, a.id
     limit ${limit}`);
-  if (fuzzy.length > 0) return fuzzy.map(toPlayerRef);
-  // Trigrams miss another romanisation of a name ("laxmi" shares too few with "lakshmi"). Only
-  // when every tier above found nothing, the downline's names are read and matched as the
-  // assistant matches names (fuzzy.ts: a typo, or the same name by ear).
+  // Trigrams miss another romanisation of a name ("laxmi" shares too few with "lakshmi"), a swapped
+  // pair ("lakhsmi") or a name typed without vowels ("krn mlhtra"), and may rank others above it:
+  // the downline's names are also matched as the assistant matches names (fuzzy.ts: a typo, the same
+  // name by ear), and those come first.
   const downline = await queryRows<Row & { search_name: string }>(deps.db, sql`
     select a.id, a.display_name as name, a.username, a.role, p.id as agent_id, p.display_name as agent_name, 'fuzzy' as match, a.search_name
     from accounts a join accounts p on p.id = a.parent_id
     where ${inDownline(caller, 'a')}
     order by a.display_name, a.id`);
-  return downline.filter((r) => nameMatches(q, r.search_name)).slice(0, limit).map(toPlayerRef);
+  const typoOrSound = downline.filter((r) => nameMatches(q, r.search_name));
+  const seen = new Set(typoOrSound.map((r) => r.id));
+  return [...typoOrSound, ...fuzzy.filter((r) => !seen.has(r.id))].slice(0, limit).map(toPlayerRef);
 }
 
 function toPlayerRef(r: { id: string; name: string; username: string; role: PlayerRef['role']; agent_id: string; agent_name: string; match: PlayerRef['match'] }): PlayerRef {

@@ -21,6 +21,8 @@ const BYPASS = new RegExp([
   String.raw`\b(?:kekkadha|kekkadhe|kekatha|adagaku|adagoddu|kelbeda)\b`,
   String.raw`\b(?:on\s+my\s+behalf|meri\s+taraf\s+se|majhya\s+taraf\w*|maza\s+taraf\w*)\s+(?:\w+\s+){0,2}${CONSENT}|\b${CONSENT}\s+(?:\w+\s+){0,2}on\s+my\s+behalf\b`,
   String.raw`\b(?:already|pre|auto)\s*(?:confirmed|approved|authori[sz]ed|consented)\b`,
+  // "confirm wala step skip kar dena", "approval hata do": the confirming step itself taken away.
+  String.raw`\b${CONSENT}\s+(?:\w+\s+){0,2}(?:skip\w*|bypass\w*|hata\w*|nikal\w*)\b`,
   String.raw`\bbina\s+(?:\w+\s+){0,1}${CONSENT}`,
   // "mujhe mat puchho", "mainu na puchho", "button mat dikha": the asking, or its button, refused in Hindi or Punjabi.
   String.raw`\b(?:mat|na|nahi|nahin)\s+${CONSENT}`,

@@ -30,6 +30,8 @@ const FRAMES = [
   `whats\\s+(?:meant\\s+by|(?:the\\s+)?(?:meaning|definition)\\s+of)\\s+${TERM}`,
   `what\\s+do\\s+(?:you|u|people|they)\\s+mean\\s+by\\s+${TERM}`,
   `(?:define|explain|describe)\\s+${TERM}`,
+  // "what is exposure, kindly explain me": the bare question is a read, asked to be explained it is the word.
+  `(?:what|wat|whats)\\s*(?:is|s)?\\s+${TERM}\\s*[,.]?\\s*(?:kindly\\s+|please\\s+|pls\\s+|can\\s+you\\s+)?(?:explain|samjhao|samjha\\s+do)(?:\\s+(?:me|it|to\\s+me|simple|simply|briefly))*`,
   `(?:meaning|definition)\\s+of\\s+${TERM}`,
   // "can you explain what exposure means", "tell me what CL stands for"
   `(?:explain|tell\\s+me|tell\\s+us|say)\\s+(?:to\\s+me\\s+)?what\\s+${TERM}\\s+${IS}`,
@@ -80,6 +82,8 @@ const PAIR_FRAMES = [
   `(?:what|wat)\\s+(?:do|does)\\s+${PAIR}\\s+(?:mean|means|stand\\s+for)`,
   `${PAIR}\\s+(?:ka|ke|ki)\\s+(?:kya\\s+)?(?:matlab|meaning)(?:\\s+(?:kya\\s+)?(?:hai|h|hota(?:\\s+hai)?))?`,
   `(?:define|explain)\\s+${PAIR}`,
+  // "whats available mean vs take": one term's meaning asked against another's.
+  `(?:whats|what\\s+(?:is|does)|wat)\\s+${TERM}\\s+(?:mean|means)\\s+(?:vs|v|versus|v/s|compared\\s+to|against)\\s+${TERM}`,
   // "CL ku available ku difference enna": Tamil marks each of the two.
   `${TERM}\\s+ku\\s+${TERM}\\s+(?:ku|kum)\\s+${DIFF}(?:\\s+(?:kya|what|enna))?`,
   // "lay aur back ek line mein samjha"
@@ -97,13 +101,13 @@ const FIGURES: ReadonlySet<GlossaryTerm> = new Set([
 ]);
 
 /** Words around a frame that ask nothing more: "please", "exactly", "to me", "in simple words", "on my dashboard". */
-const FILLER = String.raw`(?:\s+(?:please|pls|plz|exactly|actually|again|here|bhai|bhau|bhaiya|boss|yaar|sir|ji|to\s+me|for\s+me|in\s+simple\s+(?:words|terms|language|english|hindi)|in\s+plain\s+(?:words|english)|in\s+short|in\s+this\s+app|on\s+the\s+desk|in\s+betting|simply|briefly|for\s+a\s+(?:new|newbie)(?:\s+agent)?|(?:on|in)\s+(?:my|the|this)\s+(?:[a-z]+\s+)?(?:dashboard|screen|page|app|report|reports|statement|desk)|samjha|samjhao|samjha\s+do|batao|bata\s+do))*`;
+const FILLER = String.raw`(?:\s+(?:please|pls|plz|exactly|actually|again|(?:on\s+|in\s+|over\s+|around\s+)?here|samjha\s+(?:de|do|dijiye)|samjhao|bata\s+(?:de|do)|batao|explain\s+kar(?:o|\s+do|\s+de)?|bhai|bhau|bhaiya|boss|yaar|sir|ji|to\s+me|for\s+me|in\s+simple\s+(?:words|terms|language|english|hindi)|in\s+plain\s+(?:words|english)|in\s+short|in\s+this\s+app|on\s+the\s+desk|in\s+betting|simply|briefly|for\s+a\s+(?:new|newbie)(?:\s+agent)?|(?:on|in)\s+(?:my|the|this)\s+(?:[a-z]+\s+)?(?:dashboard|screen|page|app|report|reports|statement|desk)|samjha|samjhao|samjha\s+do|batao|bata\s+do))*`;
 const OPENER = String.raw`(?:(?:ok|okay|so|hey|hi|hello|bhai|yaar|sir|quick\s+question|quick\s+one|one\s+question|a\s+doubt|doubt|noob\s+question|silly\s+question|basic\s+question|sorry|sorry\s+if\s+this\s+is\s+(?:basic|silly|dumb)|btw|and|but|also|can\s+you|could\s+you|can\s+u|would\s+you|pls|please|i\s+am\s+new(?:\s+here|\s+to\s+this|\s+to\s+betting)?|new\s+(?:agent\s+)?here)\s*[,.:!-]?\s+)*`;
 /**
  * A sentence after the question about the word itself, asking nothing of the book: "people keep
  * saying it", "I see it on my dashboard", "is it money I have or money I owe?".
  */
-const ABOUT_IT = String.raw`(?:(?:people|everyone|everybody|they|agents|players|my\s+upline|my\s+players)\s+(?:keep\s+|keeps\s+|kept\s+|always\s+)?(?:saying|say|said|using|use|used|mention|mentioning|talk\s+about|talking\s+about)\s+(?:it|this|that|the\s+word)(?:\s+a\s+lot)?(?:\s+and\s+i\s+(?:am|m|keep|just)\s+[^?.!]*)?|i\s+(?:keep\s+|always\s+)?(?:hear|hearing|heard|see|seeing|saw)\s+(?:it|this|that|the\s+word)(?:\s+(?:a\s+lot|everywhere|all\s+the\s+time|(?:on|in)\s+(?:my|the)\s+(?:dashboard|screen|page|app|reports?|statement)))?|(?:is|does|do|will|would|can)\s+(?:not\s+)?(?:it|this|that)\s+[^?.!]*|i\s+am\s+new(?:\s+here|\s+to\s+this)?|(?:i\s+am\s+)?(?:confused|not\s+sure)|never\s+heard\s+of\s+it|thanks|thank\s+you|thx)`;
+const ABOUT_IT = String.raw`(?:(?:kindly\s+|please\s+|pls\s+|can\s+you\s+)?explain(?:\s+(?:me|it|to\s+me|simple|simply|briefly|in\s+simple\s+words))*|(?:is\s+it\s+|like\s+|i\s+mean\s+|as\s+in\s+)?(?:the\s+)?(?:worst[\s-]+case|max(?:imum)?|total|possible|potential)\s+(?:loss|losses|win|winnings|risk|amount)|(?:people|everyone|everybody|they|agents|players|my\s+upline|my\s+players)\s+(?:keep\s+|keeps\s+|kept\s+|always\s+)?(?:saying|say|said|using|use|used|mention|mentioning|talk\s+about|talking\s+about)\s+(?:it|this|that|the\s+word)(?:\s+a\s+lot)?(?:\s+and\s+i\s+(?:am|m|keep|just)\s+[^?.!]*)?|i\s+(?:keep\s+|always\s+)?(?:hear|hearing|heard|see|seeing|saw)\s+(?:it|this|that|the\s+word)(?:\s+(?:a\s+lot|everywhere|all\s+the\s+time|(?:on|in)\s+(?:my|the)\s+(?:dashboard|screen|page|app|reports?|statement)))?|(?:is|does|do|will|would|can)\s+(?:not\s+)?(?:it|this|that)\s+[^?.!]*|i\s+am\s+new(?:\s+here|\s+to\s+this)?|(?:i\s+am\s+)?(?:confused|not\s+sure)|never\s+heard\s+of\s+it|thanks|thank\s+you|thx)`;
 const TAIL = String.raw`(?:\s*[?.!,]+\s*${ABOUT_IT}\s*[?.!]*)*`;
 const whole = (frames: string) => new RegExp(`^${OPENER}(?:${frames})${FILLER}\\s*[?.!]*${TAIL}$`);
 const DEFINITION = whole([...PAIR_FRAMES, ...FRAMES].join('|'));

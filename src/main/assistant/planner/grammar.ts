@@ -32,6 +32,14 @@ export const SLANG: Readonly<Record<string, string>> = {
   atm: 'now', exp: 'exposure', ping: 'send', fwd: 'forward', whatsapp: 'send', kamavla: 'profit', mkts: 'markets', mkt: 'market', sho: 'show', shoe: 'show', tke: 'take', tk: 'take',
   lw: 'last week', lwk: 'last week', recieved: 'received', recived: 'received', receved: 'received', recevied: 'received', setel: 'settle', setal: 'settle', settel: 'settle', setle: 'settle', clik: 'click', clck: 'click', klik: 'click',
   lenden: 'transactions',
+  // Hindi as a Delhi bookie types it: "khuli bets", "kitne faayde me", "dalali kitni bani", "sabse oonche odds", "kya kya khela".
+  khuli: 'open', khulli: 'open', faayde: 'profit', faayda: 'profit', fayde: 'profit', faide: 'profit', faaida: 'profit', faaide: 'profit',
+  // Chat typing's dropped and doubled letters: "pnll", "opn bts", "lvie expo", "sbka", "mtlb kya h", "kr skta h", "smjha".
+  pnll: 'pnl', pnnl: 'pnl', ppnl: 'pnl', bts: 'bets', bettz: 'bets', lvie: 'live', sbka: 'sabka', sbki: 'sabki', sbke: 'sabke', sbko: 'sabko',
+  mtlb: 'matlab', mtlab: 'matlab', smjha: 'samjha', smjhao: 'samjhao', smjh: 'samajh', skta: 'sakta', skti: 'sakti', skte: 'sakte',
+  // "fees from the winning players": the agent's fee is the commission.
+  fees: 'commission', fee: 'commission',
+  dalali: 'commission', dalaali: 'commission', oonche: 'unche', ooncha: 'uncha', oonchi: 'unchi', khela: 'bets', kheli: 'bets', khele: 'bets',
   // Chat shorthand of Hindi: "kl ka pnl", "setl kr do", "report bna do", "cl bda do", "lst wk", "n" for and.
   kl: 'kal', kr: 'kar', krna: 'karna', krni: 'karni', krne: 'karne', krke: 'karke', bna: 'bana', bnao: 'banao', bda: 'badha', bdha: 'badha', bdhao: 'badhao',
   lga: 'laga', lgaya: 'lagaya', lst: 'last', n: 'and', saude: 'bets', sauda: 'bets', saudey: 'bets', khulla: 'open', khulle: 'open',
@@ -202,6 +210,8 @@ const SYNONYMS: Array<[RegExp, string]> = [
   // "who need to give me money": who owes the user.
   [/\bwho\s+(?:needs?|has|have|is)\s+to\s+(?:give|pay|send)\s+(?:me|us)\b/g, ' who owes me '],
   [/\b(?:i|we)\s+(?:can|could|might|may)\s+(?:possibly\s+)?lose\b/g, ' exposure '],
+  // "entry hui ki nahi?", "entry padi kya": whether a payment was booked, the settlements.
+  [/\bentry\s+(?:hui|hua|ho\s+gayi|ho\s+gaya|ho\s+gyi|padi|pad\s+gayi|dali|daali|dal\s+gayi)\b/g, ' settlement history '],
   // "kitna doob sakta hai", "kitna ja sakta hai": what could be lost, the exposure.
   [/\b(?:doob|dub|doobna|dubna|dooba|duba|ja|jaa)\s+(?:sakta|sakti|sakte|skta|skte|jayega|jaayega|jaega)\b/g, ' exposure '],
   // "the most Karan can win on any single bet": the per-click win, the player's name kept.
@@ -213,7 +223,7 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\bkem\s+(?:gayu|gayo|gaya|gai|rahyu|rahyo|chalyu)\b/g, ' pnl '],
   [/\b(?:ramva|ramvanu|ramvaa|khelne)\s+(?:dau|daun|deta|du|dun|doon|dena|de)\b/g, ' creditlimit '],
   // "karan ki sabse badi 3 bets", "sabse uncha odds wala bet": the ranking words of Hindi and Gujarati.
-  [/\bsab\s*se\s+(?:unchi|uncha|unche|unchu|high|zyada|jyada)\s+(?=odds\b)/g, ' highest '],
+  [/\bsab\s*se\s+(?:unchi|uncha|unche|unchu|high|zyada|jyada|badi|bade|bada|bhari)\s+(?=odds\b)/g, ' highest '],
   [/\bsab\s*se\s+(?:chhoti|choti|chhota|chota|kam|low|neeche)\s+(?=(?:\d+\s+)?(?:bets?|stakes?|odds|daav)\b)/g, ' smallest '],
   [/\bsab\s*se\s+(?:badi|bade|bada|moti|mota|mote|motu|bhari|heavy|big|high)\s+(?=(?:\d+\s+(?:ta\s+|ti\s+)?|\p{L}+\s+)?(?:bets?|stakes?|daav)\b)/gu, ' biggest '],
   // "kar na" closes a Marathi or Hindi order ("CL 40 hazaar kar na"), not a question's "na".
@@ -223,6 +233,34 @@ const SYNONYMS: Array<[RegExp, string]> = [
   // "agar india jeet gaya to kitna dena padega": what the win would cost is that exposure, nothing owed.
   [/\b(exposure\s+on\s+\p{L}+(?:\s+\p{L}+)?)\s+(?:(?:gaya|gayi|gaye|jaye|jaaye|jata|jati|jaata)\s+)?(?:(?:to|toh|then)\s+)?(?:mujhe\s+|mera\s+|i\s+)?kitna\s+(?:payable|outstanding|loss|lose|jayega|jaega)(?:\s+(?:padega|padegi|hoga|hogi|jayega))?\b/gu, ' $1 kitna '],
   [/\briding\s+on\b/g, ' exposure on '],
+  // "who's costing me money", "kaun doob raha hai isme": who loses the user money, the results.
+  [/\bcost(?:ing|s)?\s+(?:me|us)(?:\s+(?:money|the\s+most|most|big|a\s+lot))?\b/g, ' loss '],
+  // "money tied up in games", "tied up in markets": riding on results, the exposure (tied up with players is owed).
+  [/\btied\s+up\s+(?=(?:in|on)\s+(?:the\s+)?(?:games?|matches|markets?|bets|play|fixtures)\b)/g, ' exposure '],
+  // "what's she betting on right now", "kya khel raha hai abhi": bets still open.
+  [/\b(?:betting|playing)(?:\s+on)?\s+(?:right\s+)?now\b|\bkhel\s+(?:raha|rahi|rahe)\s+(?:hai|h|he)?\s*(?:abhi|ab)\b/g, ' open bets '],
+  // "kaun sabse zyada doob raha hai": who is going under, the results (what could go under is the exposure).
+  [/\b(?:doob|dub|doobta|dubta)\s+(?:raha|rahi|rahe|rha|rhi|gaya|gaye|gayi)\b/g, ' loss '],
+  // "where's most of my risk sitting": the markets the risk is on.
+  [/\bwhere(?:s|\s+is)?\s+(?:most\s+of\s+)?(?:my|our|the)\s+(?:risk|exposure)(?:\s+(?:sitting|lying|concentrated|parked|at))?\b/g, ' top markets exposure '],
+  // "give him a bit more room": more credit, the limit raised.
+  [/\b(?:more|extra|zyada|aur)\s+room\b/g, ' more limit '],
+  // "how much we made on arsenal chelsea", "how much did we make": what was made, the result.
+  [/\bhow\s+much\s+(?:did\s+|have\s+)?(?:we|i|u|you)\s+(?:have\s+)?(?:made|make|earn|earned|win|won)\b(?!.*\b(?:commission|comm|cuts?|fees?)\b)/g, ' how much profit '],
+  // "which market are we losing most in": losing is the result.
+  [/\b(?:losing|bleeding)\s+(?:the\s+)?most\b|\bmost\s+(?:losing|loss)\b/g, ' most loss '],
+  // "how much is on the line", "kitna paisa daav pe laga hai": money riding on results, the exposure.
+  [/\b(?:is\s+|are\s+)?on\s+the\s+line\b/g, ' exposure '],
+  [/\b(?:paisa|paise|money|amount)\s+(?:bets\s+)?(?:pe|par|mein|me|on)\s+(?:laga|lagaa|lage|lagi|lagaya)\b/g, ' exposure '],
+  // "aaj kitna bana", "kitna kamaya": what was made, the result; "kitna uda diya" what was blown, the loss.
+  // Only with no other figure named: "sneha ka hisab kitna bana", "neha ka comm kitna bana" ask that figure.
+  [/(?<!\b(?:take|balance|outstanding|receivable|payable|commission|comm|exposure|limit|creditlimit|pnl|profit|loss|report|excel|pdf|volume|bets)\b.*)\b(kitna|kitne)\s+(?:bana|bane|banaya|banaaya)\b(?!\s+(?:do|de|dena|dijiye|lo|ke))(?!.*\b(?:take|balance|outstanding|commission|comm|exposure|limit|creditlimit|report)\b)/g, ' $1 profit '],
+  [/\b(kitna|kitne|kitni)\s+(?:uda|udaa|udaya|udaaya|udaye|udaaye)\b(?:\s+(?:diya|diye|di|dia|daala|dala))?/g, ' $1 loss '],
+  // "max kitna udhaar utha sakta hai", "kitna khel sakta hai": how far a player may go, the credit limit.
+  [/\b(?:max(?:imum)?\s+)?(kitna|kitni)\s+(?:\p{L}+\s+)?(?:utha|uthaa|khel)\s+(?:sakta|sakti|sakte|skta|skte)\b/gu, ' $1 creditlimit '],
+  // "meri kitni cut bani", "my cut this month": the user's cut of the downline's play, the commission.
+  [/\b(meri|mera|apni|apna|my|our|hamari|humari)\s+(kitni\s+|kitna\s+)?cut\b(?!\s+(?:kar|karo|kardo|down|it|the|his|her|limit|from|of))/g, ' $1 $2 commission '],
+  [/\bkitni\s+cut\b/g, ' kitni commission '],
   // "what did the book do today", "end of day numbers": the day's result.
   [/\b(?:what|how)\s+did\s+(?:the\s+|my\s+|our\s+)?book\s+do\b|\b(?:end\s+of\s+(?:the\s+)?day|eod)\s+(?:numbers|figures|tally|summary|report|position)\b/g, ' pnl '],
   // "how deep is Karan in the hole with me": what he owes.
@@ -302,7 +340,7 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\bmatch\s*odds\b/g, ' matchodds '],
   [/\bover\s*\/\s*under\b|\bover\s+under\b|\bo\s*\/\s*u\b/g, ' overunder '],
   [/\b(?:right\s+now|as\s+of\s+now|at\s+the\s+moment|currently)\b/g, ' now '],
-  [/\bwhat\s+can\s+you\s+do\b|\bwhat\s+do\s+you\s+do\b|\bhow\s+do\s+(?:i|you)\s+use\b|\bwho\s+are\s+you\b|\bwhat\s+are\s+you\b|\b(?:kaun|kon)\s+(?:ho|hai|hain)\s+(?:tum|aap|tu)\b|\b(?:tum|aap|tu)\s+(?:kaun|kon)\s+(?:ho|hai|hain)\b|\bkya\s+kar\s+sakte\s+ho\b|\b(?:tu|tum|aap|tumi|apni)\s+(?:kya\s+|ki\s+)+(?:kar|korte)\s+(?:sakta|sakte|sakti|paro|paren|pari)\b|\bkya\s+kya\s+kar\s+(?:sakta|sakte|sakti)\b/g, ' capabilities '],
+  [/\b(?:what|wat|wht)\s+(?:can|could|cn)\s+(?:you|u|ya)\s+do\b|\bwhat\s+do\s+you\s+do\b|\bhow\s+do\s+(?:i|you)\s+use\b|\bwho\s+are\s+you\b|\bwhat\s+are\s+you\b|\b(?:kaun|kon)\s+(?:ho|hai|hain)\s+(?:tum|aap|tu)\b|\b(?:tum|aap|tu)\s+(?:kaun|kon)\s+(?:ho|hai|hain)\b|\bkya\s+kar\s+sakte\s+ho\b|\b(?:tu|tum|aap|tumi|apni)\s+(?:kya\s+|ki\s+)+(?:kar|korte)\s+(?:sakta|sakte|sakti|paro|paren|pari)\b|\bkya\s+kya\s+kar\s+(?:sakta|sakte|sakti)\b/g, ' capabilities '],
 ];
 
 /** Words that carry no slot: grammar, politeness, the assistant's own vocabulary. */
@@ -416,6 +454,33 @@ const ANY_COUNT_WORDS: Readonly<Record<string, number>> = Object.fromEntries(Obj
 const HINDI_COUNT_WORD = `(?:${Object.keys(ANY_COUNT_WORDS).join('|')})`;
 
 /** Sports the exchange lists: a sport named is a match of it ("the tennis"), never a player's name. */
+/**
+ * Teams as the trade writes them, full or short: two side by side are a match ("IND AUS", "pak sl",
+ * "mi csk"). Only pairs count, so "sa" or "mi" alone stays Hindi or Marathi; which match it is, or
+ * that there is none, the book decides.
+ */
+const TEAM_NAMES: ReadonlySet<string> = new Set(`
+india ind aus australia pak pakistan sl srilanka eng england nz kiwis sa rsa proteas wi windies bang bangladesh afg afghanistan
+ire ireland zim zimbabwe ned netherlands sco scotland nep nepal uae oman usa
+mi csk rcb kkr srh dc pbks kxip rr lsg gt mumbai chennai kolkata bangalore bengaluru hyderabad rajasthan punjab lucknow
+arsenal chelsea barca barcelona madrid liverpool spurs
+`.split(/\s+/).filter(Boolean).concat(['sri lanka', 'new zealand', 'south africa', 'west indies', 'real madrid', 'man city', 'man utd']));
+
+/** Whether words are two teams and nothing else: "madrid barca", "new zealand india". */
+function isTeamPair(text: string): boolean {
+  const words = text.split(' ');
+  let units = 0;
+  for (let i = 0; i < words.length; units++) {
+    if (i + 1 < words.length && TEAM_NAMES.has(`${words[i]} ${words[i + 1]}`)) i += 2;
+    else if (TEAM_NAMES.has(words[i]!)) i += 1;
+    else return false;
+  }
+  return units === 2;
+}
+
+/** Words of money stuck or riding. */
+const STUCK = /\b(?:stuck|atka|atke|atki|phansa|phase|phasa|fasa|fasaa|fansa|riding)\b/;
+
 export const SPORTS: ReadonlySet<string> = new Set(['cricket', 'tennis', 'football', 'soccer']);
 
 /**
@@ -643,6 +708,8 @@ const PUNJABI_ANYWHERE: Array<[RegExp, string]> = [
 const THIS_PERIOD: Array<[RegExp, string]> = [
   [/\b(?:ee|ei|intha|indha|inda|ya|hya|ha|hi)\s+(?=(?:week|month|roju|din)\b)/g, 'this '],
   [/\b(?:ee|ya|hya|ha|hi)\s+(?=(?:mahina|mahine|hafta|hafte)\b)/g, 'is '],
+  // "mahine ke top 3 market", "hafte ka sabse chalta market": the period said bare, first, is the current one.
+  [/^\s*(?=(?:mahine|mahina|hafte|hafta)\s+(?:ka|ke|ki|me|mein|bhar)\b)/g, 'is '],
 ];
 /** "te 50k kar" (Marathi: make that 50k): the thing just read, pointed at. */
 const THAT_AMOUNT: [RegExp, string] = [new RegExp(String.raw`^\s*(?:te|ti|tyala|tila)\s+(?=-?\s*\d|minus\b|${AMOUNT_WORD}\b)`), 'isko ']
@@ -678,7 +745,9 @@ export function read(typed: string, today: IsoDate, known: ReadonlySet<string> =
   // only words that are nothing else ("ravi das bets" is Ravi Das's).
   const countMatch = new RegExp(String.raw`\b(?:top|pehle|pahle)\s+(${HINDI_COUNT_WORD})\b(?!\s*(?:days?|weeks?|months?|din|hafte|mahine))`).exec(folded)
     ?? new RegExp(String.raw`\b(?:top|first|last|latest|biggest|largest|best|worst|recent)\s+(\d{1,3}|${COUNT_WORD})\b(?!\s*(?:days?|weeks?|months?|din|dino|dinon|divas|hafte|hafton|mahine|mahino)\b)`).exec(folded)
-    ?? new RegExp(String.raw`\b(\d{1,3}|${COUNT_WORD})\s+(?:(?:most\s+)?(?:recent|latest|busiest|biggest|largest|top|best|worst)\s+)?(?:markets?|matches|fixtures|games|events|bets|settlements|payments|players)\b`).exec(folded);
+    ?? new RegExp(String.raw`\b(\d{1,3}|${COUNT_WORD})\s+(?:(?:most\s+)?(?:recent|latest|busiest|biggest|largest|top|best|worst)\s+)?(?:markets?|matches|fixtures|games|events|bets|settlements|payments|players)\b`).exec(folded)
+    // "sabse badi stake wali 5": Hindi names the count after what is ranked.
+    ?? new RegExp(String.raw`\b(?:biggest|highest|smallest|sabse\s+\S+)\s+(?:\S+\s+)?(?:wali|wale|vali|vale)\s+(\d{1,3})\s*(?:dikhao|dikha|batao|bata|do|de|bas|only|pls|please)?\s*$`).exec(folded);
   const count = countMatch ? COUNT_WORDS[countMatch[1]!] ?? ANY_COUNT_WORDS[countMatch[1]!] ?? Number(countMatch[1]) : null;
 
   const amounts = findAmounts(text).filter((a) => {
@@ -749,12 +818,32 @@ export function read(typed: string, today: IsoDate, known: ReadonlySet<string> =
     }
   }
 
+  // "IND AUS pe kitna phasa hai", "pak sl": two teams side by side, as the trade writes a match.
+  if (!fixture) {
+    const unit = (i: number): number => (i + 1 < tokens.length && TEAM_NAMES.has(`${tokens[i]!.word} ${tokens[i + 1]!.word}`) ? 2 : TEAM_NAMES.has(tokens[i]?.word ?? '') ? 1 : 0);
+    for (let i = 0; i < tokens.length && !fixture; i++) {
+      const first = used.has(i) ? 0 : unit(i);
+      // "lay 10k india, ind aus": a comma between them ends the pair.
+      const second = first > 0 && !used.has(i + first) && !afterComma.has(i + first) ? unit(i + first) : 0;
+      if (first === 0 || second === 0) continue;
+      const side = (at: number, n: number) => tokens.slice(at, at + n).map((t) => t.word).join(' ');
+      fixture = `${side(i, first)} vs ${side(i + first, second)}`;
+      for (let k = i; k < i + first + second; k++) used.add(k);
+    }
+  }
+  // Money stuck on a match is riding on it: the exposure, not money owed ("ind aus pe kitna phasa hai").
+  if (fixture && STUCK.test(corrected)) {
+    folded = folded.replace(/\boutstanding\b/g, 'exposure');
+    for (const t of tokens) if (t.word === 'outstanding') t.word = 'exposure';
+  }
+
   const marketMatch = /\b(matchodds|overunder\s*[\d.]*\s*(?:goals|runs)?|over\s+[\d.]+\s+goals|under\s+[\d.]+\s+goals|total\s+runs(?:\s+overunder)?(?:\s+[\d.]+)?)\b/.exec(folded);
   const market = marketMatch ? marketMatch[1]!.replace('matchodds', 'match odds').replace('overunder', 'over/under').trim() : null;
 
   const names: Reading['names'] = [];
   const refused = new Set<number>();
   let run: Token[] = [];
+  let lastNameEnd = -1;
   const flush = (next: number) => {
     // "rahul sharman, sharma wala nahi", "Rahul Sharman not the Sharma one": a name turned down
     // tells the one meant apart from it; it names no one to look up.
@@ -767,7 +856,16 @@ export function read(typed: string, today: IsoDate, known: ReadonlySet<string> =
       const prev = tokens[run[0]!.index - 1];
       // "not karan, neha", "Neha not Karan", "anita nahi, lakshmi ka": a name said with "not" is
       // turned down once another is named (a comma ends what "not" applies to).
-      if ((/(?:^|\s)(?:not|nahi|nahin)$/.test(before.join(' ')) && !afterComma.has(run[0]!.index)) || turnedDown) refused.add(names.length);
+      // Hindi's "nahi" follows the name it turns down: in "Sneha nahi Neha" it is Sneha's, not Neha's.
+      const saidNot = /(?:^|\s)not$/.test(before.join(' ')) || (/(?:^|\s)(?:nahi|nahin)$/.test(before.join(' ')) && lastNameEnd !== run[0]!.index - 2);
+      if ((saidNot && !afterComma.has(run[0]!.index)) || turnedDown) refused.add(names.length);
+      lastNameEnd = run.at(-1)!.index;
+      // "imran vivek dono ki cl": first names listed and then "both", one person a word.
+      if (run.length >= 2 && run.length <= 4 && /^(?:dono|donon|dono|both|teeno|teenon|all)$/.test(after[0] ?? '') && !run.some((t) => TEAM_NAMES.has(t.word))) {
+        run.forEach((t, i) => names.push({ text: t.word, before: i === 0 ? (afterComma.has(t.index) && prev ? ',' : prev?.word ?? null) : 'and' }));
+        run = [];
+        return next;
+      }
       names.push({ text: run.map((t) => t.word).join(' '), before: afterComma.has(run[0]!.index) && prev ? ',' : prev?.word ?? null });
     }
     run = [];
@@ -784,6 +882,8 @@ export function read(typed: string, today: IsoDate, known: ReadonlySet<string> =
     else run.push(t);
   }
   flush(0);
+  // "open bets on eng nz and madrid barca": a name made of two teams is a match, cued as one.
+  for (const n of names) if (n.before !== 'on' && n.before !== 'in' && isTeamPair(n.text)) n.before = 'on';
   if (refused.size > 0 && refused.size < names.length) {
     for (const at of [...refused].sort((a, b) => b - a)) names.splice(at, 1);
   }

@@ -64,7 +64,13 @@ const REGIONAL: Readonly<Record<string, string>> = {
     bhejna bhejni bhejne bolna likhna karke karkar krke krdo krdi krna krni krne kro kra kri kre karo karoge karenge krenge hoga hogi
     chahiye chaiye zaroor jarur zarur bilkul ekdum ekdam fir phir abhi ab tab jab kal parso aaj turant jaldi der late pehle baad
     sabse jyada zyada sirf bas khali khaali poora wapas wapis bacha bachi bache upar neeche niche aage peeche piche saamne galti galat naam karaya karaaya karwaya karvaya karwaaya diya
-    wala wali chahiye chaiye bhejo bhejdo list`,
+    wala wali chahiye chaiye bhejo bhejdo list
+    beech bich darmiyan sa rahega rahegi rahenge rahoge rahunga rehta rehti rehte rahta rahti rahte itna itni itne isme usme inme unme ismein usmein inmein unmein ismai usmai walon waalon walo waalo wala-wali khol kholo kholdo kholna khol-do utha uthaa uthao uthata uthati uthate uthana uspe ispe unpe inpe uspar ispar unpar inpar
+    nikal nikaal nikaldo nikalna dikhado dikhade dikhana dikhaye dikhayi hona hone honi rehne rehna rahne rahna rakho rakhna rakhdo hatao hata hatado
+    chhodo chodo chhod chod gin gino ginti pata pta maloom malum samjhado samjhade khel khelo khelna khelta khelti khelte khiladi khiladiyon
+    bech becho kharid kharido lagana lagao lagado lagwa uda udaa udaya udao bachao lauta lautao lautado chuka chukao chukado chukana chukta
+    bhar bharo bharna bhara jodo ghatao ghatado badhao badhado jaldi-jaldi wagera wagaira matlab-ki asli nakli sahi galat pakka kachcha
+    kitne kitni kitno kaunse kaunsi kyunki isiliye phirse dubara dobaara hamesha kabhi-kabhi roz rozana har harek sabhi-ko filhal abhi-tak`,
   // English as chat types it: the short forms, and words of talk that are never a player here.
   english_chat: `wud wld cud shud shld wht wat abt bcoz coz cuz plz pls thx tnx ur pic msg bro bruh sis fyi asap btw lol omg idk imo rn tbh wrt
     gonna wanna gotta lemme gimme dunno tmrw tmr recd rcvd amt approx sory sry sorri soory thnx thanx pleez plzz pliz yr yrs hrs mins max min bother typo typos gm gn thru tho incl ppl gpay upi pfa prepone postpone revert needful itself kindly asap pls plz`,

@@ -9,7 +9,7 @@ import { definitionAsked } from './definition.js';
 import type { Decision } from '../../../shared/contracts/assistant.js';
 import type { ToolModule } from '../../tools/define.js';
 import { TOOL_MODULES } from '../../tools/index.js';
-import { planMuteFollowUp } from '../../tools/mute-alerts.js';
+import { planMuteFollowUp, planMuteOfMentioned } from '../../tools/mute-alerts.js';
 import { planShare } from '../../tools/share-report.js';
 import { LEXICON, type Reading, SPORTS, WORLD, fold, hasAny, isGrammarWord, read } from './grammar.js';
 import { PLAIN_WORDS } from './plain-words.js';
@@ -202,6 +202,20 @@ function unsupportedOrder(folded: string): string | null {
   if (/^(?:(?:please|pls|plz|kindly|can\s+(?:you|u)|could\s+(?:you|u))\s+)*(?:transfer|move|shift)\b.*\bfrom\b.*\bto\b/.test(folded.trim())) return 'move money between accounts';
   // "Anita che 10k Sneha la transfer kar", "Karan kitta irundhu 10k eduthu Sneha ku podu": the same, in Marathi, Hindi or Tamil.
   if (/\b(?:transfer|shift)\s+(?:kar|karo|kar\s+do|kardo|krdo|pannu|karo|cheyyi|maadi)\b|\b(?:irundhu|nundi|kadun)\b.*\b(?:eduthu|teesi|ghevun|nikal\w*)\b.*\b(?:ku|ki|la|ko)\s+(?:podu|pettu|karo|de|do|daal\w*|jama)\b/.test(folded)) return 'move money between accounts';
+  // "Karan ke 10k Sneha ke account mein daal de", "move 10k from karans balance to anitas": one player's money put in another's account.
+  if (/\b(?:ke|ka|ki|se)\s+(?:\S+\s+){0,2}\S+\s+(?:ke|ka|ki)\s+(?:account|khate|khaate|khata|naam|wallet|balance)\s+(?:mein|me|main|pe|par)\s+(?:daal|dal|daalo|dalo|transfer|bhej|jama|shift|move|credit)\w*/.test(folded)) return 'move money between accounts';
+  const ordered = /\b(?:kar|karo|kr|kro|kardo|krdo|karna|set|change|make|increase|decrease|reduce|raise|lower|update|edit|badha\w*|ghata\w*|badal\w*|please|pls|kindly|needful)\b/.test(folded);
+  // "sneha ka comm 3% kr do", "change my share percentage to 90": rates are the upline's to set, in no tool.
+  if (ordered && /\b(?:commission|comm|share|cut)\b/.test(folded) && /\d\s*(?:%|percent|pc|pct)|\b(?:rate|percentage|percent)\b/.test(folded)) return 'change commission or share rates';
+  // "mera khud ka CL 50 lakh kar do": the user's own limit is set by their upline.
+  if (ordered && /\b(?:my|mera|meri|mere|apna|apni)\s+(?:own\s+|khud\s+(?:ka|ki|ke)\s+|khudka\s+|khudki\s+)?(?:creditlimit|limit)\b/.test(folded) && !/\b(?:player|players|client|clients)\b/.test(folded)) return 'change your own limit (your upline sets it)';
+  // "deepak ka account band kr do", "naya player bana do", "make one new player account": accounts are opened and closed elsewhere.
+  if (/\b(?:account|id|khata)\s+(?:band|bandh|close|closed)\s+(?:kar|kr|karo|kro|kardo|krdo|do|de)\b|\bclose\s+(?:\p{L}+\s+){0,2}(?:account|id)\b/u.test(folded)) return 'close accounts';
+  if (/\b(?:naya|nayi|new)\s+(?:player|account|id|client|agent|khata)\b.*\b(?:bana\w*|create|make|open|khol\w*|add)\b|\b(?:create|make|open|add)\s+(?:a\s+|one\s+|an\s+)?new\s+(?:player|account|client|agent|id)\b/.test(folded)) return 'open accounts';
+  // "ind aus ka result badal do": results come from the match, never from the desk.
+  if (/\bresults?\s+(?:badal|change|edit|modify|ulta)\w*|\b(?:change|edit|modify|badal\w*|fix)\s+(?:the\s+)?results?\b/.test(folded)) return 'change results';
+  // "give me password of Rahul Verma account": credentials are never handed out.
+  if (/\b(?:password|passwords|passcode|pin|login\s+details|credentials)\b/.test(folded) && !/\bapi\s+key\b/.test(folded)) return 'share or change passwords';
   // "neha ke notes me jo likha hai wo kar do": what a note says is never an instruction.
   if (/\b(?:notes?|comments?|remarks?|memo)\b.*\b(?:likha|written|says?|said)\b.*\b(?:kar\s+do|karo|kardo|do\s+(?:it|that|what|whatever)|follow|execute|run)\b/.test(folded)) return 'follow what a note says';
   const m = UNSUPPORTED_ORDER.exec(folded.trim());
@@ -262,7 +276,9 @@ function asked(input: PlannerInput): PlannerInput {
   const toldAmount = toldReadings.flatMap((r) => r.amounts);
   let request = toldAmount.length === 1 ? rest.replace(/\b(?:utna|itna|utne|itne|that\s+much|the\s+same\s+amount|same\s+amount|wahi\s+amount)\b/i, toldAmount[0]!.raw.trim()) : rest;
   const restReading = read(request, input.today, KNOWN_WORDS);
-  if (named && restReading.names.length === 0 && !restReading.pronounPlayer && triggered(restReading).some(isWrite)) request = `${request} with ${named}`;
+  // "Irfan ko 20k cash diye the, entry hui ki nahi?": a question of one player's figures asks about the one told about, unless it is of the user's own book.
+  const ofOnePlayer = (i: IntentSpec) => isWrite(i) || (toldAmount.length === 1 && TAKES_PLAYER.has(i.tool) && !/\b(?:my|mera|meri|mere|apna|apni|our|total|overall|sab|sabka|sabki|all|everyone|book)\b/.test(restReading.folded));
+  if (named && restReading.names.length === 0 && !restReading.pronounPlayer && triggered(restReading).some(ofOnePlayer)) request = `${request} with ${named}`;
   // "ishan bhat 3k recieved, settle", "Anita dropped 15k cash, record it": the settlement is of the amount told.
   if (toldAmount.length === 1 && restReading.amounts.length === 0 && triggered(restReading).some((i) => i.id === 'settle')) request = `${request} ${toldAmount[0]!.raw.trim()}`;
   return {
@@ -281,14 +297,18 @@ const FOLLOW_UP_OPENER = /^(?:and|aur|or|what\s+about|how\s+about|same\s+for|and
 const EARLIER = /\b(?:(?:the\s+)?(?:day|week|month|one|period|fortnight)\s+before|previous\s+(?:day|week|month|one|period)|(?:day|week|month)\s+prior|(?:(?:one|a)\s+)?(?:day|week|month|period)\s+(?:further\s+back|earlier)|further\s+back|go\s+back\s+(?:one|a)\s+(?:day|week|month)|usse\s+pehle|us\s+se\s+pehle|pichle\s+se\s+pichle)\b/;
 /** Agreement with a proposal, in words: shown again, since only its Confirm button makes it happen. */
 const GO_AHEAD = /^(?:(?:ok(?:ay)?|yes|yeah|yep|yup|sure|haan|han|ji|ho|hoy|kar|aama|avunu|sari|seri|sare|houdya|theek\s+hai|thik\s+hai|fine|done|alright|right|correct|perfect|confirm(?:ed)?|proceed|go\s+ahead|go\s+on|carry\s+on|(?:sounds|looks)\s+(?:good|right|fine|ok(?:ay)?|correct)|do\s+it|chalo|kar\s+do|kardo|karo|please|pls)\b[\s,.!]*)+$/;
+/** The whole book asked for, nothing else: "sab ka total", "and everyone's?", "overall". */
+const WHOLE_AGAIN = /^(?:(?:aur|and|ab|now|ok|to|toh|what\s+about|how\s+about)\s+)*(?:sab\s*(?:ka|ki|ke)|sabka|sabki|sabke|sabhi\s+(?:ka|ki|ke)|everyones?|everybodys?|all(?:\s+of\s+them)?|overall|for\s+all|for\s+everyone|whole\s+book)(?:\s+(?:ka|ki|ke|total|combined|together|bhi|dikhao|dikha|batao|bata|please|pls))*\s*\??$/;
+/** A change called off, the whole message: "rehne do, abhi nahi", "no, cancel it", "leave it", "mat karo". */
+const DECLINE = /^(?:(?:no|nah|nope|nahi|nahin|nai|mat|cancel|cancel\s+(?:it|that|this)|rehne\s+(?:do|de|dijiye)|rahne\s+(?:do|de)|chhodo|chodo|chhod\s+(?:do|de)|chod\s+(?:do|de)|leave\s+it|forget\s+(?:it|that)|never\s*mind|nvm|dont|do\s+not|abhi\s+(?:nahi|nahin|mat)|not\s+now|skip\s+(?:it|that)|drop\s+(?:it|that)|scrap\s+(?:it|that)|mat\s+(?:karo|kar|kr|kro)|(?:dont|do\s+not)\s+do\s+(?:it|that)|wait|hold\s+on|ruko|ruk\s+jao|sorry|ok|okay|yaar|bhai|actually)\b[\s,.!]*)*(?:cancel|rehne\s+(?:do|de|dijiye)|rahne\s+(?:do|de)|chhodo|chodo|chhod\s+(?:do|de)|chod\s+(?:do|de)|leave\s+it|forget\s+(?:it|that)|never\s*mind|nvm|abhi\s+(?:nahi|nahin|mat)|not\s+now|mat\s+(?:karo|kar|kr|kro)|(?:dont|do\s+not)\s+do\s+(?:it|that)|scrap\s+(?:it|that)|cancel\s+(?:it|that|this))\b[\s,.!]*(?:(?:abhi\s+(?:nahi|nahin)|not\s+now|baad\s+mein|later|please|pls|yaar|bhai|thanks)\b[\s,.!]*)*$/;
 /** A new amount for the change just proposed: "change it to 30k", "make it 40k instead", "30k kar do". */
-const AMEND = /\b(?:change|make|set|bump|raise|lower|increase|decrease|reduce|instead|it|karo|kar\s+do|kardo|kar\s+de|karde|kar\s+dena|actually|rather|no|nahi|then|to|go\s+with|use)\b|\bkar\s*[.!]*$/;
+const AMEND = /\b(?:change|make|set|bump|raise|lower|increase|decrease|reduce|instead|it|karo|kar\s+do|kardo|kar\s+de|karde|kar\s+dena|actually|rather|no|nahi|then|to|go\s+with|use|tak|upto|badha\w*|ghata\w*|khol\w*)\b|\bkar\s*[.!]*$/;
 /** Words that scale an amount: said with no amount read, the amount was unreadable. */
 const UNREAD_SCALE = /\b(?:lakhs?|lacs?|crores?|thousand|hazaa?r|hundred|sau|million|billion)\b|\d\s*(?:k|l|cr)\b/i;
 /** Figures asked for each day of a short range rather than their total. */
 const EACH_DAY = /\b(?:separately|separate|each\s+day|per\s+day|day\s*(?:by|wise)\s*day|day\s*wise|daywise|alag\s+alag|individually)\b/;
 /** A follow-up that only names a measure: "and by pnl?", "same but by exposure", "by volume instead". */
-const BY_MEASURE_ONLY = /^(?:(?:and|ok|okay|now|same|but|then|what\s+about|how\s+about|sorted|ranked|now)\s+)*by\s+\p{L}+(?:\s+(?:instead|then|please|pls|now))?\s*\??$/u;
+const BY_MEASURE_ONLY = /^(?:(?:and|ok|okay|now|same|but|then|what\s+about|how\s+about|sorted|ranked|now|(?:rank|sort|order|re-?rank|re-?sort)\s+(?:them|these|it|those|the\s+list|markets?)|(?:rank|sort|order))\s+)*by\s+\p{L}+(?:\s+(?:instead|then|please|pls|now))?\s*\??$/u;
 /** What a payment clears, said right after its verb: "cleared her dues", "paid off the balance", "udhaar chukaya". */
 const OBJECT_OF_PAYMENT = /\b(?:clear(?:ed)?|settle(?:d)?|paid|pay|chukaya|chukaye)\s+(?:(?:off|up|his|her|their|the|all|its|of|my|our)\s+)*(?:dues?|balances?|outstanding|take)\b|\b(?:dues?|balance|outstanding)\s+(?:clear(?:ed)?|paid|chukaya|chukaye)\b/;
 /** The words of a reading with a phrase taken out: what the rest of the message asks. */
@@ -380,10 +400,25 @@ export class RulePlanner implements Planner {
    */
   private planOneNamed(input: PlannerInput): Decision {
     const d = this.planOne(input);
-    if (d.action !== 'tools' || !POINTS_AT_ONE_PLAYER.test(fold(input.text))) return d;
+    // "iski pdf bana do": "its" before a report or a list points at the last answer, not at a player.
+    const thingOwned = /\b(?:iski|iska|iske|uski|uska|uske|its)\s+(?:pdf|excel|xlsx|report|sheet|file|list|csv)\b/g;
+    const pointsAtOne = POINTS_AT_ONE_PLAYER.test(fold(input.text).replace(thingOwned, ' '));
+    // "farhan ali ka take" (no such player) … "uska CL 20k kar do": "his" is the one just asked about, looked up again.
+    const lastText = input.context.lastText;
+    const askedBefore = pointsAtOne && !input.clausePlayer && lastText && !input.context.lastPlayer
+      ? read(lastText, input.today, KNOWN_WORDS).names.filter((n) => n.before !== 'on' && n.before !== 'in') : [];
+    const again = askedBefore.length === 1 ? () => this.planOne({ ...input, clausePlayer: askedBefore[0]!.text }) : null;
+    if (d.action === 'clarify' && d.clarify?.reason === 'needs_player' && again) return again();
+    if (d.action !== 'tools' || !pointsAtOne) return d;
     if (d.calls.some((c) => 'player' in c.args || 'playerId' in c.args)) return d;
     if (!d.calls.some((c) => TAKES_PLAYER.has(c.tool))) return d;
     if (new Slots(input, read(input.text, input.today, KNOWN_WORDS)).hasContextPlayer()) return d;
+    // "Arsenal Chelsea ka pnl" … "aur uske bets?": with no player in the conversation, "its" is the match it is on.
+    const match = input.context.lastFixture;
+    if (match && d.calls.every((c) => planningOf(c.tool)?.follows?.fixture)) {
+      return { ...d, calls: d.calls.map((c) => (c.args.fixture === undefined ? { tool: c.tool, args: { ...c.args, fixture: match.id } } : c)) };
+    }
+    if (again) return again();
     return { ...d, action: 'clarify', calls: [], clarify: { reason: 'needs_player', question: 'Which player do you mean?' } };
   }
 
@@ -393,6 +428,22 @@ export class RulePlanner implements Planner {
 
     if (GREETING.test(r.folded) || (THANKS.test(r.folded) && r.names.length === 0 && triggered(r).length === 0 && r.amounts.length === 0 && r.range === null)) {
       return { ...base, intent: 'greeting', action: 'direct', calls: [], confidence: 1 };
+    }
+    // "rehne do, abhi nahi", "cancel", "no leave it": a change called off, never a request (nor "now" asking it again).
+    const lastCalls = input.context.lastCalls ?? [];
+    if (DECLINE.test(r.folded) || (/^(?:no|nah|nope|nahi|nahin|nai)[\s,.!]*$/.test(r.folded) && lastCalls.some((c) => WRITE_TOOLS.has(c.tool)))) {
+      return { ...base, intent: 'declined', action: 'direct', calls: [], confidence: 0.9 };
+    }
+    // "sab ka total", "and for everyone?" right after one player's figures: the same figures for the whole book.
+    if (WHOLE_AGAIN.test(r.folded) && lastCalls.length > 0 && lastCalls.every((c) => !WRITE_TOOLS.has(c.tool))) {
+      const calls = lastCalls.map((c) => { const { player: _player, ...args } = c.args; return { tool: c.tool, args }; });
+      return { ...base, intent: `follow_up:${input.context.lastIntent ?? 'last'}`, action: 'tools', calls, confidence: 0.75 };
+    }
+    // "make it 10", "sirf 5" right after a ranked list: the same list, that long (never a limit set to 10).
+    const countAgain = /^(?:(?:make\s+it|show|give\s+me|only|just|sirf|bas|top|kar\s+do|karo)\s+)*(?:the\s+)?(?:top\s+)?(\d{1,3})(?:\s+(?:instead|only|then|please|pls|kar\s+do|karo|dikhao|bas))*$/.exec(r.folded);
+    if (countAgain && lastCalls.length === 1 && planningOf(lastCalls[0]!.tool)?.follows?.count) {
+      const most = planningOf(lastCalls[0]!.tool)!.follows!.count!;
+      return { ...base, intent: `follow_up:${input.context.lastIntent ?? 'last'}`, action: 'tools', calls: [{ tool: lastCalls[0]!.tool, args: { ...lastCalls[0]!.args, limit: Math.min(Number(countAgain[1]), most) } }], confidence: 0.75 };
     }
     // "who do you think wins ind aus", "kaun jeetega": a forecast, which the book cannot give.
     if (FORECAST.test(r.folded)) return { ...base, intent: 'off_topic', action: 'direct', calls: [], confidence: 0.8 };
@@ -447,7 +498,8 @@ export class RulePlanner implements Planner {
     let matched = INTENTS.filter((i) => i.triggers(r));
     if (matched.some((i) => !i.fallback)) matched = matched.filter((i) => !i.fallback);
     // Only an order may change money or limits: asked, the same words are answered by a read.
-    if (matched.some(isWrite) && act !== 'command') {
+    const changeAsked = matched.some(isWrite) && act !== 'command';
+    if (changeAsked) {
       const writes = matched.filter(isWrite);
       const reads = writes.flatMap((w) => readTwin(w, r) ?? []);
       // "50k ka settlement du toh kitna bachega": a supposed change is answered by what it would
@@ -471,8 +523,11 @@ export class RulePlanner implements Planner {
     if (supposes(r.folded) && matched.some((i) => i.id === 'take')) matched = matched.filter((i) => i.id !== 'settlements');
     const exclusive = matched.find((i) => i.exclusive);
     let intents = exclusive ? [exclusive] : matched;
+    // "how much commission have the lads paid me": the commission, not payments; it is only paid in words.
+    if (intents.some((i) => i.id === 'commission') && !/\b(?:settle\w*|payments?|transactions|received)\b/.test(r.folded)) intents = intents.filter((i) => i.id !== 'settlements');
     // An upline question is about the caller's own take, not the downline's.
-    if (intents.some((i) => i.id === 'upline')) intents = intents.filter((i) => i.id !== 'take');
+    // "upar se kitni limit mili hai mujhe": the user's own limit is the upline's answer too.
+    if (intents.some((i) => i.id === 'upline')) intents = intents.filter((i) => i.id !== 'take' && (i.id !== 'credit_limit' || r.names.length > 0));
     // "did I pay my upline this week?": the payments to the upline are the settlements, one question.
     if (intents.some((i) => i.id === 'settlements') && /\b(?:pay|paid|settle|settled|cleared)\s+(?:(?:my|the|our)\s+)?upline\b/.test(r.folded)) {
       intents = intents.filter((i) => i.id !== 'upline');
@@ -496,7 +551,8 @@ export class RulePlanner implements Planner {
     // "exposure on India Australia and the Real Madrid game": a match read from "the … game" is one of the list too.
     // A tool that takes no player reads an uncued name as a match too ("india aus ka exposure aur djokovic wale match ka bhi").
     const uncuedList = LIST_JOINERS.some((j) => j !== ',' && r.words.has(j))
-      ? listed.filter((name) => r.names.some((n) => n.text === name && (n.before === null || LIST_JOINERS.includes(n.before)))) : [];
+      // "exposure of india australia and djokovic alcaraz match": "of" or "for" a match, when no player can be meant.
+      ? listed.filter((name) => r.names.some((n) => n.text === name && (n.before === null || LIST_JOINERS.includes(n.before) || n.before === 'of' || n.before === 'for'))) : [];
     const matchNames = !intents.some(isWrite) && calls.every((c) => !TAKES_PLAYER.has(c.tool)) ? [...new Set([...slots.namedFixtures(), ...uncuedList])] : slots.namedFixtures();
     const cuedMatches = [...new Set([...(r.fixture && !intents.some(isWrite) && matchNames.length > 0 ? [r.fixture] : []), ...matchNames])];
     const matches = cuedMatches.length < 2 && calls.some((c) => c.args.fixture === listed[0] && c.args.player === undefined) ? listed : cuedMatches;
@@ -511,17 +567,28 @@ export class RulePlanner implements Planner {
     // "aur uska commission?" after "deepak ka pnl is mahine": a short follow-up with no dates of its
     // own asks for the period the conversation was on, not today.
     const lastRange = (input.context.lastCalls ?? []).map(rangeOf).find((x) => x !== null);
-    if (r.range === null && lastRange && !input.continuesClause && r.tokens.length <= 6 && (FOLLOW_UP_OPENER.test(r.folded) || r.pronounPlayer || AS_WELL.test(r.folded))
+    // "and her comm for the same period": said so, at any length.
+    const samePeriod = /\b(?:same|usi|wahi|wohi)\s+(?:period|dates?|time|range|days?|duration|waqt|time\s*frame)\b/.test(r.folded)
+      // "this week's pnl" … "who were my 3 biggest losers": the same figures ranked, over the same period.
+      || (r.names.length === 0 && calls.length === 1 && (input.context.lastCalls ?? []).length === 1 && input.context.lastCalls![0]!.tool === calls[0]!.tool
+        && /\b(?:who|which|top|biggest|most|worst|best|highest|lowest|sabse|kaun|kisne|kis)\b/.test(r.folded));
+    if (r.range === null && lastRange && !input.continuesClause && (samePeriod || (r.tokens.length <= 6 && (FOLLOW_UP_OPENER.test(r.folded) || r.pronounPlayer || AS_WELL.test(r.folded))))
       && !FRESHNESS.some((w) => r.words.has(w)) && !intents.some(isWrite)) {
       calls.splice(0, calls.length, ...calls.map((c) => (planningOf(c.tool)?.range ? withRange(c, lastRange) : c)));
     }
     // "aur comm?", "comision bhi dikha" after "vivek ka pnl this week": another figure of the player
     // the conversation is on, the way one asks a second question about the same person.
     const lastNamed = slots.lastAnswerPlayer();
-    if (lastNamed !== null && r.names.length === 0 && !r.pronounPlayer && !input.continuesClause && r.tokens.length <= 6
-      && (FOLLOW_UP_OPENER.test(r.folded) || AS_WELL.test(r.folded)) && !intents.some(isWrite)
+    if (lastNamed !== null && r.names.length === 0 && (!r.pronounPlayer || changeAsked) && !input.continuesClause && r.tokens.length <= (changeAsked ? 10 : 6)
+      // "Deepak ka balance?" … "settle kar du?": a change asked about, of the player the conversation is on.
+      && (FOLLOW_UP_OPENER.test(r.folded) || AS_WELL.test(r.folded) || changeAsked) && !intents.some(isWrite)
       && !/\b(?:total|overall|sab|sabka|sabki|everyone|all|my|mera|meri|mere)\b/.test(r.folded)) {
       calls.splice(0, calls.length, ...calls.map((c) => (c.args.player === undefined && planningOf(c.tool)?.follows?.player ? { ...c, args: { ...c.args, player: lastNamed } } : c)));
+    }
+    // "IND vs AUS exposure" … "should I hedge some of this?": a change asked about, on the match the conversation is on.
+    const lastMatch = input.context.lastFixture;
+    if (changeAsked && lastMatch && r.fixture === null && !r.pronounPlayer && r.names.length === 0 && (input.context.lastCalls ?? []).some((c) => c.args.fixture !== undefined)) {
+      calls.splice(0, calls.length, ...calls.map((c) => (c.args.fixture === undefined && c.args.player === undefined && planningOf(c.tool)?.follows?.fixture ? { ...c, args: { ...c.args, fixture: lastMatch.id } } : c)));
     }
     // "pnl today and yesterday separately", "day by day": one call per day of a short range.
     if (EACH_DAY.test(r.folded) && !intents.some(isWrite)) {
@@ -553,9 +620,14 @@ export class RulePlanner implements Planner {
     }
     let intent = BY_ID.get(decision.intent);
     if (!intent) return null;
-    if (isWrite(intent) && speechAct(r.folded, ORDER_VERBS) !== 'command') intent = readTwin(intent, r);
+    const asked = isWrite(intent) && speechAct(r.folded, ORDER_VERBS) !== 'command';
+    if (asked) intent = readTwin(intent, r);
     if (!intent) return null;
+    // "sneha ka CL?" … "should I bump it to 50k?": the change asked about is of the player the conversation is on.
+    const onPlayer = (asked || /\b(?:it|that|this|isko|usko|ise|use|ye|yeh|wo|woh)\b/.test(r.folded)) && r.names.length === 0 && !OWN.test(r.folded.replace(/^(?:should|shall|can|could|may)\s+i\b/, ' '))
+      ? new Slots(input, r).lastAnswerPlayer() : null;
     const filled = intent.fill(new Slots(input, r));
+    if (onPlayer && 'args' in filled && filled.args.player === undefined && intent.follows?.player) filled.args.player = onPlayer;
     if ('clarify' in filled) return { ...base, intent: intent.id, action: 'clarify', calls: [], confidence: decision.p, clarify: filled.clarify };
     const doubt = changeDoubt([{ tool: intent.tool, args: filled.args }], input.text, r);
     if (doubt) return { ...base, intent: intent.id, action: 'clarify', calls: [], confidence: decision.p, clarify: doubt };
@@ -589,7 +661,9 @@ export class RulePlanner implements Planner {
     const lastText = input.context.lastText;
     if (!lastText || (input.context.lastCalls ?? []).length > 0 || r.names.length !== 1 || r.amounts.length > 0 || r.range !== null) return null;
     const named = r.names[0]!.text;
-    const rest = r.folded.replace(named, ' ').replace(/\b(?:no|nah|nahi|nahin|not|sorry|i|meant|mean|matlab|mera|wala|wali|vala|that|one|the|please|pls|actually)\b|[^\p{L}\s]/gu, ' ').trim();
+    // "sorry, Sneha nahi Neha": the name turned down goes with its "nahi".
+    const rest = r.folded.replace(phraseAsTyped(named), ' ').replace(/\b\p{L}+\s+(?:nahi|nahin|nai|nhi)\b|\bnot\s+\p{L}+/gu, ' ')
+      .replace(/\b(?:no|nah|nahi|nahin|not|sorry|i|meant|mean|matlab|mera|wala|wali|vala|that|one|the|please|pls|actually)\b|[^\p{L}\s]/gu, ' ').trim();
     if (rest !== '') return null;
     const old = read(lastText, input.today, KNOWN_WORDS).names.find((n) => n.before !== 'on' && n.before !== 'in');
     if (!old || old.text === named) return null;
@@ -650,7 +724,9 @@ export class RulePlanner implements Planner {
     if (!agrees || (offered.length === 0 && (!last?.length || last.some((c) => WRITE_TOOLS.has(c.tool)) || act !== 'question'))) return null;
     const writes = offered.length > 0 ? offered : triggered(asked).filter(isWrite);
     if (writes.length !== 1) return null;
-    const filled = writes[0]!.fill(new Slots({ ...input, text: lastText }, asked));
+    // "Deepak ka balance?" … "settle kar du?" … "haan kar do": the player the conversation is on.
+    const onPlayer = asked.names.length === 0 ? new Slots(input, r).lastAnswerPlayer() : null;
+    const filled = writes[0]!.fill(new Slots({ ...input, text: lastText, ...(onPlayer && { clausePlayer: onPlayer }) }, asked));
     if ('clarify' in filled) return null;
     return { request_id: input.requestId, intent: `follow_up:${writes[0]!.id}`, action: 'tools', calls: [{ tool: writes[0]!.tool, args: filled.args }], confidence: 0.75 };
   }
@@ -661,8 +737,8 @@ export class RulePlanner implements Planner {
    */
   private changeOfLastRead(input: PlannerInput, r: Reading): { write: PlannedCall | null; spec: IntentSpec | undefined } {
     const last = input.context.lastCalls;
-    const read = last?.length === 1 ? planningOf(last[0]!.tool) : undefined;
-    const spec = read && INTENTS.find((w) => w.afterRead?.intent === read.id);
+    const lastRead = last?.length === 1 ? planningOf(last[0]!.tool) : undefined;
+    const spec = lastRead && INTENTS.find((w) => w.afterRead?.intent === lastRead.id);
     const player = last?.[0]?.args.player;
     // The amount points back at the limit read: by a word ("raise it to 60k") or by saying nothing
     // else, Hindi's way ("badha ke 60k kar do", "ok increase to 60k").
@@ -670,14 +746,16 @@ export class RulePlanner implements Planner {
     const pointsBack = /\b(?:it|that|this|ise|isko|usko|use|iski|uski|isse|te|ti|tyala|tila)\b/.test(r.folded) || (r.names.length === 0 && r.tokens.length <= 8);
     if (!spec?.afterRead || typeof player !== 'string' || r.amounts.length !== 1 || !pointsBack
       || speechAct(r.folded, ORDER_VERBS) !== 'command') return { write: null, spec: undefined };
-    return { write: { tool: spec.tool, args: { player, ...spec.afterRead.args } }, spec };
+    const asked = input.context.lastText ? read(input.context.lastText, input.today, KNOWN_WORDS) : r;
+    return { write: { tool: spec.tool, args: { player, ...spec.afterRead.args(asked) } }, spec };
   }
 
   /** No intent of its own: a follow-up that changes one slot of the last plan, or not finance at all. */
   private followUpOrNot(input: PlannerInput, r: Reading): Decision {
     const base = { request_id: input.requestId };
     const last = input.context.lastCalls;
-    const mute = last?.length === 1 && r.tokens.length <= 8 ? planMuteFollowUp(r.folded, last[0]!) : null;
+    const mute = (last?.length === 1 && r.tokens.length <= 8 ? planMuteFollowUp(r.folded, last[0]!) : null)
+      ?? (input.context.lastText && r.tokens.length <= 8 ? planMuteOfMentioned(r.folded, read(input.context.lastText, input.today, KNOWN_WORDS).folded) : null);
     if (mute) return { ...base, intent: 'follow_up:mute_alerts', action: 'tools', calls: [mute], confidence: 0.8 };
     const again = this.askedAgainFor(input, r);
     if (again) return again;
@@ -698,7 +776,9 @@ export class RulePlanner implements Planner {
     // "wait, wrong person, I meant Neha": a correction of the last request is one too.
     const looksLikeFollowUp = input.continuesClause === true || FOLLOW_UP_OPENER.test(r.folded) || r.tokens.length <= 6 || /\b(?:ones|wale|wali|vale|vali)\b/.test(r.folded)
       || /\b(?:i\s+meant?|wrong\s+(?:person|player|guy|one|name|match|game))\b/.test(r.folded);
-    if (last && last.length > 0 && changes && looksLikeFollowUp) {
+    // "abhi nahi" or "now" said to a proposal asks for no fresher change: only a slot changed makes it one.
+    const freshOnly = fresh && !(r.range !== null || r.names.length > 0 || r.fixture !== null || statusOf(r) !== null || metric !== null || r.amounts.length > 0 || r.pronounPlayer || earlier);
+    if (last && last.length > 0 && changes && looksLikeFollowUp && !(freshOnly && last.some((c) => WRITE_TOOLS.has(c.tool)))) {
       const slots = new Slots(input, r);
       let calls = last.map((c) => ({ tool: c.tool, args: { ...c.args } }));
       if (earlier) {
@@ -721,7 +801,12 @@ export class RulePlanner implements Planner {
         fixture = player;
         player = null;
       }
-      if (player) calls = calls.map((c) => (planningOf(c.tool)?.follows?.player ? { tool: c.tool, args: { ...c.args, player } } : c));
+      // "same for anita and deepak": the same again for each one named (a change, one proposal each).
+      const each = player ? slots.namedPlayers(LIST_JOINERS) : [];
+      if (each.length > 1 && calls.length === 1 && planningOf(calls[0]!.tool)?.follows?.player) {
+        const one = calls[0]!;
+        calls = each.slice(0, 4).map((name) => ({ tool: one.tool, args: { ...one.args, player: name } }));
+      } else if (player) calls = calls.map((c) => (planningOf(c.tool)?.follows?.player ? { tool: c.tool, args: { ...c.args, player } } : c));
       if (fixture) calls = calls.map((c) => (planningOf(c.tool)?.follows?.fixture ? { tool: c.tool, args: { ...withoutMarket(c.args), fixture } } : c));
       if (metric) calls = calls.map((c) => (planningOf(c.tool)?.follows?.metric ? { tool: c.tool, args: { ...c.args, metric } } : c));
       calls = calls.map((c) => { const refined = refines(c); return refined ? { tool: c.tool, args: { ...c.args, ...refined } } : c; });

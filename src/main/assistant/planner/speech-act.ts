@@ -38,7 +38,7 @@ const HYPOTHETICAL = /^(?:if|agar|suppose|supposing|say|imagine|in\s+case)\b|\b(
  * A payment foretold by someone else: "karan will pay 15k tomorrow", "sneha is going to send it",
  * "deepak kal 10k dega". It tells what to expect; nothing is to be done yet.
  */
-const FORETOLD = /^(?!(?:i|we|you|u|please|pls|plz|can|could|would|lets)\b)(?:\p{L}+\s+){1,2}(?:will|wil|shall|is\s+going\s+to|is\s+gonna|gonna|promised\s+to|promises\s+to|plans\s+to|says\s+he\s+will|says\s+she\s+will)\s+(?:pay|send|clear|settle|transfer|deposit|give)\b|\b(?:dega|degi|denge|bhejega|bhejegi|bhejenge|chukayega|chukayegi|chukayenge)\b/u;
+const FORETOLD = /^(?!(?:i|we|you|u|please|pls|plz|can|could|would|lets)\b)(?:\p{L}+\s+){1,2}(?:(?:told|said|says|tells|told\s+me|said\s+to\s+me)\s+(?:that\s+)?(?:he|she|they|\p{L}+)\s+)?(?:will|wil|shall|is\s+going\s+to|is\s+gonna|gonna|promised\s+to|promises\s+to|plans\s+to|says\s+he\s+will|says\s+she\s+will)\s+(?:pay|send|clear|settle|transfer|deposit|give)\b|\b(?:dega|degi|denge|bhejega|bhejegi|bhejenge|chukayega|chukayegi|chukayenge)\b/u;
 
 /** A message opening on a hedge or on the user's own plan: it tells, it does not order. */
 const HEDGED = /^(?:maybe|perhaps|possibly|probably|i\s+(?:think|guess|might|may|will|shall|plan\s+to|am\s+planning\s+to|am\s+thinking\s+of|am\s+going\s+to|was\s+going\s+to|was\s+thinking)|im\s+(?:going|planning|thinking)|shayad|lagta\s+hai)\b/;

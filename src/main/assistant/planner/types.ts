@@ -101,7 +101,7 @@ export interface ToolPlanning {
    * A write that "it" may ask for right after a read of one player: "raise it to 60k" after that
    * player's credit limit is this change, with these arguments and the new amount.
    */
-  afterRead?: { intent: string; args: Record<string, unknown> };
+  afterRead?: { intent: string; args: (asked: Reading) => Record<string, unknown> };
   /** Planned only when no other intent matches: "find Rahul" searches, "find Rahul's PnL" does not. */
   fallback?: boolean;
   /**
