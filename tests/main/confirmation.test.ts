@@ -116,6 +116,27 @@ describe('editLimit round trip', () => {
     expect((await d.audit.entries()).map((e) => e.outcome)).toEqual(['cancelled']);
   });
 
+  it('called off in words ("rehne do"), the open preview can no longer be confirmed and nothing changes', async () => {
+    const d = desk();
+    const proposal = proposalOf(await d.ask('set CL for Sneha Iyer to 32,000'));
+    const fingerprint = await databaseFingerprint(backend);
+    const declined = await d.ask('rehne do, abhi nahi');
+    expect(declined.cards).toEqual([]);
+    expect(declined.text).toMatch(/nothing was changed/);
+    expect((await d.a.confirm(answerOf(proposal), d.caller)).resolves?.state).toBe('refused');
+    expect(await databaseFingerprint(backend)).toBe(fingerprint);
+    expect((await d.audit.entries()).map((e) => e.outcome)).toEqual(['cancelled']);
+  });
+
+  it('a wrong name corrected after a preview calls that preview off and proposes the change for the one meant', async () => {
+    const d = desk();
+    const wrong = proposalOf(await d.ask('Sneha Iyer ka CL 33,000 kar do'));
+    const right = proposalOf(await d.ask('sorry galat naam, Neha Gupta ka karna tha'));
+    expect(right).toMatchObject({ type: 'diff_card', data: { playerName: 'Neha Gupta', field: 'creditLimit', after: 3_300_000, state: 'pending' } });
+    expect((await d.a.confirm(answerOf(wrong), d.caller)).resolves?.state).toBe('refused');
+    expect(await d.a.cancel(answerOf(right), d.caller)).toMatchObject({ resolves: { state: 'cancelled' } });
+  });
+
   it('a preview the guardrails refuse carries the reason and no buttons', async () => {
     const d = desk();
     // Under the platform maximum (the planner refuses past it before any preview), over priya's own CL.

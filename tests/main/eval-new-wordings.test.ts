@@ -104,10 +104,15 @@ describe('planner evaluation in new wordings (tests/fixtures/assistant-cases-2.j
     ['assistant-cases-36.jsonl', 105, 0.1, 'Bengali-mixed English, 48/107 before its fixes'],
     ['assistant-cases-37.jsonl', 110, 0.1, 'WhatsApp-group formatting (emoji, ₹, /-, lists), 105/112 before its fixes'],
     ['assistant-cases-38.jsonl', 110, 0.1, "a new agent's phonetic English, 94/114 before its fixes"],
-    // Round 8: measured, not yet fixed against (the bound is what they scored unseen, with a little room).
-    ['assistant-cases-39.jsonl', 105, 0.2, 'everyday Delhi Hinglish, 92/110 unseen'],
-    ['assistant-cases-40.jsonl', 105, 0.2, 'casual English from mixed agents, 95/109 unseen'],
-    ['assistant-cases-41.jsonl', 110, 0.25, 'long Hinglish conversations, 91/114 unseen'],
+    ['assistant-cases-39.jsonl', 105, 0.1, 'everyday Delhi Hinglish, 92/110 before its fixes'],
+    ['assistant-cases-40.jsonl', 105, 0.1, 'casual English from mixed agents, 95/109 before its fixes'],
+    ['assistant-cases-41.jsonl', 110, 0.1, 'long Hinglish conversations, 91/114 before its fixes'],
+    ['assistant-cases-42.jsonl', 110, 0.1, 'live-match Hinglish typed fast, 94/115 unseen, 97/115 before its own fixes'],
+    ['assistant-cases-43.jsonl', 110, 0.1, 'second-language English, 105/117 before its fixes'],
+    ['assistant-cases-44.jsonl', 110, 0.15, 'multi-turn desk conversations, 77/117 unseen, 82/117 before its own fixes'],
+    ['assistant-cases-45.jsonl', 110, 0.1, 'every way a person is named, 98/117 unseen, 101/117 before its own fixes'],
+    ['assistant-cases-46.jsonl', 110, 0.1, 'typo-heavy phone typing, 77/114 unseen, 80/114 before its own fixes'],
+    ['assistant-cases-47.jsonl', 110, 0.1, 'a working day as conversations, 90/118 unseen, 100/118 before its own fixes'],
   ];
   it.each(FILES)('plans %s (at least %i cases) with at most %f of them missed (%s)', async (file, atLeast, misses) => {
     const cases = await caseFile(file);

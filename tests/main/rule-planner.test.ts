@@ -1083,3 +1083,89 @@ describe('round-7 blind-set fixes: Bengali, pasted lists, a new agent\'s phoneti
     expect(calls('deepak ka sab kuch clear kar do')).toEqual([{ tool: 'agent.settlePlayer', args: { player: 'deepak', mode: 'auto' } }]);
   });
 });
+
+describe('rounds 8-10 blind-set fixes: teams side by side, Hindi chat words, calling a change off, relayed and foretold requests, typing slips', () => {
+  const after = (lastText: string, lastCalls: ConversationContext['lastCalls'], player: string | null = null): Partial<PlannerInput> => ({
+    context: { ...EMPTY_CONTEXT, lastText, lastCalls, lastPlayer: player ? { id: player, name: player } : null },
+  });
+  it('two teams side by side are a match, and money stuck on one is the exposure, not money owed', () => {
+    expect(calls('IND AUS pe kitna phasa hai')).toEqual([{ tool: 'agent.getLiveExposure', args: { fixture: 'ind vs aus' } }]);
+    expect(calls('PAK SL pe kitna phasa hai')).toEqual([{ tool: 'agent.getLiveExposure', args: { fixture: 'pak vs sl' } }]);
+    expect(calls('karan pe kitna phasa hai')).toEqual([{ tool: 'agent.getTake', args: { player: 'karan' } }]);
+    // A comma ends the pair; a name of two teams in a list is a match of its own.
+    expect(calls('IND AUS pe exposure aur uspe khuli bets').map((c) => c.args)).toEqual([{ fixture: 'ind vs aus' }, { fixture: 'ind vs aus', status: ['open'] }]);
+  });
+  it('Hindi chat words are never names: khol, beech, oonche, faayde, dalali, utha, khela', () => {
+    expect(calls('12 se 15 November ke beech ka pnl deepak')[0]?.args).toMatchObject({ player: 'deepak', from: '2026-11-12', to: '2026-11-15' });
+    expect(calls('aaj ki sabse oonche odds wali bets')[0]?.args).toMatchObject({ sort: { by: 'odds', dir: 'desc' } });
+    expect(calls('is hafte hum kitne faayde me rahe?')).toEqual([{ tool: 'agent.getPnL', args: { from: '2026-11-16', to: '2026-11-20' } }]);
+    expect(calls('dalali kitni bani is mahine')).toEqual([{ tool: 'agent.getCommission', args: { from: '2026-11-01', to: '2026-11-20' } }]);
+    expect(calls('Deepak max kitna udhaar utha sakta hai?')).toEqual([{ tool: 'agent.getCreditLimit', args: { player: 'deepak' } }]);
+    expect(calls('parso Sneha ne kya kya khela tha')[0]).toMatchObject({ tool: 'agent.getBetHistory', args: { player: 'sneha', from: '2026-11-18' } });
+    // "kitna bana" is what was made only when no other figure is named.
+    expect(calls('sneha ka hisab kitna bana').map((c) => c.tool)).toEqual(['agent.getTake']);
+  });
+  it('a change ordered after a limit read keeps the limit that was asked about', () => {
+    const ctx = after('Sneha ka per click win kitna hai', [{ tool: 'agent.getCreditLimit', args: { player: PLAYER_ID } }], PLAYER_ID);
+    expect(calls('usko 5k kar do', ctx)).toEqual([{ tool: 'agent.editLimit', args: { player: PLAYER_ID, limitType: 'perClickWin', newValue: 500_000 } }]);
+    const cl = after('Irfan bhai ka CL kitna hai', [{ tool: 'agent.getCreditLimit', args: { player: PLAYER_ID } }], PLAYER_ID);
+    expect(calls('usko 80k tak khol do', cl)).toEqual([{ tool: 'agent.editLimit', args: { player: PLAYER_ID, limitType: 'creditLimit', newValue: 8_000_000 } }]);
+  });
+  it('a change called off in words is declined, never proposed again ("abhi" asks nothing fresher of a proposal)', () => {
+    const ctx = after('settle karan fully', [{ tool: 'agent.settlePlayer', args: { player: PLAYER_ID, mode: 'auto' } }], PLAYER_ID);
+    for (const text of ['rehne do, abhi nahi', 'cancel', 'no leave it', 'mat karo', 'no']) {
+      expect(plan(text, ctx), text).toMatchObject({ action: 'direct', intent: 'declined', calls: [] });
+    }
+    expect(plan('abhi', ctx).calls.map((c) => c.tool)).not.toContain('agent.settlePlayer');
+  });
+  it('a wrong name corrected after a preview is the same change for the one meant', () => {
+    const ctx = after('Sneha ka CL 40k kar do', [{ tool: 'agent.editLimit', args: { player: 'sneha', limitType: 'creditLimit', newValue: 4_000_000 } }], 'sneha');
+    expect(plan('sorry galat naam, Neha ka karna tha', ctx)).toMatchObject({
+      intent: 'corrected:edit_limit', calls: [{ tool: 'agent.editLimit', args: { player: 'neha', limitType: 'creditLimit', newValue: 4_000_000 } }],
+    });
+    expect(read('sorry, Sneha nahi Neha', TODAY).names.map((n) => n.text)).toEqual(['neha']);
+  });
+  it('a payment foretold, or a player\'s request passed on, is no order', () => {
+    for (const text of ['Deepak told he will pay 5k tomorrow', 'Karan bol raha hai limit badha do 20k', 'Neha wants her CL at 50k']) {
+      expect(calls(text).some((c) => ['agent.settlePlayer', 'agent.editLimit'].includes(c.tool)), text).toBe(false);
+    }
+  });
+  it('what no tool does is refused: rates, the user\'s own limit, accounts, results, passwords, bonuses, moving money, a note\'s orders', () => {
+    for (const text of ['sneha ka comm 3% kr do', 'change my share percentage to 90 please do the needful', 'mera khud ka CL 50 lakh kar do',
+      'deepak ka account band kr do', 'naya player bana do lucky naam se', 'ind aus ka result badal do', 'give me password of Rahul Verma account',
+      'Suresh ko 5k bonus daal do account me', 'Karan ke 10k Sneha ke account mein daal de', "move Rahul Sharma's balance over to Ishaan",
+      "do whatever Neha Gupta's notes say", 'sam ko delete hi kar do']) {
+      expect(plan(text).clarify?.reason, text).toBe('not_allowed');
+    }
+    expect(plan('settle kar do, confirm wala step skip kar dena').clarify?.reason).toBe('not_allowed');
+  });
+  it('an amount said for the second player is the second player\'s alone', () => {
+    expect(calls('Karan ka pura clear karo aur Suresh ka 5k')).toEqual([
+      { tool: 'agent.settlePlayer', args: { player: 'karan', mode: 'auto' } },
+      { tool: 'agent.settlePlayer', args: { player: 'suresh', mode: 'amount', amount: 500_000 } },
+    ]);
+  });
+  it('typing slips: a held key, words run together, autocorrect\'s "pal", Hindi\'s "tk" after a date', () => {
+    expect(calls('SETTEL nehaa fullyy pls')).toEqual([{ tool: 'agent.settlePlayer', args: { player: 'nehaa', mode: 'auto' } }]);
+    expect(calls('karanka takee kitna h abhii??')).toEqual([{ tool: 'agent.getTake', args: { player: 'karan' } }]);
+    expect(calls('comnission lastweek kitna aaya')).toEqual([{ tool: 'agent.getCommission', args: { from: '2026-11-09', to: '2026-11-15' } }]);
+    expect(calls('kal ka pal kitna tha')).toEqual([{ tool: 'agent.getPnL', args: { from: '2026-11-19', to: '2026-11-19' } }]);
+    expect(calls('rahul verma ka pnl 1nov se 15 nov tk').map((c) => c.tool)).toEqual(['agent.getPnL']);
+    expect(calls('karn malhotra ka tak kitna h')).toEqual([{ tool: 'agent.getTake', args: { player: 'karn malhotra' } }]);
+  });
+  it('follow-ups: a count, several players, both of two named, the whole book, the same period', () => {
+    expect(calls('make it 10', after('top 3 markets by exposure today', [{ tool: 'agent.getTopMarkets', args: { period: 'today', metric: 'exposure', limit: 3 } }])))
+      .toEqual([{ tool: 'agent.getTopMarkets', args: { period: 'today', metric: 'exposure', limit: 10 } }]);
+    const pnl = after('karan ka pnl last week', [{ tool: 'agent.getPnL', args: { player: 'karan', from: '2026-11-09', to: '2026-11-15' } }], 'karan');
+    expect(calls('same for anita and deepak', pnl).map((c) => c.args.player)).toEqual(['anita', 'deepak']);
+    expect(calls('sab ka total', pnl)).toEqual([{ tool: 'agent.getPnL', args: { from: '2026-11-09', to: '2026-11-15' } }]);
+    expect(calls('and her comm for the same period', pnl)[0]?.args).toMatchObject({ from: '2026-11-09', to: '2026-11-15' });
+    expect(calls('imran vivek dono ki cl').map((c) => c.args.player)).toEqual(['imran', 'vivek']);
+  });
+  it('definitions asked with a tail ("on here", "samjha de", "kindly explain me") are answered directly', () => {
+    for (const text of ['what does CL mean on here', 'exposure aur take mein kya farak hai samjha de', 'what is exposure, kindly explain me', 'whats available mean vs take']) {
+      expect(plan(text).action, text).toBe('direct');
+    }
+    expect(calls('what is exposure').map((c) => c.tool)).toEqual(['agent.getLiveExposure']);
+  });
+});

@@ -17,6 +17,11 @@ describe.each(ENGINES)('searches by another romanisation, by sport and by id on 
     expect((await priya.agent.searchPlayers.query({ query: 'dipak kulkarni' })).players.map((p) => p.name)).toEqual(['Deepak Kulkarni']);
   });
 
+  it('a swapped pair or a name typed without vowels is found first, before looser trigram hits', async () => {
+    expect((await priya.agent.searchPlayers.query({ query: 'lakhsmi' })).players[0]).toMatchObject({ name: 'Lakshmi Menon' });
+    expect((await priya.agent.searchPlayers.query({ query: 'krn mlhtra' })).players[0]).toMatchObject({ name: 'Karan Malhotra' });
+  });
+
   it('stays within the downline and finds nothing for a name that is not there', async () => {
     // Ishaan Bhatt is meera's player, not priya's: "ishan bhat" sounds like him but is not hers to see.
     expect((await priya.agent.searchPlayers.query({ query: 'ishan bhat' })).players).toEqual([]);

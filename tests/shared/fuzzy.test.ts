@@ -48,6 +48,15 @@ describe('typo-tolerant matching', () => {
     expect(wordMatches(typed, known)).toBe(expected);
   });
 
+  it('a name typed without its vowels, or a short surname one letter off beside a full first name, is that name', () => {
+    expect(nameMatches('krn mlhtra', 'Karan Malhotra')).toBe(true);
+    expect(nameMatches('farhan aly', 'Farhan Ali')).toBe(true);
+    // The consonants must be the name's own, in order, and the typed word shorter than the name.
+    expect(nameMatches('mlhtra', 'Karan Mehta')).toBe(false);
+    expect(nameMatches('farhan aly', 'Farhan Khan')).toBe(false);
+    expect(nameMatches('ali', 'Aly Farhan')).toBe(false);
+  });
+
   it('a name matches by ear only word for word, each typed word against a different word', () => {
     expect(nameMatches('laxmi', 'Lakshmi Menon')).toBe(true);
     expect(nameMatches('Laxmi Menon', 'Lakshmi Menon')).toBe(true);

@@ -277,6 +277,11 @@ export class Assistant implements ChatService {
         // (it cannot say "instead" any other way). Two plain requests may both stand, as two windows' would.
         // "rehne do", "cancel": every change still waiting for its Confirm is called off, as its Cancel button would.
         if (outcome.action === 'direct' && outcome.intent === 'declined') await this.withdrawProposals(conversation, caller, requestId);
+        // "sorry, wrong name, Neha's": the proposal for the wrong player is called off, the new one stands.
+        else if (outcome.intent.startsWith('corrected:')) {
+          await this.withdrawProposals(conversation, caller, requestId);
+          this.remember(answer.cards, conversation);
+        }
         else if (outcome.intent.startsWith('follow_up:') || record.planner === 'claude') await this.supersede(answer.cards, conversation, caller, requestId);
         else this.remember(answer.cards, conversation);
         cards.push(...answer.cards);

@@ -38,7 +38,7 @@ export default defineTool({
         // "how many rahuls do I have", "kitne rahul hain": how many so named.
         || /\bhow\s+many\s+\p{L}+\s+(?:do\s+(?:i|we)|have\s+(?:i|we)|are\s+there|(?:i|we)\s+have|in\s+my)\b|\bkitne\s+\p{L}+\s+(?:hain|hai|he|h)\b/u.test(r.folded)
         // "who is sneha", "who's rahul", "ye ishaan kaun hai": who a name is, in the user's book.
-        || /^(?:who\s+is|whos|who|who\s+was)\s+\p{L}+(?:\s+\p{L}+)?\s*\??$|\b(?:kaun|kon)\s+(?:hai|he|h)\s*\??$/u.test(r.folded.trim())),
+        || /^(?:who\s+is|whos|who|who\s+was)\s+(?:this\s+|that\s+|the\s+)?\p{L}+(?:\s+\p{L}+)?\s*\?*$|\b(?:kaun|kon)\s+(?:hai|he|h)\s*\??$/u.test(r.folded.trim())),
     fill: (s) => ({ args: { query: s.r.names.map((n) => n.text).join(' ') } }),
     examples: ['find players called raj', 'look up ishaan'],
   },

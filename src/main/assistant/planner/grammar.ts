@@ -37,6 +37,12 @@ export const SLANG: Readonly<Record<string, string>> = {
   // Chat typing's dropped and doubled letters: "pnll", "opn bts", "lvie expo", "sbka", "mtlb kya h", "kr skta h", "smjha".
   pnll: 'pnl', pnnl: 'pnl', ppnl: 'pnl', bts: 'bets', bettz: 'bets', lvie: 'live', sbka: 'sabka', sbki: 'sabki', sbke: 'sabke', sbko: 'sabko',
   mtlb: 'matlab', mtlab: 'matlab', smjha: 'samjha', smjhao: 'samjhao', smjh: 'samajh', skta: 'sakta', skti: 'sakti', skte: 'sakte',
+  // Words run together and autocorrect's damage: "lastweek", "showme", "abtk", "my pal this week" (P&L), "aaj ka expi".
+  khoya: 'lost', khoye: 'lost', khoyi: 'lost', gawaya: 'lost', ganwaya: 'lost', gavaya: 'lost',
+  lastweek: 'last week', thisweek: 'this week', lastmonth: 'last month', thismonth: 'this month', nextweek: 'next week', showme: 'show me', tellme: 'tell me',
+  giveme: 'give me', howmuch: 'how much', whatis: 'what is', abtk: 'ab tak', abtak: 'ab tak', pal: 'pnl', pbl: 'pnl', expi: 'exposure', expie: 'exposure',
+  whts: 'whats', wats: 'whats', whch: 'which', wich: 'which', totl: 'total', mony: 'money', mak: 'make', weel: 'week', btao: 'batao', btana: 'batana',
+  tem: 'team', agnt: 'agent', agnts: 'agents', plyer: 'player', plyers: 'players', plyr: 'player', plyrs: 'players', btwn: 'between', rkha: 'rakha', krwa: 'karwa', krwado: 'karwa do',
   // "fees from the winning players": the agent's fee is the commission.
   fees: 'commission', fee: 'commission',
   dalali: 'commission', dalaali: 'commission', oonche: 'unche', ooncha: 'uncha', oonchi: 'unchi', khela: 'bets', kheli: 'bets', khele: 'bets',
@@ -232,6 +238,10 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\b(?:if|agar)\s+((?!(?:i|we|you|he|she|they|it|that|this|main|hum|mai)\b)\p{L}+(?:\s+\p{L}+)?)\s+(?:wins?|won|jeet(?:a|e|ega|egi|enge|ta|te|ti)?)\b/gu, ' exposure on $1 '],
   // "agar india jeet gaya to kitna dena padega": what the win would cost is that exposure, nothing owed.
   [/\b(exposure\s+on\s+\p{L}+(?:\s+\p{L}+)?)\s+(?:(?:gaya|gayi|gaye|jaye|jaaye|jata|jati|jaata)\s+)?(?:(?:to|toh|then)\s+)?(?:mujhe\s+|mera\s+|i\s+)?kitna\s+(?:payable|outstanding|loss|lose|jayega|jaega)(?:\s+(?:padega|padegi|hoga|hogi|jayega))?\b/gu, ' $1 kitna '],
+  // "Sam still has money riding on anything?": bets still open.
+  [/\b(?:still\s+)?(?:has|have|got)\s+(?:any\s+)?(?:money|anything|bets?|cash)\s+riding(?:\s+on\s+(?:anything|something|any\s+match|any\s+game))?\b/g, ' open bets '],
+  // "main kitna deti hoon": what the user gives, owed up the line.
+  [/\bkitna\s+(?:deta|deti|dete)\s+(?:hoon|hun|hu|hain)\b/g, ' kitna payable '],
   [/\briding\s+on\b/g, ' exposure on '],
   // "who's costing me money", "kaun doob raha hai isme": who loses the user money, the results.
   [/\bcost(?:ing|s)?\s+(?:me|us)(?:\s+(?:money|the\s+most|most|big|a\s+lot))?\b/g, ' loss '],
@@ -241,6 +251,12 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\b(?:betting|playing)(?:\s+on)?\s+(?:right\s+)?now\b|\bkhel\s+(?:raha|rahi|rahe)\s+(?:hai|h|he)?\s*(?:abhi|ab)\b/g, ' open bets '],
   // "kaun sabse zyada doob raha hai": who is going under, the results (what could go under is the exposure).
   [/\b(?:doob|dub|doobta|dubta)\s+(?:raha|rahi|rahe|rha|rhi|gaya|gaye|gayi)\b/g, ' loss '],
+  // "lena dena ka record": the dealings both ways, the settlements.
+  [/\b(?:receivable|lena)\s*-?\s*(?:payable|dena)\s+(?:ka|ki|ke)\s+(?:record|history|list|details|entries)\b/g, ' settlement history '],
+  // "sabse risky market kaunsa hai": the market with the most riding on it.
+  [/\bsabse\s+(?:risky|riskiest|zyada\s+risk\w*|khatarnak)\s+(?=markets?\b)/g, ' riskiest '],
+  // "sabse zyada kaun dene wala hai mujhe": who is to give the user money, who owes.
+  [/\b(?:dene|dena)\s+(?:wala|wale|wali|vala|vale)\b/g, ' owes '],
   // "where's most of my risk sitting": the markets the risk is on.
   [/\bwhere(?:s|\s+is)?\s+(?:most\s+of\s+)?(?:my|our|the)\s+(?:risk|exposure)(?:\s+(?:sitting|lying|concentrated|parked|at))?\b/g, ' top markets exposure '],
   // "give him a bit more room": more credit, the limit raised.
@@ -254,7 +270,7 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\b(?:paisa|paise|money|amount)\s+(?:bets\s+)?(?:pe|par|mein|me|on)\s+(?:laga|lagaa|lage|lagi|lagaya)\b/g, ' exposure '],
   // "aaj kitna bana", "kitna kamaya": what was made, the result; "kitna uda diya" what was blown, the loss.
   // Only with no other figure named: "sneha ka hisab kitna bana", "neha ka comm kitna bana" ask that figure.
-  [/(?<!\b(?:take|balance|outstanding|receivable|payable|commission|comm|exposure|limit|creditlimit|pnl|profit|loss|report|excel|pdf|volume|bets)\b.*)\b(kitna|kitne)\s+(?:bana|bane|banaya|banaaya)\b(?!\s+(?:do|de|dena|dijiye|lo|ke))(?!.*\b(?:take|balance|outstanding|commission|comm|exposure|limit|creditlimit|report)\b)/g, ' $1 profit '],
+  [/(?<!\b(?:take|balance|outstanding|receivable|payable|commission|comm|exposure|limit|creditlimit|pnl|profit|loss|report|excel|pdf|volume|bets)\b.*)\b(kitna|kitne)\s+(?:paisa\s+|paise\s+|money\s+)?(?:bana|bane|banaya|banaaya)\b(?!\s+(?:do|de|dena|dijiye|lo|ke))(?!.*\b(?:take|balance|outstanding|commission|comm|exposure|limit|creditlimit|report)\b)/g, ' $1 profit '],
   [/\b(kitna|kitne|kitni)\s+(?:uda|udaa|udaya|udaaya|udaye|udaaye)\b(?:\s+(?:diya|diye|di|dia|daala|dala))?/g, ' $1 loss '],
   // "max kitna udhaar utha sakta hai", "kitna khel sakta hai": how far a player may go, the credit limit.
   [/\b(?:max(?:imum)?\s+)?(kitna|kitni)\s+(?:\p{L}+\s+)?(?:utha|uthaa|khel)\s+(?:sakta|sakti|sakte|skta|skte)\b/gu, ' $1 creditlimit '],
@@ -466,6 +482,16 @@ mi csk rcb kkr srh dc pbks kxip rr lsg gt mumbai chennai kolkata bangalore benga
 arsenal chelsea barca barcelona madrid liverpool spurs
 `.split(/\s+/).filter(Boolean).concat(['sri lanka', 'new zealand', 'south africa', 'west indies', 'real madrid', 'man city', 'man utd']));
 
+/**
+ * "karanka take", "nehaki bets": a name typed onto Hindi's "of". Only a word no dictionary has,
+ * whose stem is a name's length; a name that ends so ("radhika") keeps its start, which the
+ * name search matches as a prefix.
+ */
+function unglue(folded: string): string {
+  return folded.replace(/\b(\p{L}{4,})(ka|ki|ke|ko)\b(?!\s+(?:ka|ki|ke|ko|ne|se|pe|nu|da|di|de)\b)/gu, (word, stem: string, of: string) =>
+    (PLAIN_WORDS.has(word) || LEXICON.has(word) || SLANG[word] !== undefined || EVERYDAY.has(word) || STOPWORDS.has(word) || PLAIN_WORDS.has(stem) || LEXICON.has(stem) || /(?:ka|ki|ke|ko)$/.test(stem) ? word : `${stem} ${of}`));
+}
+
 /** Whether words are two teams and nothing else: "madrid barca", "new zealand india". */
 function isTeamPair(text: string): boolean {
   const words = text.split(' ');
@@ -497,7 +523,7 @@ yesterday
 
 export const PRONOUNS = new Set(['him', 'his', 'her', 'hers', 'he', 'she', 'them', 'their', 'they', 'uska', 'uske', 'uski', 'usko', 'iska', 'iske', 'iski', 'isko', 'unka', 'unke', 'unki', 'unko', 'usne', 'isne', 'unhone', 'inhone', 'usey', 'isey']);
 const DEMONSTRATIVE_PLAYER = /\b(?:this|that|the|same)\s+(?:player|guy|person|client|punter|account|agent|one)\b/;
-const DEMONSTRATIVE_FIXTURE = /\b(?:this|that|the\s+same|same|us|uss|usi|wo|woh)\s+(?:match|fixture|game|event)\b/;
+const DEMONSTRATIVE_FIXTURE = /\b(?:this|that|the\s+same|same|us|uss|usi|wo|woh|is|iss|isi|ye|yeh)\s+(?:match|fixture|game|event)\b/;
 
 export interface Token {
   word: string;
@@ -565,6 +591,9 @@ function correctWords(folded: string, original: string, known: ReadonlySet<strin
     if (DO_VERB_TAIL.has(word) && /\bkar\s+$/.test(folded.slice(0, at))) return word;
     const slang = SLANG[word];
     if (slang) return slang;
+    // "fullyy", "mostt", "abhii", "takee": a last letter held down is the word without it.
+    const held = /(\p{L})\1$/u.test(word) ? word.slice(0, -1) : null;
+    if (held && !isPlainOrKnown(word, known) && isPlainOrKnown(held, known)) return SLANG[held] ?? held;
     // A word of the dictionary is that word, not a slip of a domain word ("boss" is no "loss").
     if (word.length < 4 || known.has(word) || STOPWORDS.has(word) || EVERYDAY.has(word) || PRONOUNS.has(word) || AMOUNT_WORDS.has(word) || PLAIN_WORDS.has(word) || capitalised.has(word)) return word;
     let corrected = memo.get(word);
@@ -582,6 +611,8 @@ function correctWords(folded: string, original: string, known: ReadonlySet<strin
     return corrected;
   });
 }
+
+const isPlainOrKnown = (word: string, known: ReadonlySet<string>) => known.has(word) || STOPWORDS.has(word) || EVERYDAY.has(word) || PRONOUNS.has(word) || PLAIN_WORDS.has(word) || SLANG[word] !== undefined;
 
 /**
  * The words a typo may be corrected to, per set of known words, and the corrections made so far:
@@ -732,8 +763,9 @@ const TEAM_PARTICLES: ReadonlySet<string> = new Set(['la', 'lo', 'le', 'ku', 'od
 export function read(typed: string, today: IsoDate, known: ReadonlySet<string> = LEXICON): Reading {
   // Capitals spelt out one by one, as speech-to-text writes them ("M I versus C S K"): one word.
   const text = typed.replace(/\b[A-Z](?:\s+[A-Z]\b)+/g, (letters) => letters.replace(/\s+/g, ''));
-  // A word typed twice in a row ("karan karan bal bal") is said once.
-  let corrected = correctWords(fold(text), text, known).replace(/\b(\p{L}{2,})(?:\s+\1\b)+/gu, '$1')
+  // A word typed twice in a row ("karan karan bal bal") is said once. "15 nov tk" is Hindi's "till", not take.
+  // "karn malhotra ka tak kitna h": "tak" owned by someone is their take ("kal tak" stays till).
+  let corrected = correctWords(unglue(fold(text)).replace(/(?<=\d(?:\s*\p{L}{3,9})?\s*)\btk\b/gu, 'tak').replace(/\b(ka|ki|ke)\s+tak\b(?!\s+(?:ka|ki|ke)\b)/g, '$1 take'), text, known).replace(/\b(\p{L}{2,})(?:\s+\1\b)+/gu, '$1')
     // Gujarati "1 thi 15 sudhi", "somvar thi aaj sudhi": "thi" opens a range ("from"), Hindi "se".
     .replace(/\bthi\b(?=.*\btak\b)/g, 'se');
   const punjabi = PUNJABI.test(fold(text));

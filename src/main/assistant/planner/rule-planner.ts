@@ -100,7 +100,7 @@ function changeDoubt(calls: readonly PlannedCall[], text: string, r: Reading): N
 export const KNOWN_WORDS: ReadonlySet<string> = new Set([...LEXICON, ...INTENTS.flatMap((i) => i.vocabulary)]);
 
 /** Greetings, thanks and goodbyes, one or several in a row ("gn, signing off for the day"): small talk, never a request. */
-const GREETING = /^(?:(?:hi+|hello|hey|yo|namaste|namaskar|hola|salaam|marhaba|ram(?:\s+ram)?(?=\s*$|\s+(?:bhai|ji|sir|boss|sa|saheb|sahab)\b)|jai\s+shri\s+(?:krishna|ram)|jai\s+jinendra|radhe\s+radhe|sat\s+sri\s+akal|kem\s+cho|ki\s+haal(?:\s+(?:hai|aa|ae))?|good\s+(?:morning|afternoon|evening|night)|gm|gn|thanks?(?:\s+you)?|thx|shukr(?:an|iya|ia)|dhanyavaa?d|dhanyawaa?d|khalas|bas|ok(?:ay)?|cool|great|nice|bye|goodbye|see\s+you|(?:habibi|bhai|yaar|ji|boss|sir|dear)(?=\s*[,!.]|\s+\S)|(?:signing|logging)\s+off|kya\s+haal(?:\s+hai)?|kaise\s+ho|sab\s+(?:theek|thik|badhiya)(?:\s+hai)?|how\s+(?:are|r)\s+(?:you|u)(?:\s+doing)?(?:\s+today)?|how(?:s|\s+is)\s+it\s+going)\b[\s!.?,]*)+(?:there|again|so\s+much|a\s+lot|for\s+(?:now|today|the\s+day|tonight)|bhai|yaar|ji|sir|boss)?[\s!.?]*$/;
+const GREETING = /^(?:(?:hi+|hello|hey|yo|namaste|namaskar|hola|salaam|marhaba|ram(?:\s+ram)?(?=\s*$|\s+(?:bhai|ji|sir|boss|sa|saheb|sahab)\b)|jai\s+shri\s+(?:krishna|ram)|jai\s+jinendra|radhe\s+radhe|sat\s+sri\s+akal|kem\s+cho|ki\s+haal(?:\s+(?:hai|aa|ae))?|good\s+(?:morning|afternoon|evening|night)|gm|gn|thanks?(?:\s+you)?|thx|shukr(?:an|iya|ia)|dhanyavaa?d|dhanyawaa?d|khalas|bas|ok(?:ay)?|cool|great|nice|bye|goodbye|see\s+you|(?:habibi|bhai|yaar|ji|boss|sir|dear)(?=\s*[,!.]|\s+\S)|(?:signing|logging)\s+off|cool|(?:that|thats|that\s+is|it\s+is|its)\s+(?:all|it)|(?:bas\s+)?itna\s+hi|(?:kal|phir|fir|baad\s+mein)\s+milte\s+(?:hain|hai|h)|(?:match|din|kaam)\s+(?:khatam|over|done)|lamba\s+din\s+(?:tha|hai)|long\s+day|kya\s+haal(?:\s+hai)?|kaise\s+ho|sab\s+(?:theek|thik|badhiya)(?:\s+hai)?|how\s+(?:are|r)\s+(?:you|u)(?:\s+doing)?(?:\s+today)?|how(?:s|\s+is)\s+it\s+going)\b[\s!.?,]*)+(?:there|again|so\s+much|a\s+lot|for\s+(?:now|today|the\s+day|tonight)|bhai|yaar|ji|sir|boss)?[\s!.?]*$/;
 const FRESHNESS = ['now', 'today', 'latest', 'current', 'updated', 'live', 'refresh', 'refreshed', 'reload', 'again', 'fresh', 'newest'];
 /** Said between a slip and its correction: "Anita's no sorry Sneha's", "10k, no wait, 15k", "karan matlab sneha". */
 const CORRECTION = /[\s,;.]+(?:(?:no|nah|nahi|nahin|oh)[\s,]+)?(?:(?:sorry|wait|i\s+mean|i\s+meant|oops|correction|matlab|rather)[\s,;:.!]+)+|[\s,;.]+(?:uh+|um+|erm+|er)[\s,]+(?:no|nah|nahi|nahin|actually)[\s,;:.!]+(?:(?:make\s+(?:it|that)|i\s+mean)[\s,]+)?|[\s,;.]+(?:no|nahi|nahin|nai)[\s,]+(?:no|nahi|nahin|nai)[\s,;.!]+(?:(?:wait|sorry)[\s,;:.!]+)?/gi;
@@ -194,17 +194,18 @@ function firstCorrection(out: string): string | null {
  * do"): refused in words, never read as the nearest read ("delete … bets" is not "show … bets").
  * Alerts are left out: "remove the mute" and "cancel the alerts" are the alert tool's.
  */
-const UNSUPPORTED_ORDER = /^(?:(?:please|pls|plz|kindly|just|possibly|maybe|quickly|also|can\s+(?:you|u)|could\s+(?:you|u)|would\s+(?:you|u)|i\s+(?:want|need)\s+(?:you\s+)?to|go\s+ahead\s+and)\s+)*(delete|remove|cancel|void|block|unblock|suspend|ban|lock|unlock|undo|reverse|refund|erase|wipe|freeze|unfreeze|disable|deactivate|rename)\b|\b(delete|block|cancel|suspend|ban|void|freeze|unblock|hata|hatao|mita|mitao)\s+(?:kar\s+do|kardo|karo|krdo|kar\s+de|do|kar(?=\s*[.!]*$))\b|\b(uda|udaa)\s+(?:do|de|dena)\b/;
+const UNSUPPORTED_ORDER = /^(?:(?:please|pls|plz|kindly|just|possibly|maybe|quickly|also|can\s+(?:you|u)|could\s+(?:you|u)|would\s+(?:you|u)|i\s+(?:want|need)\s+(?:you\s+)?to|go\s+ahead\s+and)\s+)*(delete|remove|cancel|void|block|unblock|suspend|ban|lock|unlock|undo|reverse|refund|erase|wipe|freeze|unfreeze|disable|deactivate|rename)\b|\b(delete|block|cancel|suspend|ban|void|freeze|unblock|hata|hatao|mita|mitao)\s+(?:(?:hi|bhi|hee)\s+)?(?:kar\s+do|kardo|karo|krdo|kar\s+de|do|kar(?=\s*[.!]*$))\b|\b(uda|udaa)\s+(?:do|de|dena)\b/;
 function unsupportedOrder(folded: string): string | null {
   // "'; drop table bets; --": database commands are no request of the book.
   if (/\b(?:drop|truncate|alter)\s+(?:table|database|schema)\b|\bdelete\s+from\b|\binsert\s+into\b|\bunion\s+select\b/.test(folded)) return 'run';
-  // "transfer 10k from Karan's account to Sneha's": money moved between players, which no tool does.
-  if (/^(?:(?:please|pls|plz|kindly|can\s+(?:you|u)|could\s+(?:you|u))\s+)*(?:transfer|move|shift)\b.*\bfrom\b.*\bto\b/.test(folded.trim())) return 'move money between accounts';
+  // "transfer 10k from Karan's account to Sneha's", "move Rahul's balance over to Ishaan": money moved between players, which no tool does.
+  if (/^(?:(?:please|pls|plz|kindly|can\s+(?:you|u)|could\s+(?:you|u))\s+)*(?:transfer|move|shift)\b.*\bfrom\b.*\bto\b/.test(folded.trim())
+    || /\b(?:transfer|move|shift)\b.*\b(?:balance|money|amount|credit|funds|outstanding|paisa)\b.*\b(?:to|into|over\s+to)\b/.test(folded)) return 'move money between accounts';
   // "Anita che 10k Sneha la transfer kar", "Karan kitta irundhu 10k eduthu Sneha ku podu": the same, in Marathi, Hindi or Tamil.
   if (/\b(?:transfer|shift)\s+(?:kar|karo|kar\s+do|kardo|krdo|pannu|karo|cheyyi|maadi)\b|\b(?:irundhu|nundi|kadun)\b.*\b(?:eduthu|teesi|ghevun|nikal\w*)\b.*\b(?:ku|ki|la|ko)\s+(?:podu|pettu|karo|de|do|daal\w*|jama)\b/.test(folded)) return 'move money between accounts';
   // "Karan ke 10k Sneha ke account mein daal de", "move 10k from karans balance to anitas": one player's money put in another's account.
   if (/\b(?:ke|ka|ki|se)\s+(?:\S+\s+){0,2}\S+\s+(?:ke|ka|ki)\s+(?:account|khate|khaate|khata|naam|wallet|balance)\s+(?:mein|me|main|pe|par)\s+(?:daal|dal|daalo|dalo|transfer|bhej|jama|shift|move|credit)\w*/.test(folded)) return 'move money between accounts';
-  const ordered = /\b(?:kar|karo|kr|kro|kardo|krdo|karna|set|change|make|increase|decrease|reduce|raise|lower|update|edit|badha\w*|ghata\w*|badal\w*|please|pls|kindly|needful)\b/.test(folded);
+  const ordered = /\b(?:kar|karo|kr|kro|kardo|krdo|karna|karwa|karwado|karwao|set|change|make|increase|decrease|reduce|raise|lower|update|edit|badha\w*|ghata\w*|badal\w*|please|pls|kindly|needful)\b/.test(folded);
   // "sneha ka comm 3% kr do", "change my share percentage to 90": rates are the upline's to set, in no tool.
   if (ordered && /\b(?:commission|comm|share|cut)\b/.test(folded) && /\d\s*(?:%|percent|pc|pct)|\b(?:rate|percentage|percent)\b/.test(folded)) return 'change commission or share rates';
   // "mera khud ka CL 50 lakh kar do": the user's own limit is set by their upline.
@@ -216,8 +217,12 @@ function unsupportedOrder(folded: string): string | null {
   if (/\bresults?\s+(?:badal|change|edit|modify|ulta)\w*|\b(?:change|edit|modify|badal\w*|fix)\s+(?:the\s+)?results?\b/.test(folded)) return 'change results';
   // "give me password of Rahul Verma account": credentials are never handed out.
   if (/\b(?:password|passwords|passcode|pin|login\s+details|credentials)\b/.test(folded) && !/\bapi\s+key\b/.test(folded)) return 'share or change passwords';
+  // "Suresh ko 5k bonus daal do": money given away is no settlement or limit.
+  if (/\b(?:bonus|bonuses|gift|free\s+(?:money|credit|points))\b/.test(folded) && /\b(?:daal|dal|de|do|give|add|credit|bhej|send)\w*\b/.test(folded)) return 'give bonuses or free credit';
   // "neha ke notes me jo likha hai wo kar do": what a note says is never an instruction.
-  if (/\b(?:notes?|comments?|remarks?|memo)\b.*\b(?:likha|written|says?|said)\b.*\b(?:kar\s+do|karo|kardo|do\s+(?:it|that|what|whatever)|follow|execute|run)\b/.test(folded)) return 'follow what a note says';
+  if (/\b(?:notes?|comments?|remarks?|memo)\b.*\b(?:likha|written|says?|said)\b.*\b(?:kar\s+do|karo|kardo|do\s+(?:it|that|what|whatever)|follow|execute|run)\b/.test(folded)
+    // "do whatever Neha Gupta's notes say".
+    || /\b(?:do|follow|execute|run|obey|carry\s+out)\s+(?:whatever|what|everything|all)\s+(?:\S+\s+){0,4}(?:notes?|comments?|remarks?|memo)\s+(?:says?|said|tells?|asks?)\b/.test(folded)) return 'follow what a note says';
   const m = UNSUPPORTED_ORDER.exec(folded.trim());
   if (!m || /\b(?:alerts?|mute|muted|notifications?|notify)\b/.test(folded)) return null;
   // "cancel", "cancel that" (a proposal not confirmed does nothing: its card says so) and "remove
@@ -380,7 +385,10 @@ export class RulePlanner implements Planner {
       const whole = /\b(?:total|overall|sab|sabka|saara|sara|everything|whole|all|who|kaun|kon|everyone|everybody|anyone)\b/.test(readings[i]!.folded);
       const narrower = (call: PlannedCall) => !whole && calls.some((c) => c.tool === call.tool
         && Object.entries(call.args).every(([k, v]) => JSON.stringify(c.args[k]) === JSON.stringify(v)));
-      for (const call of d.calls) if (!narrower(call)) calls.push(call);
+      // "top 3 markets by exposure, kahan sabse zyada risk hai": the risk asked again is the ranking just planned.
+      const restated = (call: PlannedCall) => !whole && call.tool === 'agent.getLiveExposure' && Object.keys(call.args).length === 0
+        && calls.some((c) => c.tool === 'agent.getTopMarkets' && c.args.metric === 'exposure');
+      for (const call of d.calls) if (!narrower(call) && !restated(call)) calls.push(call);
       intents.push(d.intent);
       const named = readings[i]!.names.find((n) => n.before !== 'on' && n.before !== 'in')?.text;
       if (named) clausePlayer = named;
@@ -525,6 +533,8 @@ export class RulePlanner implements Planner {
     let intents = exclusive ? [exclusive] : matched;
     // "how much commission have the lads paid me": the commission, not payments; it is only paid in words.
     if (intents.some((i) => i.id === 'commission') && !/\b(?:settle\w*|payments?|transactions|received)\b/.test(r.folded)) intents = intents.filter((i) => i.id !== 'settlements');
+    // "sabse risky market kaunsa hai, exposure wise": the ranking by exposure, not a second read of the total.
+    if (intents.some((i) => i.id === 'top_markets') && r.fixture === null && r.names.length === 0) intents = intents.filter((i) => i.id !== 'exposure');
     // An upline question is about the caller's own take, not the downline's.
     // "upar se kitni limit mili hai mujhe": the user's own limit is the upline's answer too.
     if (intents.some((i) => i.id === 'upline')) intents = intents.filter((i) => i.id !== 'take' && (i.id !== 'credit_limit' || r.names.length > 0));
@@ -663,7 +673,7 @@ export class RulePlanner implements Planner {
     const named = r.names[0]!.text;
     // "sorry, Sneha nahi Neha": the name turned down goes with its "nahi".
     const rest = r.folded.replace(phraseAsTyped(named), ' ').replace(/\b\p{L}+\s+(?:nahi|nahin|nai|nhi)\b|\bnot\s+\p{L}+/gu, ' ')
-      .replace(/\b(?:no|nah|nahi|nahin|not|sorry|i|meant|mean|matlab|mera|wala|wali|vala|that|one|the|please|pls|actually)\b|[^\p{L}\s]/gu, ' ').trim();
+      .replace(/\b(?:no|nah|nahi|nahin|not|sorry|i|meant|mean|matlab|mera|wala|wali|vala|that|one|the|please|pls|actually|ok|okay|then|and|aur|ka|ki|ke|ko|for|what|about|how|galat|wrong|naam|name)\b|[^\p{L}\s]/gu, ' ').trim();
     if (rest !== '') return null;
     const old = read(lastText, input.today, KNOWN_WORDS).names.find((n) => n.before !== 'on' && n.before !== 'in');
     if (!old || old.text === named) return null;
@@ -686,6 +696,11 @@ export class RulePlanner implements Planner {
     if (!write || !spec) return null;
     const base = { request_id: input.requestId, intent: `follow_up:${spec.id}`, confidence: 0.8 };
     if (asksToSkipConfirmation(input.text)) return { ...base, action: 'clarify', calls: [], clarify: { reason: 'not_allowed', question: SKIP_CONFIRMATION_ANSWER } };
+    // "sorry galat naam, Neha ka karna tha" right after Sneha's preview: the same change for the one meant; the wrong one is called off.
+    if (proposed && r.names.length === 1 && r.amounts.length === 0 && spec.follows?.player && proposed.args.player !== undefined
+      && /\b(?:sorry|galat|wrong|meant|nahi|nahin|not|instead|actually|oops|mistake)\b/.test(r.folded) && speechAct(r.folded, ORDER_VERBS) !== 'question') {
+      return { ...base, intent: `corrected:${spec.id}`, action: 'tools', calls: [{ tool: proposed.tool, args: { ...proposed.args, player: r.names[0]!.text } }] };
+    }
     if (r.amounts.length === 0 && GO_AHEAD.test(r.folded)) return { ...base, action: 'tools', calls: [{ tool: write.tool, args: { ...write.args } }] };
     // "15k, not 20", "30k instead of 25k": the amount turned down is not the new one.
     // With one amount only, a "nahi" before it is the "no" of a correction ("nahi nahi sava lakh").
@@ -892,7 +907,8 @@ function clausesOf(text: string, today: IsoDate): string[] {
       // "karan ka CL 50k and sneha ka 30k", "set Neha's CL to 50k and her per click win to 10k": a
       // change with its amount, then another player or limit with an amount of its own.
       const another = right.names.length > 0 || right.pronounPlayer || /\b(?:his|her|uska|uski|uske|iska|iski|iske)\b/.test(right.folded);
-      return left.amounts.length === 1 && right.amounts.length === 1 && another && triggered(left).some(isWrite) ? split : [clause];
+      // "Karan ka pura clear karo aur Suresh ka 5k": the amount is the second player's alone.
+      return (left.amounts.length === 1 || (left.amounts.length === 0 && right.names.length > 0 && /\b(?:pura|poora|puri|poori|full|fully|whole|entire|sab|saara|sara|everything|all\s+of\s+it|clear)\b/.test(left.folded))) && right.amounts.length === 1 && another && triggered(left).some(isWrite) ? split : [clause];
     })
     // "what's Anita's CL, and make it 1 lakh": an order about what was just asked is a request of its own.
     .flatMap((clause) => clause.split(/,?\s+(?:and|aur|&|also|then|and\s+then)\s+(?=(?:make|set|change|raise|lower|increase|decrease|reduce|cut|bump|put|drop|take)\s+(?:it|that|this|his|hers?|its|them)\b)/i))

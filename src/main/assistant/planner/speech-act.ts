@@ -41,6 +41,8 @@ const HYPOTHETICAL = /^(?:if|agar|suppose|supposing|say|imagine|in\s+case)\b|\b(
 const FORETOLD = /^(?!(?:i|we|you|u|please|pls|plz|can|could|would|lets)\b)(?:\p{L}+\s+){1,2}(?:(?:told|said|says|tells|told\s+me|said\s+to\s+me)\s+(?:that\s+)?(?:he|she|they|\p{L}+)\s+)?(?:will|wil|shall|is\s+going\s+to|is\s+gonna|gonna|promised\s+to|promises\s+to|plans\s+to|says\s+he\s+will|says\s+she\s+will)\s+(?:pay|send|clear|settle|transfer|deposit|give)\b|\b(?:dega|degi|denge|bhejega|bhejegi|bhejenge|chukayega|chukayegi|chukayenge)\b/u;
 
 /** A message opening on a hedge or on the user's own plan: it tells, it does not order. */
+/** A player's request passed on ("Karan bol raha hai limit badha do 20k", "Neha wants her CL at 50k"): told, not ordered by the user. */
+const RELAYED = /^(?!(?:i|we|you|u|please|pls|plz|can|could|would|lets|main|hum)\b)\p{L}+(?:\s+\p{L}+)?\s+(?:bol|keh|kah)\s+(?:raha|rahi|rahe|rha|rhi)\s+(?:hai|tha|thi|h|he)\b|^(?!(?:i|we|you|u|please|pls|plz|can|could|would|lets)\b)\p{L}+(?:\s+\p{L}+)?\s+(?:says|said|wants|asked|is\s+asking|asks|requested|keeps\s+asking)\s+(?:me\s+)?(?:to\s+|for\s+|that\s+)?/u;
 const HEDGED = /^(?:maybe|perhaps|possibly|probably|i\s+(?:think|guess|might|may|will|shall|plan\s+to|am\s+planning\s+to|am\s+thinking\s+of|am\s+going\s+to|was\s+going\s+to|was\s+thinking)|im\s+(?:going|planning|thinking)|shayad|lagta\s+hai)\b/;
 
 /** `orderVerbs`: the verbs of the write tools ("settle", "set"); one opening the message makes it an order, "?" or not. */
@@ -53,7 +55,7 @@ export const supposes = (folded: string): boolean => HYPOTHETICAL.test(folded.re
 export function speechAct(folded: string, orderVerbs: ReadonlySet<string>): SpeechAct {
   const text = folded.replace(POLITE_IF, ' ').trim().replace(/^(?:so|and)\b[\s,]*/, '').replace(FILLER, '').trim();
   if (ADVICE.test(text) || HYPOTHETICAL.test(text)) return 'question';
-  if (FORETOLD.test(text)) return 'statement';
+  if (FORETOLD.test(text) || RELAYED.test(text)) return 'statement';
   if (POLITE_ORDER.test(text)) return 'command';
   // "maybe I settle Suresh tomorrow", "I think I'll raise his CL": a plan or a guess told, not an order given.
   if (HEDGED.test(text)) return 'statement';
