@@ -979,14 +979,17 @@ describe('round-5 blind-set fixes: Punjabi, dictation, the master agent\'s words
     expect(calls('Arjun ko 50k ka settlement du toh uska kitna bachega?')).toEqual([{ tool: 'agent.getTake', args: { player: 'arjun' } }]);
     expect(calls('karan will pay 15k tomorrow').map((c) => c.tool)).not.toContain('agent.settlePlayer');
   });
-  it('a payment told is offered to be booked, never proposed until the user says so', () => {
+  it('a payment told is looked up (is it booked yet?), never proposed until the user says so', () => {
     const told = plan('Sneha paid 15k cash');
-    expect(told.action).toBe('clarify');
-    expect(told.clarify?.question).toMatch(/record the 15k from sneha as a settlement/i);
+    expect(told).toMatchObject({ action: 'tools', intent: 'told:settle', calls: [{ tool: 'agent.getSettlementHistory', args: { player: 'sneha' } }] });
+    expect(calls('Karan ne 15k bheja hai GPay pe, dekh ke bata')).toEqual([{ tool: 'agent.getSettlementHistory', args: { player: 'karan' } }]);
     expect(plan('Karan paid me 5k yesterday').calls[0]?.tool).toBe('agent.getSettlementHistory');
     expect(plan('karan ne 15k nahi diye').calls.map((c) => c.tool)).not.toContain('agent.settlePlayer');
     const yes = calls('haan kar do', after([], undefined, 'Sneha paid 15k cash'));
     expect(yes).toEqual([{ tool: 'agent.settlePlayer', args: { player: 'sneha', mode: 'amount', amount: 1_500_000 } }]);
+    // After the look-up too: "haan record kar do" books what was told.
+    const looked: Partial<PlannerInput> = { context: { ...EMPTY_CONTEXT, lastText: 'Sneha paid 15k cash', lastIntent: 'told:settle', lastCalls: [{ tool: 'agent.getSettlementHistory', args: { player: 'sneha' } }] } };
+    expect(calls('haan record kar do', looked)).toEqual([{ tool: 'agent.settlePlayer', args: { player: 'sneha', mode: 'amount', amount: 1_500_000 } }]);
   });
   it('the master agent\'s words: kat, lagaan, bhav, khuli position, khaa le, plus minus', () => {
     expect(calls('is hafte ka commission kat kitna bana sab clients se')[0]?.tool).toBe('agent.getCommission');

@@ -82,7 +82,7 @@ function untilOf(args: MuteAlertsInput, now: Date, timeZone: string): Date | nul
 }
 
 // ── the planner's reading ───────────────────────────────────────────────────────────────────
-const ALERT_WORD = /\b(?:alerts?|notifications?|notifs?|pings?|alarms?)\b/;
+const ALERT_WORD = /\b(?:alerts?|notifications?|notifs?|pings?|pinging|notifying|buzzing|alarms?)\b/;
 const MUTE_WORD = /\b(?:mute|silence|snooze|quiet|band|disable|stop|block|turn\s+off|switch\s+off|off)\b/;
 // "turn login alerts back on": the alerts named between the verb and "on".
 const UNMUTE_WORD = /\b(?:unmute|unsilence|unsnooze|enable|resume|restore|turn\s+on|switch\s+on|chalu|shuru|wapas|back\s+on)\b|\b(?:turn|switch)\s+(?:\S+\s+){1,4}on\s*[.!]*$/;

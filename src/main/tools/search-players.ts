@@ -35,6 +35,8 @@ export default defineTool({
         || /\bkoi\s+(?:\S+\s+){1,2}(?:hai|he|h|hain)\b|\bnaam\s+(?:ka|ki|ke)\b|\b(?:jitne|jo\s+bhi|jitne\s+bhi)\s+(?:bhi\s+)?\S+\s+(?:hain|hai|he|h)\b/.test(r.folded)
         // "raj nu per la yaaravadhu irukangala?", "sharma nu ethana per irukanga": so named, in Tamil.
         || /\bnu\s+(?:per|peru|peyar)\b|\bani\s+(?:evaru|kaun)\b/.test(r.folded)
+        // "mohammed se start hone wale players": names that start so.
+        || /\b(?:se|from|with)\s+(?:start|shuru|begin)\w*\s+(?:hone|hote|ho)?\s*(?:wale|wali|vale)?\b|\bstart(?:s|ing)?\s+with\b/.test(r.folded)
         // "how many rahuls do I have", "kitne rahul hain": how many so named.
         || /\bhow\s+many\s+\p{L}+\s+(?:do\s+(?:i|we)|have\s+(?:i|we)|are\s+there|(?:i|we)\s+have|in\s+my)\b|\bkitne\s+\p{L}+\s+(?:hain|hai|he|h)\b/u.test(r.folded)
         // "who is sneha", "who's rahul", "ye ishaan kaun hai": who a name is, in the user's book.

@@ -86,7 +86,6 @@ export default defineTool({
       && /\b(?:paid|sent|deposited|transferred|diya|diye|di|bheja|bheje|bheji|aaya|aaye|aa\s+gaya|aa\s+gaye|received|got|mila|mile)\b/.test(r.folded)
       && !/\b(?:not|no|never|nahi|nahin|didnt|hasnt|havent|will|would|going|gonna|promised|promises|said|says|claims?|told|bola|boli|kaha|keh|dega|degi|denge|wants?|should|shall|if|agar)\b/.test(r.folded)
       && !/^(?:i|we|main|mai|maine|humne|hum)\b(?!.*\b(?:received|got|mila|mile)\b)/.test(r.folded),
-    offer: (r) => `Do you want me to record the ${r.amounts[0]!.raw.trim()} ${r.names.length === 1 ? `from ${r.names[0]!.text}` : 'paid'} as a settlement? Say yes and I will show you a preview to confirm.`,
     examples: ['settle Deepak', 'settle 5,000 with Suresh'],
   },
 });

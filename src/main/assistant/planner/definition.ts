@@ -39,9 +39,9 @@ const FRAMES = [
   `(?:i\\s+|we\\s+)?(?:do\\s+not|did\\s+not|can\\s+not|cannot|dont|didnt|cant)\\s+(?:really\\s+|quite\\s+)?(?:understand|get|know|follow)\\s+(?:what\\s+${TERM}\\s+${IS}|${TERM})`,
   `(?:i\\s+am\\s+|am\\s+)?(?:not\\s+sure|unsure|confused|not\\s+clear)\\s+(?:what\\s+${TERM}\\s+${IS}|(?:about|by|on)\\s+${TERM})`,
   `(?:i\\s+)?(?:want|need|would\\s+like)\\s+to\\s+(?:know|understand|learn)\\s+what\\s+${TERM}\\s+${IS}`,
-  `${TERM}\\s+(?:means|meaning|matlab|ka\\s+matlab|ka\\s+meaning|ka\\s+arth|ki\\s+definition)(?:\\s+(?:kya|what))?(?:\\s+(?:hai|h|hota(?:\\s+hai)?|hoti(?:\\s+hai)?))?`,
+  `${TERM}\\s+(?:means|meaning|matlab|ka\\s+matlab|ka\\s+meaning|ka\\s+arth|ki\\s+definition)(?:\\s+(?:kya|what))?(?:\\s+(?:hai|h|hota(?:\\s+(?:hai|h))?|hoti(?:\\s+(?:hai|h))?))?`,
   // "khai ka kya matlab hai"
-  `${TERM}\\s+(?:ka|ki|ke)\\s+kya\\s+(?:matlab|meaning|arth|matalab)(?:\\s+(?:hai|h|hota(?:\\s+hai)?|hoti(?:\\s+hai)?))?`,
+  `${TERM}\\s+(?:ka|ki|ke)\\s+kya\\s+(?:matlab|meaning|arth|matalab)(?:\\s+(?:hai|h|hota(?:\\s+(?:hai|h))?|hoti(?:\\s+(?:hai|h))?))?`,
   `${TERM}\\s+(?:kya|kaya)\\s+(?:hota|hoti|hote)\\s*(?:hai|h|hain)?`,
   `${TERM}\\s+(?:kya|kaya)\\s+(?:cheez|chiz|cheej)\\s+(?:hai|h|hota(?:\\s+hai)?|hoti(?:\\s+hai)?)`,
   // "khaiwal kaun hota hai": a person of the trade, asked as who

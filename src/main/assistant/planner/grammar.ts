@@ -39,6 +39,8 @@ export const SLANG: Readonly<Record<string, string>> = {
   mtlb: 'matlab', mtlab: 'matlab', smjha: 'samjha', smjhao: 'samjhao', smjh: 'samajh', skta: 'sakta', skti: 'sakti', skte: 'sakte',
   // Words run together and autocorrect's damage: "lastweek", "showme", "abtk", "my pal this week" (P&L), "aaj ka expi".
   khoya: 'lost', khoye: 'lost', khoyi: 'lost', gawaya: 'lost', ganwaya: 'lost', gavaya: 'lost',
+  // Team nicknames the trade uses: "the aussie game".
+  aussie: 'aus', aussies: 'aus', ozzies: 'aus', fuly: 'fully', tek: 'take', jokhim: 'exposure', latka: 'atka', latke: 'atke', latki: 'atki',
   lastweek: 'last week', thisweek: 'this week', lastmonth: 'last month', thismonth: 'this month', nextweek: 'next week', showme: 'show me', tellme: 'tell me',
   giveme: 'give me', howmuch: 'how much', whatis: 'what is', abtk: 'ab tak', abtak: 'ab tak', pal: 'pnl', pbl: 'pnl', expi: 'exposure', expie: 'exposure',
   whts: 'whats', wats: 'whats', whch: 'which', wich: 'which', totl: 'total', mony: 'money', mak: 'make', weel: 'week', btao: 'batao', btana: 'batana',
@@ -137,7 +139,7 @@ const SYNONYMS: Array<[RegExp, string]> = [
   // "kisne abhi tak paisa nahi diya": money not given yet is what is owed.
   [/\b(?:paisa|paise|payment|pay)\s+(?:nahi|nahin|nhi|nai)\s+(?:diya|diye|di|bheja|bheje|kiya|kari)\b/g, ' outstanding '],
   // "ishaan ka hisaab khalas karo", "pooja ka hisaab barabar kr de": the account squared, by order.
-  [/\b(?:hisaab|hisab|khata|khaata|balance|account)\s+(?:khalas|khallas|khatam|barabar|saaf|chukta|nil|zero|clear)\s+(?=(?:kar|karo|kr|kro|kardo|krdo|karde|krde|kar\s+do|kr\s+do|kar\s+de|kr\s+de|karna|krna|please|pls)\b)/g, ' settle '],
+  [/\b(?:hisaab|hisab|khata|khaata|balance|account)\s+(?:kitab\s+|kitaab\s+)?(?:khalas|khallas|khatam|barabar|saaf|chukta|nil|zero|clear)\s+(?=(?:kar|karo|kr|kro|kardo|krdo|karde|krde|kar\s+do|kr\s+do|kar\s+de|kr\s+de|karna|krna|please|pls)\b)/g, ' settle '],
   // "majhe players kon kon aahet", "mere neeche kaun kaun hai": who the user's people are, the downline.
   [/\b(?:my|mere|mera|meri)\s+(?:players|clients|log|khiladi|bande)\s+(?:kaun|kon)\b|\b(?:mere|mera|en|naa|nanna)\s+neeche\s+(?:kaun|kon)\b/g, ' downline kaun '],
   // "full list of guys under me": the people below the user are the downline.
@@ -216,6 +218,14 @@ const SYNONYMS: Array<[RegExp, string]> = [
   // "who need to give me money": who owes the user.
   [/\bwho\s+(?:needs?|has|have|is)\s+to\s+(?:give|pay|send)\s+(?:me|us)\b/g, ' who owes me '],
   [/\b(?:i|we)\s+(?:can|could|might|may)\s+(?:possibly\s+)?lose\b/g, ' exposure '],
+  // "what he's got open", "what's open on the kiwis game": bets still open.
+  [/\bgot\s+open\b|\bwhat(?:s|\s+is)?\s+(?:still\s+)?open\s+(?=on\b)/g, ' open bets '],
+  // "what's left on sneha's line": the room left on her credit.
+  [/\b(?:left|remaining|available|bacha|baaki)\s+(?:on|in)\s+(\p{L}+)\s+(?:line|credit)\b/gu, ' $1 creditlimit '],
+  // "Chelsea wale match mein kitna mila": what came of it, the result (only with no other figure named).
+  [/(?<!\b(?:take|balance|outstanding|commission|comm|paid|settlement|settle)\b.*)\b(kitna|kitne)\s+(?:paisa\s+)?(?:mila|mile)\b(?!.*\b(?:take|balance|commission|comm|paid|settle\w*|cash|gpay|bank)\b)/g, ' $1 profit '],
+  // "did it come thru?", "any money come in from karan": money received.
+  [/\b(?:come|came|gone|went|coming)\s+(?:thru|through|in)\b/g, ' received '],
   // "entry hui ki nahi?", "entry padi kya": whether a payment was booked, the settlements.
   [/\bentry\s+(?:hui|hua|ho\s+gayi|ho\s+gaya|ho\s+gyi|padi|pad\s+gayi|dali|daali|dal\s+gayi)\b/g, ' settlement history '],
   // "kitna doob sakta hai", "kitna ja sakta hai": what could be lost, the exposure.
@@ -937,8 +947,9 @@ export function read(typed: string, today: IsoDate, known: ReadonlySet<string> =
 /** What follows a verb, never a name: "to bother you", "to see the …". */
 const OBJECT_AFTER_VERB: ReadonlySet<string> = new Set(['you', 'u', 'me', 'him', 'her', 'it', 'them', 'us', 'the', 'a', 'an', 'my', 'your', 'this', 'that', 'these', 'those', 'his', 'their', 'our', 'up', 'out', 'in', 'back', 'off', 'all']);
 
-/** "everyone's results", "anybody's bets": the whole book, never a person called Everyone. */
-const EVERYONE: ReadonlySet<string> = new Set(['everyone', 'everybody', 'anyone', 'anybody', 'someone', 'somebody', 'nobody', 'all', 'each', 'every', 'sab', 'sabka', 'sabki', 'sabke']);
+/** "everyone's results", "anybody's bets": the whole book, never a person called Everyone; "bank se", "gpay pe": how money came. */
+const EVERYONE: ReadonlySet<string> = new Set(['everyone', 'everybody', 'anyone', 'anybody', 'someone', 'somebody', 'nobody', 'all', 'each', 'every', 'sab', 'sabka', 'sabki', 'sabke',
+  'bank', 'gpay', 'upi', 'paytm', 'phonepe', 'neft', 'imps', 'rtgs', 'online', 'cash', 'cheque', 'hawala']);
 
 function namedDespiteEveryday(text: string): Set<string> {
   const out = new Set<string>();
@@ -947,6 +958,7 @@ function namedDespiteEveryday(text: string): Set<string> {
     const startsSentence = before === '' || /[.!?:]$/.test(before);
     const next = /^\s+(\p{Lu}[\p{L}]*)/u.exec(text.slice(m.index + m[0].length));
     const word = fold(m[0]);
+    if (EVERYONE.has(word)) continue;
     // All capitals is how acronyms are typed ("who won the IPL"), not how a name is marked.
     if (m[0].length > 1 && m[0] === m[0].toUpperCase()) continue;
     if (!startsSentence || (next && !EVERYDAY.has(fold(next[1]!)) && !STOPWORDS.has(fold(next[1]!)))) out.add(word);

@@ -65,7 +65,7 @@ const REGIONAL: Readonly<Record<string, string>> = {
     chahiye chaiye zaroor jarur zarur bilkul ekdum ekdam fir phir abhi ab tab jab kal parso aaj turant jaldi der late pehle baad
     sabse jyada zyada sirf bas khali khaali poora wapas wapis bacha bachi bache upar neeche niche aage peeche piche saamne galti galat naam karaya karaaya karwaya karvaya karwaaya diya
     wala wali chahiye chaiye bhejo bhejdo list
-    beech bich darmiyan wahi vahi wohi yahi sa rahega rahegi rahenge rahoge rahunga rehta rehti rehte rahta rahti rahte itna itni itne isme usme inme unme ismein usmein inmein unmein ismai usmai walon waalon walo waalo wala-wali khol kholo kholdo kholna khol-do utha uthaa uthao uthata uthati uthate uthana uspe ispe unpe inpe uspar ispar unpar inpar
+    bhidu bidu apun apan re ekdum hawa hawaa beech bich darmiyan wahi vahi wohi yahi sa rahega rahegi rahenge rahoge rahunga rehta rehti rehte rahta rahti rahte itna itni itne isme usme inme unme ismein usmein inmein unmein ismai usmai walon waalon walo waalo wala-wali khol kholo kholdo kholna khol-do utha uthaa uthao uthata uthati uthate uthana uspe ispe unpe inpe uspar ispar unpar inpar
     nikal nikaal nikaldo nikalna dikhado dikhade dikhana dikhaye dikhayi hona hone honi rehne rehna rahne rahna rakho rakhna rakhdo hatao hata hatado
     chhodo chodo chhod chod gin gino ginti pata pta maloom malum samjhado samjhade khel khelo khelna khelta khelti khelte khiladi khiladiyon
     bech becho kharid kharido lagana lagao lagado lagwa uda udaa udaya udao bachao lauta lautao lautado chuka chukao chukado chukana chukta

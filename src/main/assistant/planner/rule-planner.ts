@@ -100,7 +100,7 @@ function changeDoubt(calls: readonly PlannedCall[], text: string, r: Reading): N
 export const KNOWN_WORDS: ReadonlySet<string> = new Set([...LEXICON, ...INTENTS.flatMap((i) => i.vocabulary)]);
 
 /** Greetings, thanks and goodbyes, one or several in a row ("gn, signing off for the day"): small talk, never a request. */
-const GREETING = /^(?:(?:hi+|hello|hey|yo|namaste|namaskar|hola|salaam|marhaba|ram(?:\s+ram)?(?=\s*$|\s+(?:bhai|ji|sir|boss|sa|saheb|sahab)\b)|jai\s+shri\s+(?:krishna|ram)|jai\s+jinendra|radhe\s+radhe|sat\s+sri\s+akal|kem\s+cho|ki\s+haal(?:\s+(?:hai|aa|ae))?|good\s+(?:morning|afternoon|evening|night)|gm|gn|thanks?(?:\s+you)?|thx|shukr(?:an|iya|ia)|dhanyavaa?d|dhanyawaa?d|khalas|bas|ok(?:ay)?|cool|great|nice|bye|goodbye|see\s+you|(?:habibi|bhai|yaar|ji|boss|sir|dear)(?=\s*[,!.]|\s+\S)|(?:signing|logging)\s+off|cool|(?:that|thats|that\s+is|it\s+is|its)\s+(?:all|it)|(?:bas\s+)?itna\s+hi|(?:kal|phir|fir|baad\s+mein)\s+milte\s+(?:hain|hai|h)|(?:match|din|kaam)\s+(?:khatam|over|done)|lamba\s+din\s+(?:tha|hai)|long\s+day|kya\s+haal(?:\s+hai)?|kaise\s+ho|sab\s+(?:theek|thik|badhiya)(?:\s+hai)?|how\s+(?:are|r)\s+(?:you|u)(?:\s+doing)?(?:\s+today)?|how(?:s|\s+is)\s+it\s+going)\b[\s!.?,]*)+(?:there|again|so\s+much|a\s+lot|for\s+(?:now|today|the\s+day|tonight)|bhai|yaar|ji|sir|boss)?[\s!.?]*$/;
+const GREETING = /^(?:(?:hi+|hello|hey|yo|namaste|namaskar|hola|salaam|marhaba|ram(?:\s+ram)?(?=\s*$|\s+(?:bhai|ji|sir|boss|sa|saheb|sahab)\b)|jai\s+shri\s+(?:krishna|ram)|jai\s+jinendra|radhe\s+radhe|sat\s+sri\s+akal|kem\s+cho|ki\s+haal(?:\s+(?:hai|aa|ae))?|good\s+(?:morning|afternoon|evening|night)|gm|gn|thanks?(?:\s+you)?|thx|shukr(?:an|iya|ia)|dhanyavaa?d|dhanyawaa?d|khalas|bas|ok(?:ay)?|cool|great|nice|bye|goodbye|see\s+you|(?:habibi|bhai|yaar|ji|boss|sir|dear)(?=\s*[,!.]|\s+\S)|(?:signing|logging)\s+off|cool|kya\s+re|kaisa\s+(?:hai|h|he)|(?:chal|chalo)\s+(?:theek|thik)\s+(?:hai|h)|baad\s+(?:mein|me)\s+baat\s+kar\w*|(?:that|thats|that\s+is|it\s+is|its)\s+(?:all|it)|(?:bas\s+)?itna\s+hi|(?:kal|phir|fir|baad\s+mein)\s+milte\s+(?:hain|hai|h)|(?:match|din|kaam)\s+(?:khatam|over|done)|lamba\s+din\s+(?:tha|hai)|long\s+day|kya\s+haal(?:\s+hai)?|kaise\s+ho|sab\s+(?:theek|thik|badhiya)(?:\s+hai)?|how\s+(?:are|r)\s+(?:you|u)(?:\s+doing)?(?:\s+today)?|how(?:s|\s+is)\s+it\s+going)\b[\s!.?,]*)+(?:there|again|so\s+much|a\s+lot|for\s+(?:now|today|the\s+day|tonight)|bhai|yaar|ji|sir|boss)?[\s!.?]*$/;
 const FRESHNESS = ['now', 'today', 'latest', 'current', 'updated', 'live', 'refresh', 'refreshed', 'reload', 'again', 'fresh', 'newest'];
 /** Said between a slip and its correction: "Anita's no sorry Sneha's", "10k, no wait, 15k", "karan matlab sneha". */
 const CORRECTION = /[\s,;.]+(?:(?:no|nah|nahi|nahin|oh)[\s,]+)?(?:(?:sorry|wait|i\s+mean|i\s+meant|oops|correction|matlab|rather)[\s,;:.!]+)+|[\s,;.]+(?:uh+|um+|erm+|er)[\s,]+(?:no|nah|nahi|nahin|actually)[\s,;:.!]+(?:(?:make\s+(?:it|that)|i\s+mean)[\s,]+)?|[\s,;.]+(?:no|nahi|nahin|nai)[\s,]+(?:no|nahi|nahin|nai)[\s,;.!]+(?:(?:wait|sorry)[\s,;:.!]+)?/gi;
@@ -194,7 +194,7 @@ function firstCorrection(out: string): string | null {
  * do"): refused in words, never read as the nearest read ("delete … bets" is not "show … bets").
  * Alerts are left out: "remove the mute" and "cancel the alerts" are the alert tool's.
  */
-const UNSUPPORTED_ORDER = /^(?:(?:please|pls|plz|kindly|just|possibly|maybe|quickly|also|can\s+(?:you|u)|could\s+(?:you|u)|would\s+(?:you|u)|i\s+(?:want|need)\s+(?:you\s+)?to|go\s+ahead\s+and)\s+)*(delete|remove|cancel|void|block|unblock|suspend|ban|lock|unlock|undo|reverse|refund|erase|wipe|freeze|unfreeze|disable|deactivate|rename)\b|\b(delete|block|cancel|suspend|ban|void|freeze|unblock|hata|hatao|mita|mitao)\s+(?:(?:hi|bhi|hee)\s+)?(?:kar\s+do|kardo|karo|krdo|kar\s+de|do|kar(?=\s*[.!]*$))\b|\b(uda|udaa)\s+(?:do|de|dena)\b/;
+const UNSUPPORTED_ORDER = /^(?:(?:please|pls|plz|kindly|just|possibly|maybe|quickly|also|can\s+(?:you|u)|could\s+(?:you|u)|would\s+(?:you|u)|i\s+(?:want|need)\s+(?:you\s+)?to|go\s+ahead\s+and)\s+)*(delete|remove|cancel|void|block|unblock|suspend|ban|lock|unlock|undo|reverse|refund|erase|wipe|freeze|unfreeze|disable|deactivate|rename)\b|\b(delete|block|cancel|suspend|ban|void|freeze|unblock|hata|hatao|mita|mitao)\s+(?:(?:hi|bhi|hee)\s+)?(?:kar\s+do|kardo|karo|krdo|kar\s+de|do|de|kar(?=\s*[.!]*$))\b|\b(uda|udaa)\s+(?:do|de|dena)\b/;
 function unsupportedOrder(folded: string): string | null {
   // "'; drop table bets; --": database commands are no request of the book.
   if (/\b(?:drop|truncate|alter)\s+(?:table|database|schema)\b|\bdelete\s+from\b|\binsert\s+into\b|\bunion\s+select\b/.test(folded)) return 'run';
@@ -205,9 +205,14 @@ function unsupportedOrder(folded: string): string | null {
   if (/\b(?:transfer|shift)\s+(?:kar|karo|kar\s+do|kardo|krdo|pannu|karo|cheyyi|maadi)\b|\b(?:irundhu|nundi|kadun)\b.*\b(?:eduthu|teesi|ghevun|nikal\w*)\b.*\b(?:ku|ki|la|ko)\s+(?:podu|pettu|karo|de|do|daal\w*|jama)\b/.test(folded)) return 'move money between accounts';
   // "Karan ke 10k Sneha ke account mein daal de", "move 10k from karans balance to anitas": one player's money put in another's account.
   if (/\b(?:ke|ka|ki|se)\s+(?:\S+\s+){0,2}\S+\s+(?:ke|ka|ki)\s+(?:account|khate|khaate|khata|naam|wallet|balance)\s+(?:mein|me|main|pe|par)\s+(?:daal|dal|daalo|dalo|transfer|bhej|jama|shift|move|credit)\w*/.test(folded)) return 'move money between accounts';
-  const ordered = /\b(?:kar|karo|kr|kro|kardo|krdo|karna|karwa|karwado|karwao|set|change|make|increase|decrease|reduce|raise|lower|update|edit|badha\w*|ghata\w*|badal\w*|please|pls|kindly|needful)\b/.test(folded);
+  const ordered = /\b(?:kar|karo|kr|kro|kardo|krdo|karna|karwa|karwado|karwao|bump|hike|up|set|change|make|increase|decrease|reduce|raise|lower|update|edit|badha\w*|ghata\w*|badal\w*|please|pls|kindly|needful)\b/.test(folded);
   // "sneha ka comm 3% kr do", "change my share percentage to 90": rates are the upline's to set, in no tool.
-  if (ordered && /\b(?:commission|comm|share|cut)\b/.test(folded) && /\d\s*(?:%|percent|pc|pct)|\b(?:rate|percentage|percent)\b/.test(folded)) return 'change commission or share rates';
+  if (ordered && /\b(?:commission|comm|share|cut)\b/.test(folded) && /\d\s*(?:%|percent|pc|pct)|\b(?:rate|percentage|percent|zero|nil|band|hata\w*)\b/.test(folded)) return 'change commission or share rates';
+  // "put 5k on india for karan": a bet for a player is the player's to place; the desk hedges its own book only.
+  const forWhom = /\b(?:put|place|lagao|laga|back|lay|bet)\b[^.?!]*\b(?:for|on\s+behalf\s+of)\s+(\p{L}+)\b/u.exec(folded);
+  if (forWhom && /\d/.test(folded) && !PLAIN_WORDS.has(forWhom[1]!) && !isGrammarWord(forWhom[1]!) && !KNOWN_WORDS.has(forWhom[1]!)) return 'place bets for a player (the desk hedges only your own book)';
+  // "Karan ke account se 10k Sneha ko daal de": money out of one account into another's.
+  if (/\b(?:ke|ka|ki)\s+(?:account|khate|khaate|khata|balance)\s+se\b.*\b(?:daal|dal|transfer|bhej|jama|shift|move)\w*/.test(folded)) return 'move money between accounts';
   // "mera khud ka CL 50 lakh kar do": the user's own limit is set by their upline.
   if (ordered && /\b(?:my|mera|meri|mere|apna|apni)\s+(?:own\s+|khud\s+(?:ka|ki|ke)\s+|khudka\s+|khudki\s+)?(?:creditlimit|limit)\b/.test(folded) && !/\b(?:player|players|client|clients)\b/.test(folded)) return 'change your own limit (your upline sets it)';
   // "deepak ka account band kr do", "naya player bana do", "make one new player account": accounts are opened and closed elsewhere.
@@ -307,7 +312,7 @@ const WHOLE_AGAIN = /^(?:(?:aur|and|ab|now|ok|to|toh|what\s+about|how\s+about)\s
 /** A change called off, the whole message: "rehne do, abhi nahi", "no, cancel it", "leave it", "mat karo". */
 const DECLINE = /^(?:(?:no|nah|nope|nahi|nahin|nai|mat|cancel|cancel\s+(?:it|that|this)|rehne\s+(?:do|de|dijiye)|rahne\s+(?:do|de)|chhodo|chodo|chhod\s+(?:do|de)|chod\s+(?:do|de)|leave\s+it|forget\s+(?:it|that)|never\s*mind|nvm|dont|do\s+not|abhi\s+(?:nahi|nahin|mat)|not\s+now|skip\s+(?:it|that)|drop\s+(?:it|that)|scrap\s+(?:it|that)|mat\s+(?:karo|kar|kr|kro)|(?:dont|do\s+not)\s+do\s+(?:it|that)|wait|hold\s+on|ruko|ruk\s+jao|sorry|ok|okay|yaar|bhai|actually)\b[\s,.!]*)*(?:cancel|rehne\s+(?:do|de|dijiye)|rahne\s+(?:do|de)|chhodo|chodo|chhod\s+(?:do|de)|chod\s+(?:do|de)|leave\s+it|forget\s+(?:it|that)|never\s*mind|nvm|abhi\s+(?:nahi|nahin|mat)|not\s+now|mat\s+(?:karo|kar|kr|kro)|(?:dont|do\s+not)\s+do\s+(?:it|that)|scrap\s+(?:it|that)|cancel\s+(?:it|that|this))\b[\s,.!]*(?:(?:abhi\s+(?:nahi|nahin)|not\s+now|baad\s+mein|later|please|pls|yaar|bhai|thanks)\b[\s,.!]*)*$/;
 /** A new amount for the change just proposed: "change it to 30k", "make it 40k instead", "30k kar do". */
-const AMEND = /\b(?:change|make|set|bump|raise|lower|increase|decrease|reduce|instead|it|karo|kar\s+do|kardo|kar\s+de|karde|kar\s+dena|actually|rather|no|nahi|then|to|go\s+with|use|tak|upto|badha\w*|ghata\w*|khol\w*)\b|\bkar\s*[.!]*$/;
+const AMEND = /\b(?:change|make|set|bump|raise|lower|increase|decrease|reduce|instead|it|karo|kar\s+do|kardo|kar\s+de|karde|kar\s+dena|actually|rather|no|nahi|then|to|go\s+with|use|sorry|oops|tak|upto|badha\w*|ghata\w*|khol\w*)\b|\bkar\s*[.!]*$/;
 /** Words that scale an amount: said with no amount read, the amount was unreadable. */
 const UNREAD_SCALE = /\b(?:lakhs?|lacs?|crores?|thousand|hazaa?r|hundred|sau|million|billion)\b|\d\s*(?:k|l|cr)\b/i;
 /** Figures asked for each day of a short range rather than their total. */
@@ -496,12 +501,18 @@ export class RulePlanner implements Planner {
       return this.followUpOrNot(input, r);
     }
     const act = speechAct(r.folded, ORDER_VERBS);
-    // "Sneha paid 15k cash": told, not ordered, so nothing is proposed; the desk offers to book it,
-    // and "yes" then orders it (agreedToAskedChange).
-    const offer = act === 'statement' ? INTENTS.find((i) => i.toldAsOrder?.(r)) : undefined;
-    if (offer?.offer) return { ...base, intent: offer.id, action: 'clarify', calls: [], confidence: 0.7, clarify: { reason: 'unplannable', question: offer.offer(r) } };
+    // "Sneha paid 15k cash": told, not ordered, so nothing is proposed; the desk shows the player's
+    // settlements (is it booked yet?), and "yes, record it" then orders it (agreedToAskedChange).
+    // "Karan ne 15k bheja hai GPay pe, dekh ke bata": asked to check it is the same look-up.
+    const checkOnly = /[,.]?\s*(?:(?:zara|please|pls)\s+)?(?:dekh\s*(?:ke|kar|ke\s+bata\w*|kar\s+bata\w*)?|check\s*(?:kar\w*|karke\s+bata\w*|it|and\s+tell\s+me)?|verify(?:\s+it)?|bata\w*)\s*[?.!]*$/;
+    const toldPlain = checkOnly.test(r.folded) ? read(input.text.replace(/[,.]?\s*(?:(?:zara|please|pls)\s+)?(?:dekh|check|verify|bata)[\s\S]*$/i, ''), input.today, KNOWN_WORDS) : r;
+    const told = act === 'statement' || toldPlain !== r ? INTENTS.find((i) => i.toldAsOrder?.(toldPlain)) : undefined;
+    if (told) {
+      const check = BY_ID.get('settlements')?.fill(new Slots(input, r));
+      if (check && 'args' in check) return { ...base, intent: `told:${told.id}`, action: 'tools', calls: [{ tool: BY_ID.get('settlements')!.tool, args: check.args }], confidence: 0.7 };
+    }
     // "ok record it", "settle it" right after such an offer: what was told is who and how much.
-    const agreed = (input.context.lastCalls ?? []).length === 0 ? this.agreedToAskedChange(input, r) : null;
+    const agreed = (input.context.lastCalls ?? []).length === 0 || input.context.lastIntent?.startsWith('told:') ? this.agreedToAskedChange(input, r) : null;
     if (agreed) return agreed;
     let matched = INTENTS.filter((i) => i.triggers(r));
     if (matched.some((i) => !i.fallback)) matched = matched.filter((i) => !i.fallback);
@@ -735,7 +746,9 @@ export class RulePlanner implements Planner {
     const act = speechAct(asked.folded, ORDER_VERBS);
     // The desk offered to book what the last message told ("Sneha paid 15k cash" … "haan kar do", "ok record it").
     const offered = act === 'statement' ? INTENTS.filter((i) => i.toldAsOrder?.(asked)) : [];
-    const agrees = GO_AHEAD.test(r.folded) || (speechAct(r.folded, ORDER_VERBS) === 'command' && triggered(r).some((i) => offered.includes(i)));
+    // "haan record kar do", "book it": the told payment asked to be entered.
+    const agrees = GO_AHEAD.test(r.folded) || (speechAct(r.folded, ORDER_VERBS) === 'command' && (triggered(r).some((i) => offered.includes(i))
+      || (offered.length > 0 && /\b(?:record|book|log|enter|entry|darj|add|settle)\b/.test(r.folded))));
     if (!agrees || (offered.length === 0 && (!last?.length || last.some((c) => WRITE_TOOLS.has(c.tool)) || act !== 'question'))) return null;
     const writes = offered.length > 0 ? offered : triggered(asked).filter(isWrite);
     if (writes.length !== 1) return null;

@@ -9,7 +9,7 @@ import type { Filled, PlannerInput } from './types.js';
 
 export { hasAny };
 
-export const PLAYER_WORD = /\bplayers?\b|\bclients?\b|\bpunters?\b/;
+export const PLAYER_WORD = /\bplayers?\b|\bclients?\b|\bpunters?\b|\b(?:my|of\s+my|mere)\s+(?:guys|lads|boys|bande|log)\b/;
 const SELF = ['my', 'me', 'i', 'our', 'we', 'us', 'mine'];
 /** Not paid yet ("who still hasn't paid?"): what is owed now, not a payment made. */
 export const UNPAID = /\b(?:hasnt|havent|hadnt|didnt|not|still|never)\b(?:\s+\S+){0,2}\s+paid\b/;

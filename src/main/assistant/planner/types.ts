@@ -113,11 +113,10 @@ export interface ToolPlanning {
   asQuestionFor?: (r: Reading) => string;
   /**
    * A write that a statement may be asking for: "Sneha paid 15k cash" tells of a payment so that it
-   * gets booked. Only an order proposes a write, so the desk offers it (`offer`: the question asked)
-   * and "yes" orders it.
+   * gets booked. Only an order proposes a write: the desk shows what is booked (the settlements) and
+   * "yes, record it" then orders it.
    */
   toldAsOrder?: (r: Reading) => boolean;
-  offer?: (r: Reading) => string;
   /** Requests that must plan to this tool (checked by tests/main/rule-planner.test.ts). */
   examples: readonly string[];
 }
