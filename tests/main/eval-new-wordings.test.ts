@@ -113,6 +113,9 @@ describe('planner evaluation in new wordings (tests/fixtures/assistant-cases-2.j
     ['assistant-cases-45.jsonl', 110, 0.1, 'every way a person is named, 98/117 unseen, 101/117 before its own fixes'],
     ['assistant-cases-46.jsonl', 110, 0.1, 'typo-heavy phone typing, 77/114 unseen, 80/114 before its own fixes'],
     ['assistant-cases-47.jsonl', 110, 0.1, 'a working day as conversations, 90/118 unseen, 100/118 before its own fixes'],
+    ['assistant-cases-48.jsonl', 110, 0.1, 'Mumbai Hinglish, 88/114 at the start of round 8, 96/114 unseen'],
+    ['assistant-cases-49.jsonl', 105, 0.15, 'desk English with follow-ups, 88/112 at the start of round 8, 91/112 unseen'],
+    ['assistant-cases-50.jsonl', 110, 0.1, 'Hinglish, typos and follow-ups mixed, 98/116 at the start of round 8, 104/116 unseen'],
   ];
   it.each(FILES)('plans %s (at least %i cases) with at most %f of them missed (%s)', async (file, atLeast, misses) => {
     const cases = await caseFile(file);
