@@ -391,8 +391,8 @@ export class RulePlanner implements Planner {
       const narrower = (call: PlannedCall) => !whole && calls.some((c) => c.tool === call.tool
         && Object.entries(call.args).every(([k, v]) => JSON.stringify(c.args[k]) === JSON.stringify(v)));
       // "top 3 markets by exposure, kahan sabse zyada risk hai": the risk asked again is the ranking just planned.
-      const restated = (call: PlannedCall) => !whole && call.tool === 'agent.getLiveExposure' && Object.keys(call.args).length === 0
-        && calls.some((c) => c.tool === 'agent.getTopMarkets' && c.args.metric === 'exposure');
+      const restated = (call: PlannedCall) => !whole && planningOf(call.tool)?.id === 'exposure' && Object.keys(call.args).length === 0
+        && calls.some((c) => planningOf(c.tool)?.id === 'top_markets' && c.args.metric === 'exposure');
       for (const call of d.calls) if (!narrower(call) && !restated(call)) calls.push(call);
       intents.push(d.intent);
       const named = readings[i]!.names.find((n) => n.before !== 'on' && n.before !== 'in')?.text;
