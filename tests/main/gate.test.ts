@@ -71,6 +71,11 @@ describe('policy gate', () => {
       expect((out as { question: string }).question).toMatch(/^Imran Qureshi is Arjun Mehta's player, not yours/);
     }
     expect(await run([{ tool: 'agent.getCreditLimit', args: { player: 'Imran Qureshi' } }])).toMatchObject({ action: 'tools' });
+    // "Imran ka pnl" … "uska CL 50k kar do": him by id, from the turn before, is refused as well.
+    const imran = await accountId(backend, 'imran');
+    const byId = await gate(decide([{ tool: 'agent.editLimit', args: { player: imran, limitType: 'creditLimit', newValue: 5_000_000 } }]), registry, user,
+      { api, user, requestId: 'r' }, [{ id: imran, name: 'Imran Qureshi' }]);
+    expect(byId).toMatchObject({ action: 'clarify', reason: 'not_allowed' });
     // The sub-agent is the agent's own, and so are Arjun's players to Arjun.
     expect(await run([{ tool: 'agent.settlePlayer', args: { player: 'Arjun Mehta', mode: 'auto' } }])).toMatchObject({ action: 'tools' });
     const arjunApi = backend.client(await backend.login('arjun'));

@@ -122,6 +122,12 @@ export const SLANG: Readonly<Record<string, string>> = {
   craddit: 'credit', kredit: 'credit', credt: 'credit', limmit: 'limit', limitt: 'limit', perr: 'per', indya: 'india', ostrelia: 'australia', ostralia: 'australia', austrelia: 'australia',
   commi: 'commission', commis: 'commission', kamishan: 'commission', kamisan: 'commission',
   wk: 'week', wks: 'weeks', wek: 'week', weks: 'weeks', wik: 'week', mnth: 'month', mth: 'month', yday: 'yesterday', yest: 'yesterday', ystrdy: 'yesterday', tdy: 'today', tday: 'today',
+  // English as chat types it, spelt out, so that "wud hedging 10k cut my risk" asks as "would" does
+  // and "shud i incrse it" asks advice: an unread modal must never leave a question looking like an order.
+  wud: 'would', wld: 'would', cud: 'could', cld: 'could', shud: 'should', shld: 'should', shd: 'should', wht: 'what', wat: 'what', abt: 'about',
+  enuf: 'enough', enuff: 'enough', shw: 'show', shwo: 'show', frm: 'from', wid: 'with', hv: 'have', bcoz: 'because', coz: 'because', cuz: 'because',
+  fr: 'for', lemme: 'let me', gimme: 'give me', thru: 'through', tmrw: 'tomorrow', tmr: 'tomorrow', incrse: 'increase', incrs: 'increase',
+  decrse: 'decrease', reduse: 'reduce', rduce: 'reduce', chnge: 'change', chng: 'change',
 };
 
 /**

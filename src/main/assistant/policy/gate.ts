@@ -189,13 +189,8 @@ export async function gate(decision: Decision, registry: ToolRegistry, user: Use
       // An agent changes limits of, and settles with, their own players only (DOMAIN.md; the backend
       // refuses it too): a sub-agent's player is said so before any preview is made.
       if (kind === 'player' && user.role === 'agent' && planned.some((c) => c.args.player === name && registry.get(c.tool)!.isDestructive)) {
-        const ref = found.entity as PlayerRef;
-        if (ref.agentId !== user.id) {
-          return {
-            action: 'clarify', intent, reason: 'not_allowed', notes, searches: resolver.searches,
-            question: `${oneLine(ref.name)} is ${oneLine(ref.agentName)}'s player, not yours: only ${oneLine(ref.agentName)} can change their limits or settle with them. I can show you their figures.`,
-          };
-        }
+        const refusal = notTheirs(found.entity as PlayerRef, user.id);
+        if (refusal) return { action: 'clarify', intent, reason: 'not_allowed', question: refusal, notes, searches: resolver.searches };
       }
       for (const call of planned) if (call.args[kind] === name) call.args[kind] = found.entity.id;
       if (kind === 'player') player = { id: found.entity.id, name: found.entity.name };
@@ -204,6 +199,12 @@ export async function gate(decision: Decision, registry: ToolRegistry, user: Use
   }
   // Ids that came from the page or an earlier turn: the backend scopes them; keep them for "him".
   for (const call of planned) {
+    // "Imran ka pnl" … "uska CL 50k kar do": him, a sub-agent's player, is said so before any preview too.
+    if (user.role === 'agent' && typeof call.args.player === 'string' && registry.get(call.tool)!.isDestructive) {
+      const ref = await resolver.playerById(call.args.player);
+      const refusal = ref && notTheirs(ref, user.id);
+      if (refusal) return { action: 'clarify', intent, reason: 'not_allowed', question: refusal, notes, searches: resolver.searches };
+    }
     if (!player && typeof call.args.player === 'string') player = resolver.known(call.args.player) ?? { id: call.args.player, name: '' };
     if (!fixture && typeof call.args.fixture === 'string') fixture = resolver.known(call.args.fixture) ?? { id: call.args.fixture, name: '' };
   }
@@ -394,6 +395,15 @@ function questionFor(field: string, message: string): string {
   return asks[reason] ?? `I couldn't plan that (${field || 'request'}: ${message}). Could you rephrase?`;
 }
 
+/**
+ * An agent changes limits of, and settles with, their own players only (DOMAIN.md; the backend
+ * refuses it too): for a sub-agent's player, what to say instead of any preview; null for one's own.
+ */
+function notTheirs(ref: PlayerRef, userId: string): string | null {
+  if (ref.agentId === userId) return null;
+  return `${oneLine(ref.name)} is ${oneLine(ref.agentName)}'s player, not yours: only ${oneLine(ref.agentName)} can change their limits or settle with them. I can show you their figures.`;
+}
+
 /** Names come from the user and from the database: one line, bounded, shown only as text. */
 export function oneLine(text: string, max = 80): string {
   // eslint-disable-next-line no-control-regex
@@ -408,6 +418,7 @@ type Found<T> = { status: 'one'; entity: T } | { status: 'many'; candidates: T[]
 class Resolver {
   searches = 0;
   private readonly fixtures = new Map<string, FixtureRef>();
+  private readonly players = new Map<string, PlayerRef>();
   private readonly names = new Map<string, KnownEntity>();
 
   constructor(private readonly registry: ToolRegistry, private readonly ctx: ToolContext, known: KnownEntity[]) {
@@ -440,9 +451,17 @@ class Resolver {
     const envelope = await this.registry.call(this.searchTool('player'), { query: name.slice(0, 200), limit: 10 }, this.ctx, { retries: 2 });
     if (!envelope.ok) return { status: 'failed', envelope };
     const players = (envelope.data as { players: PlayerRef[] }).players;
+    for (const p of players) this.players.set(p.id, p);
     const found = pick(players, name, (p) => [p.name, p.username], byLeadingWords);
     if (found.status === 'one') this.names.set(found.entity.id, { id: found.entity.id, name: found.entity.name });
     return found;
+  }
+
+  /** A player named by id (the page, an earlier turn), looked up by the name the conversation knows; null when it has none. */
+  async playerById(id: string): Promise<PlayerRef | null> {
+    const known = this.names.get(id);
+    if (!this.players.has(id) && known?.name) await this.player(known.name);
+    return this.players.get(id) ?? null;
   }
 
   async fixture(name: string): Promise<Found<FixtureRef>> {
