@@ -508,8 +508,8 @@ describe('held-out batch 7: ranges, commission paid, Hindi cues, a name turned d
     for (const text of ['theek hai badha ke 60k kar do', 'ok increase to 60k']) {
       expect(calls(text, { context })).toEqual([{ tool: 'agent.editLimit', args: { player: PLAYER_ID, limitType: 'creditLimit', newValue: 6_000_000 } }]);
     }
-    // Asked, it stays a question.
-    expect(plan('should i make it 60k?', { context }).calls).toEqual([]);
+    // Asked, it stays a question: the limit it would change is read, nothing is proposed.
+    expect(plan('should i make it 60k?', { context }).calls).toEqual([{ tool: 'agent.getCreditLimit', args: { player: PLAYER_ID } }]);
   });
 
   it('a name turned down ("sharma wala nahi") is not looked up', () => {
@@ -1170,5 +1170,63 @@ describe('rounds 8-10 blind-set fixes: teams side by side, Hindi chat words, cal
       expect(plan(text).action, text).toBe('direct');
     }
     expect(calls('what is exposure').map((c) => c.tool)).toEqual(['agent.getLiveExposure']);
+  });
+});
+
+describe('round-12 blind-set fixes: chat modals, a change weighed, run-together words, odds, definitions, refinements', () => {
+  const after = (lastText: string, lastCalls: ConversationContext['lastCalls'], player: string | null = null): Partial<PlannerInput> => ({
+    context: { ...EMPTY_CONTEXT, lastText, lastCalls, lastPlayer: player ? { id: player, name: player } : null },
+  });
+  const writes = ['agent.editLimit', 'agent.settlePlayer', 'agent.placeHedgeBet'];
+  it('chat spellings of would/should/could ask, never order', () => {
+    for (const text of ['wud hedging 10k on aus cut my risk in ind aus', 'shud i incrse anitas limit', 'cud i settle karan today?']) {
+      expect(calls(text).some((c) => writes.includes(c.tool)), text).toBe(false);
+    }
+    // "aus" and "ind aus" are one match to the gate, which makes them one call.
+    expect(calls('wud hedging 10k on aus cut my risk in ind aus').map((c) => c.tool)).toEqual(['agent.getLiveExposure', 'agent.getLiveExposure']);
+  });
+  it('a change weighed after a limit read, or with nothing before it, reads the limit; after a preview, "what is it now" reads it too', () => {
+    const cl = after('Karan ka CL kitna hai', [{ tool: 'agent.getCreditLimit', args: { player: 'karan' } }], 'karan');
+    for (const text of ['60k kar du kya?', 'should I make it 60k?', 'is 60k ok?', '60k theek rahega?', 'would 60k be too much?', 'what if I set it to 1 lakh, would that be ok?']) {
+      expect(calls(text, cl), text).toEqual([{ tool: 'agent.getCreditLimit', args: { player: 'karan' } }]);
+    }
+    expect(calls('60k kar do', cl)[0]?.tool).toBe('agent.editLimit');
+    expect(calls('50000/- enuf h kya deepak ke liye?')).toEqual([{ tool: 'agent.getCreditLimit', args: { player: 'deepak' } }]);
+    const proposed = after("set Sneha's CL to 40k", [{ tool: 'agent.editLimit', args: { player: 'sneha', limitType: 'creditLimit', newValue: 4_000_000 } }], 'sneha');
+    expect(calls('wait, what is it right now?', proposed)).toEqual([{ tool: 'agent.getCreditLimit', args: { player: 'sneha' } }]);
+    const expo = { context: { ...EMPTY_CONTEXT, lastText: 'IND AUS ka exposure dikha', lastCalls: [{ tool: 'agent.getLiveExposure', args: { fixture: 'ind vs aus' } }], lastFixture: { id: 'ind vs aus', name: 'ind vs aus' } } };
+    expect(calls('hedge karna banta hai kya?', expo)).toEqual([{ tool: 'agent.getLiveExposure', args: { fixture: 'ind vs aus' } }]);
+  });
+  it('two words of the desk run together are read apart; a name is never cut in two', () => {
+    expect(calls('shw anita openbets')).toEqual([{ tool: 'agent.getBetHistory', args: { player: 'anita', status: ['open'] } }]);
+    expect(calls('comision thismnth')).toEqual([{ tool: 'agent.getCommission', args: { from: '2026-11-01', to: '2026-11-20' } }]);
+    expect(calls('farhan ka pnl aaj')).toEqual([{ tool: 'agent.getPnL', args: { player: 'farhan', from: '2026-11-20', to: '2026-11-20' } }]);
+  });
+  it('the trade\'s words: a party is a client, money on the table and an open book are the exposure, lucky is won, allowed to bet is the limit', () => {
+    expect(calls('sab party ka udhaar batao')).toEqual([{ tool: 'agent.getTake', args: {} }]);
+    expect(calls('how much money is on the table right now')).toEqual([{ tool: 'agent.getLiveExposure', args: {} }]);
+    expect(calls('ind aus pe apna kitna khula hai abhi')).toEqual([{ tool: 'agent.getLiveExposure', args: { fixture: 'ind vs aus' } }]);
+    expect(calls('who got lucky today').map((c) => c.tool)).toEqual(['agent.getPnL']);
+    expect(calls('how much is Anita allowed to bet on credit?')).toEqual([{ tool: 'agent.getCreditLimit', args: { player: 'anita' } }]);
+  });
+  it('odds are refused as no tool sets them; a bare "what is" of a word with no figure of its own is its meaning', () => {
+    for (const text of ['change the odds on India to 2.1', 'india ka odds 2.5 kar do', 'change odds on Eng vs NZ to 2.0']) expect(plan(text).clarify?.reason, text).toBe('not_allowed');
+    for (const text of ['what is lay betting', 'what does it mean to lay a bet?', 'what is per click win', 'can you make reports?']) expect(plan(text).action, text).toBe('direct');
+    expect(calls('what is exposure').map((c) => c.tool)).toEqual(['agent.getLiveExposure']);
+    expect(calls("what is karan's per click win").map((c) => c.tool)).toEqual(['agent.getCreditLimit']);
+  });
+  it('ranking, counts and markets refine the list or the read they follow', () => {
+    expect(calls('deepak ke sabse chote bets pehle')).toEqual([{ tool: 'agent.getBetHistory', args: { player: 'deepak', sort: { by: 'stake', dir: 'asc' } } }]);
+    expect(calls('show bets of deepak, biggest first')).toEqual([{ tool: 'agent.getBetHistory', args: { player: 'deepak', sort: { by: 'stake', dir: 'desc' } } }]);
+    expect(calls('biggest first', after("Anita's bets", [{ tool: 'agent.getBetHistory', args: { player: 'anita' } }], 'anita')))
+      .toEqual([{ tool: 'agent.getBetHistory', args: { player: 'anita', sort: { by: 'stake', dir: 'desc' } } }]);
+    expect(calls("Anita's 10 most recent settled bets")[0]?.args).toMatchObject({ player: 'anita', status: ['settled'], limit: 10 });
+    expect(calls('which markets made me the most?', after('pnl this month', [{ tool: 'agent.getPnL', args: { from: '2026-11-01', to: '2026-11-20' } }])))
+      .toEqual([{ tool: 'agent.getTopMarkets', args: { period: 'month', metric: 'pnl' } }]);
+    expect(calls('just the over under market', after('exposure on India vs Australia', [{ tool: 'agent.getLiveExposure', args: { fixture: 'india vs australia' } }])))
+      .toEqual([{ tool: 'agent.getLiveExposure', args: { fixture: 'india vs australia', market: 'over/under' } }]);
+    expect(calls("and Kulkarni's commission for the same week", after("Deepak's bets this week", [{ tool: 'agent.getBetHistory', args: { player: 'deepak', from: '2026-11-16', to: '2026-11-20' } }], 'deepak'))[0]?.args)
+      .toMatchObject({ from: '2026-11-16', to: '2026-11-20' });
+    expect(calls('lay 5k on Alcaraz, Djokovic v Alcaraz match odds')[0]?.args).toMatchObject({ fixture: 'djokovic vs alcaraz', outcome: 'alcaraz', side: 'lay' });
   });
 });

@@ -9,6 +9,9 @@ function betSortOf(folded: string): { by: 'stake' | 'odds' | 'placedAt'; dir: 'a
   const m = /\b(largest|biggest|highest|heaviest|top|smallest|lowest|tiniest|least)\s+(?:\w+\s+)??(stakes?|bets?|odds)\b/.exec(folded);
   // "badi stake pehle", "highest odds first", "sort by stake", "odds se sort kar", "stake wise": ranked, largest first
   // unless said otherwise.
+  // "deepak ke sabse chote bets pehle", "biggest first" (said of the bets just listed): by stake.
+  const sized = /\b(?:(smallest|lowest|tiniest|chhot[aie]|chot[aie]|kam)|bad[aie]|bar[aie]|big|bigger|biggest|largest|highest|heaviest)\s+(?:(?:stakes?|bets?|daav|saude)\s+)?(?:pehle|first|upar|on\s+top)\b/.exec(folded);
+  if (!m && sized && !/\b(?:odds|bhav)\b/.test(folded)) return { by: 'stake', dir: sized[1] !== undefined ? 'asc' : 'desc' };
   const ranked = /\b(?:(smallest|lowest|chhoti|choti|kam)|bad[aie]|big|biggest|largest|high|highest|zyada|unch[aie])\s+(stakes?|odds)\s+(?:pehle|first|upar|on\s+top)\b/.exec(folded)
     ?? /\b(?:sort|sorted|order|ordered|rank|ranked)\s+(?:by|se|on)\s+(stakes?|odds)\b|\b(stakes?|odds)\s+(?:se|ne|nusar|wise|ke\s+hisaab\s+se)\s+(?:sort|order|rank)|\b(stakes?|odds)\s+wise\b/.exec(folded);
   if (!m && ranked) {

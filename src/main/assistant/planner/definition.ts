@@ -15,7 +15,7 @@ const TERM_OF = new Map<string, GlossaryTerm>(
 /** Every word of the glossary, longest first: "khaiwal" is not "khai" and a word. */
 const WORD = `(${[...TERM_OF.keys()].sort((a, b) => b.length - a.length).join('|')})\\b`;
 /** "lay bet", "back side": the kind of bet named by its side is the side. */
-const KIND = String.raw`(?:\s+(?:bet|bets|side))?`;
+const KIND = String.raw`(?:\s+(?:bet|bets|betting|side))?`;
 /** A word of the desk as named in a question: "the word take", "'comm'", "a lay bet". */
 const TERM = `(?:the\\s+|a\\s+|an\\s+)?(?:term\\s+|word\\s+|words\\s+|concept\\s+of\\s+|idea\\s+of\\s+)?(?:"|')?${WORD}(?:"|')?${KIND}`;
 /** "means", "is", "stands for": what a clause says of the word asked about. */
@@ -29,6 +29,8 @@ const FRAMES = [
   `(?:what|wat|wht)\\s*(?:is|s)?\\s+(?:meant\\s+by|(?:the\\s+)?(?:meaning|definition)\\s+of)\\s+${TERM}`,
   `whats\\s+(?:meant\\s+by|(?:the\\s+)?(?:meaning|definition)\\s+of)\\s+${TERM}`,
   `what\\s+do\\s+(?:you|u|people|they)\\s+mean\\s+by\\s+${TERM}`,
+  // "what does it mean to lay a bet", "what does it mean to hedge"
+  `(?:what|wat)\\s+(?:does|do)\\s+it\\s+mean\\s+to\\s+${WORD}(?:\\s+(?:a|an|the|my|your)\\s+(?:bet|bets|position|book|market))?`,
   `(?:define|explain|describe)\\s+${TERM}`,
   // "what is exposure, kindly explain me": the bare question is a read, asked to be explained it is the word.
   `(?:what|wat|whats)\\s*(?:is|s)?\\s+${TERM}\\s*[,.]?\\s*(?:kindly\\s+|please\\s+|pls\\s+|can\\s+you\\s+)?(?:explain|samjhao|samjha\\s+do)(?:\\s+(?:me|it|to\\s+me|simple|simply|briefly))*`,
@@ -112,6 +114,9 @@ const TAIL = String.raw`(?:\s*[?.!,]+\s*${ABOUT_IT}\s*[?.!]*)*`;
 const whole = (frames: string) => new RegExp(`^${OPENER}(?:${frames})${FILLER}\\s*[?.!]*${TAIL}$`);
 const DEFINITION = whole([...PAIR_FRAMES, ...FRAMES].join('|'));
 const SIDE_BY_SIDE = whole(BARE_VS);
+const BARE_WHAT = whole(`(?:what|wat|wht|whats)\\s*(?:is|s|are)?\\s+${TERM}`);
+/** Limits each player has one of: with no player named, "what is T" asks the word. */
+const PER_PLAYER: ReadonlySet<GlossaryTerm> = new Set(['perclickwin', 'dailywin', 'minstake']);
 
 /**
  * What a message asks the meaning of: a glossary term (`take`), two told apart (`back+lay`, in
@@ -121,6 +126,11 @@ export function definitionAsked(folded: string): string | null {
   const text = folded.trim().replace(/\s+/g, ' ');
   const framed = termsOf(DEFINITION.exec(text), HINDI.test(text));
   if (framed) return framed.join('+');
+  // "what is lay betting", "what is per click win": a bare what-is is a read of a figure the book has
+  // ("what is exposure"), and a definition of a word it has no one figure for (a side, a limit
+  // that is each player's own).
+  const bare = termsOf(BARE_WHAT.exec(text), false);
+  if (bare?.length === 1 && (!FIGURES.has(bare[0]!) || PER_PLAYER.has(bare[0]!))) return bare[0]!;
   const sideBySide = termsOf(SIDE_BY_SIDE.exec(text), false);
   return sideBySide && sideBySide.length === 2 && !sideBySide.some((t) => FIGURES.has(t)) ? sideBySide.join('+') : null;
 }

@@ -127,6 +127,8 @@ export const SLANG: Readonly<Record<string, string>> = {
   wud: 'would', wld: 'would', cud: 'could', cld: 'could', shud: 'should', shld: 'should', shd: 'should', wht: 'what', wat: 'what', abt: 'about',
   enuf: 'enough', enuff: 'enough', shw: 'show', shwo: 'show', frm: 'from', wid: 'with', hv: 'have', bcoz: 'because', coz: 'because', cuz: 'because',
   fr: 'for', lemme: 'let me', gimme: 'give me', thru: 'through', tmrw: 'tomorrow', tmr: 'tomorrow', incrse: 'increase', incrs: 'increase',
+  // "sab party ka udhaar": the trade calls a client a party.
+  party: 'players', parties: 'players', partiyon: 'players', partiyan: 'players', parti: 'players',
   decrse: 'decrease', reduse: 'reduce', rduce: 'reduce', chnge: 'change', chng: 'change',
 };
 
@@ -150,6 +152,13 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\b(?:my|mere|mera|meri)\s+(?:players|clients|log|khiladi|bande)\s+(?:kaun|kon)\b|\b(?:mere|mera|en|naa|nanna)\s+neeche\s+(?:kaun|kon)\b/g, ' downline kaun '],
   // "full list of guys under me": the people below the user are the downline.
   [/\b(?:guys|people|ppl|players|log|bande|accounts|everyone|clients|punters)\s+(?:under|below|beneath|niche)\s+(?:me|mere)\b/g, ' downline '],
+  // "who got lucky today": who won.
+  [/\b(?:got|get|gets|getting)\s+lucky\b/g, ' won '],
+  // "how much is Anita allowed to bet on credit": her limit, not her bets.
+  [/\b(?:allowed|able|permitted)\s+to\s+(?:bet|play|stake|punt)(?:\s+on\s+credit)?\b|\bbet\s+on\s+credit\b/g, ' limit '],
+  // "how much money is on the table", "ind aus pe apna kitna khula hai": what the book has riding now.
+  [/\b(?:(?:money|cash|paisa)\s+(?:is\s+|do\s+i\s+have\s+|have\s+i\s+got\s+|hai\s+)?)?on\s+the\s+table\b/g, ' exposure '],
+  [/\b(?:apna|apni|mera|meri|hamara|humara|my|our)\s+(?:book\s+|position\s+|paisa\s+)?(?:kitna|kitni|how\s+much)\s+open\s+(?:hai|h|he|hain|is)\b/g, ' exposure '],
   // "how much room for bets": the purpose of the room, not a request for bets.
   [/\b(?:bets?|betting)\s+(?:ke\s+liye|lagane\s+ke\s+liye|khelne\s+ke\s+liye)\b|\bfor\s+(?:betting|bets)\b|\bto\s+bet\s+with\b/g, ' '],
   // "how deep is he", "in the hole": what a player owes.
@@ -610,6 +619,9 @@ function correctWords(folded: string, original: string, known: ReadonlySet<strin
     // "fullyy", "mostt", "abhii", "takee": a last letter held down is the word without it.
     const held = /(\p{L})\1$/u.test(word) ? word.slice(0, -1) : null;
     if (held && !isPlainOrKnown(word, known) && isPlainOrKnown(held, known)) return SLANG[held] ?? held;
+    // "openbets", "thismnth", "pnltoday": two words of the desk typed as one.
+    const apart = capitalised.has(word) ? null : runTogether(word, known);
+    if (apart) return apart;
     // A word of the dictionary is that word, not a slip of a domain word ("boss" is no "loss").
     if (word.length < 4 || known.has(word) || STOPWORDS.has(word) || EVERYDAY.has(word) || PRONOUNS.has(word) || AMOUNT_WORDS.has(word) || PLAIN_WORDS.has(word) || capitalised.has(word)) return word;
     let corrected = memo.get(word);
@@ -626,6 +638,27 @@ function correctWords(folded: string, original: string, known: ReadonlySet<strin
       && [...word].sort().join('') !== [...corrected].sort().join('')) return word;
     return corrected;
   });
+}
+
+/** Words a run-together pair may be made of besides the desk's own: periods and their pointers. */
+const RUN_TOGETHER_PARTS: ReadonlySet<string> = new Set(['this', 'last', 'next', 'my', 'all', 'top', 'week', 'month', 'today', 'yesterday', 'day', 'days', 'total', 'aaj', 'kal']);
+const runTogetherPart = (part: string, known: ReadonlySet<string>): string | null => {
+  const word = SLANG[part] ?? part;
+  return known.has(word) || RUN_TOGETHER_PARTS.has(word) ? word : null;
+};
+/**
+ * A word that is no word but two of the desk's words run together ("openbets" is "open bets"):
+ * only words of the desk and periods count as halves, never plain words, so a name ("farhan",
+ * "far" and "han") is never cut in two.
+ */
+function runTogether(word: string, known: ReadonlySet<string>): string | null {
+  if (word.length < 6 || isPlainOrKnown(word, known)) return null;
+  for (let at = 3; at <= word.length - 3; at++) {
+    const head = runTogetherPart(word.slice(0, at), known);
+    const tail = head && runTogetherPart(word.slice(at), known);
+    if (head && tail) return `${head} ${tail}`;
+  }
+  return null;
 }
 
 const isPlainOrKnown = (word: string, known: ReadonlySet<string>) => known.has(word) || STOPWORDS.has(word) || EVERYDAY.has(word) || PRONOUNS.has(word) || PLAIN_WORDS.has(word) || SLANG[word] !== undefined;
@@ -793,7 +826,7 @@ export function read(typed: string, today: IsoDate, known: ReadonlySet<string> =
   // only words that are nothing else ("ravi das bets" is Ravi Das's).
   const countMatch = new RegExp(String.raw`\b(?:top|pehle|pahle)\s+(${HINDI_COUNT_WORD})\b(?!\s*(?:days?|weeks?|months?|din|hafte|mahine))`).exec(folded)
     ?? new RegExp(String.raw`\b(?:top|first|last|latest|biggest|largest|best|worst|recent)\s+(\d{1,3}|${COUNT_WORD})\b(?!\s*(?:days?|weeks?|months?|din|dino|dinon|divas|hafte|hafton|mahine|mahino)\b)`).exec(folded)
-    ?? new RegExp(String.raw`\b(\d{1,3}|${COUNT_WORD})\s+(?:(?:most\s+)?(?:recent|latest|busiest|biggest|largest|top|best|worst)\s+)?(?:markets?|matches|fixtures|games|events|bets|settlements|payments|players)\b`).exec(folded)
+    ?? new RegExp(String.raw`\b(\d{1,3}|${COUNT_WORD})\s+(?:(?:most\s+)?(?:recent|latest|busiest|biggest|largest|top|best|worst)\s+)?(?:(?:open|settled|unsettled|void|voided|pending|won|lost|winning|losing)\s+)?(?:markets?|matches|fixtures|games|events|bets|settlements|payments|players)\b`).exec(folded)
     // "sabse badi stake wali 5": Hindi names the count after what is ranked.
     ?? new RegExp(String.raw`\b(?:biggest|highest|smallest|sabse\s+\S+)\s+(?:\S+\s+)?(?:wali|wale|vali|vale)\s+(\d{1,3})\s*(?:dikhao|dikha|batao|bata|do|de|bas|only|pls|please)?\s*$`).exec(folded);
   const count = countMatch ? COUNT_WORDS[countMatch[1]!] ?? ANY_COUNT_WORDS[countMatch[1]!] ?? Number(countMatch[1]) : null;
@@ -843,9 +876,13 @@ export function read(typed: string, today: IsoDate, known: ReadonlySet<string> =
   const joiner = tokens.findIndex((t) => ['vs', 'v', 'versus', 'against'].includes(t.word));
   if (joiner > 0 && joiner < tokens.length - 1) {
     const left: Token[] = [];
-    for (let i = joiner - 1; i >= 0 && !isKnownTeamWord(tokens[i]!.word); i--) left.unshift(tokens[i]!);
+    // A comma ends a side: "lay 5k on Alcaraz, Djokovic v Alcaraz" is Djokovic v Alcaraz.
+    for (let i = joiner - 1; i >= 0 && !isKnownTeamWord(tokens[i]!.word); i--) {
+      left.unshift(tokens[i]!);
+      if (afterComma.has(i)) break;
+    }
     const right: Token[] = [];
-    for (let i = joiner + 1; i < tokens.length && !isKnownTeamWord(tokens[i]!.word); i++) right.push(tokens[i]!);
+    for (let i = joiner + 1; i < tokens.length && !isKnownTeamWord(tokens[i]!.word) && !(i > joiner + 1 && afterComma.has(i)); i++) right.push(tokens[i]!);
     if (left.length > 0 && right.length > 0) {
       fixture = `${left.map((t) => t.word).join(' ')} vs ${right.map((t) => t.word).join(' ')}`;
       for (const t of [...left, tokens[joiner]!, ...right]) used.add(t.index);
@@ -858,7 +895,10 @@ export function read(typed: string, today: IsoDate, known: ReadonlySet<string> =
       const team: Token[] = [];
       // "kiwis wale match", "india ka match": Hindi's "of" stands between the team and the match.
       const start = noun - 1 - (noun >= 2 && /^(?:wale|wala|wali|vale|vala|ka|ke|ki|da|di|de|cha|chi|che|nu|no|ni)$/.test(tokens[noun - 1]!.word) ? 1 : 0);
-      for (let i = start; i >= 0 && !isKnownTeamWord(tokens[i]!.word); i--) team.unshift(tokens[i]!);
+      for (let i = start; i >= 0 && !isKnownTeamWord(tokens[i]!.word); i--) {
+        team.unshift(tokens[i]!);
+        if (afterComma.has(i)) break;
+      }
       if (team.length > 0) {
         fixture = team.map((t) => t.word).join(' ');
         for (const t of team) used.add(t.index);

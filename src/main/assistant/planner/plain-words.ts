@@ -46,7 +46,7 @@ const REGIONAL: Readonly<Record<string, string>> = {
     bahar baahar andar saath sath liye turant fatafat jaldi zyada jyada kam bahut bohot bahot bhot aadha aadhe sirf bas hi
     chalo chal bhaiya boss arre arey are oye abe dost kaunsa kaunsi kaunse konsa konsi konse dein dijie kyu kyun kyon yani yaane maane farak fark farq antar
     doob doobna doobega doobegi dubega dub duba dooba milega milegi milenge bachega bachegi jaayega jayega jaega jaenge jayenge
-    rakha rakhi rakhe bolna bola boli bole socha socho suno sun samjha samjhi samjho samjhao bataiye batayiye dikhaiye dijiye
+    rakha rakhi rakhe bolna bola boli bole bolta bolti bolte bolra bolrha banta banti bante bantaa socha socho suno sun samjha samjhi samjho samjhao bataiye batayiye dikhaiye dijiye
     kijiye lijiye hoon hun hoga karein kare kariye karwa karwao karwana wapas jitna utna kitna jitne utne kaafi kafi
     abhi-abhi bilkul sach jhooth pakka shayad lagbhag taqreeban kareeb qareeb takriban waala vaala naya nayi naye purana purani
     ghanta ghante ghanton lene dene kitab baar baari dobara banao banado banaiye banana banake bana banai banaya lao laao nikalo nikaalo chalao sunao likho padho ruko ruk jao aao pucho poocho bhejo bhejdo bhejiye bhejna bhej dekhiye dekhlo dekhna ji jee shukriya shukria dhanyavad dhanyawad dhanyavaad bohot bahot karna karni karne ulta ulti ulte seedha sidha seedhe sab sabb toh tho phir`,

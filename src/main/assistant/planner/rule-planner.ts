@@ -39,6 +39,7 @@ const BY_ID = new Map(INTENTS.map((i) => [i.id, i]));
 const planningOf = (tool: string): IntentSpec | undefined => BY_TOOL.get(tool);
 /** Tools whose answer can be narrowed to one player. */
 const TAKES_PLAYER: ReadonlySet<string> = new Set((TOOL_MODULES as readonly ToolModule[]).filter((m) => m.entities?.player !== undefined).map((m) => m.name));
+const TAKES_MARKET: ReadonlySet<string> = new Set((TOOL_MODULES as readonly ToolModule[]).filter((m) => m.entities?.market !== undefined).map((m) => m.name));
 /** Tools about the user alone (their upline balance): no player, match or market narrows them. */
 const ABOUT_USER_ALONE: ReadonlySet<string> = new Set((TOOL_MODULES as readonly ToolModule[]).filter((m) => Object.keys(m.entities ?? {}).length === 0).map((m) => m.name));
 /** Words that point at one player without naming them: a pronoun, or "that guy", "the new client", "us bande". */
@@ -101,6 +102,8 @@ export const KNOWN_WORDS: ReadonlySet<string> = new Set([...LEXICON, ...INTENTS.
 
 /** Greetings, thanks and goodbyes, one or several in a row ("gn, signing off for the day"): small talk, never a request. */
 const GREETING = /^(?:(?:hi+|hello|hey|yo|namaste|namaskar|hola|salaam|marhaba|ram(?:\s+ram)?(?=\s*$|\s+(?:bhai|ji|sir|boss|sa|saheb|sahab)\b)|jai\s+shri\s+(?:krishna|ram)|jai\s+jinendra|radhe\s+radhe|sat\s+sri\s+akal|kem\s+cho|ki\s+haal(?:\s+(?:hai|aa|ae))?|good\s+(?:morning|afternoon|evening|night)|gm|gn|thanks?(?:\s+you)?|thx|shukr(?:an|iya|ia)|dhanyavaa?d|dhanyawaa?d|khalas|bas|ok(?:ay)?|cool|great|nice|bye|goodbye|see\s+you|(?:habibi|bhai|yaar|ji|boss|sir|dear)(?=\s*[,!.]|\s+\S)|(?:signing|logging)\s+off|cool|kya\s+re|kaisa\s+(?:hai|h|he)|(?:chal|chalo)\s+(?:theek|thik)\s+(?:hai|h)|baad\s+(?:mein|me)\s+baat\s+kar\w*|(?:that|thats|that\s+is|it\s+is|its)\s+(?:all|it)|(?:bas\s+)?itna\s+hi|(?:kal|phir|fir|baad\s+mein)\s+milte\s+(?:hain|hai|h)|(?:match|din|kaam)\s+(?:khatam|over|done)|lamba\s+din\s+(?:tha|hai)|long\s+day|kya\s+haal(?:\s+hai)?|kaise\s+ho|sab\s+(?:theek|thik|badhiya)(?:\s+hai)?|how\s+(?:are|r)\s+(?:you|u)(?:\s+doing)?(?:\s+today)?|how(?:s|\s+is)\s+it\s+going)\b[\s!.?,]*)+(?:there|again|so\s+much|a\s+lot|for\s+(?:now|today|the\s+day|tonight)|bhai|yaar|ji|sir|boss)?[\s!.?]*$/;
+/** An amount weighed for someone: "enough", "ok", "too much", "theek", "kaafi". */
+const WEIGHED = /\b(?:enough|ok|okay|fine|safe|right|good|too\s+(?:much|high|low|little|big|small)|high|low|theek|thik|sahi|kaafi|kafi|zyada|jyada|kam)\b/;
 const FRESHNESS = ['now', 'today', 'latest', 'current', 'updated', 'live', 'refresh', 'refreshed', 'reload', 'again', 'fresh', 'newest'];
 /** Said between a slip and its correction: "Anita's no sorry Sneha's", "10k, no wait, 15k", "karan matlab sneha". */
 const CORRECTION = /[\s,;.]+(?:(?:no|nah|nahi|nahin|oh)[\s,]+)?(?:(?:sorry|wait|i\s+mean|i\s+meant|oops|correction|matlab|rather)[\s,;:.!]+)+|[\s,;.]+(?:uh+|um+|erm+|er)[\s,]+(?:no|nah|nahi|nahin|actually)[\s,;:.!]+(?:(?:make\s+(?:it|that)|i\s+mean)[\s,]+)?|[\s,;.]+(?:no|nahi|nahin|nai)[\s,]+(?:no|nahi|nahin|nai)[\s,;.!]+(?:(?:wait|sorry)[\s,;:.!]+)?/gi;
@@ -218,6 +221,9 @@ function unsupportedOrder(folded: string): string | null {
   // "deepak ka account band kr do", "naya player bana do", "make one new player account": accounts are opened and closed elsewhere.
   if (/\b(?:account|id|khata)\s+(?:band|bandh|close|closed)\s+(?:kar|kr|karo|kro|kardo|krdo|do|de)\b|\bclose\s+(?:\p{L}+\s+){0,2}(?:account|id)\b/u.test(folded)) return 'close accounts';
   if (/\b(?:naya|nayi|new)\s+(?:player|account|id|client|agent|khata)\b.*\b(?:bana\w*|create|make|open|khol\w*|add)\b|\b(?:create|make|open|add)\s+(?:a\s+|one\s+|an\s+)?new\s+(?:player|account|client|agent|id)\b/.test(folded)) return 'open accounts';
+  // "change the odds on India to 2.1", "india ka bhav 2.5 kar do": prices are the exchange's, set in no tool.
+  if (ordered && /\b(?:odds|price|prices|rate|rates)\b/.test(folded) && !/\b(?:commission|comm|share|cut|limit|creditlimit)\b/.test(folded)
+    && /\d/.test(folded) && !/\b(?:bets?|show|list|dikhao|batao|which|what|highest|lowest|sabse)\b/.test(folded)) return 'change odds (prices come from the exchange)';
   // "ind aus ka result badal do": results come from the match, never from the desk.
   if (/\bresults?\s+(?:badal|change|edit|modify|ulta)\w*|\b(?:change|edit|modify|badal\w*|fix)\s+(?:the\s+)?results?\b/.test(folded)) return 'change results';
   // "give me password of Rahul Verma account": credentials are never handed out.
@@ -393,7 +399,15 @@ export class RulePlanner implements Planner {
       // "top 3 markets by exposure, kahan sabse zyada risk hai": the risk asked again is the ranking just planned.
       const restated = (call: PlannedCall) => !whole && planningOf(call.tool)?.id === 'exposure' && Object.keys(call.args).length === 0
         && calls.some((c) => planningOf(c.tool)?.id === 'top_markets' && c.args.metric === 'exposure');
-      for (const call of d.calls) if (!narrower(call) && !restated(call)) calls.push(call);
+      // "show bets of deepak, biggest first": a clause that only refines the last one's call (a sort,
+      // a status) is that call, refined, not a second list.
+      const refinedAt = (call: PlannedCall) => (d.intent.startsWith('follow_up:') ? calls.findIndex((c) => c.tool === call.tool
+        && Object.entries(c.args).every(([k, v]) => JSON.stringify(call.args[k]) === JSON.stringify(v))) : -1);
+      for (const call of d.calls) {
+        const at = refinedAt(call);
+        if (at >= 0) calls[at] = call;
+        else if (!narrower(call) && !restated(call)) calls.push(call);
+      }
       intents.push(d.intent);
       const named = readings[i]!.names.find((n) => n.before !== 'on' && n.before !== 'in')?.text;
       if (named) clausePlayer = named;
@@ -475,7 +489,9 @@ export class RulePlanner implements Planner {
     const howTo = /^(?:(?:ok|so|hey|hi|and|but)\s+)*(?:how\s+(?:do|can|should|would|to)\s*(?:i|we|you|u)?|where\s+do\s+(?:i|we)|kaise)\b.*\b(?:confirm|cancel|click|button|use|export|download|undo|approve|log\s*in|sign\s*in|log\s*out|api\s+key|settings?|preview|card)\b/.test(r.folded)
       // "how does settling work in here?": how a feature works, not its figures.
       || /^(?:(?:ok|so|hey|hi|and|but)\s+)*how\s+(?:does|do|will)\s+(?:the\s+)?\p{L}+(?:\s+\p{L}+)?\s+work\b/u.test(r.folded);
-    if (hasAny(r, 'capabilities') || /^(?:help|\?|commands|menu)\b/.test(r.folded) || (howTo && r.names.length === 0 && r.amounts.length === 0)) {
+    // "can you make reports?", "do you do hedges": whether the desk does a thing at all, nothing of it asked for yet.
+    const canYou = /^(?:(?:ok|so|hey|hi|and|but)\s+)*(?:can|could|do|will|are)\s+(?:you|u)\s+(?:able\s+to\s+|also\s+)?(?:make|do|create|generate|build|export|prepare|handle|send|share|place|set|change|give)\s+(?:me\s+)?(?:reports?|excels?|pdfs?|exports?|spreadsheets?|hedges?|hedge\s+bets?|settlements?|limit\s+changes|alerts?|notifications?)(?:\s+(?:too|also|as\s+well|at\s+all|here))?\s*[?.!]*$/.test(r.folded);
+    if (hasAny(r, 'capabilities') || canYou || /^(?:help|\?|commands|menu)\b/.test(r.folded) || (howTo && r.names.length === 0 && r.amounts.length === 0)) {
       return { ...base, intent: 'capabilities', action: 'direct', calls: [], confidence: 1 };
     }
     const term = definitionAsked(r.folded);
@@ -589,9 +605,10 @@ export class RulePlanner implements Planner {
     // own asks for the period the conversation was on, not today.
     const lastRange = (input.context.lastCalls ?? []).map(rangeOf).find((x) => x !== null);
     // "and her comm for the same period": said so, at any length.
-    const samePeriod = /\b(?:same|usi|wahi|wohi)\s+(?:period|dates?|time|range|days?|duration|waqt|time\s*frame)\b/.test(r.folded)
-      // "this week's pnl" … "who were my 3 biggest losers": the same figures ranked, over the same period.
-      || (r.names.length === 0 && calls.length === 1 && (input.context.lastCalls ?? []).length === 1 && input.context.lastCalls![0]!.tool === calls[0]!.tool
+    const samePeriod = /\b(?:same|usi|wahi|wohi)\s+(?:period|dates?|time|range|days?|duration|waqt|time\s*frame|week|month|fortnight|hafte|mahine)\b/.test(r.folded)
+      // "this week's pnl" … "who were my 3 biggest losers", "which markets made me the most?": the
+      // figures just read, ranked, over the same period.
+      || (r.names.length === 0 && calls.length === 1 && (input.context.lastCalls ?? []).length === 1
         && /\b(?:who|which|top|biggest|most|worst|best|highest|lowest|sabse|kaun|kisne|kis)\b/.test(r.folded));
     if (r.range === null && lastRange && !input.continuesClause && (samePeriod || (r.tokens.length <= 6 && (FOLLOW_UP_OPENER.test(r.folded) || r.pronounPlayer || AS_WELL.test(r.folded))))
       && !FRESHNESS.some((w) => r.words.has(w)) && !intents.some(isWrite)) {
@@ -778,6 +795,34 @@ export class RulePlanner implements Planner {
     return { write: { tool: spec.tool, args: { player, ...spec.afterRead.args(asked) } }, spec };
   }
 
+  /**
+   * A change weighed, not ordered: "Karan ka CL kitna hai" … "60k kar du kya?", "is 80k enough for
+   * Irfan or should it be more?", "what if I set it to 1 lakh, would that be ok?"; after a preview,
+   * "wait, what is it right now?"; with nothing before it, "50000/- enuf h kya deepak ke liye?".
+   * The user decides; the answer is the figure the change would move (the read twin of the change,
+   * of the player the conversation is on), never a proposal.
+   */
+  private readOfAskedChange(input: PlannerInput, r: Reading): Decision | null {
+    if (r.fixture !== null || r.names.length > 1 || speechAct(r.folded, ORDER_VERBS) !== 'question') return null;
+    const last = input.context.lastCalls ?? [];
+    const lastCall = last.length === 1 ? last[0]! : null;
+    const lastSpec = lastCall ? planningOf(lastCall.tool) : undefined;
+    const slots = new Slots(input, r);
+    const named = r.names.length === 1 ? slots.namedPlayer() : null;
+    let twin: IntentSpec | undefined;
+    if (lastCall && lastSpec && WRITE_TOOLS.has(lastCall.tool)) {
+      // After a preview: asking what the figure is now, of the player it changes.
+      if (r.amounts.length > 0 || !/\b(?:now|currently|current|abhi|ab|present|today|it|its|uska|iska|kitna|kitni|what)\b/.test(r.folded)) return null;
+      twin = readTwin(lastSpec, r);
+    } else if (r.amounts.length === 1) {
+      const afterRead = lastSpec && INTENTS.some((w) => w.afterRead?.intent === lastSpec.id) ? lastSpec : undefined;
+      twin = afterRead ?? (named && WEIGHED.test(r.folded) ? BY_ID.get('credit_limit') : undefined);
+    }
+    const player = named ?? (typeof lastCall?.args.player === 'string' ? lastCall.args.player : null);
+    if (!twin || player === null || !twin.follows?.player) return null;
+    return { request_id: input.requestId, intent: `weighed:${twin.id}`, action: 'tools', calls: [{ tool: twin.tool, args: { player } }], confidence: 0.7 };
+  }
+
   /** No intent of its own: a follow-up that changes one slot of the last plan, or not finance at all. */
   private followUpOrNot(input: PlannerInput, r: Reading): Decision {
     const base = { request_id: input.requestId };
@@ -789,6 +834,8 @@ export class RulePlanner implements Planner {
     if (again) return again;
     const amended = this.amendOrRepeat(input, r);
     if (amended) return amended;
+    const weighed = this.readOfAskedChange(input, r);
+    if (weighed) return weighed;
     // "now for Neha": "now" joins a follow-up that changes another slot; it asks for no fresher figures.
     // "ab karan ka dikhao" likewise: Hindi's "now" before another name moves on to it.
     const nowAsJoiner = (/^now\s+(?:for|what|how|show|and|do|same|the)\b/.test(r.folded) || /^(?:ab|aur\s+ab)\s+\p{L}+\s+(?:ka|ki|ke|ko|nu|na|ni)\b/u.test(r.folded)) && (r.names.length > 0 || r.fixture !== null);
@@ -798,7 +845,9 @@ export class RulePlanner implements Planner {
     // "and by pnl?": a ranking asked again by another measure ("by" names it, so "pnl today" stays a request of its own).
     const metric = /\bby\s+\p{L}/u.test(r.folded) ? metricOf(r) : null;
     const refines = (c: PlannedCall) => planningOf(c.tool)?.follows?.refine?.(r) ?? null;
-    const changes = r.range !== null || r.names.length > 0 || r.fixture !== null || fresh || statusOf(r) !== null || metric !== null || (last ?? []).some((c) => refines(c) !== null)
+    // "just the over under market" after a match's exposure: that market of the match.
+    const market = r.market !== null && r.fixture === null && r.names.length === 0 && (last ?? []).some((c) => TAKES_MARKET.has(c.tool) && c.args.fixture !== undefined) ? r.market : null;
+    const changes = r.range !== null || r.names.length > 0 || r.fixture !== null || market !== null || fresh || statusOf(r) !== null || metric !== null || (last ?? []).some((c) => refines(c) !== null)
       || r.pronounPlayer || r.pronounFixture || earlier || (r.count !== null && (last ?? []).some((c) => planningOf(c.tool)?.follows?.count));
     // "the recent ones for Sneha", "settled wale": the last answer's kind of thing, pointed back at.
     // "wait, wrong person, I meant Neha": a correction of the last request is one too.
@@ -837,6 +886,7 @@ export class RulePlanner implements Planner {
       } else if (player) calls = calls.map((c) => (planningOf(c.tool)?.follows?.player ? { tool: c.tool, args: { ...c.args, player } } : c));
       if (fixture) calls = calls.map((c) => (planningOf(c.tool)?.follows?.fixture ? { tool: c.tool, args: { ...withoutMarket(c.args), fixture } } : c));
       if (metric) calls = calls.map((c) => (planningOf(c.tool)?.follows?.metric ? { tool: c.tool, args: { ...c.args, metric } } : c));
+      if (market) calls = calls.map((c) => (TAKES_MARKET.has(c.tool) && c.args.fixture !== undefined ? { tool: c.tool, args: { ...c.args, market } } : c));
       calls = calls.map((c) => { const refined = refines(c); return refined ? { tool: c.tool, args: { ...c.args, ...refined } } : c; });
       const status = statusOf(r);
       if (status) calls = calls.map((c) => (planningOf(c.tool)?.follows?.status ? { tool: c.tool, args: { ...c.args, status } } : c));

@@ -25,7 +25,7 @@ export const ORDER_MARKER = /\b(?:please|pls|plz|kindly|karo|kardo|kar\s+do|krdo
  * Asking for advice, however politely wrapped: "can you tell me if I should settle Deepak?", "do
  * you think I should raise it", "kya mujhe CL badha dena chahiye". The user decides; the answer is a read.
  */
-const ADVICE = /\b(?:should|shall)\s+(?:i|we)\b|\b(?:theek|thik|sahi|accha|acha|thik\s+ache|bhalo)\s+(?:rahega|rahegi|hoga|hogi|hobe|hoy)\b|\b(?:tell|let)\s+me\s+(?:know\s+)?(?:if|whether)\b|\bdo\s+(?:you|u)\s+think\b|\bis\s+it\s+(?:ok|okay|fine|safe|wise|smart|a\s+good\s+idea)\s+to\b|\b(?:kya|mujhe|hume|humein)\b.*\bchahiye\b|\bchahiye\b.*(?:\bkya\b|\?)|\b(?:karu|karun|karoon|kar\s+du|kar\s+dun|kar\s+doon|kardu|kardun|kardoon|kar\s+dein|kar\s+dei|kardein|karein|karen|kar\s+lein|kar\s+lu|kar\s+lun)\b.*(?:\bkya\b|\?)/;
+const ADVICE = /\b(?:should|shall)\s+(?:i|we)\b|\b(?:theek|thik|sahi|accha|acha|thik\s+ache|bhalo)\s+(?:rahega|rahegi|hoga|hogi|hobe|hoy)\b|\b(?:tell|let)\s+me\s+(?:know\s+)?(?:if|whether)\b|\bdo\s+(?:you|u)\s+think\b|\bis\s+it\s+(?:ok|okay|fine|safe|wise|smart|a\s+good\s+idea)\s+to\b|\b(?:kya|mujhe|hume|humein)\b.*\bchahiye\b|\bchahiye\b.*(?:\bkya\b|\?)|\b(?:banta|banti|bante|bantaa)\s+(?:hai|h|he|hain)\b|\b(?:karna|karni|karne)\s+(?:hai|h|he|hoga|padega|chahiye)\s+kya\b|\b(?:karu|karun|karoon|kar\s+du|kar\s+dun|kar\s+doon|kardu|kardun|kardoon|kar\s+dein|kar\s+dei|kardein|karein|karen|kar\s+lein|kar\s+lu|kar\s+lun)\b.*(?:\bkya\b|\?)/;
 
 /**
  * A change supposed, not ordered: "if I settle Anita today how much would I get", "what would
