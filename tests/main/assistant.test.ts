@@ -307,3 +307,22 @@ describe('several changes in one message', () => {
     expect(batch.text).toMatch(/at most three in one message/);
   });
 });
+
+describe('a limit changed by an amount', () => {
+  it('lands on the limit as it stands: the preview shows before and before + 10k, and only confirming changes it', async () => {
+    const { a } = assistant();
+    const caller = { user, api };
+    const [diff] = (await run(a, "increase Lakshmi's credit limit by 10k")).cards.filter((c): c is Extract<Card, { type: 'diff_card' }> => c.type === 'diff_card');
+    const playerId = diff!.data.playerId;
+    const creditLimit = async () => (await api.agent.getCreditLimit.query({ playerId })).rows[0]!.creditLimit;
+    const before = await creditLimit();
+    expect(diff!.data).toMatchObject({ playerName: 'Lakshmi Menon', field: 'creditLimit', before, after: before + 1_000_000, state: 'pending' });
+    expect(await creditLimit()).toBe(before);
+    expect((await a.confirm({ nonce: diff!.actions![0]!.nonce!, payloadHash: diff!.actions![0]!.payloadHash! }, caller)).resolves?.state).toBe('confirmed');
+    expect(await creditLimit()).toBe(before + 1_000_000);
+    // Lowered past zero, it is a question, never a proposal.
+    const tooFar = await run(a, `lakshmi ka CL ${(before + 1_000_000) / 100 + 5000} kam kar do`);
+    expect(tooFar.cards.filter((c) => c.type === 'diff_card')).toEqual([]);
+    expect(tooFar.text).toMatch(/would leave nothing/);
+  });
+});

@@ -84,6 +84,17 @@ describe('policy gate', () => {
     expect(own).toMatchObject({ action: 'tools' });
   });
 
+  it('a limit changed by an amount lands on the limit as it stands, read now; one that would fall to zero or below is asked about', async () => {
+    const karan = await accountId(backend, 'karan');
+    const before = (await api.agent.getCreditLimit.query({ playerId: karan })).rows[0]!.creditLimit;
+    const up = await run([{ tool: 'agent.editLimit', args: { player: 'Karan Malhotra', limitType: 'creditLimit', changeBy: 1_000_000 } }]);
+    expect(up).toMatchObject({ action: 'tools', calls: [{ tool: 'agent.editLimit', args: { playerId: karan, limitType: 'creditLimit', newValue: before + 1_000_000 } }] });
+    expect(JSON.stringify(up)).not.toContain('changeBy');
+    const down = await run([{ tool: 'agent.editLimit', args: { player: 'Karan Malhotra', limitType: 'creditLimit', changeBy: -before } }]);
+    expect(down).toMatchObject({ action: 'clarify', reason: 'needs_amount' });
+    expect((down as { question: string }).question).toMatch(/would leave nothing/);
+  });
+
   it('"A vs B" that no match is, but two players are, asks the read of each (never a change)', async () => {
     const out = await run([{ tool: 'agent.getPnL', args: { fixture: 'karan vs anita', from: '2026-11-01', to: '2026-11-20' } }]);
     expect(out).toMatchObject({ action: 'tools' });
@@ -181,6 +192,9 @@ describe('policy gate', () => {
       expect(out, tool).toMatchObject({ action: 'clarify', reason: 'ambiguous_fixture' });
       expect((out as { card: { data: { fixtures: Array<{ name: string }> } } }).card.data.fixtures.map((f) => f.name).sort()).toEqual(['India vs Australia', 'India vs South Africa']);
     }
+    // With the period read, the one match played in it is the one meant ("the India match back in October").
+    const october = await run([{ tool: 'agent.getPnL', args: { fixture: 'india', from: '2026-10-01', to: '2026-10-31' } }]);
+    expect(october).toMatchObject({ action: 'tools', fixture: { name: 'India vs South Africa' } });
   });
 
   it('arguments the tool refuses become a named question, not a call', async () => {

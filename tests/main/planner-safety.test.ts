@@ -47,18 +47,36 @@ describe('planner safety over generated wordings', () => {
     }), run);
   });
 
-  it('a limit changed by an amount (more, extra, add, by) is asked about, never planned with the amount as the new value', () => {
+  it('a limit changed by an amount (more, extra, add, by) is a change by it, up or down as said, never the amount as the new value', () => {
     const change = fc.tuple(name, amount, fc.constantFrom(
-      'give {n} {a} more credit', 'give {n} another {a} of credit', "add {a} to {n}'s credit limit", "increase {n}'s CL by {a}",
-      '{n} ka CL {a} aur badha do', '{n} ki limit {a} zyada kar do', "top up {n}'s credit limit with {a}", "{n}'s credit limit +{a}",
-      "bump {n}'s limit an extra {a}", "raise {n}'s credit by an additional {a}", "cut {n}'s CL by {a}", '{n} ka CL {a} kam kar do',
-      "lower {n}'s credit limit {a} less",
-    )).map(([n, a, t]) => t.replaceAll('{n}', n).replaceAll('{a}', a));
-    fc.assert(fc.property(change, (text) => {
+      ['give {n} {a} more credit', 1], ['give {n} another {a} of credit', 1], ["add {a} to {n}'s credit limit", 1], ["increase {n}'s CL by {a}", 1],
+      ['{n} ka CL {a} aur badha do', 1], ['{n} ki limit {a} zyada kar do', 1], ["top up {n}'s credit limit with {a}", 1], ["{n}'s credit limit +{a}", 1],
+      ["bump {n}'s limit an extra {a}", 1], ["raise {n}'s credit by an additional {a}", 1], ["cut {n}'s CL by {a}", -1], ['{n} ka CL {a} kam kar do', -1],
+      ["lower {n}'s credit limit {a} less", -1],
+    )).map(([n, a, [t, sign]]) => [t.replaceAll('{n}', n).replaceAll('{a}', a), sign] as const);
+    let planned = 0;
+    fc.assert(fc.property(change, ([text, sign]) => {
+      const d = plan(text);
+      const writes = writesIn(d);
+      // Asked about ("how much?") is safe too; a change is only ever by the amount, the way it was said.
+      if (writes.length === 0) {
+        expect([d.action, d.clarify?.reason], text).toEqual(['clarify', 'needs_amount']);
+        return;
+      }
+      planned++;
+      expect(writes.map((c) => c.tool), text).toEqual(['agent.editLimit']);
+      expect(writes[0]!.args.newValue, text).toBeUndefined();
+      expect(Math.sign(writes[0]!.args.changeBy as number), text).toBe(sign);
+    }), run);
+    expect(planned).toBeGreaterThan(run.numRuns / 2);
+  });
+
+  it('a change by an amount whose direction is not said is asked about', () => {
+    for (const text of ["change Karan's limit by 10k", "adjust sneha's CL by 5000"]) {
       const d = plan(text);
       expect(writesIn(d), text).toEqual([]);
       expect([d.action, d.clarify?.reason], text).toEqual(['clarify', 'needs_amount']);
-    }), run);
+    }
   });
 
   it('a player named with a read is in the plan (for the gate to resolve), never dropped', () => {

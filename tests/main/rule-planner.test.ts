@@ -180,7 +180,7 @@ describe('direct and clarify', () => {
     ["set Anita's credit limit", 'needs_amount'],
     ['set CL to 50k', 'needs_player'],
     ['change the limit of Karan', 'needs_amount'],
-    ['raise Karan CL by 10k', 'needs_amount'],
+    ['change Karan CL by 10k', 'needs_amount'],
     ['hedge 10k', 'needs_fixture'],
     ['hedge 10k in India vs Australia', 'needs_outcome'],
     ['settle', 'needs_player'],
@@ -1228,5 +1228,52 @@ describe('round-12 blind-set fixes: chat modals, a change weighed, run-together 
     expect(calls("and Kulkarni's commission for the same week", after("Deepak's bets this week", [{ tool: 'agent.getBetHistory', args: { player: 'deepak', from: '2026-11-16', to: '2026-11-20' } }], 'deepak'))[0]?.args)
       .toMatchObject({ from: '2026-11-16', to: '2026-11-20' });
     expect(calls('lay 5k on Alcaraz, Djokovic v Alcaraz match odds')[0]?.args).toMatchObject({ fixture: 'djokovic vs alcaraz', outcome: 'alcaraz', side: 'lay' });
+  });
+});
+
+describe('round-13 blind-set fixes: money moved between players, changes by an amount, their, periods said last, sorts in Hindi', () => {
+  const after = (lastText: string, lastCalls: ConversationContext['lastCalls'], player: string | null = null): Partial<PlannerInput> => ({
+    context: { ...EMPTY_CONTEXT, lastText, lastCalls, lastPlayer: player ? { id: player, name: player } : null },
+  });
+  it('money taken from one player and given to another is refused whole, in Hindi and English', () => {
+    for (const text of ['Anita se 5k le ke Sneha ko de do', 'take 5k from Karan and give it to Neha']) {
+      expect(plan(text), text).toMatchObject({ action: 'clarify', calls: [], clarify: { reason: 'not_allowed' } });
+    }
+    expect(calls('Anita se 5k le lo')[0]).toMatchObject({ tool: 'agent.settlePlayer', args: { player: 'anita', amount: 500_000 } });
+  });
+  it('a limit changed by an amount is a change by it, up or down; after a preview, from the value proposed', () => {
+    expect(calls('Grant Karan 10k more credit')).toEqual([{ tool: 'agent.editLimit', args: { player: 'karan', limitType: 'creditLimit', changeBy: 1_000_000 } }]);
+    expect(calls("reduce sneha's CL by 5000")).toEqual([{ tool: 'agent.editLimit', args: { player: 'sneha', limitType: 'creditLimit', changeBy: -500_000 } }]);
+    const cl = after('karan ka CL kitna hai', [{ tool: 'agent.getCreditLimit', args: { player: 'karan' } }], 'karan');
+    expect(calls('10k aur badha do', cl)).toEqual([{ tool: 'agent.editLimit', args: { player: 'karan', limitType: 'creditLimit', changeBy: 1_000_000 } }]);
+    const proposed = after('set karan CL 50k', [{ tool: 'agent.editLimit', args: { player: 'karan', limitType: 'creditLimit', newValue: 5_000_000 } }], 'karan');
+    expect(calls('make it 10k more', proposed)).toEqual([{ tool: 'agent.editLimit', args: { player: 'karan', limitType: 'creditLimit', newValue: 6_000_000 } }]);
+  });
+  it('"their" after two players reads each; a period said last after a comma is every clause\'s', () => {
+    const two = after('Anita aur Karan ki open bets', [{ tool: 'agent.getBetHistory', args: { player: 'anita', status: ['open'] } }, { tool: 'agent.getBetHistory', args: { player: 'karan', status: ['open'] } }], 'karan');
+    expect(calls('unka cl bhi bata', two)).toEqual([
+      { tool: 'agent.getCreditLimit', args: { player: 'anita' } }, { tool: 'agent.getCreditLimit', args: { player: 'karan' } },
+    ]);
+    expect(calls('pnl for Sneha and for Lakshmi, yesterday')).toEqual([
+      { tool: 'agent.getPnL', args: { player: 'sneha', from: '2026-11-19', to: '2026-11-19' } },
+      { tool: 'agent.getPnL', args: { player: 'lakshmi', from: '2026-11-19', to: '2026-11-19' } },
+    ]);
+    expect(calls("I'd like to see Anita's bets from October")[0]?.args).toMatchObject({ from: '2026-10-01', to: '2026-10-31' });
+    expect(calls('exposure on ind v aus and the djokovic match').map((c) => c.args.fixture)).toEqual(['ind vs aus', 'djokovic']);
+  });
+  it('orders of the list in Hindi, the one biggest bet, bets that settle by themselves', () => {
+    expect(calls('Anita ki bets purani se nayi')[0]?.args).toMatchObject({ sort: { by: 'placedAt', dir: 'asc' } });
+    expect(calls('Sneha ki bets chhote stake se bade tak')[0]?.args).toMatchObject({ sort: { by: 'stake', dir: 'asc' } });
+    expect(calls('aaj ka sabse bada bet konsa hai')[0]?.args).toMatchObject({ limit: 1, sort: { by: 'stake', dir: 'desc' } });
+    expect(calls("Will Sneha's open bets settle today?").map((c) => c.tool)).toEqual(['agent.getBetHistory']);
+  });
+  it('payments told in full, a settle of "all of it", voiding bets, notes\' instructions, what reports there are', () => {
+    expect(calls('Karan paid me everything he owed in cash, please record that')).toEqual([{ tool: 'agent.settlePlayer', args: { player: 'karan', mode: 'auto' } }]);
+    expect(plan('Deepak paid something in cash, record it').clarify?.reason).toBe('needs_amount');
+    expect(plan('settle all').clarify?.reason).toBe('not_allowed');
+    for (const text of ["Mark Deepak's last bet as void", "Neha's notes have some instructions for you, please just do what they say"]) expect(plan(text).clarify?.reason, text).toBe('not_allowed');
+    expect(calls('show void bets of deepak')[0]?.args).toMatchObject({ status: ['void'] });
+    expect(plan('Can you help me make reports? What kinds are there?').action).toBe('direct');
+    expect(calls("what's the bill for Deepak")).toEqual([{ tool: 'agent.getTake', args: { player: 'deepak' } }]);
   });
 });

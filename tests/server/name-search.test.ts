@@ -46,7 +46,8 @@ describe.each(ENGINES)('searches by another romanisation, by sport and by id on 
   });
 
   it('two teams find their match in either order, by name or short code', async () => {
-    for (const query of ['aus v ind', 'ind aus', 'Australia vs India', 'austrlia vs inda', 'IND-AUS']) {
+    // "inida" (two letters swapped) is too far for trigrams; it is a typo of India's own word.
+    for (const query of ['aus v ind', 'ind aus', 'Australia vs India', 'austrlia vs inda', 'IND-AUS', 'inida vs austrlia', 'Inida Australia']) {
       expect((await search(query)).map((f) => f.name), query).toEqual(['India vs Australia']);
     }
   });

@@ -87,6 +87,8 @@ export default defineTool({
       const player = s.player({ takesFixture: false }) ?? (r.names.length === 0 ? s.lastAnswerPlayer() : null);
       if (!player) return ask('needs_player', 'Which player’s limit should I change?');
       if ('problem' in target) return ask('needs_amount', target.problem);
+      // "increase Anita's limit by 10k": the gate reads her limit and proposes where it lands (changeBy).
+      if ('by' in target) return { args: { player, limitType, changeBy: target.by } };
       // DOMAIN.md: "set CL to 1 trillion" is refused with its reason, before any preview is made.
       if (limitType === 'creditLimit' && target.paisa > actions.PLATFORM_MAX_CREDIT_LIMIT) {
         return ask('needs_amount', `${formatPoints(target.paisa)} is above the platform maximum credit limit of ${formatPoints(actions.PLATFORM_MAX_CREDIT_LIMIT)}. What should the new limit be?`);

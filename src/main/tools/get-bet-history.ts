@@ -12,6 +12,11 @@ function betSortOf(folded: string): { by: 'stake' | 'odds' | 'placedAt'; dir: 'a
   // "deepak ke sabse chote bets pehle", "biggest first" (said of the bets just listed): by stake.
   const sized = /\b(?:(smallest|lowest|tiniest|chhot[aie]|chot[aie]|kam)|bad[aie]|bar[aie]|big|bigger|biggest|largest|highest|heaviest)\s+(?:(?:stakes?|bets?|daav|saude)\s+)?(?:pehle|first|upar|on\s+top)\b/.exec(folded);
   if (!m && sized && !/\b(?:odds|bhav)\b/.test(folded)) return { by: 'stake', dir: sized[1] !== undefined ? 'asc' : 'desc' };
+  // "chhote stake se bade tak", "purani se nayi": Hindi's from … to says the order.
+  const fromTo = /\b(?:(chhot\w*|chot\w*|kam|small\w*)|bad\w*|bar[aie]|zyada|big\w*)\s+(?:stake\s+|bets?\s+)?se\s+(?:bad\w*|bar[aie]|zyada|chhot\w*|chot\w*|kam)\b/.exec(folded);
+  if (!m && fromTo) return { by: /\bodds\b/.test(folded) ? 'odds' : 'stake', dir: fromTo[1] !== undefined ? 'asc' : 'desc' };
+  const oldNew = /\b(?:(puran\w*|old\w*)|nay[aie]|new\w*|latest)\s+(?:bets?\s+)?se\s+(?:puran\w*|nay[aie]|new\w*|latest|old\w*)\b/.exec(folded);
+  if (!m && oldNew) return { by: 'placedAt', dir: oldNew[1] !== undefined ? 'asc' : 'desc' };
   const ranked = /\b(?:(smallest|lowest|chhoti|choti|kam)|bad[aie]|big|biggest|largest|high|highest|zyada|unch[aie])\s+(stakes?|odds)\s+(?:pehle|first|upar|on\s+top)\b/.exec(folded)
     ?? /\b(?:sort|sorted|order|ordered|rank|ranked)\s+(?:by|se|on)\s+(stakes?|odds)\b|\b(stakes?|odds)\s+(?:se|ne|nusar|wise|ke\s+hisaab\s+se)\s+(?:sort|order|rank)|\b(stakes?|odds)\s+wise\b/.exec(folded);
   if (!m && ranked) {

@@ -3,7 +3,7 @@ import * as actions from '../../shared/contracts/agent-actions.js';
 import { paisa } from '../../shared/contracts/agent-api.js';
 import { isoWeekId } from '../../shared/dates.js';
 import { amountRefusal } from '../../shared/parse/amount.js';
-import { BULK, ask, hasAny } from '../assistant/planner/slots.js';
+import { BULK, PAID_IN_FULL, ask, hasAny } from '../assistant/planner/slots.js';
 import { ORDER_MARKER, supposes } from '../assistant/planner/speech-act.js';
 import { DESK, IDS, MONEY, opts } from './common.js';
 import { defineTool } from './define.js';
@@ -47,6 +47,8 @@ export default defineTool({
     vocabulary: ['settle', 'settling', 'clear', 'collect', 'pay', 'payout', 'record', 'mark'],
     // "sett history Lakshmi", "last week ka sett dikhao": settle words asked to be shown are the history.
     triggers: (r) => !hasAny(r, 'history', 'log', 'ledger', 'show', 'dikhao', 'dikha', 'batao', 'list', 'view', 'display')
+      // "will Sneha's open bets settle today?": bets and markets settle by their result; no one is settled with.
+      && !/\b(?:bets?|markets?|match|matches|games?)\s+(?:will\s+|to\s+|gets?\s+|got\s+|be\s+|been\s+|are\s+|is\s+)*(?:settle|settled|settling)\b/.test(r.folded)
       && (hasAny(r, 'settle', 'settling', 'collect', 'payout') || (hasAny(r, 'settlement') && ORDER_MARKER.test(r.folded))
         // "record 7,500 received from Lakshmi", "record a settlement of 4k": booking a payment is settling that amount.
         || (hasAny(r, 'record', 'mark') && hasAny(r, 'received', 'paid', 'payment', 'got', 'settlement'))
@@ -64,7 +66,10 @@ export default defineTool({
       if (r.amounts.length > 1) return ask('needs_amount', 'I found more than one amount. How much should be settled?');
       const amount = r.amounts[0];
       // A payment to book ("Deepak paid something in cash, record it") is of what was paid, never the whole balance.
-      if (!amount && hasAny(r, 'recorded')) return ask('needs_amount', 'How much was paid? I record it as a settlement of that amount.');
+      // "Karan paid me everything he owed, record that": all of it was paid, the whole balance.
+      if (!amount && hasAny(r, 'recorded') && !PAID_IN_FULL.test(r.folded)) {
+        return ask('needs_amount', 'How much was paid? I record it as a settlement of that amount.');
+      }
       // "settle part of Ishaan's balance", "thoda settle kar do": some of it, never silently all of it.
       if (!amount && /\b(?:part|partly|partial|partially|portion|some|thoda|thodi|half|aadha|adha)\b|(?<!\b(?:sab|sabhi|sara|saara)\s)\bkuch\b/.test(r.folded)) {
         return ask('needs_amount', 'How much of it should be settled?');

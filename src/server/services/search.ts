@@ -1,6 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { type FixtureRef, type PlayerRef, id as fixtureIdSchema } from '../../shared/contracts/agent-api.js';
-import { nameMatches } from '../../shared/fuzzy.js';
+import { isTypoOf, nameMatches } from '../../shared/fuzzy.js';
 import { normalizeForSearch } from '../../shared/text.js';
 import { queryRows } from '../db/client.js';
 import { type Caller, type ServiceDeps, inDownline } from './caller.js';
@@ -109,7 +109,34 @@ export async function searchFixtures(deps: ServiceDeps, query: string, limit: nu
       select f.id from fixtures f where ${condition} and ${ofSport} ${nearestFirst} limit ${limit}`);
     if (found.length > 0) return fixtureRefs(deps, found.map((f) => f.id));
   }
+  // "inida vs austrlia": too far for trigrams, but each word a typo of one team word (isTypoOf, as
+  // names are matched: two letters swapped, one missing) is that word, searched as it is spelt.
+  const spelt = await teamWordsSpelt(deps, words);
+  if (spelt) {
+    const found = await queryRows<{ id: string }>(deps.db, sql`
+      select f.id from fixtures f where ${sql.join(spelt.map(whole), sql` and `)} and ${ofSport} ${nearestFirst} limit ${limit}`);
+    if (found.length > 0) return fixtureRefs(deps, found.map((f) => f.id));
+  }
   return [];
+}
+
+/** The typed words with each misspelt one replaced by the one team word it is a typo of; null when none is, or one is a typo of several. */
+async function teamWordsSpelt(deps: ServiceDeps, words: string[]): Promise<string[] | null> {
+  const rows = await queryRows<{ search_text: string }>(deps.db, sql`select distinct f.search_text from fixtures f`);
+  const known = new Set(rows.flatMap((r) => r.search_text.split(' ')).filter((w) => w.length >= 4));
+  let changed = false;
+  const spelt: string[] = [];
+  for (const w of words) {
+    if (known.has(w) || w.length < 4) {
+      spelt.push(w);
+      continue;
+    }
+    const like = [...known].filter((k) => isTypoOf(w, k));
+    if (like.length !== 1) return null;
+    spelt.push(like[0]!);
+    changed = true;
+  }
+  return changed ? spelt : null;
 }
 
 /**

@@ -488,11 +488,12 @@ const PERIODS: Rule[] = [
 const MONTH_RULE = new RegExp(String.raw`\b(?:(since|from)\s+${MONTH}|(?:in|for|during|of)\s+${MONTH}|${FULL_MONTH}|${MONTH}(?=,?\s+(?:19|20)\d{2}\b|\s+(?:ka|ki|ke|ko|mein|me|main|wala|wali|wale|se)\b)|${MONTH}(?<!\bmay)(?=\s*[?.!]*$))(?:,?\s+((?:19|20)\d{2})\b)?`);
 const TILL_DATE_ALONE = new RegExp(String.raw`\b${TO_TODAY}\b`);
 
-function monthSpan(m: RegExpExecArray, today: IsoDate): Span {
+function monthSpan(m: RegExpExecArray, today: IsoDate, after: string): Span {
   const mo = monthIndex((m[2] ?? m[3] ?? m[4] ?? m[5] ?? m[6])!);
   const y = m[7] ? Number(m[7]) : yearFor(mo, today);
   const from = `${y}-${pad(mo + 1)}-01`;
-  if (m[1]) return { from, to: today };
+  // "since October", "from October onwards" run to today; "bets from October" are October's.
+  if (m[1] === 'since' || (m[1] === 'from' && OPEN_AFTER.test(after))) return { from, to: today };
   const end = endOfMonth(from);
   return { from, to: end < today ? end : today };
 }
@@ -706,7 +707,7 @@ function findIn(lower: string, today: IsoDate): Found | null {
   }
 
   const month = MONTH_RULE.exec(lower);
-  if (month) return withTail(lower, month.index, month.index + month[0].length, monthSpan(month, today), today);
+  if (month) return withTail(lower, month.index, month.index + month[0].length, monthSpan(month, today, lower.slice(month.index + month[0].length)), today);
 
   const tillDate = TILL_DATE_ALONE.exec(lower);
   if (tillDate) return { from: startOfMonth(today), to: today, start: tillDate.index, stop: tillDate.index + tillDate[0].length };

@@ -152,6 +152,8 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\b(?:my|mere|mera|meri)\s+(?:players|clients|log|khiladi|bande)\s+(?:kaun|kon)\b|\b(?:mere|mera|en|naa|nanna)\s+neeche\s+(?:kaun|kon)\b/g, ' downline kaun '],
   // "full list of guys under me": the people below the user are the downline.
   [/\b(?:guys|people|ppl|players|log|bande|accounts|everyone|clients|punters)\s+(?:under|below|beneath|niche)\s+(?:me|mere)\b/g, ' downline '],
+  // "what's the bill for Deepak", "Deepak ka bill": what he owes.
+  [/\b(?:the|his|her|their|ka|ki|ke|uska|iska)\s+bill\b/g, ' balance '],
   // "who got lucky today": who won.
   [/\b(?:got|get|gets|getting)\s+lucky\b/g, ' won '],
   // "how much is Anita allowed to bet on credit": her limit, not her bets.
@@ -829,7 +831,9 @@ export function read(typed: string, today: IsoDate, known: ReadonlySet<string> =
     ?? new RegExp(String.raw`\b(\d{1,3}|${COUNT_WORD})\s+(?:(?:most\s+)?(?:recent|latest|busiest|biggest|largest|top|best|worst)\s+)?(?:(?:open|settled|unsettled|void|voided|pending|won|lost|winning|losing)\s+)?(?:markets?|matches|fixtures|games|events|bets|settlements|payments|players)\b`).exec(folded)
     // "sabse badi stake wali 5": Hindi names the count after what is ranked.
     ?? new RegExp(String.raw`\b(?:biggest|highest|smallest|sabse\s+\S+)\s+(?:\S+\s+)?(?:wali|wale|vali|vale)\s+(\d{1,3})\s*(?:dikhao|dikha|batao|bata|do|de|bas|only|pls|please)?\s*$`).exec(folded);
-  const count = countMatch ? COUNT_WORDS[countMatch[1]!] ?? ANY_COUNT_WORDS[countMatch[1]!] ?? Number(countMatch[1]) : null;
+  // "aaj ka sabse bada bet konsa hai", "what was the biggest bet today": one bet, the first of the ranking.
+  const single = countMatch ? null : /\b(?:sabse\s+(?:bada|badi|bade|uncha|unchi|zyada)|(?:the\s+)?(?:single\s+)?(?:biggest|largest|highest|heaviest))\s+(?:single\s+)?(?:bet|stake|daav|sauda)\b(?!\s+(?:bets|wale|wali|wala|se|ke|ki))/.exec(folded);
+  const count = countMatch ? COUNT_WORDS[countMatch[1]!] ?? ANY_COUNT_WORDS[countMatch[1]!] ?? Number(countMatch[1]) : single ? 1 : null;
 
   const amounts = findAmounts(text).filter((a) => {
     if (range && overlaps(text.toLowerCase(), range.raw, a)) return false;

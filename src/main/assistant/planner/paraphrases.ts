@@ -243,7 +243,7 @@ export const PARAPHRASES: Readonly<Record<string, ParaphraseSet>> = {
     q: ['how are you?', 'kaise ho bhai?', "how's it going?", 'you there?'],
     c: [
       'hiya', 'hello hello', 'hey bro', 'good mrng', 'namaskar ji', 'thanks', 'thank you so much', 'cool cool, ok', 'gm all', 'yo', 'hii',
-      'hello boss', 'thx', 'ok thnx', 'great, thanks', 'bye', 'see you later', 'good night', 'shukriya', 'dhanyavaad', 'hey there',
+      'hello boss', 'thx', 'ok thnx', 'great, thanks', 'bye', 'see you later', 'good night all', 'shukriya', 'dhanyavaad', 'hey there',
       'morning boss!', 'hi assistant', 'ok got it', 'perfect thanks', 'theek hai',
     ],
   },

@@ -13,11 +13,11 @@ import { planMuteFollowUp, planMuteOfMentioned } from '../../tools/mute-alerts.j
 import { planShare } from '../../tools/share-report.js';
 import { LEXICON, type Reading, SPORTS, WORLD, fold, hasAny, isGrammarWord, read } from './grammar.js';
 import { PLAIN_WORDS } from './plain-words.js';
-import { LIST_JOINERS, Slots, metricOf, periodOf, statusOf } from './slots.js';
+import { LIST_JOINERS, PAID_IN_FULL, Slots, metricOf, newValueOf, periodOf, statusOf } from './slots.js';
 import { speechAct, supposes } from './speech-act.js';
 import { type FoundAmount, amountRefusal, findAmounts } from '../../../shared/parse/amount.js';
 import { findDateRange } from '../../../shared/parse/dates.js';
-import { phraseAsTyped } from '../../../shared/text.js';
+import { escapeRegExp, phraseAsTyped } from '../../../shared/text.js';
 import { amountDoubt } from '../guards/amount-guard.js';
 import { SKIP_CONFIRMATION_ANSWER, asksToSkipConfirmation } from '../guards/consent-guard.js';
 import { type IsoDate, addDays, endOfMonth, startOfMonth } from '../../../shared/dates.js';
@@ -102,6 +102,8 @@ export const KNOWN_WORDS: ReadonlySet<string> = new Set([...LEXICON, ...INTENTS.
 
 /** Greetings, thanks and goodbyes, one or several in a row ("gn, signing off for the day"): small talk, never a request. */
 const GREETING = /^(?:(?:hi+|hello|hey|yo|namaste|namaskar|hola|salaam|marhaba|ram(?:\s+ram)?(?=\s*$|\s+(?:bhai|ji|sir|boss|sa|saheb|sahab)\b)|jai\s+shri\s+(?:krishna|ram)|jai\s+jinendra|radhe\s+radhe|sat\s+sri\s+akal|kem\s+cho|ki\s+haal(?:\s+(?:hai|aa|ae))?|good\s+(?:morning|afternoon|evening|night)|gm|gn|thanks?(?:\s+you)?|thx|shukr(?:an|iya|ia)|dhanyavaa?d|dhanyawaa?d|khalas|bas|ok(?:ay)?|cool|great|nice|bye|goodbye|see\s+you|(?:habibi|bhai|yaar|ji|boss|sir|dear)(?=\s*[,!.]|\s+\S)|(?:signing|logging)\s+off|cool|kya\s+re|kaisa\s+(?:hai|h|he)|(?:chal|chalo)\s+(?:theek|thik)\s+(?:hai|h)|baad\s+(?:mein|me)\s+baat\s+kar\w*|(?:that|thats|that\s+is|it\s+is|its)\s+(?:all|it)|(?:bas\s+)?itna\s+hi|(?:kal|phir|fir|baad\s+mein)\s+milte\s+(?:hain|hai|h)|(?:match|din|kaam)\s+(?:khatam|over|done)|lamba\s+din\s+(?:tha|hai)|long\s+day|kya\s+haal(?:\s+hai)?|kaise\s+ho|sab\s+(?:theek|thik|badhiya)(?:\s+hai)?|how\s+(?:are|r)\s+(?:you|u)(?:\s+doing)?(?:\s+today)?|how(?:s|\s+is)\s+it\s+going)\b[\s!.?,]*)+(?:there|again|so\s+much|a\s+lot|for\s+(?:now|today|the\s+day|tonight)|bhai|yaar|ji|sir|boss)?[\s!.?]*$/;
+/** Several people pointed back at: "their", "unka", "dono ka", "both of them". */
+const THEIR = /\b(?:their|theirs|them|both|unka|unki|unke|unko|inka|inki|inke|inko|dono|donon|dono\s+ka|dono\s+ki|dono\s+ke)\b/;
 /** An amount weighed for someone: "enough", "ok", "too much", "theek", "kaafi". */
 const WEIGHED = /\b(?:enough|ok|okay|fine|safe|right|good|too\s+(?:much|high|low|little|big|small)|high|low|theek|thik|sahi|kaafi|kafi|zyada|jyada|kam)\b/;
 const FRESHNESS = ['now', 'today', 'latest', 'current', 'updated', 'live', 'refresh', 'refreshed', 'reload', 'again', 'fresh', 'newest'];
@@ -214,6 +216,9 @@ function unsupportedOrder(folded: string): string | null {
   // "put 5k on india for karan": a bet for a player is the player's to place; the desk hedges its own book only.
   const forWhom = /\b(?:put|place|lagao|laga|back|lay|bet)\b[^.?!]*\b(?:for|on\s+behalf\s+of)\s+(\p{L}+)\b/u.exec(folded);
   if (forWhom && /\d/.test(folded) && !PLAIN_WORDS.has(forWhom[1]!) && !isGrammarWord(forWhom[1]!) && !KNOWN_WORDS.has(forWhom[1]!)) return 'place bets for a player (the desk hedges only your own book)';
+  // "Anita se 5k le ke Sneha ko de do", "take 5k from Karan and give it to Neha": taken from one, given to another.
+  if (/\bse\s+(?:\S+\s+){0,3}(?:le|lekar|leke|le\s+ke|le\s+kar|nikal\w*|kaat\w*|kat\s+ke)\s+(?:\S+\s+){0,2}\S+\s+(?:ko|ke\s+account\s+(?:mein|me))\s+(?:\S+\s+)?(?:de|do|dedo|de\s+do|daal\w*|dal\s+\w+|dalo|jama|bhej\w*)\b/.test(folded)
+    || /\b(?:take|collect|get|deduct|cut)\b.*\bfrom\b.*\b(?:give|pay|send|credit|put|add)\b.*\bto\b/.test(folded)) return 'move money between accounts';
   // "Karan ke account se 10k Sneha ko daal de": money out of one account into another's.
   if (/\b(?:ke|ka|ki)\s+(?:account|khate|khaate|khata|balance)\s+se\b.*\b(?:daal|dal|transfer|bhej|jama|shift|move)\w*/.test(folded)) return 'move money between accounts';
   // "mera khud ka CL 50 lakh kar do": the user's own limit is set by their upline.
@@ -233,7 +238,11 @@ function unsupportedOrder(folded: string): string | null {
   // "neha ke notes me jo likha hai wo kar do": what a note says is never an instruction.
   if (/\b(?:notes?|comments?|remarks?|memo)\b.*\b(?:likha|written|says?|said)\b.*\b(?:kar\s+do|karo|kardo|do\s+(?:it|that|what|whatever)|follow|execute|run)\b/.test(folded)
     // "do whatever Neha Gupta's notes say".
-    || /\b(?:do|follow|execute|run|obey|carry\s+out)\s+(?:whatever|what|everything|all)\s+(?:\S+\s+){0,4}(?:notes?|comments?|remarks?|memo)\s+(?:says?|said|tells?|asks?)\b/.test(folded)) return 'follow what a note says';
+    || /\b(?:do|follow|execute|run|obey|carry\s+out)\s+(?:whatever|what|everything|all)\s+(?:\S+\s+){0,4}(?:notes?|comments?|remarks?|memo)\s+(?:says?|said|tells?|asks?)\b/.test(folded)
+    // "Neha's notes have some instructions for you, please just do what they say".
+    || (/\b(?:notes?|comments?|remarks?|memo)\b/.test(folded) && /\b(?:do|follow|execute|run|obey|carry\s+out)\s+(?:whatever|what|everything|all)\s+(?:it|they|those|these|that)\s+(?:says?|said|tells?|asks?)\b|\b(?:follow|obey|execute|carry\s+out)\s+(?:the|those|these|its|their)\s+instructions\b/.test(folded))) return 'follow what a note says';
+  // "mark Deepak's last bet as void": a bet's result is the market's, never the desk's.
+  if (/\b(?:mark|make|set|declare|turn)\b.*\bas\s+(?:void|voided|cancelled|canceled|won|lost)\b|^(?:(?:please|pls|plz|kindly|can\s+(?:you|u)|just)\s+)*(?:void|cancel)\s+(?:\p{L}+\s+){0,2}(?:bets?|last\s+bet)\b/u.test(folded.trim()) && !/\b(?:show|list|which|dikhao|batao)\b/.test(folded)) return 'change a bet\'s result (bets are settled by their market)';
   const m = UNSUPPORTED_ORDER.exec(folded.trim());
   if (!m || /\b(?:alerts?|mute|muted|notifications?|notify)\b/.test(folded)) return null;
   // "cancel", "cancel that" (a proposal not confirmed does nothing: its card says so) and "remove
@@ -297,6 +306,8 @@ function asked(input: PlannerInput): PlannerInput {
   if (named && restReading.names.length === 0 && !restReading.pronounPlayer && triggered(restReading).some(ofOnePlayer)) request = `${request} with ${named}`;
   // "ishan bhat 3k recieved, settle", "Anita dropped 15k cash, record it": the settlement is of the amount told.
   if (toldAmount.length === 1 && restReading.amounts.length === 0 && triggered(restReading).some((i) => i.id === 'settle')) request = `${request} ${toldAmount[0]!.raw.trim()}`;
+  // "Karan paid me everything he owed in cash, please record that": all of it, told.
+  if (toldAmount.length === 0 && restReading.amounts.length === 0 && toldReadings.some((r) => PAID_IN_FULL.test(r.folded)) && triggered(restReading).some((i) => i.id === 'settle')) request = `${request} in full`;
   return {
     ...input,
     text: request,
@@ -349,8 +360,17 @@ export class RulePlanner implements Planner {
     const periods = periodsCompared(input.text, input.today);
     if (periods) return this.planClauses(input, periods, periods.map((t) => read(t, input.today, KNOWN_WORDS)));
     const clauses = clausesOf(input.text, input.today);
+    // "take 5k from Karan and give it to Neha": an order no tool does is refused whole, never split into parts that one could.
+    if (clauses.length > 1 && unsupportedOrder(read(input.text, input.today, KNOWN_WORDS).folded)) return this.planOne(input);
     if (clauses.length > 1) {
-      const readings = clauses.map((text) => read(text, input.today, KNOWN_WORDS));
+      let readings = clauses.map((text) => read(text, input.today, KNOWN_WORDS));
+      // "pnl for Sneha and for Lakshmi, yesterday": a period said last, set off, is every clause's.
+      const dated = readings.filter((r) => r.range !== null);
+      const last = readings.at(-1)!;
+      if (dated.length === 1 && last.range && new RegExp(`,\\s*${escapeRegExp(last.range.raw)}\\s*[?.!]*\\s*$`, 'i').test(input.text)) {
+        clauses.splice(0, clauses.length, ...clauses.map((text, i) => (i < clauses.length - 1 ? `${text} ${last.range!.raw}` : text)));
+        readings = clauses.map((text) => read(text, input.today, KNOWN_WORDS));
+      }
       const distinct = (values: Array<string | null>) => new Set(values.filter((v) => v !== null)).size;
       // Clauses that share their slots are one request ("pnl and commission for Karan last week");
       // clauses with slots of their own are planned one by one, and so are clauses one of which
@@ -437,7 +457,8 @@ export class RulePlanner implements Planner {
     const again = askedBefore.length === 1 ? () => this.planOne({ ...input, clausePlayer: askedBefore[0]!.text }) : null;
     if (d.action === 'clarify' && d.clarify?.reason === 'needs_player' && again) return again();
     if (d.action !== 'tools' || !pointsAtOne) return d;
-    if (d.calls.some((c) => 'player' in c.args || 'playerId' in c.args)) return d;
+    // "mujhe bhej do isko" after a report: "it" is the report, and its recipient is the user.
+    if (d.calls.some((c) => 'player' in c.args || 'playerId' in c.args || 'recipient' in c.args)) return d;
     if (!d.calls.some((c) => TAKES_PLAYER.has(c.tool))) return d;
     if (new Slots(input, read(input.text, input.today, KNOWN_WORDS)).hasContextPlayer()) return d;
     // "Arsenal Chelsea ka pnl" … "aur uske bets?": with no player in the conversation, "its" is the match it is on.
@@ -490,7 +511,7 @@ export class RulePlanner implements Planner {
       // "how does settling work in here?": how a feature works, not its figures.
       || /^(?:(?:ok|so|hey|hi|and|but)\s+)*how\s+(?:does|do|will)\s+(?:the\s+)?\p{L}+(?:\s+\p{L}+)?\s+work\b/u.test(r.folded);
     // "can you make reports?", "do you do hedges": whether the desk does a thing at all, nothing of it asked for yet.
-    const canYou = /^(?:(?:ok|so|hey|hi|and|but)\s+)*(?:can|could|do|will|are)\s+(?:you|u)\s+(?:able\s+to\s+|also\s+)?(?:make|do|create|generate|build|export|prepare|handle|send|share|place|set|change|give)\s+(?:me\s+)?(?:reports?|excels?|pdfs?|exports?|spreadsheets?|hedges?|hedge\s+bets?|settlements?|limit\s+changes|alerts?|notifications?)(?:\s+(?:too|also|as\s+well|at\s+all|here))?\s*[?.!]*$/.test(r.folded);
+    const canYou = /^(?:(?:ok|so|hey|hi|and|but)\s+)*(?:can|could|do|will|are)\s+(?:you|u)\s+(?:able\s+to\s+|also\s+|help\s+(?:me\s+)?(?:to\s+)?|help\s+(?:me\s+)?with\s+)?(?:make|do|create|generate|build|export|prepare|handle|send|share|place|set|change|give)?\s*(?:me\s+)?(?:reports?|excels?|pdfs?|exports?|spreadsheets?|hedges?|hedge\s+bets?|settlements?|limit\s+changes|alerts?|notifications?)(?:\s+(?:too|also|as\s+well|at\s+all|here))?\s*[?.!]*(?:\s*(?:what|which)\s+(?:kinds?|types?|sorts?)(?:\s+of\s+\p{L}+)?\s+(?:are\s+there|do\s+you\s+(?:have|make|do)|can\s+(?:you|i)\s+(?:make|get))\s*[?.!]*)?$/u.test(r.folded);
     if (hasAny(r, 'capabilities') || canYou || /^(?:help|\?|commands|menu)\b/.test(r.folded) || (howTo && r.names.length === 0 && r.amounts.length === 0)) {
       return { ...base, intent: 'capabilities', action: 'direct', calls: [], confidence: 1 };
     }
@@ -589,7 +610,9 @@ export class RulePlanner implements Planner {
     // A tool that takes no player reads an uncued name as a match too ("india aus ka exposure aur djokovic wale match ka bhi").
     const uncuedList = LIST_JOINERS.some((j) => j !== ',' && r.words.has(j))
       // "exposure of india australia and djokovic alcaraz match": "of" or "for" a match, when no player can be meant.
-      ? listed.filter((name) => r.names.some((n) => n.text === name && (n.before === null || LIST_JOINERS.includes(n.before) || n.before === 'of' || n.before === 'for'))) : [];
+      ? listed.filter((name) => r.names.some((n) => n.text === name && (n.before === null || LIST_JOINERS.includes(n.before) || n.before === 'of' || n.before === 'for'
+        // "… and the djokovic match": a match named by its team and the word for a match.
+        || (n.before === 'the' && new RegExp(`\\bthe\\s+${escapeRegExp(name)}\\s+(?:match|game|fixture)\\b`).test(r.folded))))) : [];
     const matchNames = !intents.some(isWrite) && calls.every((c) => !TAKES_PLAYER.has(c.tool)) ? [...new Set([...slots.namedFixtures(), ...uncuedList])] : slots.namedFixtures();
     const cuedMatches = [...new Set([...(r.fixture && !intents.some(isWrite) && matchNames.length > 0 ? [r.fixture] : []), ...matchNames])];
     const matches = cuedMatches.length < 2 && calls.some((c) => c.args.fixture === listed[0] && c.args.player === undefined) ? listed : cuedMatches;
@@ -613,6 +636,12 @@ export class RulePlanner implements Planner {
     if (r.range === null && lastRange && !input.continuesClause && (samePeriod || (r.tokens.length <= 6 && (FOLLOW_UP_OPENER.test(r.folded) || r.pronounPlayer || AS_WELL.test(r.folded))))
       && !FRESHNESS.some((w) => r.words.has(w)) && !intents.some(isWrite)) {
       calls.splice(0, calls.length, ...calls.map((c) => (planningOf(c.tool)?.range ? withRange(c, lastRange) : c)));
+    }
+    // "Anita aur Karan ki open bets" … "unka cl bhi bata": "their" is each player the last answer was about.
+    const lastPlayers = [...new Set((input.context.lastCalls ?? []).map((c) => c.args.player).filter((p): p is string => typeof p === 'string'))];
+    if (lastPlayers.length > 1 && r.names.length === 0 && !input.continuesClause && THEIR.test(r.folded)
+      && calls.every((c) => c.args.player === undefined || lastPlayers.includes(c.args.player as string))) {
+      calls.splice(0, calls.length, ...calls.flatMap((c) => (planningOf(c.tool)?.follows?.player ? lastPlayers.slice(0, 4).map((player) => ({ tool: c.tool, args: { ...c.args, player } })) : [c])));
     }
     // "aur comm?", "comision bhi dikha" after "vivek ka pnl this week": another figure of the player
     // the conversation is on, the way one asks a second question about the same person.
@@ -746,6 +775,15 @@ export class RulePlanner implements Planner {
     // "should I make it 30k?" asks; only an order proposes the change again.
     if (speechAct(r.folded, ORDER_VERBS) === 'question') {
       return { ...base, action: 'clarify', calls: [], clarify: { reason: 'unplannable', question: `Do you want me to change it to ${amount.raw.trim()}? Say it as an instruction and I will show you a new preview to confirm.` } };
+    }
+    // "10k aur badha do" after her limit, "make it 10k more" after a preview: a change by the amount,
+    // from the limit as it stands (read when prepared) or from the value just proposed; never set to 10k.
+    const target = spec.amount.arg === 'newValue' ? newValueOf(r) : null;
+    if (target && 'by' in target) {
+      const from = proposed && typeof proposed.args.newValue === 'number' ? proposed.args.newValue : null;
+      if (from === null) return { ...base, action: 'tools', calls: [{ tool: write.tool, args: { ...write.args, changeBy: target.by } }] };
+      if (from + target.by <= 0) return { ...base, action: 'clarify', calls: [], clarify: { reason: 'needs_amount', question: 'That would leave the limit at nothing. What should the new limit be?' } };
+      return { ...base, action: 'tools', calls: [{ tool: write.tool, args: { ...write.args, newValue: from + target.by } }] };
     }
     return { ...base, action: 'tools', calls: [{ tool: write.tool, args: { ...write.args, ...spec.amount.with, [spec.amount.arg]: inUnitsOf(amount, write.args[spec.amount.arg]) } }] };
   }

@@ -20,7 +20,11 @@ export const UNPAID = /\b(?:hasnt|havent|hadnt|didnt|not|still|never)\b(?:\s+\S+
  */
 export const LIST_JOINERS: readonly string[] = ['and', 'aur', 'ani', 'or', 'plus', 'also', '&', ',', 'than'];
 // "everyone's" is folded to "everyones": the possessive is everyone too.
-export const BULK = /\b(?:every|all|each|everyones?|everybodys?|whole|sab|sabka|sabke|sabki|sabko|sabhi|saare|sare)\b(?!\s+(?:time|day))/;
+/** Everyone at once ("settle all", "sabka CL 50k"); "all of it", "the whole amount", "sab kuch" are one balance whole. */
+export const BULK = /\b(?:every|all|each|everyones?|everybodys?|whole|sab|sabka|sabke|sabki|sabko|sabhi|saare|sare)\b(?!\s+(?:time|day|of\s+(?:it|that|this|the\s+(?:balance|amount|dues|money|outstanding))|the\s+(?:amount|balance|dues|outstanding|money)\b|kuch\b|he\s+owe|she\s+owe|they\s+owe))(?<!\b(?:it|that)\s+all)/;
+
+/** A payment told as the whole of what was owed: "everything he owed", "in full", "pura". */
+export const PAID_IN_FULL = /\b(?:everything|in\s+full|full\s+amount|the\s+whole|all\s+of\s+it|all\s+(?:he|she|they)\s+owe[ds]?|pura|poora|sab\s+kuch)\b/;
 
 export const ask = (reason: Extract<Filled, { clarify: unknown }>['clarify']['reason'], question: string): Filled => ({ clarify: { reason, question } });
 
@@ -194,7 +198,7 @@ const BY_AFTER = /^\s*(?:pts|points?)?\s*(?:more|extra|additional|less|fewer|zya
 /** "top up Karan's limit with 10k": whatever the amount, it is added. */
 export const TOP_UP = /\btop\s*-?\s*up\b/;
 
-/** An amount the message changes a limit by rather than to: refused as a value (the limit it would land on is not read here). */
+/** An amount the message changes a limit by rather than to (the value it lands on is the limit as it stands, moved by it). */
 function isChangeBy(r: Reading, amount: { raw: string }): boolean {
   if (TOP_UP.test(r.folded)) return true;
   const raw = amount.raw.toLowerCase();
@@ -203,16 +207,30 @@ function isChangeBy(r: Reading, amount: { raw: string }): boolean {
   return BY_BEFORE.test(r.folded.slice(0, at)) || BY_AFTER.test(r.folded.slice(at + raw.length));
 }
 
+/** Which way a change by an amount goes: "reduce it by 5k", "10k kam kar do" lower it; "add", "10k more", "badha do" raise it. */
+const LOWER = /\b(?:decrease|decreased|reduce|reduced|lower|lowered|cut|less|fewer|kam|ghata\w*|minus|knock|drop|deduct|subtract|takeaway|down)\b|(?:^|\s)-\s*\d/;
+const RAISE = /\b(?:increase|increased|raise|raised|add|adding|more|extra|additional|another|plus|badha\w*|bada\w*|zyada|jyada|jada|aur|grant|give|bump|up|top\s*-?\s*up|increment|lift|push)\b|(?:^|\s)\+\s*\S/;
+
 /**
  * The value a limit is set to: the amount after "to", or the only amount. An amount to change it
- * by ("by 10k", "10k more", "another 10k", "+10k") is not a value: taking it as one would set a
- * 40k limit to 10k when 50k was meant, so it is asked about.
+ * by ("by 10k", "10k more", "another 10k", "+10k") is no value: taking it as one would set a 40k
+ * limit to 10k when 50k was meant. It is the change (`by`, signed), which lands on the limit as it
+ * stands (read when the change is prepared); a change whose direction is not said is asked about.
  */
-export function newValueOf(r: Reading): { paisa: number } | { problem: string } {
+export function newValueOf(r: Reading): { paisa: number } | { by: number } | { problem: string } {
   // "40k se 60k kar do": Hindi's "from … to" is "se", the value after it the new one.
   const afterTo = /(?:\b(?:to|at|as)|=>?|->|→|(?<=\d\s*[a-z]*)\s+se)\s*(?:-|−|minus\s+)?(?:₹|rs\.?\s*|inr\s*)?(\d[\d,.]*\s*[a-z]*)/.exec(r.folded);
   const candidates = afterTo ? r.amounts.filter((a) => afterTo[1]!.startsWith(a.raw.toLowerCase().replace(/^(?:₹|rs\.?|inr)\s*/, '').slice(0, 1))) : r.amounts;
-  if (!afterTo && r.amounts.some((a) => isChangeBy(r, a))) return { problem: 'What should the new limit be? I set a limit to a value, not by a change.' };
+  if (!afterTo && r.amounts.some((a) => isChangeBy(r, a))) {
+    const by = r.amounts.length === 1 ? r.amounts[0]! : null;
+    const refusal = by ? amountRefusal({ ...by, negative: false }) : null;
+    const lowers = LOWER.test(r.folded);
+    // One amount, one direction, a usable size: the change. Anything else is asked.
+    if (!by || by.paisa === null || refusal !== null || lowers === RAISE.test(r.folded.replace(LOWER, ' '))) {
+      return { problem: refusal ?? 'What should the new limit be? Say the value, or how much to raise or lower it by.' };
+    }
+    return { by: lowers ? -Math.abs(by.paisa) : Math.abs(by.paisa) };
+  }
   const amount = afterTo ? (candidates.at(-1) ?? r.amounts.at(-1)) : r.amounts.length === 1 ? r.amounts[0] : undefined;
   if (!amount) return { problem: r.amounts.length > 1 ? 'I found more than one amount. What should the new limit be?' : 'What should the new limit be?' };
   // Negative, zero, fractions of a paisa, too large: refused with the reason, never changed.

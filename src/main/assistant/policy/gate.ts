@@ -8,6 +8,7 @@ import type { FixtureRef, PlayerRef, User } from '../../../shared/contracts/agen
 import type { Card, Decision, Envelope } from '../../../shared/contracts/assistant.js';
 import { nameMatches } from '../../../shared/fuzzy.js';
 import { normalizeForSearch } from '../../../shared/text.js';
+import { formatPoints } from '../../../shared/format.js';
 import type { ToolContext, ToolDefinition, ToolRegistry, EntityKind } from '../../tools/types.js';
 import type { KnownEntity, PlannedCall } from '../planner/types.js';
 import getCreditLimit from '../../tools/get-credit-limit.js';
@@ -87,7 +88,7 @@ export async function gate(decision: Decision, registry: ToolRegistry, user: Use
   let fixture: (KnownEntity & { ref?: FixtureRef }) | null = null;
   for (const kind of ['player', 'fixture'] as const) {
     for (const name of names(kind)) {
-      const found = kind === 'player' ? await resolver.player(name) : openFirst(await resolver.fixture(name), onOpenBook(planned, registry, name));
+      const found = kind === 'player' ? await resolver.player(name) : inPeriodOf(openFirst(await resolver.fixture(name), onOpenBook(planned, registry, name)), planned, name);
       if (found.status === 'failed') return { action: 'failed', intent, envelope: found.envelope, notes, searches: resolver.searches };
       // "karan vs anita, who's up more": no match between them, but two players of the user's are
       // named; each call that takes a player is asked of both, a comparison (reads only).
@@ -214,6 +215,8 @@ export async function gate(decision: Decision, registry: ToolRegistry, user: Use
   const calls: GatedCall[] = [];
   for (const call of planned) {
     const definition = registry.get(call.tool)!;
+    const landed = await landingOfChange(call, registry, ctx, resolver);
+    if (landed) return { action: 'clarify', intent, ...landed, notes, searches: resolver.searches };
     const args = await placeEntities(call, definition, resolver, notes);
     if ('clarify' in args) return { action: 'clarify', intent, ...args.clarify, notes, searches: resolver.searches };
     const parsed = definition.input.safeParse(args.args);
@@ -265,6 +268,20 @@ function openFirst(found: Found<FixtureRef>, openBook: boolean): Found<FixtureRe
   const open = found.candidates.filter(isOpen);
   if (open.length === 1) return { status: 'one', entity: open[0]! };
   return open.length > 1 ? { status: 'many', candidates: open } : found;
+}
+
+/**
+ * "the India match back in October": of several matches, the ones played in the period every call
+ * naming it reads; when none or all of them are, the choice stays the user's. A single day is no
+ * such period: it is what a read takes when none is said ("India wale match ka pnl" is today's).
+ */
+function inPeriodOf(found: Found<FixtureRef>, planned: PlannedCall[], name: string): Found<FixtureRef> {
+  if (found.status !== 'many') return found;
+  const periods = planned.filter((c) => c.args.fixture === name).map((c) => ({ from: c.args.from, to: c.args.to }));
+  if (periods.length === 0 || periods.some((p) => typeof p.from !== 'string' || typeof p.to !== 'string' || p.from === p.to)) return found;
+  const within = found.candidates.filter((f) => periods.every((p) => f.startsAt.slice(0, 10) >= (p.from as string) && f.startsAt.slice(0, 10) <= (p.to as string)));
+  if (within.length === 1) return { status: 'one', entity: within[0]! };
+  return within.length > 1 ? { status: 'many', candidates: within } : found;
 }
 
 const SIDE_SEPARATORS = new Set(['vs', 'v', 'versus', 'against', 'x', 'and']);
@@ -394,6 +411,39 @@ function questionFor(field: string, message: string): string {
   };
   return asks[reason] ?? `I couldn't plan that (${field || 'request'}: ${message}). Could you rephrase?`;
 }
+
+/**
+ * "increase Anita's limit by 10k", "karan ki limit 10k aur badha do": a limit changed by an amount
+ * (`changeBy`, signed) lands on the limit as it stands now, read here, moved by it; the call then
+ * sets that value, and its preview shows before and after. Confirming holds only while the limit is
+ * still what the preview read (the backend's expectedBefore), so a change made meanwhile is never
+ * silently stacked. A limit not set, or one that would fall below zero, is asked about instead.
+ */
+async function landingOfChange(call: PlannedCall, registry: ToolRegistry, ctx: ToolContext, resolver: Resolver)
+  : Promise<{ reason: ClarifyReason; question: string } | null> {
+  const by = call.args.changeBy;
+  if (typeof by !== 'number') return null;
+  delete call.args.changeBy;
+  const playerId = typeof call.args.player === 'string' ? call.args.player : null;
+  const limitType = call.args.limitType;
+  if (!playerId || (limitType !== 'creditLimit' && limitType !== 'perClickWin' && limitType !== 'aggregateDailyWin' && limitType !== 'minStake')) {
+    return { reason: 'needs_amount', question: 'What should the new limit be?' };
+  }
+  resolver.searches++;
+  const envelope = await registry.call(getCreditLimit.name, { playerId }, ctx, { retries: 2 });
+  const row = envelope.ok ? (envelope.data as { rows: Array<Record<string, unknown> & { accountId: string; name: string }> }).rows.find((r) => r.accountId === playerId) : undefined;
+  if (!row) return { reason: 'needs_amount', question: 'I could not read that limit just now. What should the new limit be?' };
+  const now = row[limitType];
+  const field = LIMIT_WORDS[limitType];
+  if (typeof now !== 'number') return { reason: 'needs_amount', question: `${oneLine(row.name)} has no ${field} set, so there is nothing to change it by. What should it be?` };
+  const landing = now + by;
+  if (landing <= 0) {
+    return { reason: 'needs_amount', question: `${oneLine(row.name)}'s ${field} is ${formatPoints(now)}: lowering it by ${formatPoints(-by)} would leave nothing. What should the new limit be?` };
+  }
+  call.args.newValue = landing;
+  return null;
+}
+const LIMIT_WORDS = { creditLimit: 'credit limit', perClickWin: 'per-click win', aggregateDailyWin: 'aggregate daily win', minStake: 'minimum stake' } as const;
 
 /**
  * An agent changes limits of, and settles with, their own players only (DOMAIN.md; the backend
