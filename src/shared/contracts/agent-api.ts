@@ -83,6 +83,7 @@ export const creditRow = z.object({
 });
 export const getCreditLimitInput = z.strictObject({ playerId: id.optional(), ...pageInput });
 export const getCreditLimitOutput = z.object({ rows: z.array(creditRow), nextCursor: z.string().nullable() });
+export type GetCreditLimitOutput = z.infer<typeof getCreditLimitOutput>;
 
 // ── agent.getLiveExposure ────────────────────────────────────────────────────────────────────
 export const exposureOutcome = z.object({ outcomeId: id, name: z.string(), position: paisa, positionAtShare: paisa });

@@ -4,11 +4,11 @@
  * user's own downline (an exact full name resolves, one candidate resolves, several give a
  * picker, none a named clarify), and every call's arguments validated against its tool.
  */
-import type { FixtureRef, PlayerRef, User } from '../../../shared/contracts/agent-api.js';
+import type { FixtureRef, GetCreditLimitOutput, PlayerRef, User } from '../../../shared/contracts/agent-api.js';
 import type { Card, Decision, Envelope } from '../../../shared/contracts/assistant.js';
 import { nameMatches } from '../../../shared/fuzzy.js';
 import { normalizeForSearch } from '../../../shared/text.js';
-import { formatPoints } from '../../../shared/format.js';
+import { type LimitType, PLATFORM_MAX_CREDIT_LIMIT, limitType } from '../../../shared/contracts/agent-actions.js';
 import type { ToolContext, ToolDefinition, ToolRegistry, EntityKind } from '../../tools/types.js';
 import type { KnownEntity, PlannedCall } from '../planner/types.js';
 import getCreditLimit from '../../tools/get-credit-limit.js';
@@ -425,25 +425,26 @@ async function landingOfChange(call: PlannedCall, registry: ToolRegistry, ctx: T
   if (typeof by !== 'number') return null;
   delete call.args.changeBy;
   const playerId = typeof call.args.player === 'string' ? call.args.player : null;
-  const limitType = call.args.limitType;
-  if (!playerId || (limitType !== 'creditLimit' && limitType !== 'perClickWin' && limitType !== 'aggregateDailyWin' && limitType !== 'minStake')) {
-    return { reason: 'needs_amount', question: 'What should the new limit be?' };
-  }
+  const limit = limitType.safeParse(call.args.limitType);
+  if (!playerId || !limit.success) return { reason: 'needs_amount', question: 'What should the new limit be?' };
+  const type = limit.data;
   resolver.searches++;
   const envelope = await registry.call(getCreditLimit.name, { playerId }, ctx, { retries: 2 });
-  const row = envelope.ok ? (envelope.data as { rows: Array<Record<string, unknown> & { accountId: string; name: string }> }).rows.find((r) => r.accountId === playerId) : undefined;
+  const row = envelope.ok ? (envelope.data as GetCreditLimitOutput).rows.find((r) => r.accountId === playerId) : undefined;
   if (!row) return { reason: 'needs_amount', question: 'I could not read that limit just now. What should the new limit be?' };
-  const now = row[limitType];
-  const field = LIMIT_WORDS[limitType];
-  if (typeof now !== 'number') return { reason: 'needs_amount', question: `${oneLine(row.name)} has no ${field} set, so there is nothing to change it by. What should it be?` };
+  const now = row[type];
+  const field = LIMIT_WORDS[type];
+  // The questions name no figure: the number guard lets none through that no card of the turn shows.
+  if (now === null) return { reason: 'needs_amount', question: `${oneLine(row.name)} has no ${field} set, so there is nothing to change it by. What should it be?` };
   const landing = now + by;
-  if (landing <= 0) {
-    return { reason: 'needs_amount', question: `${oneLine(row.name)}'s ${field} is ${formatPoints(now)}: lowering it by ${formatPoints(-by)} would leave nothing. What should the new limit be?` };
+  if (landing <= 0) return { reason: 'needs_amount', question: `Lowering ${oneLine(row.name)}'s ${field} by that much would leave nothing. What should the new limit be?` };
+  if (type === 'creditLimit' && landing > PLATFORM_MAX_CREDIT_LIMIT) {
+    return { reason: 'needs_amount', question: `That would take ${oneLine(row.name)}'s credit limit above the platform maximum. What should the new limit be?` };
   }
   call.args.newValue = landing;
   return null;
 }
-const LIMIT_WORDS = { creditLimit: 'credit limit', perClickWin: 'per-click win', aggregateDailyWin: 'aggregate daily win', minStake: 'minimum stake' } as const;
+const LIMIT_WORDS: Readonly<Record<LimitType, string>> = { creditLimit: 'credit limit', perClickWin: 'per-click win', aggregateDailyWin: 'aggregate daily win', minStake: 'minimum stake' };
 
 /**
  * An agent changes limits of, and settles with, their own players only (DOMAIN.md; the backend
