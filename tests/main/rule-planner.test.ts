@@ -1277,3 +1277,16 @@ describe('round-13 blind-set fixes: money moved between players, changes by an a
     expect(calls("what's the bill for Deepak")).toEqual([{ tool: 'agent.getTake', args: { player: 'deepak' } }]);
   });
 });
+
+describe('round-14 blind-set fixes: half an hour in Hindi, the one best market, a goals market, formats set off, that too much', () => {
+  it('reads them as they are meant', () => {
+    expect(calls('large bet wale alerts aadhe ghante ke liye band karo')[0]?.args).toMatchObject({ kind: 'large_bet', forMinutes: 30 });
+    expect(calls('best market this month by pnl')).toEqual([{ tool: 'agent.getTopMarkets', args: { period: 'month', metric: 'pnl', limit: 1 } }]);
+    expect(calls('top markets this week')[0]?.args).not.toHaveProperty('limit');
+    expect(calls('exposure on the goals market for Madrid Barca')[0]?.args).toMatchObject({ market: 'goals' });
+    expect(calls('settlement log for Karan, PDF, last month')).toEqual([{ tool: 'agent.generateReport', args: { template: 'settlement_log', format: 'pdf', filters: { from: '2026-10-01', to: '2026-10-31' }, player: 'karan' } }]);
+    expect(calls('where do I stand with Vikram')).toEqual([{ tool: 'agent.getTake', args: { player: 'vikram' } }]);
+    const proposed = { context: { ...EMPTY_CONTEXT, lastText: "set Anita's CL to 5 lakh", lastCalls: [{ tool: 'agent.editLimit', args: { player: 'anita', limitType: 'creditLimit', newValue: 50_000_000 } }] } };
+    expect(calls('is that too much?', proposed)).toEqual([{ tool: 'agent.getCreditLimit', args: { player: 'anita' } }]);
+  });
+});

@@ -39,7 +39,9 @@ export default defineTool({
       const metric = metricOf(r) ?? 'volume';
       const period = r.range ? periodOf(r.range.from, r.range.to, s.today)
         : hasAny(r, 'week', 'weekly') ? 'week' : hasAny(r, 'month', 'monthly') ? 'month' : 'today';
-      return { args: put({ period, metric }, 'limit', r.count ? Math.min(r.count, MOST_ROWS) : null) };
+      // "best market this month": the one best, the first of the ranking.
+      const one = r.count === null && /\b(?:the\s+)?(?:best|top|worst|biggest|busiest|most\s+\p{L}+)\s+(?:market|match|game|fixture)\b(?!s)/u.test(r.folded);
+      return { args: put({ period, metric }, 'limit', r.count ? Math.min(r.count, MOST_ROWS) : one ? 1 : null) };
     },
     examples: ['top markets by volume this week', 'top 5 markets by pnl today'],
   },

@@ -128,9 +128,9 @@ function kindOf(folded: string): EventKind | null {
 }
 
 const COUNTS = numberWords(true);
-const SPAN = new RegExp(String.raw`\b(?:for|next)\s+(?:the\s+)?(?:next\s+|coming\s+)?(\d{1,3}|an?|half\s+an?|${Object.keys(COUNTS).filter((w) => /^[a-z]+$/.test(w)).join('|')})?\s*(hours?|hrs?|h|minutes?|mins?|m)\b|\b(\d{1,3}|ek|do|teen|char|chaar|paanch|aadha|adha|${Object.keys(COUNTS).filter((w) => /^[a-z]+$/.test(w)).join('|')})\s*(ghante|ghanta|minute|minutes?|mins?|hours?|hrs?|h)\b`);
+const SPAN = new RegExp(String.raw`\b(?:for|next)\s+(?:the\s+)?(?:next\s+|coming\s+)?(\d{1,3}|an?|half\s+an?|${Object.keys(COUNTS).filter((w) => /^[a-z]+$/.test(w)).join('|')})?\s*(hours?|hrs?|h|minutes?|mins?|m)\b|\b(\d{1,3}|ek|do|teen|char|chaar|paanch|aadha|adha|aadhe|adhe|aadhi|${Object.keys(COUNTS).filter((w) => /^[a-z]+$/.test(w)).join('|')})\s*(ghante|ghanta|minute|minutes?|mins?|hours?|hrs?|h)\b`);
 /** Hindi counts of a span ("ek ghanta", "do ghante", "aadha ghanta"). */
-const HINDI_SPAN_COUNTS: Readonly<Record<string, number>> = { ek: 1, do: 2, teen: 3, char: 4, chaar: 4, paanch: 5, aadha: 0.5, adha: 0.5 };
+const HINDI_SPAN_COUNTS: Readonly<Record<string, number>> = { ek: 1, do: 2, teen: 3, char: 4, chaar: 4, paanch: 5, aadha: 0.5, adha: 0.5, aadhe: 0.5, adhe: 0.5, aadhi: 0.5 };
 
 /** "till 6pm", "until 18:30", "6 baje tak", "for 2 hours", "for 30 mins", "1 hr", "2 ghante ke liye". */
 function untilWords(folded: string): { at: string } | { forMinutes: number } | { problem: string } | null {

@@ -319,6 +319,8 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\b(?:am\s+i|are\s+we|is\s+it)\s+in\s+the\s+red\s+with\b/g, ' do i owe '],
   [/\b(?:worst|slowest|latest|biggest)\s+(?:payers?|debtors?)\b/g, ' owes most '],
   [/\bwhere\s+(?:do\s+)?(?:i|we)\s+stand\s+on\b/g, ' exposure on '],
+  // "where do I stand with Vikram": the balance with someone (the gate knows the upline by name).
+  [/\bwhere\s+(?:do\s+)?(?:i|we)\s+stand\s+with\b/g, ' balance with '],
   [/\bhow\b(.{0,40}?)\b(?:getting|get|got|gotten)\s+on\b/g, ' how $1 pnl '],
   [/\b(?:stop|quit)\s+(?:pinging|notifying|buzzing|alerting|messaging|bugging|spamming)\s+me\s+(?:about|for|on|with)\b/g, ' mute alerts for '],
   [/\b(?:do\s+not|dont|never)\s+let\s+(\p{L}+)\s+win\s+more\s+than\s+(\S+)\s+(?:on|per|in)\s+(?:a\s+|any\s+|one\s+|each\s+|every\s+)?(?:single\s+)?bet\b/gu, ' set $1 perclickwin to $2 '],
@@ -929,7 +931,7 @@ export function read(typed: string, today: IsoDate, known: ReadonlySet<string> =
     for (const t of tokens) if (t.word === 'outstanding') t.word = 'exposure';
   }
 
-  const marketMatch = /\b(matchodds|overunder\s*[\d.]*\s*(?:goals|runs)?|over\s+[\d.]+\s+goals|under\s+[\d.]+\s+goals|total\s+runs(?:\s+overunder)?(?:\s+[\d.]+)?)\b/.exec(folded);
+  const marketMatch = /\b(matchodds|overunder\s*[\d.]*\s*(?:goals|runs)?|over\s+[\d.]+\s+goals|under\s+[\d.]+\s+goals|total\s+runs(?:\s+overunder)?(?:\s+[\d.]+)?|goals(?=\s+market))\b/.exec(folded);
   const market = marketMatch ? marketMatch[1]!.replace('matchodds', 'match odds').replace('overunder', 'over/under').trim() : null;
 
   const names: Reading['names'] = [];

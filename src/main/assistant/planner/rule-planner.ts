@@ -850,7 +850,8 @@ export class RulePlanner implements Planner {
     let twin: IntentSpec | undefined;
     if (lastCall && lastSpec && WRITE_TOOLS.has(lastCall.tool)) {
       // After a preview: asking what the figure is now, of the player it changes.
-      if (r.amounts.length > 0 || !/\b(?:now|currently|current|abhi|ab|present|today|it|its|uska|iska|kitna|kitni|what)\b/.test(r.folded)) return null;
+      // "wait, what is it right now?", "is that too much?": the figure now, or the change weighed.
+      if (r.amounts.length > 0 || !(/\b(?:now|currently|current|abhi|ab|present|today|it|its|uska|iska|kitna|kitni|what)\b/.test(r.folded) || WEIGHED.test(r.folded))) return null;
       twin = readTwin(lastSpec, r);
     } else if (r.amounts.length === 1) {
       const afterRead = lastSpec && INTENTS.some((w) => w.afterRead?.intent === lastSpec.id) ? lastSpec : undefined;
@@ -1013,8 +1014,16 @@ function clausesOf(text: string, today: IsoDate): string[] {
     })
     // "what's Anita's CL, and make it 1 lakh": an order about what was just asked is a request of its own.
     .flatMap((clause) => clause.split(/,?\s+(?:and|aur|&|also|then|and\s+then)\s+(?=(?:make|set|change|raise|lower|increase|decrease|reduce|cut|bump|put|drop|take)\s+(?:it|that|this|his|hers?|its|them)\b)/i))
-    .map((c) => c.trim()).filter(Boolean);
+    .map((c) => c.trim()).filter(Boolean)
+    // "settlement log for Karan, PDF, last month": a format or a period alone, set off, qualifies the clause before it.
+    .reduce<string[]>((out, clause) => {
+      if (out.length > 0 && QUALIFIER_ONLY.test(fold(clause).replace(/[,.;!?]+/g, ' ').trim())) out[out.length - 1] = `${out.at(-1)!.replace(/[,;]\s*$/, '')} ${clause}`;
+      else out.push(clause);
+      return out;
+    }, []);
 }
+/** A clause that is only a report's format, a period, or both: "PDF", "in excel please", "last month". */
+const QUALIFIER_ONLY = /^(?:(?:as|in|an?|the|please|pls|format|file|for|of)\s+)*(?:(?:pdf|excel|xlsx|xls|spreadsheet|sheet)(?:\s+(?:please|pls|format|file))?)?(?:\s*(?:for\s+|of\s+)?(?:today|yesterday|(?:this|last|previous)\s+(?:week|month|fortnight)))?$/;
 
 /**
  * An amendment's bare number in the units the change was said in: "make it 40" after a 50k limit

@@ -77,6 +77,16 @@ export async function gate(decision: Decision, registry: ToolRegistry, user: Use
   }
 
   const resolver = new Resolver(registry, ctx, known);
+  // "find Imran", "who is Sneha Iyer" asked by someone whose downline has no one of the name: not
+  // found, said as it is for any other request, rather than an empty list.
+  const search = planned.length === 1 && registry.get(planned[0]!.tool)!.resolves === 'player' && typeof planned[0]!.args.query === 'string' ? planned[0]!.args.query : null;
+  if (search !== null) {
+    const found = await resolver.player(search);
+    if (found.status === 'failed') return { action: 'failed', intent, envelope: found.envelope, notes, searches: resolver.searches };
+    if (found.status === 'none' && found.nearest.length === 0) {
+      return { action: 'clarify', intent, reason: 'player_not_found', question: `There is no one called “${oneLine(search)}” in your downline.`, notes, searches: resolver.searches };
+    }
+  }
   const names = (kind: 'player' | 'fixture') => [...new Set(planned.map((c) => c.args[kind]).filter((v): v is string => typeof v === 'string' && v.trim() !== '' && !UUID.test(v)))];
   const budget = MAX_CALLS_PER_TURN - names('player').length - names('fixture').length;
   if (planned.length > budget) {
@@ -88,7 +98,9 @@ export async function gate(decision: Decision, registry: ToolRegistry, user: Use
   let fixture: (KnownEntity & { ref?: FixtureRef }) | null = null;
   for (const kind of ['player', 'fixture'] as const) {
     for (const name of names(kind)) {
-      const found = kind === 'player' ? await resolver.player(name) : inPeriodOf(openFirst(await resolver.fixture(name), onOpenBook(planned, registry, name)), planned, name);
+      const changes = planned.some((c) => c.args[kind] === name && registry.get(c.tool)!.isDestructive);
+      const found = kind === 'player' ? surnameAsTyped(await resolver.player(name), name, changes)
+        : inPeriodOf(openFirst(await resolver.fixture(name), onOpenBook(planned, registry, name)), planned, name);
       if (found.status === 'failed') return { action: 'failed', intent, envelope: found.envelope, notes, searches: resolver.searches };
       // "karan vs anita, who's up more": no match between them, but two players of the user's are
       // named; each call that takes a player is asked of both, a comparison (reads only).
@@ -268,6 +280,20 @@ function openFirst(found: Found<FixtureRef>, openBook: boolean): Found<FixtureRe
   const open = found.candidates.filter(isOpen);
   if (open.length === 1) return { status: 'one', entity: open[0]! };
   return open.length > 1 ? { status: 'many', candidates: open } : found;
+}
+
+/**
+ * "settle Rahul Varma": a surname typed that is no word of the player's name, nor the start of one,
+ * is another surname as much as a typo (Varma and Verma are both names), so for a change it is
+ * offered ("did you mean Rahul Verma?"), never used; a read still resolves it.
+ */
+function surnameAsTyped(found: Found<PlayerRef>, typed: string, changes: boolean): Found<PlayerRef> {
+  if (!changes || found.status !== 'one') return found;
+  const words = normalizeForSearch(typed).split(' ').filter(Boolean);
+  const known = normalizeForSearch(found.entity.name).split(' ').filter(Boolean);
+  const surname = words.length >= 2 ? words.at(-1)! : null;
+  if (surname === null || known.some((k) => k === surname || (surname.length >= 3 && k.startsWith(surname)))) return found;
+  return { status: 'none', nearest: [found.entity] };
 }
 
 /**
