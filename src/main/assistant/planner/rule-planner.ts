@@ -361,7 +361,7 @@ export class RulePlanner implements Planner {
     if (periods) return this.planClauses(input, periods, periods.map((t) => read(t, input.today, KNOWN_WORDS)));
     const clauses = clausesOf(input.text, input.today);
     // "take 5k from Karan and give it to Neha": an order no tool does is refused whole, never split into parts that one could.
-    if (clauses.length > 1 && unsupportedOrder(read(input.text, input.today, KNOWN_WORDS).folded)) return this.planOne(input);
+    if (clauses.length > 1 && /\b(?:from|se|transfer|move|shift)\b/i.test(input.text) && unsupportedOrder(read(input.text, input.today, KNOWN_WORDS).folded)) return this.planOne(input);
     if (clauses.length > 1) {
       let readings = clauses.map((text) => read(text, input.today, KNOWN_WORDS));
       // "pnl for Sneha and for Lakshmi, yesterday": a period said last, set off, is every clause's.

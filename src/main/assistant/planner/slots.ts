@@ -221,6 +221,8 @@ export function newValueOf(r: Reading): { paisa: number } | { by: number } | { p
   // "40k se 60k kar do": Hindi's "from … to" is "se", the value after it the new one.
   const afterTo = /(?:\b(?:to|at|as)|=>?|->|→|(?<=\d\s*[a-z]*)\s+se)\s*(?:-|−|minus\s+)?(?:₹|rs\.?\s*|inr\s*)?(\d[\d,.]*\s*[a-z]*)/.exec(r.folded);
   const candidates = afterTo ? r.amounts.filter((a) => afterTo[1]!.startsWith(a.raw.toLowerCase().replace(/^(?:₹|rs\.?|inr)\s*/, '').slice(0, 1))) : r.amounts;
+  // "increase his CL by 1000%": a share of the limit is no amount of points, whatever the number.
+  if (/\d\s*(?:%|percent\b|per\s+cent\b|pct\b|pc\b)/.test(r.folded)) return { problem: 'Say the new limit as an amount (like 50k), not a percentage.' };
   if (!afterTo && r.amounts.some((a) => isChangeBy(r, a))) {
     const by = r.amounts.length === 1 ? r.amounts[0]! : null;
     const refusal = by ? amountRefusal({ ...by, negative: false }) : null;
