@@ -29,7 +29,7 @@ async function expectPlanned(cases: EvalCase[], maxFailed: number): Promise<void
   expect(unasked.map((r) => `${r.id}: ${r.tools!.join(', ')}`)).toEqual([]);
 }
 
-describe('planner evaluation in new wordings (tests/fixtures/assistant-cases-2.jsonl … assistant-cases-56.jsonl)', () => {
+describe('planner evaluation in new wordings (tests/fixtures/assistant-cases-2.jsonl … assistant-cases-59.jsonl)', () => {
   it('case ids are unique across the project case files', async () => {
     const ids = (await Promise.all(['assistant-cases.jsonl', ...FILES.map(([file]) => file)].map(caseFile))).flat().map((c) => c.id);
     expect(new Set(ids).size).toBe(ids.length);
@@ -66,7 +66,8 @@ describe('planner evaluation in new wordings (tests/fixtures/assistant-cases-2.j
    * fixes: 27, a Mumbai/Gujarat bookie's Gujarati-mixed Hinglish (54/97); 28, a new agent's polite,
    * hedged English (75/98); 29, conversations leaning on earlier turns (75/97). Files 51–53 (round
    * 12) were written blind against the planner as rounds 8–11 left it: 319/348 unseen; files 54–56
-   * (round 13) against it after round 12's fixes: 332/357 unseen.
+   * (round 13) against it after round 12's fixes: 332/357 unseen; files 57–59 (round 14) after
+   * round 13's: 324/353 unseen.
    */
   const FILES: Array<[file: string, atLeast: number, misses: number, what: string]> = [
     ['assistant-cases-2.jsonl', 170, 0.05, 'passed 97.0% when this bound was set'],
@@ -124,6 +125,9 @@ describe('planner evaluation in new wordings (tests/fixtures/assistant-cases-2.j
     ['assistant-cases-54.jsonl', 110, 0.05, 'WhatsApp Hinglish from three seats, 108/115 unseen'],
     ['assistant-cases-55.jsonl', 115, 0.08, "an attacker's and a careless user's wording, 111/122 unseen"],
     ['assistant-cases-56.jsonl', 115, 0.05, "a new agent's plain English, 113/120 unseen"],
+    ['assistant-cases-57.jsonl', 110, 0.1, "arjun's and meera's seats only, 110/117 unseen"],
+    ['assistant-cases-58.jsonl', 110, 0.08, 'live-match chains with corrections, 109/117 unseen'],
+    ['assistant-cases-59.jsonl', 110, 0.12, 'reports, history and dates said every way, 105/119 unseen'],
   ];
   it.each(FILES)('plans %s (at least %i cases) with at most %f of them missed (%s)', async (file, atLeast, misses) => {
     const cases = await caseFile(file);

@@ -156,7 +156,7 @@ export const PARAPHRASES: Readonly<Record<string, ParaphraseSet>> = {
       'what are the popular markets right now?', 'which games lost me the most this month?', 'top markets kaunse hain aaj?',
     ],
     c: [
-      'top 5 markets today', 'busiest markets this week', 'biggest games by volume', 'most active markets', 'top matches by liability',
+      'top 5 markets today', 'the busiest markets of this week', 'biggest games by volume', 'most active markets', 'top matches by liability',
       'sabse bade markets dikhao', 'rank markets by turnover', 'hot markets this month', 'top 10 fixtures by stake',
       'highest volume events today', 'best performing markets by profit', 'most traded matches this week',
       'leaderboard of markets by exposure',

@@ -215,7 +215,9 @@ function unsupportedOrder(folded: string): string | null {
   if (ordered && /\b(?:commission|comm|share|cut)\b/.test(folded) && /\d\s*(?:%|percent|pc|pct)|\b(?:rate|percentage|percent|zero|nil|band|hata\w*)\b/.test(folded)) return 'change commission or share rates';
   // "put 5k on india for karan": a bet for a player is the player's to place; the desk hedges its own book only.
   const forWhom = /\b(?:put|place|lagao|laga|back|lay|bet)\b[^.?!]*\b(?:for|on\s+behalf\s+of)\s+(\p{L}+)\b/u.exec(folded);
-  if (forWhom && /\d/.test(folded) && !PLAIN_WORDS.has(forWhom[1]!) && !isGrammarWord(forWhom[1]!) && !KNOWN_WORDS.has(forWhom[1]!)) return 'place bets for a player (the desk hedges only your own book)';
+  // "… for Ind vs Aus": the match the bet is in, not a player it is for.
+  const forMatch = forWhom && new RegExp(String.raw`\bfor\s+${escapeRegExp(forWhom[1]!)}\s+(?:\p{L}+\s+)?(?:vs|v|versus|x)\b`, 'u').test(folded);
+  if (forWhom && !forMatch && /\d/.test(folded) && !PLAIN_WORDS.has(forWhom[1]!) && !isGrammarWord(forWhom[1]!) && !KNOWN_WORDS.has(forWhom[1]!)) return 'place bets for a player (the desk hedges only your own book)';
   // "Anita se 5k le ke Sneha ko de do", "take 5k from Karan and give it to Neha": taken from one, given to another.
   if (/\bse\s+(?:\S+\s+){0,3}(?:le|lekar|leke|le\s+ke|le\s+kar|nikal\w*|kaat\w*|kat\s+ke)\s+(?:\S+\s+){0,2}\S+\s+(?:ko|ke\s+account\s+(?:mein|me))\s+(?:\S+\s+)?(?:de|do|dedo|de\s+do|daal\w*|dal\s+\w+|dalo|jama|bhej\w*)\b/.test(folded)
     || /\b(?:take|collect|get|deduct|cut)\b.*\bfrom\b.*\b(?:give|pay|send|credit|put|add)\b.*\bto\b/.test(folded)) return 'move money between accounts';

@@ -6,7 +6,7 @@
  */
 import type { FixtureRef, GetCreditLimitOutput, PlayerRef, User } from '../../../shared/contracts/agent-api.js';
 import type { Card, Decision, Envelope } from '../../../shared/contracts/assistant.js';
-import { nameMatches } from '../../../shared/fuzzy.js';
+import { nameMatches, soundKey } from '../../../shared/fuzzy.js';
 import { normalizeForSearch } from '../../../shared/text.js';
 import { type LimitType, PLATFORM_MAX_CREDIT_LIMIT, limitType } from '../../../shared/contracts/agent-actions.js';
 import type { ToolContext, ToolDefinition, ToolRegistry, EntityKind } from '../../tools/types.js';
@@ -77,16 +77,6 @@ export async function gate(decision: Decision, registry: ToolRegistry, user: Use
   }
 
   const resolver = new Resolver(registry, ctx, known);
-  // "find Imran", "who is Sneha Iyer" asked by someone whose downline has no one of the name: not
-  // found, said as it is for any other request, rather than an empty list.
-  const search = planned.length === 1 && registry.get(planned[0]!.tool)!.resolves === 'player' && typeof planned[0]!.args.query === 'string' ? planned[0]!.args.query : null;
-  if (search !== null) {
-    const found = await resolver.player(search);
-    if (found.status === 'failed') return { action: 'failed', intent, envelope: found.envelope, notes, searches: resolver.searches };
-    if (found.status === 'none' && found.nearest.length === 0) {
-      return { action: 'clarify', intent, reason: 'player_not_found', question: `There is no one called “${oneLine(search)}” in your downline.`, notes, searches: resolver.searches };
-    }
-  }
   const names = (kind: 'player' | 'fixture') => [...new Set(planned.map((c) => c.args[kind]).filter((v): v is string => typeof v === 'string' && v.trim() !== '' && !UUID.test(v)))];
   const budget = MAX_CALLS_PER_TURN - names('player').length - names('fixture').length;
   if (planned.length > budget) {
@@ -283,17 +273,19 @@ function openFirst(found: Found<FixtureRef>, openBook: boolean): Found<FixtureRe
 }
 
 /**
- * "settle Rahul Varma": a surname typed that is no word of the player's name, nor the start of one,
- * is another surname as much as a typo (Varma and Verma are both names), so for a change it is
- * offered ("did you mean Rahul Verma?"), never used; a read still resolves it.
+ * "settle Rahul Varma": a surname typed with one letter put for another, that sounds different
+ * (Varma and Verma are both names), is another surname as much as a typo; for a change it is offered
+ * ("did you mean Rahul Verma?"), never used. A letter dropped, added or swapped ("Pilai", "Iyr",
+ * "Malhtra") or the same sound spelt otherwise ("Pillay") is still a typo; a read resolves either.
  */
 function surnameAsTyped(found: Found<PlayerRef>, typed: string, changes: boolean): Found<PlayerRef> {
   if (!changes || found.status !== 'one') return found;
   const words = normalizeForSearch(typed).split(' ').filter(Boolean);
-  const known = normalizeForSearch(found.entity.name).split(' ').filter(Boolean);
   const surname = words.length >= 2 ? words.at(-1)! : null;
-  if (surname === null || known.some((k) => k === surname || (surname.length >= 3 && k.startsWith(surname)))) return found;
-  return { status: 'none', nearest: [found.entity] };
+  if (surname === null) return found;
+  const known = normalizeForSearch(found.entity.name).split(' ').filter(Boolean);
+  const oneLetterPut = (k: string) => k.length === surname.length && [...k].filter((c, i) => c !== surname[i]).length === 1 && soundKey(k) !== soundKey(surname);
+  return known.some((k) => k === surname) || !known.some(oneLetterPut) ? found : { status: 'none', nearest: [found.entity] };
 }
 
 /**
