@@ -851,8 +851,7 @@ export class RulePlanner implements Planner {
     const named = r.names.length === 1 ? slots.namedPlayer() : null;
     let twin: IntentSpec | undefined;
     if (lastCall && lastSpec && WRITE_TOOLS.has(lastCall.tool)) {
-      // After a preview: asking what the figure is now, of the player it changes.
-      // "wait, what is it right now?", "is that too much?": the figure now, or the change weighed.
+      // After a preview, "wait, what is it right now?", "is that too much?": the figure now, of the player it changes.
       if (r.amounts.length > 0 || !(/\b(?:now|currently|current|abhi|ab|present|today|it|its|uska|iska|kitna|kitni|what)\b/.test(r.folded) || WEIGHED.test(r.folded))) return null;
       twin = readTwin(lastSpec, r);
     } else if (r.amounts.length === 1) {
