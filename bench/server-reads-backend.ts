@@ -15,6 +15,8 @@
  * procedure and input in both processes (the parent checks the labels match); the parent uses
  * each case's `trpc`, the backend its `trpc` (on the local link) and `direct`.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { createTRPCClient } from '@trpc/client';
 import { sql } from 'drizzle-orm';
@@ -147,7 +149,13 @@ export async function timed(fn: () => Promise<unknown>): Promise<{ ms: number; v
 
 // ── the backend ──────────────────────────────────────────────────────────────────────────────
 export interface OpenRequest { book: BookName; engine: EngineName; pgUrl: string; schema: string }
-export interface Opened { url: string; seedMs: number; ledgerRows: number }
+/**
+ * `url`: the backend's own server (tRPC). `bareUrl`: a plain node:http server in the same process
+ * that answers `GET /case/<i>` with case i's bare service call as JSON, nothing else: no tRPC, no
+ * session, no zod. It is the bare call as another process can reach it, so tRPC over HTTP can be
+ * told apart from the round trip between two processes that any transport pays.
+ */
+export interface Opened { url: string; bareUrl: string; seedMs: number; ledgerRows: number }
 /** One measured call on the backend's side: its milliseconds, and its answer when asked. */
 export interface Timing { ms: number; value?: unknown }
 export type BackendPath = 'local' | 'direct';
@@ -165,7 +173,7 @@ export class BackendRunner {
   private calls: Array<Record<BackendPath, () => Promise<unknown>>> = [];
   private token = '';
 
-  private constructor(readonly backend: Backend, readonly server: BackendServer, readonly opened: Opened) {}
+  private constructor(readonly backend: Backend, readonly server: BackendServer, private readonly bareServer: http.Server, readonly opened: Opened) {}
 
   /**
    * Seeds the book and starts the server on port 0. `sharedProcess`: the HTTP client runs in this
@@ -188,7 +196,28 @@ export class BackendRunner {
       // keeps that one-process race out of the numbers; a request still pays no new connection.
       // In separate processes the client drops an idle socket at 4 s, before the server's 5 s.
       if (sharedProcess) server.server.keepAliveTimeout = 120_000;
-      return new BackendRunner(backend, server, { url: server.url, seedMs, ledgerRows });
+      let runner: BackendRunner | null = null;
+      const bareServer = http.createServer((req, res) => {
+        const index = /^\/case\/(\d+)$/.exec(req.url ?? '')?.[1];
+        const call = index === undefined ? undefined : runner?.calls[Number(index)]?.direct;
+        if (!call) {
+          res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: `no case at ${req.url}` }));
+          return;
+        }
+        call().then((value) => {
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+        }, (error: unknown) => {
+          res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: error instanceof Error ? error.message : String(error) }));
+        });
+      });
+      bareServer.keepAliveTimeout = server.server.keepAliveTimeout;
+      await new Promise<void>((resolve, reject) => {
+        bareServer.once('error', reject);
+        bareServer.listen(0, '127.0.0.1', () => resolve());
+      });
+      const barePort = (bareServer.address() as AddressInfo).port;
+      runner = new BackendRunner(backend, server, bareServer, { url: server.url, bareUrl: `http://127.0.0.1:${barePort}`, seedMs, ledgerRows });
+      return runner;
     } catch (error) {
       await backend.database.close();
       throw error;
@@ -222,6 +251,10 @@ export class BackendRunner {
 
   async close(): Promise<void> {
     try {
+      await new Promise<void>((resolve) => {
+        this.bareServer.close(() => resolve());
+        this.bareServer.closeAllConnections();
+      });
       await this.server.close();
     } finally {
       await this.backend.database.close();

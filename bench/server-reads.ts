@@ -1,11 +1,13 @@
 /**
- * Read-path benchmark: every read procedure of the tRPC router, measured three ways interleaved
+ * Read-path benchmark: every read procedure of the tRPC router, measured four ways interleaved
  * in the same run on the same database: through the real HTTP stack (the backend's server and
  * main's remote connection, an @trpc/client httpLink, a logged-in session), as a backend elsewhere
- * is called; through tRPC in process, as the desk calls its embedded book (embeddedConnection's
- * localLink); and as a bare service call (no transport, no tRPC, no zod, no session lookup).
- * Prints p50/p95 per procedure and what tRPC adds, per book and engine, and checks the targets in
- * docs/benchmarks.md.
+ * is called; the bare service behind a plain node:http server, called with the same HTTP client
+ * (what any transport across the same process boundary costs, without tRPC); through tRPC in
+ * process, as the desk calls its embedded book (embeddedConnection's localLink); and as a bare
+ * service call (no transport, no tRPC, no zod, no session lookup). Prints p50/p95 per procedure
+ * and what tRPC adds, per book and engine, and checks the targets in docs/benchmarks.md: tRPC in
+ * process against the bare call, tRPC over HTTP against the bare service over HTTP.
  *
  * Topology (issue 17, 2026-11-24 evening): a backend reached over HTTP is a separate process in
  * the product, so by default the backend (its database, PGlite included, and `startBackendServer`)
@@ -19,7 +21,7 @@
  *   npm run bench                                  # default + 10x book, PGlite + PostgreSQL
  *   npm run bench -- --quick                       # default book only
  *   npm run bench -- --engines pglite              # one engine (pglite | postgres | both, comma-separated)
- *   npm run bench -- --books 10x --n10x 20         # 10x book only, at most 20 measured triples a case
+ *   npm run bench -- --books 10x --n10x 20         # 10x book only, at most 20 measured rounds a case
  *   npm run bench -- --http-in-process             # the old topology (same as --topology one-process)
  *   npm run bench -- --topology both               # both topologies, one after the other
  *   npm run bench -- --json bench-results.json     # also write the raw numbers
@@ -37,7 +39,8 @@ import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import pg from 'pg';
 import { silentLogger } from '../src/infra/log.js';
-import { connectBackend } from '../src/main/backend/connection.js';
+import { REMOTE_TIMEOUT_MS, connectBackend } from '../src/main/backend/connection.js';
+import { type NodeFetch, createNodeFetch } from '../src/main/backend/node-fetch.js';
 import {
   BOOKS, type BackendPath, BackendRunner, type BookName, CHILD_FLAG, type Case, type Client, type EngineName, type Ids, NOW, type OpenRequest,
   type Opened, PASSWORD, type Reply, type Request, type Timing, USERNAME, buildCases, caseLabel, timed,
@@ -95,9 +98,9 @@ if (flags.help) {
                   forked, as deployed), one-process (the bench's own process, with the client:
                   the old layout), or both (each book and engine both ways, one after the other)
   --http-in-process  same as --topology one-process
-  --n, --n10x     measured triples (HTTP, in process, bare) per case on the default / 10x book, at most
-  --case-seconds  time budget per case: slow cases get fewer triples, never fewer than --min-n
-  --warmup        warm-up triples per case, at most (stops after ~1 s of warm-up, at least one)
+  --n, --n10x     measured rounds (tRPC over HTTP, bare over HTTP, in process, bare) per case on the default / 10x book, at most
+  --case-seconds  time budget per case: slow cases get fewer rounds, never fewer than --min-n
+  --warmup        warm-up rounds per case, at most (stops after ~1 s of warm-up, at least one)
   --json FILE     also write the raw numbers as JSON
 `);
   process.exit(0);
@@ -296,6 +299,10 @@ interface CaseResult {
   procedure: string; variant: string; n: number;
   /** tRPC over HTTP (a backend elsewhere), tRPC in process (the desk's embedded book), the bare service. */
   http: Overhead; local: Overhead; direct: Stats;
+  /** The bare service behind a plain node:http server, called with the same HTTP client as tRPC's link. */
+  bareHttp: Stats;
+  /** tRPC over HTTP against the bare service over HTTP: what tRPC adds once both cross the same process boundary. */
+  httpOverBareHttp: Overhead;
   /** A tRPC answer differed from the bare one (after JSON); a bench bug or an output-schema strip. */
   answersDiffer: boolean;
 }
@@ -313,7 +320,10 @@ const stats = (xs: number[]): Stats => {
 const allowedMs = (bareMs: number) => Math.max(bareMs * TARGET_RATIO, bareMs + TARGET_EXTRA_MS);
 
 function overhead(times: number[], direct: Stats): Overhead {
-  const t = stats(times);
+  return overheadOf(stats(times), direct);
+}
+
+function overheadOf(t: Stats, direct: Stats): Overhead {
   return {
     p50: t.p50, p95: t.p95, ratioP50: t.p50 / direct.p50, ratioP95: t.p95 / direct.p95,
     extraMs: t.p50 - direct.p50, met: t.p50 <= allowedMs(direct.p50),
@@ -321,14 +331,16 @@ function overhead(times: number[], direct: Stats): Overhead {
 }
 
 /**
- * Warms up the three paths, then measures triples (over HTTP, in process, bare), rotating which
- * goes first so drift and noise hit all alike. Triples: maxN, or fewer (never below --min-n) when
- * maxN of this case would overrun the per-case time budget. The HTTP call is timed here; the
- * other two by the backend (in its own process by default), around the call alone.
+ * Warms up the four paths, then measures rounds (tRPC over HTTP, bare over HTTP, in process, bare),
+ * rotating which goes first so drift and noise hit all alike. Rounds: maxN, or fewer (never below
+ * --min-n) when maxN of this case would overrun the per-case time budget. Both HTTP calls are
+ * timed here; the other two by the backend (in its own process by default), around the call alone.
  */
-async function measure(c: Case, index: number, http: Client, backend: BackendSide, maxN: number): Promise<CaseResult> {
-  const paths: Array<{ name: 'http' | BackendPath; call: (withValue: boolean) => Promise<Timing> }> = [
+async function measure(c: Case, index: number, http: Client, bareHttp: NodeFetch, backend: BackendSide, maxN: number): Promise<CaseResult> {
+  const bareUrl = `${backend.opened.bareUrl}/case/${index}`;
+  const paths: Array<{ name: 'http' | 'bareHttp' | BackendPath; call: (withValue: boolean) => Promise<Timing> }> = [
     { name: 'http', call: () => timed(() => c.trpc(http)) },
+    { name: 'bareHttp', call: () => timed(async () => (await bareHttp(bareUrl)).json()) },
     { name: 'local', call: (withValue) => backend.call(index, 'local', withValue) },
     { name: 'direct', call: (withValue) => backend.call(index, 'direct', withValue) },
   ];
@@ -344,7 +356,7 @@ async function measure(c: Case, index: number, http: Client, backend: BackendSid
     roundMs = performance.now() - roundStarted;
   }
   const n = Math.max(Math.min(maxN, minSamples), Math.min(maxN, Math.floor(caseBudgetMs / Math.max(roundMs, 0.001))));
-  const times: Record<'http' | BackendPath, number[]> = { http: [], local: [], direct: [] };
+  const times: Record<'http' | 'bareHttp' | BackendPath, number[]> = { http: [], bareHttp: [], local: [], direct: [] };
   for (let i = 0; i < n; i++) {
     for (let k = 0; k < paths.length; k++) {
       const path = paths[(i + k) % paths.length]!;
@@ -352,11 +364,13 @@ async function measure(c: Case, index: number, http: Client, backend: BackendSid
     }
   }
   const direct = stats(times.direct);
+  const bareOverHttp = stats(times.bareHttp);
   const bare = viaJson(first.get('direct'));
   return {
-    procedure: c.procedure, variant: c.variant, n, direct,
-    http: overhead(times.http, direct), local: overhead(times.local, direct),
-    answersDiffer: !isDeepStrictEqual(first.get('http'), bare) || !isDeepStrictEqual(viaJson(first.get('local')), bare),
+    procedure: c.procedure, variant: c.variant, n, direct, bareHttp: bareOverHttp,
+    http: overhead(times.http, direct), local: overhead(times.local, direct), httpOverBareHttp: overhead(times.http, bareOverHttp),
+    answersDiffer: !isDeepStrictEqual(first.get('http'), bare) || !isDeepStrictEqual(viaJson(first.get('local')), bare)
+      || !isDeepStrictEqual(first.get('bareHttp'), bare),
   };
 }
 
@@ -374,6 +388,8 @@ async function runOne(book: BookName, engine: EngineName, topology: Topology): P
       // Main's own client of a remote backend (connectBackend's httpLink, its fetch over
       // node:http and its deadline), as the desk calls a backend elsewhere.
       const remote = await connectBackend({ mode: 'remote', url }, silentLogger);
+      // The bare service over HTTP goes through the same client code as tRPC's link (node-fetch.ts).
+      const bareHttp = createNodeFetch(REMOTE_TIMEOUT_MS, (input, init) => fetch(input, init));
       try {
         const token = (await remote.client(null).auth.login.mutate({ username: USERNAME, password: PASSWORD })).token;
         const client = remote.client(token);
@@ -400,15 +416,17 @@ async function runOne(book: BookName, engine: EngineName, topology: Topology): P
         const results: CaseResult[] = [];
         for (const [index, c] of cases.entries()) {
           if (interrupted) break;
-          const r = await measure(c, index, client, backend, samples[book]);
+          const r = await measure(c, index, client, bareHttp, backend, samples[book]);
           results.push(r);
-          process.stdout.write(`  ${caseLabel(c).padEnd(58)} p50 http ${fmt(r.http.p50).padStart(6)} / in process ${fmt(r.local.p50).padStart(6)} / bare ${fmt(r.direct.p50).padStart(6)} ms  n=${r.n}\n`);
+          process.stdout.write(`  ${caseLabel(c).padEnd(58)} p50 http ${fmt(r.http.p50).padStart(6)} / bare over http ${fmt(r.bareHttp.p50).padStart(6)}`
+            + ` / in process ${fmt(r.local.p50).padStart(6)} / bare ${fmt(r.direct.p50).padStart(6)} ms  n=${r.n}\n`);
         }
         return {
           book, engine, topology, players: size.players, bets: size.bets, ledgerRows, seedMs,
           measureMs: performance.now() - measureStarted, sessionMs: stats(sessionTimes), healthMs: stats(healthTimes), cases: results,
         };
       } finally {
+        bareHttp.close();
         await remote.close();
       }
     } finally {
@@ -433,39 +451,46 @@ function report(r: RunResult): string[] {
   lines.push(`${r.players.toLocaleString('en-US')} players, ${r.bets.toLocaleString('en-US')} bets, ${r.ledgerRows.toLocaleString('en-US')} ledger rows; `
     + `seeded in ${seconds(r.seedMs)}; measured in ${seconds(r.measureMs)}. `
     + (r.topology === 'separate'
-      ? 'HTTP timed in the bench\'s process against the backend in its own; in process and bare timed in the backend\'s process. '
-      : 'Backend, server and HTTP client all in the bench\'s process. ')
+      ? 'Both HTTP paths timed in the bench\'s process against the backend in its own; in process and bare timed in the backend\'s process. '
+      : 'Backend, servers and HTTP clients all in the bench\'s process. ')
     + `Fixed costs: HTTP round trip (GET /health) p50 ${fmt(r.healthMs.p50)} ms; `
     + `session lookup p50 ${fmt(r.sessionMs.p50)} ms (p95 ${fmt(r.sessionMs.p95)} ms), answered from the session cache after a token's first call. `
-    + `Each cell: p50 ms (+ms over bare, ratio); ❌ = over the allowance, max(${TARGET_RATIO}x, +${TARGET_EXTRA_MS} ms) of bare; n = measured triples.`);
+    + `Each tRPC cell: p50 ms (+ms over the baseline, ratio); ❌ = over the allowance, max(${TARGET_RATIO}x, +${TARGET_EXTRA_MS} ms) of the baseline. `
+    + 'Baselines: the bare call for tRPC in process; the bare service over HTTP (a plain node:http server in the backend\'s process, the same client) for tRPC over HTTP. '
+    + '"HTTP vs bare" is tRPC over HTTP against the bare call in process, the process boundary included (a figure, not judged: see docs/benchmarks.md). n = measured rounds of the four paths.');
   lines.push('');
-  lines.push('| procedure | tRPC over HTTP | HTTP p95 | tRPC in process | bare p50 | bare p95 | n |');
-  lines.push('|---|---:|---:|---:|---:|---:|---:|');
+  lines.push('| procedure | tRPC over HTTP (vs bare over HTTP) | HTTP p95 | bare over HTTP | HTTP vs bare | tRPC in process (vs bare) | bare p50 | bare p95 | n |');
+  lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const c of r.cases) {
     const miss = c.http.p95 >= target ? ' ❌' : '';
     const name = `${c.procedure}${c.variant ? ` (${c.variant})` : ''}${c.answersDiffer ? ' †' : ''}`;
-    lines.push(`| ${name} | ${overheadCell(c.http)} | ${fmt(c.http.p95)}${miss} | ${overheadCell(c.local)} | ${fmt(c.direct.p50)} | ${fmt(c.direct.p95)} | ${c.n} |`);
+    lines.push(`| ${name} | ${overheadCell(c.httpOverBareHttp)} | ${fmt(c.http.p95)}${miss} | ${fmt(c.bareHttp.p50)} | +${fmt(c.http.extraMs)}, ${fmtRatio(c.http.ratioP50)}${c.http.met ? '' : ' (over)'} `
+      + `| ${overheadCell(c.local)} | ${fmt(c.direct.p50)} | ${fmt(c.direct.p95)} | ${c.n} |`);
   }
   lines.push('');
   const latencyMisses = r.cases.filter((c) => c.http.p95 >= target);
   const worst = [...r.cases].sort((a, b) => b.http.p95 - a.http.p95)[0];
-  const httpMisses = missList(r.cases, (c) => c.http);
+  const httpMisses = missList(r.cases, (c) => c.httpOverBareHttp);
   const localMisses = missList(r.cases, (c) => c.local);
+  const boundaryWithin = r.cases.filter((c) => c.http.met).length;
   lines.push(`Targets (${r.book} book, ${r.engine}, ${TOPOLOGY_LABEL[r.topology]}): p95 over HTTP < ${target} ms: `
     + (latencyMisses.length === 0
       ? `**met** by all ${r.cases.length} cases (worst: ${worst ? `${worst.procedure} (${worst.variant}) ${fmt(worst.http.p95)} ms` : 'n/a'})`
       : `**MISSED** by ${latencyMisses.length}/${r.cases.length}: ${latencyMisses.map((c) => `${c.procedure} (${c.variant}) ${fmt(c.http.p95)} ms`).join('; ')}`)
-    + `. tRPC p50 within max(${TARGET_RATIO}x, +${TARGET_EXTRA_MS} ms) of bare, over HTTP: `
-    + (httpMisses ? `**MISSED** by ${r.cases.filter((c) => !c.http.met).length}/${r.cases.length}: ${httpMisses}` : `**met** by all ${r.cases.length} cases`)
-    + '; in process: '
+    + `. tRPC p50 within max(${TARGET_RATIO}x, +${TARGET_EXTRA_MS} ms) of the bare service, in process: `
     + (localMisses ? `**MISSED** by ${r.cases.filter((c) => !c.local.met).length}/${r.cases.length}: ${localMisses}` : `**met** by all ${r.cases.length} cases`)
-    + '.');
+    + '; over HTTP, against the bare service over the same HTTP: '
+    + (httpMisses ? `**MISSED** by ${r.cases.filter((c) => !c.httpOverBareHttp.met).length}/${r.cases.length}: ${httpMisses}` : `**met** by all ${r.cases.length} cases`)
+    + `. Over HTTP against the bare call in process (the process boundary included, not judged): ${boundaryWithin} of ${r.cases.length} within, `
+    + `median +${fmt(medianOf(r.cases.map((c) => c.http.extraMs)))} ms, of which the bare service over HTTP pays +${fmt(medianOf(r.cases.map((c) => c.bareHttp.p50 - c.direct.p50)))} ms.`);
   if (r.cases.some((c) => c.answersDiffer)) {
     lines.push('');
-    lines.push('† a tRPC answer differed from the bare call\'s (after a JSON round trip) on the first warm-up call.');
+    lines.push('† an answer over tRPC or plain HTTP differed from the bare call\'s (after a JSON round trip) on the first warm-up call.');
   }
   return lines;
 }
+
+const medianOf = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
 
 /** The commit measured, and whether src/ differs from it (numbers belong to a version). */
 function codeVersion(): string {
@@ -485,7 +510,7 @@ async function main(): Promise<void> {
   out(`Machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, `
     + `${os.type()} ${os.release()} ${os.arch()}, Node ${process.version}`);
   out(`Clock: ${NOW.toISOString()} (fixed); caller: ${USERNAME}; books: ${books.join(', ')}; engines: ${engines.join(', ')}; `
-    + `triples per case: default ≤ ${samples.default}, 10x ≤ ${samples['10x']} (≥ ${minSamples}, ~${caseBudgetMs / 1000} s budget a case); `
+    + `rounds per case: default ≤ ${samples.default}, 10x ≤ ${samples['10x']} (≥ ${minSamples}, ~${caseBudgetMs / 1000} s budget a case); `
     + `warm-up ≤ ${warmup}`);
   out(`HTTP topology: ${topologies.map((t) => TOPOLOGY_LABEL[t]).join('; then ')}`);
 
@@ -528,15 +553,16 @@ async function main(): Promise<void> {
   for (const r of results) {
     const target = TARGET_P95_MS[r.book];
     const latencyMisses = r.cases.filter((c) => c.http.p95 >= target).length;
-    const httpMisses = r.cases.filter((c) => !c.http.met).length;
+    const httpMisses = r.cases.filter((c) => !c.httpOverBareHttp.met).length;
     const localMisses = r.cases.filter((c) => !c.local.met).length;
     const maxP95 = Math.max(...r.cases.map((c) => c.http.p95));
-    const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
-    allMet &&= latencyMisses === 0 && httpMisses === 0 && localMisses === 0;
+    allMet &&= latencyMisses === 0 && httpMisses === 0 && localMisses === 0 && !r.cases.some((c) => c.answersDiffer);
     const verdict = (misses: number) => (misses === 0 ? 'MET' : `MISSED (${misses} of ${r.cases.length} cases)`);
     out(`- ${r.book} / ${r.engine} (${TOPOLOGY_LABEL[r.topology]}): p95 < ${target} ms ${verdict(latencyMisses)}, worst p95 ${fmt(maxP95)} ms; `
-      + `tRPC within max(${TARGET_RATIO}x, +${TARGET_EXTRA_MS} ms): over HTTP ${verdict(httpMisses)}, median +${fmt(median(r.cases.map((c) => c.http.extraMs)))} ms; `
-      + `in process ${verdict(localMisses)}, median +${fmt(median(r.cases.map((c) => c.local.extraMs)))} ms`);
+      + `tRPC within max(${TARGET_RATIO}x, +${TARGET_EXTRA_MS} ms): in process ${verdict(localMisses)}, median +${fmt(medianOf(r.cases.map((c) => c.local.extraMs)))} ms; `
+      + `over HTTP (against the bare service over HTTP) ${verdict(httpMisses)}, median +${fmt(medianOf(r.cases.map((c) => c.httpOverBareHttp.extraMs)))} ms; `
+      + `over HTTP against the bare call in process (not judged): ${r.cases.filter((c) => c.http.met).length} of ${r.cases.length} within, median +${fmt(medianOf(r.cases.map((c) => c.http.extraMs)))} ms`
+      + `${r.cases.some((c) => c.answersDiffer) ? '; ANSWERS DIFFER (†)' : ''}`);
   }
   out(`- overall: ${results.length === 0 ? 'nothing ran' : allMet ? 'all targets met' : 'some targets missed'}; total bench time ${seconds(performance.now() - started)}`);
 
