@@ -813,7 +813,45 @@ const PUNJABI_IN_CONTEXT: Array<[RegExp, string]> = [
 /** Postpositions of the languages agents mix in, said right after a team: "IND v AUS var", "MI vs CSK la". */
 const TEAM_PARTICLES: ReadonlySet<string> = new Set(['la', 'lo', 'le', 'ku', 'oda', 'var', 'madhe', 'madhye', 'mein', 'me', 'pe', 'par', 'ch', 'ma', 'ke', 'ka', 'ki', 'che', 'cha', 'chi', 'nu', 'ni', 'no', 'na', 'da', 'di', 'de', 'unna', 'ulla', 'te', 'e', 'er']);
 
+/**
+ * The message read: its folded words, dates, amounts, count, fixture, market and the runs of
+ * words that are names. A plan reads the same text several times (the whole message, each
+ * clause, the clauses again after a split, the earlier turn's message), and a reading depends on
+ * nothing but its arguments, so the latest readings are kept: about a quarter of a plan's reads
+ * were repeats (`bench/assistant.ts`). What is kept is frozen, so no caller can change what
+ * another is handed.
+ */
 export function read(typed: string, today: IsoDate, known: ReadonlySet<string> = LEXICON): Reading {
+  let kept = READINGS.get(known);
+  if (!kept) READINGS.set(known, kept = new Map());
+  const key = `${today}\u0000${typed}`;
+  const hit = kept.get(key);
+  if (hit) {
+    // Most recently used last: the oldest is the first to go.
+    kept.delete(key);
+    kept.set(key, hit);
+    return hit;
+  }
+  const reading = deepFreeze(readAfresh(typed, today, known));
+  kept.set(key, reading);
+  if (kept.size > READINGS_KEPT) kept.delete(kept.keys().next().value!);
+  return reading;
+}
+
+/** Readings kept per vocabulary (`known`), most recently used last. */
+const READINGS = new WeakMap<ReadonlySet<string>, Map<string, Reading>>();
+const READINGS_KEPT = 64;
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    // A Set's members cannot be frozen in place; the planner only reads `words`.
+    if (!(value instanceof Set)) for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
+function readAfresh(typed: string, today: IsoDate, known: ReadonlySet<string>): Reading {
   // Capitals spelt out one by one, as speech-to-text writes them ("M I versus C S K"): one word.
   const text = typed.replace(/\b[A-Z](?:\s+[A-Z]\b)+/g, (letters) => letters.replace(/\s+/g, ''));
   // A word typed twice in a row ("karan karan bal bal") is said once. "15 nov tk" is Hindi's "till", not take.
