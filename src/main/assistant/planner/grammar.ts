@@ -562,7 +562,8 @@ export interface Token {
 export interface Reading {
   /** The message folded: lower case, accents off, synonyms canonical, punctuation spaced. */
   folded: string;
-  words: Set<string>;
+  /** Read only: a reading is kept and handed to every later read of the same text. */
+  words: ReadonlySet<string>;
   tokens: Token[];
   range: FoundRange | null;
   /** Amounts that are not part of a date, a count ("top 5") or a duration ("last 7 days"). */
@@ -845,7 +846,7 @@ const READINGS_KEPT = 64;
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
-    // A Set's members cannot be frozen in place; the planner only reads `words`.
+    // A Set cannot be frozen in place; `Reading.words` is typed read only instead.
     if (!(value instanceof Set)) for (const inner of Object.values(value)) deepFreeze(inner);
   }
   return value;
