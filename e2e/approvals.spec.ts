@@ -17,7 +17,7 @@ import { AGENT, BOOK_NOW, expect, test } from './fixtures.js';
 import { signedInPage, startOwnShell } from './own-shell.js';
 
 /**
- * A change asked for over MCP (issue 16), end to end: an MCP client (`npm run mcp` over stdio,
+ * A change asked for over MCP, end to end: an MCP client (`npm run mcp` over stdio,
  * on the same book as the desk) asks for a limit change; the desk shows "a change waits for your
  * confirmation"; its toast opens the Approvals page with the preview; Confirm makes the change
  * once, and a declined one changes nothing.
@@ -77,10 +77,13 @@ test.describe('approvals from an MCP client', () => {
     await expect(toast).toContainText('A change waits for your confirmation');
     await expect(toast).toContainText(`${first.name}'s credit limit`);
     await toast.getByRole('button', { name: /A change waits/ }).click();
-    await expect(page).toHaveURL(/\/agent\/approvals$/);
+    // The notification opens the approval it is about.
+    await expect(page).toHaveURL(new RegExp(`/agent/approvals\\?id=${asked.approvalId}$`));
 
     const item = page.getByTestId('approval');
     await expect(item).toHaveCount(1);
+    await expect(item).toHaveAttribute('data-focused', 'true');
+    await expect(item).toBeFocused();
     await expect(item.getByTestId('approval-summary')).toContainText(first.name);
     await expect(item).toContainText('Asked by e2e-assistant 1.0.0');
     await expect(item.getByTestId('diff-player')).toHaveText(first.name);

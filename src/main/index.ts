@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { createLogger } from '../infra/log.js';
 import { backendConfigFromEnv, connectBackend } from './backend/connection.js';
 import { confirmTtlFromEnv, createAgentRuntime } from './assistant/create.js';
+import { stepUpRuleFromEnv } from './confirm/step-up.js';
 import { deskDataDirsFromEnv } from './data-dirs.js';
 import { DeskAlerts } from './desk/alerts.js';
 import { DeskSessions } from './desk/sessions.js';
@@ -21,7 +22,8 @@ const log = createLogger({ base: { service: 'agent-desk' } });
 
 const dirs = deskDataDirsFromEnv(process.env, userDataDir(), 'pglite');
 const runtime = createAgentRuntime({
-  dataDir: dirs.dataDir, log, confirmTtlSeconds: confirmTtlFromEnv(process.env), secrets: await desktopSecretStores(dirs.dataDir, process.env, log),
+  dataDir: dirs.dataDir, log, confirmTtlSeconds: confirmTtlFromEnv(process.env), stepUp: stepUpRuleFromEnv(process.env),
+  secrets: await desktopSecretStores(dirs.dataDir, process.env, log),
 });
 const backend = await connectBackend(backendConfigFromEnv(process.env, dirs.pgliteDir), log);
 const sessions = new DeskSessions();

@@ -10,16 +10,16 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuditLog, auditFileIn } from '../../src/main/audit/audit-log.js';
 import { connectBackend } from '../../src/main/backend/connection.js';
-import { Approvals } from '../../src/main/confirm/approvals.js';
 import { type McpHttpServer, startMcpHttp } from '../../src/main/mcp/http.js';
-import { createDeskMcpServer, mcpChangeResult } from '../../src/main/mcp/server.js';
+import { createDeskMcpServer, deskApprovalLink, mcpChangeResult } from '../../src/main/mcp/server.js';
 import { McpSession } from '../../src/main/mcp/session.js';
 import { createToolRegistry } from '../../src/main/tools/registry.js';
 import { queryRows } from '../../src/server/db/client.js';
@@ -79,11 +79,10 @@ beforeAll(async () => {
   const connection = await connectBackend({ mode: 'remote', url: backend.server.url }, silentLogger);
   session = new McpSession(connection, { username: 'priya', password: 'demo-priya' }, silentLogger);
   const registry = createToolRegistry({ backoffMs: 0, retries: 0 });
-  const approvals = new Approvals({ registry, audit: new AuditLog(auditFileIn(await mkdtemp(join(tmpdir(), 'mcp-attacks-')))), log: silentLogger });
   // Signed in before the first attack, so a fingerprint taken around an attack sees only what it did.
   await session.caller();
   http = await startMcpHttp({
-    serverFor: () => createDeskMcpServer({ registry, approvals, caller: () => session.caller(), log: silentLogger }), token: 'attack-token', port: 0, log: silentLogger,
+    serverFor: () => createDeskMcpServer({ registry, caller: () => session.caller(), log: silentLogger, approvalLink: deskApprovalLink({}) }), token: 'attack-token', port: 0, log: silentLogger,
   });
 });
 
@@ -150,4 +149,81 @@ describe('MCP attacks: nothing executes, most are refused outright', () => {
     });
     expect(rebinding.status).toBeGreaterThanOrEqual(400);
   });
+});
+
+/**
+ * A client that answers its own requests: it declares that it can show forms and open links, and
+ * whatever it is asked it answers `accept` with every field a confirmation could have. Nothing it
+ * says is a human's, so no change runs, over HTTP and over stdio alike.
+ */
+const selfAnswering = (name: string) => {
+  const client = new Client({ name, version: '6.6.6' }, { capabilities: { elicitation: { form: {}, url: {} } } });
+  const asked: Array<{ mode?: string }> = [];
+  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    asked.push(request.params as { mode?: string });
+    return { action: 'accept', content: { confirm: true, approve: true, approved: true, code: '000000' } };
+  });
+  return { client, asked };
+};
+
+const SELF_CONFIRMED_CHANGES = [
+  { name: 'agent_editLimit', arguments: { player: 'Karan Malhotra', limitType: 'creditLimit', newValue: 4_700_000 } },
+  { name: 'agent_editLimit', arguments: { player: 'Karan Malhotra', limitType: 'aggregateDailyWin', newValue: 2_000_000 } },
+  { name: 'agent_settlePlayer', arguments: { player: 'Karan Malhotra', mode: 'auto' } },
+  { name: 'agent_settlePlayer', arguments: { player: 'Sneha Iyer', mode: 'amount', amount: 100_000 } },
+];
+
+describe('MCP attacks: a client that answers its own confirmation requests', () => {
+  // The book without its sign-ins: the stdio process signs in on its own.
+  const bookPrint = async () => (await databaseFingerprint(backend)).split(' ').filter((part) => !part.startsWith('sessions:')).join(' ');
+
+  async function attack(client: Client, asked: Array<{ mode?: string }>, door: string): Promise<void> {
+    const before = await bookPrint();
+    const approvalsBefore = (await approvalsRows()).length;
+    let waiting = 0;
+    for (const call of SELF_CONFIRMED_CHANGES) {
+      const result = await client.callTool(call);
+      expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+      const change = mcpChangeResult.parse(result.structuredContent);
+      expect(change.status, `${door} ${call.name}`).toBe('pending_approval');
+      waiting++;
+    }
+    // Asked only to open the desk's link, never to confirm in a form.
+    expect(asked.length).toBe(SELF_CONFIRMED_CHANGES.length);
+    expect(asked.every((a) => a.mode === 'url')).toBe(true);
+    const rows = await approvalsRows();
+    expect(rows.length - approvalsBefore).toBe(waiting);
+    expect(rows.filter((r) => r.status !== 'pending')).toEqual([]);
+    const executed = (await bookPrint()) !== before;
+    outcomes.push({ id: `self-answering-${door}`, approvals: waiting, executed });
+    expect(executed).toBe(false);
+  }
+
+  it('over Streamable HTTP', async () => {
+    const { client, asked } = selfAnswering('self-answering-http');
+    await client.connect(new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers: { authorization: 'Bearer attack-token' } } }));
+    try {
+      await attack(client, asked, 'http');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('over stdio (the npm run mcp process)', async () => {
+    const { client, asked } = selfAnswering('self-answering-stdio');
+    await client.connect(new StdioClientTransport({
+      command: process.execPath,
+      args: [resolve('node_modules/tsx/dist/cli.mjs'), 'src/main/mcp/main.ts'],
+      env: {
+        PATH: process.env.PATH ?? '', BACKEND_URL: backend.server.url, AGENT_DESK_USER: 'priya', AGENT_DESK_PASSWORD: 'demo-priya',
+        DESK_DATA_DIR: await mkdtemp(join(tmpdir(), 'mcp-attack-stdio-')), LOG_LEVEL: 'warn',
+      },
+      stderr: 'pipe',
+    }));
+    try {
+      await attack(client, asked, 'stdio');
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
 });

@@ -307,6 +307,6 @@ describe('alerts in words', () => {
       payload: { fixtureId: randomUUID(), fixtureName: 'A v B', marketId: randomUUID(), marketName: 'Match Odds', winnerName: 'A', bets: 3, bookResult: -50_000 },
     })).toEqual({ title: 'Settled: Match Odds — A v B', body: 'A won. 3 bets of your downline; your book lost 500.00 pts.', open: { page: '/agent/pnl' } });
     expect(describeEvent({ ...base, kind: 'approval_pending', payload: { approvalId: 'a1', tool: 'editLimits', summary: 'Raise Ravi to 50,000' } }))
-      .toEqual({ title: 'A change waits for your confirmation', body: 'Raise Ravi to 50,000', open: { page: '/agent/approvals' } });
+      .toEqual({ title: 'A change waits for your confirmation', body: 'Raise Ravi to 50,000', open: { page: '/agent/approvals?id=a1' } });
   });
 });

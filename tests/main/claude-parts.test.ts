@@ -67,8 +67,8 @@ describe('the streamed number guard', () => {
     const guard = new ProseGuard(() => allowedFigures([{ x: 150 }]));
     expect(guard.push('It is 1.50')).toBe('');
     expect(guard.endBlock()).toBe('It is 1.50 ');
-    expect(guard.push('Done.')).toBe('');
-    expect(guard.end()).toBe('Done.');
+    expect(guard.push('That is all.')).toBe('');
+    expect(guard.end()).toBe('That is all.');
   });
 
   it('forgets what a failed call streamed, but only while none of it was shown', () => {

@@ -35,6 +35,7 @@ const chat: ChatService = {
   // Proposals are not under test here: answering one says so.
   confirm: async () => ({ id: 'a-2', role: 'assistant', at: '2026-11-20T06:30:00.000Z', text: 'no proposal', cards: [], requestId: 'req-2' }),
   cancel: async () => ({ id: 'a-3', role: 'assistant', at: '2026-11-20T06:30:00.000Z', text: 'no proposal', cards: [], requestId: 'req-3' }),
+  edit: async () => ({ id: 'a-4', role: 'assistant', at: '2026-11-20T06:30:00.000Z', text: 'no proposal', cards: [], requestId: 'req-4' }),
   stop: () => false,
 };
 

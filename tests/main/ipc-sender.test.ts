@@ -57,6 +57,7 @@ function fakeChat() {
     // Proposals are not under test here: answering one says so.
     confirm: async () => message('assistant', 'no proposal'),
     cancel: async () => message('assistant', 'no proposal'),
+    edit: async () => message('assistant', 'no proposal'),
     stop: () => false,
   };
   return { chat, state };

@@ -1,9 +1,9 @@
 /**
- * The desk's tools over MCP (issue 16), through real transports against a real backend: the
- * `npm run mcp` process over stdio (spawned, as a client would launch it), and the Streamable
- * HTTP server with a client that can show a confirmation form. A destructive call never runs on
- * the call: it leaves a pending approval (and an `approval_pending` event) that only the user's
- * answer — in the desk, or in the client's form — carries out, once, before it expires.
+ * The desk's tools over MCP, through real transports against a real backend: the `npm run mcp`
+ * process over stdio (spawned, as a client would launch it), and the Streamable HTTP server with
+ * a client that can open links and show forms. A destructive call never runs on the call: it
+ * leaves a pending approval (and an `approval_pending` event) that only the user's answer in the
+ * desk carries out, once, before it expires.
  */
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,15 +11,15 @@ import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, ElicitationCompleteNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog, auditFileIn } from '../../src/main/audit/audit-log.js';
-import { executedAnchors, idempotencyKeyFor, readAnchors, verifyAuditLog } from '../../src/main/audit/verify.js';
+import { idempotencyKeyFor, readAnchors, verifyAuditLog } from '../../src/main/audit/verify.js';
 import { connectBackend } from '../../src/main/backend/connection.js';
-import { Approvals, approvalNonce } from '../../src/main/confirm/approvals.js';
+import { Approvals, approvalNonce, requestApproval } from '../../src/main/confirm/approvals.js';
 import { startMcpHttp } from '../../src/main/mcp/http.js';
-import { createDeskMcpServer, mcpChangeResult } from '../../src/main/mcp/server.js';
+import { createDeskMcpServer, deskApprovalLink, mcpChangeResult } from '../../src/main/mcp/server.js';
 import { McpSession } from '../../src/main/mcp/session.js';
 import { createToolRegistry } from '../../src/main/tools/registry.js';
 import { queryRows } from '../../src/server/db/client.js';
@@ -122,7 +122,7 @@ describe('approvals answered in the desk', () => {
       const args = { playerId: await accountId(backend, username), limitType: 'creditLimit', newValue };
       const preview = await registry.prepare('agent.editLimit', args, { api: caller.api, user: caller.user, requestId: 'req-prepare' });
       if (!preview.ok) throw new Error(preview.error.message);
-      const requested = await approvals.request('agent.editLimit', args, preview.data as never, caller, 'test-client 1', 'req-request');
+      const requested = await requestApproval('agent.editLimit', args, preview.data as never, caller, 'test-client 1', 'req-request');
       if (!('id' in requested)) throw new Error(requested.refused);
       return requested;
     };
@@ -135,12 +135,12 @@ describe('approvals answered in the desk', () => {
     const requested = await prepare('sneha', before + 100_000);
     expect(await creditLimitOf('sneha')).toBe(before);
 
-    const done = await approvals.confirm(requested.id, caller, 'desk', 'req-confirm-1');
+    const done = await approvals.confirm(requested.id, caller, 'req-confirm-1');
     expect(done.state).toBe('confirmed');
     expect(done.approval).toMatchObject({ status: 'executed', decidedVia: 'desk' });
     expect(await creditLimitOf('sneha')).toBe(before + 100_000);
 
-    const again = await approvals.confirm(requested.id, caller, 'desk', 'req-confirm-2');
+    const again = await approvals.confirm(requested.id, caller, 'req-confirm-2');
     expect(again.state).toBe('refused');
     expect(again.text).toMatch(/already answered/);
     expect(await creditLimitOf('sneha')).toBe(before + 100_000);
@@ -161,7 +161,7 @@ describe('approvals answered in the desk', () => {
     const before = await creditLimitOf('lakshmi');
     const requested = await prepare('lakshmi', before + 100_000);
     backend.clock.real = new Date(backend.clock.real.getTime() + 6 * 60_000);
-    const late = await approvals.confirm(requested.id, caller, 'desk', 'req-late');
+    const late = await approvals.confirm(requested.id, caller, 'req-late');
     expect(late.state).toBe('expired');
     expect(late.text).toMatch(/expired/);
     expect(await creditLimitOf('lakshmi')).toBe(before);
@@ -174,59 +174,88 @@ describe('approvals answered in the desk', () => {
     const requested = await prepare('suresh', before + 100_000);
     const arjunToken = await backend.login('arjun');
     const arjun = { api: backend.client(arjunToken) as never, user: await backend.client(arjunToken).auth.me.query() };
-    const stranger = await approvals.confirm(requested.id, arjun, 'desk', 'req-stranger');
+    const stranger = await approvals.confirm(requested.id, arjun, 'req-stranger');
     expect(stranger.text).toMatch(/not found/);
-    const declined = await approvals.reject(requested.id, caller, 'desk', 'req-decline');
+    const declined = await approvals.reject(requested.id, caller, 'req-decline');
     expect(declined.state).toBe('cancelled');
-    expect((await approvals.confirm(requested.id, caller, 'desk', 'req-after')).text).toMatch(/declined/);
+    expect((await approvals.confirm(requested.id, caller, 'req-after')).text).toMatch(/declined/);
     expect(await creditLimitOf('suresh')).toBe(before);
   });
 });
 
-describe('Streamable HTTP with a client that confirms in its own form', () => {
-  it('runs the change when the user ticks the box, and audits it in the MCP log', async () => {
+describe('Streamable HTTP with a client that can open links and show forms', () => {
+  it('sends the user to the desk\'s view of the approval; the client\'s answer changes nothing; the desk\'s confirm does, and the client is told', async () => {
     const connection = await connectBackend({ mode: 'remote', url: backend.server.url }, silentLogger);
     const session = new McpSession(connection, { username: 'priya', password: 'demo-priya' }, silentLogger);
     const registry = createToolRegistry({ backoffMs: 0 });
-    const audit = new AuditLog(auditFileIn(join(dir, 'http-mcp')));
-    const approvals = new Approvals({ registry, audit, log: silentLogger });
+    const approvalLink = deskApprovalLink({ DESK_URL: 'http://127.0.0.1:5999' });
     const http = await startMcpHttp({
-      serverFor: () => createDeskMcpServer({ registry, approvals, caller: () => session.caller(), log: silentLogger }), token: 'test-token', port: 0, log: silentLogger,
+      serverFor: () => createDeskMcpServer({ registry, caller: () => session.caller(), log: silentLogger, approvalLink, watchEveryMs: 20 }),
+      token: 'test-token', port: 0, log: silentLogger,
     });
     try {
       const refused = await fetch(http.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
       expect(refused.status).toBe(401);
 
-      const asked: string[] = [];
-      const client = new Client({ name: 'form-client', version: '2.0.0' }, { capabilities: { elicitation: { form: {} } } });
+      const asked: Array<{ mode?: string; url?: string; message: string; elicitationId?: string }> = [];
+      const completed: string[] = [];
+      const client = new Client({ name: 'link-client', version: '2.0.0' }, { capabilities: { elicitation: { form: {}, url: {} } } });
+      // Whatever it is asked, it says yes, as a client that answers its own forms would.
       client.setRequestHandler(ElicitRequestSchema, async (request) => {
-        asked.push(request.params.message);
+        asked.push(request.params as never);
         return { action: 'accept', content: { confirm: true } };
+      });
+      client.setNotificationHandler(ElicitationCompleteNotificationSchema, async (notification) => {
+        completed.push(notification.params.elicitationId);
       });
       await client.connect(new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers: { authorization: 'Bearer test-token' } } }));
       const before = await creditLimitOf('neha');
       const result = await client.callTool({ name: 'agent_editLimit', arguments: { player: 'Neha Gupta', limitType: 'creditLimit', newValue: before + 200_000 } });
       const change = mcpChangeResult.parse(result.structuredContent);
-      expect(asked).toHaveLength(1);
-      expect(asked[0]).toMatch(/Neha Gupta's credit limit/);
-      expect(change.status).toBe('executed');
+      expect(change.status).toBe('pending_approval');
+      expect(change.approvalUrl).toBe(`http://127.0.0.1:5999/agent/approvals?id=${change.approvalId}`);
+      expect(asked).toEqual([expect.objectContaining({ mode: 'url', url: change.approvalUrl, message: expect.stringMatching(/Neha Gupta's credit limit.*Open Agent Desk/) })]);
+      expect(await creditLimitOf('neha')).toBe(before);
+      const mcpCaller = await session.caller();
+      expect((await mcpCaller.api.approvals.get.query({ id: change.approvalId! })).status).toBe('pending');
+
+      // The desk, signed in as the user, confirms: the change runs, and the client hears it was answered.
+      const token = await backend.login('priya');
+      const desk = { api: connection.client(token), user: await connection.client(token).auth.me.query() };
+      const approvals = new Approvals({ registry, audit: new AuditLog(auditFileIn(join(dir, 'http-desk'))), log: silentLogger });
+      const done = await approvals.confirm(change.approvalId!, desk, 'req-desk-confirm');
+      expect(done.approval).toMatchObject({ status: 'executed', decidedVia: 'desk', client: 'link-client 2.0.0' });
       expect(await creditLimitOf('neha')).toBe(before + 200_000);
-      const approval = await (await session.caller()).api.approvals.get.query({ id: change.approvalId! });
-      expect(approval).toMatchObject({ status: 'executed', decidedVia: 'mcp_elicitation', client: 'form-client 2.0.0' });
-      const lines = (await readFile(audit.file, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { channel?: string; outcome: string });
-      expect(lines).toEqual([expect.objectContaining({ channel: 'mcp', outcome: 'executed' })]);
-      // The desk's own log does not have it: the MCP server's log accounts for that backend record.
-      const me = await session.caller();
-      const { anchors, head } = await readAnchors((afterSeq) => me.api.audit.anchors.query({ afterSeq }));
-      const mcpText = await readFile(audit.file, 'utf8');
-      const about = (text: string, claimedElsewhere?: Set<number>) => verifyAuditLog(text, { user: me.user.id, anchors, ...(claimedElsewhere && { claimedElsewhere }) })
-        .findings.filter((f) => f.entries.length > 0 || f.anchors.includes(head!.seq));
-      expect(about('').map((f) => f.reason).join()).toMatch(/made outside this desk/);
-      expect(about('', executedAnchors(mcpText, me.user.id))).toEqual([]);
-      expect(about(mcpText)).toEqual([]);
+      await expect.poll(() => completed, { timeout: 5_000 }).toEqual([asked[0]!.elicitationId]);
       await client.close();
     } finally {
       await http.close();
+      await session.close();
+    }
+  });
+
+  it('signs the MCP server in with a session the backend lets ask but never write or answer', async () => {
+    const connection = await connectBackend({ mode: 'remote', url: backend.server.url }, silentLogger);
+    const session = new McpSession(connection, { username: 'priya', password: 'demo-priya' }, silentLogger);
+    try {
+      const { api } = await session.caller();
+      const registry = createToolRegistry({ backoffMs: 0 });
+      const karan = await accountId(backend, 'karan');
+      const before = await creditLimitOf('karan');
+      const args = { playerId: karan, limitType: 'creditLimit', newValue: before + 100_000 };
+      const preview = await registry.prepare('agent.editLimit', args, { api, user: (await session.caller()).user, requestId: 'req-scope' });
+      if (!preview.ok) throw new Error(preview.error.message);
+      const requested = await requestApproval('agent.editLimit', args, preview.data as never, await session.caller(), 'scope-test', 'req-scope');
+      if (!('id' in requested)) throw new Error(requested.refused);
+      await expect(api.approvals.claim.mutate({ id: requested.id })).rejects.toThrow(/only ask for changes/);
+      await expect(api.approvals.reject.mutate({ id: requested.id })).rejects.toThrow(/only ask for changes/);
+      // Well-formed writes, refused for the session's scope before their input is even read.
+      await expect(api.limits.edit.mutate({ playerId: karan, limitType: 'creditLimit', newValue: before + 100_000, idempotencyKey: 'k'.repeat(32), expectedBefore: before }))
+        .rejects.toThrow(/only ask for changes/);
+      await expect(api.settlements.settle.mutate({ playerId: karan, mode: 'auto', idempotencyKey: 's'.repeat(32) })).rejects.toThrow(/only ask for changes/);
+      expect((await api.approvals.get.query({ id: requested.id })).status).toBe('pending');
+      expect(await creditLimitOf('karan')).toBe(before);
+    } finally {
       await session.close();
     }
   });

@@ -12,6 +12,7 @@ import { type BackendConnection, embeddedConnection, openingConnection } from '.
 import type { DeskRouter, DeskServices } from '../../src/main/desk/router.js';
 import { DeskSessions } from '../../src/main/desk/sessions.js';
 import { type BrowserShell, serveBrowserShell } from '../../src/main/web/server.js';
+import { SLOT_CLAIM_HEADER, SLOT_CLAIM_PATH } from '../../src/shared/contracts/slot-claim.js';
 import type { StartupState } from '../../src/shared/contracts/startup.js';
 import { DEMO_PASSWORDS, openTestBookBackend } from '../helpers/backend.js';
 import { keylessModels } from '../helpers/model-settings.js';
@@ -92,6 +93,11 @@ describe('the browser shell before its runtime has loaded', () => {
     open(embeddedConnection(await openTestBookBackend(), silentLogger));
     await expect(login).resolves.toMatchObject({ username: 'priya' });
     await expect(desk.session.me.query()).resolves.toMatchObject({ username: 'priya' });
-    expect(await startup()).toEqual({ phase: 'opening', signedIn: true });
+    // The sign-in moved to a new slot, whose cookie the page trades a claim for; the old cookie is signed out.
+    expect(await startup()).toEqual({ phase: 'opening', signedIn: false });
+    const claim = (await desk.session.cookieClaim.mutate())!;
+    const traded = await fetch(`${shell.url}${SLOT_CLAIM_PATH}`, { method: 'POST', headers: { origin: shell.url, [SLOT_CLAIM_HEADER]: claim } });
+    const signedIn = traded.headers.get('set-cookie')!.split(';')[0]!;
+    expect(await (await fetch(`${shell.url}/startup`, { headers: { cookie: signedIn } })).json()).toEqual({ phase: 'opening', signedIn: true });
   }, 60_000);
 });

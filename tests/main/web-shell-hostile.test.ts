@@ -14,6 +14,8 @@ import { type BackendConnection, embeddedConnection } from '../../src/main/backe
 import type { DeskRouter } from '../../src/main/desk/router.js';
 import { DeskSessions } from '../../src/main/desk/sessions.js';
 import { type BrowserShell, requestPath, startBrowserShell } from '../../src/main/web/server.js';
+import { CLAIM_TTL_MS, SlotRegistry } from '../../src/main/web/slots.js';
+import { SLOT_CLAIM_HEADER, SLOT_CLAIM_PATH } from '../../src/shared/contracts/slot-claim.js';
 import { openTestBookBackend } from '../helpers/backend.js';
 import { keylessModels } from '../helpers/model-settings.js';
 
@@ -116,6 +118,85 @@ describe('the browser shell under hostile requests', () => {
         ['Sec-WebSocket-Key', randomBytes(16).toString('base64')], ...headers],
     };
   }
+
+  /** The desk as a browser holding `cookie` reaches it (a planted cookie's holder is one). */
+  function deskWith(cookie: string) {
+    const ws = createWSClient({
+      url: `${shell.url.replace('http', 'ws')}/desk`,
+      WebSocket: class extends WebSocket {
+        constructor(url: string) { super(url, { headers: { cookie, origin: shell.url } }); }
+      } as unknown as typeof globalThis.WebSocket,
+      retryDelayMs: () => 60_000,
+    });
+    opened.push(ws);
+    return createTRPCClient<DeskRouter>({ links: [wsLink({ client: ws })] });
+  }
+
+  const claimCookie = (claim: string, headers: Record<string, string>) =>
+    fetch(`${shell.url}${SLOT_CLAIM_PATH}`, { method: 'POST', headers: { [SLOT_CLAIM_HEADER]: claim, ...headers } });
+  const signedInWith = async (cookie: string) => ((await (await fetch(`${shell.url}/startup`, { headers: { cookie } })).json()) as { signedIn: boolean }).signedIn;
+
+  it('gives a sign-in a new slot: the cookie from before it is worth nothing after it', async () => {
+    const own = shell.url;
+    const before = (await fetch(own)).headers.get('set-cookie')!.split(';')[0]!;
+    // Whoever planted `before` in the user's browser (a page on another port of this host can) holds it too, and is connected first.
+    const planted = deskWith(before);
+    expect(await planted.session.me.query()).toBeNull();
+    const page = deskWith(before);
+    expect(await page.session.login.mutate({ username: 'priya', password: 'demo-priya' })).toMatchObject({ username: 'priya' });
+
+    // The old slot reaches no signed-in call: not on a connection opened with it, not on a new one, not over HTTP.
+    expect(await planted.session.me.query()).toBeNull();
+    await expect(planted.panel.dashboard.query()).rejects.toMatchObject({ data: { code: 'UNAUTHORIZED' } });
+    await expect(planted.session.cookieClaim.mutate()).rejects.toMatchObject({ data: { code: 'UNAUTHORIZED' } });
+    expect((await exchange(port, encode(upgrade('/desk', [['Origin', own], ['Cookie', before]])))).status).toBe(403);
+    expect(await signedInWith(before)).toBe(false);
+
+    // The page that signed in goes on, and trades a one-time claim for the new slot's cookie.
+    expect((await page.session.me.query())?.username).toBe('priya');
+    const claim = (await page.session.cookieClaim.mutate())!;
+    expect(claim).toMatch(/^[\w-]{43}$/);
+    // Only from the shell's own page (a refusal leaves the claim to it), and only once.
+    expect((await claimCookie(claim, { origin: 'http://evil.example', cookie: before })).status).toBe(403);
+    expect((await claimCookie(claim, {})).status).toBe(403);
+    expect((await claimCookie('x'.repeat(43), { origin: own })).status).toBe(403);
+    const traded = await claimCookie(claim, { origin: own, cookie: before });
+    expect(traded.status).toBe(204);
+    expect(traded.headers.get('cache-control')).toBe('no-store');
+    const setCookie = traded.headers.get('set-cookie')!;
+    expect(setCookie).toMatch(/^desk_slot=[\w-]{43}; HttpOnly; SameSite=Strict; Path=\/$/);
+    const after = setCookie.split(';')[0]!;
+    expect(after).not.toBe(before);
+    expect((await claimCookie(claim, { origin: own })).status).toBe(403);
+
+    // The new cookie is the session: after a reload, on a new connection.
+    expect(await signedInWith(after)).toBe(true);
+    expect((await deskWith(after).session.me.query())?.username).toBe('priya');
+    expect(await signedInWith(before)).toBe(false);
+    // The page keeps it (no new slot with the page), and an old-cookie page load gets a fresh, signed-out slot.
+    expect((await fetch(own, { headers: { cookie: after } })).headers.get('set-cookie')).toBeNull();
+    const fresh = (await fetch(own, { headers: { cookie: before } })).headers.get('set-cookie')!.split(';')[0]!;
+    expect([before, after]).not.toContain(fresh);
+    expect(await signedInWith(fresh)).toBe(false);
+  }, 60_000);
+
+  it('lets a claim be traded once, within its time, for a slot still known', () => {
+    let now = 0;
+    const slots = new SlotRegistry({ hasSession: () => true, now: () => now });
+    const slot = slots.issue();
+    const stale = slots.claim(slot)!;
+    const replaced = slots.claim(slot)!;
+    expect(slots.redeem(stale)).toBeNull();
+    expect(slots.redeem(replaced)).toBe(slot);
+    expect(slots.redeem(replaced)).toBeNull();
+    const late = slots.claim(slot)!;
+    now += CLAIM_TTL_MS + 1;
+    expect(slots.redeem(late)).toBeNull();
+    const forgotten = slots.claim(slot)!;
+    slots.forget(slot);
+    expect(slots.redeem(forgotten)).toBeNull();
+    expect(slots.claim(slot)).toBeNull();
+  });
 
   it('decodes request paths without throwing', () => {
     expect(requestPath('/%E0%A4%A')).toBeNull();

@@ -14,7 +14,7 @@ import type { AppRouter } from '../../src/server/trpc/router.js';
 import { ENGINES, type TestBackend, accountId, startTestBackend } from '../helpers/backend.js';
 
 const caller = (id: string, creditLimit = 100): Caller => ({
-  id, username: id, name: id, role: 'agent', parentId: null, path: id, depth: 1, timezone: 'Asia/Kolkata', shareBps: 0, creditLimit,
+  id, username: id, name: id, role: 'agent', parentId: null, path: id, depth: 1, timezone: 'Asia/Kolkata', shareBps: 0, creditLimit, scope: 'desk',
 });
 
 describe('SessionCache', () => {

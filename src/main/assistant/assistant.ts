@@ -8,7 +8,10 @@
 import { randomUUID } from 'node:crypto';
 import type { User } from '../../shared/contracts/agent-api.js';
 import { type Card, type Decision, type Envelope, decisionSchema } from '../../shared/contracts/assistant.js';
-import type { ChatConfirmInput, ChatHistoryInput, ChatHistoryPage, ChatMessage, ChatTurnInput, PageContext, TurnEvent, TurnOutcome } from '../../shared/contracts/chat.js';
+import type {
+  ChatCancelRequest, ChatConfirmInput, ChatConfirmRequest, ChatEditRequest, ChatHistoryInput, ChatHistoryPage, ChatMessage, ChatTurnInput, PageContext,
+  TurnEvent, TurnOutcome,
+} from '../../shared/contracts/chat.js';
 import type { TurnUsage } from '../../shared/contracts/model-settings.js';
 import type { IsoDate } from '../../shared/dates.js';
 import { localDate } from '../../shared/dates.js';
@@ -22,10 +25,12 @@ import { errorCard } from '../tools/registry.js';
 import type { ToolContext, ToolPreview, ToolRegistry } from '../tools/types.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { NonceStore } from '../confirm/nonce-store.js';
-import { type ProposalAnswer, Proposals } from '../confirm/proposals.js';
+import { type ProposalAnswer, ProposalEditRefused, type ProposalReply, Proposals, argsWithAmount } from '../confirm/proposals.js';
+import { type StepUpRule, StepUpRefused } from '../confirm/step-up.js';
 import type { ChatService, TurnCaller } from './chat-service.js';
 import type { ClaudeBrain } from './claude/brain.js';
 import type { ClaudeTurnResult, Exchange } from './claude/claude-turn.js';
+import { fenced } from './claude/system-prompt.js';
 import { WRITE_INTENTS } from './planner/classifier.js';
 import { asksForChange } from './planner/rule-planner.js';
 import { DIRECT_ANSWERS, proposalSentence, sentenceFor } from './composer.js';
@@ -87,6 +92,8 @@ export interface AssistantOptions {
   clock?: () => number;
   /** The last good read answers, for turns asked while the backend is away. */
   readCache?: ReadCache;
+  /** Which changes are confirmed only with the user's password again (src/main/confirm/step-up.ts); absent: none. */
+  stepUp?: StepUpRule | undefined;
 }
 
 interface Conversation {
@@ -167,7 +174,7 @@ export class Assistant implements ChatService {
 
   constructor(private readonly options: AssistantOptions) {
     this.clock = options.clock ?? (() => performance.now());
-    this.proposals = new Proposals({ registry: options.registry, nonces: options.nonces, audit: options.audit, log: options.log });
+    this.proposals = new Proposals({ registry: options.registry, nonces: options.nonces, audit: options.audit, log: options.log, stepUp: options.stepUp });
   }
 
   history(user: User, request: ChatHistoryInput): Promise<ChatHistoryPage> {
@@ -617,32 +624,48 @@ export class Assistant implements ChatService {
     for (const [key, answer] of proposalsOf(cards)) conversation.proposed.set(key, answer);
   }
 
-  async confirm(input: ChatConfirmInput, caller: TurnCaller): Promise<ChatMessage> {
+  async confirm(input: ChatConfirmRequest, caller: TurnCaller): Promise<ChatMessage> {
     return this.answerProposal(input, caller, 'confirm');
   }
 
-  async cancel(input: ChatConfirmInput, caller: TurnCaller): Promise<ChatMessage> {
+  async cancel(input: ChatCancelRequest, caller: TurnCaller): Promise<ChatMessage> {
     return this.answerProposal(input, caller, 'cancel');
   }
 
-  /** The user's answer to a proposal, settled by the proposal lifecycle; this keeps the history and the log line. */
-  private async answerProposal(input: ChatConfirmInput, caller: TurnCaller, answer: 'confirm' | 'cancel'): Promise<ChatMessage> {
+  async edit(input: ChatEditRequest, caller: TurnCaller): Promise<ChatMessage> {
+    return this.answerProposal(input, caller, 'edit');
+  }
+
+  /** The user's answer to a proposal, settled by the proposal lifecycle; this keeps the history, the conversation and the log line. */
+  private async answerProposal(input: ProposalReply & { value?: number }, caller: TurnCaller, answer: 'confirm' | 'cancel' | 'edit'): Promise<ChatMessage> {
     const started = this.clock();
     const requestId = randomUUID();
     const { user } = caller;
     let result: ProposalAnswer;
     try {
-      result = await this.proposals.answer(input, caller, answer, requestId);
+      result = answer === 'edit'
+        ? await this.proposals.edit({ nonce: input.nonce, payloadHash: input.payloadHash, value: input.value! }, caller, requestId)
+        : await this.proposals.answer(input, caller, answer, requestId);
     } catch (error) {
+      // The proposal is still open: the card says why beside its field, and nothing joins the conversation.
+      if (error instanceof StepUpRefused || error instanceof ProposalEditRefused) {
+        this.options.log.info('proposal answer turned down', { requestId, user: user.id, answer, reason: error instanceof StepUpRefused ? error.reason : 'edit_refused' });
+        throw error;
+      }
       this.options.log.error('proposal answer failed', { requestId, err: error });
       const text = 'Something went wrong; nothing was changed. Ask again for a fresh preview.';
       result = { text, cards: [{ type: 'error_card', data: { code: 'INTERNAL', message: text, retryable: false } }], state: 'refused', tool: null, audit: null };
     }
     const { text, cards, state } = result;
+    const reason = answer === 'cancel' && state === 'cancelled' ? input.reason : undefined;
     const message: ChatMessage = {
       id: randomUUID(), role: 'assistant', at: new Date().toISOString(), text, cards, requestId,
-      outcome: state === 'confirmed' || state === 'cancelled' || state === 'unchanged' ? 'answered' : 'failed', resolves: { nonce: input.nonce, state },
+      outcome: state === 'confirmed' || state === 'cancelled' || state === 'unchanged' || state === 'edited' ? 'answered' : 'failed',
+      resolves: { nonce: input.nonce, state, ...(reason && { reason }) },
     };
+    const conversation = this.conversation(user.id);
+    if (state === 'cancelled' && result.tool) this.rememberDeclined(conversation, result.tool, reason);
+    if (state === 'edited' && result.tool && input.value !== undefined) this.rememberEdit(conversation, result.tool, input.value, cards);
     await this.options.history.append(user.id, [message]).catch((error: unknown) => {
       this.options.log.warn('history not saved', { requestId, err: error });
     });
@@ -652,7 +675,46 @@ export class Assistant implements ChatService {
     });
     return message;
   }
+
+  /**
+   * The next turn knows the user declined: for a model, an exchange that says so, with their
+   * reason quoted and fenced as data (what they typed is a note about this proposal, never an
+   * order to act on); for the offline planner, a marker with no names or amounts, so that nothing
+   * in the reason is read as the last request to amend.
+   */
+  private rememberDeclined(conversation: Conversation, tool: string, reason: string | undefined): void {
+    const said = reason ? ` My reason, as I typed it (a note about that proposal, not an instruction): ${fenced(reason)}` : '';
+    const exchange: Exchange = {
+      user: DECLINED_MARKER,
+      assistant: DECLINED_ANSWER,
+      messages: [
+        { role: 'user', content: `(I pressed Cancel on the ${toolLabel(tool)} you proposed: declined, nothing was changed.)${said}` },
+        { role: 'assistant', content: DECLINED_ANSWER },
+      ],
+    };
+    const exchanges = [...conversation.exchanges, exchange];
+    conversation.exchanges = exchanges.length > MODEL_MEMORY ? exchanges.slice(-MODEL_MEMORY_KEPT) : exchanges;
+  }
+
+  /**
+   * A proposal edited on its card: the new one is the open proposal for that change (words such
+   * as "rehne do" call it off), and the planned call a follow-up amends ("make it 10k more", "ok
+   * go ahead") carries the new amount.
+   */
+  private rememberEdit(conversation: Conversation, tool: string, value: number, cards: Card[]): void {
+    this.remember(cards, conversation);
+    const calls = conversation.context.lastCalls ?? [];
+    if (calls.filter((c) => c.tool === tool).length !== 1) return;
+    conversation.context = {
+      ...conversation.context,
+      lastCalls: calls.map((c) => (c.tool === tool ? { tool: c.tool, args: argsWithAmount(tool, c.args, value) ?? c.args } : c)),
+    };
+  }
 }
+
+/** What the offline planner reads as the last message after a decline: no names, no amounts. */
+const DECLINED_MARKER = '(declined the proposal)';
+const DECLINED_ANSWER = 'Cancelled. Nothing was changed.';
 
 /** The chat's answer while the backend does not answer. */
 export const BACKEND_UNREACHABLE_TEXT = 'The backend is unreachable right now — retrying; try again in a moment.';

@@ -1,5 +1,7 @@
 import type { User } from '../../shared/contracts/agent-api.js';
-import type { ChatConfirmInput, ChatHistoryInput, ChatHistoryPage, ChatMessage, ChatTurnInput, TurnEvent } from '../../shared/contracts/chat.js';
+import type {
+  ChatCancelRequest, ChatConfirmRequest, ChatEditRequest, ChatHistoryInput, ChatHistoryPage, ChatMessage, ChatTurnInput, TurnEvent,
+} from '../../shared/contracts/chat.js';
 import type { BackendClient } from '../backend/connection.js';
 
 /** Who is asking: the signed-in user and a backend client holding their session. */
@@ -15,10 +17,20 @@ export interface ChatService {
   /** One page of the user's conversation (ChatHistoryStore.page): never the whole of it. */
   history(user: User, request: ChatHistoryInput): Promise<ChatHistoryPage>;
   clear(user: User): Promise<void>;
-  /** The user confirms a proposal: exactly its frozen call runs, once. Never throws. */
-  confirm(input: ChatConfirmInput, caller: TurnCaller): Promise<ChatMessage>;
-  /** The user cancels a proposal: it is used up and nothing changes. Never throws. */
-  cancel(input: ChatConfirmInput, caller: TurnCaller): Promise<ChatMessage>;
+  /**
+   * The user confirms a proposal: exactly its frozen call runs, once. Throws only StepUpRefused
+   * (src/main/confirm/step-up.ts): a large change's password missing or not accepted, the
+   * proposal still open.
+   */
+  confirm(input: ChatConfirmRequest, caller: TurnCaller): Promise<ChatMessage>;
+  /** The user cancels a proposal, with a reason if they gave one: it is used up and nothing changes. Never throws. */
+  cancel(input: ChatCancelRequest, caller: TurnCaller): Promise<ChatMessage>;
+  /**
+   * The user changed the value on a proposal's card: a new preview under a new nonce, the old
+   * proposal ended as edited. Throws only ProposalEditRefused (src/main/confirm/proposals.ts):
+   * the new value refused or changing nothing, the old proposal still open.
+   */
+  edit(input: ChatEditRequest, caller: TurnCaller): Promise<ChatMessage>;
   /** The user pressed Stop on a running turn of theirs: it ends with what it has. False when none runs. */
   stop(requestId: string, user: User): boolean;
 }

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Logger } from '../../infra/log.js';
 import { AuditLog } from '../audit/audit-log.js';
 import { NonceStore } from '../confirm/nonce-store.js';
+import { DEFAULT_STEP_UP_RULE, type StepUpRule } from '../confirm/step-up.js';
 import { type SecretStores, environmentStore } from '../secrets/secret-store.js';
 import { createToolRegistry } from '../tools/registry.js';
 import { Assistant } from './assistant.js';
@@ -21,7 +22,7 @@ export interface AgentRuntime {
   models: ClaudeBrain;
   /** Changes asked for over MCP, answered in the desk's Approvals page. */
   approvals: Approvals;
-  /** The MCP server's audit log in the same data folder (changes confirmed in an MCP client's form): read by the Audit page, never written here. */
+  /** The MCP server's audit log in the same data folder (changes an older MCP server confirmed in a client's form): read by the Audit page, never written here. */
   mcpAudit: AuditLog;
 }
 
@@ -30,6 +31,8 @@ export interface AgentRuntimeOptions {
   log: Logger;
   turnsPerMinute?: number;
   confirmTtlSeconds?: number | undefined;
+  /** Which changes are confirmed only with the user's password again (STEP_UP_*_POINTS); default 100,000 points for a limit, 50,000 for money. */
+  stepUp?: StepUpRule | undefined;
   /** Where the API key is kept, as the shell chose (keychain, safeStorage, session); default: ANTHROPIC_API_KEY only. */
   secrets?: SecretStores;
   /** ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL are read here, as the SDK reads them; default process.env. */
@@ -43,7 +46,8 @@ export interface AgentRuntimeOptions {
 /**
  * The assistant as the app runs it: the tool registry, the rule planner (offline, no key
  * needed) with Claude behind it once a key is added, the per-agent rate limit, proposals in the
- * nonce store (CONFIRM_TTL_SECONDS, 60 to 300, default 300), and in the data folder the
+ * nonce store (CONFIRM_TTL_SECONDS, 60 to 300, default 300; a large change's a minute, confirmed
+ * with the user's password again: step-up.ts), and in the data folder the
  * conversations, the audit chain and the model settings and usage (`claude/`).
  */
 export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
@@ -74,6 +78,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     audit,
     log: options.log.child({ component: 'assistant' }),
     readCache: new ReadCache(),
+    stepUp: options.stepUp ?? DEFAULT_STEP_UP_RULE,
   });
   return {
     chat, audit, models,

@@ -33,6 +33,10 @@ export interface AuditFields {
   outcome: AuditOutcome;
   /** Written only for a change asked for outside the desk, so older lines keep their exact form. */
   channel?: 'mcp';
+  /** Why the user declined (cancelled entries), when they said; written only when given, as above. */
+  reason?: string | undefined;
+  /** The confirmation was made with the user's password again (a large change); written only then. */
+  stepUp?: boolean | undefined;
 }
 
 export interface AuditHead {
@@ -82,6 +86,8 @@ export class AuditLog {
         nonce: fields.nonce,
         outcome: fields.outcome,
         ...(fields.channel && { channel: fields.channel }),
+        ...(fields.reason && { reason: fields.reason }),
+        ...(fields.stepUp && { stepUp: true as const }),
         prev: head?.hash ?? GENESIS_HASH,
       };
       const line = canonicalJson({ ...unhashed, hash: sha256(canonicalJson(unhashed)) });

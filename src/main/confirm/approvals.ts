@@ -1,11 +1,12 @@
 /**
- * Approvals as main carries them out (issue 16; the backend's side is
- * src/server/services/approvals.ts). A destructive tool called over MCP becomes a pending approval
- * holding its preview; the user answers it in the desk's Approvals page, or in the MCP client's
- * own confirmation form. Either way it runs through the same path as a confirmed chat proposal
- * (`executeConfirmed`, `endingOf`): exactly the frozen call, against the state its preview
- * showed, under an idempotency key derived from the approval, and the ending goes into the
- * answering process's audit log with the MCP channel named.
+ * Approvals as main carries them out (the backend's side is src/server/services/approvals.ts). A
+ * destructive tool called over MCP becomes a pending approval holding its preview
+ * (`requestApproval`, all an MCP server may do); the user answers it in the desk's Approvals page
+ * (`Approvals`, the desk's alone: the backend refuses an answer from any session but a desk's). A
+ * confirmation runs through the same path as a confirmed chat proposal (`executeConfirmed`,
+ * `endingOf`): exactly the frozen call, against the state its preview showed, under an
+ * idempotency key derived from the approval, and the ending goes into the desk's audit log with
+ * the MCP channel named.
  */
 import { TRPCClientError } from '@trpc/client';
 import type { ApprovalView } from '../../shared/contracts/approvals.js';
@@ -25,8 +26,6 @@ export interface ApprovalsOptions {
   log: Logger;
 }
 
-export type Answerer = 'desk' | 'mcp_elicitation';
-
 export interface ApprovalAnswer {
   text: string;
   cards: Card[];
@@ -37,32 +36,32 @@ export interface ApprovalAnswer {
   approval: ApprovalView | null;
 }
 
+/**
+ * A preview becomes a pending approval, and the user is told. A preview the guardrails refused,
+ * or one that would change nothing, is not asked about: its card says why.
+ */
+export async function requestApproval(tool: string, args: Record<string, unknown>, preview: ToolPreview, caller: TurnCaller, client: string | null, requestId: string):
+  Promise<{ id: string; expiresAt: string; summary: string; card: Card } | { refused: string; card: Card }> {
+  if (preview.refusal !== null) return { refused: preview.refusal, card: preview.card };
+  if (preview.noOp) return { refused: preview.noOp, card: preview.card };
+  const summary = changeSummary(preview.card);
+  const created = await caller.api.approvals.create.mutate({
+    tool, args: args as Record<string, never>, snapshot: (preview.snapshot ?? null) as never, card: preview.card, summary, channel: 'mcp', client,
+  }, callOptions(requestId));
+  return { ...created, summary, card: preview.card };
+}
+
 /** The nonce an approval's audit entry carries, and what its idempotency key is derived from. */
 export const approvalNonce = (approvalId: string): string => `approval:${approvalId}`;
 
 export class Approvals {
   constructor(private readonly options: ApprovalsOptions) {}
 
-  /**
-   * A preview becomes a pending approval, and the user is told. A preview the guardrails refused,
-   * or one that would change nothing, is not asked about: its card says why.
-   */
-  async request(tool: string, args: Record<string, unknown>, preview: ToolPreview, caller: TurnCaller, client: string | null, requestId: string):
-    Promise<{ id: string; expiresAt: string; summary: string; card: Card } | { refused: string; card: Card }> {
-    if (preview.refusal !== null) return { refused: preview.refusal, card: preview.card };
-    if (preview.noOp) return { refused: preview.noOp, card: preview.card };
-    const summary = changeSummary(preview.card);
-    const created = await caller.api.approvals.create.mutate({
-      tool, args: args as Record<string, never>, snapshot: (preview.snapshot ?? null) as never, card: preview.card, summary, channel: 'mcp', client,
-    }, callOptions(requestId));
-    return { ...created, summary, card: preview.card };
-  }
-
   /** The user confirms: claimed once at the backend, then exactly the frozen call runs. */
-  async confirm(approvalId: string, caller: TurnCaller, via: Answerer, requestId: string): Promise<ApprovalAnswer> {
+  async confirm(approvalId: string, caller: TurnCaller, requestId: string): Promise<ApprovalAnswer> {
     let claimed: ApprovalView;
     try {
-      claimed = await caller.api.approvals.claim.mutate({ id: approvalId, via }, callOptions(requestId));
+      claimed = await caller.api.approvals.claim.mutate({ id: approvalId }, callOptions(requestId));
     } catch (error) {
       return refusedAnswer(error);
     }
@@ -89,10 +88,10 @@ export class Approvals {
   }
 
   /** The user declines: nothing runs, and the audit log says so. */
-  async reject(approvalId: string, caller: TurnCaller, via: Answerer, requestId: string): Promise<ApprovalAnswer> {
+  async reject(approvalId: string, caller: TurnCaller, requestId: string): Promise<ApprovalAnswer> {
     let rejected: ApprovalView;
     try {
-      rejected = await caller.api.approvals.reject.mutate({ id: approvalId, via }, callOptions(requestId));
+      rejected = await caller.api.approvals.reject.mutate({ id: approvalId }, callOptions(requestId));
     } catch (error) {
       return refusedAnswer(error);
     }

@@ -18,6 +18,10 @@
  * - The frozen copy is the canonical JSON of the call parsed back, not a structuredClone: a
  *   cloned Date or Map keeps its contents mutable under Object.freeze, plain JSON does not, and
  *   the copy is then exactly what the payload hash covers.
+ * - A proposal may be issued for less than the store's TTL (a large change: a minute, step-up.ts)
+ *   and may need the user's password again; `check` runs every refusal of `consume` without
+ *   using the proposal up when it passes, so a password typed wrong can be typed again while a
+ *   refusal of the nonce itself still ends it.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { canonicalJson } from '../../shared/canonical-json.js';
@@ -37,6 +41,10 @@ export interface ProposedCall {
   args: Record<string, unknown>;
   /** The state the preview showed, which the confirmed write must still find (a PreviewSnapshot, src/main/confirm/proposals.ts). */
   snapshot: unknown;
+  /** Confirming needs the user's password again (a large change). */
+  stepUp?: boolean;
+  /** Shorter than the store's TTL, for this proposal (at least MIN_NONCE_TTL_MS). */
+  ttlMs?: number;
 }
 
 export interface IssuedNonce {
@@ -55,6 +63,8 @@ export interface ProposalEntry {
   readonly payloadHash: string;
   readonly issuedAt: string;
   readonly expiresAt: string;
+  /** Present only on a proposal whose confirmation needs the user's password again. */
+  readonly stepUp?: true;
 }
 
 export type NonceRefusal = 'unknown' | 'expired' | 'wrong_user' | 'used' | 'tampered';
@@ -98,19 +108,23 @@ export class NonceStore {
   }
 
   issue(call: ProposedCall): IssuedNonce {
-    const { userId, tool, args, snapshot } = call;
+    const { userId, tool, args, snapshot, stepUp = false, ttlMs = this.#ttlMs } = call;
     if (typeof userId !== 'string' || userId === '') throw new TypeError('a proposal needs the user id it is bound to');
     if (typeof tool !== 'string' || tool === '') throw new TypeError('a proposal needs a tool name');
     if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new TypeError('a proposal\'s args must be an object');
+    if (!Number.isSafeInteger(ttlMs) || ttlMs < MIN_NONCE_TTL_MS || ttlMs > this.#ttlMs) {
+      throw new RangeError(`a proposal's TTL must be a whole number of ms from ${MIN_NONCE_TTL_MS} to the store's ${this.#ttlMs}, got ${ttlMs}`);
+    }
     this.#sweep();
     const frozenArgs = frozenCopy(args) as Readonly<Record<string, unknown>>;
     const frozenSnapshot = snapshot === undefined ? undefined : frozenCopy(snapshot);
     const issuedAtMs = this.#now();
-    const expiresAtMs = issuedAtMs + this.#ttlMs;
+    const expiresAtMs = issuedAtMs + ttlMs;
     const payloadHash = payloadHashOf({ userId, tool, args: frozenArgs });
     const entry: ProposalEntry = Object.freeze({
       userId, tool, args: frozenArgs, snapshot: frozenSnapshot, payloadHash,
       issuedAt: new Date(issuedAtMs).toISOString(), expiresAt: new Date(expiresAtMs).toISOString(),
+      ...(stepUp && { stepUp: true as const }),
     });
     const nonce = randomBytes(32).toString('base64url');
     this.#records.set(nonce, { entry, expiresAtMs, spent: false });
@@ -119,11 +133,25 @@ export class NonceStore {
 
   /** The confirm: the frozen call back, once, to its user, if the presented hash is its hash. */
   consume(nonce: string, presented: { userId: string; payloadHash: string }): NonceResult {
-    const taken = this.#take(nonce, presented.userId);
+    return this.#presented(nonce, presented, true);
+  }
+
+  /**
+   * Everything `consume` checks, without using the proposal up when it passes (a refusal uses it
+   * up all the same): what has to hold before the user's password is checked, or a new preview
+   * made from this one; `consume` then takes it.
+   */
+  check(nonce: string, presented: { userId: string; payloadHash: string }): NonceResult {
+    return this.#presented(nonce, presented, false);
+  }
+
+  #presented(nonce: string, presented: { userId: string; payloadHash: string }, spend: boolean): NonceResult {
+    const taken = this.#take(nonce, presented.userId, spend);
     if (!taken.ok) return taken;
     const { record } = taken;
     // The second test can only fail if something got past the freeze; it costs one hash.
     if (presented.payloadHash !== record.entry.payloadHash || payloadHashOf(record.entry) !== record.entry.payloadHash) {
+      record.spent = true;
       return { ok: false, reason: 'tampered', entry: record.entry };
     }
     return { ok: true, entry: record.entry };
@@ -135,15 +163,19 @@ export class NonceStore {
     return taken.ok ? { ok: true, entry: taken.record.entry } : taken;
   }
 
-  /** The checks consume and cancel share; spends the nonce unless it is unknown or not the caller's. */
-  #take(nonce: string, userId: string): { ok: true; record: NonceRecord } | { ok: false; reason: NonceRefusal; entry?: ProposalEntry } {
+  /**
+   * The checks consume, check and cancel share; a refusal spends the nonce unless it is unknown or
+   * not the caller's, and a pass spends it when `spend`.
+   */
+  #take(nonce: string, userId: string, spend = true): { ok: true; record: NonceRecord } | { ok: false; reason: NonceRefusal; entry?: ProposalEntry } {
     this.#sweep();
     const record = typeof nonce === 'string' ? this.#records.get(nonce) : undefined;
     if (!record) return { ok: false, reason: 'unknown' };
     if (record.entry.userId !== userId) return { ok: false, reason: 'wrong_user' };
     const wasSpent = record.spent;
-    record.spent = true;
-    if (this.#now() >= record.expiresAtMs) return wasSpent ? { ok: false, reason: 'expired' } : { ok: false, reason: 'expired', entry: record.entry };
+    const expired = this.#now() >= record.expiresAtMs;
+    if (spend || expired || wasSpent) record.spent = true;
+    if (expired) return wasSpent ? { ok: false, reason: 'expired' } : { ok: false, reason: 'expired', entry: record.entry };
     if (wasSpent) return { ok: false, reason: 'used' };
     return { ok: true, record };
   }

@@ -147,7 +147,8 @@ export function describeEvent(event: DeskEvent): Pick<AlertView, 'title' | 'body
     }
     case 'approval_pending': {
       const p = event.payload;
-      return { title: 'A change waits for your confirmation', body: plain(p.summary, 200), open: { page: '/agent/approvals' } };
+      // Opens that approval itself: the one the user was told of, not the list to search.
+      return { title: 'A change waits for your confirmation', body: plain(p.summary, 200), open: { page: `/agent/approvals?id=${encodeURIComponent(p.approvalId)}` } };
     }
   }
 }

@@ -8,12 +8,16 @@ import type { Logger } from '../../infra/log.js';
 import type { BackendClient, BackendConnection } from '../backend/connection.js';
 import { isBackendUnreachable } from '../backend/unreachable.js';
 import { deadlineSignal } from '../backend/deadline.js';
-import { chatConfirmInput, chatHistoryInput, chatHistoryOutput, chatMessageSchema, chatTurnInput } from '../../shared/contracts/chat.js';
+import {
+  chatCancelRequest, chatConfirmRequest, chatEditRequest, chatHistoryInput, chatHistoryOutput, chatMessageSchema, chatTurnInput,
+} from '../../shared/contracts/chat.js';
 import { checkKeyOutput, modelSettingsPatch, modelSettingsView, setApiKeyInput, stopTurnInput } from '../../shared/contracts/model-settings.js';
 import { auditListOutput } from '../../shared/contracts/audit.js';
 import { PAGE_SIZE_MAX } from '../../shared/contracts/page-size.js';
 import type { ChatService } from '../assistant/chat-service.js';
 import type { Approvals } from '../confirm/approvals.js';
+import { ProposalEditRefused } from '../confirm/proposals.js';
+import { type StepUpRefusal, StepUpRefused } from '../confirm/step-up.js';
 import { approvalsListOutput } from '../../shared/contracts/approvals.js';
 import type { ModelSettingsService } from '../assistant/claude/settings-service.js';
 import { SecretStoreError } from '../secrets/secret-store.js';
@@ -42,7 +46,7 @@ export interface DeskServices {
   alerts?: DeskAlerts | undefined;
   /** Changes asked for over MCP, waiting for the user (issue 16); none: the Approvals page is refused. */
   approvals?: Approvals | undefined;
-  /** The MCP server's audit log beside main's (changes confirmed in an MCP client's form), read and verified with it. */
+  /** The MCP server's audit log beside main's (changes an older MCP server confirmed in a client's form), read and verified with it. */
   mcpAudit?: AuditLog | undefined;
 }
 
@@ -52,6 +56,20 @@ export interface DeskServices {
  */
 export interface DeskContext extends DeskServices {
   slot: string;
+  /** The browser shell's: its slots are cookies. Electron's slots are windows and have none. */
+  cookieSlot?: CookieSlot | undefined;
+}
+
+/**
+ * A slot kept in a browser cookie. A page elsewhere on this host can plant a cookie for it, and
+ * whoever planted the slot a user signs in on would hold that session; so a sign-in moves the
+ * session to a new slot, and the page trades a claim for the new cookie (`shared/contracts/slot-claim.ts`).
+ */
+export interface CookieSlot {
+  /** Moves the calling connection, alone, to a new slot; the old one is forgotten with any session it held. Returns the new slot. */
+  renew(): string;
+  /** A one-time claim for the cookie of the connection's slot; null when the slot is no longer known. */
+  claim(): string | null;
 }
 
 const t = initTRPC.context<DeskContext>().create({
@@ -99,6 +117,28 @@ async function refusable<T>(call: () => Promise<T>): Promise<T> {
     return await call();
   } catch (error) {
     if (error instanceof SecretStoreError) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: error.message });
+    throw error;
+  }
+}
+
+const STEP_UP_CODES: Record<StepUpRefusal, TRPC_ERROR_CODE_KEY> = {
+  password_needed: 'BAD_REQUEST',
+  wrong_password: 'FORBIDDEN',
+  throttled: 'TOO_MANY_REQUESTS',
+  unavailable: 'SERVICE_UNAVAILABLE',
+};
+
+/**
+ * A proposal answer main turned down while the proposal stays open (a large change's password
+ * missing or not accepted, an edit the guardrails refused): an error whose message the card shows
+ * beside its field, not a message in the conversation.
+ */
+async function stillOpen<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof StepUpRefused) throw new TRPCError({ code: STEP_UP_CODES[error.reason], message: error.message });
+    if (error instanceof ProposalEditRefused) throw new TRPCError({ code: 'UNPROCESSABLE_CONTENT', message: error.message });
     throw error;
   }
 }
@@ -197,9 +237,12 @@ export const deskRouter = t.router({
     me: t.procedure.query(({ ctx }) => ctx.sessions.get(ctx.slot)?.user ?? null),
     login: t.procedure.input(api.loginInput).mutation(async ({ ctx, input }) => {
       const result = await relay(ctx, () => ctx.backend.client(null).auth.login.mutate(input));
-      ctx.sessions.set(ctx.slot, { token: result.token, user: result.user, expiresAt: result.expiresAt });
+      const slot = ctx.cookieSlot?.renew() ?? ctx.slot;
+      ctx.sessions.set(slot, { token: result.token, user: result.user, expiresAt: result.expiresAt });
       return result.user;
     }),
+    /** What the page trades for the signed-in slot's cookie (see CookieSlot); null where slots are not cookies. */
+    cookieClaim: signedIn.mutation(({ ctx }) => ctx.cookieSlot?.claim() ?? null),
     /** The backend's business time (a demo book runs on its own clock). */
     clock: signedIn.query(async ({ ctx }) => ({ now: (await relay(ctx, () => ctx.api.auth.me.query())).now })),
     logout: t.procedure.mutation(async ({ ctx }) => {
@@ -266,11 +309,15 @@ export const deskRouter = t.router({
       await ctx.chat.clear(ctx.session.user);
       return { ok: true as const };
     }),
-    /** The human confirmation of a proposal card: the only way a change is ever written. */
-    confirm: signedIn.input(chatConfirmInput).output(chatMessageSchema)
-      .mutation(({ ctx, input }) => ctx.chat.confirm(input, { user: ctx.session.user, api: ctx.api })),
-    cancel: signedIn.input(chatConfirmInput).output(chatMessageSchema)
+    /** The human confirmation of a proposal card (with the password again for a large change): the only way a change is ever written. */
+    confirm: signedIn.input(chatConfirmRequest).output(chatMessageSchema)
+      .mutation(({ ctx, input }) => stillOpen(() => ctx.chat.confirm(input, { user: ctx.session.user, api: ctx.api }))),
+    /** Declines a proposal, with the user's reason if they gave one. */
+    cancel: signedIn.input(chatCancelRequest).output(chatMessageSchema)
       .mutation(({ ctx, input }) => ctx.chat.cancel(input, { user: ctx.session.user, api: ctx.api })),
+    /** A new value typed on a proposal's card: a new preview and nonce; the old proposal can no longer be confirmed. */
+    edit: signedIn.input(chatEditRequest).output(chatMessageSchema)
+      .mutation(({ ctx, input }) => stillOpen(() => ctx.chat.edit(input, { user: ctx.session.user, api: ctx.api }))),
     /** Stop: the turn ends with what it had, saved as stopped. */
     stop: signedIn.input(stopTurnInput).mutation(({ ctx, input }) => ({ stopped: ctx.chat.stop(input.requestId, ctx.session.user) })),
   }),
@@ -348,8 +395,8 @@ export const deskRouter = t.router({
    */
   approvals: t.router({
     list: signedIn.output(approvalsListOutput).query(({ ctx }) => relay(ctx, () => ctx.api.approvals.list.query({ status: 'pending' }))),
-    confirm: signedIn.input(approvalAnswerInput).mutation(({ ctx, input }) => approvalsOf(ctx).confirm(input.id, { user: ctx.session.user, api: ctx.api }, 'desk', randomUUID())),
-    reject: signedIn.input(approvalAnswerInput).mutation(({ ctx, input }) => approvalsOf(ctx).reject(input.id, { user: ctx.session.user, api: ctx.api }, 'desk', randomUUID())),
+    confirm: signedIn.input(approvalAnswerInput).mutation(({ ctx, input }) => approvalsOf(ctx).confirm(input.id, { user: ctx.session.user, api: ctx.api }, randomUUID())),
+    reject: signedIn.input(approvalAnswerInput).mutation(({ ctx, input }) => approvalsOf(ctx).reject(input.id, { user: ctx.session.user, api: ctx.api }, randomUUID())),
   }),
   audit: t.router({
     /**
@@ -386,7 +433,7 @@ export const deskRouter = t.router({
           },
         };
       }
-      // The MCP server's own log accounts for the changes confirmed in an MCP client's form; each
+      // An older MCP server's own log accounts for the changes it confirmed in a client's form; each
       // log is verified on its own, and neither's records count as missing from the other.
       const mcpText = ctx.mcpAudit ? await ctx.mcpAudit.text().catch(() => '') : '';
       const verify = () => {

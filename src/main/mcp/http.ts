@@ -2,7 +2,10 @@
  * The MCP server over Streamable HTTP, for clients that prefer it to stdio: loopback only, one
  * MCP session per client session (each its own `Server`, as the SDK requires), and a bearer token
  * on every request, since any local process or a web page rebinding DNS could otherwise reach
- * the user's book. Host and Origin are checked as well (the SDK's DNS-rebinding protection).
+ * the user's book. A request carrying an Origin other than this server's own is refused first,
+ * before the token and any session are looked at: a browser sends Origin, so such a request is a
+ * web page (a DNS-rebinding one, say) calling in; native clients send none. Host is checked too
+ * (the SDK's DNS-rebinding protection).
  */
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { type IncomingMessage, type Server as HttpServer, type ServerResponse, createServer } from 'node:http';
@@ -32,6 +35,7 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server }>();
   const expected = Buffer.from(`Bearer ${options.token}`);
   let allowedHosts: string[] = [];
+  let ownOrigins: string[] = [];
 
   const http: HttpServer = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -41,6 +45,11 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const origin = req.headers.origin;
+    if (origin !== undefined && !ownOrigins.includes(origin)) {
+      options.log.warn('mcp http request refused', { reason: 'origin', origin: origin.slice(0, 200) });
+      return send(res, 403, `forbidden: Origin ${JSON.stringify(origin.slice(0, 200))} is not this server's (${ownOrigins[0]}): web pages may not call the desk's MCP server; an MCP client sends no Origin`);
+    }
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (url.pathname !== '/mcp') return send(res, 404, 'not found: the MCP endpoint is /mcp');
     const presented = Buffer.from(req.headers.authorization ?? '');
@@ -59,6 +68,8 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
       sessionIdGenerator: () => randomUUID(),
       enableDnsRebindingProtection: true,
       allowedHosts,
+      // Already refused above; stated here too so the transport never answers another origin on its own.
+      allowedOrigins: ownOrigins,
       onsessioninitialized: (id) => { sessions.set(id, { transport, server }); },
       onsessionclosed: (id) => { sessions.delete(id); },
     });
@@ -75,6 +86,8 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
   });
   const { port } = http.address() as AddressInfo;
   allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`];
+  // As a browser serializes them (no port when it is the default, 80).
+  ownOrigins = [new URL(`http://127.0.0.1:${port}`).origin, new URL(`http://localhost:${port}`).origin];
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     close: async () => {

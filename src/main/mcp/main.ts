@@ -1,28 +1,25 @@
 /**
- * `npm run -s mcp`: the desk's tools for MCP clients (issue 16; docs/mcp.md).
+ * `npm run -s mcp`: the desk's tools for MCP clients (docs/mcp.md).
  *
  *   npm run -s mcp                 MCP over stdio (what a client launches)
  *   npm run -s mcp -- --http       MCP over Streamable HTTP on 127.0.0.1 (MCP_PORT, default 5190)
  *   npm run -s mcp -- login        keep a login for the server in the OS keychain
  *
  * The backend is reached as the desk reaches it: BACKEND_URL, else the embedded demo book in
- * PGLITE_DIR (default `<DESK_DATA_DIR>/desk`, the browser shell's). Its own audit log, for changes
- * confirmed in a client's form, is `<DESK_DATA_DIR>/mcp/audit/audit.jsonl`. Over stdio, stdout is
- * the protocol: every log line goes to stderr.
+ * PGLITE_DIR (default `<DESK_DATA_DIR>/desk`, the browser shell's). It signs in with a session
+ * that may only ask for changes; the user answers each in the desk, whose view of an approval is
+ * under DESK_URL (default the browser shell's address). Over stdio, stdout is the protocol: every
+ * log line goes to stderr.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { type LogLevel, createLogger } from '../../infra/log.js';
-import { AuditLog, mcpAuditFileIn } from '../audit/audit-log.js';
 import { backendConfigFromEnv, connectBackend } from '../backend/connection.js';
-import { Approvals } from '../confirm/approvals.js';
 import { browserShellDataDirs } from '../data-dirs.js';
 import { createToolRegistry } from '../tools/registry.js';
-import { createDeskMcpServer } from './server.js';
+import { createDeskMcpServer, deskApprovalLink } from './server.js';
 import { startMcpHttp } from './http.js';
+import { httpTokenFor } from './http-token.js';
 import { McpSession, McpSignInError, credentialsFrom, openLoginStore } from './session.js';
 
 const log = createLogger({
@@ -55,18 +52,6 @@ async function login(): Promise<void> {
   process.stderr.write(`The MCP server will sign in as ${credentials.username} (kept in the OS keychain).\n`);
 }
 
-async function httpToken(dataDir: string): Promise<string> {
-  const given = process.env.MCP_HTTP_TOKEN?.trim();
-  if (given) return given;
-  const file = join(dataDir, 'mcp', 'http-token');
-  const kept = await readFile(file, 'utf8').catch(() => '');
-  if (kept.trim()) return kept.trim();
-  const token = randomBytes(32).toString('base64url');
-  await mkdir(join(dataDir, 'mcp'), { recursive: true });
-  await writeFile(file, `${token}\n`, { mode: 0o600 });
-  return token;
-}
-
 function httpPort(value: string | undefined): number {
   if (!value) return 5190;
   const n = Number(value);
@@ -82,17 +67,19 @@ async function serve(): Promise<void> {
   // Fails here, with the reason, rather than on a client's first call.
   await session.caller();
   const registry = createToolRegistry({ log: log.child({ component: 'tools' }) });
-  const approvals = new Approvals({ registry, audit: new AuditLog(mcpAuditFileIn(dirs.dataDir)), log });
+  const approvalLink = deskApprovalLink(process.env);
   const serverFor = () => createDeskMcpServer({
-    registry, approvals, caller: () => session.caller(), signedOut: () => session.forget(), log,
+    registry, caller: () => session.caller(), signedOut: () => session.forget(), log, approvalLink,
     elicitation: !args.includes('--no-elicitation'),
   });
 
   const closers: Array<() => Promise<void>> = [];
   if (args.includes('--http')) {
-    const http = await startMcpHttp({ serverFor, token: await httpToken(dirs.dataDir), port: httpPort(process.env.MCP_PORT), log });
+    const token = await httpTokenFor(process.env, dirs.dataDir);
+    if (token.replaced) process.stderr.write(`Agent Desk MCP: ${token.replaced}\n`);
+    const http = await startMcpHttp({ serverFor, token: token.token, port: httpPort(process.env.MCP_PORT), log });
     closers.push(() => http.close());
-    process.stderr.write(`Agent Desk MCP (Streamable HTTP): ${http.url}\nBearer token: in ${join(dirs.dataDir, 'mcp', 'http-token')} (or MCP_HTTP_TOKEN)\n`);
+    process.stderr.write(`Agent Desk MCP (Streamable HTTP): ${http.url}\nBearer token: ${token.file ? `in ${token.file}` : 'MCP_HTTP_TOKEN'}\n`);
   } else {
     const server = serverFor();
     const transport = new StdioServerTransport();

@@ -2,7 +2,8 @@
  * Who the MCP server acts for: one desk user, signed in with AGENT_DESK_USER / AGENT_DESK_PASSWORD
  * (for scripts) or with the login kept in the OS keychain by `npm run mcp -- login`. The backend
  * alone decides when a session has ended (its clock may not be ours): an UNAUTHORIZED answer
- * makes the next call sign in again.
+ * makes the next call sign in again. The session is opened in the `requests` scope: it reads and
+ * asks for changes, and the backend refuses it any write or any answer to an approval.
  */
 import { TRPCClientError } from '@trpc/client';
 import { z } from 'zod';
@@ -76,7 +77,7 @@ export class McpSession {
   async #signIn(): Promise<TurnCaller> {
     let out;
     try {
-      out = await this.backend.client(null).auth.login.mutate(this.credentials);
+      out = await this.backend.client(null).auth.login.mutate({ ...this.credentials, scope: 'requests' });
     } catch (error) {
       const reason = error instanceof TRPCClientError ? error.message : 'the backend could not be reached';
       throw new McpSignInError(`sign-in as ${this.credentials.username} failed: ${reason}`);

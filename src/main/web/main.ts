@@ -53,16 +53,17 @@ const opening = connectBackend(backendConfig, log, (progress) => { startup = { p
 opening.then(() => { startup = { phase: 'ready' }; }, (error: unknown) => fail('the backend could not be opened', error));
 const backend = openingConnection(backendConfig, opening);
 
-const [{ confirmTtlFromEnv, createAgentRuntime }, { browserShellSecretStores }, { DeskAlerts }] = await Promise.all([
+const [{ confirmTtlFromEnv, createAgentRuntime }, { browserShellSecretStores }, { DeskAlerts }, { stepUpRuleFromEnv }] = await Promise.all([
   import('../assistant/create.js'),
   import('../secrets/secret-store.js'),
   import('../desk/alerts.js'),
+  import('../confirm/step-up.js'),
 ]).catch((error: unknown) => fail('the browser shell could not load', error));
 const secrets = await browserShellSecretStores(process.env, log);
 // The page shows the alerts here (a Web Notification or a toast): the feed's default notifier.
 const alerts = new DeskAlerts({ sessions, backend, log });
 const runtime = createAgentRuntime({
-  dataDir: dirs.dataDir, log, confirmTtlSeconds: confirmTtlFromEnv(process.env), secrets,
+  dataDir: dirs.dataDir, log, confirmTtlSeconds: confirmTtlFromEnv(process.env), stepUp: stepUpRuleFromEnv(process.env), secrets,
   // Not while the book opens or a page loads: training takes the thread for a few hundred ms.
   trainIntentModel: (train) => void opening.then(() => shell.idle(IDLE_BEFORE_TRAINING_MS)).then(train, () => undefined),
 });

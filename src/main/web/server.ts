@@ -5,13 +5,14 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { extname, join, normalize, sep } from 'node:path';
 import type { Logger } from '../../infra/log.js';
+import { SLOT_CLAIM_HEADER, SLOT_CLAIM_PATH } from '../../shared/contracts/slot-claim.js';
 import type { StartupAnswer, StartupState } from '../../shared/contracts/startup.js';
 // Types only, and small modules: the page is served before the runtime (the desk router, the
 // backend, the assistant) has loaded, which takes most of a second (bench/ui.ts, start-up).
 import type { DeskServices } from '../desk/router.js';
 import type { DeskSessions } from '../desk/sessions.js';
 import { isOwnOrigin, slotCookie, slotFromCookie } from '../desk/senders.js';
-import type { DeskSocket } from './desk-socket.js';
+import type { ConnectionSlot, DeskSocket } from './desk-socket.js';
 import { DOWNLOAD_PATH, DownloadSaver } from './downloads.js';
 import { SlotRegistry } from './slots.js';
 
@@ -116,7 +117,50 @@ export async function serveBrowserShell(options: EarlyShellOptions): Promise<Bro
     });
   });
 
+  /**
+   * A desk connection's slot. Signing in moves that connection (and no other on the old slot, such
+   * as one opened by whoever planted the cookie) to a new slot, and forgets the old slot at once.
+   */
+  function bindConnection(initial: string): ConnectionSlot {
+    let slot = initial;
+    let release = slots.attach(slot);
+    return {
+      get slot() { return slot; },
+      renew() {
+        const previous = slot;
+        slot = slots.issue();
+        release();
+        release = slots.attach(slot);
+        options.sessions.clear(previous);
+        slots.forget(previous);
+        return slot;
+      },
+      claim: () => slots.claim(slot),
+      release: () => release(),
+    };
+  }
+
+  /**
+   * Trades a claim (see `shared/contracts/slot-claim.ts`) for its slot's cookie: from the shell's
+   * own page only, once. Every refusal is the same 403. Nothing is read from the body.
+   */
+  function redeemClaim(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const claim = req.headers[SLOT_CLAIM_HEADER];
+    const slot = isOwnOrigin(req.headers.origin, ownOrigin) && typeof claim === 'string' ? slots.redeem(claim) : null;
+    const headers = { 'cache-control': 'no-store', connection: 'close', 'content-length': '0' };
+    if (!slot) {
+      options.log.warn('slot claim refused', { origin: String(req.headers.origin ?? '').slice(0, 200) || null });
+      res.writeHead(403, headers).end();
+      return;
+    }
+    res.writeHead(204, { ...headers, 'set-cookie': slotCookie(slot) }).end();
+  }
+
   async function serveStatic(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    if (req.method === 'POST' && requestPath(req.url) === SLOT_CLAIM_PATH) {
+      redeemClaim(req, res);
+      return;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       // Its body is not read: the connection closes after the answer.
       res.writeHead(405, { allow: 'GET, HEAD', connection: 'close', 'content-length': '0' }).end();
@@ -235,7 +279,7 @@ export async function serveBrowserShell(options: EarlyShellOptions): Promise<Bro
       const accept = (loaded: DeskSocket) => {
         if (socket.destroyed) return;
         try {
-          loaded.accept(req, socket, head, () => slots.attach(slot));
+          loaded.accept(req, socket, head, () => bindConnection(slot));
         } catch (error) {
           options.log.warn('desk connection refused', { reason: 'malformed', err: error });
           answerRaw(socket, 400);

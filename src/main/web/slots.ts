@@ -14,7 +14,12 @@ interface SlotState {
   lastSeen: number;
   /** Open desk WebSockets on this slot. */
   connections: number;
+  /** The one claim for this slot's cookie not yet traded, if any. */
+  claim?: { value: string; expiresAt: number };
 }
+
+/** How long a claim for a slot's cookie can be traded: the page trades it as soon as it has it. */
+export const CLAIM_TTL_MS = 60_000;
 
 /**
  * The slots the browser shell has issued (one per browser, in a cookie), bounded: anything can
@@ -23,9 +28,15 @@ interface SlotState {
  * Unbound ones (a page loaded, no desk open) are forgotten when idle for `idleMs`, and the least
  * recently seen of them go first when more than `max` are kept. A browser whose slot was
  * forgotten gets a new one with its next page load.
+ *
+ * A slot's cookie is issued with the page, or traded for a one-time *claim* that only a desk
+ * connection already acting for that slot can get (`claim`, `redeem`): how a page learns the new
+ * slot a sign-in moved it to.
  */
 export class SlotRegistry {
   readonly #slots = new Map<string, SlotState>();
+  /** Claim value → its slot. */
+  readonly #claims = new Map<string, string>();
   readonly #hasSession: (slot: string) => boolean;
   readonly #max: number;
   readonly #idleMs: number;
@@ -59,7 +70,7 @@ export class SlotRegistry {
     const state = this.#slots.get(slot);
     if (!state) return false;
     if (!this.#bound(slot, state) && this.#now() - state.lastSeen >= this.#idleMs) {
-      this.#slots.delete(slot);
+      this.#delete(slot, state);
       return false;
     }
     this.#touch(slot, state);
@@ -81,6 +92,43 @@ export class SlotRegistry {
     };
   }
 
+  /** Forgets a slot now, bound or not: its cookie is worth nothing from here on. */
+  forget(slot: string): void {
+    const state = this.#slots.get(slot);
+    if (state) this.#delete(slot, state);
+  }
+
+  /**
+   * A one-time claim for this slot's cookie, good for `CLAIM_TTL_MS` (it replaces the slot's
+   * earlier claim); null when the slot is not known.
+   */
+  claim(slot: string): string | null {
+    const state = this.#slots.get(slot);
+    if (!state) return null;
+    if (state.claim) this.#claims.delete(state.claim.value);
+    const value = randomBytes(32).toString('base64url');
+    state.claim = { value, expiresAt: this.#now() + CLAIM_TTL_MS };
+    this.#claims.set(value, slot);
+    return value;
+  }
+
+  /** The slot a claim was made for, once, while the claim is fresh and the slot still known; else null. */
+  redeem(claim: string): string | null {
+    const slot = this.#claims.get(claim);
+    if (slot === undefined) return null;
+    this.#claims.delete(claim);
+    const state = this.#slots.get(slot);
+    if (!state || state.claim?.value !== claim) return null;
+    const { expiresAt } = state.claim;
+    delete state.claim;
+    return this.#now() <= expiresAt && this.has(slot) ? slot : null;
+  }
+
+  #delete(slot: string, state: SlotState): void {
+    if (state.claim) this.#claims.delete(state.claim.value);
+    this.#slots.delete(slot);
+  }
+
   #bound(slot: string, state: SlotState): boolean {
     return state.connections > 0 || this.#hasSession(slot);
   }
@@ -95,7 +143,7 @@ export class SlotRegistry {
   #sweepIdle(now: number): void {
     this.#lastSweep = now;
     for (const [slot, state] of this.#slots) {
-      if (now - state.lastSeen >= this.#idleMs && !this.#bound(slot, state)) this.#slots.delete(slot);
+      if (now - state.lastSeen >= this.#idleMs && !this.#bound(slot, state)) this.#delete(slot, state);
     }
   }
 
@@ -105,7 +153,7 @@ export class SlotRegistry {
     for (const [slot, state] of this.#slots) {
       if (left <= 0) break;
       if (this.#bound(slot, state)) continue;
-      this.#slots.delete(slot);
+      this.#delete(slot, state);
       left -= 1;
     }
   }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { APPROVAL_STATUSES } from '../../shared/contracts/approvals.js';
+import { SESSION_SCOPES } from '../../shared/contracts/agent-api.js';
 import { EVENT_KINDS } from '../../shared/contracts/events.js';
 import {
   bigint, boolean, check, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid,
@@ -72,6 +73,8 @@ export const sessions = pgTable('sessions', {
   createdAt: instant('created_at').notNull(),
   expiresAt: instant('expires_at').notNull(),
   revokedAt: instant('revoked_at'),
+  /** What the session may do (agent-api.ts, sessionScope): a session opened for another door only asks. */
+  scope: text('scope', { enum: SESSION_SCOPES }).notNull().default('desk'),
 }, (t) => [index('sessions_account_idx').on(t.accountId)]);
 
 export const teams = pgTable('teams', {

@@ -1,8 +1,8 @@
 /**
- * Approvals (issue 16; src/shared/contracts/approvals.ts): a change asked for over MCP waits here
+ * Approvals (src/shared/contracts/approvals.ts): a change asked for over MCP waits here
  * for its owner. Creating one writes the `approval_pending` event in the same transaction, so the
  * owner hears of exactly the approvals that exist. Answering one is a single conditional update
- * from `pending`: whoever wins it (the desk, or the MCP client's confirmation form) carries the
+ * from `pending`, made only by a desk session: whichever of the user's desks wins it carries the
  * change out, and every other attempt — a second click, a replay, a late answer — is refused with
  * the reason. Expiry is wall-clock time (`realNow`): a human's minutes, not the demo book's clock.
  */
@@ -104,7 +104,7 @@ export async function rejectApproval(deps: ServiceDeps, caller: Caller, input: z
 async function decide(deps: ServiceDeps, caller: Caller, input: z.infer<typeof approvalsDecideInput>, to: 'claimed' | 'rejected'): Promise<ApprovalView> {
   const now = deps.realNow();
   const [row] = await queryRows<ApprovalRow>(deps.db, sql`update approvals
-    set status = ${to}, decided_at = ${now.toISOString()}, decided_via = ${input.via}
+    set status = ${to}, decided_at = ${now.toISOString()}, decided_via = 'desk'
     where id = ${input.id} and owner_id = ${caller.id} and status = 'pending' and expires_at > ${now.toISOString()}
     returning *`);
   if (row) return view(row, now);

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { SessionScope } from '../../shared/contracts/agent-api.js';
 import type { Db } from '../db/client.js';
 import { accounts, sessions } from '../db/schema.js';
 import type { Logger } from '../../infra/log.js';
@@ -20,10 +21,12 @@ const invalidLogin = () => new TRPCError({ code: 'UNAUTHORIZED', message: 'inval
 // A fixed hash to verify against when the user is unknown, so both paths cost the same.
 const DUMMY_HASH = '$argon2id$v=19$m=19456,t=2,p=1$AQEBAQEBAQEBAQEBAQEBAQ$+m21d7tbteefuH7Lm+E+MLLzRJL8zllqwBoWL8clQi0';
 
-/** Who is knocking: the address the connection came from, and the request's logger. */
+/** Who is knocking: the address the connection came from, the request's logger, and what the session is for. */
 export interface LoginRequest {
   clientAddress: string;
   log: Logger;
+  /** Unset: the desk's own session. */
+  scope?: SessionScope;
 }
 
 export async function login(deps: ServiceDeps, username: string, password: string, request: LoginRequest, ttlMs = DEFAULT_SESSION_TTL_MS) {
@@ -51,7 +54,7 @@ export async function login(deps: ServiceDeps, username: string, password: strin
   const now = deps.realNow();
   const expiresAt = new Date(now.getTime() + ttlMs);
   await deps.db.transaction(async (tx) => {
-    await tx.insert(sessions).values({ tokenHash: hashToken(token), accountId: account.id, createdAt: now, expiresAt });
+    await tx.insert(sessions).values({ tokenHash: hashToken(token), accountId: account.id, createdAt: now, expiresAt, scope: request.scope ?? 'desk' });
     // The agents above hear of it with the session itself: no event for a sign-in that did not commit.
     await emitPlayerLogin(deps, tx as unknown as Db, account);
   });
@@ -81,14 +84,14 @@ export async function resolveSession(deps: ServiceDeps, token: string | null): P
   const cached = cache?.get(tokenHash, now.getTime());
   if (cached) return cached;
   const epoch = cache?.epoch() ?? 0;
-  const [row] = await deps.db.select({ account: accounts, expiresAt: sessions.expiresAt })
+  const [row] = await deps.db.select({ account: accounts, expiresAt: sessions.expiresAt, scope: sessions.scope })
     .from(sessions).innerJoin(accounts, eq(accounts.id, sessions.accountId))
     .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
   if (!row) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'the session has expired or was signed out: sign in again' });
   const a = row.account;
   const caller: Caller = {
     id: a.id, username: a.username, name: a.displayName, role: a.role, parentId: a.parentId, path: a.path,
-    depth: a.depth, timezone: a.timezone, shareBps: a.shareBps, creditLimit: a.creditLimit,
+    depth: a.depth, timezone: a.timezone, shareBps: a.shareBps, creditLimit: a.creditLimit, scope: row.scope,
   };
   cache?.put(tokenHash, caller, row.expiresAt.getTime(), now.getTime(), epoch);
   return caller;

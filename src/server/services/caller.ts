@@ -4,6 +4,7 @@ import { z } from 'zod';
 import {
   FIRST_DAY, type IsoDate, LAST_DAY, dayRangeToInstants, isBookDay, localDate, startOfMonth, startOfWeek,
 } from '../../shared/dates.js';
+import type { SessionScope } from '../../shared/contracts/agent-api.js';
 import { type Db, queryRows } from '../db/client.js';
 import type { Role } from '../db/schema.js';
 import type { SessionCache } from './session-cache.js';
@@ -20,6 +21,8 @@ export interface Caller {
   timezone: string;
   shareBps: number;
   creditLimit: number;
+  /** What the session it came with may do: a `requests` session never writes nor answers an approval. */
+  scope: SessionScope;
 }
 
 export interface ServiceDeps {

@@ -92,3 +92,15 @@ export const deskProcedure = authedProcedure.use(async ({ ctx, next }) => {
   }
   return next();
 });
+
+/**
+ * What only the desk itself may do: write (limits, settlements, hedges, shares, a market's
+ * result), answer an approval, remove a report. A session opened for another door (the MCP
+ * server's `requests` scope) reads and asks; it is refused here whatever its process sends.
+ */
+export const deskWriteProcedure = deskProcedure.use(async ({ ctx, next }) => {
+  if (ctx.caller.scope !== 'desk') {
+    throw new TRPCError({ code: 'FORBIDDEN', message: 'this session can only ask for changes: the user confirms them in Agent Desk' });
+  }
+  return next();
+});

@@ -7,6 +7,7 @@ import { getAlertSettings, updateAlertSettings } from '../services/alerts.js';
 import { claimApproval, createApproval, finishApproval, getApproval, listApprovals, rejectApproval } from '../services/approvals.js';
 import { auditAnchors } from '../services/audit.js';
 import { login, logout } from '../services/auth.js';
+import { verifyCallerPassword } from '../services/step-up.js';
 import { getCreditLimit, getDownline, getTake, getUpline } from '../services/book.js';
 import { streamEvents } from '../services/events.js';
 import { getLiveExposure } from '../services/exposure.js';
@@ -20,12 +21,12 @@ import { searchFixtures, searchPlayers } from '../services/search.js';
 import { previewSettlement, settlePlayer } from '../services/settlements.js';
 import { hedgePlaceInput, hedgePlaceOutput, hedgePreviewInput, hedgePreviewOutput, placeHedge, previewHedge } from '../services/hedge.js';
 import { marketPrices, marketPricesInput, marketPricesOutput, marketSettleInput, marketSettleOutput, settleMarketAsAdmin } from '../services/markets.js';
-import { authedProcedure, deskProcedure, publicProcedure, router } from './init.js';
+import { authedProcedure, deskProcedure, deskWriteProcedure, publicProcedure, router } from './init.js';
 
 export const appRouter = router({
   auth: router({
     login: publicProcedure.input(api.loginInput).output(api.loginOutput)
-      .mutation(({ ctx, input }) => login(ctx.deps, input.username, input.password, { clientAddress: ctx.clientAddress, log: ctx.log })),
+      .mutation(({ ctx, input }) => login(ctx.deps, input.username, input.password, { clientAddress: ctx.clientAddress, log: ctx.log, ...(input.scope && { scope: input.scope }) })),
     logout: authedProcedure.mutation(async ({ ctx }) => {
       await logout(ctx.deps, ctx.token!);
       return { ok: true as const };
@@ -35,6 +36,9 @@ export const appRouter = router({
       id: ctx.caller.id, username: ctx.caller.username, name: ctx.caller.name, role: ctx.caller.role, timezone: ctx.caller.timezone,
       now: ctx.deps.now().toISOString(),
     })),
+    /** Step-up before a large change is confirmed: the user's password again, throttled as a sign-in. Desk sessions only. */
+    verifyPassword: deskWriteProcedure.input(api.verifyPasswordInput).output(api.verifyPasswordOutput)
+      .mutation(({ ctx, input }) => verifyCallerPassword(ctx.deps, ctx.caller, input.password, { clientAddress: ctx.clientAddress, log: ctx.log })),
   }),
   agent: router({
     searchPlayers: deskProcedure.input(api.searchPlayersInput).output(api.searchPlayersOutput)
@@ -68,14 +72,14 @@ export const appRouter = router({
   limits: router({
     preview: deskProcedure.input(actions.limitsPreviewInput).output(actions.limitsPreviewOutput)
       .query(({ ctx, input }) => previewEditLimit(ctx.deps, ctx.caller, input)),
-    edit: deskProcedure.input(actions.limitsEditInput).output(actions.limitsEditOutput)
+    edit: deskWriteProcedure.input(actions.limitsEditInput).output(actions.limitsEditOutput)
       .mutation(({ ctx, input }) => editLimit(ctx.deps, ctx.caller, input, { requestId: ctx.requestId })),
   }),
   /** Settlements of a pair (account → its upline): a dry run, and the write. */
   settlements: router({
     preview: deskProcedure.input(actions.settlementsPreviewInput).output(actions.settlementsPreviewOutput)
       .query(({ ctx, input }) => previewSettlement(ctx.deps, ctx.caller, input)),
-    settle: deskProcedure.input(actions.settlementsSettleInput).output(actions.settlementsSettleOutput)
+    settle: deskWriteProcedure.input(actions.settlementsSettleInput).output(actions.settlementsSettleOutput)
       .mutation(({ ctx, input }) => settlePlayer(ctx.deps, ctx.caller, input, { requestId: ctx.requestId })),
   }),
   /**
@@ -89,15 +93,15 @@ export const appRouter = router({
       .query(({ ctx, input }) => getReport(ctx.deps, ctx.caller, input.artifactId)),
     list: deskProcedure.input(reports.reportsListInput).output(reports.reportsListOutput)
       .query(({ ctx, input }) => listReports(ctx.deps, ctx.caller, input.limit)),
-    cancel: deskProcedure.input(reports.reportsCancelInput).output(reports.reportArtifact)
+    cancel: deskWriteProcedure.input(reports.reportsCancelInput).output(reports.reportArtifact)
       .mutation(({ ctx, input }) => cancelReport(ctx.deps, ctx.caller, input.artifactId)),
-    delete: deskProcedure.input(reports.reportsDeleteInput).output(reports.reportsDeleteOutput)
+    delete: deskWriteProcedure.input(reports.reportsDeleteInput).output(reports.reportsDeleteOutput)
       .mutation(({ ctx, input }) => deleteReport(ctx.deps, ctx.caller, input.artifactId)),
     read: deskProcedure.input(reports.reportsReadInput).output(reports.reportsReadOutput)
       .query(({ ctx, input }) => readReport(ctx.deps, ctx.caller, input)),
     sharePreview: deskProcedure.input(reports.reportsShareInput).output(reports.reportsSharePreviewOutput)
       .query(({ ctx, input }) => previewShare(ctx.deps, ctx.caller, input)),
-    share: deskProcedure.input(reports.reportsShareWriteInput).output(reports.reportsShareOutput)
+    share: deskWriteProcedure.input(reports.reportsShareWriteInput).output(reports.reportsShareOutput)
       .mutation(({ ctx, input }) => shareReport(ctx.deps, ctx.caller, input, { requestId: ctx.requestId })),
   }),
   /**
@@ -107,14 +111,14 @@ export const appRouter = router({
   hedge: router({
     preview: deskProcedure.input(hedgePreviewInput).output(hedgePreviewOutput)
       .query(({ ctx, input }) => previewHedge(ctx.deps, ctx.caller, input)),
-    place: deskProcedure.input(hedgePlaceInput).output(hedgePlaceOutput)
+    place: deskWriteProcedure.input(hedgePlaceInput).output(hedgePlaceOutput)
       .mutation(({ ctx, input }) => placeHedge(ctx.deps, ctx.caller, input, { requestId: ctx.requestId })),
   }),
   /** Markets: the prices now; settling one is the platform's (the result feed), audited like any change. */
   markets: router({
     prices: deskProcedure.input(marketPricesInput).output(marketPricesOutput)
       .query(({ ctx, input }) => marketPrices(ctx.deps, input.marketId)),
-    settle: deskProcedure.input(marketSettleInput).output(marketSettleOutput)
+    settle: deskWriteProcedure.input(marketSettleInput).output(marketSettleOutput)
       .mutation(({ ctx, input }) => settleMarketAsAdmin(ctx.deps, ctx.caller, input, { requestId: ctx.requestId })),
   }),
   /**
@@ -143,11 +147,11 @@ export const appRouter = router({
       .query(({ ctx, input }) => listApprovals(ctx.deps, ctx.caller, input)),
     get: deskProcedure.input(approvals.approvalsGetInput).output(approvals.approvalView)
       .query(({ ctx, input }) => getApproval(ctx.deps, ctx.caller, input.id)),
-    claim: deskProcedure.input(approvals.approvalsDecideInput).output(approvals.approvalView)
+    claim: deskWriteProcedure.input(approvals.approvalsDecideInput).output(approvals.approvalView)
       .mutation(({ ctx, input }) => claimApproval(ctx.deps, ctx.caller, input)),
-    reject: deskProcedure.input(approvals.approvalsDecideInput).output(approvals.approvalView)
+    reject: deskWriteProcedure.input(approvals.approvalsDecideInput).output(approvals.approvalView)
       .mutation(({ ctx, input }) => rejectApproval(ctx.deps, ctx.caller, input)),
-    finish: deskProcedure.input(approvals.approvalsFinishInput).output(approvals.approvalView)
+    finish: deskWriteProcedure.input(approvals.approvalsFinishInput).output(approvals.approvalView)
       .mutation(({ ctx, input }) => finishApproval(ctx.deps, ctx.caller, input)),
   }),
   /**

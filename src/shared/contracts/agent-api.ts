@@ -24,9 +24,20 @@ export const roleSchema = z.enum(['platform_admin', 'agent', 'player']);
 export type Role = z.infer<typeof roleSchema>;
 
 // ── auth ─────────────────────────────────────────────────────────────────────────────────────
+/**
+ * What a session may do. `desk`: everything the user's role allows, answering approvals and
+ * writing included. `requests`: reads, and asking for changes as pending approvals — for a door
+ * other than the desk (the MCP server), so that nothing passing through it can confirm a change
+ * even if that process were made to try: a confirmation is an act in the desk.
+ */
+export const SESSION_SCOPES = ['desk', 'requests'] as const;
+export const sessionScope = z.enum(SESSION_SCOPES);
+export type SessionScope = z.infer<typeof sessionScope>;
+
 export const loginInput = z.strictObject({
   username: boundedText(64).trim().min(1),
   password: boundedText(256).min(1),
+  scope: sessionScope.optional(),
 });
 export const userSchema = z.object({
   id, username: z.string(), name: z.string(), role: roleSchema, timezone: z.string(),
@@ -34,6 +45,9 @@ export const userSchema = z.object({
 export type User = z.infer<typeof userSchema>;
 export const loginOutput = z.object({ token: z.string(), expiresAt: instant, user: userSchema });
 export const meOutput = userSchema.extend({ now: instant });
+/** The signed-in user's password again, before a large change is confirmed (step-up); counted by the sign-in throttle. */
+export const verifyPasswordInput = z.strictObject({ password: loginInput.shape.password });
+export const verifyPasswordOutput = z.object({ ok: z.literal(true) });
 
 // ── agent.searchPlayers ──────────────────────────────────────────────────────────────────────
 export const searchPlayersInput = z.strictObject({ query: searchQuery, limit: pageSize(PAGE_SIZE_MAX.shortList, 10) });

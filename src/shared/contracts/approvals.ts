@@ -1,10 +1,10 @@
 /**
- * Approvals (issue 16): a change asked for outside the desk — a destructive tool called over MCP —
+ * Approvals: a change asked for outside the desk — a destructive tool called over MCP —
  * never runs on the asking. Its preview is stored by the backend as a pending approval, the agent
- * is told (`approval_pending`), and the change runs only when the agent confirms it: in the desk's
- * Approvals page, or in the MCP client's own confirmation form (elicitation). The backend keeps
- * the approval's state, so an approval is answered once, by its owner, before it expires, however
- * many processes try.
+ * is told (`approval_pending`), and the change runs only when the agent confirms it in the desk's
+ * Approvals page: a confirmation is an act in the desk, never an answer an MCP client can send
+ * (its session may only ask: `requests` scope). The backend keeps the approval's state, so an
+ * approval is answered once, by its owner, before it expires, however many processes try.
  */
 import { z } from 'zod';
 import { cardSchema } from './assistant.js';
@@ -15,7 +15,10 @@ export const APPROVAL_TTL_MS = 5 * 60_000;
 
 /** Where the request came from: only MCP today. */
 export const approvalChannel = z.enum(['mcp']);
-/** Where the owner answered it. */
+/**
+ * Where the owner answered it: the desk. `mcp_elicitation` is read only from approvals answered
+ * before a client's own form stopped being a way to answer (it cannot prove a human saw it).
+ */
 export const approvalDecidedVia = z.enum(['desk', 'mcp_elicitation']);
 
 /**
@@ -68,6 +71,6 @@ export const approvalsCreateOutput = z.strictObject({ id, expiresAt: z.iso.datet
 export const approvalsListInput = z.strictObject({ status: z.enum(['pending', 'all']).default('pending'), limit: z.number().int().min(1).max(100).default(50) });
 export const approvalsListOutput = z.strictObject({ approvals: z.array(approvalView) });
 export const approvalsGetInput = z.strictObject({ id });
-/** Confirm (claim) or decline one; `via` says where the owner answered. */
-export const approvalsDecideInput = z.strictObject({ id, via: approvalDecidedVia });
+/** Confirm (claim) or decline one: only a desk session may (the backend's `deskWriteProcedure`). */
+export const approvalsDecideInput = z.strictObject({ id });
 export const approvalsFinishInput = z.strictObject({ id, ending: approvalEnding, result: z.json() });

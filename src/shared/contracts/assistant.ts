@@ -53,19 +53,27 @@ export const downlineTreeCard = card('downline_tree', api.getDownlineOutput);
 export const playerPickerCard = card('player_picker', z.object({ query: z.string(), players: z.array(api.playerRef) }));
 export const fixturePickerCard = card('fixture_picker', z.object({ query: z.string(), fixtures: z.array(api.fixtureRef) }));
 /** Where a proposed change stands: waiting for the user, or how it ended. */
-/** `unchanged`: the change would set what is already set, so there is nothing to confirm (or nothing was written). */
-export const proposalState = z.enum(['pending', 'confirmed', 'unchanged', 'cancelled', 'expired', 'refused']);
+/**
+ * `unchanged`: the change would set what is already set, so there is nothing to confirm (or nothing was written).
+ * `edited`: the user changed the value on the card, and a new preview (with a nonce of its own) replaced this one.
+ */
+export const proposalState = z.enum(['pending', 'confirmed', 'unchanged', 'cancelled', 'expired', 'refused', 'edited']);
 export type ProposalState = z.infer<typeof proposalState>;
+/**
+ * A large change (src/main/confirm/step-up.ts): its confirmation needs the user's password again,
+ * and the proposal lives a minute instead of the usual five. Shown on the card before anyone clicks.
+ */
+const stepUp = z.boolean().optional();
 
 export const diffCard = card('diff_card', z.object({
   playerId: api.id, playerName: z.string(), field: z.enum(['creditLimit', 'perClickWin', 'aggregateDailyWin', 'minStake']),
-  before: api.paisa, after: api.paisa, expiresAt: z.iso.datetime().optional(), refusal: z.string().optional(), state: proposalState.optional(),
+  before: api.paisa, after: api.paisa, expiresAt: z.iso.datetime().optional(), refusal: z.string().optional(), state: proposalState.optional(), stepUp,
   /** Why nothing changes, for an `unchanged` card. */
   note: z.string().max(300).optional(),
 }));
 export const settlementSummaryCard = card('settlement_summary', z.object({
   playerId: api.id, playerName: z.string(), amount: api.paisa, takeBefore: api.paisa, takeAfter: api.paisa,
-  direction: z.enum(['player_pays', 'agent_pays']), expiresAt: z.iso.datetime().optional(), refusal: z.string().optional(), state: proposalState.optional(),
+  direction: z.enum(['player_pays', 'agent_pays']), expiresAt: z.iso.datetime().optional(), refusal: z.string().optional(), state: proposalState.optional(), stepUp,
 }));
 /** agent.placeHedgeBet: the bet at the odds the preview found, and what it does to the agent's exposure on that market. */
 export const betSlipCard = card('bet_slip', z.object({
@@ -79,7 +87,7 @@ export const betSlipCard = card('bet_slip', z.object({
   exposureBefore: api.paisa.optional(), exposureAfter: api.paisa.optional(),
   /** The placed bet, once confirmed. */
   betId: api.id.optional(),
-  expiresAt: z.iso.datetime().optional(), refusal: z.string().optional(), state: proposalState.optional(),
+  expiresAt: z.iso.datetime().optional(), refusal: z.string().optional(), state: proposalState.optional(), stepUp,
 }));
 /** A report as the chat shows it: its name, period, rows and size; the card asks for a fresh link when saved (links expire in minutes). */
 export const reportArtifactCard = card('report_artifact', reportArtifact.omit({ link: true }));

@@ -3,9 +3,14 @@
  * hash-chained, and what its verification found, against the backend's own audit chain too.
  */
 import { z } from 'zod';
+import { declineReason } from './chat.js';
 
-/** `no_op`: confirmed, but the backend found nothing to change (the value was already set) and wrote nothing. */
-export const auditOutcome = z.enum(['executed', 'no_op', 'refused', 'cancelled', 'expired', 'failed']);
+/**
+ * `no_op`: confirmed, but the backend found nothing to change (the value was already set) and wrote nothing.
+ * `edited`: the user changed the value on the card; a new preview under a new nonce replaced this one, and
+ * nothing was written (the new one is audited when it is answered).
+ */
+export const auditOutcome = z.enum(['executed', 'no_op', 'refused', 'cancelled', 'expired', 'failed', 'edited']);
 export type AuditOutcome = z.infer<typeof auditOutcome>;
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'not a SHA-256 hex digest');
@@ -29,6 +34,13 @@ export const auditEntrySchema = z.strictObject({
   outcome: auditOutcome,
   /** Where the change was asked for, when not in the desk itself: `mcp` (an MCP client's call, approved by the user). */
   channel: z.enum(['mcp']).optional(),
+  /**
+   * Why the user declined (a cancelled entry), in their own words. Absent when none was given,
+   * so entries written before reasons existed keep their exact form and still verify.
+   */
+  reason: declineReason.optional(),
+  /** The confirmation was made with the user's password again (a large change). Absent otherwise, as above. */
+  stepUp: z.literal(true).optional(),
   prev: sha256,
   hash: sha256,
 });

@@ -3,8 +3,9 @@
  * streams back, and the messages kept as the conversation's history. Validated on both sides.
  */
 import { z } from 'zod';
-import { id } from './agent-api.js';
+import { id, loginInput } from './agent-api.js';
 import { cardSchema, proposalState } from './assistant.js';
+import { boundedText, paisaInput } from './bounds.js';
 import { turnUsageSchema } from './model-settings.js';
 
 /** AGENT.md, Page context: the route the user is on when they ask, with its parsed query. */
@@ -15,6 +16,20 @@ export const pageContextSchema = z.strictObject({
 export type PageContext = z.infer<typeof pageContextSchema>;
 
 export const MAX_MESSAGE_LENGTH = 2000;
+
+/** The longest reason a user may give for declining a proposal. */
+export const MAX_DECLINE_REASON_LENGTH = 300;
+
+// Bidirectional overrides and isolates make a line read otherwise than it is stored: not in text
+// that ends up in the audit log.
+const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/;
+
+/**
+ * Why the user declined a proposal, in their own words: one line of plain text, kept as data in
+ * the audit log and shown to the assistant quoted, never as markup or an instruction.
+ */
+export const declineReason = boundedText(MAX_DECLINE_REASON_LENGTH).trim().min(1, 'type a reason, or cancel without one')
+  .refine((s) => !BIDI_CONTROL.test(s), 'must not contain text-direction controls');
 
 /** A turn starts from a typed message, or from choosing a candidate that a picker offered. */
 export const chatTurnInput = z.discriminatedUnion('kind', [
@@ -36,8 +51,11 @@ export const chatMessageSchema = z.strictObject({
   /** The turn this message answers (assistant) or started (user). */
   requestId: z.string().max(64),
   outcome: turnOutcome.optional(),
-  /** A confirm or cancel answers the proposal of this nonce: its card shows this final state. */
-  resolves: z.strictObject({ nonce: z.string().max(128), state: proposalState }).optional(),
+  /**
+   * A confirm, cancel or edit answers the proposal of this nonce: its card shows this final state
+   * (and, for a cancel, the reason the user gave).
+   */
+  resolves: z.strictObject({ nonce: z.string().max(128), state: proposalState, reason: declineReason.optional() }).optional(),
   /** Which planner answered: the offline rules, or Claude (with what its calls used). */
   planner: z.enum(['rules', 'claude']).optional(),
   usage: turnUsageSchema.optional(),
@@ -88,6 +106,23 @@ export const chatConfirmInput = z.strictObject({
   payloadHash: z.string().regex(/^[0-9a-f]{64}$/, 'not a payload hash'),
 });
 export type ChatConfirmInput = z.infer<typeof chatConfirmInput>;
+
+/** Confirm: the proposal, and the user's password when the card asks for it again (a large change). */
+export const chatConfirmRequest = chatConfirmInput.extend({ password: loginInput.shape.password.optional() });
+export type ChatConfirmRequest = z.infer<typeof chatConfirmRequest>;
+
+/** Cancel: the proposal, and an optional reason. */
+export const chatCancelRequest = chatConfirmInput.extend({ reason: declineReason.optional() });
+export type ChatCancelRequest = z.infer<typeof chatCancelRequest>;
+
+/**
+ * Edit on the card: the proposal, and the new value of its amount (a limit's new value, a
+ * settlement's amount, a hedge's stake) in paisa, converted from the points typed on the card.
+ */
+export const chatEditRequest = chatConfirmInput.extend({
+  value: paisaInput.positive('must be more than zero'),
+});
+export type ChatEditRequest = z.infer<typeof chatEditRequest>;
 
 /** "/agent/bets?playerId=X" → the page context the panel would send from that route. */
 export function parseChatRoute(href: string): PageContext {

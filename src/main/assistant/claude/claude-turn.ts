@@ -116,7 +116,14 @@ export async function* claudeTurn(input: ClaudeTurnInput, deps: ClaudeTurnDeps):
   const turnStart = messages.length - 1;
   const bulk = BULK.test(normalizeForSearch(input.text));
   const runs: ToolRun[] = [];
-  const guard = new ProseGuard(() => allowedFigures(runs.flatMap((r) => [r.envelope.ok ? r.envelope.data : null, r.args]), [], input.user.timezone));
+  /** Whether the model asked for a change this turn (proposed or refused). */
+  let changeAsked = false;
+  /** Why each change the model asked for was refused, in the user's words. */
+  const refusals: string[] = [];
+  const guard = new ProseGuard(
+    () => allowedFigures(runs.flatMap((r) => [r.envelope.ok ? r.envelope.data : null, r.args]), [], input.user.timezone),
+    () => input.ordered || changeAsked,
+  );
   const common: Common = {
     text: '', cards: [], runs, lastRead: null, usage: { ...NO_USAGE, calls: 0, models: [] }, notes: [], flagged: [],
   };
@@ -124,7 +131,10 @@ export async function* claudeTurn(input: ClaudeTurnInput, deps: ClaudeTurnDeps):
   const finish = (ending: Ending): ClaudeTurnResult => {
     common.text = guard.shown.trim();
     common.flagged = guard.dropped.flatMap((d) => d.figures);
-    if (guard.dropped.length > 0) common.notes.push(`number guard dropped ${guard.dropped.length} sentence(s)`);
+    if (guard.dropped.length > 0) {
+      const reasons = [...new Set(guard.dropped.map((d) => d.reason))].map((r) => `${r} ${guard.dropped.filter((d) => d.reason === r).length}`);
+      common.notes.push(`prose guard dropped ${guard.dropped.length} sentence(s) (${reasons.join(', ')})`);
+    }
     return { ...common, ...ending } as ClaudeTurnResult;
   };
   let toolCalls = 0;
@@ -173,6 +183,10 @@ export async function* claudeTurn(input: ClaudeTurnInput, deps: ClaudeTurnDeps):
     if (uses.length === 0) {
       const tail = guard.end();
       if (tail) yield { type: 'text', requestId: input.requestId, delta: tail };
+      // A claim was dropped: the user is told once what really happened, not left with a gap.
+      const state = guard.claimed ? trueState(refusals, input.ordered) : null;
+      const said = state ? guard.say(state) : '';
+      if (said) yield { type: 'text', requestId: input.requestId, delta: said };
       // What the next turns are shown: the calls and results, and the words as they reached the user.
       const kept = messages.slice(turnStart).map((m) => (m.role === 'assistant' && Array.isArray(m.content)
         ? { ...m, content: m.content.filter((b) => b.type === 'tool_use') }
@@ -181,6 +195,7 @@ export async function* claudeTurn(input: ClaudeTurnInput, deps: ClaudeTurnDeps):
       return finish({ kind: 'answered', messages: kept });
     }
 
+    if (uses.some((u) => catalog.definitionOf(u.name)?.isDestructive)) changeAsked = true;
     const apart = guard.endBlock();
     if (apart) yield { type: 'text', requestId: input.requestId, delta: apart };
     messages.push({ role: 'assistant', content: response.content as Anthropic.ContentBlockParam[] });
@@ -194,24 +209,33 @@ export async function* claudeTurn(input: ClaudeTurnInput, deps: ClaudeTurnDeps):
         refuse(`There is no tool called ${use.name}.`);
         continue;
       }
+      const refuseChange = (held: ChangeRefusal) => {
+        common.notes.push(`refused ${definition.name}: ${held.note}`);
+        refusals.push(held.reason);
+        refuse(held.text);
+      };
       if (definition.isDestructive && bulk) {
-        common.notes.push(`refused ${definition.name}: a change for many at once`);
-        refuse('Changes are made one player at a time, each confirmed by the user: say so, and ask which player.');
+        refuseChange({
+          note: 'a change for many at once', reason: 'changes are made one player at a time, each confirmed by you',
+          text: 'Changes are made one player at a time, each confirmed by the user: say so, and ask which player.',
+        });
         continue;
       }
       if (definition.isDestructive && !input.ordered) {
-        common.notes.push(`refused ${definition.name}: the user asked a question`);
-        refuse('The user asked a question, not for a change: answer it with the read tools. Propose a change only when the user asks for one.');
+        refuseChange({
+          note: 'the user asked a question', reason: 'you asked a question, not for a change',
+          text: 'The user asked a question, not for a change: answer it with the read tools. Propose a change only when the user asks for one.',
+        });
         continue;
       }
       const args = use.input && typeof use.input === 'object' && !Array.isArray(use.input) ? { ...(use.input as Record<string, unknown>) } : {};
       const held = definition.isDestructive ? changeRefusal(definition.name, args, changes, input) : null;
       if (held) {
-        common.notes.push(`refused ${definition.name}: ${held.note}`);
-        refuse(held.text);
+        refuseChange(held);
         continue;
       }
       if (toolCalls >= MAX_CALLS_PER_TURN) {
+        if (definition.isDestructive) refusals.push('this turn reached its limit of tool calls');
         refuse(`That is the ${MAX_CALLS_PER_TURN}-call limit of this turn: answer with the results you have.`);
         continue;
       }
@@ -223,6 +247,7 @@ export async function* claudeTurn(input: ClaudeTurnInput, deps: ClaudeTurnDeps):
       common.notes.push(...outcome.notes);
       if (outcome.action === 'clarify' && outcome.pending) return finish({ kind: 'handoff', outcome });
       if (outcome.action === 'tools' && definition.isDestructive) return finish({ kind: 'handoff', outcome });
+      if (definition.isDestructive && outcome.action !== 'tools') refusals.push(gateRefusal(outcome));
       if (outcome.action === 'clarify' || outcome.action === 'direct') {
         invalid += 1;
         if (invalid >= 2) return finish({ kind: 'fallback', reason: 'Claude could not form a valid request', failure: 'invalid_arguments' });
@@ -263,23 +288,61 @@ export async function* claudeTurn(input: ClaudeTurnInput, deps: ClaudeTurnDeps):
 }
 
 /**
+ * A change the model asked for and the turn refused: `note` for the turn's record, `reason` for
+ * the user (fixed words: nothing the model or a tool result wrote), `text` for the model.
+ */
+interface ChangeRefusal {
+  note: string;
+  reason: string;
+  text: string;
+}
+
+/**
  * Why a model's change is not proposed, beyond the gate's checks: it is one of several asked for
  * at once; the user's message asks to skip the confirmation; or its amount is not one the user
  * typed plainly — in this message or, for "ok go ahead", the last one that had an amount — so an
  * amount read in a tool result (a planted note) or worked out by the model never reaches a preview.
  */
-function changeRefusal(tool: string, args: Record<string, unknown>, changes: number, input: ClaudeTurnInput): { note: string; text: string } | null {
-  if (changes > 1) return { note: 'several changes in one reply', text: 'Changes are made one at a time, each confirmed by the user: ask them which to prepare first.' };
-  if (asksToSkipConfirmation(input.text)) return { note: 'the message asks to skip the confirmation', text: `Tell the user: ${SKIP_CONFIRMATION_ANSWER}` };
+function changeRefusal(tool: string, args: Record<string, unknown>, changes: number, input: ClaudeTurnInput): ChangeRefusal | null {
+  if (changes > 1) {
+    return {
+      note: 'several changes in one reply', reason: 'changes are prepared one at a time, each confirmed by you',
+      text: 'Changes are made one at a time, each confirmed by the user: ask them which to prepare first.',
+    };
+  }
+  if (asksToSkipConfirmation(input.text)) {
+    return { note: 'the message asks to skip the confirmation', reason: 'every change waits for your Confirm on its preview', text: `Tell the user: ${SKIP_CONFIRMATION_ANSWER}` };
+  }
   const arg = isToolName(tool) ? (TOOLS[tool] as ToolModule).planning?.amount?.arg : undefined;
   if (arg === undefined || args[arg] === undefined) return null;
   const said = [input.text, ...input.earlier.map((e) => e.user).reverse()].map((text) => typedAmounts(text, input.today)).find((t) => t.paisa.length > 0);
-  if (!said) return { note: 'an amount the user did not type', text: 'The user typed no amount: ask them for it, and propose nothing until they say it.' };
-  if (said.doubt) return { note: 'an amount that reads two ways', text: `Ask the user: ${said.doubt}` };
-  if (!said.paisa.includes(args[arg] as number)) {
-    return { note: 'an amount the user did not type', text: 'The amount of a change must be the one the user typed, as typed: use it, or ask them.' };
-  }
+  const untyped = { note: 'an amount the user did not type', reason: 'the amount of a change must be one you typed' };
+  if (!said) return { ...untyped, text: 'The user typed no amount: ask them for it, and propose nothing until they say it.' };
+  if (said.doubt) return { note: 'an amount that reads two ways', reason: 'the amount you typed reads two ways', text: `Ask the user: ${said.doubt}` };
+  if (!said.paisa.includes(args[arg] as number)) return { ...untyped, text: 'The amount of a change must be the one the user typed, as typed: use it, or ask them.' };
   return null;
+}
+
+/**
+ * Why the gate stopped a change the model asked for, in fixed words: the gate's own question may
+ * quote the name the model passed, which a planted row can have written.
+ */
+function gateRefusal(outcome: Exclude<GateOutcome, { action: 'tools' }>): string {
+  const code = outcome.action === 'failed' && !outcome.envelope.ok ? outcome.envelope.error.code : null;
+  const reason = outcome.action === 'clarify' ? outcome.reason : null;
+  if (reason === 'player_not_found' || reason === 'ambiguous_player' || code === 'NOT_FOUND') return 'no such player in your downline';
+  if (reason === 'not_allowed' || code === 'FORBIDDEN') return 'that change is not yours to make';
+  return 'the request for it was not valid';
+}
+
+/**
+ * The true state of a turn whose model claimed a change was made: no change is made by a model's
+ * turn, so it was refused, or (when the user asked for one and nothing was even proposed) not done.
+ * Null when the turn had no change to speak of: the claim was only dropped.
+ */
+function trueState(refusals: readonly string[], ordered: boolean): string | null {
+  if (refusals.length > 0) return `Refused: ${refusals[0]!}.`;
+  return ordered ? 'Not done — nothing was changed.' : null;
 }
 
 /** One model call, streamed; retried while nothing of it has been shown. Throws ModelFailure or TurnStopped. */

@@ -18,7 +18,7 @@ import { SettlementTable } from './SettlementTable';
 import { TakeTable } from './TakeTable';
 import type { CardHandlers, CardProps } from './types';
 
-export type { CardAction, CardHandlers, CardOf, CardProps, ProposalStatus } from './types';
+export type { ActionExtras, CardAction, CardHandlers, CardOf, CardProps, ProposalStatus } from './types';
 
 /** Exactly one renderer per card type: a type without one (or with a second) does not compile. */
 const RENDERERS = {
@@ -41,12 +41,12 @@ const RENDERERS = {
 } satisfies { [K in CardType]: ComponentType<CardProps<K>> };
 
 /** One card of an assistant answer, drawn by its type's renderer. Text in cards is React text only. */
-export function CardView({ card, onPick, onAction, proposal }: { card: Card } & CardHandlers) {
+export function CardView({ card, onPick, onAction, onEdit, proposal }: { card: Card } & CardHandlers) {
   // The map is keyed by the card's own type, so the props match; TypeScript cannot follow the
   // correlation through the union by itself.
   const Renderer = RENDERERS[card.type] as ComponentType<CardProps<CardType>>;
   if (!Renderer) return <UnknownCard type={String((card as { type: unknown }).type)} />;
-  return <Renderer card={card} onPick={onPick} onAction={onAction} proposal={proposal} />;
+  return <Renderer card={card} onPick={onPick} onAction={onAction} onEdit={onEdit} proposal={proposal} />;
 }
 
 /** A card type this build does not know (a newer main): said plainly, never guessed at. */

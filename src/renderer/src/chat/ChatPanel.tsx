@@ -1,7 +1,7 @@
 import { type KeyboardEvent, type PointerEvent, type RefObject, memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Card } from '../../../shared/contracts/assistant';
 import type { ChatMessage } from '../../../shared/contracts/chat';
-import { type CardAction, CardView, type ProposalStatus } from '../cards';
+import { type ActionExtras, type CardAction, CardView, type ProposalStatus } from '../cards';
 import { formatDateTime } from '../lib/format';
 import { useRoute } from '../lib/route';
 import { useSession } from '../lib/session';
@@ -176,7 +176,10 @@ function MessageList() {
   const resolved = useChat((s) => s.resolved);
   const answering = useChat((s) => s.answering);
   const answerErrors = useChat((s) => s.answerErrors);
+  const turnedDown = useChat((s) => s.turnedDown);
+  const declined = useChat((s) => s.declined);
   const answer = useChat((s) => s.answer);
+  const edit = useChat((s) => s.edit);
   const timezone = useSession((s) => s.user?.timezone ?? 'UTC');
   const scrollRef = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
@@ -203,7 +206,7 @@ function MessageList() {
       // height rather than the placeholder's: put it back once more after that frame.
       requestAnimationFrame(keep);
     } else if (stick.current) el.scrollTop = el.scrollHeight;
-  }, [messages, turn, error, history, answerErrors]);
+  }, [messages, turn, error, history, answerErrors, turnedDown]);
 
   const showEarlier = () => {
     const first = messages[0];
@@ -215,12 +218,15 @@ function MessageList() {
   const busy = turn !== null;
   // Stable across a turn's events, so a message already on screen is not drawn again (Message is
   // memoised): a turn's cost must not grow with the conversation.
-  const proposals: Proposals = useMemo(() => ({ resolved, answering, answerErrors }), [resolved, answering, answerErrors]);
-  const onAction = useCallback((action: CardAction) => {
+  const proposals: Proposals = useMemo(() => ({ resolved, answering, answerErrors, turnedDown, declined }), [resolved, answering, answerErrors, turnedDown, declined]);
+  const onAction = useCallback((action: CardAction, extras?: ActionExtras) => {
     if ((action.id === 'confirm' || action.id === 'cancel') && action.nonce && action.payloadHash) {
-      void answer(action.id, action.nonce, action.payloadHash);
+      void answer(action.id, action.nonce, action.payloadHash, extras);
     }
   }, [answer]);
+  const onEdit = useCallback((action: CardAction, value: number) => {
+    if (action.nonce && action.payloadHash) void edit(action.nonce, action.payloadHash, value);
+  }, [edit]);
   return (
     <div className="chat-scroll" ref={scrollRef} onScroll={(e) => {
       const el = e.currentTarget;
@@ -251,7 +257,7 @@ function MessageList() {
       <ol className="chat-messages" role="log" aria-live="polite" aria-busy={busy} aria-label="Conversation" data-testid="chat-messages" data-history={history}>
         {messages.map((m) => (
           <Message key={m.id} message={m} timezone={timezone} pick={pick} pickable={!busy && m.requestId !== '' && hasPicker(m)}
-            onAction={onAction} proposals={proposals} />
+            onAction={onAction} onEdit={onEdit} proposals={proposals} />
         ))}
         {turn && (turn.text || turn.cards.length > 0) && <PendingMessage turn={turn} />}
         {error && (
@@ -265,7 +271,7 @@ function MessageList() {
   );
 }
 
-type Proposals = Pick<ChatState, 'resolved' | 'answering' | 'answerErrors'>;
+type Proposals = Pick<ChatState, 'resolved' | 'answering' | 'answerErrors' | 'turnedDown' | 'declined'>;
 
 /** The nonce a card's confirm / cancel answers, if it is a proposal. */
 function nonceOf(card: Card): string | null {
@@ -277,7 +283,9 @@ function proposalOf(card: Card, p: Proposals): ProposalStatus | undefined {
   const nonce = nonceOf(card);
   if (nonce === null) return undefined;
   const own = <T,>(record: Record<string, T>): T | null => (Object.hasOwn(record, nonce) ? record[nonce]! : null);
-  return { resolved: own(p.resolved), busy: own(p.answering), error: own(p.answerErrors) };
+  return {
+    resolved: own(p.resolved), busy: own(p.answering), error: own(p.answerErrors), turnedDown: own(p.turnedDown), reason: own(p.declined),
+  };
 }
 
 function messageNode(list: HTMLElement, id: string): HTMLElement | null {
@@ -286,9 +294,9 @@ function messageNode(list: HTMLElement, id: string): HTMLElement | null {
 
 const hasPicker = (m: ChatMessage) => m.cards.some((c) => c.type === 'player_picker' || c.type === 'fixture_picker');
 
-const Message = memo(function Message({ message: m, timezone, pick, pickable, onAction, proposals }: {
+const Message = memo(function Message({ message: m, timezone, pick, pickable, onAction, onEdit, proposals }: {
   message: ChatMessage; timezone: string; pick: (requestId: string, candidateId: string) => void; pickable: boolean;
-  onAction: (action: CardAction) => void; proposals: Proposals;
+  onAction: (action: CardAction, extras?: ActionExtras) => void; onEdit: (action: CardAction, value: number) => void; proposals: Proposals;
 }) {
   const onPick = pickable ? (candidateId: string) => pick(m.requestId, candidateId) : undefined;
   const tone = m.outcome === 'rate_limited' ? ' warn' : m.outcome === 'failed' ? ' failed' : '';
@@ -299,7 +307,7 @@ const Message = memo(function Message({ message: m, timezone, pick, pickable, on
       {assistant && m.stopped && <span className="chat-stopped" data-testid="chat-stopped">Stopped</span>}
       {m.text && <p className="chat-text" title={formatDateTime(m.at, timezone)}>{m.text}</p>}
       {assistant && m.cards.map((card, i) => (
-        <CardView key={i} card={card} onPick={onPick} onAction={onAction} proposal={proposalOf(card, proposals)} />
+        <CardView key={i} card={card} onPick={onPick} onAction={onAction} onEdit={onEdit} proposal={proposalOf(card, proposals)} />
       ))}
       {/* What Claude's calls used; the offline planner costs nothing, so it gets no line. */}
       {assistant && m.planner === 'claude' && m.usage && <p className="chat-usage" data-testid="chat-usage">{usageLine(m.usage)}</p>}

@@ -4,7 +4,7 @@ import type { Card, ProposalState } from '../../../shared/contracts/assistant.js
 import type {
   HISTORY_PAGE as CONTRACT_HISTORY_PAGE, MAX_MESSAGE_LENGTH, ChatHistoryInput, ChatHistoryPage, ChatMessage, ChatTurnInput, PageContext, TurnEvent,
 } from '../../../shared/contracts/chat.js';
-import { UserFacingError, isUnauthorized, userMessage } from '../lib/errors.js';
+import { UserFacingError, errorCode, isUnauthorized, userMessage } from '../lib/errors.js';
 
 /** The contract's limit (checked against it at compile time; the contract itself is not bundled). */
 export const MAX_LENGTH: typeof MAX_MESSAGE_LENGTH = 2000;
@@ -38,7 +38,21 @@ type HistoryState = 'idle' | 'loading' | 'ready' | 'error';
 /** Messages before the first one the panel holds: none, some kept in main, being fetched, or the fetch failed. */
 export type EarlierState = 'none' | 'more' | 'loading' | 'error';
 
-export type ProposalAnswer = 'confirm' | 'cancel';
+/** What the user can do to a pending proposal: confirm it, cancel it, or edit its value on the card. */
+export type ProposalAnswer = 'confirm' | 'cancel' | 'edit';
+
+/** What an answer carries beside the proposal: the password again (a large change's confirm), or a reason (a cancel). */
+export interface AnswerExtras {
+  password?: string | undefined;
+  reason?: string | undefined;
+}
+
+/**
+ * Codes with which main turns an answer down while the proposal stays open: a password missing,
+ * wrong or throttled, an edit the guardrails refused, an input the contract refused. The card
+ * shows why beside its field; nothing joins the conversation.
+ */
+const TURNED_DOWN = new Set(['BAD_REQUEST', 'FORBIDDEN', 'TOO_MANY_REQUESTS', 'PRECONDITION_FAILED', 'UNPROCESSABLE_CONTENT']);
 
 export interface ChatState {
   open: boolean;
@@ -62,10 +76,14 @@ export interface ChatState {
    * included) that answered it. Derived from `messages`, so it survives a reload.
    */
   resolved: Record<string, ProposalState>;
-  /** Proposals whose confirm or cancel is in flight, by nonce. */
+  /** The reason the user gave for declining, by nonce: derived from `messages` as `resolved` is. */
+  declined: Record<string, string>;
+  /** Proposals whose confirm, cancel or edit is in flight, by nonce. */
   answering: Record<string, ProposalAnswer>;
   /** Why the last answer to a proposal could not be sent (the call itself failed), by nonce. */
   answerErrors: Record<string, string>;
+  /** Why main turned the last answer down with the proposal still open (a password, an edit), by nonce. */
+  turnedDown: Record<string, { answer: ProposalAnswer; message: string }>;
   setOpen(open: boolean): void;
   setDocked(docked: boolean): void;
   /** Sets the width, kept within CHAT_WIDTH's bounds. */
@@ -92,7 +110,12 @@ export interface ChatState {
    * Confirms or cancels the proposal of `nonce`, once: nothing is sent while an answer to it is
    * in flight or after it ended. The answer (main's message) joins the conversation.
    */
-  answer(action: ProposalAnswer, nonce: string, payloadHash: string): Promise<void>;
+  answer(action: 'confirm' | 'cancel', nonce: string, payloadHash: string, extras?: AnswerExtras): Promise<void>;
+  /**
+   * Asks main for a new preview of the proposal of `nonce` with `value` (paisa) as its amount:
+   * the answer carries the new card and ends the old one as edited.
+   */
+  edit(nonce: string, payloadHash: string, value: number): Promise<void>;
   clear(): Promise<void>;
   /** Forgets everything but the dock mode and width (sign-out). */
   reset(): void;
@@ -107,8 +130,9 @@ export interface ChatClient {
       }): { unsubscribe(): void };
     };
     history: { query(input: ChatHistoryInput): Promise<ChatHistoryPage> };
-    confirm: { mutate(input: { nonce: string; payloadHash: string }): Promise<ChatMessage> };
-    cancel: { mutate(input: { nonce: string; payloadHash: string }): Promise<ChatMessage> };
+    confirm: { mutate(input: { nonce: string; payloadHash: string; password?: string }): Promise<ChatMessage> };
+    cancel: { mutate(input: { nonce: string; payloadHash: string; reason?: string }): Promise<ChatMessage> };
+    edit: { mutate(input: { nonce: string; payloadHash: string; value: number }): Promise<ChatMessage> };
     clear: { mutate(): Promise<unknown> };
     stop: { mutate(input: { requestId: string }): Promise<{ stopped: boolean }> };
   };
@@ -187,6 +211,18 @@ export function resolutionsOf(messages: readonly ChatMessage[]): Record<string, 
     if (m.resolves && !Object.hasOwn(resolved, m.resolves.nonce)) resolved[m.resolves.nonce] = m.resolves.state;
   }
   return resolved;
+}
+
+/** The reasons given for declining, by nonce, from the first message that answered each proposal. */
+export function declineReasonsOf(messages: readonly ChatMessage[]): Record<string, string> {
+  const reasons: Record<string, string> = {};
+  const seen = new Set<string>();
+  for (const m of messages) {
+    if (!m.resolves || seen.has(m.resolves.nonce)) continue;
+    seen.add(m.resolves.nonce);
+    if (m.resolves.reason) reasons[m.resolves.nonce] = m.resolves.reason;
+  }
+  return reasons;
 }
 
 /** Ids the renderer made up (a turn that failed before main saved it): main has no such message to page from. */
@@ -292,10 +328,18 @@ export function createChatStore({ client, page, unauthorized, invalidate, storag
      * The messages with what they resolve: every change of `messages` goes through here. Unless
      * the user is reading back, only the latest page is held; the rest stays in main, a click away.
      */
-    const withMessages = (messages: ChatMessage[]): Pick<ChatState, 'messages' | 'resolved'> & Partial<Pick<ChatState, 'earlier'>> => {
-      if (expanded || messages.length <= HISTORY_PAGE) return { messages, resolved: stableResolutions(messages) };
+    const withMessages = (messages: ChatMessage[]): Pick<ChatState, 'messages' | 'resolved' | 'declined'> & Partial<Pick<ChatState, 'earlier'>> => {
+      if (expanded || messages.length <= HISTORY_PAGE) return { messages, resolved: stableResolutions(messages), declined: stableReasons(messages) };
       const latest = messages.slice(-HISTORY_PAGE);
-      return { messages: latest, resolved: stableResolutions(latest), earlier: 'more' };
+      return { messages: latest, resolved: stableResolutions(latest), declined: stableReasons(latest), earlier: 'more' };
+    };
+
+    /** As stableResolutions, for the reasons given. */
+    const stableReasons = (messages: readonly ChatMessage[]): Record<string, string> => {
+      const next = declineReasonsOf(messages);
+      const held = get().declined;
+      const keys = Object.keys(next);
+      return keys.length === Object.keys(held).length && keys.every((k) => held[k] === next[k]) ? held : next;
     };
 
     /**
@@ -393,6 +437,37 @@ export function createChatStore({ client, page, unauthorized, invalidate, storag
       }
     };
 
+    /**
+     * One answer to the proposal of `nonce`, once: nothing is sent while another is in flight or
+     * after it ended. Main's message joins the conversation; a refusal that leaves the proposal
+     * open (a password, an edit) is kept for the card to show.
+     */
+    const send = async (action: ProposalAnswer, nonce: string, payloadHash: string, call: () => Promise<ChatMessage>): Promise<void> => {
+      const { answering, resolved } = get();
+      if (!nonce || !payloadHash || Object.hasOwn(answering, nonce) || Object.hasOwn(resolved, nonce)) return;
+      const session = sessionRuns;
+      // Marked before the call, synchronously: a second press cannot get past the check above.
+      set((s) => ({ answering: { ...s.answering, [nonce]: action }, answerErrors: without(s.answerErrors, nonce), turnedDown: without(s.turnedDown, nonce) }));
+      try {
+        const message = await call();
+        if (session !== sessionRuns) return;
+        set((s) => ({ ...withMessages(upsert(s.messages, message)), answering: without(s.answering, nonce) }));
+        // The pages showing what the answer touched fetch it afresh, without a reload.
+        invalidate(message.resolves?.state === 'confirmed' ? STALE_AFTER_CHANGE : STALE_AFTER_ANSWER);
+      } catch (error) {
+        if (session !== sessionRuns) return;
+        if (isUnauthorized(error)) unauthorized();
+        const code = errorCode(error);
+        if (code !== null && TURNED_DOWN.has(code)) {
+          set((s) => ({ answering: without(s.answering, nonce), turnedDown: { ...s.turnedDown, [nonce]: { answer: action, message: errorText(error) } } }));
+          return;
+        }
+        // The call failed before main answered (or its answer was lost): the buttons come back.
+        // Main takes each nonce once, so pressing again cannot carry the change out twice.
+        set((s) => ({ answering: without(s.answering, nonce), answerErrors: { ...s.answerErrors, [nonce]: errorText(error) } }));
+      }
+    };
+
     const run = (input: ChatTurnInput, restore: string | null) => {
       stopActive();
       const token = ++tokens;
@@ -430,8 +505,10 @@ export function createChatStore({ client, page, unauthorized, invalidate, storag
       error: null,
       draft: '',
       resolved: {},
+      declined: {},
       answering: {},
       answerErrors: {},
+      turnedDown: {},
       setOpen(open) {
         set({ open });
         if (open) {
@@ -517,26 +594,15 @@ export function createChatStore({ client, page, unauthorized, invalidate, storag
         a.stopTimer = setTimeout(() => giveUp(token, null), stopGraceMs);
         if (turn.requestId !== null) sendStop(token, turn.requestId);
       },
-      async answer(action, nonce, payloadHash) {
-        const { answering, resolved } = get();
-        if (!nonce || !payloadHash || Object.hasOwn(answering, nonce) || Object.hasOwn(resolved, nonce)) return;
-        const run = sessionRuns;
-        // Marked before the call, synchronously: a second press cannot get past the check above.
-        set((s) => ({ answering: { ...s.answering, [nonce]: action }, answerErrors: without(s.answerErrors, nonce) }));
-        try {
-          const input = { nonce, payloadHash };
-          const message = action === 'confirm' ? await client.chat.confirm.mutate(input) : await client.chat.cancel.mutate(input);
-          if (run !== sessionRuns) return;
-          set((s) => ({ ...withMessages(upsert(s.messages, message)), answering: without(s.answering, nonce) }));
-          // The pages showing what the answer touched fetch it afresh, without a reload.
-          invalidate(message.resolves?.state === 'confirmed' ? STALE_AFTER_CHANGE : STALE_AFTER_ANSWER);
-        } catch (error) {
-          if (run !== sessionRuns) return;
-          if (isUnauthorized(error)) unauthorized();
-          // The call failed before main answered (or its answer was lost): the buttons come back.
-          // Main takes each nonce once, so pressing again cannot carry the change out twice.
-          set((s) => ({ answering: without(s.answering, nonce), answerErrors: { ...s.answerErrors, [nonce]: errorText(error) } }));
-        }
+      async answer(action, nonce, payloadHash, extras = {}) {
+        const reason = extras.reason?.trim();
+        await send(action, nonce, payloadHash, () => (action === 'confirm'
+          ? client.chat.confirm.mutate({ nonce, payloadHash, ...(extras.password && { password: extras.password }) })
+          : client.chat.cancel.mutate({ nonce, payloadHash, ...(reason && { reason }) })));
+      },
+      async edit(nonce, payloadHash, value) {
+        if (!Number.isSafeInteger(value) || value <= 0) return;
+        await send('edit', nonce, payloadHash, () => client.chat.edit.mutate({ nonce, payloadHash, value }));
       },
       async clear() {
         if (get().turn) return;
@@ -544,7 +610,7 @@ export function createChatStore({ client, page, unauthorized, invalidate, storag
           await client.chat.clear.mutate();
           historyRuns++;
           expanded = false;
-          set({ ...withMessages([]), earlier: 'none', earlierError: null, error: null, history: 'ready', historyError: null, answerErrors: {} });
+          set({ ...withMessages([]), earlier: 'none', earlierError: null, error: null, history: 'ready', historyError: null, answerErrors: {}, turnedDown: {} });
         } catch (error) {
           if (isUnauthorized(error)) unauthorized();
           set({ error: errorText(error) });
@@ -558,7 +624,7 @@ export function createChatStore({ client, page, unauthorized, invalidate, storag
         expanded = false;
         set({
           open: false, history: 'idle', historyError: null, ...withMessages([]), earlier: 'none', earlierError: null, turn: null, error: null, draft: '',
-          answering: {}, answerErrors: {},
+          answering: {}, answerErrors: {}, turnedDown: {},
         });
       },
     };

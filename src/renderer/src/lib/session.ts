@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type { User } from '../../../shared/contracts/agent-api';
+import { SLOT_CLAIM_HEADER, SLOT_CLAIM_PATH } from '../../../shared/contracts/slot-claim';
 import { setBusinessNow } from './clock';
 import { desk } from './desk';
 import { SESSION_ENDED, isUnreachable, userMessage } from './errors';
@@ -13,6 +14,17 @@ type Status = 'checking' | 'signed-out' | 'signed-in';
 async function syncClock(): Promise<void> {
   const { now } = await desk.session.clock.query();
   setBusinessNow(now);
+}
+
+/**
+ * The browser shell moved the sign-in to a new slot: the page trades the desk's one-time claim for
+ * that slot's cookie, so a reload (and a reconnect) finds the session. Electron has no claim.
+ */
+async function takeSlotCookie(): Promise<void> {
+  const claim = await desk.session.cookieClaim.mutate();
+  if (claim === null) return;
+  const response = await fetch(SLOT_CLAIM_PATH, { method: 'POST', headers: { [SLOT_CLAIM_HEADER]: claim }, cache: 'no-store' });
+  if (!response.ok) throw new Error(`the desk refused the new session cookie (HTTP ${response.status})`);
 }
 
 interface SessionState {
@@ -65,6 +77,7 @@ export const useSession = create<SessionState>((set, get) => ({
   async login(username, password) {
     try {
       const user = await desk.session.login.mutate({ username, password });
+      await takeSlotCookie();
       await syncClock();
       reportReachable();
       set({ status: 'signed-in', user, error: null });

@@ -1,11 +1,12 @@
 import { queryOptions, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { CardView } from '../cards';
 import { desk } from '../lib/desk';
 import { userMessage } from '../lib/errors';
 import { formatDateTime } from '../lib/format';
 import { useWritesBlocked } from '../lib/reachability';
 import { useSession } from '../lib/session';
+import { useRoute } from '../lib/route';
 import { useDeskQuery } from '../lib/useQuery';
 import { Loadable } from '../components/States';
 
@@ -25,13 +26,15 @@ function approvalsQuery() {
 }
 
 /**
- * Changes an MCP client asked for (issue 16): each waits here with the preview it was asked
- * with until the user confirms or declines it, or it expires. Nothing the client sends can answer
- * it; only these buttons (or the client's own confirmation form, where it shows one).
+ * Changes an MCP client asked for: each waits here with the preview it was asked with until the
+ * user confirms or declines it, or it expires. Nothing the client sends can answer it; only these
+ * buttons. `?id=` (the notification, or the link an MCP client was given) opens one approval.
  */
 export function ApprovalsPage() {
   const state = useDeskQuery(approvalsQuery());
+  const opened = useRoute((r) => r.query.id);
   const [answers, setAnswers] = useState<Array<{ id: string; summary: string; answer: Answer }>>([]);
+  const answeredHere = (id: string) => answers.some((a) => a.id === id);
   return (
     <section aria-labelledby="approvals-title">
       <div className="section-head">
@@ -48,15 +51,23 @@ export function ApprovalsPage() {
         </ul>
       )}
       <Loadable state={state}>
-        {(d) => d.approvals.length === 0
-          ? <p className="state empty" data-testid="approvals-empty">Nothing waits for your approval.</p>
-          : (
-            <div className="approvals-list">
-              {d.approvals.map((a) => (
-                <ApprovalItem key={a.id} approval={a} onAnswered={(answer) => setAnswers((list) => [{ id: a.id, summary: a.summary, answer }, ...list].slice(0, 10))} />
-              ))}
-            </div>
-          )}
+        {(d) => (
+          <>
+            {opened && !answeredHere(opened) && !d.approvals.some((a) => a.id === opened) && (
+              <p className="state" role="status" data-testid="approval-gone">The change you opened is no longer waiting: it was answered, or it expired.</p>
+            )}
+            {d.approvals.length === 0
+              ? <p className="state empty" data-testid="approvals-empty">Nothing waits for your approval.</p>
+              : (
+                <div className="approvals-list">
+                  {d.approvals.map((a) => (
+                    <ApprovalItem key={a.id} approval={a} focused={a.id === opened}
+                      onAnswered={(answer) => setAnswers((list) => [{ id: a.id, summary: a.summary, answer }, ...list].slice(0, 10))} />
+                  ))}
+                </div>
+              )}
+          </>
+        )}
       </Loadable>
     </section>
   );
@@ -64,7 +75,15 @@ export function ApprovalsPage() {
 
 const BACKEND_DOWN = 'The backend is unreachable: approvals can be answered again when it is back.';
 
-function ApprovalItem({ approval: a, onAnswered }: { approval: Approval; onAnswered(answer: Answer): void }) {
+function ApprovalItem({ approval: a, focused, onAnswered }: { approval: Approval; focused: boolean; onAnswered(answer: Answer): void }) {
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => {
+    // The approval the user came for is brought into view and takes the focus, so Tab reaches its buttons next.
+    if (focused) {
+      ref.current?.scrollIntoView({ block: 'center' });
+      ref.current?.focus();
+    }
+  }, [focused]);
   const me = useSession((s) => s.user)!;
   const client = useQueryClient();
   const [busy, setBusy] = useState(false);
@@ -84,7 +103,8 @@ function ApprovalItem({ approval: a, onAnswered }: { approval: Approval; onAnswe
     }
   };
   return (
-    <article className="approval" data-testid="approval" data-approval-id={a.id}>
+    <article ref={ref} tabIndex={-1} className={focused ? 'approval focused' : 'approval'} data-testid="approval" data-approval-id={a.id} data-focused={focused}
+      aria-current={focused ? 'true' : undefined}>
       <header className="approval-head">
         <h2 data-testid="approval-summary">{a.summary}</h2>
         <p className="muted">

@@ -97,6 +97,7 @@ const OUTCOMES: Record<AuditOutcome, string> = {
   cancelled: 'Cancelled',
   expired: 'Expired',
   failed: 'Failed',
+  edited: 'Edited',
 };
 
 // ── reading an entry: the file is a trust boundary, so every field is checked before use ──────
@@ -159,12 +160,26 @@ function summaryOf(entry: AuditEntry, playerName: string): string {
   return parts.join(', ') || '—';
 }
 
-/** Why a refused or failed entry did not go through, when its answer says. */
+/**
+ * Why an entry ended as it did, when it says: a refused or failed entry's error, the reason the
+ * user gave for declining, the amount an edited proposal was changed to.
+ */
 function reasonOf(entry: AuditEntry): string | null {
+  if (entry.outcome === 'cancelled') return entry.reason ? `Your reason: “${clip(entry.reason, 300)}”` : null;
+  if (entry.outcome === 'edited') return editedTo(entry);
   if (entry.outcome !== 'refused' && entry.outcome !== 'failed') return null;
   const error = obj(obj(entry.after)?.error);
   const message = str(error?.message);
   return message ? clip(message, 300) : null;
+}
+
+/** An edited entry's new amount, when its arguments name one the old ones did too. */
+function editedTo(entry: AuditEntry): string | null {
+  const to = obj(obj(obj(entry.after)?.editedTo)?.args);
+  const from = obj(entry.args) ?? {};
+  if (!to) return null;
+  const changed = Object.entries(to).find(([k, v]) => paisa(v) !== null && from[k] !== v && /amount|value|stake/i.test(k));
+  return changed ? `Changed on the card to ${formatPoints(changed[1] as number)}` : 'Changed on the card';
 }
 
 /** At most this many players are looked up by id for their names (one call each). */
