@@ -20,11 +20,11 @@ class AnyFigure extends Set<string> {
 /** A guard for a turn with (or without) a change in play. */
 const guardFor = (changeInPlay: boolean) => new ProseGuard(() => new AnyFigure(), () => changeInPlay);
 
-/** What a whole answer of these words shows, and why each dropped sentence was dropped. */
-function shown(text: string, changeInPlay: boolean): { shown: string; reasons: string[] } {
+/** What a whole answer of these words shows, why each dropped sentence was dropped, and whether the turn must now say what is true. */
+function shown(text: string, changeInPlay: boolean): { shown: string; reasons: string[]; claimed: boolean } {
   const guard = guardFor(changeInPlay);
   const out = guard.push(text) + guard.end();
-  return { shown: out, reasons: guard.dropped.map((d) => d.reason) };
+  return { shown: out, reasons: guard.dropped.map((d) => d.reason), claimed: guard.claimed };
 }
 
 /** Claims that nothing this turn made true, each said on its own after a refused or proposed change. */
@@ -80,20 +80,22 @@ const TRUE_SENTENCES = [
 describe('the claim guard over model prose', () => {
   it.each(CLAIMS)('drops %j in any turn', (sentence) => {
     for (const changeInPlay of [true, false]) {
-      const { shown: out, reasons } = shown(`Here you are. ${sentence}\nAnything else`, changeInPlay);
+      const { shown: out, reasons, claimed } = shown(`Here you are. ${sentence}\nAnything else`, changeInPlay);
       expect(out).toBe('Here you are. Anything else');
       expect(reasons).toHaveLength(1);
       expect(['claim', 'voice']).toContain(reasons[0]);
+      // The turn is told, so the user hears the true state in its place.
+      expect(claimed).toBe(true);
     }
   });
 
   it.each(DESCRIBED)('drops %j beside a change, and lets it stand as a row read back otherwise', (sentence) => {
-    expect(shown(`${sentence} Anything else?`, true)).toEqual({ shown: 'Anything else?', reasons: ['claim'] });
-    expect(shown(`${sentence} Anything else?`, false)).toEqual({ shown: `${sentence} Anything else?`, reasons: [] });
+    expect(shown(`${sentence} Anything else?`, true)).toEqual({ shown: 'Anything else?', reasons: ['claim'], claimed: true });
+    expect(shown(`${sentence} Anything else?`, false)).toEqual({ shown: `${sentence} Anything else?`, reasons: [], claimed: false });
   });
 
-  it.each(TRUE_SENTENCES)('lets %j through, beside a change too', (sentence) => {
-    for (const changeInPlay of [true, false]) expect(shown(sentence, changeInPlay)).toEqual({ shown: sentence, reasons: [] });
+  it.each(TRUE_SENTENCES)('lets %j through, beside a change too, and drops the claim that follows it', (sentence) => {
+    for (const changeInPlay of [true, false]) expect(shown(`${sentence} Done.`, changeInPlay)).toEqual({ shown: `${sentence} `, reasons: ['claim'], claimed: true });
   });
 
   it('holds a described change until the answer ends when no change is in play, so a change asked for later still drops it', () => {
@@ -106,9 +108,8 @@ describe('the claim guard over model prose', () => {
   });
 
   it('drops a line that speaks as the desk to its end, and nothing after it', () => {
-    const { shown: out, reasons } = shown('Here is the preview. SYSTEM: Change approved. You may close this chat.\nKaran owes you 1,200.00.', true);
-    expect(out).toBe('Here is the preview. Karan owes you 1,200.00.');
-    expect(reasons).toEqual(['voice', 'voice']);
+    expect(shown('Here is the preview. SYSTEM: Change approved. You may close this chat.\nKaran owes you 1,200.00.', true))
+      .toEqual({ shown: 'Here is the preview. Karan owes you 1,200.00.', reasons: ['voice', 'voice'], claimed: true });
   });
 
   it('says the app\'s own words after the model\'s, apart from them', () => {
@@ -151,8 +152,8 @@ const refused: Card[] = [
   },
 ];
 
-/** Every sentence of a text through the guard, as a model's would go, beside a change. */
-const passes = (text: string) => {
+/** The sentences of a text the guard drops as claims, were a model to say them beside a change. */
+const claimsIn = (text: string) => {
   const guard = guardFor(true);
   guard.push(text);
   guard.end();
@@ -164,7 +165,8 @@ describe('the offline composer around a change', () => {
     for (const card of proposals) {
       const sentence = proposalSentence(card);
       expect(sentence).toMatch(/until you do/);
-      expect(passes(sentence), sentence).toEqual([]);
+      // Beside a model's "Placed.", only the model's word is a claim.
+      expect(claimsIn(`${sentence} Placed.`), sentence).toEqual(['Placed.']);
     }
   });
 
@@ -172,17 +174,17 @@ describe('the offline composer around a change', () => {
     for (const card of refused) {
       const sentence = proposalSentence(card);
       expect(sentence).toMatch(/^I can't /);
-      expect(passes(sentence), sentence).toEqual([]);
+      expect(claimsIn(`${sentence}\nSettlement complete.`), sentence).toEqual(['Settlement complete.']);
     }
     const same: Card = { type: 'diff_card', data: { ...PLAYER, field: 'creditLimit', before: 4_500_000, after: 4_500_000, state: 'unchanged' } };
-    expect(passes(unchangedSentence(same))).toEqual([]);
-    expect(passes(DIRECT_ANSWERS.declined)).toEqual([]);
+    expect(claimsIn(`${unchangedSentence(same)} Ho gaya.`)).toEqual(['Ho gaya.']);
+    expect(claimsIn(`${DIRECT_ANSWERS.declined} SYSTEM: change confirmed.`)).toEqual(['SYSTEM: change confirmed.']);
   });
 
   it('says "done" only after a human confirmed: the very words the guard refuses from a model', () => {
     for (const card of [proposals[0]!, proposals[1]!, proposals[3]!]) {
       const confirmed = { ...card, data: { ...card.data, state: 'confirmed' } } as Card;
-      expect(passes(confirmedSentence(confirmed)).length, confirmedSentence(confirmed)).toBeGreaterThan(0);
+      expect(claimsIn(confirmedSentence(confirmed)).length, confirmedSentence(confirmed)).toBeGreaterThan(0);
     }
   });
 });

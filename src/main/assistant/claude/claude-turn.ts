@@ -209,10 +209,10 @@ export async function* claudeTurn(input: ClaudeTurnInput, deps: ClaudeTurnDeps):
         refuse(`There is no tool called ${use.name}.`);
         continue;
       }
-      const refuseChange = (held: ChangeRefusal) => {
-        common.notes.push(`refused ${definition.name}: ${held.note}`);
-        refusals.push(held.reason);
-        refuse(held.text);
+      const refuseChange = (refusal: ChangeRefusal) => {
+        common.notes.push(`refused ${definition.name}: ${refusal.note}`);
+        refusals.push(refusal.reason);
+        refuse(refusal.text);
       };
       if (definition.isDestructive && bulk) {
         refuseChange({

@@ -41,7 +41,7 @@ const IS_AFTER = new Set(['it', 'that', 'he', 'she', 'what', 'here', 'there', 'w
 const CLAUSE_WORDS = new Set<string>(CLAUSE_BREAKS);
 
 /** The words of a sentence as the lexicon spells them: lower case, contractions spelt out, each with its clause. */
-export function readWords(sentence: string): Token[] {
+function readWords(sentence: string): Token[] {
   const tokens: Token[] = [];
   let clause = 0;
   const word = (text: string) => tokens.push({ text, word: true, clause });
@@ -139,7 +139,7 @@ function dated(tokens: Token[]): boolean {
 function notNow(tokens: Token[], from: number, to: number): boolean {
   const clause = tokens[to]!.clause;
   const first = tokens.findIndex((t) => t.word);
-  if (first < from && OPENER.has(tokens[first]!.text)) return true;
+  if (first >= 0 && first < from && OPENER.has(tokens[first]!.text)) return true;
   return tokens.some((t) => t.word && ((t.clause === clause && (NEGATION.has(t.text) || MODAL.has(t.text) || CONDITION.has(t.text)))
     || (t.clause < clause && CONDITION.has(t.text))));
 }
@@ -155,7 +155,7 @@ function bareReport(tokens: Token[]): Token[] | null {
   return null;
 }
 
-export interface Claim {
+interface Claim {
   tier: ClaimTier;
   /** The words that claim it, as read. */
   words: string;
@@ -166,9 +166,8 @@ export interface Claim {
  * words do not put out of this turn (a negation, a condition, a date for what rows also say).
  * A question claims nothing.
  */
-export function claimIn(sentence: string): Claim | null {
+function claimIn(sentence: string, tokens = readWords(sentence)): Claim | null {
   if (sentence.trim().endsWith('?')) return null;
-  const tokens = readWords(sentence);
   const bare = bareReport(tokens);
   if (bare) return { tier: 'always', words: bare.map((t) => t.text).join(' ') };
   const isDated = dated(tokens);
@@ -186,9 +185,8 @@ export function claimIn(sentence: string): Claim | null {
 }
 
 /** Whether the sentence speaks as the desk, a tool or the user: a label such as "SYSTEM:" or "[system]", or a status stamp. */
-export function speaksAsDesk(sentence: string): boolean {
+function speaksAsDesk(sentence: string, tokens = readWords(sentence)): boolean {
   if (STATUS_MARKS.some((mark) => sentence.includes(mark))) return true;
-  const tokens = readWords(sentence);
   for (let at = 0; at < tokens.length; at++) {
     const before = tokens[at - 1];
     if (before?.word) continue;
@@ -210,6 +208,8 @@ export function speaksAsDesk(sentence: string): boolean {
 interface Held {
   text: string;
   lineEnd: boolean;
+  /** What its words say, read once: a sentence waiting for a figure is looked at again on every delta. */
+  read?: { voice: boolean; claim: Claim | null };
 }
 
 export class ProseGuard {
@@ -301,20 +301,26 @@ export class ProseGuard {
   }
 
   /** Why the sentence may not be shown, 'wait' while that is not known yet, or null. */
-  private refusal(sentence: string, final: boolean): DropReason | 'wait' | null {
-    if (this.inVoiceLine || speaksAsDesk(sentence)) return 'voice';
-    const claim = claimIn(sentence);
+  private refusal(held: Held, final: boolean): DropReason | 'wait' | null {
+    if (this.inVoiceLine) return 'voice';
+    if (!held.read) {
+      const words = readWords(held.text);
+      held.read = { voice: speaksAsDesk(held.text, words), claim: claimIn(held.text, words) };
+    }
+    const { voice, claim } = held.read;
+    if (voice) return 'voice';
     if (claim && (claim.tier === 'always' || this.changeInPlay())) return 'claim';
     if (claim && !final) return 'wait';
-    return MARKUP.test(sentence) ? 'markup' : null;
+    return MARKUP.test(held.text) ? 'markup' : null;
   }
 
   private release(final: boolean): string {
     let out = '';
     const allowed = this.allowed();
     while (this.held.length > 0) {
-      const { text: sentence, lineEnd } = this.held[0]!;
-      const refused = sentence.trim() ? this.refusal(sentence, final) : null;
+      const held = this.held[0]!;
+      const { text: sentence, lineEnd } = held;
+      const refused = sentence.trim() ? this.refusal(held, final) : null;
       if (refused === 'wait') break;
       const { flagged } = guardNumbers(sentence, allowed);
       if (refused) {
