@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { slotFromCookie } from '../../src/main/desk/senders.js';
 import { SlotRegistry } from '../../src/main/web/slots.js';
 
 describe('the slots the browser shell issues', () => {
@@ -57,5 +58,15 @@ describe('the slots the browser shell issues', () => {
     now += 120_000;
     slots.issue();
     expect(slots.size).toBe(1);
+  });
+
+  it('reads the slot cookie only when it is the one slot cookie sent (a second, planted beside it, voids both)', () => {
+    const own = 'a'.repeat(43);
+    const planted = 'b'.repeat(43);
+    expect(slotFromCookie(`theme=dark; desk_slot=${own}`)).toBe(own);
+    expect(slotFromCookie(`desk_slot=${planted}; desk_slot=${own}`)).toBeNull();
+    expect(slotFromCookie(`desk_slot=${own}; other=1; desk_slot=${own}`)).toBeNull();
+    expect(slotFromCookie('desk_slot=short')).toBeNull();
+    expect(slotFromCookie(undefined)).toBeNull();
   });
 });

@@ -26,16 +26,16 @@ export function isOwnOrigin(originHeader: string | undefined, ownOrigin: string)
 const SLOT_COOKIE = 'desk_slot';
 const SLOT_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
+/**
+ * The slot a request's cookie names, or null. Two slot cookies mean one was planted beside the
+ * shell's own (another path or a parent domain: the browser sends the narrower first), and
+ * neither can be told for the shell's: the request has no slot, rather than maybe the planter's.
+ */
 export function slotFromCookie(cookieHeader: string | undefined): string | null {
   if (!cookieHeader) return null;
-  for (const part of cookieHeader.split(';')) {
-    const [name, ...rest] = part.trim().split('=');
-    if (name === SLOT_COOKIE) {
-      const value = rest.join('=');
-      return SLOT_PATTERN.test(value) ? value : null;
-    }
-  }
-  return null;
+  const values = cookieHeader.split(';').map((part) => part.trim().split('=')).filter(([name]) => name === SLOT_COOKIE).map(([, ...rest]) => rest.join('='));
+  if (values.length !== 1) return null;
+  return SLOT_PATTERN.test(values[0]!) ? values[0]! : null;
 }
 
 export function slotCookie(slot: string): string {
