@@ -95,9 +95,28 @@ test.describe('approvals from an MCP client', () => {
     const declined = mcpChangeResult.parse((await mcp.callTool({ name: 'agent_editLimit', arguments: { player: second.name, limitType: 'creditLimit', newValue: Number(second.cl) + 500_000 } })).structuredContent);
     expect(declined.status).toBe('pending_approval');
     await expect(item).toHaveCount(1, { timeout: 10_000 });
+    await expect(item.getByTestId('approval-step-up')).toHaveCount(0);
+    await item.getByTestId('approval-decline-reason').fill('not before he pays');
     await item.getByTestId('approval-reject').click();
     await expect(page.getByTestId('approval-answer').first()).toHaveAttribute('data-state', 'cancelled');
     await expect(page.getByTestId('approvals-empty')).toBeVisible();
     expect(await creditLimit(second.name)).toBe(Number(second.cl));
+
+    // A large change (a limit over 100,000 points): the card says the password is needed before
+    // any click; a wrong one changes nothing and leaves it waiting; the right one makes it.
+    const large = 25_000_000;
+    const big = mcpChangeResult.parse((await mcp.callTool({ name: 'agent_editLimit', arguments: { player: second.name, limitType: 'creditLimit', newValue: large } })).structuredContent);
+    expect(big.status).toBe('pending_approval');
+    await expect(item).toHaveCount(1, { timeout: 10_000 });
+    await expect(item.getByTestId('approval-step-up')).toContainText('your password is needed');
+    await expect(item.getByTestId('approval-confirm')).toBeDisabled();
+    await item.getByLabel('Your password').fill('not-the-password');
+    await item.getByTestId('approval-confirm').click();
+    await expect(item.getByRole('alert')).toContainText('not right');
+    expect(await creditLimit(second.name)).toBe(Number(second.cl));
+    await item.getByLabel('Your password').fill(AGENT.password);
+    await item.getByTestId('approval-confirm').click();
+    await expect(page.getByTestId('approval-answer').first()).toHaveAttribute('data-state', 'confirmed');
+    expect(await creditLimit(second.name)).toBe(large);
   });
 });

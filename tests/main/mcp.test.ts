@@ -183,6 +183,56 @@ describe('approvals answered in the desk', () => {
   });
 });
 
+describe('approvals of large changes, and declines with a reason', () => {
+  it('asks the password again above the step-up threshold: none or a wrong one changes nothing, the right one runs it', async () => {
+    const registry = createToolRegistry({ backoffMs: 0 });
+    const connection = await connectBackend({ mode: 'remote', url: backend.server.url }, silentLogger);
+    const token = await backend.login('priya');
+    const caller = { api: connection.client(token), user: await connection.client(token).auth.me.query() };
+    const audit = new AuditLog(auditFileIn(join(dir, 'step-up-approvals')));
+    // Any limit above 1 point is large here, so the demo players' limits are all over it.
+    const approvals = new Approvals({ registry, audit, log: silentLogger, stepUp: { limitPaisa: 100, amountPaisa: 100 } });
+    const before = await creditLimitOf('irfan');
+    const args = { playerId: await accountId(backend, 'irfan'), limitType: 'creditLimit', newValue: before + 100_000 };
+    const preview = await registry.prepare('agent.editLimit', args, { api: caller.api, user: caller.user, requestId: 'req-prepare' });
+    if (!preview.ok) throw new Error(preview.error.message);
+    const requested = await requestApproval('agent.editLimit', args, preview.data as never, caller, 'test-client 1', 'req-request');
+    if (!('id' in requested)) throw new Error(requested.refused);
+    expect(approvals.needsPassword(requested.card)).toBe(true);
+
+    await expect(approvals.confirm(requested.id, caller, 'req-none')).rejects.toMatchObject({ name: 'StepUpRefused', reason: 'password_needed' });
+    await expect(approvals.confirm(requested.id, caller, 'req-wrong', 'not-her-password')).rejects.toMatchObject({ name: 'StepUpRefused', reason: 'wrong_password' });
+    expect((await caller.api.approvals.get.query({ id: requested.id })).status).toBe('pending');
+    expect(await creditLimitOf('irfan')).toBe(before);
+    expect(await audit.entries()).toEqual([]);
+
+    const done = await approvals.confirm(requested.id, caller, 'req-right', 'demo-priya');
+    expect(done.approval).toMatchObject({ status: 'executed', decidedVia: 'desk' });
+    expect(await creditLimitOf('irfan')).toBe(before + 100_000);
+    expect(await audit.entries()).toEqual([expect.objectContaining({ outcome: 'executed', channel: 'mcp', stepUp: true })]);
+  });
+
+  it('keeps the reason a user gave for declining in the audit chain', async () => {
+    const registry = createToolRegistry({ backoffMs: 0 });
+    const connection = await connectBackend({ mode: 'remote', url: backend.server.url }, silentLogger);
+    const token = await backend.login('priya');
+    const caller = { api: connection.client(token), user: await connection.client(token).auth.me.query() };
+    const audit = new AuditLog(auditFileIn(join(dir, 'decline-reason')));
+    const approvals = new Approvals({ registry, audit, log: silentLogger });
+    const before = await creditLimitOf('deepak');
+    const args = { playerId: await accountId(backend, 'deepak'), limitType: 'creditLimit', newValue: before + 50_000 };
+    const preview = await registry.prepare('agent.editLimit', args, { api: caller.api, user: caller.user, requestId: 'req-prepare' });
+    if (!preview.ok) throw new Error(preview.error.message);
+    const requested = await requestApproval('agent.editLimit', args, preview.data as never, caller, 'test-client 1', 'req-request');
+    if (!('id' in requested)) throw new Error(requested.refused);
+    const declined = await approvals.reject(requested.id, caller, 'req-decline', 'he has not paid last week');
+    expect(declined.state).toBe('cancelled');
+    expect(await audit.entries()).toEqual([expect.objectContaining({ outcome: 'cancelled', channel: 'mcp', reason: 'he has not paid last week' })]);
+    expect(verifyAuditLog(await audit.text(), { user: caller.user.id, anchors: null }).findings.filter((f) => f.entries.length > 0)).toEqual([]);
+    expect(await creditLimitOf('deepak')).toBe(before);
+  });
+});
+
 describe('Streamable HTTP with a client that can open links and show forms', () => {
   it('sends the user to the desk\'s view of the approval; the client\'s answer changes nothing; the desk\'s confirm does, and the client is told', async () => {
     const connection = await connectBackend({ mode: 'remote', url: backend.server.url }, silentLogger);

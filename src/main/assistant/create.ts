@@ -82,7 +82,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   });
   return {
     chat, audit, models,
-    approvals: new Approvals({ registry, audit, log: options.log.child({ component: 'approvals' }) }),
+    approvals: new Approvals({ registry, audit, log: options.log.child({ component: 'approvals' }), stepUp: options.stepUp ?? DEFAULT_STEP_UP_RULE }),
     mcpAudit: new AuditLog(mcpAuditFileIn(options.dataDir)),
   };
 }

@@ -18,12 +18,15 @@ import type { AuditLog, AuditOutcome } from '../audit/audit-log.js';
 import { callOptions } from '../backend/connection.js';
 import type { ToolPreview } from '../tools/types.js';
 import { endingOf, executeConfirmed } from './proposals.js';
+import { type StepUpRule, needsStepUp, verifyStepUp } from './step-up.js';
 import type { ToolRegistry } from '../tools/types.js';
 
 export interface ApprovalsOptions {
   registry: ToolRegistry;
   audit: AuditLog;
   log: Logger;
+  /** Large changes are confirmed only with the user's password again, as in the chat; none: never asked. */
+  stepUp?: StepUpRule | undefined;
 }
 
 export interface ApprovalAnswer {
@@ -57,8 +60,30 @@ export const approvalNonce = (approvalId: string): string => `approval:${approva
 export class Approvals {
   constructor(private readonly options: ApprovalsOptions) {}
 
-  /** The user confirms: claimed once at the backend, then exactly the frozen call runs. */
-  async confirm(approvalId: string, caller: TurnCaller, requestId: string): Promise<ApprovalAnswer> {
+  /** Whether confirming this preview needs the user's password again (the card says so before the click). */
+  needsPassword(card: Card): boolean {
+    return this.options.stepUp !== undefined && needsStepUp(card, this.options.stepUp);
+  }
+
+  /**
+   * The user confirms: claimed once at the backend, then exactly the frozen call runs. A large
+   * change's password is checked first, against the card the backend holds (not one the page
+   * sends); a missing or wrong one throws StepUpRefused and leaves the approval pending.
+   */
+  async confirm(approvalId: string, caller: TurnCaller, requestId: string, password?: string): Promise<ApprovalAnswer> {
+    let steppedUp = false;
+    if (this.options.stepUp !== undefined) {
+      let held: ApprovalView;
+      try {
+        held = await caller.api.approvals.get.query({ id: approvalId }, callOptions(requestId));
+      } catch (error) {
+        return refusedAnswer(error);
+      }
+      if (held.status === 'pending' && this.needsPassword(held.card)) {
+        await verifyStepUp(caller.api, password, requestId);
+        steppedUp = true;
+      }
+    }
     let claimed: ApprovalView;
     try {
       claimed = await caller.api.approvals.claim.mutate({ id: approvalId }, callOptions(requestId));
@@ -83,12 +108,13 @@ export class Approvals {
       });
     const entry = await this.options.audit.append({
       requestId, user: caller.user.id, tool: claimed.tool, args: claimed.args, before: claimed.snapshot, after: ending.after ?? null, nonce, outcome: ending.outcome, channel: 'mcp',
+      ...(steppedUp && { stepUp: true }),
     });
     return { text: ending.text, cards: ending.cards, state: ending.state, audit: entry.outcome, approval };
   }
 
-  /** The user declines: nothing runs, and the audit log says so. */
-  async reject(approvalId: string, caller: TurnCaller, requestId: string): Promise<ApprovalAnswer> {
+  /** The user declines, with their reason if they gave one: nothing runs, and the audit log says so. */
+  async reject(approvalId: string, caller: TurnCaller, requestId: string, reason?: string): Promise<ApprovalAnswer> {
     let rejected: ApprovalView;
     try {
       rejected = await caller.api.approvals.reject.mutate({ id: approvalId }, callOptions(requestId));
@@ -97,6 +123,7 @@ export class Approvals {
     }
     const entry = await this.options.audit.append({
       requestId, user: caller.user.id, tool: rejected.tool, args: rejected.args, before: rejected.snapshot, after: null, nonce: approvalNonce(approvalId), outcome: 'cancelled', channel: 'mcp',
+      ...(reason && { reason }),
     });
     return { text: 'Declined. Nothing was changed.', cards: [], state: 'cancelled', audit: entry.outcome, approval: rejected };
   }

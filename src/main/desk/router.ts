@@ -10,6 +10,7 @@ import { isBackendUnreachable } from '../backend/unreachable.js';
 import { deadlineSignal } from '../backend/deadline.js';
 import {
   chatCancelRequest, chatConfirmRequest, chatEditRequest, chatHistoryInput, chatHistoryOutput, chatMessageSchema, chatTurnInput,
+  declineReason,
 } from '../../shared/contracts/chat.js';
 import { checkKeyOutput, modelSettingsPatch, modelSettingsView, setApiKeyInput, stopTurnInput } from '../../shared/contracts/model-settings.js';
 import { auditListOutput } from '../../shared/contracts/audit.js';
@@ -18,7 +19,7 @@ import type { ChatService } from '../assistant/chat-service.js';
 import type { Approvals } from '../confirm/approvals.js';
 import { ProposalEditRefused } from '../confirm/proposals.js';
 import { type StepUpRefusal, StepUpRefused } from '../confirm/step-up.js';
-import { approvalsListOutput } from '../../shared/contracts/approvals.js';
+import { approvalView } from '../../shared/contracts/approvals.js';
 import type { ModelSettingsService } from '../assistant/claude/settings-service.js';
 import { SecretStoreError } from '../secrets/secret-store.js';
 import type { AuditLog } from '../audit/audit-log.js';
@@ -228,15 +229,19 @@ function approvalsOf(ctx: DeskContext): Approvals {
   return ctx.approvals;
 }
 
-const approvalAnswerInput = z.strictObject({ id: api.id });
+const approvalConfirmInput = z.strictObject({ id: api.id, password: api.loginInput.shape.password.optional() });
+const approvalDeclineInput = z.strictObject({ id: api.id, reason: declineReason.optional() });
+/** The backend's pending approvals, each with whether its Confirm asks for the password again. */
+const deskApprovalsOutput = z.strictObject({ approvals: z.array(approvalView.extend({ needsPassword: z.boolean() })) });
 
 const savedFileInput = z.strictObject({ savedId: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/) });
 
 export const deskRouter = t.router({
   session: t.router({
     me: t.procedure.query(({ ctx }) => ctx.sessions.get(ctx.slot)?.user ?? null),
-    login: t.procedure.input(api.loginInput).mutation(async ({ ctx, input }) => {
-      const result = await relay(ctx, () => ctx.backend.client(null).auth.login.mutate(input));
+    // Always the desk's own scope: the page names a user and a password, never what the session may do.
+    login: t.procedure.input(api.loginInput.omit({ scope: true })).mutation(async ({ ctx, input }) => {
+      const result = await relay(ctx, () => ctx.backend.client(null).auth.login.mutate({ ...input, scope: 'desk' }));
       const slot = ctx.cookieSlot?.renew() ?? ctx.slot;
       ctx.sessions.set(slot, { token: result.token, user: result.user, expiresAt: result.expiresAt });
       return result.user;
@@ -394,9 +399,13 @@ export const deskRouter = t.router({
    * was asked with, and their answer. Confirming runs exactly the previewed call, once.
    */
   approvals: t.router({
-    list: signedIn.output(approvalsListOutput).query(({ ctx }) => relay(ctx, () => ctx.api.approvals.list.query({ status: 'pending' }))),
-    confirm: signedIn.input(approvalAnswerInput).mutation(({ ctx, input }) => approvalsOf(ctx).confirm(input.id, { user: ctx.session.user, api: ctx.api }, randomUUID())),
-    reject: signedIn.input(approvalAnswerInput).mutation(({ ctx, input }) => approvalsOf(ctx).reject(input.id, { user: ctx.session.user, api: ctx.api }, randomUUID())),
+    list: signedIn.output(deskApprovalsOutput).query(async ({ ctx }) => {
+      const { approvals } = await relay(ctx, () => ctx.api.approvals.list.query({ status: 'pending' }));
+      return { approvals: approvals.map((a) => ({ ...a, needsPassword: approvalsOf(ctx).needsPassword(a.card) })) };
+    }),
+    confirm: signedIn.input(approvalConfirmInput)
+      .mutation(({ ctx, input }) => stillOpen(() => approvalsOf(ctx).confirm(input.id, { user: ctx.session.user, api: ctx.api }, randomUUID(), input.password))),
+    reject: signedIn.input(approvalDeclineInput).mutation(({ ctx, input }) => approvalsOf(ctx).reject(input.id, { user: ctx.session.user, api: ctx.api }, randomUUID(), input.reason)),
   }),
   audit: t.router({
     /**

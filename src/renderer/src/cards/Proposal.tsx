@@ -108,7 +108,7 @@ function countdown(ms: number): string {
 const BUSY_LABELS = { confirm: 'Confirming…', cancel: 'Cancelling…', edit: 'Updating…' } as const;
 
 /** The contract's bound on a reason (checked against it at compile time; the contract itself is not bundled). */
-const REASON_MAX: typeof MAX_DECLINE_REASON_LENGTH = 300;
+export const REASON_MAX: typeof MAX_DECLINE_REASON_LENGTH = 300;
 
 const POINTS_EXAMPLE = 'Type an amount in points, such as 60,000.';
 

@@ -1,6 +1,7 @@
 import { queryOptions, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { CardView } from '../cards';
+import { REASON_MAX } from '../cards/Proposal';
 import { desk } from '../lib/desk';
 import { userMessage } from '../lib/errors';
 import { formatDateTime } from '../lib/format';
@@ -88,12 +89,19 @@ function ApprovalItem({ approval: a, focused, onAnswered }: { approval: Approval
   const client = useQueryClient();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [password, setPassword] = useState('');
+  const [reason, setReason] = useState('');
+  const passwordId = useId();
+  const reasonId = useId();
   const blocked = useWritesBlocked();
   const answer = async (how: 'confirm' | 'reject') => {
     setBusy(true);
     setError(null);
     try {
-      const done = how === 'confirm' ? await desk.approvals.confirm.mutate({ id: a.id }) : await desk.approvals.reject.mutate({ id: a.id });
+      const done = how === 'confirm'
+        ? await desk.approvals.confirm.mutate({ id: a.id, ...(a.needsPassword && { password }) })
+        : await desk.approvals.reject.mutate({ id: a.id, ...(reason.trim() && { reason: reason.trim() }) });
+      setPassword('');
       onAnswered(done);
       await client.invalidateQueries({ queryKey: ['approvals'] });
     } catch (e) {
@@ -112,8 +120,22 @@ function ApprovalItem({ approval: a, focused, onAnswered }: { approval: Approval
         </p>
       </header>
       <CardView card={a.card} />
+      {a.needsPassword && (
+        <div className="step-up" data-testid="approval-step-up">
+          <p><b>Large change</b> — your password is needed to confirm it.</p>
+          <label htmlFor={passwordId}>Your password</label>
+          <input id={passwordId} type="password" autoComplete="current-password" data-testid="approval-password" value={password}
+            onChange={(e) => setPassword(e.target.value)} onKeyDown={(e) => { if (e.key === 'Enter' && password) void answer('confirm'); }} />
+        </div>
+      )}
+      <div className="decline-reason">
+        <label htmlFor={reasonId}>Reason if you decline (optional)</label>
+        <input id={reasonId} type="text" data-testid="approval-decline-reason" value={reason} maxLength={REASON_MAX}
+          onChange={(e) => setReason(e.target.value)} />
+      </div>
       <div className="row-actions">
-        <button type="button" className="primary" data-testid="approval-confirm" disabled={busy || blocked} title={blocked ? BACKEND_DOWN : undefined}
+        <button type="button" className="primary" data-testid="approval-confirm" disabled={busy || blocked || (a.needsPassword && password === '')}
+          title={blocked ? BACKEND_DOWN : a.needsPassword && password === '' ? 'Type your password first' : undefined}
           onClick={() => void answer('confirm')}>Confirm</button>
         <button type="button" data-testid="approval-reject" disabled={busy || blocked} title={blocked ? BACKEND_DOWN : undefined}
           onClick={() => void answer('reject')}>Decline</button>
