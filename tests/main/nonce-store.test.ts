@@ -162,10 +162,13 @@ describe('nonce store', () => {
     expect(store.consume(left.nonce, { userId: 'agent-priya', payloadHash: left.payloadHash })).toEqual({ ok: false, reason: 'unknown' });
   });
 
-  it('offers no way to list nonces or read an entry without using it up', () => {
+  it('offers no way to list nonces, nor to read an entry but by presenting its nonce and hash as its owner (check) or using it up', () => {
     const store = new NonceStore();
     const { nonce } = store.issue(proposal());
-    expect(Object.getOwnPropertyNames(NonceStore.prototype).sort()).toEqual(['cancel', 'constructor', 'consume', 'issue', 'size']);
+    expect(Object.getOwnPropertyNames(NonceStore.prototype).sort()).toEqual(['cancel', 'check', 'constructor', 'consume', 'issue', 'size']);
+    // A check that fails its hash uses the proposal up, as consume would: probing costs the proposal.
+    expect(store.check(nonce, { userId: 'agent-priya', payloadHash: '0'.repeat(64) })).toMatchObject({ ok: false, reason: 'tampered' });
+    expect(store.check(nonce, { userId: 'agent-priya', payloadHash: payloadHashOf(proposal()) })).toEqual({ ok: false, reason: 'used' });
     expect(Object.keys(store)).toEqual([]);
     expect(JSON.stringify(store)).toBe('{}');
     const shown = inspect(store, { depth: Infinity, showHidden: true });

@@ -30,7 +30,8 @@ function message(over: Partial<ChatMessage> & Pick<ChatMessage, 'id'>): ChatMess
 function fakeDesk() {
   const turns: Array<{ input: ChatTurnInput; observer: Observer; unsubscribed: boolean }> = [];
   const calls = { history: [] as Array<Deferred<ChatHistoryPage> & { input: ChatHistoryInput }>, confirm: [] as Array<{ input: unknown; answer: Deferred<ChatMessage> }>,
-    cancel: [] as Array<{ input: unknown; answer: Deferred<ChatMessage> }>, clear: [] as Array<Deferred<unknown>>,
+    cancel: [] as Array<{ input: unknown; answer: Deferred<ChatMessage> }>, edit: [] as Array<{ input: unknown; answer: Deferred<ChatMessage> }>,
+    clear: [] as Array<Deferred<unknown>>,
     stop: [] as Array<{ input: { requestId: string }; answer: Deferred<{ stopped: boolean }> }> };
   const client: ChatClient = {
     chat: {
@@ -44,6 +45,7 @@ function fakeDesk() {
       history: { query: (input) => { const d = deferred<ChatHistoryPage>(); calls.history.push({ ...d, input }); return d.promise; } },
       confirm: { mutate: (input) => { const d = deferred<ChatMessage>(); calls.confirm.push({ input, answer: d }); return d.promise; } },
       cancel: { mutate: (input) => { const d = deferred<ChatMessage>(); calls.cancel.push({ input, answer: d }); return d.promise; } },
+      edit: { mutate: (input) => { const d = deferred<ChatMessage>(); calls.edit.push({ input, answer: d }); return d.promise; } },
       clear: { mutate: () => { const d = deferred<unknown>(); calls.clear.push(d); return d.promise; } },
       stop: { mutate: (input) => { const d = deferred<{ stopped: boolean }>(); calls.stop.push({ input, answer: d }); return d.promise; } },
     },
@@ -512,6 +514,61 @@ describe('chat store: answering a proposal', () => {
     await store.getState().answer('confirm', '', HASH);
     await store.getState().answer('confirm', NONCE, '');
     expect(calls.confirm).toHaveLength(0);
+  });
+});
+
+describe('chat store: the password, a reason, an edit', () => {
+  it('sends the password with a confirm, a trimmed reason with a cancel, and nothing empty', async () => {
+    const { store, calls } = setup();
+    const confirm = store.getState().answer('confirm', NONCE, HASH, { password: 'demo-priya' });
+    expect(calls.confirm[0]!.input).toEqual({ nonce: NONCE, payloadHash: HASH, password: 'demo-priya' });
+    calls.confirm[0]!.answer.reject(deskError('FORBIDDEN', 'That password is not right. Nothing was changed; the proposal is still open until it expires.'));
+    await confirm;
+    // Turned down with the proposal still open: shown beside the field, not as a failure to send.
+    expect(store.getState().turnedDown[NONCE]).toEqual({ answer: 'confirm', message: 'That password is not right. Nothing was changed; the proposal is still open until it expires.' });
+    expect(store.getState().answerErrors).toEqual({});
+    expect(store.getState().answering).toEqual({});
+
+    const cancel = store.getState().answer('cancel', NONCE, HASH, { reason: '  too high  ', password: 'ignored' });
+    expect(calls.cancel[0]!.input).toEqual({ nonce: NONCE, payloadHash: HASH, reason: 'too high' });
+    expect(store.getState().turnedDown).toEqual({});
+    calls.cancel[0]!.answer.resolve(message({ id: 'c1', resolves: { nonce: NONCE, state: 'cancelled', reason: 'too high' } }));
+    await cancel;
+    expect(store.getState().resolved).toEqual({ [NONCE]: 'cancelled' });
+    expect(store.getState().declined).toEqual({ [NONCE]: 'too high' });
+
+    const other = 'm'.repeat(32);
+    const blank = store.getState().answer('cancel', other, HASH, { reason: '   ' });
+    expect(calls.cancel[1]!.input).toEqual({ nonce: other, payloadHash: HASH });
+    calls.cancel[1]!.answer.resolve(message({ id: 'c2', resolves: { nonce: other, state: 'cancelled' } }));
+    await blank;
+  });
+
+  it('an edit sends whole paisa once; its answer ends the old card as edited and brings the new one', async () => {
+    const { store, calls, invalidated } = setup();
+    await store.getState().edit(NONCE, HASH, 12.5);
+    await store.getState().edit(NONCE, HASH, -1);
+    expect(calls.edit).toHaveLength(0);
+    const pending = store.getState().edit(NONCE, HASH, 5_800_000);
+    await store.getState().edit(NONCE, HASH, 5_900_000);
+    await store.getState().answer('confirm', NONCE, HASH);
+    expect(calls.edit).toHaveLength(1);
+    expect(calls.confirm).toHaveLength(0);
+    expect(calls.edit[0]!.input).toEqual({ nonce: NONCE, payloadHash: HASH, value: 5_800_000 });
+    expect(store.getState().answering).toEqual({ [NONCE]: 'edit' });
+    const card = { type: 'diff_card', data: {}, actions: [] } as unknown as Card;
+    calls.edit[0]!.answer.resolve(message({ id: 'e1', cards: [card], resolves: { nonce: NONCE, state: 'edited' } }));
+    await pending;
+    expect(store.getState().resolved).toEqual({ [NONCE]: 'edited' });
+    expect(store.getState().messages.at(-1)!.cards).toEqual([card]);
+    expect(invalidated).toEqual([STALE_AFTER_ANSWER]);
+
+    const other = 'm'.repeat(32);
+    const refused = store.getState().edit(other, HASH, 500_000_000);
+    calls.edit[1]!.answer.reject(deskError('UNPROCESSABLE_CONTENT', 'Above your own credit limit of 2,000,000.00. The earlier preview still stands.'));
+    await refused;
+    expect(store.getState().turnedDown[other]).toEqual({ answer: 'edit', message: 'Above your own credit limit of 2,000,000.00. The earlier preview still stands.' });
+    expect(store.getState().resolved[other]).toBeUndefined();
   });
 });
 

@@ -3,8 +3,8 @@
  * preview leaves its call here, frozen, under a random nonce bound to the user; only that user,
  * presenting that nonce and the hash of that call, gets the call back, once, within the TTL.
  * The model never produces a nonce and never sees inside one: the store has no way to list
- * nonces or read an entry without using it up, and its records sit in #private fields that
- * neither JSON.stringify nor util.inspect reach.
+ * nonces, nor to read an entry but by presenting its nonce and payload hash as its owner, and its
+ * records sit in #private fields that neither JSON.stringify nor util.inspect reach.
  *
  * Decisions:
  * - Refusal order is unknown → wrong_user → expired → used → tampered. The owner check comes

@@ -8,7 +8,7 @@ import type { CardProps } from './types';
  * does to the agent's exposure on the market; nothing is placed until confirmed), refused by the
  * guardrails (the reason, no buttons), or placed (state confirmed, no buttons).
  */
-export function BetSlip({ card, onAction, proposal }: CardProps<'bet_slip'>) {
+export function BetSlip({ card, onAction, onEdit, proposal }: CardProps<'bet_slip'>) {
   const d = card.data;
   const me = useMe();
   const view = useProposal(d, proposal);
@@ -37,7 +37,8 @@ export function BetSlip({ card, onAction, proposal }: CardProps<'bet_slip'>) {
           </>
         )}
       </dl>
-      <ProposalFooter view={view} actions={card.actions} onAction={onAction} refusal={d.refusal} timezone={me.timezone} />
+      <ProposalFooter view={view} actions={card.actions} onAction={onAction} onEdit={onEdit} refusal={d.refusal} timezone={me.timezone}
+        stepUp={d.stepUp} edit={{ label: 'stake', value: d.stake }} />
     </CardFrame>
   );
 }

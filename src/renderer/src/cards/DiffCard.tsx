@@ -14,7 +14,7 @@ export const LIMIT_FIELDS: Record<CardOf<'diff_card'>['data']['field'], string> 
  * agent.editLimit: planned (the exact change to confirm or cancel; nothing changes until
  * confirmed), or done (state confirmed, no buttons).
  */
-export function DiffCard({ card, onAction, proposal }: CardProps<'diff_card'>) {
+export function DiffCard({ card, onAction, onEdit, proposal }: CardProps<'diff_card'>) {
   const d = card.data;
   const me = useMe();
   const view = useProposal(d, proposal);
@@ -37,7 +37,8 @@ export function DiffCard({ card, onAction, proposal }: CardProps<'diff_card'>) {
         </dd>
         <dt>Change</dt><dd data-testid="diff-change">{change}</dd>
       </dl>
-      <ProposalFooter view={view} actions={card.actions} onAction={onAction} refusal={d.refusal} timezone={me.timezone} />
+      <ProposalFooter view={view} actions={card.actions} onAction={onAction} onEdit={onEdit} refusal={d.refusal} timezone={me.timezone}
+        stepUp={d.stepUp} edit={{ label: LIMIT_FIELDS[d.field].toLowerCase(), value: d.after }} />
     </CardFrame>
   );
 }

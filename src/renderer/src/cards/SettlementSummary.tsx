@@ -7,7 +7,7 @@ import type { CardProps } from './types';
  * agent.settlePlayer: planned (who pays whom, how much, and the take before and after; nothing
  * moves until confirmed), or done (state confirmed, no buttons).
  */
-export function SettlementSummary({ card, onAction, proposal }: CardProps<'settlement_summary'>) {
+export function SettlementSummary({ card, onAction, onEdit, proposal }: CardProps<'settlement_summary'>) {
   const d = card.data;
   const me = useMe();
   const view = useProposal(d, proposal);
@@ -32,7 +32,8 @@ export function SettlementSummary({ card, onAction, proposal }: CardProps<'settl
           <b data-testid="settle-take-after">{owesInWords(d.takeAfter, player, you, me.id)}</b>
         </dd>
       </dl>
-      <ProposalFooter view={view} actions={card.actions} onAction={onAction} refusal={d.refusal} timezone={me.timezone} />
+      <ProposalFooter view={view} actions={card.actions} onAction={onAction} onEdit={onEdit} refusal={d.refusal} timezone={me.timezone}
+        stepUp={d.stepUp} edit={{ label: 'amount', value: d.amount }} />
     </CardFrame>
   );
 }

@@ -243,7 +243,10 @@ function AuditTable({ entries, toolLabels, flagged }: { entries: AuditEntry[]; t
                   {summaryOf(e, player?.name ?? 'the player')}
                   {reason && <span className="audit-reason muted">{reason}</span>}
                 </td>
-                <td><span className={`badge audit-outcome ${e.outcome}`} data-testid="audit-outcome">{OUTCOMES[e.outcome] ?? e.outcome}</span></td>
+                <td>
+                  <span className={`badge audit-outcome ${e.outcome}`} data-testid="audit-outcome">{OUTCOMES[e.outcome] ?? e.outcome}</span>
+                  {e.stepUp && <span className="muted" data-testid="audit-step-up"> with your password</span>}
+                </td>
                 <td><code className="audit-hash" title={e.hash}>{shortHash(e.hash)}</code></td>
               </tr>
             );
