@@ -7,8 +7,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { chmod, mkdir, open, rename, rm } from 'node:fs/promises';
+import { chmod, mkdir, open } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writePrivately } from '../../infra/private-file.js';
 
 export interface HttpToken {
   token: string;
@@ -72,20 +73,3 @@ async function readKept(file: string): Promise<{ token: string | null; refusal: 
   }
 }
 
-async function writePrivately(file: string, text: string): Promise<void> {
-  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    const handle = await open(temp, 'wx', 0o600);
-    try {
-      await handle.writeFile(text, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    // One step over whatever had the name (a planted file, a link): a reader finds the old entry or this file, never a mix.
-    await rename(temp, file);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
-}

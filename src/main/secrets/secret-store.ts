@@ -6,10 +6,10 @@
  * `desktopSecretStores` in src/main/electron/safe-storage-store.ts). No store ever writes the key
  * in plaintext, and no error or log line carries it.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Logger } from '../../infra/log.js';
+import { writePrivately } from '../../infra/private-file.js';
 import type { KeySource } from '../../shared/contracts/model-settings.js';
 
 export interface SecretStore {
@@ -223,20 +223,7 @@ export async function openEncryptedFileStore(file: string, cipher: SecretCipher)
   const write = async (secret: string): Promise<void> => {
     const bytes = await cipher.encryptString(secret);
     await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-    const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-    try {
-      const handle = await open(temp, 'wx', 0o600);
-      try {
-        await handle.writeFile(bytes);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await rename(temp, file);
-    } catch (error) {
-      await rm(temp, { force: true });
-      throw error;
-    }
+    await writePrivately(file, bytes);
   };
   return {
     source: 'safe-storage',
