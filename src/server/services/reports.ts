@@ -163,11 +163,14 @@ export async function generateReport(deps: ServiceDeps, caller: Caller, input: z
   const words = [player && `Player: ${player.name}`, fixtureName && `Match: ${fixtureName}`,
     `Generated ${formatDateTime(deps.now().toISOString(), caller.timezone)} (${caller.timezone})`].filter(Boolean);
   const heading = { title, sheetName: REPORT_TEMPLATE_TITLES[input.template].slice(0, 31), subtitle: words.join(' · '), timezone: caller.timezone };
+  // Read before the job starts: the answer is the job as it began (running, nothing written yet),
+  // not whatever a small report had reached by the time the read came back.
+  const started = await toArtifact(deps, caller.id, await visibleArtifact(deps, caller.id, id));
   const jobs = jobsOf(deps);
   const abort = new AbortController();
   const done = runJob(deps, id, input.format, heading, source, abort.signal).finally(() => jobs.running.delete(id));
   jobs.running.set(id, { abort, done });
-  return toArtifact(deps, caller.id, await visibleArtifact(deps, caller.id, id));
+  return started;
 }
 
 /** Writes the file a batch at a time, reporting progress; ends ready, failed or cancelled, never half-written. */
