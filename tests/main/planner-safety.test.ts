@@ -123,4 +123,32 @@ describe('planner safety over generated wordings', () => {
       expect(writesIn(d), text).toEqual([]);
     }), run);
   });
+
+  it('a change whose limit is a word the desk has no limit for asks which limit, never defaults to the credit limit', () => {
+    const unknown = fc.constantFrom('wager', 'betting', 'bet', 'stake', 'loss', 'daily', 'weekly', 'xyz', 'spending', 'jeet', 'payout', 'haar');
+    const order = fc.tuple(name, amount, unknown, fc.constantFrom(
+      "set {n}'s {w} limit to {a}", "set {n}'s {w} cap to {a}", '{n} ki {w} limit {a} kar do', '{n} ki {w} ki limit {a} kar do', '{n} ka max {w} {a} kar do',
+      "change the {w} limit for {n} to {a}", "set {n}'s max {w} to {a}", 'set the limit on {w} for {n} to {a}',
+    )).map(([n, a, w, t]) => t.replaceAll('{n}', n).replaceAll('{a}', a).replaceAll('{w}', w));
+    fc.assert(fc.property(order, (text) => {
+      const d = plan(text);
+      expect(writesIn(d), text).toEqual([]);
+      expect(d.action, text).toBe('clarify');
+      // "change the bet limit…" also reads as changing a bet, which is refused outright: either way, no credit limit.
+      expect(['needs_limit_type', 'not_allowed'], text).toContain(d.clarify?.reason);
+    }), run);
+  });
+
+  it('a change naming its limit proposes that limit; a bare "limit" is the credit limit', () => {
+    const said = fc.tuple(name, amount, fc.constantFrom(
+      ["set {n}'s daily win limit to {a}", 'aggregateDailyWin'], ["set {n}'s per bet win to {a}", 'perClickWin'], ["set {n}'s min stake to {a}", 'minStake'],
+      ["set {n}'s CL to {a}", 'creditLimit'], ['{n} ka credit limit {a} kar do', 'creditLimit'], ["raise {n}'s limit to {a}", 'creditLimit'], ['{n} ki max limit {a} kar do', 'creditLimit'],
+    )).map(([n, a, [t, type]]) => [t.replaceAll('{n}', n).replaceAll('{a}', a), type] as const);
+    fc.assert(fc.property(said, ([text, type]) => {
+      const d = plan(text);
+      // An amount the rules refuse (beyond the platform maximum, say) is asked about: never another limit.
+      if (d.action === 'clarify') expect(d.clarify?.reason, text).toBe('needs_amount');
+      else expect(writesIn(d).map((c) => c.args.limitType), text).toEqual([type]);
+    }), run);
+  });
 });

@@ -39,6 +39,7 @@ import { allowedFigures, guardNumbers } from './guards/number-guard.js';
 import type { ChatHistoryStore } from './history.js';
 import { type CachedRead, type ReadCache, WRITE_UNREACHABLE_TEXT, cachedSentence } from './read-cache.js';
 import { type GateOutcome, type PendingPick, gate, oneLine } from './policy/gate.js';
+import { namesHeld, namesRead } from './policy/names-first.js';
 import { type ConversationContext, EMPTY_CONTEXT, type KnownEntity, type PlannedCall, type Planner } from './planner/types.js';
 
 /** Everything one turn did, for the log line, the evaluation and the benchmarks. */
@@ -230,7 +231,7 @@ export class Assistant implements ChatService {
         else if (inWords) outcome = await this.resumePick(inWords.requestId, inWords.candidateId, conversation, ctx, record);
         else {
           const planned = await this.plan(input.text, input.page, caller, conversation, record);
-          const wantsChange = this.wantsChange(input.text, planned.decision, planned.today);
+          const wantsChange = this.wantsChange(planned.readAs, planned.decision, planned.today);
           const route = this.options.claude
             ? await this.options.claude.route(planned.decision, wantsChange, user.timezone)
             : { kind: 'offline' as const, reason: null };
@@ -388,17 +389,22 @@ export class Assistant implements ChatService {
     return c;
   }
 
-  /** The offline decision for a message, and the user's "today" it was made against. */
-  private async plan(text: string, page: PageContext, caller: TurnCaller, conversation: Conversation, record: TurnRecord): Promise<{ decision: Decision; today: IsoDate }> {
+  /** The offline decision for a message, the user's "today" it was made against, and the words it was read as. */
+  private async plan(text: string, page: PageContext, caller: TurnCaller, conversation: Conversation, record: TurnRecord): Promise<{ decision: Decision; today: IsoDate; readAs: string }> {
     // "Today" is the user's own day on the backend's business clock.
     const now = new Date((await caller.api.auth.me.query(undefined, callOptions(record.requestId))).now);
     this.options.readCache?.rememberClock(caller.user.id, now);
     const today = localDate(now, caller.user.timezone);
-    const t0 = this.clock();
     const previous = conversation.exchanges.at(-1)?.user ?? null;
-    const decision = await this.decide({ requestId: record.requestId, text, page, today, role: caller.user.role, context: { ...conversation.context, lastText: previous } }, record);
+    // Names first (names-first.ts): words inside a player's name are that name, never a request.
+    const held = await namesHeld([text, previous], today, this.options.registry, { api: caller.api, user: caller.user, requestId: record.requestId });
+    const named = namesRead(text, previous, held, today);
+    const t0 = this.clock();
+    const decision = named.whole(await this.decide({
+      requestId: record.requestId, text: named.text, page, today, role: caller.user.role, context: { ...conversation.context, lastText: named.previous },
+    }, record));
     record.timingsMs.plan = round(this.clock() - t0);
-    return { decision, today };
+    return { decision, today, readAs: named.text };
   }
 
   private async gatePlanned(decision: Decision, caller: TurnCaller, conversation: Conversation, ctx: ToolContext, record: TurnRecord): Promise<GateOutcome> {

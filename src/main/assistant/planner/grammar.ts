@@ -202,9 +202,11 @@ const SYNONYMS: Array<[RegExp, string]> = [
   [/\bprofit\s*(?:and|&|\/|n)\s*loss(?:es)?\b|\bp\s*(?:&|n|\/|and)\s*l\b|\bpee\s*(?:&|n|and)\s*el\b|\bpnl\b|\bpl\b/g, ' pnl '],
   // "see el" is CL as speech-to-text hears it.
   [/\b(?:credit\s*limits?|credit\s*lines?|c\s*\/\s*l|cl|cls|see\s+el)\b/g, ' creditlimit '],
-  [/\bper[\s-]*click(?:\s*win)?(?:\s*limit)?\b|\bpcw\b|\bmax(?:imum)?\s+win\s+per\s+bet\b/g, ' perclickwin '],
+  [/\bper[\s-]*click(?:\s*win)?(?:\s*limit)?\b|\bpcw\b|\bmax(?:imum)?\s+win\s+per\s+bet\b|\bper[\s-]*bet\s+win(?:s|nings?)?(?:\s+(?:limit|cap))?\b/g, ' perclickwin '],
   [/\b(?:aggregate\s+)?daily\s+(?:win|wins|winnings|winning)(?:\s+(?:limit|cap))?\b|\badw\b/g, ' dailywin '],
   [/\bmin(?:imum)?\.?\s*(?:stake|bet)s?\b/g, ' minstake '],
+  // "udhaar limit", "udhar ki limit": the limit of what may be owed is the credit limit.
+  [/\boutstanding\s+(?:(?:ka|ki|ke)\s+)?limits?\b/g, ' creditlimit '],
   // Money that came in ("Karan ka paisa aaya kya", "paise mil gaye"): a payment made, asked or told.
   [/\b(?:paisa|paise|paisay|money|payment)\s+(?:aaya|aaye|aayi|aa\s+gaya|aa\s+gaye|aa\s+gayi|mila|mile|mil\s+gaya|mil\s+gaye|jama\s+hua|jama\s+kiya|diya|diye|de\s+diya|de\s+diye|bheja|bheje|bhej\s+diya|lauta\s*diya)\b/g, ' paid '],
   // The past tense stays past: "has Vivek squared up?" reports or asks what happened, it orders nothing.
@@ -1008,11 +1010,18 @@ function readAfresh(typed: string, today: IsoDate, known: ReadonlySet<string>): 
   // Hinglish shorthand ("karan k bets") or the "v" of a fixture.
   // "I" is the pronoun ("Mr. O'Brien? I believe…"), never an initial.
   const initials = new Set((text.match(/(?<![\p{L}'’])\p{Lu}(?![\p{L}])/gu) ?? []).map((c) => c.toLowerCase()).filter((c) => c !== 'i'));
+  // "set Rahul's xyz limit": a possessive closes the name it ends; the words after it are what is
+  // the owner's, never more of the name.
+  const owners = ownerOccurrences(text);
+  const seen = new Map<string, number>();
   for (const t of tokens) {
     if (afterComma.has(t.index)) flush(0);
     if (!used.has(t.index) && run.length > 0 && t.word.length === 1 && initials.has(t.word)) run.push(t);
     else if (used.has(t.index) || isKnown(t.word)) flush(0);
     else run.push(t);
+    const nth = seen.get(t.word) ?? 0;
+    seen.set(t.word, nth + 1);
+    if (run.at(-1) === t && owners.get(t.word)?.has(nth)) flush(0);
   }
   flush(0);
   // "open bets on eng nz and madrid barca": a name made of two teams is a match, cued as one.
@@ -1028,6 +1037,20 @@ function readAfresh(typed: string, today: IsoDate, known: ReadonlySet<string>): 
     pronounPlayer: [...PRONOUNS].some((p) => words.has(p)) || DEMONSTRATIVE_PLAYER.test(folded),
     pronounFixture: DEMONSTRATIVE_FIXTURE.test(folded),
   };
+}
+
+/** Which occurrences of each word (folded, counted from 0) the text marks as an owner with "'s": "Rahul's", "O'Brien's". */
+function ownerOccurrences(text: string): Map<string, Set<number>> {
+  const seen = new Map<string, number>();
+  const owners = new Map<string, Set<number>>();
+  for (const m of text.matchAll(/\p{L}+(?:['’]\p{L}+)*/gu)) {
+    const owned = /['’]s$/i.test(m[0]);
+    const word = fold(owned ? m[0].slice(0, -2) : m[0]);
+    const nth = seen.get(word) ?? 0;
+    seen.set(word, nth + 1);
+    if (owned) owners.set(word, (owners.get(word) ?? new Set()).add(nth));
+  }
+  return owners;
 }
 
 /**

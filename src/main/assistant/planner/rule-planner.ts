@@ -11,6 +11,7 @@ import type { ToolModule } from '../../tools/define.js';
 import { TOOL_MODULES } from '../../tools/index.js';
 import { planMuteFollowUp, planMuteOfMentioned } from '../../tools/mute-alerts.js';
 import { planShare } from '../../tools/share-report.js';
+import limitChange, { limitAnswered } from '../../tools/edit-limit.js';
 import { LEXICON, type Reading, SPORTS, WORLD, fold, hasAny, isGrammarWord, read } from './grammar.js';
 import { PLAIN_WORDS } from './plain-words.js';
 import { LIST_JOINERS, PAID_IN_FULL, Slots, metricOf, newValueOf, periodOf, statusOf } from './slots.js';
@@ -550,6 +551,9 @@ export class RulePlanner implements Planner {
       const check = BY_ID.get('settlements')?.fill(new Slots(input, r));
       if (check && 'args' in check) return { ...base, intent: `told:${told.id}`, action: 'tools', calls: [{ tool: BY_ID.get('settlements')!.tool, args: check.args }], confidence: 0.7 };
     }
+    // "daily win" right after "Which limit…?": the change asked for before, with that limit.
+    const answered = this.changeWithAnsweredLimit(input, r);
+    if (answered) return answered;
     // "ok record it", "settle it" right after such an offer: what was told is who and how much.
     const agreed = (input.context.lastCalls ?? []).length === 0 || input.context.lastIntent?.startsWith('told:') ? this.agreedToAskedChange(input, r) : null;
     if (agreed) return agreed;
@@ -814,6 +818,22 @@ export class RulePlanner implements Planner {
     const filled = writes[0]!.fill(new Slots({ ...input, text: lastText, ...(onPlayer && { clausePlayer: onPlayer }) }, asked));
     if ('clarify' in filled) return null;
     return { request_id: input.requestId, intent: `follow_up:${writes[0]!.id}`, action: 'tools', calls: [{ tool: writes[0]!.tool, args: filled.args }], confidence: 0.75 };
+  }
+
+  /**
+   * "set Rahul's wager cap to 50k" … "Which limit…?" … "daily win": the limit named in answer
+   * completes the change the last message asked for; nothing else of it is read from this one.
+   * Only when the last message, planned again, still leaves its change's limit open.
+   */
+  private changeWithAnsweredLimit(input: PlannerInput, r: Reading): Decision | null {
+    const lastText = input.context.lastText;
+    const limit = lastText && input.answeredLimit === undefined ? limitAnswered(r) : null;
+    if (!lastText || !limit) return null;
+    const again: PlannerInput = { ...input, text: lastText, context: { ...input.context, lastText: null } };
+    const asked = this.plan(again);
+    const open = asked.action === 'clarify' ? asked.clarify?.reason === 'needs_limit_type'
+      : asked.calls.some((c) => c.tool === limitChange.name && c.args.limitType === undefined);
+    return open ? this.plan({ ...again, answeredLimit: limit }) : null;
   }
 
   /**

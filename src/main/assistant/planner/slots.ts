@@ -3,6 +3,7 @@
  * (player, fixture, dates, from the text, the page or the last turn) and the readings several
  * intents share (bet status, amounts, periods). Free of I/O, like the rest of the planner.
  */
+import type { LimitType } from '../../../shared/contracts/agent-actions.js';
 import { amountRefusal } from '../../../shared/parse/amount.js';
 import { hasAny, type Reading } from './grammar.js';
 import type { Filled, PlannerInput } from './types.js';
@@ -176,6 +177,11 @@ export class Slots {
 
   get today(): string {
     return this.input.today;
+  }
+
+  /** The limit the user named in answer to "Which limit…?", for the change asked for before. */
+  get answeredLimit(): LimitType | null {
+    return this.input.answeredLimit ?? null;
   }
 
   /** The arguments of the last plan's call to `tool`, in planner form, for a follow-up that redoes it ("as pdf instead"). */

@@ -11,6 +11,7 @@ import { normalizeForSearch } from '../../../shared/text.js';
 import { type LimitType, PLATFORM_MAX_CREDIT_LIMIT, limitType } from '../../../shared/contracts/agent-actions.js';
 import type { ToolContext, ToolDefinition, ToolRegistry, EntityKind } from '../../tools/types.js';
 import type { KnownEntity, PlannedCall } from '../planner/types.js';
+import { WHICH_LIMIT } from '../../tools/edit-limit.js';
 import getCreditLimit from '../../tools/get-credit-limit.js';
 import getTake from '../../tools/get-take.js';
 import getUpline from '../../tools/get-upline.js';
@@ -424,7 +425,7 @@ function questionFor(field: string, message: string): string {
   const reason = reasonFor(field);
   const asks: Partial<Record<ClarifyReason, string>> = {
     needs_player: 'Which player?', needs_fixture: 'Which match?', needs_market: 'Which market?', needs_outcome: 'Which outcome?',
-    needs_limit_type: 'Which limit: credit limit, min stake, per-click win or aggregate daily win?', needs_amount: 'What amount?',
+    needs_limit_type: WHICH_LIMIT, needs_amount: 'What amount?',
     needs_period: 'For which dates?',
   };
   return asks[reason] ?? `I couldn't plan that (${field || 'request'}: ${message}). Could you rephrase?`;
