@@ -14,6 +14,13 @@ import { expect, test } from './fixtures.js';
 const VAGUE = 'kuch naya batao bhai';
 const VAGUE_TOO = 'anything interesting happening?';
 
+/** A promise the test settles when it is done looking. */
+function released(): { promise: Promise<void>; release: () => void } {
+  let release = () => {};
+  const promise = new Promise<void>((resolve) => { release = resolve; });
+  return { promise, release };
+}
+
 /**
  * Sentences with no figures in them: the number guard holds back any sentence whose figures no
  * tool result holds, which would make the stream stall instead of grow.
@@ -91,18 +98,23 @@ test.describe('Claude assistant', () => {
   test('an unsure question goes to Claude: the downline card, a streamed answer, and what it cost', async ({ page, app, model }) => {
     await signInWithKey(page, app);
     const answerText = prose(12);
-    model.script(toolUseReply('agent_getDownline', {}), textReply(answerText, { chunkChars: 6, delayMs: 30 }));
+    // The answer's stream waits at a third and at two thirds until the test has looked, so the
+    // pending message (it exists only until `done`) is read part-way on any machine.
+    const third = released();
+    const twoThirds = released();
+    model.script(toolUseReply('agent_getDownline', {}), textReply(answerText, { chunkChars: 6, holds: [third.promise, twoThirds.promise] }));
 
     const turn = await send(page, VAGUE);
     const streaming = turn.pending.locator('.chat-text');
     await expect(streaming).toHaveText(/\S/);
-    // Read while the turn runs (the pending message exists only until `done`), then again later.
     const early = (await streaming.textContent()) ?? '';
+    third.release();
     await expect.poll(async () => {
       const [now] = await streaming.allTextContents();
       return now !== undefined && now.length > early.length && now.startsWith(early);
     }, { message: 'the streamed answer grows while the turn runs' }).toBe(true);
     await expect(turn.pending.getByTestId('card-downline_tree')).toBeVisible();
+    twoThirds.release();
 
     await turn.answered();
     await expect(turn.answer).toHaveAttribute('data-planner', 'claude');

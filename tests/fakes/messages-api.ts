@@ -43,6 +43,12 @@ export type ScriptedReply =
       chunkChars?: number;
       /** Pause between SSE events; default 0. */
       delayMs?: number;
+      /**
+       * Points the stream waits at until each promise settles: the i-th of n before event
+       * floor((i+1)·events/(n+1)). A test sees the answer part-way for as long as it looks,
+       * however slow the machine, instead of racing a timer.
+       */
+      holds?: ReadonlyArray<Promise<unknown>>;
       outputTokens?: number;
     }
   | {
@@ -400,12 +406,14 @@ export function startFakeMessagesApi(options?: { key?: string; models?: string[]
       res.write(chunk, () => resolve());
     });
 
-  const writeSse = async (res: ServerResponse, events: SseEvent[], delayMs: number, headers: Record<string, string> = {}): Promise<void> => {
+  const writeSse = async (res: ServerResponse, events: SseEvent[], delayMs: number, headers: Record<string, string> = {}, holds: ReadonlyArray<Promise<unknown>> = []): Promise<void> => {
     res.writeHead(200, { 'request-id': randomId('req_'), ...headers, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
     res.flushHeaders();
+    const holdAt = new Map(holds.map((hold, i) => [Math.floor(((i + 1) * events.length) / (holds.length + 1)), hold]));
     for (const [i, event] of events.entries()) {
       if (res.destroyed) return;
       if (delayMs > 0 && i > 0) await sleep(delayMs);
+      await holdAt.get(i)?.catch(() => undefined);
       await write(res, sseChunk(event));
     }
     res.end();
@@ -425,7 +433,7 @@ export function startFakeMessagesApi(options?: { key?: string; models?: string[]
       case 'message': {
         const message = buildMessage(reply, body.model, cache.usage(body));
         if (!streaming) return sendJson(res, 200, message);
-        return writeSse(res, messageEvents(message, reply.chunkChars ?? 12), reply.delayMs ?? 0);
+        return writeSse(res, messageEvents(message, reply.chunkChars ?? 12), reply.delayMs ?? 0, {}, reply.holds);
       }
       case 'http_error': {
         const type = reply.errorType ?? DEFAULT_ERROR_TYPES[reply.status] ?? 'api_error';
