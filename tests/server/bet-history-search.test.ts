@@ -16,7 +16,7 @@ type Bet = Awaited<ReturnType<Client['agent']['getBetHistory']['query']>>['bets'
 
 /** A name holding all three LIKE metacharacters, given to one player of the test book. */
 const ODD_NAME = 'Anita 100%_Sure \\ Desai';
-const SORTS: BetSort[] = (['placedAt', 'stake', 'odds', 'player', 'result'] as const)
+const SORTS: BetSort[] = (['placedAt', 'stake', 'odds', 'player', 'result', 'liability', 'potentialWin'] as const)
   .flatMap((by) => (['asc', 'desc'] as const).map((dir) => ({ by, dir })));
 
 const cursorJson = (cursor: string) => JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Record<string, unknown>;
@@ -56,6 +56,8 @@ describe.each(ENGINES)('bet history search and sort on %s', (engine) => {
         case 'odds': return x.odds;
         case 'player': return nameRank.get(x.playerName)!;
         case 'result': return x.result;
+        case 'liability': return x.liability;
+        case 'potentialWin': return x.potentialWin;
       }
     };
     const cmp = (p: number | string, q: number | string) => (p < q ? -1 : p > q ? 1 : 0);

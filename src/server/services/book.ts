@@ -1,12 +1,18 @@
 import { TRPCError } from '@trpc/server';
 import { type SQL, sql } from 'drizzle-orm';
 import type { DownlineNode, Role } from '../../shared/contracts/agent-api.js';
+import type {
+  CreditLimitColumn, CreditLimitOrderColumn, RowCondition, RowOrder, TakeColumn, TakeOrderColumn,
+} from '../../shared/contracts/row-query.js';
 import { paisaFromSql } from '../../shared/money.js';
 import { queryRows } from '../db/client.js';
 import { type Caller, type ServiceDeps, accountInScope, decodeOffset, encodeOffset, inDownline } from './caller.js';
+import { agentInScope, conditionsSql, orderSql, shapeTag } from './row-query.js';
+
+type TakeDirection = 'owes_you' | 'you_owe' | 'square';
 
 /** Take in words: positive means the child owes its upline. */
-export function takeDirection(take: number): 'owes_you' | 'you_owe' | 'square' {
+export function takeDirection(take: number): TakeDirection {
   return take > 0 ? 'owes_you' : take < 0 ? 'you_owe' : 'square';
 }
 
@@ -19,7 +25,7 @@ interface AccountBalanceRow {
 }
 
 /** Accounts matching `where`, each with its CL, limits and take towards its own upline. */
-function balancesQuery(where: SQL, page?: { limit: number; offset: number }): SQL {
+function balancesQuery(where: SQL, page?: { limit: number; offset: number }, order: SQL = sql`a.depth, a.display_name, a.id`): SQL {
   return sql`
     select a.id, a.display_name as name, a.username, a.role, a.parent_id, a.depth, a.share_bps, a.commission_bps,
       a.credit_limit, pl.per_click_win, pl.aggregate_daily_win, pl.min_stake, a.notes,
@@ -27,39 +33,92 @@ function balancesQuery(where: SQL, page?: { limit: number; offset: number }): SQ
       count(*) over () as total_rows
     from accounts a left join player_limits pl on pl.account_id = a.id left join balances bal on bal.child_id = a.id
     where ${where}
-    order by a.depth, a.display_name, a.id
+    order by ${order}
     ${page ? sql`limit ${page.limit} offset ${page.offset}` : sql``}`;
 }
 
-function directOrOne(caller: Caller, accountId: string | undefined): SQL {
-  return accountId ? sql`a.id = ${accountId}` : sql`a.parent_id = ${caller.id}`;
+/** What each column of the take and credit-limit rows is, in balancesQuery's terms: the row shows the same. */
+const ACCOUNT_COLUMNS: Record<CreditLimitOrderColumn, SQL> = {
+  name: sql`a.display_name`,
+  take: sql`coalesce(bal.take, 0)`,
+  creditLimit: sql`a.credit_limit`,
+  available: sql`(a.credit_limit - coalesce(bal.take, 0))`,
+  perClickWin: sql`pl.per_click_win`,
+  aggregateDailyWin: sql`pl.aggregate_daily_win`,
+  minStake: sql`pl.min_stake`,
+};
+
+const DIRECTION_SQL: Record<TakeDirection, SQL> = {
+  owes_you: sql`coalesce(bal.take, 0) > 0`, you_owe: sql`coalesce(bal.take, 0) < 0`, square: sql`coalesce(bal.take, 0) = 0`,
+};
+
+interface AccountListInput<W extends string, O extends string> {
+  playerId?: string | undefined; limit: number; cursor?: string | undefined;
+  where?: Array<RowCondition<W>> | undefined; orderBy?: RowOrder<O> | undefined;
+  direction?: TakeDirection | undefined; role?: 'agent' | 'player' | undefined; underAgentId?: string | undefined;
 }
 
-export async function getTake(deps: ServiceDeps, caller: Caller, input: { playerId?: string | undefined; limit: number; cursor?: string | undefined }) {
+interface AccountList {
+  where: SQL;
+  order: SQL | undefined;
+  offset: number;
+  tag: string | undefined;
+}
+
+/**
+ * The rows of a take or credit-limit list: the direct downline of the caller, or of `underAgentId`,
+ * or one account (`playerId`, anywhere in the downline), narrowed by the rest. Ids are checked
+ * before anything is read.
+ */
+async function accountList<W extends CreditLimitColumn, O extends CreditLimitOrderColumn>(
+  deps: ServiceDeps, caller: Caller, input: AccountListInput<W, O>,
+): Promise<AccountList> {
   if (input.playerId) await accountInScope(deps, caller, input.playerId);
-  const offset = decodeOffset(input.cursor);
-  const where = directOrOne(caller, input.playerId);
-  const rows = await queryRows<AccountBalanceRow>(deps.db, balancesQuery(where, { limit: input.limit, offset }));
+  const agent = await agentInScope(deps, caller, input.underAgentId);
+  const where: SQL[] = input.playerId
+    ? [sql`a.id = ${input.playerId}`, ...(agent ? [sql`a.parent_id = ${agent.id}`] : [])]
+    : [sql`a.parent_id = ${agent?.id ?? caller.id}`];
+  if (input.role) where.push(sql`a.role = ${input.role}`);
+  if (input.direction) where.push(DIRECTION_SQL[input.direction]);
+  where.push(...conditionsSql(ACCOUNT_COLUMNS, input.where));
+  const tag = shapeTag({ where: input.where, orderBy: input.orderBy, direction: input.direction, role: input.role, underAgentId: input.underAgentId });
+  return {
+    where: sql.join(where, sql` and `),
+    order: input.orderBy ? orderSql(ACCOUNT_COLUMNS, input.orderBy, 'name', sql`a.id`) : undefined,
+    offset: decodeOffset(input.cursor, tag),
+    tag,
+  };
+}
+
+async function countAccounts(deps: ServiceDeps, where: SQL): Promise<{ n: number; take: number; cl: number }> {
   const [totals] = await queryRows<{ take: string | null; cl: string | null; n: string | number }>(deps.db, sql`
-    select sum(bal.take) as take, sum(a.credit_limit) as cl, count(*) as n
-    from accounts a left join balances bal on bal.child_id = a.id where ${where}`);
-  const take = paisaFromSql(totals?.take);
-  const cl = paisaFromSql(totals?.cl);
+    select sum(coalesce(bal.take, 0)) as take, sum(a.credit_limit) as cl, count(*) as n
+    from accounts a left join player_limits pl on pl.account_id = a.id left join balances bal on bal.child_id = a.id
+    where ${where}`);
+  return { n: Number(totals?.n ?? 0), take: paisaFromSql(totals?.take), cl: paisaFromSql(totals?.cl) };
+}
+
+export async function getTake(deps: ServiceDeps, caller: Caller, input: AccountListInput<TakeColumn, TakeOrderColumn>) {
+  const list = await accountList(deps, caller, input);
+  const rows = await queryRows<AccountBalanceRow>(deps.db, balancesQuery(list.where, { limit: input.limit, offset: list.offset }, list.order));
+  const totals = await countAccounts(deps, list.where);
   return {
     rows: rows.map((r) => {
       const t = paisaFromSql(r.take);
       const creditLimit = paisaFromSql(r.credit_limit);
       return { accountId: r.id, name: r.name, role: r.role, take: t, creditLimit, available: creditLimit - t, direction: takeDirection(t) };
     }),
-    totals: { take, cl, available: cl - take },
-    nextCursor: encodeOffset(offset, rows.length, Number(totals?.n ?? 0)),
+    totals: { take: totals.take, cl: totals.cl, available: totals.cl - totals.take },
+    matched: totals.n,
+    nextCursor: encodeOffset(list.offset, rows.length, totals.n, list.tag),
   };
 }
 
-export async function getCreditLimit(deps: ServiceDeps, caller: Caller, input: { playerId?: string | undefined; limit: number; cursor?: string | undefined }) {
-  if (input.playerId) await accountInScope(deps, caller, input.playerId);
-  const offset = decodeOffset(input.cursor);
-  const rows = await queryRows<AccountBalanceRow>(deps.db, balancesQuery(directOrOne(caller, input.playerId), { limit: input.limit, offset }));
+export async function getCreditLimit(deps: ServiceDeps, caller: Caller, input: AccountListInput<CreditLimitColumn, CreditLimitOrderColumn>) {
+  const list = await accountList(deps, caller, input);
+  const rows = await queryRows<AccountBalanceRow>(deps.db, balancesQuery(list.where, { limit: input.limit, offset: list.offset }, list.order));
+  // The page's window count, or (a page past the end has no row to carry it) a count of its own.
+  const matched = rows[0] ? Number(rows[0].total_rows) : (await countAccounts(deps, list.where)).n;
   const nullablePaisa = (v: string | number | null) => (v === null ? null : paisaFromSql(v));
   return {
     rows: rows.map((r) => {
@@ -71,7 +130,8 @@ export async function getCreditLimit(deps: ServiceDeps, caller: Caller, input: {
         take, available: creditLimit - take, notes: r.notes,
       };
     }),
-    nextCursor: encodeOffset(offset, rows.length, Number(rows[0]?.total_rows ?? 0)),
+    matched,
+    nextCursor: encodeOffset(list.offset, rows.length, matched, list.tag),
   };
 }
 

@@ -117,15 +117,17 @@ export function optionalDateRange(deps: ServiceDeps, caller: Caller, from?: IsoD
 }
 
 // ── cursors ──────────────────────────────────────────────────────────────────────────────────
-const offsetCursor = z.object({ o: z.number().int().min(0).max(1_000_000) });
+/** An offset, and `q`: the tag of the order and filters it was made for (absent without any). */
+const offsetCursor = z.object({ o: z.number().int().min(0).max(1_000_000), q: z.string().max(20).optional() });
 
-export function decodeOffset(cursor: string | undefined): number {
+/** The offset a cursor carries; refused when it was made for another `tag` (another order or filter). */
+export function decodeOffset(cursor: string | undefined, tag?: string): number {
   if (!cursor) return 0;
-  return decodeCursor(cursor, offsetCursor).o;
+  return decodeCursor(cursor, offsetCursor.refine((c) => c.q === tag)).o;
 }
 
-export function encodeOffset(offset: number, pageSize: number, total: number): string | null {
-  return offset + pageSize < total ? encodeCursor({ o: offset + pageSize }) : null;
+export function encodeOffset(offset: number, pageSize: number, total: number, tag?: string): string | null {
+  return offset + pageSize < total ? encodeCursor({ o: offset + pageSize, ...(tag !== undefined && { q: tag }) }) : null;
 }
 
 export function encodeCursor(value: unknown): string {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { type BetSort, NEWEST_FIRST } from '../../shared/contracts/bet-list.js';
+import type { BetColumn, RowCondition, RowOrder, SettlementColumn, SettlementOrderColumn } from '../../shared/contracts/row-query.js';
 import { FIRST_DAY, LAST_DAY, addDays } from '../../shared/dates.js';
 import { paisaFromSql } from '../../shared/money.js';
 import { queryRows } from '../db/client.js';
@@ -9,6 +10,7 @@ import { liability, potentialWin } from '../domain/bets.js';
 import {
   type Caller, type ServiceDeps, accountInScope, decodeCursor, encodeCursor, fixtureExists, inDownline, optionalDateRange,
 } from './caller.js';
+import { agentInScope, conditionsSql, shapeTag } from './row-query.js';
 
 /**
  * A row's time in a cursor. A forged one is refused like any other bad cursor: it must lie in the
@@ -16,18 +18,36 @@ import {
  * of answering).
  */
 const bookTime = z.iso.datetime().refine((t) => t >= FIRST_DAY && t < `${addDays(LAST_DAY, 1)}T`);
-/** Keyset cursor for newest-first lists: the (time, id) of the last row handed out. */
-const keyset = z.object({ t: bookTime, id: z.uuid() });
+/**
+ * The settlement list's cursor: the (time, id) of the last row handed out, as it always was newest
+ * first; under another order also the amount (`v`), the order (`s`) and the digest of `where` (`q`).
+ */
+const settlementCursorShape = z.object({
+  t: bookTime, id: z.uuid(), v: z.number().int().safe().optional(), s: z.string().max(20).optional(), q: z.string().max(20).optional(),
+});
+type SettlementCursor = z.infer<typeof settlementCursorShape>;
+const NEWEST_SETTLEMENTS: RowOrder<SettlementOrderColumn> = { by: 'createdAt', dir: 'desc' };
 const iso = (v: Date | string) => new Date(v).toISOString();
 
 const INT4_MAX = 2_147_483_647;
+/** stake × (odds − 1), half away from zero as mulDivRound rounds (PostgreSQL's numeric round does the same). */
+const STAKE_TIMES_ODDS_LESS_ONE = sql`round(b.stake::numeric * (b.odds - 100) / 100)::bigint`;
+/** A bet's liability and potential win as the row computes them (domain/bets.ts). */
+const LIABILITY = sql`(case when b.side = 'back' then b.stake else ${STAKE_TIMES_ODDS_LESS_ONE} end)`;
+const POTENTIAL_WIN = sql`(case when b.side = 'back' then ${STAKE_TIMES_ODDS_LESS_ONE} else b.stake end)`;
 /** The sort key's SQL; only `result` can be null (a bet not settled yet). */
 const SORT_COLUMN: Record<BetSort['by'], SQL> = {
   placedAt: sql`b.placed_at`, stake: sql`b.stake`, odds: sql`b.odds`, player: sql`a.display_name`, result: sql`b.result`,
+  liability: LIABILITY, potentialWin: POTENTIAL_WIN,
+};
+/** The columns a bet list's `where` may name: what each row shows. */
+const BET_SQL: Record<BetColumn, SQL> = {
+  stake: sql`b.stake`, odds: sql`b.odds`, liability: LIABILITY, potentialWin: POTENTIAL_WIN, result: sql`b.result`,
 };
 /**
- * A bet list's cursor: the last row's (key, placed_at, id), and the sort and search it was made
- * for (`s`, `q`), so a cursor cannot be carried into another ordering or another set of rows,
+ * A bet list's cursor: the last row's (key, placed_at, id), and the sort and filters it was made
+ * for (`s`; `q`: the search, and `where`, `side` and `underAgentId` when given), so a cursor
+ * cannot be carried into another ordering or another set of rows,
  * where its position would mean nothing. The key `v` is bounded by its column's type, so a forged
  * one is a 400 rather than an out-of-range error in PostgreSQL. A player's name can be any length
  * and a cursor holds 200 characters, so the player sort keeps the player's id (`p`) and reads the
@@ -47,15 +67,26 @@ const KEY_FITS: Record<BetSort['by'], (c: BetCursor) => boolean> = {
   odds: (c) => typeof c.v === 'number' && c.v >= 0 && c.v <= INT4_MAX && c.p === undefined,
   result: (c) => c.v !== undefined && c.p === undefined,
   player: (c) => c.v === undefined && c.p !== undefined,
+  liability: (c) => typeof c.v === 'number' && c.v >= 0 && c.p === undefined,
+  potentialWin: (c) => typeof c.v === 'number' && c.v >= 0 && c.p === undefined,
 };
 
 const sortTag = (sort: BetSort) => (sort.by === NEWEST_FIRST.by && sort.dir === NEWEST_FIRST.dir ? undefined : `${sort.by}.${sort.dir}`);
-// A digest, not the text: the search may be 80 characters and the cursor holds 200.
+// A digest, not the text: the search may be 80 characters and a cursor is short.
 const searchTag = (search: string | undefined) => (search === undefined ? undefined : createHash('sha256').update(search).digest('base64url').slice(0, 12));
 
-function betCursorSchema(sort: BetSort, search: string | undefined) {
+interface BetRowFilters {
+  search?: string | undefined; where?: Array<RowCondition<BetColumn>> | undefined; side?: 'back' | 'lay' | undefined;
+  underAgentId?: string | undefined;
+}
+/** The cursor's `q`: the search's own digest as it always was, or a digest of every filter once one of the row filters is given. */
+function filterTag(input: BetRowFilters): string | undefined {
+  if (shapeTag({ where: input.where, side: input.side, underAgentId: input.underAgentId }) === undefined) return searchTag(input.search);
+  return shapeTag({ search: input.search, where: input.where, side: input.side, underAgentId: input.underAgentId });
+}
+
+function betCursorSchema(sort: BetSort, q: string | undefined) {
   const s = sortTag(sort);
-  const q = searchTag(search);
   return betCursorShape.refine((c) => c.s === s && c.q === q && KEY_FITS[sort.by](c));
 }
 
@@ -69,6 +100,8 @@ function afterCursor(caller: Caller, sort: BetSort, after: BetCursor): SQL {
     case 'placedAt': return sql`(b.placed_at, b.id) ${op} (${rest})`;
     case 'stake': return sql`(b.stake, b.placed_at, b.id) ${op} (${after.v}::bigint, ${rest})`;
     case 'odds': return sql`(b.odds, b.placed_at, b.id) ${op} (${after.v}::integer, ${rest})`;
+    case 'liability':
+    case 'potentialWin': return sql`(${SORT_COLUMN[sort.by]}, b.placed_at, b.id) ${op} (${after.v}::bigint, ${rest})`;
     // An account outside the caller's reach reads as null: no rows, and nothing learnt of its name.
     case 'player': return sql`(a.display_name, b.placed_at, b.id) ${op} (
       (select x.display_name from accounts x where x.id = ${after.p}::uuid and ${inDownline(caller, 'x')}), ${rest})`;
@@ -117,9 +150,10 @@ export async function betFixtures(deps: ServiceDeps, caller: Caller, input: BetF
 export async function getBetHistory(deps: ServiceDeps, caller: Caller, input: {
   playerId?: string | undefined; fixtureId?: string | undefined; status?: Array<'open' | 'settled' | 'void'> | undefined;
   from?: string | undefined; to?: string | undefined; limit: number; cursor?: string | undefined;
-  search?: string | undefined; sort?: BetSort | undefined;
-}) {
+  sort?: BetSort | undefined;
+} & BetRowFilters) {
   if (input.playerId) await accountInScope(deps, caller, input.playerId);
+  const agent = await agentInScope(deps, caller, input.underAgentId);
   if (input.fixtureId) await fixtureExists(deps, input.fixtureId);
   const sort = input.sort ?? NEWEST_FIRST;
   const where = betFilter(deps, caller, input);
@@ -128,8 +162,12 @@ export async function getBetHistory(deps: ServiceDeps, caller: Caller, input: {
     where.push(sql`(a.display_name ilike ${pattern} escape '\\' or f.name ilike ${pattern} escape '\\'
       or m.name ilike ${pattern} escape '\\' or o.name ilike ${pattern} escape '\\')`);
   }
+  if (agent) where.push(sql`a.path like ${`${agent.path}.%`}`);
+  if (input.side) where.push(sql`b.side = ${input.side}`);
+  where.push(...conditionsSql(BET_SQL, input.where));
   const filter = sql.join(where, sql` and `);
-  const after = input.cursor ? decodeCursor(input.cursor, betCursorSchema(sort, input.search)) : null;
+  const q = filterTag(input);
+  const after = input.cursor ? decodeCursor(input.cursor, betCursorSchema(sort, q)) : null;
   const page = after ? sql`and ${afterCursor(caller, sort, after)}` : sql``;
   const rows = await queryRows<{
     id: string; player_id: string; player_name: string; fixture_id: string; fixture_name: string; market_id: string; market_name: string;
@@ -169,21 +207,23 @@ export async function getBetHistory(deps: ServiceDeps, caller: Caller, input: {
       count: Number(summary?.count ?? 0), stake: paisaFromSql(summary?.stake),
       openLiability: paisaFromSql(summary?.open_liability), settledResult: paisaFromSql(summary?.settled_result),
     },
-    nextCursor: rows.length > input.limit && last ? encodeCursor(betCursor(sort, input.search, last)) : null,
+    nextCursor: rows.length > input.limit && last ? encodeCursor(betCursor(sort, q, last)) : null,
   };
 }
 
-function betCursor(sort: BetSort, search: string | undefined, last: {
-  id: string; player_id: string; stake: string | number; odds: number; placed_at: Date | string; result: string | number | null;
+function betCursor(sort: BetSort, q: string | undefined, last: {
+  id: string; player_id: string; side: 'back' | 'lay'; stake: string | number; odds: number; placed_at: Date | string; result: string | number | null;
 }): BetCursor {
   const s = sortTag(sort);
-  const q = searchTag(search);
+  const terms = { side: last.side, stake: paisaFromSql(last.stake), odds: last.odds };
   const key = {
     placedAt: {},
     stake: { v: paisaFromSql(last.stake) },
     odds: { v: last.odds },
     result: { v: last.result === null ? null : paisaFromSql(last.result) },
     player: { p: last.player_id },
+    liability: { v: liability(terms) },
+    potentialWin: { v: potentialWin(terms) },
   }[sort.by];
   return { t: iso(last.placed_at), id: last.id, ...key, ...(s !== undefined && { s }), ...(q !== undefined && { q }) };
 }
@@ -208,12 +248,24 @@ export async function countSettlementRows(deps: ServiceDeps, caller: Caller, inp
 
 export async function getSettlementHistory(deps: ServiceDeps, caller: Caller, input: {
   counterpartyId?: string | undefined; from?: string | undefined; to?: string | undefined; limit: number; cursor?: string | undefined;
+  where?: Array<RowCondition<SettlementColumn>> | undefined; orderBy?: RowOrder<SettlementOrderColumn> | undefined;
 }) {
   // A counterparty is someone of the downline, or the caller's own upline.
   if (input.counterpartyId && input.counterpartyId !== caller.parentId) await accountInScope(deps, caller, input.counterpartyId, 'counterparty');
-  const where = settlementFilter(deps, caller, input);
-  const after = input.cursor ? decodeCursor(input.cursor, keyset) : null;
-  if (after) where.push(sql`(s.created_at, s.id) < (${after.t}::timestamptz, ${after.id}::uuid)`);
+  const order = input.orderBy ?? NEWEST_SETTLEMENTS;
+  const s = order.by === NEWEST_SETTLEMENTS.by && order.dir === NEWEST_SETTLEMENTS.dir ? undefined : `${order.by}.${order.dir}`;
+  const q = shapeTag({ where: input.where });
+  const where = [...settlementFilter(deps, caller, input), ...conditionsSql({ amount: sql`s.amount` }, input.where)];
+  const matching = sql.join(where, sql` and `);
+  const after = input.cursor
+    ? decodeCursor(input.cursor, settlementCursorShape.refine((c) => c.s === s && c.q === q && (order.by === 'amount') === (c.v !== undefined)))
+    : null;
+  const dir = sql.raw(order.dir === 'asc' ? 'asc' : 'desc');
+  const op = sql.raw(order.dir === 'asc' ? '>' : '<');
+  const rest = after && sql`${after.t}::timestamptz, ${after.id}::uuid`;
+  const page = !after ? sql``
+    : order.by === 'amount' ? sql`and (s.amount, s.created_at, s.id) ${op} (${after.v}::bigint, ${rest})`
+      : sql`and (s.created_at, s.id) ${op} (${rest})`;
   const rows = await queryRows<{
     id: string; child_id: string; child_name: string; parent_id: string; parent_name: string; amount: string | number;
     take_before: string | number; take_after: string | number; mode: 'auto' | 'amount'; period_id: string | null;
@@ -223,16 +275,23 @@ export async function getSettlementHistory(deps: ServiceDeps, caller: Caller, in
       s.take_before, s.take_after, s.mode, s.period_id, s.created_at, cb.display_name as created_by_name
     from settlements s join accounts c on c.id = s.child_id join accounts p on p.id = s.parent_id
       join accounts cb on cb.id = s.created_by
-    where ${sql.join(where, sql` and `)}
-    order by s.created_at desc, s.id desc limit ${input.limit + 1}`);
+    where ${matching} ${page}
+    order by ${order.by === 'amount' ? sql`s.amount ${dir}, ` : sql``}s.created_at ${dir}, s.id ${dir} limit ${input.limit + 1}`);
+  const [count] = await queryRows<{ n: string | number }>(deps.db, sql`
+    select count(*) as n from settlements s join accounts c on c.id = s.child_id where ${matching}`);
   const pageRows = rows.slice(0, input.limit);
   const last = pageRows[pageRows.length - 1];
+  const cursorOf = (r: NonNullable<typeof last>): SettlementCursor => ({
+    t: iso(r.created_at), id: r.id,
+    ...(order.by === 'amount' && { v: paisaFromSql(r.amount) }), ...(s !== undefined && { s }), ...(q !== undefined && { q }),
+  });
   return {
     rows: pageRows.map((r) => ({
       id: r.id, childId: r.child_id, childName: r.child_name, parentId: r.parent_id, parentName: r.parent_name,
       amount: paisaFromSql(r.amount), takeBefore: paisaFromSql(r.take_before), takeAfter: paisaFromSql(r.take_after),
       mode: r.mode, periodId: r.period_id, createdAt: iso(r.created_at), createdByName: r.created_by_name,
     })),
-    nextCursor: rows.length > input.limit && last ? encodeCursor({ t: iso(last.created_at), id: last.id }) : null,
+    matched: Number(count?.n ?? 0),
+    nextCursor: rows.length > input.limit && last ? encodeCursor(cursorOf(last)) : null,
   };
 }

@@ -1,4 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
+import type {
+  CommissionColumn, CommissionOrderColumn, PnLColumn, PnLOrderColumn, RowCondition, RowOrder,
+} from '../../shared/contracts/row-query.js';
 import { paisaFromSql } from '../../shared/money.js';
 import { queryRows } from '../db/client.js';
 import {
@@ -6,6 +9,7 @@ import {
   marketExists, namedPeriod, resolvePeriod,
 } from './caller.js';
 import { marketExposures } from './exposure.js';
+import { type ScopedAgent, agentInScope, conditionsSql, orderSql, shapeTag } from './row-query.js';
 
 const periodOut = (p: Period) => ({ from: p.from, to: p.to, timezone: p.timezone });
 
@@ -19,25 +23,38 @@ const instantRange = (p: Period) =>
   sql`l.occurred_at >= ${p.start.toISOString()}::timestamptz and l.occurred_at < ${p.end.toISOString()}::timestamptz`;
 
 /**
- * One page of per-player rows with the totals over all rows in the same statement (window sums),
- * and the totals alone only when the page is empty (past the end, or nothing in the period).
+ * One page of the per-player rows that meet `filter`, with the count and totals over all of them
+ * in the same statement (window sums, taken after the filter), and the totals alone only when the
+ * page is empty (past the end, or nothing in the period).
  */
 async function pageWithTotals<Row extends { total_rows: string | number }>(
-  deps: ServiceDeps, perPlayer: SQL, totals: Record<string, string>, order: SQL, limit: number, offset: number,
+  deps: ServiceDeps, perPlayer: SQL, filter: SQL[], totals: Record<string, string>, order: SQL, limit: number, offset: number,
 ): Promise<{ rows: Row[]; totals: Record<string, string | number | null> }> {
   const sums = (window: boolean) => sql.join(Object.entries(totals).map(([alias, column]) =>
     sql`sum(t.${sql.identifier(column)}) ${window ? sql`over ()` : sql``} as ${sql.identifier(alias)}`), sql`, `);
+  const where = filter.length > 0 ? sql`where ${sql.join(filter, sql` and `)}` : sql``;
   const rows = await queryRows<Row & Record<string, string | number | null>>(deps.db, sql`
-    select t.*, count(*) over () as total_rows, ${sums(true)} from (${perPlayer}) t order by ${order} limit ${limit} offset ${offset}`);
+    select t.*, count(*) over () as total_rows, ${sums(true)} from (${perPlayer}) t ${where} order by ${order} limit ${limit} offset ${offset}`);
   if (rows[0]) return { rows, totals: rows[0] };
   const [only] = await queryRows<Record<string, string | number | null>>(deps.db, sql`
-    select count(*) as total_rows, ${sums(false)} from (${perPlayer}) t`);
+    select count(*) as total_rows, ${sums(false)} from (${perPlayer}) t ${where}`);
   return { rows, totals: only ?? { total_rows: 0 } };
+}
+
+/** The columns of a PnL row over pnlPerPlayer's `t`, as the row computes them. */
+const PNL_SQL: Record<PnLOrderColumn, SQL> = {
+  name: sql`t.name`, pnl: sql`t.pnl`, commission: sql`t.commission`, bookResult: sql`(t.commission - t.pnl)`, bets: sql`t.bets`,
+};
+const COMMISSION_SQL: Record<CommissionOrderColumn, SQL> = { name: sql`t.name`, commission: sql`t.commission`, markets: sql`t.markets` };
+
+/** The players of the downline, or of `agent`'s downline when given (both any depth below). */
+function playersOf(caller: Caller, agent: ScopedAgent | null): SQL {
+  return agent ? sql`a.path like ${`${agent.path}.%`}` : inDownline(caller, 'a');
 }
 
 type PnLFilters = { playerId?: string | undefined; fixtureId?: string | undefined; marketId?: string | undefined };
 
-function pnlPerPlayer(caller: Caller, period: Period, input: PnLFilters): SQL {
+function pnlPerPlayer(caller: Caller, period: Period, input: PnLFilters, agent: ScopedAgent | null = null): SQL {
   return sql`
     select a.id, a.display_name as name, p.display_name as agent_name,
       count(*) filter (where l.kind = 'bet_result') as bets,
@@ -46,7 +63,7 @@ function pnlPerPlayer(caller: Caller, period: Period, input: PnLFilters): SQL {
     from accounts a
     join accounts p on p.id = a.parent_id
     join ledger l on l.account_id = a.id and l.kind in ('bet_result', 'commission') and ${instantRange(period)} and ${marketFilter(input)}
-    where a.role = 'player' and ${inDownline(caller, 'a')} ${input.playerId ? sql`and a.id = ${input.playerId}` : sql``}
+    where a.role = 'player' and ${playersOf(caller, agent)} ${input.playerId ? sql`and a.id = ${input.playerId}` : sql``}
     group by a.id, a.display_name, p.display_name`;
 }
 
@@ -64,20 +81,24 @@ export async function countPnLRows(deps: ServiceDeps, caller: Caller, input: PnL
 export async function getPnL(deps: ServiceDeps, caller: Caller, input: {
   from?: string | undefined; to?: string | undefined; playerId?: string | undefined; fixtureId?: string | undefined;
   marketId?: string | undefined; limit: number; cursor?: string | undefined;
+  where?: Array<RowCondition<PnLColumn>> | undefined; orderBy?: RowOrder<PnLOrderColumn> | undefined; underAgentId?: string | undefined;
 }) {
   const period = resolvePeriod(deps, caller, input.from, input.to);
   if (input.playerId) await accountInScope(deps, caller, input.playerId);
+  const agent = await agentInScope(deps, caller, input.underAgentId);
   if (input.fixtureId) await fixtureExists(deps, input.fixtureId);
   if (input.marketId) await marketExists(deps, input.marketId);
-  const offset = decodeOffset(input.cursor);
+  const tag = shapeTag({ where: input.where, orderBy: input.orderBy, underAgentId: input.underAgentId });
+  const offset = decodeOffset(input.cursor, tag);
   const markets = marketFilter(input);
-  const perPlayer = pnlPerPlayer(caller, period, input);
+  const perPlayer = pnlPerPlayer(caller, period, input, agent);
   type Row = { id: string; name: string; agent_name: string; bets: string | number; pnl: string | number; commission: string | number; total_rows: string | number };
-  const { rows, totals } = await pageWithTotals<Row>(deps, perPlayer,
+  const { rows, totals } = await pageWithTotals<Row>(deps, perPlayer, conditionsSql(PNL_SQL, input.where),
     { all_bets: 'bets', all_pnl: 'pnl', all_commission: 'commission' },
-    sql`abs(t.pnl - t.commission) desc, t.name, t.id`, input.limit, offset);
+    input.orderBy ? orderSql(PNL_SQL, input.orderBy, 'name', sql`t.id`) : sql`abs(t.pnl - t.commission) desc, t.name, t.id`, input.limit, offset);
   let yourShare: number | null = null;
-  if (!input.playerId) {
+  // The caller's share is of the whole downline's result: a part of the rows cannot be given one.
+  if (!input.playerId && !agent && !input.where?.length) {
     const [own] = await queryRows<{ kept: string | null }>(deps.db, sql`
       select sum(l.amount) as kept from ledger l
       where l.account_id = ${caller.id} and l.kind in ('bet_result', 'commission', 'share') and ${instantRange(period)} and ${markets}`);
@@ -96,27 +117,31 @@ export async function getPnL(deps: ServiceDeps, caller: Caller, input: {
       };
     }),
     total: { bets: Number(totals.all_bets ?? 0), pnl, commission, bookResult: -pnl + commission, yourShare },
-    nextCursor: encodeOffset(offset, rows.length, Number(totals.total_rows ?? 0)),
+    matched: Number(totals.total_rows ?? 0),
+    nextCursor: encodeOffset(offset, rows.length, Number(totals.total_rows ?? 0), tag),
   };
 }
 
 export async function getCommission(deps: ServiceDeps, caller: Caller, input: {
   from?: string | undefined; to?: string | undefined; playerId?: string | undefined; limit: number; cursor?: string | undefined;
+  where?: Array<RowCondition<CommissionColumn>> | undefined; orderBy?: RowOrder<CommissionOrderColumn> | undefined; underAgentId?: string | undefined;
 }) {
   const period = resolvePeriod(deps, caller, input.from, input.to);
   if (input.playerId) await accountInScope(deps, caller, input.playerId);
-  const offset = decodeOffset(input.cursor);
+  const agent = await agentInScope(deps, caller, input.underAgentId);
+  const tag = shapeTag({ where: input.where, orderBy: input.orderBy, underAgentId: input.underAgentId });
+  const offset = decodeOffset(input.cursor, tag);
   const perPlayer = sql`
     select a.id, a.display_name as name, p.display_name as agent_name, a.commission_bps,
       count(*) as markets, -sum(l.amount) as commission
     from accounts a
     join accounts p on p.id = a.parent_id
     join ledger l on l.account_id = a.id and l.kind = 'commission' and ${instantRange(period)}
-    where a.role = 'player' and ${inDownline(caller, 'a')} ${input.playerId ? sql`and a.id = ${input.playerId}` : sql``}
+    where a.role = 'player' and ${playersOf(caller, agent)} ${input.playerId ? sql`and a.id = ${input.playerId}` : sql``}
     group by a.id, a.display_name, p.display_name, a.commission_bps`;
   type Row = { id: string; name: string; agent_name: string; commission_bps: number; markets: string | number; commission: string | number; total_rows: string | number };
-  const { rows, totals } = await pageWithTotals<Row>(deps, perPlayer, { all_commission: 'commission' },
-    sql`t.commission desc, t.name, t.id`, input.limit, offset);
+  const { rows, totals } = await pageWithTotals<Row>(deps, perPlayer, conditionsSql(COMMISSION_SQL, input.where), { all_commission: 'commission' },
+    input.orderBy ? orderSql(COMMISSION_SQL, input.orderBy, 'name', sql`t.id`) : sql`t.commission desc, t.name, t.id`, input.limit, offset);
   return {
     period: periodOut(period),
     rows: rows.map((r) => ({
@@ -124,7 +149,8 @@ export async function getCommission(deps: ServiceDeps, caller: Caller, input: {
       markets: Number(r.markets), commission: paisaFromSql(r.commission),
     })),
     total: paisaFromSql(totals.all_commission),
-    nextCursor: encodeOffset(offset, rows.length, Number(totals.total_rows ?? 0)),
+    matched: Number(totals.total_rows ?? 0),
+    nextCursor: encodeOffset(offset, rows.length, Number(totals.total_rows ?? 0), tag),
   };
 }
 

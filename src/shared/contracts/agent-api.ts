@@ -6,19 +6,35 @@
 import { z } from 'zod';
 import { BET_SORT_DIRECTIONS, BET_SORT_KEYS, MAX_BET_SEARCH_LENGTH } from './bet-list.js';
 import { PAGE_SIZE_MAX, boundedText, isoDate, pageSize } from './bounds.js';
+import {
+  BET_COLUMNS, COMMISSION_COLUMNS, COMMISSION_ORDER_COLUMNS, CREDIT_LIMIT_COLUMNS, CREDIT_LIMIT_ORDER_COLUMNS, PNL_COLUMNS,
+  PNL_ORDER_COLUMNS, SETTLEMENT_COLUMNS, SETTLEMENT_ORDER_COLUMNS, TAKE_COLUMNS, TAKE_ORDER_COLUMNS, rowQuery, rowWhere,
+} from './row-query.js';
 
 export { isoDate } from './bounds.js';
 export { BET_SORT_KEYS, type BetSort, MAX_BET_SEARCH_LENGTH, NEWEST_FIRST } from './bet-list.js';
+export * from './row-query.js';
 
 export const MAX_QUERY_LENGTH = 200;
 
 export const id = z.uuid({ message: 'must be an id returned by the API' });
 export const paisa = z.number().int().safe();
 const instant = z.iso.datetime();
-/** Opaque keyset cursor: the API hands it out and gets it back unchanged. */
-export const cursor = z.string().max(200).regex(/^[A-Za-z0-9_-]+$/, 'not a cursor this API handed out');
+/**
+ * Opaque cursor: the API hands it out and gets it back unchanged. 256: the longest the API makes
+ * (a bet list sorted by player, with a search, about 210) with room to spare.
+ */
+export const cursor = z.string().max(256).regex(/^[A-Za-z0-9_-]+$/, 'not a cursor this API handed out');
 const searchQuery = boundedText(MAX_QUERY_LENGTH).trim().min(1, 'type at least one character');
 const dateRange = { from: isoDate.optional(), to: isoDate.optional() };
+/**
+ * An agent of the caller's downline (the caller's own id reads as if absent): the list keeps that
+ * agent's accounts instead of the caller's. An id outside the downline gets the same NOT_FOUND as
+ * an unknown one; an account that is not an agent is a BAD_REQUEST.
+ */
+const underAgentId = { underAgentId: id.optional() };
+/** How many rows meet the input's filters, over all pages (a page holds at most `limit` of them). */
+const matched = z.number().int().min(0);
 
 export const roleSchema = z.enum(['platform_admin', 'agent', 'player']);
 export type Role = z.infer<typeof roleSchema>;
@@ -81,10 +97,22 @@ export const takeRow = z.object({
   accountId: id, name: z.string(), role: roleSchema, take: paisa, creditLimit: paisa, available: paisa,
   direction: takeDirection,
 });
-export const getTakeInput = z.strictObject({ playerId: id.optional(), ...pageInput });
+/**
+ * Filters of the take and credit-limit lists, all applied in SQL before paging: `where` (see
+ * row-query.ts), `direction` (owes_you: take > 0, you_owe: take < 0, square: take = 0), `role`,
+ * `underAgentId` (that agent's direct accounts instead of the caller's). `orderBy` absent: by name.
+ */
+const accountListFilters = {
+  direction: takeDirection.optional(), role: z.enum(['agent', 'player']).optional(), ...underAgentId,
+};
+export const getTakeInput = z.strictObject({
+  playerId: id.optional(), ...pageInput, ...rowQuery(TAKE_COLUMNS, TAKE_ORDER_COLUMNS), ...accountListFilters,
+});
 export const getTakeOutput = z.object({
   rows: z.array(takeRow),
+  /** Over every matched row, not only this page; with no filter, the whole direct downline. */
   totals: z.object({ take: paisa, cl: paisa, available: paisa }),
+  matched,
   nextCursor: z.string().nullable(),
 });
 
@@ -95,8 +123,10 @@ export const creditRow = z.object({
   /** The agent's own notes on the account: free text, shown as text, never followed. */
   notes: z.string().nullable(),
 });
-export const getCreditLimitInput = z.strictObject({ playerId: id.optional(), ...pageInput });
-export const getCreditLimitOutput = z.object({ rows: z.array(creditRow), nextCursor: z.string().nullable() });
+export const getCreditLimitInput = z.strictObject({
+  playerId: id.optional(), ...pageInput, ...rowQuery(CREDIT_LIMIT_COLUMNS, CREDIT_LIMIT_ORDER_COLUMNS), ...accountListFilters,
+});
+export const getCreditLimitOutput = z.object({ rows: z.array(creditRow), matched, nextCursor: z.string().nullable() });
 export type GetCreditLimitOutput = z.infer<typeof getCreditLimitOutput>;
 
 // ── agent.getLiveExposure ────────────────────────────────────────────────────────────────────
@@ -122,17 +152,30 @@ export const pnlRow = z.object({
   /** What the book made from this player: −pnl + commission. */
   bookResult: paisa,
 });
+/**
+ * `underAgentId`: the players anywhere under that agent. `orderBy` absent: the largest book
+ * result either way first (|bookResult| descending).
+ */
 export const getPnLInput = z.strictObject({
   ...dateRange, playerId: id.optional(), fixtureId: id.optional(), marketId: id.optional(), ...pageInput,
+  ...rowQuery(PNL_COLUMNS, PNL_ORDER_COLUMNS), ...underAgentId,
 });
 export const getPnLOutput = z.object({
   period: periodSchema,
   rows: z.array(pnlRow),
+  /**
+   * Sums over every matched row (all pages): with no `where`, every player with a result in the
+   * period, as without filters; with one, only the rows it kept.
+   */
   total: z.object({
     bets: z.number().int(), pnl: paisa, commission: paisa, bookResult: paisa,
-    /** The caller's own kept result (its share), or null when a player filter makes it unattributable. */
+    /**
+     * The caller's own kept result (its share) over the whole downline, or null when a filter
+     * (`playerId`, `underAgentId`, `where`) makes the rows a part of it that the share cannot be split by.
+     */
     yourShare: paisa.nullable(),
   }),
+  matched,
   nextCursor: z.string().nullable(),
 });
 
@@ -141,9 +184,16 @@ export const commissionRow = z.object({
   playerId: id, name: z.string(), agentName: z.string(), commissionBps: z.number().int(),
   markets: z.number().int(), commission: paisa,
 });
-export const getCommissionInput = z.strictObject({ ...dateRange, playerId: id.optional(), ...pageInput });
+/** `underAgentId`: the players anywhere under that agent. `orderBy` absent: the most commission first. */
+export const getCommissionInput = z.strictObject({
+  ...dateRange, playerId: id.optional(), ...pageInput, ...rowQuery(COMMISSION_COLUMNS, COMMISSION_ORDER_COLUMNS), ...underAgentId,
+});
 export const getCommissionOutput = z.object({
-  period: periodSchema, rows: z.array(commissionRow), total: paisa, nextCursor: z.string().nullable(),
+  period: periodSchema, rows: z.array(commissionRow),
+  /** Commission of every matched row (all pages): with no `where`, of every player in the period. */
+  total: paisa,
+  matched,
+  nextCursor: z.string().nullable(),
 });
 
 // ── agent.getSettlementHistory ───────────────────────────────────────────────────────────────
@@ -153,10 +203,12 @@ export const settlementRow = z.object({
   amount: paisa, takeBefore: paisa, takeAfter: paisa, mode: z.enum(['auto', 'amount']),
   periodId: z.string().nullable(), createdAt: instant, createdByName: z.string(),
 });
+/** `where` on the signed `amount` (positive: the child paid). `orderBy` absent: newest first; ties by id. */
 export const getSettlementHistoryInput = z.strictObject({
   counterpartyId: id.optional(), ...dateRange, limit: pageSize(PAGE_SIZE_MAX.settlements, 50), cursor: cursor.optional(),
+  ...rowQuery(SETTLEMENT_COLUMNS, SETTLEMENT_ORDER_COLUMNS),
 });
-export const getSettlementHistoryOutput = z.object({ rows: z.array(settlementRow), nextCursor: z.string().nullable() });
+export const getSettlementHistoryOutput = z.object({ rows: z.array(settlementRow), matched, nextCursor: z.string().nullable() });
 
 // ── agent.getBetHistory ──────────────────────────────────────────────────────────────────────
 export const betStatus = z.enum(['open', 'settled', 'void']);
@@ -178,9 +230,15 @@ export const getBetHistoryInput = z.strictObject({
   /** Part of the player's, fixture's, market's or outcome's name, any case; `%` and `_` are plain characters. */
   search: boundedText(MAX_BET_SEARCH_LENGTH).trim().min(1, 'type at least one character').optional(),
   sort: betSort.optional(),
+  /** Conditions on the bet's own figures, as the row shows them (liability and potential win as computed for the row). */
+  where: rowWhere(BET_COLUMNS),
+  side: z.enum(['back', 'lay']).optional(),
+  /** The bets of the players anywhere under that agent. */
+  ...underAgentId,
 });
 export const getBetHistoryOutput = z.object({
   bets: z.array(betRow),
+  /** Over every bet the filters keep (all pages), the search and `where` included. */
   summary: z.object({ count: z.number().int(), stake: paisa, openLiability: paisa, settledResult: paisa }),
   nextCursor: z.string().nullable(),
 });
