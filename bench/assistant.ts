@@ -1,19 +1,20 @@
 /**
  * Assistant benchmark (docs/benchmarks.md), on the embedded demo book (PGlite, default size):
  *
- * 1. Planner + policy without I/O: the rule planner and the gate over every case of the public
- *    golden set and the project cases, every read the gate makes answered from what the real
+ * 1. Planner + policy without I/O: the rule planner and the gate over every priya case of the
+ *    public golden set and the project's case files (tests/fixtures/eval), every read the gate makes answered from what the real
  *    backend answered in the warm-up rounds (same data, no database). Target: p95 < 1 ms a message.
  * 2. A read turn end to end: message in → cards out through the real runtime, registry and
  *    in-process backend, measured interleaved with the bare backend calls the same turn makes,
  *    so the runtime's own share is a ratio from one run. Target: p95 < 100 ms.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { Assistant } from '../src/main/assistant/assistant.js';
-import { parseCases } from '../scripts/eval-harness.js';
+import { listCaseFiles, readCaseFiles } from '../scripts/eval-expected.js';
 import { RateLimiter } from '../src/main/assistant/guards/rate-limit.js';
 import { MemoryChatHistory } from '../src/main/assistant/history.js';
 import { AuditLog } from '../src/main/audit/audit-log.js';
@@ -30,10 +31,9 @@ import { parseChatRoute } from '../src/shared/contracts/chat.js';
 import { localDate } from '../src/shared/dates.js';
 
 const NOW = new Date('2026-11-20T12:00:00+05:30');
-const cases = [
-  ...parseCases(readFileSync(new URL('../tests/fixtures/golden.jsonl', import.meta.url), 'utf8')),
-  ...parseCases(readFileSync(new URL('../tests/fixtures/assistant-cases.jsonl', import.meta.url), 'utf8')),
-].filter((c) => c.user === 'priya' && !c.page.includes('{'));
+const root = fileURLToPath(new URL('..', import.meta.url));
+const cases = (await readCaseFiles(root, await listCaseFiles(root))).flatMap((f) => f.cases)
+  .filter((c) => c.user === 'priya' && !c.page.includes('{'));
 
 const p = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -54,10 +54,10 @@ const today = localDate(NOW, user.timezone);
  * Every read the gate makes (its name searches, a sub-agent's players, a limit a change starts
  * from…) is answered from memory: each distinct call goes to the real backend once, in the
  * warm-up rounds, and its answer is kept, so the measured rounds time the rules and the gate's
- * own work. Only the two searches were kept before; the gate's other reads went to the database
- * in every round, and a search asked with other words than the plan's (the leading words of a
- * name) found nothing kept and failed, tripping the breaker: two of the 135 messages took
- * 1.5–1.9 ms in the gate, all of it I/O or error handling.
+ * own work. Every read is kept, not only the name searches, and under every wording the gate asks
+ * it in (the leading words of a name too): a read left to the database, or a search kept under
+ * other words that then found nothing and tripped the breaker, would time I/O and error handling
+ * as the gate's.
  */
 type Implementation = NonNullable<ToolImplementations[keyof ToolImplementations]>;
 const remembered = new Map<string, Promise<unknown>>();

@@ -25,6 +25,7 @@ import { MemoryChatHistory } from '../src/main/assistant/history.js';
 import { AuditLog } from '../src/main/audit/audit-log.js';
 import { NonceStore } from '../src/main/confirm/nonce-store.js';
 import type { Planner } from '../src/main/assistant/planner/types.js';
+import { type Decision, decisionSchema } from '../src/shared/contracts/assistant.js';
 import { ClaudeBrain, FAST_PATH_CONFIDENCE } from '../src/main/assistant/claude/brain.js';
 import { cacheReadShare } from '../src/main/assistant/claude/prices.js';
 import { ENV_KEY, environmentStore } from '../src/main/secrets/secret-store.js';
@@ -215,7 +216,7 @@ function subset(want: unknown, got: unknown): boolean {
   return want === got;
 }
 
-/** The categories our case files use (tests/fixtures/assistant-cases*.jsonl); `categoryOf` derives one of them too. */
+/** The categories our case files use (tests/fixtures/eval/*.jsonl); `categoryOf` derives one of them too. */
 export const EVAL_CATEGORIES = [
   'names', 'hinglish_slang', 'typos', 'dates', 'follow_up', 'question_not_write', 'multi_part', 'fixtures', 'ranking',
   'search', 'refusal', 'everyday_words', 'actions', 'direct',
@@ -292,6 +293,11 @@ export interface CaseResult {
   tools?: string[];
   /** Every turn the case ran (its history first), in order: who answered and what the model cost. */
   turns?: Array<{ planner: string; usage: TurnUsage | null }>;
+  /**
+   * Whether the case's last turn was planned sure enough for `ClaudeBrain.route` to keep it off the
+   * model (the fast path): a wrong plan made so is one a key would not have saved.
+   */
+  confident?: boolean;
 }
 
 export interface EvalReport {
@@ -394,6 +400,7 @@ export async function runEval(cases: EvalCase[], options: {
         let difference: string | null;
         let planned = 'error';
         let tools: string[] = [];
+        let confidentLast = false;
         const turns: NonNullable<CaseResult['turns']> = [];
         try {
           let token = tokens.get(c.user);
@@ -413,7 +420,11 @@ export async function runEval(cases: EvalCase[], options: {
             continue;
           }
           let last: TurnRecord | null = null;
-          const planners = options.claude?.alwaysModel ? options.planners().map(belowFastPath) : options.planners();
+          let decided: Decision | null = null;
+          let confident = false;
+          // Watched as the route sees them: after --always-model's lowering, so `confident` means the fast path was taken.
+          const planners = (options.claude?.alwaysModel ? options.planners().map(belowFastPath) : options.planners())
+            .map((p) => watched(p, (d) => { decided = d; }));
           // A brain (and its usage ledger) per case: the daily budget of one case never turns the next one offline.
           const claude = options.claude && new ClaudeBrain({
             secrets: { read: [environmentStore(options.claude.env)], write: null, writeNote: '' },
@@ -426,6 +437,9 @@ export async function runEval(cases: EvalCase[], options: {
             limiter: new RateLimiter({ limit: 1000 }), ...(claude && { claude }),
             onTurn: (record) => {
               last = record;
+              // A turn that planned nothing (a picker answered in words) never reaches the route either way.
+              confident = decided !== null && ClaudeBrain.confident(decided);
+              decided = null;
               turns.push({ planner: record.planner, usage: record.usage });
               options.onTurn?.(c.id, record);
             },
@@ -437,11 +451,12 @@ export async function runEval(cases: EvalCase[], options: {
           const turn = last as TurnRecord | null;
           planned = turn ? plannedLabel(turn, expectedLabel(c.expect)) : 'error';
           tools = turn?.calls.map((call) => call.tool) ?? [];
+          confidentLast = confident;
           difference = compare((await lookup.substitute(c.expect)) as EvalCase['expect'], last!);
         } catch (error) {
           difference = error instanceof Error ? error.message : String(error);
         }
-        const result: CaseResult = { id: c.id, difference, category: categoryOf(c), expected: expectedLabel(c.expect), planned, tools, turns };
+        const result: CaseResult = { id: c.id, difference, category: categoryOf(c), expected: expectedLabel(c.expect), planned, tools, turns, confident: confidentLast };
         results.push(result);
         options.onResult?.(result);
       }
@@ -460,6 +475,19 @@ export interface ClaudeEvalOptions {
   /** Every turn to the model: the rule planner's confidence is held below the fast path's. */
   alwaysModel?: boolean;
   idleTimeoutMs?: number;
+}
+
+/** The planner as it is, telling `seen` each decision of it that the assistant would accept. */
+function watched(planner: Planner, seen: (decision: Decision) => void): Planner {
+  return {
+    name: planner.name,
+    plan: async (input) => {
+      const decision = await planner.plan(input);
+      const parsed = decisionSchema.safeParse(decision);
+      if (parsed.success) seen(parsed.data);
+      return decision;
+    },
+  };
 }
 
 /** The planner made unsure enough that `ClaudeBrain.route` never takes the fast path (direct and clarify need more still). */

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { compare, parseCases, runEval } from '../../scripts/eval-harness.js';
+import { belowFastPath, compare, parseCases, runEval } from '../../scripts/eval-harness.js';
 import { RulePlanner } from '../../src/main/assistant/planner/rule-planner.js';
 import type { TurnRecord } from '../../src/main/assistant/assistant.js';
 import { TEST_BOOK } from '../helpers/backend.js';
@@ -8,20 +8,22 @@ import { TEST_BOOK } from '../helpers/backend.js';
 // The cast is the same in every book; a small filler keeps this quick.
 const book = { ...TEST_BOOK, seed: 'eval-book' };
 
-describe('planner evaluation (npm run eval)', () => {
-  it('passes the public golden set and the project cases at 95% or better', async () => {
-    // A copy of the public set (shared/eval/golden.jsonl), so a clean clone has it.
+describe('planner evaluation (npm run eval, npm run eval:ratchet)', () => {
+  // The pass rates are the ratchet's (docs/eval.md), a CI step of its own; here only the harness itself, on two cases.
+  it('runs a case end to end, and marks a plan sure enough for the fast path as confident', async () => {
     const golden = parseCases(await readFile(new URL('../fixtures/golden.jsonl', import.meta.url), 'utf8'));
-    const ours = parseCases(await readFile(new URL('../fixtures/assistant-cases.jsonl', import.meta.url), 'utf8'));
-    const results = await runEval([...golden, ...ours], { planners: () => [new RulePlanner()], book });
-    const failed = results.filter((r) => r.difference !== null);
-    expect(results.length).toBe(golden.length + ours.length);
-    expect(failed.length / results.length, failed.map((f) => `${f.id}: ${f.difference}`).join('\n')).toBeLessThanOrEqual(0.05);
+    const cases = golden.filter((c) => c.id === 'pnl-today');
+    expect(cases).toHaveLength(1);
+    const [sure] = await runEval(cases, { planners: () => [new RulePlanner()], book });
+    expect(sure).toMatchObject({ id: 'pnl-today', difference: null, confident: true });
+    // The same plan held under the threshold: the desk would have asked Claude, so it is not a confident one.
+    const [unsure] = await runEval(cases, { planners: () => [belowFastPath(new RulePlanner())], book });
+    expect(unsure).toMatchObject({ id: 'pnl-today', difference: null, confident: false });
   }, 120_000);
 
   const record = (over: Partial<TurnRecord>): TurnRecord => ({
     requestId: 'r', userId: 'u', planner: 'rules', intent: 'pnl', outcome: 'answered', calls: [], clarify: null, picker: null,
-    envelopes: [], flaggedFigures: [], notes: [], timingsMs: { plan: 0, gate: 0, tools: 0, total: 0 }, epochMs: { start: 0, card: null }, usage: null, fallback: null, ...over,
+    envelopes: [], flaggedFigures: [], notes: [], timingsMs: { plan: 0, gate: 0, tools: 0, total: 0 }, epochMs: { start: 0, card: null }, usage: null, fallback: null, rowAsks: [], ...over,
   });
 
   it('compares plans as AGENT.md says: subset args, dates by day, calls in any order, tool lists', () => {

@@ -17,7 +17,7 @@ const evalCase = (over: Record<string, unknown>): EvalCase => evalCaseSchema.par
 
 const record = (over: Partial<TurnRecord>): TurnRecord => ({
   requestId: 'r', userId: 'u', planner: 'rules', intent: 'pnl', outcome: 'answered', calls: [], clarify: null, picker: null,
-  envelopes: [], flaggedFigures: [], notes: [], timingsMs: { plan: 0, gate: 0, tools: 0, total: 0 }, epochMs: { start: 0, card: null }, usage: null, fallback: null, ...over,
+  envelopes: [], flaggedFigures: [], notes: [], timingsMs: { plan: 0, gate: 0, tools: 0, total: 0 }, epochMs: { start: 0, card: null }, usage: null, fallback: null, rowAsks: [], ...over,
 });
 
 describe('summarizeResults', () => {
