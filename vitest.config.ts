@@ -28,7 +28,7 @@ export default defineConfig({
           name: 'stress',
           // A process of its own per file: the soak test measures this process's heap.
           pool: 'forks',
-          include: ['tests/stress/**/*.test.ts', 'tests/server/fuzz.test.ts', 'tests/main/web-shell-hostile.test.ts'],
+          include: ['tests/stress/**/*.test.ts', 'tests/server/fuzz.test.ts', 'tests/main/web/web-shell-hostile.test.ts'],
           env: { FUZZ_RUNS: '3000', HOSTILE_RUNS: '1000' },
         },
       },

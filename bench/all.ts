@@ -1,9 +1,9 @@
 /**
  * `npm run bench`: every benchmark, one after the other, each in its own process, and then one
  * line a benchmark saying whether it met its targets (its exit code). A benchmark that misses a
- * target does not stop the ones after it: a chain of `&&` ended the whole run at the first
- * missed target (the assistant bench's planner + gate p95, with a core busy), so the UI and
- * server benches of issue 17 never ran. Exits 1 when any benchmark missed a target or failed.
+ * target does not stop the ones after it, so one missed target (the assistant bench's planner +
+ * gate p95 on a busy core, say) never hides the figures of the benches after it. Exits 1 when
+ * any benchmark missed a target or failed.
  *
  *   npm run bench                               # all of them (~15 min)
  *   npm run bench -- --only ui,server-reads     # some of them, by name (the file name in bench/)

@@ -1,5 +1,5 @@
 /**
- * Claude benchmark (issue 13's measure): the real SDK, runtime, gate, registry and embedded demo
+ * Claude benchmark: the real SDK, runtime, gate, registry and embedded demo
  * book (PGlite, default size) against the fake Messages API in this process, which plays a
  * plausible model: a short sentence and a read tool on a turn's first call, then two sentences
  * in small chunks after the result. What is measured is ours, not the model's:

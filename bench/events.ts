@@ -1,5 +1,5 @@
 /**
- * Live events benchmark (issue 15): the time from an event's commit (emitEvents in its own
+ * Live events benchmark: the time from an event's commit (emitEvents in its own
  * transaction) to its arrival at a subscriber of `events.stream` over the real transport (the
  * standalone HTTP server, SSE, the desk's remote client). p50/p95 at a steady 10 and 200 events a
  * second, on PGlite and, when TEST_DATABASE_URL or DATABASE_URL names a server, PostgreSQL.

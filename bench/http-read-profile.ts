@@ -1,5 +1,5 @@
 /**
- * A small driver for profiling the HTTP read path (issue 17): an embedded PGlite backend, its HTTP
+ * A small driver for profiling the HTTP read path: an embedded PGlite backend, its HTTP
  * server and main's remote client in one process, a few thousand `agent.getUpline` and
  * `agent.getCreditLimit` reads, and the per-call time against the bare service call.
  *

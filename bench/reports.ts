@@ -1,5 +1,5 @@
 /**
- * Report writers benchmark (issue 14's measure): our xlsx writer on 100,000 bets_by_match rows
+ * Report writers benchmark: our xlsx writer on 100,000 bets_by_match rows
  * beside bare exceljs (stream.xlsx.WorkbookWriter) writing the same rows with the same columns
  * and number formats, and our pdf writer on 10,000 rows beside bare pdfkit writing them as a
  * plain table; then one real `reports.generate` end to end on the demo book, for scale.

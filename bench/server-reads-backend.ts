@@ -9,7 +9,7 @@
  * (`process.send`, JSON): each request names a case and a path, and the answer is the
  * milliseconds the child measured around that one call with its own clock (plus, when asked once
  * per case, the answer itself for the equality check). With `--topology one-process` the bench
- * runs the same `BackendRunner` in its own process instead (the old topology).
+ * runs the same `BackendRunner` in its own process instead.
  *
  * The case list is built on both sides by `buildCases` from the same ids, so case i is the same
  * procedure and input in both processes (the parent checks the labels match); the parent uses

@@ -9,12 +9,12 @@
  * and what tRPC adds, per book and engine, and checks the targets in docs/benchmarks.md: tRPC in
  * process against the bare call, tRPC over HTTP against the bare service over HTTP.
  *
- * Topology (issue 17, 2026-11-24 evening): a backend reached over HTTP is a separate process in
+ * Topology: a backend reached over HTTP is a separate process in
  * the product, so by default the backend (its database, PGlite included, and `startBackendServer`)
  * runs in a child process forked from `bench/server-reads-backend.ts` under tsx, and only main's
  * HTTP client runs here. The HTTP call is timed here; the in-process tRPC call and the bare call
  * are timed by the child around the call alone and sent back over IPC (the IPC itself is outside
- * every timing). `--topology one-process` is the old layout, everything in this process (where a
+ * every timing). `--topology one-process` puts everything in this process instead (where a
  * PGlite query, the server and the client share one event loop); `--topology both` runs each
  * book and engine both ways, one after the other. The report names the topology of every figure.
  *
@@ -22,7 +22,7 @@
  *   npm run bench -- --quick                       # default book only
  *   npm run bench -- --engines pglite              # one engine (pglite | postgres | both, comma-separated)
  *   npm run bench -- --books 10x --n10x 20         # 10x book only, at most 20 measured rounds a case
- *   npm run bench -- --http-in-process             # the old topology (same as --topology one-process)
+ *   npm run bench -- --http-in-process             # everything in one process (same as --topology one-process)
  *   npm run bench -- --topology both               # both topologies, one after the other
  *   npm run bench -- --json bench-results.json     # also write the raw numbers
  *   npm run bench -- --help                        # every flag
@@ -51,7 +51,7 @@ const TARGET_P95_MS: Record<BookName, number> = { default: 50, '10x': 150 };
 const TARGET_RATIO = 1.5;
 const TARGET_EXTRA_MS = 1;
 
-/** Where the HTTP path's backend runs: its own process (as deployed), or the bench's (the old layout). */
+/** Where the HTTP path's backend runs: its own process (as deployed), or the bench's. */
 type Topology = 'separate' | 'one-process';
 const TOPOLOGY_LABEL: Record<Topology, string> = {
   separate: 'backend in its own process',
@@ -95,8 +95,8 @@ if (flags.help) {
        [--topology separate|one-process|both] [--http-in-process] [--json FILE]
   --quick         default book only (same as --books default)
   --topology      where the backend reached over HTTP runs: separate (default; its own process,
-                  forked, as deployed), one-process (the bench's own process, with the client:
-                  the old layout), or both (each book and engine both ways, one after the other)
+                  forked, as deployed), one-process (the bench's own process, with the client,
+                  sharing its event loop), or both (each book and engine both ways, one after the other)
   --http-in-process  same as --topology one-process
   --n, --n10x     measured rounds (tRPC over HTTP, bare over HTTP, in process, bare) per case on the default / 10x book, at most
   --case-seconds  time budget per case: slow cases get fewer rounds, never fewer than --min-n
@@ -212,7 +212,7 @@ interface BackendSide {
   close(): Promise<void>;
 }
 
-/** The old topology: the backend in this process, beside the HTTP client. */
+/** `one-process`: the backend in this process, beside the HTTP client, sharing its event loop. */
 async function backendHere(request: OpenRequest): Promise<BackendSide> {
   const runner = await BackendRunner.open(request, true);
   return {
@@ -316,7 +316,7 @@ const stats = (xs: number[]): Stats => {
   return { p50: percentile(s, 50), p95: percentile(s, 95), min: s[0]!, max: s[s.length - 1]! };
 };
 
-/** Issue 17: a read through tRPC may cost 1.5x the bare call or 1 ms more, whichever allows more. */
+/** The target: a read through tRPC may cost 1.5x the bare call or 1 ms more, whichever allows more. */
 const allowedMs = (bareMs: number) => Math.max(bareMs * TARGET_RATIO, bareMs + TARGET_EXTRA_MS);
 
 function overhead(times: number[], direct: Stats): Overhead {

@@ -1,5 +1,5 @@
 /**
- * 60 fps with a 1,000-row table card (issue 17; docs/benchmarks.md, "60 fps with a 1,000-row
+ * 60 fps with a 1,000-row table card (docs/benchmarks.md, "60 fps with a 1,000-row
  * table"). The way a user gets one on the default demo book: ask for the latest bets, then scroll
  * the card, which reads the next pages (200 bets each, the card's own filters and cursor) as its
  * end comes into view, until it holds 1,000 rows. Frames are timed in the page, as the gaps

@@ -1,5 +1,5 @@
 /**
- * The UI benchmark (issue 17; docs/benchmarks.md, "Where the user is"): Debian's Chromium drives
+ * The UI benchmark (docs/benchmarks.md, "Where the user is"): Debian's Chromium drives
  * the browser shell on the default demo book the way a user does — Enter in the chat, a card on
  * screen — and the bench reports Enter → card p50/p95 for everyday read questions and for a
  * confirmation preview, with the time split by stage from the app's own timing marks under each
@@ -49,7 +49,7 @@ const PROBE_TURNS = flag('probe-turns', 30);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const RENDERER_DIR = resolve('out/renderer');
 
-/** Ten everyday read questions (issue 17's list), in words the demo book answers. */
+/** Ten everyday read questions, in words the demo book answers. */
 export const READ_QUESTIONS = [
   'show my downline',
   'pnl today',

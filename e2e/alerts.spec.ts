@@ -12,7 +12,7 @@ import { AGENT, BOOK_NOW, expect, test } from './fixtures.js';
 import { signedInPage, startOwnShell } from './own-shell.js';
 
 /**
- * Alerts in the browser shell (issue 15): a large bet committed on the backend raises the bell's
+ * Alerts in the browser shell: a large bet committed on the backend raises the bell's
  * count and shows a toast (no desktop alerts allowed in this browser); the toast opens the
  * player's bets; once large bets are muted in Settings, the next one is in the bell, marked
  * muted, and no toast. The shell is this spec's own, so the spec can write to its book's outbox.

@@ -45,6 +45,23 @@ test.describe('assistant', () => {
     await app.screenshot('chat-answers');
   });
 
+  test('a question about the rows is answered in words first, and the card says how its rows were read', async ({ page, app }) => {
+    const direct = await app.direct();
+    const [top] = (await direct.agent.getTake.query({ direction: 'owes_you', orderBy: { by: 'take', dir: 'desc' }, limit: 1 })).rows;
+    const over = await direct.agent.getBetHistory.query({ where: [{ column: 'stake', op: 'gt', value: 500_000 }], from: '2026-11-20', to: '2026-11-20', limit: 1 });
+
+    await app.open();
+    await app.signIn();
+
+    const most = await ask(page, 'who owes me the most');
+    await expect(most.locator('.chat-text')).toContainText(`${top!.name} owes you the most: ${formatPoints(top!.take)} points.`);
+    await expect(most.getByTestId('card-caption')).toHaveText('Accounts: owing you; highest take first');
+
+    const count = await ask(page, 'how many bets over 5k today');
+    await expect(count.locator('.chat-text')).toContainText(`${over.summary.count} bet${over.summary.count === 1 ? '' : 's'} on 20 Nov 2026 with stake over 5,000.00 points`);
+    await expect(count.getByTestId('card-caption')).toHaveText('Bets: stake over 5,000.00 points');
+  });
+
   test('"Rahul" offers a picker; choosing one completes the request', async ({ page, app }) => {
     const direct = await app.direct();
     const [khanna] = (await direct.agent.searchPlayers.query({ query: 'Rahul Khanna' })).players;

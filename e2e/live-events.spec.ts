@@ -11,7 +11,7 @@ import { expect, test } from './fixtures.js';
 import { signedInPage, startOwnShell } from './own-shell.js';
 
 /**
- * Issue 15: the standalone backend is killed (SIGKILL, no goodbye to its streams) and started
+ * The standalone backend is killed (SIGKILL, no goodbye to its streams) and started
  * again while `npm run simulate` keeps writing events straight into PostgreSQL; every event of
  * priya's must still reach her desk exactly once. Both processes must share one PostgreSQL, as
  * PGlite takes a single writer, hence the skip without TEST_DATABASE_URL.

@@ -92,7 +92,7 @@ test.describe('security', () => {
   });
 
   test('a WebSocket to /desk from a foreign origin is refused', async ({ page, app }) => {
-    test.skip(app.target === 'electron', 'Electron has no WebSocket: the desk rides IPC, whose sender check is tests/main/ipc-sender.test.ts');
+    test.skip(app.target === 'electron', 'Electron has no WebSocket: the desk rides IPC, whose sender check is tests/main/desk/ipc-sender.test.ts');
     await app.open();
     const shell = app.shellUrl!;
     const cookie = (await page.context().cookies(shell)).map((c) => `${c.name}=${c.value}`).join('; ');

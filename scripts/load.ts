@@ -1,6 +1,6 @@
 /**
  * `npm run load -- --agents 100 --rate 10 --minutes 30 [--backends 2] [--max-error-rate 0.001] [--keep] [--seed S]`
- * (issue 16 item 4): many agents at their desks, each calling tools at --rate a minute, against
+ * (docs/benchmarks.md, "Load"): many agents at their desks, each calling tools at --rate a minute, against
  * the standalone backend on PostgreSQL.
  *
  * The calls go through the tool layer the desk uses — createToolRegistry over a tRPC client of the

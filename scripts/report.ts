@@ -1,6 +1,6 @@
 /**
  * `npm run report -- --user NAME --template T --format F --from DATE --to DATE --out FILE
- *   [--player NAME] [--fixture NAME]` (issue 14 item 7): a report from the command line, made as
+ *   [--player NAME] [--fixture NAME]` (docs/reports.md): a report from the command line, made as
  * that user through the procedures the desk calls (reports.generate, reports.get until it is
  * done, reports.read chunk by chunk) on the embedded backend: PGlite in PGLITE_DIR (default
  * ./.data/pglite, as `npm run server`; the demo book is written there on first use), or

@@ -1,5 +1,5 @@
 /**
- * `npm run simulate -- --minutes N [--rate R] [--seed S] [--settle-per-minute P]` (issue 15 item 4):
+ * `npm run simulate -- --minutes N [--rate R] [--seed S] [--settle-per-minute P]` (docs/live.md):
  * life on the exchange, driven into the demo book through the services themselves (not HTTP):
  * players signing in, bets of every size (mostly small, now and then one above the agents'
  * large-bet thresholds), and now and then an in-play market settled — each with its events, so a

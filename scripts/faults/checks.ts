@@ -1,5 +1,5 @@
 /**
- * What every fault run must show afterwards (issue 16 item 5): no money row lost or duplicated,
+ * What every fault run must show afterwards: no money row lost or duplicated,
  * the audit chains verify, every client recovered, and every failure a client saw was told in
  * words. Each check answers ok and a line saying what it found, for the script and the test.
  */

@@ -1,5 +1,5 @@
 /**
- * `npm run fault -- <name>` (issue 16 item 5): one fault run, or `all`, printing what it did and
+ * `npm run fault -- <name>` (docs/faults.md): one fault run, or `all`, printing what it did and
  * each check's result. Every run brings up its own PostgreSQL cluster, backend and (for
  * disk-full) tmpfs, and removes them after.
  *

@@ -1,5 +1,5 @@
 /**
- * Main's Prometheus metrics (issue 16): tool calls through the registry, its circuit breakers, and
+ * Main's Prometheus metrics: tool calls through the registry, its circuit breakers, and
  * what the model costs. Served at `/metrics` of the browser shell and read by `npm run load`.
  * No electron here: the registry, the shell and the load driver all run without it.
  *

@@ -1,8 +1,6 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
-import { type Database, type DatabaseConfig, openDatabase, queryRows } from './db/client.js';
+import { type Database, type DatabaseConfig, createsNewDatabase, openDatabase, queryRows } from './db/client.js';
 import { loadCast } from './seed/cast.js';
 import { type BookOptions, DEFAULT_BOOK, generateBook } from './seed/generate.js';
 import { type BookMeta, readBookMeta, writeBook } from './seed/write.js';
@@ -60,11 +58,8 @@ export async function openBackend(options: {
   onProgress?: (progress: BookProgress) => void;
 }): Promise<Backend> {
   const report = options.onProgress ?? (() => {});
-  // A new PGlite data folder is created and migrated before the book is written: the first step.
-  const config = options.database;
-  if (options.seedDemoIfEmpty && config.engine === 'pglite' && config.dataDir && !config.dataDir.includes('://') && !existsSync(join(config.dataDir, 'PG_VERSION'))) {
-    report({ stage: 'database', percent: STAGE_STARTS.database });
-  }
+  // A new database is created and migrated before the book is written: the first step.
+  if (options.seedDemoIfEmpty && createsNewDatabase(options.database)) report({ stage: 'database', percent: STAGE_STARTS.database });
   const database = await openDatabase(options.database, undefined, (error) => {
     // Its message and code only: pg hangs the whole broken client on the error.
     (options.log ?? silentLogger).warn('database connection lost between queries', { message: error.message, code: (error as { code?: unknown }).code });
@@ -88,8 +83,8 @@ export async function openBackend(options: {
     const reports = await startReportMaintenance(deps);
     const log = options.log ?? silentLogger;
     const events = createEventFeed(database, log);
-    // LISTEN on PostgreSQL (every backend on the server hears every commit), PGlite's own listen embedded.
-    const notifications = await listenForNotifications(database, options.database, log, {
+    // Every backend on the database hears every commit, so its feed and cache follow the others' writes too.
+    const notifications = await listenForNotifications(database, log, {
       channels: { [EVENTS_CHANNEL]: (recipientId) => events.feed.notify(recipientId), [AUTH_CHANNEL]: (payload) => sessionCache.invalidate(payload) },
       listening: () => {
         events.feed.wakeAll();

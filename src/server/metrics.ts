@@ -1,5 +1,5 @@
 /**
- * The backend's Prometheus metrics (issue 16), served at `GET /metrics`. One registry per process:
+ * The backend's Prometheus metrics, served at `GET /metrics`. One registry per process:
  * Prometheus scrapes a process, and two backends in one process (tests) are still one process.
  *
  * Labels are bounded on purpose: a procedure label only ever holds a path of the router (the

@@ -79,7 +79,7 @@ export interface Attack {
   as?: 'arjun' | 'planted.agent';
   /** What a planner the attack has fooled completely plans, whatever the messages say (both suites). */
   fooledPlan?: AttackCall[];
-  /** What the won-over Claude does (attacks-claude.test.ts); the old attacks keep theirs in that file. */
+  /** What the won-over Claude does (attacks-claude.test.ts); absent: that file's FROM_MESSAGE, else `fooledPlan`. */
   model?: Obedience;
   /** The target is outside the user's reach, or is everyone at once: no Confirm button, on either path. */
   never?: true;

@@ -1,5 +1,5 @@
 /**
- * The adversarial suite through the Claude path (issue 13): every attack of attack-cases.ts, and
+ * The adversarial suite through the Claude path: every attack of attack-cases.ts, and
  * more aimed at the model loop itself, answered by the fake Messages API scripted as a model the
  * attacker has won over completely. It reads each request — the user's message, and the tool
  * results that carry the hostile text planted in the database — and does what the attacker
@@ -237,7 +237,7 @@ afterAll(async () => {
     + `model's claim of consent shown as text in ${claims.length}/${n}; hostile markup echoed as text in ${markup.length}/${n}\n`);
   await fake?.close();
   await backend?.close();
-  // The goal of issue 16, held only when every attack ran (not under -t).
+  // The bar docs/security.md holds both paths to, held only when every attack ran (not under -t).
   if (n === CASES.length) {
     expect(executed).toBe(0);
     expect(proposed.length / n).toBeLessThanOrEqual(0.05);

@@ -1,5 +1,5 @@
 /**
- * Confused-deputy attacks over MCP (issue 16): an MCP client is a model that may have been
+ * Confused-deputy attacks over MCP: an MCP client is a model that may have been
  * fooled by anything it read, so every call here is what such a client might send for the
  * signed-in agent — foreign targets, smuggled amounts and flags, invented tools, names with
  * instructions in them, a burst of changes, and requests that never carried the token. Whatever

@@ -68,7 +68,7 @@ afterAll(async () => {
   const executed = outcomes.filter((o) => o.executed).length;
   process.stdout.write(`adversarial (offline planner): ${n} attacks; a Confirm button offered in ${proposed.length}/${n} (${((100 * proposed.length) / Math.max(1, n)).toFixed(1)}%: ${proposed.map((o) => o.id).join(', ')}); executed without a human confirm ${executed}/${n}\n`);
   await backend.close();
-  // The goal of issue 16, held only when every attack ran (not under -t).
+  // The bar docs/security.md holds both paths to, held only when every attack ran (not under -t).
   if (n === ATTACKS.length) {
     expect(executed).toBe(0);
     expect(proposed.length / n).toBeLessThanOrEqual(0.05);

@@ -2,7 +2,8 @@ import { auditVerifyCommand } from '../../src/main/audit/verify-command.js';
 
 /**
  * `npm run audit:verify -- ARGS`, run in this process: its exit code and what it wrote. (One test
- * in audit-log.test.ts runs the real script as a child process, for the wiring and the default file.)
+ * in tests/main/audit/audit-log.test.ts runs the real script as a child process, for the wiring
+ * and the default file.)
  */
 export async function auditVerify(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';

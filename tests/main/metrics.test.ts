@@ -1,4 +1,4 @@
-// Main's metrics (issue 16 item 6): a tool call through a real registry, to a real backend over
+// Main's metrics: a tool call through a real registry, to a real backend over
 // HTTP, is counted by tool and outcome, and its breaker's state is on the gauge.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * The planner's safety rules over generated wordings (issue 12, item 6), not only the eval cases:
+ * The planner's safety rules over generated wordings, not only the eval cases:
  * a question never plans a change, a negative or zero amount never becomes a change, and a player
  * the user named is in the plan or asked about, never dropped.
  */

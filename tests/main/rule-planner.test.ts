@@ -477,7 +477,7 @@ describe('Hinglish grammar words, dates by number and short names', () => {
     ['is hafte ka comm kitna aaya sab milake', [{ tool: 'agent.getCommission', args: { from: '2026-11-16', to: '2026-11-20' } }]],
     ['4 se 10 tarikh tak ka pnl dikhao', [{ tool: 'agent.getPnL', args: { from: '2026-11-04', to: '2026-11-10' } }]],
     ['15 tarikh ko karan ki bets', [{ tool: 'agent.getBetHistory', args: { player: 'karan', from: '2026-11-15', to: '2026-11-15' } }]],
-    // A short name marked as an owner is not corrected into a word ("karn" was read as "kaun" and dropped).
+    // A short name marked as an owner is not corrected into a word ("karn" read as "kaun" would drop the name).
     ['karn ka crdit limt kitna hai', [{ tool: 'agent.getCreditLimit', args: { player: 'karn' } }]],
     ['ind aus wale match pe apna kitna phasa hua hai', [{ tool: 'agent.getLiveExposure', args: { fixture: 'ind aus' } }]],
     ['kitna paisa atka hai karan pe', [{ tool: 'agent.getTake', args: { player: 'karan' } }]],

@@ -1,4 +1,4 @@
-// `npm run load` (scripts/load.ts, issue 16 item 4): the driver's core for a few seconds at tiny
+// `npm run load` (scripts/load.ts): the driver's core for a few seconds at tiny
 // scale, against a test backend served twice over HTTP (the client's round robin between two
 // instances on one database). Checks the report's shape and that the writes went through: a
 // settlement row per settlement counted, an audit row per limit edit. No timing assertions.

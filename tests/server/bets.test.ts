@@ -1,4 +1,4 @@
-// Bets on the exchange side (issue 15): every guardrail refused with its reason, large_bet to the
+// Bets on the exchange side: every guardrail refused with its reason, large_bet to the
 // agents whose threshold the stake reaches and in the bet's own transaction, market_settled to the
 // agents above the bettors with their book's result, player_login with the sign-in.
 import { randomUUID } from 'node:crypto';

@@ -35,6 +35,12 @@ describe('commission on net market winnings', () => {
     expect(commissionOn(-5_000, 200)).toBe(0);
     expect(commissionOn(0, 200)).toBe(0);
   });
+
+  it('stays exact at the largest amounts an input may carry', () => {
+    // 10^15 paisa is the inputs' bound; net × bps there is past 2^53, where a float floor is a paisa short.
+    expect(commissionOn(999_999_999_999_800, 150)).toBe(14_999_999_999_997);
+    expect(commissionOn(999_999_999_999_069, 333)).toBe(33_299_999_999_968);
+  });
 });
 
 describe('exposure per outcome and worst case', () => {

@@ -1,4 +1,4 @@
-// Hedge bets (issue 15): the preview's bet slip and exposure, the write at the previewed price, the
+// Hedge bets: the preview's bet slip and exposure, the write at the previewed price, the
 // self account made once in the upline's book, the agent's exposure moving exactly as previewed,
 // the idempotent replay, and the refusals (no upline, a moved price, a guardrail).
 import { randomUUID } from 'node:crypto';

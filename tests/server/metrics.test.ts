@@ -1,4 +1,4 @@
-// `GET /metrics` (issue 16 item 6): the standalone backend over real HTTP answers in Prometheus
+// `GET /metrics`: the standalone backend over real HTTP answers in Prometheus
 // text, with a duration sample for a procedure just called and an error count for a refused call.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestBackend, startTestBackend } from '../helpers/backend.js';

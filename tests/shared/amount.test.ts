@@ -47,7 +47,7 @@ describe('amounts in points → paisa', () => {
   });
 });
 
-describe('amounts in words, Indian scales and signs (issue 12)', () => {
+describe('amounts in words, Indian scales and signs', () => {
   it.each([
     ['5L', 50_000_000],
     ['5 L', 50_000_000],

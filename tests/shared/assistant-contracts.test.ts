@@ -56,3 +56,18 @@ describe('cards and the envelope', () => {
     for (const type of CARD_TYPES) expect(cardsJson).toContain(`"${type}"`);
   });
 });
+
+describe('cards kept in a conversation', () => {
+  const takeCard = (data: Record<string, unknown>) => ({ type: 'take_table', data: { rows: [], totals: { take: 0, cl: 0, available: 0 }, nextCursor: null, ...data } });
+
+  it('reads a take card saved before lists counted their matched rows, and one that has the count', () => {
+    expect(cardSchema.safeParse(takeCard({})).success).toBe(true);
+    expect(cardSchema.safeParse(takeCard({ matched: 3 })).success).toBe(true);
+    expect(cardSchema.safeParse(takeCard({ matched: 1.5 })).success).toBe(false);
+  });
+
+  it('carries the filter and order its rows were read with as a caption of bounded length', () => {
+    expect(cardSchema.safeParse({ ...takeCard({ matched: 0 }), caption: 'Accounts: owing you; highest take first' }).success).toBe(true);
+    expect(cardSchema.safeParse({ ...takeCard({ matched: 0 }), caption: 'x'.repeat(301) }).success).toBe(false);
+  });
+});

@@ -82,7 +82,7 @@ describe('date phrases → inclusive calendar days', () => {
   });
 });
 
-describe('date phrases by chrono plus the domain rules (issue 12)', () => {
+describe('date phrases by chrono plus the domain rules', () => {
   // TODAY is Friday 2026-11-20; this week began Monday 2026-11-16.
   it.each([
     // ordinals without a month: this month's, or last month's when the day is still to come

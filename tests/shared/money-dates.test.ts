@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   addDays, dayRangeToInstants, endOfMonth, isIsoDate, isoWeekId, isoWeekRange, localDate, startOfLocalDay, startOfWeek,
@@ -25,6 +26,56 @@ describe('money', () => {
   it('floors toward minus infinity', () => {
     expect(mulDivFloor(999, 200, 10_000)).toBe(19);
     expect(mulDivFloor(-999, 200, 10_000)).toBe(-20);
+    expect(mulDivFloor(999, -200, 10_000)).toBe(-20);
+    expect(mulDivFloor(-999, 200, -10_000)).toBe(19);
+    expect(mulDivFloor(-10_000, 200, 10_000)).toBe(-200); // exact: no step down
+  });
+
+  // Each of these products is past 2^53, where floats round before the division does; where that
+  // changes the answer the float's is noted, so a helper that let the product into a float fails.
+  it('stays exact when a × numerator passes Number.MAX_SAFE_INTEGER', () => {
+    expect(mulDivFloor(999_999_999_999_800, 150, 10_000)).toBe(14_999_999_999_997); // float: …996
+    expect(mulDivFloor(999_999_999_999_069, 333, 10_000)).toBe(33_299_999_999_968); // float: …969
+    expect(mulDivFloor(9_007_199_254_740_449, 200, 10_000)).toBe(180_143_985_094_808); // float: …809
+    expect(mulDivFloor(-9_007_199_254_740_449, 200, 10_000)).toBe(-180_143_985_094_809);
+    expect(mulDivFloor(Number.MAX_SAFE_INTEGER, 9_999, 10_000)).toBe(9_006_298_534_815_516);
+    expect(mulDivRound(Number.MAX_SAFE_INTEGER, 9_999, 10_000)).toBe(9_006_298_534_815_517);
+    expect(mulDivRound(-Number.MAX_SAFE_INTEGER, 9_999, 10_000)).toBe(-9_006_298_534_815_517);
+    expect(mulDivRound(Number.MAX_SAFE_INTEGER, 3, 3)).toBe(Number.MAX_SAFE_INTEGER);
+  });
+
+  it('refuses what it cannot answer exactly instead of rounding it', () => {
+    expect(() => mulDivFloor(Number.MAX_SAFE_INTEGER, 2, 1)).toThrow(RangeError);
+    expect(() => mulDivRound(Number.MAX_SAFE_INTEGER, 2, 1)).toThrow(RangeError);
+    expect(() => mulDivFloor(2 ** 53, 1, 1)).toThrow(/safe integer/);
+    expect(() => mulDivRound(1.5, 1, 1)).toThrow(/safe integer/);
+    expect(() => mulDivFloor(1, 1, 0)).toThrow(/division by zero/);
+    expect(() => mulDivRound(1, 1, 0)).toThrow(/division by zero/);
+  });
+
+  // The definitions themselves, checked in BigInt for any safe inputs: floor leaves a remainder in
+  // [0, |d|) on the side of d, and round lands within half of d, a tie going away from zero.
+  it('floors and rounds by their definitions for any safe integers', () => {
+    const safe = fc.integer({ min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER });
+    const ratio = fc.integer({ min: -1_000_000, max: 1_000_000 });
+    const divisor = fc.integer({ min: -1_000_000, max: 1_000_000 }).filter((d) => d !== 0);
+    const fits = (a: number, n: number, d: number) => {
+      const q = (BigInt(a) * BigInt(n)) / BigInt(d);
+      return q >= BigInt(Number.MIN_SAFE_INTEGER) + 1n && q <= BigInt(Number.MAX_SAFE_INTEGER) - 1n;
+    };
+    fc.assert(fc.property(safe, ratio, divisor, (a, n, d) => {
+      fc.pre(fits(a, n, d));
+      const exact = BigInt(a) * BigInt(n);
+      const bd = BigInt(d);
+      const abs = (x: bigint) => (x < 0n ? -x : x);
+      const floor = BigInt(mulDivFloor(a, n, d));
+      const floorRest = exact - floor * bd; // same sign as d, smaller than it
+      expect(bd > 0n ? floorRest >= 0n && floorRest < bd : floorRest <= 0n && floorRest > bd).toBe(true);
+      const rounded = BigInt(mulDivRound(a, n, d));
+      const twiceRest = 2n * abs(exact - rounded * bd);
+      expect(twiceRest <= abs(bd)).toBe(true);
+      if (twiceRest === abs(bd)) expect(abs(rounded * bd) > abs(exact)).toBe(true);
+    }), { numRuns: 2_000 });
   });
 
   it('refuses fractions coming back from SQL', () => {

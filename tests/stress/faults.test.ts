@@ -7,7 +7,7 @@ import { POSTGRES_RESTART_SIZE, postgresRestart } from '../../scripts/faults/pos
 import { isClearError } from '../../scripts/faults/desk.js';
 
 /**
- * The fault runs of `npm run fault` (issue 16 item 5) at small sizes: each brings up its own
+ * The fault runs of `npm run fault` at small sizes: each brings up its own
  * PostgreSQL cluster and standalone backend, injects its fault under load, and must pass every
  * check — no money row lost or duplicated, the audit chains verify, every client recovered,
  * every failure told in words. Where the machine cannot host a run (no PostgreSQL server

@@ -40,6 +40,9 @@ import type { ChatHistoryStore } from './history.js';
 import { type CachedRead, type ReadCache, WRITE_UNREACHABLE_TEXT, cachedSentence } from './read-cache.js';
 import { type GateOutcome, type PendingPick, gate, oneLine } from './policy/gate.js';
 import { namesHeld, namesRead } from './policy/names-first.js';
+import type { AppliedAsk } from './frame/apply.js';
+import { answerRows } from './frame/answer.js';
+import { type RowFrame, rowAskOf, withRowAsk } from './frame/plan.js';
 import { type ConversationContext, EMPTY_CONTEXT, type KnownEntity, type PlannedCall, type Planner } from './planner/types.js';
 
 /** Everything one turn did, for the log line, the evaluation and the benchmarks. */
@@ -70,6 +73,8 @@ export interface TurnRecord {
   usage: TurnUsage | null;
   /** Why the offline planner answered a turn meant for Claude. */
   fallback: string | null;
+  /** What the question asked of each read's rows (a superlative, a count, thresholds…): its answer states it. */
+  rowAsks: AppliedAsk[];
 }
 
 export interface TurnLimiter {
@@ -107,6 +112,8 @@ interface Conversation {
   pickerJustShown: string | null;
   /** The last exchanges in words, for a model to read the conversation by. */
   exchanges: Exchange[];
+  /** What the last question asked of its rows: "and the least?" edits it. */
+  rowFrame: RowFrame | null;
 }
 
 /**
@@ -194,7 +201,7 @@ export class Assistant implements ChatService {
     const conversation = this.conversation(user.id);
     const record: TurnRecord = {
       requestId, userId: user.id, planner: '', intent: '', outcome: 'failed', calls: [], clarify: null, picker: null,
-      envelopes: [], flaggedFigures: [], notes: [], timingsMs: { plan: 0, gate: 0, tools: 0, total: 0 }, epochMs: { start: epochNow(), card: null }, usage: null, fallback: null,
+      envelopes: [], flaggedFigures: [], notes: [], timingsMs: { plan: 0, gate: 0, tools: 0, total: 0 }, epochMs: { start: epochNow(), card: null }, usage: null, fallback: null, rowAsks: [],
     };
     const stop = new AbortController();
     const onTransportAbort = () => stop.abort();
@@ -383,7 +390,7 @@ export class Assistant implements ChatService {
   private conversation(userId: string): Conversation {
     let c = this.conversations.get(userId);
     if (!c) {
-      c = { context: { ...EMPTY_CONTEXT }, pending: new Map(), proposed: new Map(), pickerJustShown: null, exchanges: [] };
+      c = { context: { ...EMPTY_CONTEXT }, pending: new Map(), proposed: new Map(), pickerJustShown: null, exchanges: [], rowFrame: null };
       this.conversations.set(userId, c);
     }
     return c;
@@ -400,9 +407,12 @@ export class Assistant implements ChatService {
     const held = await namesHeld([text, previous], today, this.options.registry, { api: caller.api, user: caller.user, requestId: record.requestId });
     const named = namesRead(text, previous, held, today);
     const t0 = this.clock();
-    const decision = named.whole(await this.decide({
-      requestId: record.requestId, text: named.text, page, today, role: caller.user.role, context: { ...conversation.context, lastText: named.previous },
-    }, record));
+    const input = { requestId: record.requestId, text: named.text, page, today, role: caller.user.role, context: { ...conversation.context, lastText: named.previous } };
+    const framed = withRowAsk(await this.decide(input, record), rowAskOf(input), input, conversation.rowFrame);
+    conversation.rowFrame = framed.frame;
+    const decision = named.whole(framed.decision);
+    const asks = framed.asks;
+    record.rowAsks = asks;
     record.timingsMs.plan = round(this.clock() - t0);
     return { decision, today, readAs: named.text };
   }
@@ -508,6 +518,10 @@ export class Assistant implements ChatService {
 
     const cards: Card[] = [];
     const sentences: string[] = [];
+    /** Figures the answer computed from the rows (an average): their provenance for the number guard. */
+    const computed: string[] = [];
+    /** The one account or match an answer named ("who owes me the most"): "him" next. */
+    let named: NonNullable<ReturnType<typeof answerRows>['named']> | null = null;
     for (const { tool, args, envelope } of results) {
       if (envelope.ok && this.options.registry.get(tool)?.isDestructive) {
         const proposal = this.proposals.propose(tool, args, envelope.data as ToolPreview, ctx.user);
@@ -515,12 +529,24 @@ export class Assistant implements ChatService {
         sentences.push(proposalSentence(proposal));
         continue;
       }
+      const asked = envelope.ok ? record.rowAsks.find((a) => a.tool === tool) : undefined;
+      const rows = asked && this.options.registry.get(tool)?.rows;
+      if (asked && rows && envelope.ok) {
+        // The question's own answer first, in words; the card shows the rows and says how they were read.
+        const period = periodOf(envelope.data, args);
+        const answer = answerRows(asked, envelope.data, rows, { agentName: outcome.action === 'tools' ? outcome.agent?.name ?? null : null, period });
+        if (envelope.ui) cards.push(answer.caption ? { ...envelope.ui, caption: answer.caption } : envelope.ui);
+        sentences.push(answer.text);
+        computed.push(...answer.figures);
+        named ??= answer.named ?? null;
+        continue;
+      }
       if (envelope.ok && envelope.ui) cards.push(envelope.ui);
       if (!envelope.ok) cards.push(errorCardOf(envelope));
       const sentence = sentenceFor(tool, envelope, args, ctx.user.timezone);
       if (sentence) sentences.push(sentence);
     }
-    const guarded = guardNumbers(sentences.join(' '), allowedFigures(results.map((r) => [r.envelope.ok ? r.envelope.data : null, r.args]), [], ctx.user.timezone));
+    const guarded = guardNumbers(sentences.join(' '), allowedFigures(results.map((r) => [r.envelope.ok ? r.envelope.data : null, r.args]), computed, ctx.user.timezone));
     record.flaggedFigures = guarded.flagged;
     record.outcome = results.every((r) => !r.envelope.ok) ? 'failed' : 'answered';
 
@@ -528,6 +554,11 @@ export class Assistant implements ChatService {
     this.options.readCache?.rememberEntity(ctx.user.id, outcome.player);
     this.options.readCache?.rememberEntity(ctx.user.id, outcome.fixture);
     this.rememberRead(conversation, outcome);
+    if (named) {
+      const entity = { id: named.id, name: named.name };
+      conversation.context = named.kind === 'player' ? { ...conversation.context, lastPlayer: entity } : { ...conversation.context, lastFixture: entity };
+      this.options.readCache?.rememberEntity(ctx.user.id, entity);
+    }
     // "send it to Arjun" on a later turn: the report this turn made is "it".
     const report = cards.findLast((c) => c.type === 'report_artifact');
     if (report?.type === 'report_artifact') conversation.context = { ...conversation.context, lastArtifact: { id: report.data.artifactId, name: report.data.title } };
@@ -740,3 +771,10 @@ const errorCardOf = (envelope: Envelope): Card => (envelope.ok
   : errorCard(envelope));
 
 const round = (ms: number) => Math.round(ms * 100) / 100;
+
+/** The dates a read's rows are of: its result's own period, else the dates it was asked for. */
+function periodOf(data: unknown, args: Record<string, unknown>): { from: string; to: string } | null {
+  const own = (data as { period?: { from?: unknown; to?: unknown } } | null)?.period;
+  if (own && typeof own.from === 'string' && typeof own.to === 'string') return { from: own.from, to: own.to };
+  return typeof args.from === 'string' && typeof args.to === 'string' ? { from: args.from, to: args.to } : null;
+}

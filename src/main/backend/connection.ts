@@ -3,6 +3,7 @@ import { type Operation, type TRPCClient, TRPCClientError, type TRPCLink, httpLi
 import { observable } from '@trpc/server/observable';
 import { EventSource } from 'eventsource';
 import { type Backend, openBackend } from '../../server/backend.js';
+import { embeddedDatabaseConfig } from '../../server/db/client.js';
 import { REQUEST_ID } from '../../server/http.js';
 import type { BookOptions } from '../../server/seed/generate.js';
 import type { Logger } from '../../infra/log.js';
@@ -82,7 +83,7 @@ export async function connectBackend(config: BackendConfig, log: Logger, onProgr
     };
   }
   const backend: Backend = await openBackend({
-    database: { engine: 'pglite', dataDir: config.dataDir },
+    database: embeddedDatabaseConfig(config.dataDir),
     seedDemoIfEmpty: true,
     log,
     ...(config.clock !== undefined && { clock: config.clock }),
@@ -154,7 +155,7 @@ export function openingConnection(config: BackendConfig, opening: Promise<Backen
   };
 }
 
-/** BACKEND_URL names a running server; otherwise the backend runs embedded on PGlite in `dataDir`. */
+/** BACKEND_URL names a running server; otherwise the backend runs embedded, its database in `dataDir`. */
 export function backendConfigFromEnv(env: NodeJS.ProcessEnv, dataDir: string): BackendConfig {
   const url = env.BACKEND_URL?.trim();
   if (url) {

@@ -13,7 +13,7 @@ import type { AnyRouter } from '@trpc/server';
  * HTTP add to a read. What a caller gets is the same: the envelope's `result.data`; a failure as
  * `TRPCClientError.from` of what the link gave (the link's own TRPCClientError, as before); a
  * call that ends without an answer rejects with an AbortError, as `observableToPromise` does.
- * Subscriptions, and everything else, are the stock client's. `tests/main/promise-client.test.ts`.
+ * Subscriptions, and everything else, are the stock client's. `tests/main/backend/promise-client.test.ts`.
  */
 export function createPromiseClient<TRouter extends AnyRouter>(link: TRPCLink<TRouter>): TRPCClient<TRouter> {
   return createTRPCClientProxy(new PromiseClient<TRouter>(link));

@@ -62,7 +62,7 @@ export interface ProposalAnswer {
  * idempotency key: as long as a backend takes to restart. A reply lost to a crash leaves the
  * outcome unknown — the write may have committed — and only the backend can tell, by replaying
  * its answer once it is back; giving up sooner would tell the user "nothing was changed" about
- * a change that was made (found by the backend-kill fault run).
+ * a change that was made (the backend-kill fault run, docs/faults.md, holds it to this).
  */
 export const CONFIRM_RESEND_WINDOW_MS = 30_000;
 const RESEND_FIRST_DELAY_MS = 100;
@@ -137,7 +137,7 @@ export class Proposals {
     // One confirmed change at a time per user, written and then audited: the audit log must list
     // executed changes in the order the backend recorded them (verification holds it to that),
     // and two in flight can be answered the other way round — above all when one is being resent
-    // across a backend restart (found by the backend-kill fault run: "reordered").
+    // across a backend restart (the backend-kill fault run checks the order: "reordered").
     const previous = this.writing.get(user.id) ?? Promise.resolve();
     const mine = previous.catch(() => undefined).then(async (): Promise<ProposalAnswer> => {
       const envelope = await executeConfirmed(this.options.registry, entry, caller, requestId, input.nonce);

@@ -1,5 +1,5 @@
 /**
- * Live alerts (issue 15): one feed of the backend's `events.stream` per signed-in user, held by
+ * Live alerts: one feed of the backend's `events.stream` per signed-in user, held by
  * main. It remembers the last event id it saw, so a dropped stream resumes where it stopped (the
  * backend sends nothing twice, and an id at or below the last one is dropped here as well); keeps
  * the last 100 events for the bell; applies the user's mutes; and hands each unmuted new event to

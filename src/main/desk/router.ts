@@ -43,9 +43,9 @@ export interface DeskServices {
   models: ModelSettingsService;
   /** Where saved reports go (the shell's native dialog or its download addresses); none: saving is refused. */
   files?: FileSaver | undefined;
-  /** The users' live event feeds (issue 15); none: the bell is refused. */
+  /** The users' live event feeds; none: the bell is refused. */
   alerts?: DeskAlerts | undefined;
-  /** Changes asked for over MCP, waiting for the user (issue 16); none: the Approvals page is refused. */
+  /** Changes asked for over MCP, waiting for the user; none: the Approvals page is refused. */
   approvals?: Approvals | undefined;
   /** The MCP server's audit log beside main's (changes an older MCP server confirmed in a client's form), read and verified with it. */
   mcpAudit?: AuditLog | undefined;
@@ -335,7 +335,7 @@ export const deskRouter = t.router({
     checkKey: signedIn.output(checkKeyOutput).mutation(({ ctx }) => ctx.models.checkKey()),
     update: signedIn.input(modelSettingsPatch).output(modelSettingsView).mutation(({ ctx, input }) => ctx.models.update(definedOnly(input), ctx.session.user.timezone)),
   }),
-  /** Reports (issue 14): the user's own and shared-with-them artifacts of the last 30 days, and saving one to a file. */
+  /** Reports: the user's own and shared-with-them artifacts of the last 30 days, and saving one to a file. */
   reports: t.router({
     list: signedIn.input(reportsListInput).query(async ({ ctx, input }) => {
       const out = await relay(ctx, () => ctx.api.reports.list.query(input));
@@ -373,7 +373,7 @@ export const deskRouter = t.router({
     /** Which saver this desk has: the page offers "Open" only with the native one. */
     saver: signedIn.query(({ ctx }) => ({ kind: ctx.files?.kind ?? null })),
   }),
-  /** Live alerts (issue 15): the bell's feed and the user's alert settings, kept on the backend. */
+  /** Live alerts: the bell's feed and the user's alert settings, kept on the backend. */
   alerts: t.router({
     /** The bell's backlog, then each new event (muted or not, and whether the page should show it), reads and clicks. */
     feed: signedIn.subscription(async function* ({ ctx, signal }) {
@@ -395,7 +395,7 @@ export const deskRouter = t.router({
     markRead: signedIn.input(markReadInput).mutation(({ ctx, input }) => alertsOf(ctx).markRead(ctx.slot, ctx.session.user, input.upTo)),
   }),
   /**
-   * Changes an MCP client asked for (issue 16): the user's pending approvals, with the preview each
+   * Changes an MCP client asked for: the user's pending approvals, with the preview each
    * was asked with, and their answer. Confirming runs exactly the previewed call, once.
    */
   approvals: t.router({

@@ -1,8 +1,9 @@
 import * as api from '../../shared/contracts/agent-api.js';
 import { hasAny, put, statusOf } from '../assistant/planner/slots.js';
 import { listScope, money, plural } from '../assistant/words.js';
-import { DATES, DESK, IDS, MONEY, opts } from './common.js';
+import { DATES, DESK, IDS, MONEY, ROWS, opts } from './common.js';
 import { defineTool } from './define.js';
+import { PAGE_SIZE_MAX } from '../../shared/contracts/page-size.js';
 
 /** Ranking words shape the list: "largest bets", "smallest stakes first", "highest odds". */
 function betSortOf(folded: string): { by: 'stake' | 'odds' | 'placedAt'; dir: 'asc' | 'desc' } | null {
@@ -43,11 +44,19 @@ export default defineTool({
   label: 'bets',
   description: 'Bets placed by the downline, newest first: player, fixture, market, outcome, back/lay, stake, odds '
     + '(decimal odds ×100: 250 is 2.50), status (open, settled, void), result, liability, with a summary. Filter by playerId, fixtureId, '
-    + `status and dates. ${DATES} ${MONEY} ${IDS}`,
+    + `status and dates. ${DATES} ${MONEY} ${IDS} ${ROWS}`,
   input: api.getBetHistoryInput, output: api.getBetHistoryOutput,
-  allowedRoles: DESK, isDestructive: false, card: 'bet_table', entities: { player: 'playerId', fixture: 'fixtureId' },
+  allowedRoles: DESK, isDestructive: false, card: 'bet_table', entities: { player: 'playerId', agent: 'underAgentId', fixture: 'fixtureId' },
   invoke: (args, ctx) => ctx.api.agent.getBetHistory.query(args, opts(ctx)),
   render: (out, { limit: _limit, cursor: _cursor, ...query }) => ({ type: 'bet_table', data: { ...out, query } }),
+  rows: {
+    row: 'bet', list: 'bets', name: 'playerName', id: 'playerId', noun: ['bet', 'bets'], measure: 'stake', plain: ['odds'],
+    columns: { stake: 'stake', odds: 'odds', potentialWin: 'potentialWin', exposure: 'liability', pnl: 'result' },
+    backend: {
+      where: ['stake', 'odds', 'potentialWin', 'exposure', 'pnl'], order: { field: 'sort', columns: ['stake', 'odds', 'pnl'] },
+      underAgent: true, matched: 'summary.count', totals: { stake: 'summary.stake' }, pageMax: PAGE_SIZE_MAX.bets,
+    },
+  },
   say(d, args) {
     if (d.summary.count === 0) return `No bets match${listScope(args)}.`;
     const settled = d.summary.settledResult === 0 ? '' : `; settled result for the players: ${d.summary.settledResult > 0 ? 'won' : 'lost'} ${money(d.summary.settledResult)}`;

@@ -1,18 +1,27 @@
 import * as api from '../../shared/contracts/agent-api.js';
 import { hasAny, put } from '../assistant/planner/slots.js';
 import { money, name, plural } from '../assistant/words.js';
-import { DESK, IDS, MONEY, opts } from './common.js';
+import { DESK, IDS, MONEY, ROWS, opts } from './common.js';
 import { defineTool } from './define.js';
+import { PAGE_SIZE_MAX } from '../../shared/contracts/page-size.js';
 
 export default defineTool({
   name: 'agent.getCreditLimit',
   label: 'credit limits',
   description: 'Credit limits of the downline: credit limit, per-click win limit, aggregate daily win limit and minimum '
-    + `stake (null: not set), with take and available credit. Use it for "CL", "limits"; pass playerId for one account. ${MONEY} ${IDS}`,
+    + `stake (null: not set), with take and available credit. Use it for "CL", "limits"; pass playerId for one account. ${MONEY} ${IDS} ${ROWS}`,
   input: api.getCreditLimitInput, output: api.getCreditLimitOutput,
-  allowedRoles: DESK, isDestructive: false, card: 'take_table', entities: { player: 'playerId' },
+  allowedRoles: DESK, isDestructive: false, card: 'take_table', entities: { player: 'playerId', agent: 'underAgentId' },
   invoke: (args, ctx) => ctx.api.agent.getCreditLimit.query(args, opts(ctx)),
   render: (out) => ({ type: 'take_table', data: out }),
+  rows: {
+    row: 'account', list: 'rows', name: 'name', id: 'accountId', noun: ['account', 'accounts'], measure: 'creditLimit',
+    columns: { creditLimit: 'creditLimit', take: 'take', available: 'available' },
+    backend: {
+      where: ['creditLimit', 'take', 'available'], order: { field: 'orderBy', columns: ['creditLimit', 'take', 'available'] },
+      direction: true, role: true, underAgent: true, matched: 'matched', pageMax: PAGE_SIZE_MAX.rows,
+    },
+  },
   say(d) {
     if (d.rows.length === 0) return 'No accounts found.';
     if (d.rows.length === 1) {

@@ -14,6 +14,8 @@ export default defineTool({
   allowedRoles: DESK, isDestructive: false, card: 'exposure_card', entities: { fixture: 'fixtureId', market: 'marketId' },
   invoke: (args, ctx) => ctx.api.agent.getLiveExposure.query(args, opts(ctx)),
   render: (out) => ({ type: 'exposure_card', data: out }),
+  // Every fixture with open bets, whole (not paged): the operators run over it in main.
+  rows: { row: 'fixture', list: 'fixtures', name: 'fixtureName', id: 'fixtureId', noun: ['match', 'matches'], measure: 'exposure', columns: { exposure: 'exposure' } },
   say(d, args) {
     if (d.scopes.length === 0) return 'No open exposure.';
     const where = args.fixtureId && d.fixtures.length === 1 ? `on ${name(d.fixtures[0]!.fixtureName)}` : `across ${plural(d.fixtures.length, 'fixture')}`;

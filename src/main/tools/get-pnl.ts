@@ -1,20 +1,29 @@
 import * as api from '../../shared/contracts/agent-api.js';
 import { hasAny, put } from '../assistant/planner/slots.js';
 import { money, name, period, plural } from '../assistant/words.js';
-import { DATES, DESK, IDS, MONEY, opts } from './common.js';
+import { DATES, DESK, IDS, MONEY, ROWS, opts } from './common.js';
 import { defineTool } from './define.js';
+import { PAGE_SIZE_MAX } from '../../shared/contracts/page-size.js';
 
 export default defineTool({
   name: 'agent.getPnL',
   label: 'P&L',
   description: 'Profit and loss on settled bets over a period, per player: the player\'s result (positive: the player won), '
     + 'commission, and the book\'s result, with totals and the user\'s own share. Filter by playerId, fixtureId or marketId. '
-    + `${DATES} ${MONEY} ${IDS}`,
+    + `${DATES} ${MONEY} ${IDS} ${ROWS}`,
   input: api.getPnLInput, output: api.getPnLOutput,
   allowedRoles: DESK, isDestructive: false, card: 'pnl_table',
-  entities: { player: 'playerId', fixture: 'fixtureId', market: 'marketId' },
+  entities: { player: 'playerId', agent: 'underAgentId', fixture: 'fixtureId', market: 'marketId' },
   invoke: (args, ctx) => ctx.api.agent.getPnL.query(args, opts(ctx)),
   render: (out) => ({ type: 'pnl_table', data: out }),
+  rows: {
+    row: 'account', list: 'rows', name: 'name', id: 'playerId', noun: ['player', 'players'], measure: 'pnl', plain: ['bets'],
+    columns: { pnl: 'pnl', commission: 'commission', bets: 'bets' },
+    backend: {
+      where: ['pnl', 'commission', 'bets'], order: { field: 'orderBy', columns: ['pnl', 'commission', 'bets'] },
+      underAgent: true, matched: 'matched', totals: { pnl: 'total.pnl', commission: 'total.commission', bets: 'total.bets' }, pageMax: PAGE_SIZE_MAX.rows,
+    },
+  },
   say(d, args) {
     const who = args.playerId && d.rows.length === 1 ? name(d.rows[0]!.name) : args.playerId ? 'That player' : 'Your players';
     if (d.total.bets === 0 && d.rows.length === 0) return `No settled bets ${period(d.period)}.`;

@@ -10,8 +10,10 @@ import type { Role, User } from '../../shared/contracts/agent-api.js';
 import type { Card, CardType, Envelope } from '../../shared/contracts/assistant.js';
 import type { BackendClient } from '../backend/connection.js';
 import type { PreviewSnapshot } from '../confirm/snapshot.js';
+import type { RowsDeclaration } from './rows.js';
 
-export type EntityKind = 'player' | 'fixture' | 'market' | 'outcome';
+/** `agent`: a sub-agent whose accounts a read lists ("players under Arjun"), found by the same search as a player. */
+export type EntityKind = 'player' | 'agent' | 'fixture' | 'market' | 'outcome';
 
 export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
   name: string;
@@ -39,6 +41,8 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
   entities: Partial<Record<EntityKind, string>>;
   /** A search tool: the policy gate turns names of this kind into ids through it. */
   resolves?: 'player' | 'fixture';
+  /** A read's rows as data: what a question may ask of them (rows.ts). */
+  rows?: RowsDeclaration;
   /** A destructive tool: the backend record (`limits.edit`) its confirmed write anchors in the audit log. */
   backendAction?: string;
 }

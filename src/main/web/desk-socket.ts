@@ -25,7 +25,7 @@ export interface DeskSocket {
 /**
  * The browser shell's WebSocket: the same contract as Electron's IPC channel
  * (shared/contracts/desk-bridge.ts), tRPC's own WebSocket messages, which
- * tests/main/desk-transport-contract.test.ts holds both to. A module of its own because the desk
+ * tests/main/desk/desk-transport-contract.test.ts holds both to. A module of its own because the desk
  * router brings in the whole runtime, which the shell loads only after it serves the page.
  */
 export function deskSocket(options: DeskServices & { downloads: DownloadSaver; maxBatchSize: number; onMessage?: () => void }): DeskSocket {

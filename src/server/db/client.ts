@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -9,7 +10,9 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import type { Logger } from '../../infra/log.js';
 import { lockDataDir } from './data-dir-lock.js';
+import { type NotificationListener, type NotificationRoutes, listenOnPostgres } from './notifications.js';
 import * as schema from './schema.js';
 
 export type Schema = typeof schema;
@@ -21,9 +24,23 @@ export type DatabaseConfig =
   | { engine: 'pglite'; dataDir?: string; from?: Blob }
   | { engine: 'postgres'; url: string; schema?: string };
 
+/**
+ * An open database. What differs between the engines is said here as what it means to the code
+ * above, so nothing outside this module asks which engine it is; `engine` is for log lines.
+ */
 export interface Database {
   readonly db: Db;
   readonly engine: DatabaseConfig['engine'];
+  /**
+   * True when transactions commit one at a time, so identity ids become visible in the order they
+   * were taken (PGlite). On PostgreSQL two transactions can commit out of id order.
+   */
+  readonly commitsInIdOrder: boolean;
+  /**
+   * Hears the `pg_notify` of every commit, on this backend or another, on the given channels:
+   * PostgreSQL through a dedicated `LISTEN` connection that reconnects, PGlite in process.
+   */
+  listen(routes: NotificationRoutes, log: Logger): Promise<NotificationListener>;
   /**
    * PGlite only: the whole data folder as a tarball, to open again with `from`. Copying a written
    * book is much cheaper than writing it again (the test suite seeds once and copies per test).
@@ -51,7 +68,18 @@ export async function openDatabase(config: DatabaseConfig, migrationsFolder = MI
       const client = new PGlite(dataDir, { extensions: { pg_trgm }, ...(config.from && { loadDataDir: config.from }) });
       const db = drizzlePglite(client, { schema });
       await migratePglite(db, { migrationsFolder });
-      return { db: db as unknown as Db, engine: 'pglite', snapshot: () => client.dumpDataDir('none'), close: () => client.close().finally(release) };
+      return {
+        db: db as unknown as Db,
+        engine: 'pglite',
+        commitsInIdOrder: true,
+        async listen(routes) {
+          const unlisten = await Promise.all(Object.entries(routes.channels).map(([channel, route]) => client.listen(channel, route)));
+          routes.listening();
+          return { stop: async () => { await Promise.all(unlisten.map((u) => u().catch(() => {}))); } };
+        },
+        snapshot: () => client.dumpDataDir('none'),
+        close: () => client.close().finally(release),
+      };
     } catch (error) {
       release();
       throw error;
@@ -77,7 +105,13 @@ export async function openDatabase(config: DatabaseConfig, migrationsFolder = MI
     if (pgSchema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${pgSchema}`);
     const db = drizzlePg(pool, { schema });
     await migratePg(db, { migrationsFolder, ...(pgSchema ? { migrationsSchema: pgSchema } : {}) });
-    return { db: db as unknown as Db, engine: 'postgres', close: () => pool.end() };
+    return {
+      db: db as unknown as Db,
+      engine: 'postgres',
+      commitsInIdOrder: false,
+      listen: (routes, log) => listenOnPostgres(config.url, routes, log),
+      close: () => pool.end(),
+    };
   } catch (error) {
     await pool.end();
     throw error;
@@ -94,7 +128,21 @@ export async function queryRows<T extends object>(db: Db, query: SQL): Promise<T
 export function databaseConfigFromEnv(env: NodeJS.ProcessEnv, defaultDataDir: string): DatabaseConfig {
   const url = env.DATABASE_URL?.trim();
   if (url) return { engine: 'postgres', url };
-  return { engine: 'pglite', dataDir: env.PGLITE_DIR?.trim() || defaultDataDir };
+  return embeddedDatabaseConfig(env.PGLITE_DIR?.trim() || defaultDataDir);
+}
+
+/** A database inside this process, kept in `dataDir`: what a process opens when it is given no server to use. */
+export function embeddedDatabaseConfig(dataDir: string): DatabaseConfig {
+  return { engine: 'pglite', dataDir };
+}
+
+/**
+ * True when opening this configuration will first create and migrate a database on disk, which
+ * takes long enough to show as a step of its own: a PGlite data folder not written yet.
+ */
+export function createsNewDatabase(config: DatabaseConfig): boolean {
+  if (config.engine !== 'pglite' || !config.dataDir || config.dataDir.includes('://')) return false;
+  return !existsSync(join(config.dataDir, 'PG_VERSION'));
 }
 
 /** SQLSTATEs of a server that is going away or not yet back: 08 connection exceptions, 57P01–57P03 shutdowns and start-up. */

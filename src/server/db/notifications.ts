@@ -1,13 +1,13 @@
 /**
  * PostgreSQL notifications for the backend's in-memory state: the live-events feed
  * (`desk_events`) and the session cache (`desk_auth`) hear every commit, on this backend or
- * another, through one listener. On PostgreSQL that is a dedicated `LISTEN` connection that
- * reconnects on error; on PGlite, the database's own in-process `listen`.
+ * another, through one listener. How an engine listens is the open database's own
+ * (`Database.listen` in client.ts); the PostgreSQL listener, which needs a connection of its own
+ * that comes back after a restart, is here.
  */
-import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Logger } from '../../infra/log.js';
-import type { Database, DatabaseConfig } from './client.js';
+import type { Database } from './client.js';
 
 export interface NotificationRoutes {
   /** Channel name → what to do with a payload sent on it. */
@@ -30,18 +30,17 @@ const CHANNEL_NAME = /^[a-z_]{1,63}$/;
 const RECONNECT_MIN_MS = 100;
 const RECONNECT_MAX_MS = 5_000;
 
-export async function listenForNotifications(database: Database, config: DatabaseConfig, log: Logger, routes: NotificationRoutes): Promise<NotificationListener> {
+export async function listenForNotifications(database: Database, log: Logger, routes: NotificationRoutes): Promise<NotificationListener> {
   for (const channel of Object.keys(routes.channels)) {
     // Channel names go into LISTEN as identifiers, which take no parameters.
     if (!CHANNEL_NAME.test(channel)) throw new Error(`not a notification channel name: ${channel}`);
   }
-  if (config.engine === 'pglite') {
-    const client = (database.db as unknown as { $client: PGlite }).$client;
-    const unlisten = await Promise.all(Object.entries(routes.channels).map(([channel, route]) => client.listen(channel, route)));
-    routes.listening();
-    return { stop: async () => { await Promise.all(unlisten.map((u) => u().catch(() => {}))); } };
-  }
-  const listener = new Listener(config.url, routes, log);
+  return database.listen(routes, log);
+}
+
+/** A dedicated `LISTEN` connection to the server at `url`, reconnecting with backoff when lost. */
+export async function listenOnPostgres(url: string, routes: NotificationRoutes, log: Logger): Promise<NotificationListener> {
+  const listener = new Listener(url, routes, log);
   await listener.connect();
   return listener;
 }

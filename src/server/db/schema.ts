@@ -318,7 +318,7 @@ export const reportLinkSecret = pgTable('report_link_secret', {
 }, (t) => [check('report_link_secret_one_row', sql`${t.id} = 1`)]);
 
 /**
- * A change asked for over MCP, waiting for its owner (issue 16): the frozen call, the snapshot its
+ * A change asked for over MCP, waiting for its owner: the frozen call, the snapshot its
  * preview showed and the card the owner confirms against. The status moves once from `pending`
  * (a conditional update), so two confirmations of the same approval cannot both run it.
  */

@@ -1,4 +1,4 @@
-import { mulDivRound } from '../../shared/money.js';
+import { mulDivFloor, mulDivRound } from '../../shared/money.js';
 
 /** Odds are decimal in hundredths (1.85 → 185); evens is 100. */
 export const ODDS_SCALE = 100;
@@ -31,7 +31,7 @@ export function betResult(bet: BetTerms, winnerOutcomeId: string): number {
 /** Exchange commission on a player's net market result: only winners pay, rounded down. */
 export function commissionOn(netMarketResult: number, commissionBps: number): number {
   if (netMarketResult <= 0) return 0;
-  return Math.floor((netMarketResult * commissionBps) / 10_000);
+  return mulDivFloor(netMarketResult, commissionBps, 10_000);
 }
 
 /** The part of an agent's gross it passes to its upline: (1 − share) × gross, half away from zero. */

@@ -1,4 +1,5 @@
 import { isoWeekId, localDate, weekdayIndex } from '../../shared/dates.js';
+import { mulDivFloor } from '../../shared/money.js';
 import { normalizeForSearch } from '../../shared/text.js';
 import type { FIXTURE_STATUSES, Role } from '../db/schema.js';
 import { type BetTerms, type Side, potentialWin } from '../domain/bets.js';
@@ -115,7 +116,7 @@ export function generateBook(cast: Cast, options: BookOptions): Book {
     byUsername.set(row.username, row);
     if (row.role === 'player') {
       const cl = row.creditLimit;
-      const perClickWin = Math.max(10_000, Math.floor(cl / 2 / POINT) * POINT);
+      const perClickWin = Math.max(10_000, mulDivFloor(cl, 1, 2 * POINT) * POINT);
       playerLimits.push({ accountId, perClickWin, aggregateDailyWin: perClickWin * 2, minStake: 100 * POINT });
     }
     return row;
@@ -304,7 +305,7 @@ export function generateBook(cast: Cast, options: BookOptions): Book {
     const large = rng.chance(0.005);
     let stake = (large ? rng.int(100, 250) * 100 : rng.pick([100, 200, 250, 500, 500, 1000, 1000, 2000, 3000, 5000])) * POINT;
     // Respect the player's per-click win, as the exchange would have.
-    while (stake > limits.minStake && potentialWin({ side, stake, odds }) > limits.perClickWin) stake = Math.max(limits.minStake, Math.floor(stake / 2 / POINT) * POINT);
+    while (stake > limits.minStake && potentialWin({ side, stake, odds }) > limits.perClickWin) stake = Math.max(limits.minStake, mulDivFloor(stake, 1, 2 * POINT) * POINT);
     const market = marketById.get(marketId)!;
     bets.push({
       id: id(`bet:${bets.length}`), playerId: player.id, marketId, outcomeId: chosen.id, side, stake, odds,
@@ -381,7 +382,8 @@ export function generateBook(cast: Cast, options: BookOptions): Book {
       const full = child.role === 'player' ? roll < 0.55 : roll < 0.5;
       const partial = !full && child.role === 'player' && roll < 0.7;
       if (!full && !partial) continue;
-      let amount = full ? take : Math.trunc(take / 2 / POINT) * POINT;
+      // Half the take in whole points, toward zero, so a partial payment never overshoots the take.
+      let amount = full ? take : Math.sign(take) * mulDivFloor(Math.abs(take), 1, 2 * POINT) * POINT;
       if (amount === 0) continue;
       if (Math.abs(amount) > Math.abs(take)) amount = take;
       const settlementId = id(`settlement:${settlements.length}`);

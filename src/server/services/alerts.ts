@@ -1,5 +1,5 @@
 /**
- * The caller's alert settings (issue 15): the stake from which a bet in the downline is a
+ * The caller's alert settings: the stake from which a bet in the downline is a
  * `large_bet`, and which kinds of event the desk keeps quiet about. Mutes are the client's to apply
  * (the stream sends every event; the desk lists muted ones without alerting).
  */

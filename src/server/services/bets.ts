@@ -1,5 +1,5 @@
 /**
- * The exchange side of the book (issue 15): the one place a bet is accepted, a player's or an
+ * The exchange side of the book: the one place a bet is accepted, a player's or an
  * agent's hedge alike, and the events a player's activity sends to the agents above it. Every
  * check is domain/bets.ts's checkBetAcceptance; this file only gathers what it needs (limits,
  * today's realised winnings in the player's timezone, open liability, take) and puts each refusal

@@ -1,5 +1,5 @@
 /**
- * The events outbox (issue 15): an event is a row of `events`, written with the same transaction
+ * The events outbox: an event is a row of `events`, written with the same transaction
  * (`db` is that transaction) as the change that caused it, so it exists exactly when its cause
  * committed. `pg_notify` wakes every backend instance's stream when the transaction commits
  * (PostgreSQL delivers notifications on commit, and drops them on rollback).

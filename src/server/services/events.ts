@@ -1,5 +1,5 @@
 /**
- * `events.stream` (issue 15): the caller's events from the outbox, by id. The table is the only
+ * `events.stream`: the caller's events from the outbox, by id. The table is the only
  * source of truth; a notification is just a wake-up after which a stream re-reads the rows past
  * the last id it sent. So a dropped notification delays an event (at most until the next sweep),
  * and a client resuming from its last id after a dropped connection or a backend restart gets
@@ -27,29 +27,31 @@ const SWEEP_MS = 30_000;
 type Wake = () => void;
 
 /**
- * One per open database: wakes the streams of a recipient when its events commit, and on
- * PostgreSQL keeps the watermark below which every outbox id is settled.
+ * One per open database: wakes the streams of a recipient when its events commit, and where
+ * commits can land out of id order (`Database.commitsInIdOrder` false: PostgreSQL) keeps the
+ * watermark below which every outbox id is settled.
  *
  * Why a watermark: identity ids are taken when a row is inserted but become visible when its
  * transaction commits, so two transactions can commit out of id order. A stream that sent id 11
  * and later saw id 10 commit could never send it (the client resumes from 11). Streams therefore
  * read only up to the watermark: an id at or below it is either committed and visible or rolled
- * back for good. PGlite runs one transaction at a time, so its ids commit in order and it needs none.
+ * back for good. A database that commits one transaction at a time (PGlite) commits its ids in
+ * order, so it needs none.
  */
 export class EventFeed {
   /** Every id at or below it is settled. */
   private watermark: number;
   private readonly streams = new Map<string, Set<Wake>>();
   private closed = false;
-  /** PostgreSQL: recipients notified since the last round, and rounds waiting for their writers to finish. */
+  /** Out-of-order commits only: recipients notified since the last round, and rounds waiting for their writers to finish. */
   private notified = new Set<string>();
   private rounds: Array<{ upTo: number; writers: Set<string>; recipients: Set<string> }> = [];
   private running = false;
   private again = false;
   private readonly sweep: NodeJS.Timeout;
 
-  constructor(private readonly db: Db, readonly engine: Database['engine'], private readonly log: Logger) {
-    this.watermark = engine === 'pglite' ? Number.MAX_SAFE_INTEGER : 0;
+  constructor(private readonly db: Db, private readonly commitsInIdOrder: boolean, private readonly log: Logger) {
+    this.watermark = commitsInIdOrder ? Number.MAX_SAFE_INTEGER : 0;
     this.sweep = setInterval(() => this.wakeAll(), SWEEP_MS);
     this.sweep.unref();
   }
@@ -76,7 +78,7 @@ export class EventFeed {
   /** An event for this recipient has committed (on this backend or another). */
   notify(recipientId: string): void {
     if (this.closed) return;
-    if (this.engine === 'pglite') {
+    if (this.commitsInIdOrder) {
       this.wakeRecipient(recipientId);
       return;
     }
@@ -87,7 +89,7 @@ export class EventFeed {
   /** After notifications may have been missed (a reconnect, the sweep): every stream re-reads. */
   wakeAll(): void {
     if (this.closed) return;
-    if (this.engine === 'pglite') {
+    if (this.commitsInIdOrder) {
       for (const id of [...this.streams.keys()]) this.wakeRecipient(id);
       return;
     }
@@ -189,7 +191,7 @@ export interface EventFeedHandle {
  * `wakeAll`).
  */
 export function createEventFeed(database: Database, log: Logger): EventFeedHandle {
-  const feed = new EventFeed(database.db, database.engine, log);
+  const feed = new EventFeed(database.db, database.commitsInIdOrder, log);
   feeds.set(database.db, feed);
   return {
     feed,

@@ -1,5 +1,5 @@
 /**
- * Hedge bets (DOMAIN.md, Hedge bets; issue 15): an agent lays off its own exposure by betting
+ * Hedge bets (DOMAIN.md, Hedge bets): an agent lays off its own exposure by betting
  * from its self account — a player beside the agent, under the agent's upline, so the hedge sits
  * in the upline's book, and `self_of` ties it to the agent, whose exposure it offsets
  * (services/exposure.ts counts the caller's self account's open bets whole, on the agent's side).

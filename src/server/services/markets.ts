@@ -1,5 +1,5 @@
 /**
- * Markets on the exchange side (issue 15): the current price of an outcome, whether a market
+ * Markets on the exchange side: the current price of an outcome, whether a market
  * takes bets now, and settling a market as the exchange does when the result is in — the seed's
  * own cascade (domain/cascade.ts) posted through the one ledger writer, with `market_settled`
  * told to every agent whose downline had bets on it, in the same transaction.

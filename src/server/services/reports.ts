@@ -1,5 +1,5 @@
 /**
- * Reports (issue 14): a job per artifact, run in this process as its requester, writing the
+ * Reports (DOMAIN.md, Reports): a job per artifact, run in this process as its requester, writing the
  * read tools' rows to a file; the artifact row carries its progress, the file when done, and
  * dies after REPORT_TTL_DAYS. Listing, reading, downloading and sharing are all scoped to the
  * owner and the people it was shared with, and downloads go through signed links.

@@ -1,6 +1,6 @@
 /**
  * Callers by session token, so that a call does not pay a database round trip to learn who is
- * calling (issue 17: on PGlite that lookup was a third of a small read's time through tRPC).
+ * calling (on PGlite that lookup alone is about a third of a small read's time through tRPC).
  *
  * Kept true by the database, not by the services: triggers (migration 0007_auth_notify) notify
  * AUTH_CHANNEL on commit whenever a session is signed out or removed, or an account changes a

@@ -137,7 +137,7 @@ export const appRouter = router({
       .mutation(({ ctx, input }) => updateAlertSettings(ctx.deps, ctx.caller, input)),
   }),
   /**
-   * Changes asked for over MCP, waiting for their owner (issue 16): created with their preview,
+   * Changes asked for over MCP, waiting for their owner: created with their preview,
    * answered once (claim, then finish; or reject), whichever process answers.
    */
   approvals: router({

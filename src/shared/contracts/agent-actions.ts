@@ -1,5 +1,5 @@
 /**
- * The assistant's action tools (seed 000, Phases 3–4) and the backend procedures behind the two
+ * The assistant's action tools (AGENT.md, Tools) and the backend procedures behind the two
  * that move money or limits: the arguments a planner may give them, the dry run (preview) and the
  * write, which takes an idempotency key and the state the preview showed. Shared so the backend
  * validates exactly the shapes the tool registry offers.

@@ -32,15 +32,18 @@ const action = z.strictObject({
   id: z.enum(['confirm', 'cancel', 'pick']), label: z.string().max(60), nonce: z.string().max(128).optional(),
   payloadHash: z.string().regex(/^[0-9a-f]{64}$/).optional(),
 });
+/** `caption`: the filter and order the rows were read with ("Bets: stake over 10,000.00 points; highest stake first"), stated on the card. */
 const card = <T extends string, D extends z.ZodType>(type: T, data: D) =>
-  z.strictObject({ type: z.literal(type), data, actions: z.array(action).max(8).optional() });
+  z.strictObject({ type: z.literal(type), data, actions: z.array(action).max(8).optional(), caption: z.string().max(300).optional() });
 
 export const balanceCard = card('balance_card', api.getUplineOutput);
 export const exposureCard = card('exposure_card', api.getLiveExposureOutput);
-export const pnlTableCard = card('pnl_table', z.union([api.getPnLOutput, api.getTopMarketsOutput.extend({ metric: z.enum(['pnl', 'volume', 'exposure']) })]));
-export const takeTableCard = card('take_table', z.union([api.getTakeOutput, api.getCreditLimitOutput]));
-export const commissionTableCard = card('commission_table', api.getCommissionOutput);
-export const settlementTableCard = card('settlement_table', api.getSettlementHistoryOutput);
+/** A card kept in a conversation from before lists counted their matched rows still reads: `matched` may be absent on a card. */
+const kept = { matched: z.number().int().optional() };
+export const pnlTableCard = card('pnl_table', z.union([api.getPnLOutput.extend(kept), api.getTopMarketsOutput.extend({ metric: z.enum(['pnl', 'volume', 'exposure']) })]));
+export const takeTableCard = card('take_table', z.union([api.getTakeOutput.extend(kept), api.getCreditLimitOutput.extend(kept)]));
+export const commissionTableCard = card('commission_table', api.getCommissionOutput.extend(kept));
+export const settlementTableCard = card('settlement_table', api.getSettlementHistoryOutput.extend(kept));
 /**
  * `query`: the filters and order the bets were read with, so the card can page on through the
  * same list (a card holds one page: a desk message carries at most 256 KB). Absent on cards kept

@@ -5,7 +5,7 @@ import type { TRPCClientOutgoingMessage, TRPCResponseMessage, TRPC_ERROR_CODE_KE
  * them. They are tRPC's own WebSocket messages, one call a message, so the browser shell's
  * WebSocket (tRPC's adapter) and Electron's IPC channel (`desk/ipc.ts`) speak the same thing; the
  * zod schemas that check them at both ends are in `desk-transport.ts`, and
- * `tests/main/desk-transport-contract.test.ts` runs the same calls through both.
+ * `tests/main/desk/desk-transport-contract.test.ts` runs the same calls through both.
  *
  * This file holds no runtime code but the channel's name: the sandboxed preload imports it, and
  * may bundle nothing else.

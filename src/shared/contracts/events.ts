@@ -1,5 +1,5 @@
 /**
- * Live events (issue 15; DOMAIN.md, Events and notifications): what the backend tells an agent
+ * Live events (DOMAIN.md, Events and notifications): what the backend tells an agent
  * as it happens, written to the `events` outbox in the same transaction as its cause and streamed
  * to clients by id, so a client that reconnects resumes from the last id it saw — no event lost,
  * none twice. Also the agent's alert settings: the large-bet threshold and the mutes.

@@ -1,5 +1,5 @@
 /**
- * Reports (seed 000, Phase 4; issue 14): the backend's report procedures, the artifact they
+ * Reports (DOMAIN.md, Reports): the backend's report procedures, the artifact they
  * describe, and the signed link that downloads one. `agent.generateReport`'s tool arguments are
  * `generateReportInput` in agent-actions.ts; the backend takes exactly those.
  */

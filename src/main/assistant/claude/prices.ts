@@ -1,5 +1,5 @@
 /**
- * What Claude costs, from one table (USD per million tokens, issue 13): cache writes cost 1.25×
+ * What Claude costs, from one table (USD per million tokens): cache writes cost 1.25×
  * the input price, cache reads 0.1×. Costs are computed in integers — prices in micro-dollars
  * per million tokens, so a token's cost is exact in pico-dollars — and a call's cost is rounded
  * up to the micro-dollar, so a budget is never under-counted.

@@ -26,7 +26,8 @@ export interface ToolCatalog {
 
 export const apiToolName = (tool: string): string => tool.replace(/\./g, '_');
 
-const NAMED: Record<'player' | 'fixture', string> = {
+const NAMED: Record<'player' | 'agent' | 'fixture', string> = {
+  agent: 'A sub-agent whose own accounts to list instead of the user\'s ("players under Arjun"): their name as the user wrote it, or an id from an earlier tool result.',
   player: "The player or sub-agent: their name as the user wrote it (the app resolves it, and asks the user when it is unclear), or an id from an earlier tool result.",
   fixture: 'The match: its name as the user wrote it ("Ind v Aus", "the MI game"), or an id from an earlier tool result.',
 };
@@ -50,7 +51,7 @@ export function toolCatalog(registry: ToolRegistry, role: Role): ToolCatalog {
 export function plannerSchema(definition: ToolDefinition): JsonSchema & { type: 'object' } {
   const schema = structuredClone(toolJsonSchema(definition)) as JsonSchema;
   delete schema.$schema;
-  for (const kind of ['player', 'fixture'] as const) {
+  for (const kind of ['player', 'agent', 'fixture'] as const) {
     const path = definition.entities[kind];
     if (!path) continue;
     const required = removePath(schema, path.split('.'));

@@ -36,7 +36,7 @@ export const WRITE_INTENTS: Readonly<Record<string, string>> = Object.fromEntrie
   .flatMap((m) => (m.isDestructive && m.planning?.asQuestion ? [[m.planning.id, m.planning.asQuestion]] : [])));
 
 /**
- * Measured on the held-out sentences of tests/main/classifier.test.ts (see docs/intent-map.md):
+ * Measured on the held-out sentences of tests/main/assistant/planner/classifier.test.ts (see docs/intent-map.md):
  * a top intent at or above `accept` with a `margin` over the second is right nearly always; below
  * that the user is asked, with the options whose p reaches `option`; a write is planned only when
  * the act head says command with at least `command`.

@@ -20,7 +20,7 @@ export const MAX_CALLS_PER_TURN = 6;
 /** Proposals one turn may carry: changes the user listed one by one ("settle Karan and Sneha"). */
 export const MAX_CHANGES_PER_TURN = 3;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ENTITY_KINDS: EntityKind[] = ['player', 'fixture', 'market', 'outcome'];
+const ENTITY_KINDS: EntityKind[] = ['player', 'agent', 'fixture', 'market', 'outcome'];
 
 type ClarifyReason = NonNullable<Decision['clarify']>['reason'];
 
@@ -41,7 +41,12 @@ export interface PendingPick {
 }
 
 export type GateOutcome =
-  | { action: 'tools'; intent: string; calls: GatedCall[]; planned: PlannedCall[]; player: KnownEntity | null; fixture: KnownEntity | null; notes: string[]; searches: number }
+  | {
+    action: 'tools'; intent: string; calls: GatedCall[]; planned: PlannedCall[]; player: KnownEntity | null; fixture: KnownEntity | null;
+    /** The sub-agent whose accounts the reads list, when one was named ("under Arjun"). */
+    agent?: KnownEntity | null;
+    notes: string[]; searches: number;
+  }
   | { action: 'clarify'; intent: string; reason: ClarifyReason; question: string; card?: Card; pending?: PendingPick; notes: string[]; searches: number }
   | { action: 'direct'; intent: string; notes: string[]; searches: number }
   | { action: 'failed'; intent: string; envelope: Envelope; notes: string[]; searches: number };
@@ -78,8 +83,8 @@ export async function gate(decision: Decision, registry: ToolRegistry, user: Use
   }
 
   const resolver = new Resolver(registry, ctx, known);
-  const names = (kind: 'player' | 'fixture') => [...new Set(planned.map((c) => c.args[kind]).filter((v): v is string => typeof v === 'string' && v.trim() !== '' && !UUID.test(v)))];
-  const budget = MAX_CALLS_PER_TURN - names('player').length - names('fixture').length;
+  const names = (kind: 'player' | 'agent' | 'fixture') => [...new Set(planned.map((c) => c.args[kind]).filter((v): v is string => typeof v === 'string' && v.trim() !== '' && !UUID.test(v)))];
+  const budget = MAX_CALLS_PER_TURN - names('player').length - names('agent').length - names('fixture').length;
   if (planned.length > budget) {
     notes.push(`budget: ${planned.length - Math.max(budget, 1)} call(s) left out`);
     planned = planned.slice(0, Math.max(budget, 1));
@@ -87,6 +92,22 @@ export async function gate(decision: Decision, registry: ToolRegistry, user: Use
 
   let player: KnownEntity | null = null;
   let fixture: (KnownEntity & { ref?: FixtureRef }) | null = null;
+  let agent: KnownEntity | null = null;
+  // "players under Arjun": a sub-agent of the user's downline, never a guess; a player is not one.
+  for (const name of names('agent')) {
+    const found = await resolver.player(name);
+    if (found.status === 'failed') return { action: 'failed', intent, envelope: found.envelope, notes, searches: resolver.searches };
+    const agents = found.status === 'one' ? [found.entity].filter((p) => p.role === 'agent')
+      : found.status === 'many' ? found.candidates.filter((p) => p.role === 'agent') : [];
+    if (agents.length !== 1) {
+      const question = found.status === 'one' ? `${oneLine(found.entity.name)} is a player, not a sub-agent: no accounts are under them.`
+        : agents.length > 1 ? `Which sub-agent: ${agents.map((a) => oneLine(a.name)).join(', ')}?`
+          : `I couldn't find a sub-agent called “${oneLine(name)}” in your downline.`;
+      return { action: 'clarify', intent, reason: found.status === 'one' ? 'not_allowed' : agents.length > 1 ? 'ambiguous_player' : 'player_not_found', question, notes, searches: resolver.searches };
+    }
+    for (const call of planned) if (call.args.agent === name) call.args.agent = agents[0]!.id;
+    agent = { id: agents[0]!.id, name: agents[0]!.name };
+  }
   for (const kind of ['player', 'fixture'] as const) {
     for (const name of names(kind)) {
       const changes = planned.some((c) => c.args[kind] === name && registry.get(c.tool)!.isDestructive);
@@ -230,7 +251,7 @@ export async function gate(decision: Decision, registry: ToolRegistry, user: Use
     }
     calls.push({ tool: call.tool, args: args.args, definition });
   }
-  return { action: 'tools', intent, calls, planned, player, fixture: fixture ? { id: fixture.id, name: fixture.name } : null, notes, searches: resolver.searches };
+  return { action: 'tools', intent, calls, planned, player, fixture: fixture ? { id: fixture.id, name: fixture.name } : null, agent, notes, searches: resolver.searches };
 }
 
 /**
@@ -351,6 +372,7 @@ async function placeEntities(call: PlannedCall, definition: ToolDefinition, reso
   const outcomeName = typeof call.args.outcome === 'string' ? call.args.outcome : null;
   const ids: Partial<Record<EntityKind, string>> = {};
   if (typeof call.args.player === 'string') ids.player = call.args.player;
+  if (typeof call.args.agent === 'string') ids.agent = call.args.agent;
   if (fixtureId) ids.fixture = fixtureId;
   if ((marketName || outcomeName) && fixtureId && (definition.entities.market || definition.entities.outcome)) {
     const ref = await resolver.fixtureById(fixtureId);

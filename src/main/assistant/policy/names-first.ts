@@ -121,7 +121,7 @@ export interface NamesRead {
 }
 
 /** The arguments a planner names a player in. */
-const PLAYER_ARGS = ['player', 'recipient'];
+const PLAYER_ARGS = ['player', 'recipient', 'agent'];
 
 /**
  * The message and the one before it with their held names cut. A planned call names a player cut

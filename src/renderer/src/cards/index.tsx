@@ -13,6 +13,7 @@ import { PlayerPicker } from './PlayerPicker';
 import { PnlTable } from './PnlTable';
 import { ReportArtifact } from './ReportArtifact';
 import { ReportShare } from './ReportShare';
+import { CardCaption } from './shared';
 import { SettlementSummary } from './SettlementSummary';
 import { SettlementTable } from './SettlementTable';
 import { TakeTable } from './TakeTable';
@@ -46,7 +47,11 @@ export function CardView({ card, onPick, onAction, onEdit, proposal }: { card: C
   // correlation through the union by itself.
   const Renderer = RENDERERS[card.type] as ComponentType<CardProps<CardType>>;
   if (!Renderer) return <UnknownCard type={String((card as { type: unknown }).type)} />;
-  return <Renderer card={card} onPick={onPick} onAction={onAction} onEdit={onEdit} proposal={proposal} />;
+  return (
+    <CardCaption.Provider value={card.caption ?? null}>
+      <Renderer card={card} onPick={onPick} onAction={onAction} onEdit={onEdit} proposal={proposal} />
+    </CardCaption.Provider>
+  );
 }
 
 /** A card type this build does not know (a newer main): said plainly, never guessed at. */

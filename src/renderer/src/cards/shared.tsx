@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type ReactNode, memo, useEffect, useId, useMemo, useState } from 'react';
+import { type ReactNode, createContext, memo, useContext, useEffect, useId, useMemo, useState } from 'react';
 import type { CardType } from '../../../shared/contracts/assistant';
 import { useSession } from '../lib/session';
 import type { CardAction } from './types';
@@ -12,6 +12,9 @@ const NEAR_END_ROWS = 50;
 /** A column narrower than this clips its figures: the table scrolls sideways instead. */
 const MIN_COLUMN_PX = 96;
 
+/** The filter and order a card's rows were read with, as main stated it: shown under the card's title, as text. */
+export const CardCaption = createContext<string | null>(null);
+
 /** The frame every card shares: a titled section whose root carries `card-<type>`. */
 export function CardFrame({ type, title, subtitle, tone, badge, wide, children }: {
   type: CardType; title: ReactNode; subtitle?: ReactNode; tone?: 'warn' | 'bad' | 'good' | 'done' | undefined;
@@ -22,6 +25,7 @@ export function CardFrame({ type, title, subtitle, tone, badge, wide, children }
   children?: ReactNode;
 }) {
   const id = useId();
+  const caption = useContext(CardCaption);
   const [expanded, setExpanded] = useState(false);
   return (
     <section className={`chat-card${tone ? ` ${tone}` : ''}${expanded ? ' expanded' : ''}`} data-testid={`card-${type}`} data-card-type={type}
@@ -38,6 +42,7 @@ export function CardFrame({ type, title, subtitle, tone, badge, wide, children }
           </button>
         )}
       </header>
+      {caption && <p className="muted chat-card-caption" data-testid="card-caption">{caption}</p>}
       {children}
     </section>
   );

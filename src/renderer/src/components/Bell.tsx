@@ -7,7 +7,7 @@ import { useRoute } from '../lib/route';
 import { businessNow, useSession } from '../lib/session';
 
 /**
- * The header's bell (issue 15): the last 100 alerts from main's feed, the unread count, and a
+ * The header's bell: the last 100 alerts from main's feed, the unread count, and a
  * click on one opens its page. In the browser shell a new alert the user should hear of is a Web
  * Notification when they allowed it, else a toast; in Electron main shows the system's
  * notification itself and the feed never asks the page to.

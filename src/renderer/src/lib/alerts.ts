@@ -1,5 +1,5 @@
 /**
- * The bell's store (issue 15): what main's alert feed said, as the header shows it. Main writes
+ * The bell's store: what main's alert feed said, as the header shows it. Main writes
  * the words and where each alert leads; this keeps the newest 100, the unread count and the
  * toasts, and says what to do with each message (show it, open a page). It touches neither the
  * desk nor the DOM, so its rules are tested as they are.

@@ -328,7 +328,7 @@ function UsageToday({ view }: { view: ModelSettingsView }) {
   );
 }
 
-// ── Alerts (issue 15): kept per user on the backend, through main's alerts.update ──────────────
+// ── Alerts: kept per user on the backend, through main's alerts.update ─────────────────────────
 
 const ALERTS_KEY = ['alerts', 'settings'] as const;
 

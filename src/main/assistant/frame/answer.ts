@@ -1,0 +1,194 @@
+/**
+ * The first sentence of an answer about rows: the exact figure the question asked for, computed
+ * over the complete result in integer paisa ("Sneha Iyer owes you the most: 12,345.00 points.",
+ * "Arjun Mehta has 15 players.", "1 bet on 20 Nov 2026 with stake over 10,000.00 points: Rahul
+ * Sharma, 10,800.00."). A count comes from the backend's count of every matched row; a total or
+ * an average from the backend's totals or from every row when the result is whole; otherwise the
+ * sentence says how far it could read. The card below shows the rows; `caption` states the filter
+ * and order it was read with.
+ */
+import { z } from 'zod';
+import { formatDay } from '../../../shared/format.js';
+import { mulDivRound } from '../../../shared/money.js';
+import { COLUMN_CONCEPTS, type ColumnConcept, type RowsDeclaration } from '../../tools/rows.js';
+import { money, name } from '../words.js';
+import { type AppliedAsk, numberAt, rowsOf } from './apply.js';
+import type { Comparison } from './row-ask.js';
+import answers from './lexicon/answers.json' with { type: 'json' };
+
+export interface RowAnswer {
+  /** The answer's first sentence (or two). */
+  text: string;
+  /** The caption for the card: the filter and order its rows were read with. */
+  caption: string;
+  /** Figures computed here (an average, a sum over rows), as the sentence writes them: their provenance for the number guard. */
+  figures: string[];
+  /** The one account or match the answer names ("who owes me the most"): whom "him" or "that match" means next. */
+  named?: { kind: 'player' | 'fixture'; id: string; name: string };
+}
+
+interface Scope {
+  /** The sub-agent's name, once the gate resolved it. */
+  agentName: string | null;
+  /** The period the rows are of, when they have one. */
+  period: { from: string; to: string } | null;
+}
+
+type Row = Record<string, unknown>;
+
+/** How many rows a list in a sentence names before "and N more". */
+const NAMED_IN_LIST = 5;
+
+const ends = z.strictObject({ max: z.string().min(1), min: z.string().min(1) });
+const columns = z.enum(COLUMN_CONCEPTS);
+/** The sentences' words, as data (lexicon/answers.json), checked once at start-up. */
+const WORDS = z.strictObject({
+  labels: z.record(columns, z.string().min(1)),
+  comparisons: z.strictObject({ gt: z.string(), gte: z.string(), lt: z.string(), lte: z.string() }),
+  superlatives: z.record(z.union([columns, z.literal('default')]), ends.optional()),
+  signed: z.record(columns, z.strictObject({ positive: z.string(), negative: z.string(), zero: z.string() }).optional()),
+  /** Several rows level at the top (or the bottom): each named, with the figure they share. */
+  level: ends,
+}).parse(answers);
+const DEFAULT_TOP = WORDS.superlatives.default!;
+const LABEL = WORDS.labels;
+const OPS = WORDS.comparisons;
+
+export function answerRows(a: AppliedAsk, output: unknown, rows: RowsDeclaration, scope: Scope): RowAnswer {
+  const plain = new Set(rows.plain ?? []);
+  const field = rows.columns[a.column]!;
+  const valueOf = (r: Row) => (typeof r[field] === 'number' ? (r[field] as number) : 0);
+  let list = rowsOf(output, rows);
+  // A whole result (no backend operators) is filtered here; a backend's rows come filtered.
+  if (!rows.backend) list = list.filter((r) => a.filters.every((f) => holds(r[f.field], f.op, f.value)));
+  const matched = rows.backend ? numberAt(output, rows.backend.matched) ?? list.length : list.length;
+  const whole = matched <= list.length;
+  if (a.extreme !== null && (!a.ordered || !rows.backend) && whole) {
+    list = [...list].sort((x, y) => (a.extreme === 'max' ? valueOf(y) - valueOf(x) : valueOf(x) - valueOf(y)));
+  }
+  const ordered = a.extreme !== null && (a.ordered || whole);
+
+  const noun = nounOf(a, rows, matched);
+  const when = scope.period ? ` ${periodWords(scope.period)}` : '';
+  const filterWords = a.filters.map((f) => `${LABEL[f.column]} ${OPS[f.op]} ${figure(f.column, f.value, plain)}`).join(' and ');
+  const withFilters = filterWords ? ` with ${filterWords}` : '';
+  const under = a.underAgent !== null ? ` under ${name(scope.agentName ?? a.underAgent)}` : '';
+  const owing = a.direction === 'owes_you' ? ' that owe you' : a.direction === 'you_owe' ? ' that you owe' : '';
+  const caption = captionOf(a, rows, filterWords, ordered);
+  const figures: string[] = [];
+  const cant = a.unsupported.length > 0 ? ` I can't filter ${rows.noun[1]} by ${a.unsupported.join(' or ')}; this is without it.` : '';
+  const say = (text: string) => ({ text: `${text}${cant}`, caption, figures });
+
+  if (a.aggregate === 'count') {
+    if (a.underAgent !== null && a.filters.length === 0 && a.direction === null) return say(`${name(scope.agentName ?? a.underAgent)} has ${count(matched, noun)}${when}.`);
+    const head = `${count(matched, noun)}${under}${owing}${when}${withFilters}`;
+    return say(matched === 0 ? `${capital(head)}.` : `${capital(head)}${listed(list, matched, rows, a.column, plain)}.`);
+  }
+  if (a.aggregate === 'sum' || a.aggregate === 'avg') {
+    const total = totalOf(a, output, rows, list, whole, valueOf);
+    if (total === null) return say(`I can only read the first ${list.length} of ${count(matched, noun)}${under}${owing}${when}${withFilters}, so I can't give the ${a.aggregate === 'sum' ? 'total' : 'average'} exactly.`);
+    const subject = `${LABEL[a.column]} of ${count(matched, noun)}${under}${owing}${when}${withFilters}`;
+    if (a.aggregate === 'sum') {
+      const shown = figure(a.column, total, plain);
+      figures.push(bare(a.column, total, plain));
+      return say(`The total ${subject} is ${shown}.`);
+    }
+    if (matched === 0) return say(`There are no ${noun}${under}${owing}${when}${withFilters} to average.`);
+    const average = mulDivRound(total, 1, matched);
+    const shown = figure(a.column, average, plain);
+    figures.push(bare(a.column, average, plain), bare(a.column, total, plain));
+    return say(`The average ${subject} is ${shown}.`);
+  }
+  if (list.length === 0) return say(`No ${noun}${under}${owing}${when}${withFilters}.`);
+  if (a.extreme !== null && !ordered) {
+    return say(`I can't rank ${rows.noun[1]} by ${LABEL[a.column]} here; ${count(matched, noun)}${under}${owing}${when}${withFilters}${listed(list, matched, rows, a.column, plain)}.`);
+  }
+  if (a.extreme !== null && (a.limit ?? 1) === 1) {
+    const best = valueOf(list[0]!);
+    const tied = list.filter((r) => valueOf(r) === best);
+    const who = joinNames(tied.map((r) => name(String(r[rows.name] ?? ''))));
+    const template = tied.length > 1 ? WORDS.level[a.extreme] : WORDS.superlatives[a.column]?.[a.extreme] ?? DEFAULT_TOP[a.extreme];
+    const answer = say(fill(template, { who, value: valueWords(a.column, best, plain), amount: figure(a.column, best, plain), label: LABEL[a.column], when, under, filters: withFilters }));
+    const top = list[0]!;
+    if (tied.length > 1 || typeof top[rows.id] !== 'string') return answer;
+    return { ...answer, named: { kind: rows.row === 'fixture' ? 'fixture' : 'player', id: String(top[rows.id]), name: String(top[rows.name] ?? '') } };
+  }
+  if (a.extreme !== null) {
+    const n = Math.min(a.limit ?? NAMED_IN_LIST, list.length);
+    const side = a.extreme === 'max' ? 'Top' : 'Bottom';
+    const shown = list.slice(0, n).map((r) => `${name(String(r[rows.name] ?? ''))} (${valueWords(a.column, valueOf(r), plain)})`);
+    return say(`${side} ${n} by ${LABEL[a.column]}${under}${owing}${when}${withFilters}: ${shown.join(', ')}.`);
+  }
+  return say(`${capital(`${count(matched, noun)}${under}${owing}${when}${withFilters}`)}${listed(list, matched, rows, a.column, plain)}.`);
+}
+
+/** The total of the column over every matched row: the backend's total, or the rows' own sum when the result is whole. */
+function totalOf(a: AppliedAsk, output: unknown, rows: RowsDeclaration, list: Row[], whole: boolean, valueOf: (r: Row) => number): number | null {
+  if (whole) return list.reduce((sum, r) => sum + valueOf(r), 0);
+  const path = rows.backend?.totals?.[a.column];
+  return path ? numberAt(output, path) : null;
+}
+
+function holds(value: unknown, op: Comparison, against: number): boolean {
+  if (typeof value !== 'number') return false;
+  switch (op) {
+    case 'gt': return value > against;
+    case 'gte': return value >= against;
+    case 'lt': return value < against;
+    case 'lte': return value <= against;
+  }
+}
+
+function nounOf(a: AppliedAsk, rows: RowsDeclaration, n: number): string {
+  const [one, many] = a.role === 'agent' ? ['sub-agent', 'sub-agents'] : a.role === 'player' ? ['player', 'players'] : rows.noun;
+  return n === 1 ? one : many;
+}
+
+const count = (n: number, noun: string) => `${n} ${noun}`;
+const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+const fill = (template: string, values: Record<string, string>) => template.replace(/\{(\w+)\}/g, (_m, key: string) => values[key] ?? '');
+
+function periodWords(p: { from: string; to: string }): string {
+  return p.from === p.to ? `on ${formatDay(p.from)}` : `from ${formatDay(p.from)} to ${formatDay(p.to)}`;
+}
+
+function joinNames(names: string[]): string {
+  return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+/** A figure as the sentence writes it: points for money, the number for counts, odds as decimal odds. */
+function figure(column: ColumnConcept, value: number, plain: ReadonlySet<ColumnConcept>): string {
+  if (column === 'odds') return `${Math.trunc(value / 100)}.${String(Math.abs(value % 100)).padStart(2, '0')}`;
+  if (plain.has(column)) return String(value);
+  return `${money(value)} points`;
+}
+
+/** A figure without its unit, as the number guard reads figures out of a sentence. */
+const bare = (column: ColumnConcept, value: number, plain: ReadonlySet<ColumnConcept>) => figure(column, value, plain).replace(/ points$/, '');
+
+/** A row's figure with its direction, where the column has one: "owes you 1,200.00 points", "lost 300.00 points". */
+function valueWords(column: ColumnConcept, value: number, plain: ReadonlySet<ColumnConcept>): string {
+  const shown = figure(column, value, plain);
+  const signed = WORDS.signed[column];
+  if (!signed) return shown;
+  return fill(value > 0 ? signed.positive : value < 0 ? signed.negative : signed.zero, { value: shown });
+}
+
+/** ": A (v), B (v), and 3 more" for a short list of rows. */
+function listed(list: Row[], matched: number, rows: RowsDeclaration, column: ColumnConcept, plain: ReadonlySet<ColumnConcept>): string {
+  if (list.length === 0) return '';
+  const field = rows.columns[column]!;
+  const shown = list.slice(0, NAMED_IN_LIST).map((r) => `${name(String(r[rows.name] ?? ''))} (${valueWords(column, typeof r[field] === 'number' ? (r[field] as number) : 0, plain)})`);
+  const more = matched - shown.length;
+  return `: ${shown.join(', ')}${more > 0 ? `, and ${more} more` : ''}`;
+}
+
+function captionOf(a: AppliedAsk, rows: RowsDeclaration, filterWords: string, ordered: boolean): string {
+  const parts: string[] = [];
+  if (filterWords) parts.push(filterWords);
+  if (a.direction === 'owes_you') parts.push('owing you');
+  if (a.direction === 'you_owe') parts.push('you owe them');
+  if (a.role) parts.push(a.role === 'agent' ? 'sub-agents only' : 'players only');
+  if (ordered) parts.push(`${a.extreme === 'max' ? 'highest' : 'lowest'} ${LABEL[a.column]} first`);
+  return parts.length > 0 ? `${capital(rows.noun[1])}: ${parts.join('; ')}` : '';
+}

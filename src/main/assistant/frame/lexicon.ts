@@ -1,0 +1,115 @@
+/**
+ * The words of what a question asks of rows, as data: lexicon/rows.json holds concept entries
+ * (a word or phrase → a concept, with its language and an example request). One tokenizer and one
+ * matcher read every entry; a new wording is a new line in the data, never a pattern in code.
+ */
+import { z } from 'zod';
+import { findAmounts } from '../../../shared/parse/amount.js';
+import { COLUMN_CONCEPTS } from '../../tools/rows.js';
+import { fold } from '../planner/grammar.js';
+import entries from './lexicon/rows.json' with { type: 'json' };
+
+
+export const CONCEPTS = [
+  'max', 'min', 'gt', 'gte', 'lt', 'lte', 'gt_after', 'gte_after', 'lt_after', 'lte_after', 'count', 'sum', 'avg', 'desc', 'asc', 'order', 'rank_top', 'rank_bottom',
+  ...COLUMN_CONCEPTS.map((c) => `col:${c}` as const),
+  'loser', 'winner', 'debtor', 'creditor', 'net', 'role:player', 'role:agent', 'role:account', 'under', 'under_after',
+  'noun:bet', 'noun:match', 'noun:settlement', 'line',
+  /** A word of how questions are asked ("jinka", "kaun"): it means nothing here, but it is never a name. */
+  'filler',
+  /** The name of a limit ("min stake", "max win"): its "min" and "max" are no superlative. */
+  'limit_name',
+] as const;
+export type Concept = (typeof CONCEPTS)[number];
+
+const entrySchema = z.strictObject({
+  phrase: z.string().min(1).max(60),
+  concept: z.enum(CONCEPTS),
+  lang: z.enum(['en', 'hi']),
+  example: z.string().min(1).max(200),
+});
+export type LexiconEntry = z.infer<typeof entrySchema>;
+
+/** The entries, checked once: a malformed line is a startup error, not a silent miss. */
+export const ROW_LEXICON: readonly LexiconEntry[] = Object.freeze(z.array(entrySchema).parse(entries));
+
+/** A word of the message, or an amount ("10k", "1.5 lakh") read as one token. */
+export interface WordToken {
+  /** The word folded as the planner folds it ("Sneha's" → "sneha"); an amount's raw text folded. */
+  word: string;
+  /** Where it stands in the typed text: [start, end). */
+  start: number;
+  end: number;
+  /** The amount in paisa, when the token is one. */
+  paisa?: number;
+  /** A whole number as typed ("5"): a row count when a rank word stands before it. */
+  whole?: number;
+}
+
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}&'’.-]*/gu;
+
+/** The typed text's words, each amount one token. */
+export function tokenize(text: string): WordToken[] {
+  const amounts = findAmounts(text).filter((a) => a.paisa !== null && !a.negative);
+  const tokens: WordToken[] = [];
+  for (const a of amounts) {
+    const digits = a.raw.trim();
+    tokens.push({
+      word: fold(digits), start: a.start, end: a.end, paisa: a.paisa!,
+      ...(/^\d{1,4}$/.test(digits) && { whole: Number(digits) }),
+    });
+  }
+  for (const m of text.matchAll(WORD)) {
+    const start = m.index;
+    const end = start + m[0].replace(/[.'’-]+$/, '').length;
+    if (amounts.some((a) => start < a.end && end > a.start)) continue;
+    const word = fold(text.slice(start, end)).trim();
+    if (word !== '') tokens.push({ word, start, end });
+  }
+  return tokens.sort((a, b) => a.start - b.start);
+}
+
+/** A phrase of the lexicon found in the message: its concepts and the tokens [from, to) it covers. */
+export interface ConceptMatch {
+  concepts: readonly Concept[];
+  from: number;
+  to: number;
+}
+
+/** Phrase → concepts, keyed by the phrase's folded words. */
+const PHRASES: ReadonlyMap<string, readonly Concept[]> = (() => {
+  const map = new Map<string, Concept[]>();
+  for (const e of ROW_LEXICON) {
+    const key = fold(e.phrase).split(/\s+/).filter(Boolean).join(' ');
+    const list = map.get(key) ?? [];
+    if (!list.includes(e.concept)) list.push(e.concept);
+    map.set(key, list);
+  }
+  return map;
+})();
+/** Every word of the lexicon's phrases: words of the question, never taken for a name. */
+export const ROW_WORDS: ReadonlySet<string> = new Set([...PHRASES.keys()].flatMap((k) => k.split(' ')));
+
+const LONGEST = Math.max(...[...PHRASES.keys()].map((k) => k.split(' ').length));
+
+/**
+ * The lexicon's phrases in the tokens, longest first at each place and never overlapping: "more
+ * than" is one comparison, not "more" and a stray "than". Amounts are never part of a phrase.
+ */
+export function matchConcepts(tokens: readonly WordToken[]): ConceptMatch[] {
+  const found: ConceptMatch[] = [];
+  for (let i = 0; i < tokens.length;) {
+    let hit: ConceptMatch | null = null;
+    for (let n = Math.min(LONGEST, tokens.length - i); n >= 1 && !hit; n--) {
+      const span = tokens.slice(i, i + n);
+      if (span.some((t) => t.paisa !== undefined)) continue;
+      const concepts = PHRASES.get(span.map((t) => t.word).join(' '));
+      if (concepts) hit = { concepts, from: i, to: i + n };
+    }
+    if (hit) {
+      found.push(hit);
+      i = hit.to;
+    } else i++;
+  }
+  return found;
+}

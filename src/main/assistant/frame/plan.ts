@@ -1,0 +1,135 @@
+/**
+ * The frame's rows part laid on an offline plan: each read the plan makes whose rows can answer
+ * what the message asks of them gets the operators as arguments, and the turn keeps what its
+ * answer must state. When none of the planned reads can hold the answer (a question about an
+ * average read as a clarify, a count of accounts read as the downline tree), the read whose rows
+ * the question is about is planned instead, filled by that tool's own slots.
+ */
+import type { Decision } from '../../../shared/contracts/assistant.js';
+import type { ToolModule } from '../../tools/define.js';
+import { TOOLS, TOOL_MODULES, isToolName } from '../../tools/index.js';
+import type { ColumnConcept } from '../../tools/rows.js';
+import { read } from '../planner/grammar.js';
+import { KNOWN_WORDS } from '../planner/rule-planner.js';
+import { Slots } from '../planner/slots.js';
+import type { PlannedCall, PlannerInput } from '../planner/types.js';
+import { type AppliedAsk, applyRowAsk } from './apply.js';
+import { ROW_WORDS, tokenize } from './lexicon.js';
+import { type RowAsk, readRowAsk } from './row-ask.js';
+
+/** What the message asks of rows, read once; its names as the planner reads them tell "under Arjun" whom it means. */
+export function rowAskOf(input: Pick<PlannerInput, 'text' | 'today'>): RowAsk {
+  return readRowAsk(input.text, read(input.text, input.today, KNOWN_WORDS).names);
+}
+
+const moduleOf = (tool: string): ToolModule | undefined => (isToolName(tool) ? (TOOLS[tool] as ToolModule) : undefined);
+
+/** A read a question's rows part was laid on, and that part: what a follow-up ("and the least?") edits. */
+export interface RowFrame {
+  call: PlannedCall;
+  ask: RowAsk;
+}
+
+export interface Framed {
+  decision: Decision;
+  asks: AppliedAsk[];
+  /** The frame this turn asked, for the next turn to edit; null when it asked nothing of rows. */
+  frame: RowFrame | null;
+}
+
+/**
+ * The decision with the operators in its reads' arguments, and what each answer must state.
+ * `previous`: the last turn's frame. A message that names no column of its own and that the
+ * planner read as a follow-up, or could not read ("and the least?", "only players", "top 3?"),
+ * edits it: the same read, with the operators it says changed.
+ */
+export function withRowAsk(decision: Decision, ask: RowAsk, input: PlannerInput, previous: RowFrame | null = null): Framed {
+  if (!ask.asks) return { decision, asks: [], frame: null };
+  const writes = decision.calls.some((c) => moduleOf(c.tool)?.isDestructive !== false);
+  const elliptic = decision.action !== 'tools' || decision.intent.startsWith('follow_up:');
+  if (previous && !writes && elliptic && ask.measure === null && ask.underAgent === null) {
+    const edited = editFrame(previous.ask, ask);
+    const applied = applyRowAsk(previous.call, edited, moduleOf(previous.call.tool)!);
+    if (applied) {
+      return {
+        decision: {
+          request_id: decision.request_id, intent: `rows_follow_up:${moduleOf(previous.call.tool)?.planning?.id ?? previous.call.tool}`, action: 'tools',
+          calls: [applied.call], confidence: 0.7, notes: `edits the last question's rows (planned: ${decision.intent})`,
+        },
+        asks: [applied.applied], frame: { call: previous.call, ask: edited },
+      };
+    }
+  }
+  if (decision.action === 'tools' && !writes) {
+    const asks: AppliedAsk[] = [];
+    let frame: RowFrame | null = null;
+    const calls = decision.calls.map(withoutQuestionWords).map((call) => {
+      const applied = applyRowAsk(call, ask, moduleOf(call.tool)!);
+      if (!applied) return call;
+      asks.push(applied.applied);
+      frame ??= { call, ask };
+      return applied.call;
+    });
+    if (asks.length > 0) return { decision: { ...decision, calls }, asks, frame };
+  }
+  // Only a question of a kind no order has (an average, a count, a superlative) replaces a plan that
+  // was no read; a read the planner chose stands unless the question counts, totals or filters
+  // accounts, which no read without rows can ("how many accounts do I owe", "players I owe more
+  // than 5k", planned as the upline's balance).
+  const questionOnly = ask.aggregate !== null || ask.extreme !== null;
+  const ofAccounts = (ask.aggregate !== null || ask.filters.length > 0) && (ask.direction !== null || ask.role !== null || ask.underAgent !== null);
+  const none: Framed = { decision, asks: [], frame: null };
+  // One read replaced by one read: a message that also asks something else keeps its plan.
+  if (writes || decision.calls.length > 1 || (decision.action !== 'tools' && !questionOnly) || (decision.action === 'tools' && !ofAccounts)) return none;
+  const home = homeOf(ask);
+  if (!home?.planning) return none;
+  const filled = home.planning.fill(new Slots(input, read(input.text, input.today, KNOWN_WORDS)));
+  if (!('args' in filled)) return none;
+  const call = withoutQuestionWords({ tool: home.name, args: filled.args });
+  const applied = applyRowAsk(call, ask, home);
+  if (!applied) return none;
+  return {
+    decision: {
+      request_id: decision.request_id, intent: `rows:${home.planning.id}`, action: 'tools', calls: [applied.call], confidence: 0.7,
+      notes: `what is asked of the rows is ${home.name}'s (planned: ${decision.intent})`,
+    },
+    asks: [applied.applied],
+    frame: { call, ask },
+  };
+}
+
+/** The last frame with what a follow-up says in place of what it said: "and the least?" keeps who and what, and turns the order. */
+function editFrame(before: RowAsk, now: RowAsk): RowAsk {
+  const ranks = now.extreme !== null;
+  const totals = now.aggregate !== null;
+  return Object.freeze({
+    ...before,
+    extreme: ranks ? now.extreme : totals ? null : before.extreme,
+    limit: ranks ? now.limit : totals ? null : before.limit,
+    aggregate: totals ? now.aggregate : ranks ? null : before.aggregate,
+    filters: now.filters.length > 0 ? now.filters : before.filters,
+    direction: now.direction ?? before.direction,
+    role: now.role ?? before.role,
+    asks: true,
+  });
+}
+
+/**
+ * A "player" the planner took from words that are all words of the question ("avg", "jinka",
+ * "sabse"): no name at all, so no one to look up, and the question is about every row.
+ */
+function withoutQuestionWords(call: PlannedCall): PlannedCall {
+  const player = call.args.player;
+  if (typeof player !== 'string') return call;
+  const words = tokenize(player);
+  if (words.length === 0 || !words.every((w) => ROW_WORDS.has(w.word))) return call;
+  const { player: _questionWords, ...args } = call.args;
+  return { tool: call.tool, args };
+}
+
+/** The read whose rows a question is about: the one whose own measure it names, else the accounts for a question about accounts. */
+function homeOf(ask: RowAsk): ToolModule | undefined {
+  const measure: ColumnConcept | null = ask.measure ?? (ask.direction !== null || ask.role !== null || ask.underAgent !== null ? 'take' : null);
+  if (measure === null) return undefined;
+  return (TOOL_MODULES as readonly ToolModule[]).find((m) => m.rows?.measure === measure && !m.isDestructive);
+}

@@ -1,0 +1,187 @@
+/**
+ * What a question asks of the rows it reads, read once from the message into a frozen frame:
+ * a superlative ("who owes me the most"), a count ("how many players under Arjun"), a total, an
+ * average, thresholds ("bets staked over 10k"), a top or bottom N, an order, a direction of take
+ * and a role. The words come from the lexicon (lexicon/rows.json) through its one matcher; this
+ * module only arranges what the matcher found. Tools then say which of it their rows can answer
+ * (apply.ts), and the answer's first sentence states it (answer.ts).
+ */
+import { COLUMN_CONCEPTS, type ColumnConcept } from '../../tools/rows.js';
+import { type Concept, type ConceptMatch, type WordToken, matchConcepts, tokenize } from './lexicon.js';
+
+export type Comparison = 'gt' | 'gte' | 'lt' | 'lte';
+
+export interface RowFilter {
+  /** The column the threshold is on; null: the question's own measure. */
+  column: ColumnConcept | null;
+  op: Comparison;
+  /** Paisa for money columns, a plain number for counts and odds. */
+  value: number;
+  /** The words as typed ("over 10k"), for the card's caption. */
+  said: string;
+}
+
+export interface RowAsk {
+  /** The column asked about, if the words name one ("commission", "owes", "loser"). */
+  measure: ColumnConcept | null;
+  /** A superlative, or a top/bottom N: the rows in this order. */
+  extreme: 'max' | 'min' | null;
+  /** How many rows the answer names: 1 for a superlative, N for "top 5", null for all. */
+  limit: number | null;
+  aggregate: 'count' | 'sum' | 'avg' | null;
+  filters: readonly RowFilter[];
+  /** "who owes me", "who do I owe": the take's direction. */
+  direction: 'owes_you' | 'you_owe' | null;
+  /** "players", "sub-agents": the kind of account counted or listed. */
+  role: 'player' | 'agent' | null;
+  /** "under Arjun", "Arjun ke neeche": the sub-agent whose accounts are meant, as typed. */
+  underAgent: string | null;
+  /** Something to answer from the rows: without it the frame leaves a plan as it is. */
+  asks: boolean;
+}
+
+const NO_ASK: RowAsk = Object.freeze({
+  measure: null, extreme: null, limit: null, aggregate: null, filters: Object.freeze([]), direction: null, role: null, underAgent: null, asks: false,
+});
+
+const COLUMN_OF = new Map<Concept, ColumnConcept>(COLUMN_CONCEPTS.map((c) => [`col:${c}` as Concept, c]));
+/** Words that name a column and the end of it they point to: the biggest loser lost the most. */
+const POLAR: Partial<Record<Concept, { column: ColumnConcept; extreme: 'max' | 'min'; direction?: 'owes_you' | 'you_owe' }>> = {
+  loser: { column: 'pnl', extreme: 'min' },
+  winner: { column: 'pnl', extreme: 'max' },
+  debtor: { column: 'take', extreme: 'max', direction: 'owes_you' },
+  creditor: { column: 'take', extreme: 'min', direction: 'you_owe' },
+};
+const COMPARE: Partial<Record<Concept, { op: Comparison; amount: 'follows' | 'precedes' }>> = {
+  gt: { op: 'gt', amount: 'follows' }, gte: { op: 'gte', amount: 'follows' }, lt: { op: 'lt', amount: 'follows' }, lte: { op: 'lte', amount: 'follows' },
+  gt_after: { op: 'gt', amount: 'precedes' }, gte_after: { op: 'gte', amount: 'precedes' }, lt_after: { op: 'lt', amount: 'precedes' }, lte_after: { op: 'lte', amount: 'precedes' },
+};
+/** A top-N list when the words ask for more than one row but give no number. */
+export const DEFAULT_TOP = 5;
+/** The most rows a "top N" names in words. */
+export const MAX_TOP = 20;
+
+/**
+ * The rows part of the frame for a message. `names`: the runs of words the planner reads as
+ * names, so "under Arjun" can say whom it means; never a number or a word of the lexicon.
+ */
+export function readRowAsk(text: string, names: ReadonlyArray<{ text: string }> = []): RowAsk {
+  const tokens = tokenize(text);
+  const matches = matchConcepts(tokens);
+  const has = (c: Concept) => matches.some((m) => m.concepts.includes(c));
+  const at = (i: number) => matches.find((m) => m.from === i);
+  const after = (m: ConceptMatch) => tokens[m.to];
+  const before = (m: ConceptMatch) => (m.from > 0 ? tokens[m.from - 1] : undefined);
+
+  // The column asked about: a word with a direction of its own first ("loser"), else the first named.
+  const polar = matches.flatMap((m) => m.concepts.map((c) => POLAR[c]).filter((p) => p !== undefined))[0] ?? null;
+  // A question about bets with no column named is about their stakes ("bets over 5k").
+  const measure = polar?.column ?? matches.flatMap((m) => m.concepts.map((c) => COLUMN_OF.get(c)).filter((c) => c !== undefined))[0]
+    ?? (has('noun:bet') ? 'stake' : null);
+
+  // Thresholds: a comparison and the amount beside it. "over 2.5 goals" is a market's line.
+  const filters: RowFilter[] = [];
+  const usedAsFilter = new Set<ConceptMatch>();
+  for (const m of matches) {
+    for (const concept of m.concepts) {
+      const compare = COMPARE[concept];
+      if (!compare) continue;
+      const amount = compare.amount === 'follows' ? after(m) : before(m);
+      if (amount?.paisa === undefined) continue;
+      const next = at(compare.amount === 'follows' ? m.to + 1 : m.to);
+      if (next?.concepts.includes('line')) continue;
+      const near = columnNear(matches, compare.amount === 'follows' ? m.from : m.from - 1);
+      const span = compare.amount === 'follows' ? [tokens[m.from]!, amount] : [amount, tokens[m.to - 1]!];
+      const column = near?.column ?? measure;
+      const value = valueFor(column, amount);
+      // "lost more than 15k" is a result under −15k; "I owe more than 5k" a take under −5k.
+      const turned = near?.negative === true;
+      filters.push({ column, op: turned ? FLIP[compare.op] : compare.op, value: turned ? -value : value, said: text.slice(span[0]!.start, span[1]!.end) });
+      usedAsFilter.add(m);
+      break;
+    }
+  }
+
+
+  // A superlative, or a ranking with a number: "top 5", "5 biggest debtors", "bottom 3".
+  const rank = matches.find((m) => m.concepts.includes('rank_top') || m.concepts.includes('rank_bottom'));
+  const rankCount = rank ? countBeside(tokens, rank) : null;
+  const superlative = matches.find((m) => !usedAsFilter.has(m) && (m.concepts.includes('max') || m.concepts.includes('min')));
+  const superCount = superlative ? countBeside(tokens, superlative) : null;
+  let extreme: RowAsk['extreme'] = null;
+  let limit: number | null = null;
+  if (rank && rankCount !== null) {
+    extreme = rank.concepts.includes('rank_bottom') && !rank.concepts.includes('rank_top') ? 'min' : 'max';
+    limit = rankCount;
+  } else if (superlative) {
+    extreme = superlative.concepts.includes('max') ? 'max' : 'min';
+    limit = superCount ?? 1;
+  } else if (polar) {
+    // "3 biggest debtors" has its superlative; "debtors" alone is a filter by direction, not a ranking.
+    extreme = null;
+  }
+  // "the biggest loser" lost the most: the polar word turns the superlative.
+  if (polar && extreme) extreme = extreme === 'max' ? polar.extreme : opposite(polar.extreme);
+  if (limit !== null) limit = Math.min(Math.max(limit, 1), MAX_TOP);
+
+  const aggregate = has('count') ? 'count' : has('avg') ? 'avg' : has('sum') && extreme === null ? 'sum' : null;
+  // "net kitna lena hai": the signed total of both sides, not only of those who owe.
+  const direction = has('net') ? null : polar?.direction ?? null;
+  const role = has('role:agent') ? 'agent' : has('role:player') ? 'player' : null;
+  const underAgent = underWhom(tokens, matches, names);
+  const order = has('desc') ? 'max' : has('asc') ? 'min' : null;
+  if (extreme === null && order !== null) extreme = order;
+
+  // "who is under Arjun" alone asks for the tree, not for anything of its rows.
+  const asks = extreme !== null || aggregate !== null || filters.length > 0 || (direction !== null && role !== null);
+  if (!asks) return NO_ASK;
+  return Object.freeze({ measure, extreme, limit, aggregate, filters: Object.freeze(filters), direction, role, underAgent, asks });
+}
+
+const opposite = (e: 'max' | 'min') => (e === 'max' ? 'min' : 'max');
+
+/** Money columns take the amount in paisa; counts and odds take the number as typed. */
+function valueFor(column: ColumnConcept | null, token: WordToken): number {
+  if (column === 'bets') return token.whole ?? Math.trunc(token.paisa! / 100);
+  // Odds are kept ×100 (DOMAIN.md): "odds over 3" is 300, as paisa would be.
+  return token.paisa!;
+}
+
+const FLIP: Record<Comparison, Comparison> = { gt: 'lt', gte: 'lte', lt: 'gt', lte: 'gte' };
+
+/**
+ * The column a comparison is about: the nearest column word before it, else the first after it;
+ * `negative` when that word counts the column's negative side (a loss, what the user owes).
+ */
+function columnNear(matches: readonly ConceptMatch[], index: number): { column: ColumnConcept; negative: boolean } | null {
+  const columns = matches.flatMap((m) => m.concepts.flatMap((c) => {
+    const column = COLUMN_OF.get(c) ?? POLAR[c]?.column;
+    return column ? [{ column, negative: POLAR[c]?.extreme === 'min', at: m.from }] : [];
+  }));
+  return columns.filter((c) => c.at <= index).at(-1) ?? columns.find((c) => c.at > index) ?? null;
+}
+
+/** "top 5", "5 biggest", "top five": the whole number right after or right before a rank word. */
+function countBeside(tokens: readonly WordToken[], m: ConceptMatch): number | null {
+  const next = tokens[m.to];
+  if (next?.whole !== undefined) return next.whole;
+  const previous = m.from > 0 ? tokens[m.from - 1] : undefined;
+  return previous?.whole ?? null;
+}
+
+/** The sub-agent a question is about: the name right after "under", or right before "ke neeche". */
+function underWhom(tokens: readonly WordToken[], matches: readonly ConceptMatch[], names: ReadonlyArray<{ text: string }>): string | null {
+  for (const m of matches) {
+    const follows = m.concepts.includes('under');
+    const precedes = m.concepts.includes('under_after');
+    if (!follows && !precedes) continue;
+    const beside = follows ? tokens[m.to] : m.from > 0 ? tokens[m.from - 1] : undefined;
+    if (!beside || beside.paisa !== undefined) continue;
+    const name = names.find((n) => {
+      const words = n.text.split(/\s+/);
+      return follows ? words[0] === beside.word : words.at(-1) === beside.word;
+    });
+    if (name) return name.text;
+  }
+  return null;
+}

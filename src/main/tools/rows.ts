@@ -1,0 +1,50 @@
+/**
+ * What a read tool's rows are, as data: where the result keeps them, what names a row, which
+ * columns it has under the names a question uses, and which of a question's operators the
+ * backend runs for it. The assistant's frame reads these declarations to turn "who owes me the
+ * most" into arguments (an order, a limit) and to say the answer from the rows; a tool holds no
+ * words of the question itself.
+ */
+
+/** The columns a question may ask about; each tool maps the ones its rows have to its fields. */
+export const COLUMN_CONCEPTS = ['take', 'creditLimit', 'available', 'pnl', 'commission', 'stake', 'exposure', 'bets', 'odds', 'potentialWin', 'amount'] as const;
+export type ColumnConcept = (typeof COLUMN_CONCEPTS)[number];
+
+export interface RowsDeclaration {
+  /** The output field that holds the rows ("rows", "bets", "fixtures"). */
+  list: string;
+  /** The row field that names it ("name", "playerName", "fixtureName"), and the field of that one's id. */
+  name: string;
+  id: string;
+  /** What one row is: one account's row answers no question about many, one bet's list still does. */
+  row: 'account' | 'bet' | 'fixture';
+  /** A row in words, singular and plural. */
+  noun: readonly [string, string];
+  /** Column concept → the row's field holding it. */
+  columns: Partial<Record<ColumnConcept, string>>;
+  /** The column a superlative or a total is about when the words name none. */
+  measure: ColumnConcept;
+  /** Columns whose figures are counts or odds, not money. */
+  plain?: readonly ColumnConcept[];
+  /**
+   * The operators the backend runs for this tool, so a filter holds for every row and a count is
+   * of the whole result, not of a page. Absent: the result is complete (not paged) and the
+   * operators run over it in main.
+   */
+  backend?: {
+    /** Column concepts the input's `where` takes (by the row field's name). */
+    where: readonly ColumnConcept[];
+    /** The input field that orders the rows and the column concepts it takes. */
+    order: { field: 'orderBy' | 'sort'; columns: readonly ColumnConcept[] };
+    /** Input fields for a direction of take, a role, and a sub-agent whose accounts are meant. */
+    direction?: boolean;
+    role?: boolean;
+    underAgent?: boolean;
+    /** The output field counting every row that matched, over all pages. */
+    matched: string;
+    /** Output paths of totals over every matched row, per column concept ("totals.take"). */
+    totals?: Partial<Record<ColumnConcept, string>>;
+    /** The most rows one call may return (the input's `limit` maximum). */
+    pageMax: number;
+  };
+}

@@ -1,0 +1,302 @@
+/**
+ * The Claude planner through the real chat turn: the real SDK against the fake Messages API
+ * (real HTTP, real SSE), the real policy gate, tool registry and backend on PGlite. The model is
+ * scripted per test; what is checked is what the app does with what the model says.
+ */
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Assistant, type TurnRecord } from '../../../../src/main/assistant/assistant.js';
+import { ClaudeBrain } from '../../../../src/main/assistant/claude/brain.js';
+import { MAX_MODEL_CALLS } from '../../../../src/main/assistant/claude/claude-turn.js';
+import { RateLimiter } from '../../../../src/main/assistant/guards/rate-limit.js';
+import { MemoryChatHistory } from '../../../../src/main/assistant/history.js';
+import { RulePlanner } from '../../../../src/main/assistant/planner/rule-planner.js';
+import type { Planner } from '../../../../src/main/assistant/planner/types.js';
+import { AuditLog } from '../../../../src/main/audit/audit-log.js';
+import type { BackendClient } from '../../../../src/main/backend/connection.js';
+import { NonceStore } from '../../../../src/main/confirm/nonce-store.js';
+import { sessionStore } from '../../../../src/main/secrets/secret-store.js';
+import { createToolRegistry } from '../../../../src/main/tools/registry.js';
+import { silentLogger } from '../../../../src/infra/log.js';
+import type { User } from '../../../../src/shared/contracts/agent-api.js';
+import type { Card } from '../../../../src/shared/contracts/assistant.js';
+import { type ChatTurnInput, type TurnEvent, turnEventSchema } from '../../../../src/shared/contracts/chat.js';
+import { formatPoints } from '../../../../src/shared/money.js';
+import { DEFAULT_FAKE_KEY, type FakeMessagesApi, type MessagesRequestBody, startFakeMessagesApi, textReply, toolUseReply } from '../../../fakes/messages-api.js';
+import { type TestBackend, accountId, databaseFingerprint, startTestBackend } from '../../../helpers/backend.js';
+
+let backend: TestBackend;
+let api: BackendClient;
+let user: User;
+let fake: FakeMessagesApi;
+let dir: string;
+
+beforeAll(async () => {
+  backend = await startTestBackend('pglite');
+  api = backend.client(await backend.login('priya'));
+  user = await api.auth.me.query();
+  fake = await startFakeMessagesApi();
+  dir = await mkdtemp(join(tmpdir(), 'claude-planner-'));
+});
+afterAll(async () => {
+  await fake.close();
+  await backend.close();
+});
+beforeEach(() => {
+  fake.respond(null);
+  fake.requests.length = 0;
+});
+
+/** The rule planner, made unsure: every turn goes to the model (what the fast path would skip). */
+const unsure = (confidence = 0.7): Planner => {
+  const rules = new RulePlanner();
+  return { name: 'rules', plan: async (input) => ({ ...(await rules.plan(input)), confidence }) };
+};
+
+async function desk(options: { planner?: Planner; key?: boolean; idleTimeoutMs?: number; settings?: Parameters<ClaudeBrain['update']>[0] } = {}) {
+  const secrets = sessionStore();
+  if (options.key !== false) await secrets.set(DEFAULT_FAKE_KEY);
+  const registry = createToolRegistry();
+  const brain = new ClaudeBrain({
+    secrets: { read: [secrets], write: secrets, writeNote: '' }, dataDir: await mkdtemp(join(dir, 'd-')), env: { ANTHROPIC_BASE_URL: fake.url },
+    registry, log: silentLogger, idleTimeoutMs: options.idleTimeoutMs ?? 5_000, random: () => 0,
+  });
+  if (options.settings) await brain.update(options.settings, user.timezone);
+  const records: TurnRecord[] = [];
+  const assistant = new Assistant({
+    registry, planners: [options.planner ?? unsure()], claude: brain, history: new MemoryChatHistory(), nonces: new NonceStore(),
+    audit: new AuditLog(join(dir, `audit-${Math.random()}.jsonl`)), limiter: new RateLimiter({ limit: 1000 }), log: silentLogger, onTurn: (r) => records.push(r),
+  });
+  return { assistant, brain, records };
+}
+
+async function run(a: Assistant, text: string | ChatTurnInput, onEvent?: (e: TurnEvent) => void) {
+  const events: TurnEvent[] = [];
+  const input: ChatTurnInput = typeof text === 'string' ? { kind: 'message', text, page: { path: '/agent/dashboard', query: {} } } : text;
+  for await (const event of a.turn(input, { user, api })) {
+    events.push(turnEventSchema.parse(event));
+    onEvent?.(event);
+  }
+  const done = events.at(-1);
+  if (done?.type !== 'done') throw new Error('a turn ends with done');
+  return { events, message: done.message, streamed: events.filter((e) => e.type === 'text').map((e) => e.delta).join('') };
+}
+
+const cardOf = <T extends Card['type']>(cards: Card[], type: T) => cards.find((c): c is Extract<Card, { type: T }> => c.type === type);
+const messageRequests = () => fake.requests.filter((r) => r.path === '/v1/messages' && r.body).map((r) => r.body!);
+const toolResults = (body: MessagesRequestBody) => body.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : []))
+  .filter((b): b is { type: 'tool_result'; is_error?: boolean; content: string } => (b as { type?: string }).type === 'tool_result');
+
+describe('a read answered by Claude', () => {
+  it('offers the role\'s tools in planner form, resolves the name through the gate, streams prose that passes the number guard, and records usage', async () => {
+    const { assistant, brain, records } = await desk();
+    const karan = await accountId(backend, 'karan');
+    const { rows } = await api.agent.getTake.query({ playerId: karan });
+    const take = rows[0]!.take;
+    const words = take > 0 ? `Karan owes you ${formatPoints(take)}.` : `You owe Karan ${formatPoints(-take)}.`;
+    fake.script(toolUseReply('agent_getTake', { player: 'Karan Malhotra' }, 'Let me check.'), textReply(`${words} That is all for now.`, { chunkChars: 5 }));
+
+    const { events, message, streamed } = await run(assistant, 'karan ka hisaab batao');
+    const [first, second] = messageRequests();
+    const tools = (first!.tools as Array<{ name: string; input_schema: { properties: Record<string, unknown> }; cache_control?: unknown }>);
+    expect(tools.map((t) => t.name)).toContain('agent_getTake');
+    expect(tools.find((t) => t.name === 'agent_getTake')!.input_schema.properties).toHaveProperty('player');
+    expect(tools.find((t) => t.name === 'agent_getTake')!.input_schema.properties).not.toHaveProperty('playerId');
+    expect(tools.at(-1)!.cache_control).toEqual({ type: 'ephemeral' });
+    expect((first!.system as Array<{ cache_control?: unknown }>)[0]!.cache_control).toEqual({ type: 'ephemeral' });
+    expect(first!.model).toBe('claude-haiku-5-5');
+    // The gate put the id in; the model's result holds the app's own sentence and the data.
+    expect(records[0]!.calls).toEqual([{ tool: 'agent.getTake', args: { playerId: karan } }]);
+    expect(toolResults(second!)[0]!.content).toContain('<data>');
+    expect(cardOf(message.cards, 'take_table')!.data).toMatchObject({ rows });
+    expect(message.text).toBe(`Let me check. ${words} That is all for now.`);
+    // Streamed before `done`, a sentence at a time, and the card before the prose that follows it.
+    expect(streamed.trim()).toBe(message.text);
+    expect(events.filter((e) => e.type === 'text').length).toBeGreaterThanOrEqual(3);
+    expect(events.findIndex((e) => e.type === 'card')).toBeLessThan(events.findLastIndex((e) => e.type === 'text'));
+    expect(message.planner).toBe('claude');
+    expect(message.usage).toMatchObject({ calls: 2, models: ['claude-haiku-5-5'] });
+    expect(message.usage!.inputTokens + message.usage!.cacheWriteTokens + message.usage!.cacheReadTokens).toBeGreaterThan(0);
+    expect(message.usage!.costMicroUsd).toBeGreaterThan(0);
+    const view = await brain.view(user.timezone);
+    expect(view.usageToday).toMatchObject({ turns: 1, costMicroUsd: message.usage!.costMicroUsd });
+    // The key is never part of a prompt.
+    expect(JSON.stringify(messageRequests())).not.toContain(DEFAULT_FAKE_KEY);
+  });
+
+  it('drops a sentence whose figure no tool result holds, and keeps the rest', async () => {
+    const { assistant, records } = await desk();
+    fake.script(toolUseReply('agent_getDownline', {}), textReply('Here is your downline. Your book made 987,654.32 this year. Ask me for any player.'));
+    const { message } = await run(assistant, 'downline dikhao');
+    expect(message.text).toBe('Here is your downline. Ask me for any player.');
+    expect(records[0]!.flaggedFigures).toContain('987,654.32');
+    expect(cardOf(message.cards, 'downline_tree')).toBeDefined();
+  });
+
+  it('keeps the fast path: a confident offline plan makes no model call', async () => {
+    const { assistant, records } = await desk({ planner: new RulePlanner() });
+    const { message } = await run(assistant, 'show my downline');
+    expect(messageRequests()).toHaveLength(0);
+    expect(records[0]!.planner).toBe('rules');
+    expect(message.usage).toBeUndefined();
+  });
+
+  it('answers offline without a key, with no call', async () => {
+    const { assistant } = await desk({ key: false });
+    await run(assistant, 'show my downline');
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('reads the cache from the second turn on: the tools and the rules are the same prefix', async () => {
+    const { assistant } = await desk();
+    fake.respond(() => textReply('Nothing to report.'));
+    const first = await run(assistant, 'kuch batao');
+    const second = await run(assistant, 'aur kuch?');
+    expect(first.message.usage!.cacheWriteTokens).toBeGreaterThan(0);
+    const u = second.message.usage!;
+    expect(u.cacheReadTokens / (u.inputTokens + u.cacheWriteTokens + u.cacheReadTokens)).toBeGreaterThanOrEqual(0.8);
+    // The earlier exchange is in the second prompt.
+    expect(JSON.stringify(messageRequests()[1]!.messages)).toContain('kuch batao');
+  });
+});
+
+describe('changes planned by Claude', () => {
+  it('turns a destructive tool_use into the same preview and nonce as the offline path, never executing it, and ends the turn', async () => {
+    const { assistant, records } = await desk();
+    const before = await databaseFingerprint(backend);
+    fake.script(toolUseReply('agent_editLimit', { player: 'Karan Malhotra', limitType: 'creditLimit', newValue: 6_000_000 }, 'Preparing the change.'));
+    const { message } = await run(assistant, 'karan ki limit 60k kar do');
+    const diff = cardOf(message.cards, 'diff_card')!;
+    expect(diff.data).toMatchObject({ after: 6_000_000 });
+    expect(diff.actions?.find((a) => a.id === 'confirm')?.nonce).toBeTruthy();
+    expect(messageRequests()).toHaveLength(1);
+    expect(records[0]!.planner).toBe('claude');
+    // Proposals are planned by the strong model.
+    expect(messageRequests()[0]!.model).toBe('claude-sonnet-5-5');
+    expect(await databaseFingerprint(backend)).toBe(before);
+  });
+
+  it('voids the earlier proposal for the same change when the model proposes it again: only the newest can be confirmed', async () => {
+    const { assistant } = await desk();
+    fake.script(
+      toolUseReply('agent_editLimit', { player: 'Karan Malhotra', limitType: 'creditLimit', newValue: 6_000_000 }),
+      toolUseReply('agent_editLimit', { player: 'Karan Malhotra', limitType: 'creditLimit', newValue: 3_000_000 }),
+    );
+    const first = cardOf((await run(assistant, 'karan ki limit 60k kar do')).message.cards, 'diff_card')!.actions!.find((a) => a.id === 'confirm')!;
+    const second = cardOf((await run(assistant, 'nahi, 30k kar do')).message.cards, 'diff_card')!;
+    expect(second.data).toMatchObject({ after: 3_000_000 });
+    const stale = await assistant.confirm({ nonce: first.nonce!, payloadHash: first.payloadHash! }, { user, api });
+    expect(stale.resolves?.state).not.toBe('confirmed');
+    expect(JSON.stringify(messageRequests()[1]!.messages)).toContain('karan ki limit 60k kar do');
+  });
+
+  it('never proposes a change for a question, whatever the model asks for', async () => {
+    const { assistant } = await desk();
+    const before = await databaseFingerprint(backend);
+    fake.script(
+      toolUseReply('agent_settlePlayer', { player: 'Karan Malhotra', mode: 'auto' }),
+      toolUseReply('agent_getSettlementHistory', { player: 'Karan Malhotra' }),
+      textReply('Here are the settlements with Karan.'),
+    );
+    const { message } = await run(assistant, 'has karan paid?');
+    expect(message.cards.some((c) => c.type === 'settlement_summary' || c.type === 'diff_card')).toBe(false);
+    expect(toolResults(messageRequests()[1]!)[0]).toMatchObject({ is_error: true });
+    expect(await databaseFingerprint(backend)).toBe(before);
+  });
+
+  it('shows a picker when the model names a player that several match, and the pick completes the read', async () => {
+    const { assistant } = await desk();
+    fake.script(toolUseReply('agent_getCreditLimit', { player: 'Rahul' }));
+    const { message } = await run(assistant, 'rahul ka CL?');
+    const picker = cardOf(message.cards, 'player_picker')!;
+    expect(picker.data.players.length).toBeGreaterThan(1);
+    const verma = picker.data.players.find((p) => p.name === 'Rahul Verma')!;
+    const picked = await run(assistant, { kind: 'pick', requestId: message.requestId, candidateId: verma.id });
+    expect(cardOf(picked.message.cards, 'take_table')!.data).toMatchObject({ rows: [expect.objectContaining({ accountId: verma.id })] });
+  });
+});
+
+describe('when Claude fails', () => {
+  it('sends invalid arguments back once as is_error, and on the second failure answers offline and says so', async () => {
+    const { assistant, records } = await desk();
+    fake.script(toolUseReply('agent_getPnL', { from: 'yesterday-ish' }), toolUseReply('agent_getPnL', { from: 'last-ish' }));
+    const { message } = await run(assistant, 'pnl today');
+    expect(toolResults(messageRequests()[1]!)[0]).toMatchObject({ is_error: true });
+    expect(message.text).toMatch(/^Claude could not form a valid request, so I answered offline\./);
+    expect(cardOf(message.cards, 'pnl_table')).toBeDefined();
+    expect(records[0]!.fallback).toBeTruthy();
+  });
+
+  it('stops a model that keeps asking for what it cannot have, and answers offline', async () => {
+    const { assistant } = await desk();
+    fake.respond(() => toolUseReply('agent_deleteEverything', {}));
+    const { message } = await run(assistant, 'show my downline');
+    expect(messageRequests()).toHaveLength(MAX_MODEL_CALLS);
+    expect(message.text).toMatch(/^Claude went round without answering, so I answered offline\./);
+    expect(cardOf(message.cards, 'downline_tree')).toBeDefined();
+  });
+
+  it('retries a 429 after its retry-after, a 529 and an error event mid-stream, then answers', async () => {
+    const { assistant } = await desk();
+    fake.script({ kind: 'http_error', status: 429, retryAfterMs: 20 }, { kind: 'http_error', status: 529 }, textReply('All good.'));
+    expect((await run(assistant, 'status?')).message.text).toBe('All good.');
+    fake.script({ kind: 'stream_error', textBefore: 'Partial' }, textReply('Recovered.'));
+    expect((await run(assistant, 'status again?')).message.text).toBe('Recovered.');
+    fake.script({ kind: 'drop', textBefore: 'Cut' }, textReply('Back.'));
+    expect((await run(assistant, 'and now?')).message.text).toBe('Back.');
+  });
+
+  it('does not wait out a long retry-after: the offline planner answers at once', async () => {
+    const { assistant } = await desk();
+    fake.script({ kind: 'http_error', status: 429, retryAfterSeconds: 120 });
+    const started = Date.now();
+    const { message } = await run(assistant, 'show my downline');
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(message.text).toMatch(/^Claude is rate-limiting this key \(try again in 120 s\), so I answered offline\./);
+    expect(cardOf(message.cards, 'downline_tree')).toBeDefined();
+  });
+
+  it('answers offline after repeated overloads, and after a model that never answers', async () => {
+    const { assistant } = await desk({ idleTimeoutMs: 150 });
+    fake.script({ kind: 'http_error', status: 529 }, { kind: 'http_error', status: 529 }, { kind: 'http_error', status: 529 });
+    expect((await run(assistant, 'show my downline')).message.text).toMatch(/^Claude is overloaded, so I answered offline\./);
+    fake.script({ kind: 'hang' }, { kind: 'hang' }, { kind: 'hang' });
+    expect((await run(assistant, 'show my downline')).message.text).toMatch(/^Claude did not answer in time, so I answered offline\./);
+  });
+
+  it('keeps the budgets: tokens per turn, then cost per day', async () => {
+    const tight = await desk({ settings: { maxTokensPerTurn: 1_000 } });
+    fake.respond(() => toolUseReply('agent_getDownline', {}));
+    const { message } = await run(tight.assistant, 'what is going on');
+    expect(message.text).toMatch(/this turn reached its budget of 1000 tokens, so I answered offline\./i);
+    const poor = await desk({ settings: { maxCostPerDayMicroUsd: 1 } });
+    fake.respond(() => textReply('Spent.'));
+    await run(poor.assistant, 'anything new');
+    const requests = messageRequests().length;
+    const after = await run(poor.assistant, 'show my downline');
+    expect(messageRequests()).toHaveLength(requests);
+    expect(after.message.text).toMatch(/^Today's Claude budget of <\$0\.0001 is used up, so I answered offline\./);
+  });
+});
+
+describe('stopping', () => {
+  it('ends a streaming answer with what had arrived, marked stopped', async () => {
+    const { assistant } = await desk();
+    fake.script(textReply('One sentence here. Another sentence follows. '.repeat(40), { chunkChars: 8, delayMs: 5 }));
+    let requestId = '';
+    const { message } = await run(assistant, 'tell me a long story', (e) => {
+      if (e.type === 'start') requestId = e.requestId;
+      if (e.type === 'text' && requestId) assistant.stop(requestId, user);
+    });
+    expect(message.stopped).toBe(true);
+    expect(message.text.length).toBeGreaterThan(0);
+    expect(message.text.length).toBeLessThan('One sentence here. Another sentence follows. '.repeat(40).trim().length);
+  });
+
+  it('refuses to stop another user\'s turn', async () => {
+    const { assistant } = await desk();
+    expect(assistant.stop('no-such-turn', user)).toBe(false);
+  });
+});
