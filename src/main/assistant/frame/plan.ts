@@ -45,7 +45,9 @@ export interface Framed {
  */
 export function withRowAsk(decision: Decision, ask: RowAsk, input: PlannerInput, previous: RowFrame | null = null): Framed {
   if (!ask.asks) return { decision, asks: [], frame: null };
-  const writes = decision.calls.some((c) => moduleOf(c.tool)?.isDestructive !== false);
+  // A change planned, or a change the planner is asking a detail of ("What amount?"), is never turned
+  // into a read; unless the words average, count or total, which no order does ("average stake on ind v aus").
+  const writes = decision.calls.some((c) => moduleOf(c.tool)?.isDestructive !== false) || (asksForAChange(decision) && ask.aggregate === null);
   const elliptic = decision.action !== 'tools' || decision.intent.startsWith('follow_up:');
   if (previous && !writes && elliptic && ask.measure === null && ask.underAgent === null) {
     const edited = editFrame(previous.ask, ask);
@@ -63,7 +65,7 @@ export function withRowAsk(decision: Decision, ask: RowAsk, input: PlannerInput,
   if (decision.action === 'tools' && !writes) {
     const asks: AppliedAsk[] = [];
     let frame: RowFrame | null = null;
-    const calls = decision.calls.map(withoutQuestionWords).map((call) => {
+    const calls = decision.calls.map((call) => withoutQuestionWords(call, input.text)).map((call) => {
       const applied = applyRowAsk(call, ask, moduleOf(call.tool)!);
       if (!applied) return call;
       asks.push(applied.applied);
@@ -85,7 +87,7 @@ export function withRowAsk(decision: Decision, ask: RowAsk, input: PlannerInput,
   if (!home?.planning) return none;
   const filled = home.planning.fill(new Slots(input, read(input.text, input.today, KNOWN_WORDS)));
   if (!('args' in filled)) return none;
-  const call = withoutQuestionWords({ tool: home.name, args: filled.args });
+  const call = withoutQuestionWords({ tool: home.name, args: filled.args }, input.text);
   const applied = applyRowAsk(call, ask, home);
   if (!applied) return none;
   return {
@@ -96,6 +98,13 @@ export function withRowAsk(decision: Decision, ask: RowAsk, input: PlannerInput,
     asks: [applied.applied],
     frame: { call, ask },
   };
+}
+
+const CHANGE_INTENTS: readonly string[] = (TOOL_MODULES as readonly ToolModule[]).flatMap((m) => (m.isDestructive && m.planning ? [m.planning.id] : []));
+
+/** A clarify or a follow-up of a change's intent ("edit_limit", "follow_up:settle"). */
+function asksForAChange(decision: Decision): boolean {
+  return decision.intent.split(/[:+]/).some((part) => CHANGE_INTENTS.includes(part));
 }
 
 /** The last frame with what a follow-up says in place of what it said: "and the least?" keeps who and what, and turns the order. */
@@ -118,11 +127,14 @@ function editFrame(before: RowAsk, now: RowAsk): RowAsk {
  * A "player" the planner took from words that are all words of the question ("avg", "jinka",
  * "sabse"): no name at all, so no one to look up, and the question is about every row.
  */
-function withoutQuestionWords(call: PlannedCall): PlannedCall {
+function withoutQuestionWords(call: PlannedCall, typed: string): PlannedCall {
   const player = call.args.player;
   if (typeof player !== 'string') return call;
   const words = tokenize(player);
   if (words.length === 0 || !words.every((w) => ROW_WORDS.has(w.word))) return call;
+  // Typed with a capital ("show Max's bets"), a word is a name: the planner's own rule for names.
+  const capitalised = tokenize(typed).filter((t) => /^\p{Lu}/u.test(typed.slice(t.start, t.end))).map((t) => t.word);
+  if (words.some((w) => capitalised.includes(w.word))) return call;
   const { player: _questionWords, ...args } = call.args;
   return { tool: call.tool, args };
 }

@@ -66,7 +66,10 @@ export const MAX_TOP = 20;
  * names, so "under Arjun" can say whom it means; never a number or a word of the lexicon.
  */
 export function readRowAsk(text: string, names: ReadonlyArray<{ text: string }> = []): RowAsk {
-  const tokens = tokenize(text);
+  // A word of a name typed with a capital ("show Max's bets") is the name, never an operator.
+  const nameWords = new Set(names.flatMap((n) => n.text.split(/\s+/)));
+  const typed = tokenize(text);
+  const tokens = typed.map((t) => (nameWords.has(t.word) && /^\p{Lu}/u.test(text.slice(t.start, t.end)) ? { ...t, word: NAME_WORD } : t));
   const matches = matchConcepts(tokens);
   const has = (c: Concept) => matches.some((m) => m.concepts.includes(c));
   const at = (i: number) => matches.find((m) => m.from === i);
@@ -128,7 +131,7 @@ export function readRowAsk(text: string, names: ReadonlyArray<{ text: string }> 
   // "net kitna lena hai": the signed total of both sides, not only of those who owe.
   const direction = has('net') ? null : polar?.direction ?? null;
   const role = has('role:agent') ? 'agent' : has('role:player') ? 'player' : null;
-  const underAgent = underWhom(tokens, matches, names);
+  const underAgent = underWhom(typed, matches, names);
   const order = has('desc') ? 'max' : has('asc') ? 'min' : null;
   if (extreme === null && order !== null) extreme = order;
 
@@ -137,6 +140,9 @@ export function readRowAsk(text: string, names: ReadonlyArray<{ text: string }> 
   if (!asks) return NO_ASK;
   return Object.freeze({ measure, extreme, limit, aggregate, filters: Object.freeze(filters), direction, role, underAgent, asks });
 }
+
+/** What a name's word is to the matcher: nothing of the lexicon. */
+const NAME_WORD = '\u0000name';
 
 const opposite = (e: 'max' | 'min') => (e === 'max' ? 'min' : 'max');
 

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { rowAskOf, withRowAsk } from '../../../../src/main/assistant/frame/plan.js';
+import { RulePlanner } from '../../../../src/main/assistant/planner/rule-planner.js';
+import { EMPTY_CONTEXT, type PlannerInput } from '../../../../src/main/assistant/planner/types.js';
+
+const planner = new RulePlanner();
+async function framed(text: string, previous: Parameters<typeof withRowAsk>[3] = null) {
+  const input: PlannerInput = { requestId: 'r', text, page: { path: '/agent/dashboard', query: {} }, today: '2026-11-20', role: 'agent', context: EMPTY_CONTEXT };
+  const decision = await planner.plan(input);
+  return { planned: decision, ...withRowAsk(decision, rowAskOf(input), input, previous) };
+}
+
+describe('the frame laid on a plan', () => {
+  it('never turns an order, or a detail a change is asking for, into a read', async () => {
+    for (const text of ['set the highest CL player to 50k', 'set CL to 50k for the player with the lowest credit limit']) {
+      const { planned, decision } = await framed(text);
+      expect(decision).toEqual(planned);
+    }
+  });
+
+  it('plans the read a question is about when the planner could not read it: "avg stake today"', async () => {
+    const { planned, decision, asks } = await framed('avg stake today');
+    expect(planned.action).toBe('clarify');
+    expect(decision.calls).toEqual([{ tool: 'agent.getBetHistory', args: { from: '2026-11-20', to: '2026-11-20', limit: 200 } }]);
+    expect(asks).toMatchObject([{ aggregate: 'avg', column: 'stake' }]);
+  });
+
+  it('answers a question that averages even where the planner heard a change: "average stake on ind v aus"', async () => {
+    const { decision, asks } = await framed('average stake on ind v aus');
+    expect(decision.calls).toMatchObject([{ tool: 'agent.getBetHistory', args: { fixture: expect.any(String) } }]);
+    expect(asks).toMatchObject([{ aggregate: 'avg', column: 'stake' }]);
+  });
+
+  it('keeps an order the planner read from the words: "10 most recent bets" is not ranked by stake', async () => {
+    const { decision, asks } = await framed('anitas 10 most recent bets');
+    expect(asks).toEqual([]);
+    expect(decision.calls[0]!.args).toMatchObject({ sort: { by: 'placedAt', dir: 'desc' }, limit: 10 });
+  });
+
+  it('reads a capitalised name as the name, never as an operator: "show Max bets"', async () => {
+    const { decision, asks } = await framed('show Max bets');
+    expect(asks).toEqual([]);
+    expect(decision.calls).toEqual([{ tool: 'agent.getBetHistory', args: { player: 'max' } }]);
+  });
+
+  it('edits the last frame for a follow-up that names no column: "and the least?" after "who owes me the most"', async () => {
+    const first = await framed('who owes me the most');
+    expect(first.frame).not.toBeNull();
+    const { decision, asks } = await framed('and the least?', first.frame);
+    expect(decision.calls).toEqual([{ tool: 'agent.getTake', args: { direction: 'owes_you', orderBy: { by: 'take', dir: 'asc' }, limit: 10 } }]);
+    expect(asks).toMatchObject([{ extreme: 'min', direction: 'owes_you', column: 'take' }]);
+  });
+});
