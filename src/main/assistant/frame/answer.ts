@@ -47,6 +47,8 @@ const WORDS = z.strictObject({
   comparisons: z.strictObject({ gt: z.string(), gte: z.string(), lt: z.string(), lte: z.string() }),
   superlatives: z.record(z.union([columns, z.literal('default')]), ends.optional()),
   signed: z.record(columns, z.strictObject({ positive: z.string(), negative: z.string(), zero: z.string() }).optional()),
+  /** A column's negative side in words, for a threshold below zero ("a loss"). */
+  negative: z.record(columns, z.string().min(1).optional()),
   /** Several rows level at the top (or the bottom): each named, with the figure they share. */
   level: ends,
 }).parse(answers);
@@ -70,7 +72,7 @@ export function answerRows(a: AppliedAsk, output: unknown, rows: RowsDeclaration
 
   const noun = nounOf(a, rows, matched);
   const when = scope.period ? ` ${periodWords(scope.period)}` : '';
-  const filterWords = a.filters.map((f) => `${LABEL[f.column]} ${OPS[f.op]} ${figure(f.column, f.value, plain)}`).join(' and ');
+  const filterWords = a.filters.map((f) => thresholdWords(f, plain)).join(' and ');
   const withFilters = filterWords ? ` with ${filterWords}` : '';
   const under = a.underAgent !== null ? ` under ${name(scope.agentName ?? a.underAgent)}` : '';
   const owing = a.direction === 'owes_you' ? ' that owe you' : a.direction === 'you_owe' ? ' that you owe' : '';
@@ -128,6 +130,15 @@ function totalOf(a: AppliedAsk, output: unknown, rows: RowsDeclaration, list: Ro
   const path = rows.backend?.totals?.[a.column];
   return path ? numberAt(output, path) : null;
 }
+
+/** A threshold in words; one below zero on a column with sides says the side: "a loss over 15,000.00 points", not "result under 15,000.00". */
+function thresholdWords(f: AppliedAsk['filters'][number], plain: ReadonlySet<ColumnConcept>): string {
+  const side = WORDS.negative[f.column];
+  if (f.value < 0 && side) return `${side} ${OPS[TURNED[f.op]]} ${figure(f.column, f.value, plain)}`;
+  return `${LABEL[f.column]} ${OPS[f.op]} ${figure(f.column, f.value, plain)}`;
+}
+
+const TURNED: Record<Comparison, Comparison> = { gt: 'lt', gte: 'lte', lt: 'gt', lte: 'gte' };
 
 function holds(value: unknown, op: Comparison, against: number): boolean {
   if (typeof value !== 'number') return false;

@@ -45,6 +45,11 @@ describe('the first sentence of an answer about rows', () => {
     expect(over.text).toBe('1 match with exposure over 1,000.00 points: MI vs CSK (1,200.00 points).');
   });
 
+  it('says a threshold below zero by its side: a loss over, not a result under', () => {
+    const { text } = answerRows(ask({ aggregate: 'count', direction: 'you_owe', filters: [{ column: 'take', field: 'take', op: 'lt', value: -500_000, said: 'more than 5k' }] }), takeResult([takeRow('A', -600_000)]), getTake.rows!, none);
+    expect(text).toBe('1 account that you owe with what you owe over 5,000.00 points: A (you owe 6,000.00 points).');
+  });
+
   it('says what it could not filter by, rather than dropping it', () => {
     const { text } = answerRows(ask({ aggregate: 'count', unsupported: ['“odds over 3”'] }), takeResult([takeRow('A', 1)]), getTake.rows!, none);
     expect(text).toMatch(/I can't filter accounts by “odds over 3”; this is without it\.$/);
