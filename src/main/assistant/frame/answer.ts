@@ -157,7 +157,14 @@ function nounOf(a: AppliedAsk, rows: RowsDeclaration, n: number): string {
 
 const count = (n: number, noun: string) => `${n} ${noun}`;
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-const fill = (template: string, values: Record<string, string>) => template.replace(/\{(\w+)\}/g, (_m, key: string) => values[key] ?? '');
+/** A sentence of answers.json with its {slots} filled in one pass: a value (a name) is never read for slots itself. */
+function fill(template: string, values: Record<string, string>): string {
+  return template.split('{').map((part, i) => {
+    if (i === 0) return part;
+    const close = part.indexOf('}');
+    return close < 0 ? `{${part}` : `${values[part.slice(0, close)] ?? ''}${part.slice(close + 1)}`;
+  }).join('');
+}
 
 function periodWords(p: { from: string; to: string }): string {
   return p.from === p.to ? `on ${formatDay(p.from)}` : `from ${formatDay(p.from)} to ${formatDay(p.to)}`;
@@ -169,13 +176,15 @@ function joinNames(names: string[]): string {
 
 /** A figure as the sentence writes it: points for money, the number for counts, odds as decimal odds. */
 function figure(column: ColumnConcept, value: number, plain: ReadonlySet<ColumnConcept>): string {
-  if (column === 'odds') return `${Math.trunc(value / 100)}.${String(Math.abs(value % 100)).padStart(2, '0')}`;
-  if (plain.has(column)) return String(value);
-  return `${money(value)} points`;
+  const shown = bare(column, value, plain);
+  return column === 'odds' || plain.has(column) ? shown : `${shown} points`;
 }
 
 /** A figure without its unit, as the number guard reads figures out of a sentence. */
-const bare = (column: ColumnConcept, value: number, plain: ReadonlySet<ColumnConcept>) => figure(column, value, plain).replace(/ points$/, '');
+function bare(column: ColumnConcept, value: number, plain: ReadonlySet<ColumnConcept>): string {
+  if (column === 'odds') return `${Math.trunc(value / 100)}.${String(Math.abs(value % 100)).padStart(2, '0')}`;
+  return plain.has(column) ? String(value) : money(value);
+}
 
 /** A row's figure with its direction, where the column has one: "owes you 1,200.00 points", "lost 300.00 points". */
 function valueWords(column: ColumnConcept, value: number, plain: ReadonlySet<ColumnConcept>): string {

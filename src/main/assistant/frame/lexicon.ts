@@ -56,17 +56,39 @@ export function tokenize(text: string): WordToken[] {
     const digits = a.raw.trim();
     tokens.push({
       word: fold(digits), start: a.start, end: a.end, paisa: a.paisa!,
-      ...(/^\d{1,4}$/.test(digits) && { whole: Number(digits) }),
+      ...(isSmallWhole(digits) && { whole: Number(digits) }),
     });
   }
   for (const m of text.matchAll(WORD)) {
     const start = m.index;
-    const end = start + m[0].replace(/[.'’-]+$/, '').length;
+    const end = start + withoutTrailingMarks(m[0]).length;
     if (amounts.some((a) => start < a.end && end > a.start)) continue;
     const word = fold(text.slice(start, end)).trim();
     if (word !== '') tokens.push({ word, start, end });
   }
   return tokens.sort((a, b) => a.start - b.start);
+}
+
+/** "5", "10", "250": a number typed as a row count could be, not "10k" or "5.5". */
+function isSmallWhole(typed: string): boolean {
+  const n = Number(typed);
+  return typed.length <= 4 && Number.isInteger(n) && String(n) === typed;
+}
+
+/** "done." and "Rahul's-" end at their last letter or digit. */
+function withoutTrailingMarks(word: string): string {
+  let end = word.length;
+  while (end > 0 && ".'’-".includes(word[end - 1]!)) end--;
+  return word.slice(0, end);
+}
+
+/** A folded phrase's words. */
+export const wordsOf = (folded: string): string[] => folded.split(' ').filter(Boolean);
+
+/** Whether the token was typed with a capital: the planner's own sign of a name. */
+export function typedCapitalised(text: string, token: WordToken): boolean {
+  const first = text.charAt(token.start);
+  return first !== first.toLowerCase();
 }
 
 /** A phrase of the lexicon found in the message: its concepts and the tokens [from, to) it covers. */
@@ -80,7 +102,7 @@ export interface ConceptMatch {
 const PHRASES: ReadonlyMap<string, readonly Concept[]> = (() => {
   const map = new Map<string, Concept[]>();
   for (const e of ROW_LEXICON) {
-    const key = fold(e.phrase).split(/\s+/).filter(Boolean).join(' ');
+    const key = wordsOf(fold(e.phrase)).join(' ');
     const list = map.get(key) ?? [];
     if (!list.includes(e.concept)) list.push(e.concept);
     map.set(key, list);

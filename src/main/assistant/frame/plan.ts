@@ -14,7 +14,7 @@ import { KNOWN_WORDS } from '../planner/rule-planner.js';
 import { Slots } from '../planner/slots.js';
 import type { PlannedCall, PlannerInput } from '../planner/types.js';
 import { type AppliedAsk, applyRowAsk } from './apply.js';
-import { ROW_WORDS, tokenize } from './lexicon.js';
+import { ROW_WORDS, tokenize, typedCapitalised } from './lexicon.js';
 import { type RowAsk, readRowAsk } from './row-ask.js';
 
 /** What the message asks of rows, read once; its names as the planner reads them tell "under Arjun" whom it means. */
@@ -104,7 +104,7 @@ const CHANGE_INTENTS: readonly string[] = (TOOL_MODULES as readonly ToolModule[]
 
 /** A clarify or a follow-up of a change's intent ("edit_limit", "follow_up:settle"). */
 function asksForAChange(decision: Decision): boolean {
-  return decision.intent.split(/[:+]/).some((part) => CHANGE_INTENTS.includes(part));
+  return decision.intent.replaceAll('+', ':').split(':').some((part) => CHANGE_INTENTS.includes(part));
 }
 
 /** The last frame with what a follow-up says in place of what it said: "and the least?" keeps who and what, and turns the order. */
@@ -133,7 +133,7 @@ function withoutQuestionWords(call: PlannedCall, typed: string): PlannedCall {
   const words = tokenize(player);
   if (words.length === 0 || !words.every((w) => ROW_WORDS.has(w.word))) return call;
   // Typed with a capital ("show Max's bets"), a word is a name: the planner's own rule for names.
-  const capitalised = tokenize(typed).filter((t) => /^\p{Lu}/u.test(typed.slice(t.start, t.end))).map((t) => t.word);
+  const capitalised = tokenize(typed).filter((t) => typedCapitalised(typed, t)).map((t) => t.word);
   if (words.some((w) => capitalised.includes(w.word))) return call;
   const { player: _questionWords, ...args } = call.args;
   return { tool: call.tool, args };

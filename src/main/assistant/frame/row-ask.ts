@@ -7,7 +7,7 @@
  * (apply.ts), and the answer's first sentence states it (answer.ts).
  */
 import { COLUMN_CONCEPTS, type ColumnConcept } from '../../tools/rows.js';
-import { type Concept, type ConceptMatch, type WordToken, matchConcepts, tokenize } from './lexicon.js';
+import { type Concept, type ConceptMatch, type WordToken, matchConcepts, tokenize, typedCapitalised, wordsOf } from './lexicon.js';
 
 export type Comparison = 'gt' | 'gte' | 'lt' | 'lte';
 
@@ -67,9 +67,9 @@ export const MAX_TOP = 20;
  */
 export function readRowAsk(text: string, names: ReadonlyArray<{ text: string }> = []): RowAsk {
   // A word of a name typed with a capital ("show Max's bets") is the name, never an operator.
-  const nameWords = new Set(names.flatMap((n) => n.text.split(/\s+/)));
+  const nameWords = new Set(names.flatMap((n) => wordsOf(n.text)));
   const typed = tokenize(text);
-  const tokens = typed.map((t) => (nameWords.has(t.word) && /^\p{Lu}/u.test(text.slice(t.start, t.end)) ? { ...t, word: NAME_WORD } : t));
+  const tokens = typed.map((t) => (nameWords.has(t.word) && typedCapitalised(text, t) ? { ...t, word: NAME_WORD } : t));
   const matches = matchConcepts(tokens);
   const has = (c: Concept) => matches.some((m) => m.concepts.includes(c));
   const at = (i: number) => matches.find((m) => m.from === i);
@@ -184,7 +184,7 @@ function underWhom(tokens: readonly WordToken[], matches: readonly ConceptMatch[
     const beside = follows ? tokens[m.to] : m.from > 0 ? tokens[m.from - 1] : undefined;
     if (!beside || beside.paisa !== undefined) continue;
     const name = names.find((n) => {
-      const words = n.text.split(/\s+/);
+      const words = wordsOf(n.text);
       return follows ? words[0] === beside.word : words.at(-1) === beside.word;
     });
     if (name) return name.text;
