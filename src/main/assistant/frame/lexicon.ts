@@ -5,9 +5,12 @@
  */
 import { z } from 'zod';
 import { findAmounts } from '../../../shared/parse/amount.js';
+import { type PhraseTable, matchPhrases, phraseTable, wordsOf } from '../../../shared/parse/phrases.js';
 import { COLUMN_CONCEPTS } from '../../tools/rows.js';
 import { fold } from '../planner/grammar.js';
 import entries from './lexicon/rows.json' with { type: 'json' };
+
+export { wordsOf };
 
 
 export const CONCEPTS = [
@@ -82,9 +85,6 @@ function withoutTrailingMarks(word: string): string {
   return word.slice(0, end);
 }
 
-/** A folded phrase's words. */
-export const wordsOf = (folded: string): string[] => folded.split(' ').filter(Boolean);
-
 /** Whether the token was typed with a capital: the planner's own sign of a name. */
 export function typedCapitalised(text: string, token: WordToken): boolean {
   const first = text.charAt(token.start);
@@ -98,40 +98,12 @@ export interface ConceptMatch {
   to: number;
 }
 
-/** Phrase → concepts, keyed by the phrase's folded words. */
-const PHRASES: ReadonlyMap<string, readonly Concept[]> = (() => {
-  const map = new Map<string, Concept[]>();
-  for (const e of ROW_LEXICON) {
-    const key = wordsOf(fold(e.phrase)).join(' ');
-    const list = map.get(key) ?? [];
-    if (!list.includes(e.concept)) list.push(e.concept);
-    map.set(key, list);
-  }
-  return map;
-})();
+const TABLE: PhraseTable<Concept> = phraseTable(ROW_LEXICON.map((e) => [fold(e.phrase), e.concept] as const));
 /** Every word of the lexicon's phrases: words of the question, never taken for a name. */
-export const ROW_WORDS: ReadonlySet<string> = new Set([...PHRASES.keys()].flatMap((k) => k.split(' ')));
+export const ROW_WORDS: ReadonlySet<string> = TABLE.words;
 
-const LONGEST = Math.max(...[...PHRASES.keys()].map((k) => k.split(' ').length));
-
-/**
- * The lexicon's phrases in the tokens, longest first at each place and never overlapping: "more
- * than" is one comparison, not "more" and a stray "than". Amounts are never part of a phrase.
- */
+/** The lexicon's phrases in the tokens (amounts are never part of a phrase). */
 export function matchConcepts(tokens: readonly WordToken[]): ConceptMatch[] {
-  const found: ConceptMatch[] = [];
-  for (let i = 0; i < tokens.length;) {
-    let hit: ConceptMatch | null = null;
-    for (let n = Math.min(LONGEST, tokens.length - i); n >= 1 && !hit; n--) {
-      const span = tokens.slice(i, i + n);
-      if (span.some((t) => t.paisa !== undefined)) continue;
-      const concepts = PHRASES.get(span.map((t) => t.word).join(' '));
-      if (concepts) hit = { concepts, from: i, to: i + n };
-    }
-    if (hit) {
-      found.push(hit);
-      i = hit.to;
-    } else i++;
-  }
-  return found;
+  return matchPhrases(TABLE, tokens.map((t) => (t.paisa === undefined ? t.word : null)))
+    .map((m) => ({ concepts: m.values, from: m.from, to: m.to }));
 }

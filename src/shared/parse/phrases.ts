@@ -1,0 +1,65 @@
+/**
+ * The one phrase matcher every lexicon uses: a table of phrases (each a run of folded words) to the
+ * values they stand for, found in a message's words longest first and never overlapping. A new
+ * wording is a new entry in a lexicon's data, never a pattern in code.
+ */
+
+export interface PhraseTable<T> {
+  /** Phrase (its words joined by one space) → the values it stands for, in entry order. */
+  readonly phrases: ReadonlyMap<string, readonly T[]>;
+  /** Every word of every phrase. */
+  readonly words: ReadonlySet<string>;
+  /** The most words any phrase has. */
+  readonly longest: number;
+}
+
+/** A phrase found: its values and the words [from, to) it covers. */
+export interface PhraseMatch<T> {
+  values: readonly T[];
+  from: number;
+  to: number;
+}
+
+/** A phrase's words, however it was spaced. */
+export const wordsOf = (phrase: string): string[] => phrase.split(' ').filter(Boolean);
+
+/** The table of entries whose phrases are already folded; a value said twice for one phrase is kept once. */
+export function phraseTable<T>(entries: Iterable<readonly [phrase: string, value: T]>): PhraseTable<T> {
+  const phrases = new Map<string, T[]>();
+  for (const [phrase, value] of entries) {
+    const key = wordsOf(phrase).join(' ');
+    if (key === '') throw new Error('A lexicon entry has no words.');
+    const list = phrases.get(key) ?? [];
+    if (!list.includes(value)) list.push(value);
+    phrases.set(key, list);
+  }
+  const keys = [...phrases.keys()];
+  return {
+    phrases,
+    words: new Set(keys.flatMap(wordsOf)),
+    longest: Math.max(0, ...keys.map((k) => wordsOf(k).length)),
+  };
+}
+
+/**
+ * The table's phrases in `words`, longest first at each place and never overlapping: "more than" is
+ * one comparison, not "more" and a stray "than". A `null` word (an amount, a mark) is never part of
+ * a phrase.
+ */
+export function matchPhrases<T>(table: PhraseTable<T>, words: readonly (string | null)[]): PhraseMatch<T>[] {
+  const found: PhraseMatch<T>[] = [];
+  for (let i = 0; i < words.length;) {
+    let hit: PhraseMatch<T> | null = null;
+    for (let n = Math.min(table.longest, words.length - i); n >= 1 && !hit; n--) {
+      const span = words.slice(i, i + n);
+      if (span.some((w) => w === null)) continue;
+      const values = table.phrases.get(span.join(' '));
+      if (values) hit = { values, from: i, to: i + n };
+    }
+    if (hit) {
+      found.push(hit);
+      i = hit.to;
+    } else i++;
+  }
+  return found;
+}
