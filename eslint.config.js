@@ -14,6 +14,10 @@ import tseslint from 'typescript-eslint';
  *
  *   src/main/electron  the Electron shell: electron, main's runtime, server, infra, shared, Node
  *   src/main/index.ts  the composition root, the one file outside the shell that imports it
+ *   src/main/tools     the tools: what each does and takes (main's runtime, infra, shared, packages); never the
+ *                      assistant (how people ask for a tool is the planner's: src/main/assistant/planner/intents)
+ *                      and never the server (the backend is reached over tRPC)
+ *   src/main/assistant the assistant: the tools, main's runtime, server, infra, shared, Node; no electron
  *   src/main/**        main's runtime (any other folder of src/main): server, infra, shared, Node; no electron
  *   src/server         server, infra, shared, Node; no electron, nothing of main
  *   src/infra          shared infrastructure of the Node processes (the logger): infra, shared, Node, packages
@@ -26,14 +30,16 @@ import tseslint from 'typescript-eslint';
  * `export … from`, `import()` (a value or a type), require() and `import x = require()`.
  */
 const LAYERS = [
-  { layer: 'src/main/electron', path: 'src/main/electron/', may: ['src/main/electron', 'src/main', 'src/server', 'src/infra', 'src/shared', 'electron', 'node', 'npm'] },
-  { layer: 'src/main/index.ts', path: 'src/main/index.ts', may: ['src/main/electron', 'src/main', 'src/server', 'src/infra', 'src/shared', 'node', 'npm'] },
-  { layer: 'src/main', path: 'src/main/', may: ['src/main', 'src/server', 'src/infra', 'src/shared', 'node', 'npm'] },
+  { layer: 'src/main/electron', path: 'src/main/electron/', may: ['src/main/electron', 'src/main/tools', 'src/main/assistant', 'src/main', 'src/server', 'src/infra', 'src/shared', 'electron', 'node', 'npm'] },
+  { layer: 'src/main/index.ts', path: 'src/main/index.ts', may: ['src/main/electron', 'src/main/tools', 'src/main/assistant', 'src/main', 'src/server', 'src/infra', 'src/shared', 'node', 'npm'] },
+  { layer: 'src/main/tools', path: 'src/main/tools/', may: ['src/main/tools', 'src/main', 'src/infra', 'src/shared', 'node', 'npm'] },
+  { layer: 'src/main/assistant', path: 'src/main/assistant/', may: ['src/main/tools', 'src/main/assistant', 'src/main', 'src/server', 'src/infra', 'src/shared', 'node', 'npm'] },
+  { layer: 'src/main', path: 'src/main/', may: ['src/main/tools', 'src/main/assistant', 'src/main', 'src/server', 'src/infra', 'src/shared', 'node', 'npm'] },
   { layer: 'src/server', path: 'src/server/', may: ['src/server', 'src/infra', 'src/shared', 'node', 'npm'] },
   { layer: 'src/infra', path: 'src/infra/', may: ['src/infra', 'src/shared', 'node', 'npm'] },
   { layer: 'src/shared', path: 'src/shared/', may: ['src/shared', 'npm'] },
   { layer: 'src/preload', path: 'src/preload/', may: ['src/preload', 'src/shared', 'electron'] },
-  { layer: 'src/renderer', path: 'src/renderer/', may: ['src/renderer', 'src/shared', 'npm'], types: ['src/main'] },
+  { layer: 'src/renderer', path: 'src/renderer/', may: ['src/renderer', 'src/shared', 'npm'], types: ['src/main/tools', 'src/main/assistant', 'src/main'] },
 ];
 
 const root = dirname(fileURLToPath(import.meta.url));

@@ -45,7 +45,16 @@ const cases: Record<string, Fixture[]> = {
     ['src/main/desk/x.ts', "export { ipcMain } from 'electron';\n", 1],
     ['src/main/electron/x.ts', "import { app } from 'electron';\nexport const a = app;\n", 0],
     ['src/main/electron/x.ts', "export const e = await import('electron');\n", 0],
-    ['src/main/tools/x.ts', "export const db = await import('../../server/db/client.js');\n", 0],
+    ['src/main/desk/x.ts', "export const db = await import('../../server/db/client.js');\n", 0],
+  ],
+  'the tools never import the assistant (how people ask for a tool is the planner\'s), nor the server': [
+    ['src/main/tools/x.ts', "import { hasAny } from '../assistant/planner/slots.js';\nexport const h = hasAny;\n", 1],
+    ['src/main/tools/x.ts', "import type { Reading } from '../assistant/planner/grammar.js';\nexport type R = Reading;\n", 1],
+    ['src/main/tools/x.ts', "export const db = await import('../../server/db/client.js');\n", 1],
+    ['src/main/tools/x.ts', "import { money } from '../../shared/sentences.js';\nexport const m = money;\n", 0],
+    ['src/main/tools/x.ts', "import { snapshotOf } from '../confirm/snapshot.js';\nexport const s = snapshotOf;\n", 0],
+    ['src/main/assistant/x.ts', "import { TOOLS } from '../tools/index.js';\nexport const t = TOOLS;\n", 0],
+    ['src/main/confirm/x.ts', "import { planningOf } from '../assistant/planner/intents/index.js';\nexport const p = planningOf;\n", 0],
   ],
   'only the composition root imports src/main/electron; the shell never imports the renderer or the preload': [
     ['src/main/desk/x.ts', "import { startElectronApp } from '../electron/app.js';\nexport const s = startElectronApp;\n", 1],

@@ -25,3 +25,13 @@ export function escapeRegExp(text: string): string {
 export function phraseAsTyped(phrase: string): RegExp {
   return new RegExp(phrase.split(/\s+/).filter(Boolean).map(escapeRegExp).join('[\\s\\W]+'), 'i');
 }
+
+/**
+ * Text from outside (a name, a query) on one line of at most `max` characters: control, zero-width
+ * and direction characters become spaces, so it cannot break or reorder the sentence around it.
+ */
+export function oneLine(text: string, max = 80): string {
+  // eslint-disable-next-line no-control-regex
+  const flat = text.replace(/[\u0000-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, ' ').replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}

@@ -16,7 +16,7 @@ import { RulePlanner } from '../../src/main/assistant/planner/rule-planner.js';
 import { AuditLog } from '../../src/main/audit/audit-log.js';
 import type { BackendClient } from '../../src/main/backend/connection.js';
 import { NonceStore } from '../../src/main/confirm/nonce-store.js';
-import { WHICH_LIMIT } from '../../src/main/tools/edit-limit.js';
+import { WHICH_LIMIT } from '../../src/main/assistant/planner/intents/edit-limit.js';
 import { createToolRegistry } from '../../src/main/tools/registry.js';
 import { silentLogger } from '../../src/infra/log.js';
 import type { User } from '../../src/shared/contracts/agent-api.js';

@@ -7,7 +7,7 @@ import type { Card, Envelope } from '../../shared/contracts/assistant.js';
 import type { ToolModule } from '../tools/define.js';
 import { TOOLS, isToolName } from '../tools/index.js';
 import { betSlipSentence, betWords } from '../tools/place-hedge-bet.js';
-import { money, name } from './words.js';
+import { money, name } from '../../shared/sentences.js';
 
 export { name };
 

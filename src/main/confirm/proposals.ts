@@ -18,13 +18,12 @@ import type { TurnCaller } from '../assistant/chat-service.js';
 import { confirmedSentence, unchangedSentence } from '../assistant/composer.js';
 import type { AuditLog, AuditOutcome } from '../audit/audit-log.js';
 import { idempotencyKeyFor } from '../audit/verify.js';
-import type { ToolModule } from '../tools/define.js';
-import { TOOLS, isToolName } from '../tools/index.js';
 import { errorCard } from '../tools/registry.js';
 import type { ToolContext, ToolPreview, ToolRegistry } from '../tools/types.js';
 import { previewSnapshotSchema } from './snapshot.js';
 import type { NonceRefusal, NonceResult, NonceStore, ProposalEntry } from './nonce-store.js';
 import { STEP_UP_TTL_MS, type StepUpRule, needsStepUp, verifyStepUp } from './step-up.js';
+import { planningOf } from '../assistant/planner/intents/index.js';
 
 export interface ProposalsOptions {
   registry: ToolRegistry;
@@ -270,7 +269,7 @@ export function endingOf(envelope: Envelope): Ending {
  * the player, the limit and everything else stay as previewed. Null for a change without one.
  */
 export function argsWithAmount(tool: string, args: Readonly<Record<string, unknown>>, value: number): Record<string, unknown> | null {
-  const amount = isToolName(tool) ? (TOOLS[tool] as ToolModule).planning?.amount : undefined;
+  const amount = planningOf(tool)?.amount;
   if (!amount) return null;
   return { ...args, ...amount.with, [amount.arg]: value };
 }

@@ -7,7 +7,6 @@
  */
 import type { z } from 'zod';
 import type { Card } from '../../shared/contracts/assistant.js';
-import type { ToolPlanning } from '../assistant/planner/types.js';
 import type { ToolContext, ToolDefinition, ToolPreview } from './types.js';
 
 export interface ToolModule<N extends string = string, I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType>
@@ -23,8 +22,6 @@ export interface ToolModule<N extends string = string, I extends z.ZodType = z.Z
   prepare?(args: z.output<I>, ctx: ToolContext): Promise<ToolPreview>;
   /** The composer's words for a successful result; `args` are the call's, ids in place. */
   say?(output: z.output<O>, args: Record<string, unknown>, timeZone: string): string;
-  /** The rule planner's intent for this tool: its words, triggers, slots and example requests. */
-  planning?: ToolPlanning;
 }
 
 /** Keeps a module's literal name and schema types, so its handlers are checked against its own schemas. */

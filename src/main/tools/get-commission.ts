@@ -1,6 +1,5 @@
 import * as api from '../../shared/contracts/agent-api.js';
-import { hasAny, put } from '../assistant/planner/slots.js';
-import { money, period, plural } from '../assistant/words.js';
+import { money, period, plural } from '../../shared/sentences.js';
 import { DATES, DESK, IDS, MONEY, ROWS, opts } from './common.js';
 import { defineTool } from './define.js';
 import { PAGE_SIZE_MAX } from '../../shared/contracts/page-size.js';
@@ -23,11 +22,4 @@ export default defineTool({
     },
   },
   say: (d) => (d.rows.length === 0 ? `No commission ${period(d.period)}.` : `Commission ${period(d.period)}: ${money(d.total)} from ${plural(d.rows.length, 'player')}.`),
-  planning: {
-    id: 'commission', precedence: 110, exclusive: false, follows: { player: true }, range: 'dates',
-    vocabulary: ['commission', 'commissions', 'comm', 'comms', 'rebate'],
-    triggers: (r) => hasAny(r, 'commission', 'commissions', 'comm', 'comms', 'rebate'),
-    fill: (s) => ({ args: put({ ...s.range(true) }, 'player', s.player({ takesFixture: false })) }),
-    examples: ['commission this month'],
-  },
 });

@@ -1,6 +1,5 @@
 import * as api from '../../shared/contracts/agent-api.js';
-import { hasAny, put } from '../assistant/planner/slots.js';
-import { money, name, plural } from '../assistant/words.js';
+import { money, name, plural } from '../../shared/sentences.js';
 import { DESK, IDS, MONEY, ROWS, opts } from './common.js';
 import { defineTool } from './define.js';
 import { PAGE_SIZE_MAX } from '../../shared/contracts/page-size.js';
@@ -29,12 +28,5 @@ export default defineTool({
       return `${name(r.name)}'s credit limit is ${money(r.creditLimit)}, with ${r.available >= 0 ? `${money(r.available)} available` : `${money(r.available)} over the limit`}.`;
     }
     return `Credit limits of ${plural(d.rows.length, 'account')}.`;
-  },
-  planning: {
-    id: 'credit_limit', precedence: 80, exclusive: false, refreshes: true, follows: { player: true },
-    vocabulary: ['creditlimit', 'credit', 'limit', 'limits', 'minstake', 'perclickwin', 'dailywin', 'available', 'headroom'],
-    triggers: (r) => hasAny(r, 'creditlimit', 'limit', 'limits', 'minstake', 'perclickwin', 'dailywin', 'credit', 'headroom'),
-    fill: (s) => ({ args: put({}, 'player', s.player({ takesFixture: false })) }),
-    examples: ["what is Sneha's credit limit"],
   },
 });

@@ -1,6 +1,5 @@
 import * as api from '../../shared/contracts/agent-api.js';
-import { hasAny } from '../assistant/planner/slots.js';
-import { plural } from '../assistant/words.js';
+import { plural } from '../../shared/sentences.js';
 import { DESK, MONEY, opts } from './common.js';
 import { defineTool } from './define.js';
 
@@ -14,21 +13,4 @@ export default defineTool({
   invoke: (args, ctx) => ctx.api.agent.getDownline.query(args, opts(ctx)),
   render: (out) => ({ type: 'downline_tree', data: out }),
   say: (d) => `Your downline: ${plural(d.tree.length, 'direct account')}.`,
-  planning: {
-    id: 'downline', precedence: 140, exclusive: false, shownOn: '/agent/downline', refreshes: true,
-    vocabulary: ['downline', 'subagents', 'hierarchy', 'tree', 'structure', 'network'],
-    triggers: (r) => hasAny(r, 'downline', 'subagents', 'hierarchy', 'tree', 'structure', 'network')
-      // "in my players" is where a name is looked for ("is there a raju in my players"), "with my players" where money is: not the list itself.
-      || /(?<!\b(?:in|among|amongst|with)\s)\b(?:my|all|list|show)\s+(?:the\s+)?(?:players|agents|accounts|clients)\b(?:\s+(?:please|pls|plz|only|list|bhai|ji))*\s*[.!?]*$/.test(r.folded)
-      // "arjun ke neeche kaun kaun hai", "who is under arjun": who sits below, asked and nothing else of them.
-      || (/\b(?:neeche|niche|under|below|beneath)\b/.test(r.folded) && /\b(?:kaun|kon|who|whom|log)\b/.test(r.folded)
-        && !/\b(?:owe|owes|owed|pnl|bets?|exposure|limit|creditlimit|commission|outstanding|payable|receivable|balance|take|lost|won)\b/.test(r.folded)),
-    // "show me Arjun Mehta's downline": the tree is the user's whole downline, but the one named is
-    // still looked up, so a name not in it is said ("no player called …"), never silently dropped.
-    fill: (s) => {
-      const named = s.namedPlayer();
-      return { args: named ? { player: named } : {} };
-    },
-    examples: ['show my downline', 'my sub-agents'],
-  },
 });

@@ -1,6 +1,5 @@
 import * as api from '../../shared/contracts/agent-api.js';
-import { hasAny, put } from '../assistant/planner/slots.js';
-import { money, name, plural } from '../assistant/words.js';
+import { money, name, plural } from '../../shared/sentences.js';
 import { DESK, IDS, MONEY, opts } from './common.js';
 import { defineTool } from './define.js';
 
@@ -20,22 +19,5 @@ export default defineTool({
     if (d.scopes.length === 0) return 'No open exposure.';
     const where = args.fixtureId && d.fixtures.length === 1 ? `on ${name(d.fixtures[0]!.fixtureName)}` : `across ${plural(d.fixtures.length, 'fixture')}`;
     return `Worst-case exposure ${where}: ${money(d.total.exposure)} (your share ${money(d.total.exposureAtShare)}), ${plural(d.scopes.length, 'market')}.`;
-  },
-  planning: {
-    id: 'exposure', precedence: 100, exclusive: false, shownOn: '/agent/exposure', refreshes: true, follows: { fixture: true },
-    vocabulary: ['exposure', 'exposed', 'liability', 'liabilities', 'risk', 'book', 'position', 'positions', 'worst', 'case'],
-    // "book" is the whole position only now and as such: "how did the whole book do yesterday" is a
-    // result, "anyone named Pooja in my book" a search.
-    triggers: (r) => hasAny(r, 'exposure', 'exposed', 'liability', 'liabilities', 'risk', 'position', 'positions')
-      || (hasAny(r, 'book') && r.range === null && !/\bin\s+(?:my|the|our)\s+book\b/.test(r.folded)),
-    fill(s) {
-      // "total runs wale market pe exposure" after a question on ind aus: a market is of a match,
-      // the one the conversation is on when none is named.
-      const fixture = s.fixture({ takesPlayer: false }) ?? (s.r.market ? s.conversationFixture() : null);
-      const args = put({}, 'fixture', fixture);
-      if (s.r.market && fixture) args.market = s.r.market;
-      return { args };
-    },
-    examples: ['exposure on India vs Australia', "what's my total exposure right now"],
   },
 });

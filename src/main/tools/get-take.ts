@@ -1,6 +1,5 @@
 import * as api from '../../shared/contracts/agent-api.js';
-import { UNPAID, hasAny, put } from '../assistant/planner/slots.js';
-import { money, plural, takeSentence } from '../assistant/words.js';
+import { money, plural, takeSentence } from '../../shared/sentences.js';
 import { DESK, IDS, MONEY, ROWS, opts } from './common.js';
 import { defineTool } from './define.js';
 import { PAGE_SIZE_MAX } from '../../shared/contracts/page-size.js';
@@ -28,13 +27,5 @@ export default defineTool({
     if (d.rows.length === 1) return takeSentence(d.rows[0]!.name, d.rows[0]!.take);
     const net = d.totals.take > 0 ? `your downline owes you ${money(d.totals.take)}` : d.totals.take < 0 ? `you owe your downline ${money(d.totals.take)}` : 'you are square with your downline';
     return `Take of ${plural(d.rows.length, 'account')}. Net: ${net}.`;
-  },
-  planning: {
-    id: 'take', precedence: 90, exclusive: false, shownOn: '/agent/players', refreshes: true, follows: { player: true },
-    vocabulary: ['take', 'owe', 'owes', 'owed', 'owing', 'outstanding', 'due', 'dues', 'receivable', 'payable', 'balance', 'balances'],
-    triggers: (r) => hasAny(r, 'take', 'owe', 'owes', 'owed', 'owing', 'outstanding', 'due', 'dues', 'receivable', 'payable', 'balance', 'balances')
-      || UNPAID.test(r.folded),
-    fill: (s) => ({ args: put({}, 'player', s.player({ takesFixture: false })) }),
-    examples: ['how much does Karan owe me', 'who owes me money'],
   },
 });

@@ -268,7 +268,7 @@ function classify(err: unknown): ToolFailure {
       case 'TIMEOUT': case 'GATEWAY_TIMEOUT': return new ToolFailure('TIMEOUT', 'the backend did not answer in time');
       case 'SERVICE_UNAVAILABLE': case 'BAD_GATEWAY': return new ToolFailure('UNAVAILABLE', 'the backend is unavailable');
       // A refusal's own words are kept; a validation dump (JSON) or anything multi-line is not words.
-      default: return new ToolFailure(code, /^\s*[[{]|\n/.test(err.message) || !err.message ? 'the backend did not accept that request' : err.message, false);
+      default: return new ToolFailure(code, looksLikeData(err.message) ? 'the backend did not accept that request' : err.message, false);
     }
   }
   return new ToolFailure('INTERNAL', 'the tool failed');
@@ -312,4 +312,10 @@ function clip(message: string): string {
 /** A name from a model is untrusted text: bounded before it is echoed anywhere. */
 function clipName(name: unknown): string {
   return String(name).slice(0, 80);
+}
+
+/** A message that is a serialised payload or spans lines (a schema dump), not a sentence a person can read. */
+function looksLikeData(message: string): boolean {
+  const start = message.trimStart().charAt(0);
+  return message === '' || start === '[' || start === '{' || message.includes('\n');
 }

@@ -1,8 +1,6 @@
 import * as api from '../../shared/contracts/agent-api.js';
-import { hasAny } from '../assistant/planner/slots.js';
-import { name, searchSentence } from '../assistant/words.js';
+import { name, searchSentence } from '../../shared/sentences.js';
 import { DESK, opts } from './common.js';
-import { FIXTURE_WORDS, SEARCH_VERBS } from './search-players.js';
 import { defineTool } from './define.js';
 
 export default defineTool({
@@ -16,12 +14,4 @@ export default defineTool({
   invoke: (args, ctx) => ctx.api.match.searchFixtures.query(args, opts(ctx)),
   render: (out, args) => (out.fixtures.length > 1 ? { type: 'fixture_picker', data: { query: args.query, fixtures: out.fixtures } } : undefined),
   say: (out, args) => searchSentence(args.query, out.fixtures.map((f) => name(f.name)), { none: 'No match is called', many: 'matches fit' }),
-  planning: {
-    id: 'find_fixtures', precedence: 201, exclusive: true, fallback: true,
-    vocabulary: ['look'],
-    triggers: (r) => (r.fixture !== null || r.names.length > 0) && hasAny(r, ...FIXTURE_WORDS)
-      && (hasAny(r, ...SEARCH_VERBS) || /\blook\s+up\b/.test(r.folded)),
-    fill: (s) => ({ args: { query: s.r.fixture ?? s.r.names.map((n) => n.text).join(' ') } }),
-    examples: ['find the madrid fixture', 'search matches with india'],
-  },
 });

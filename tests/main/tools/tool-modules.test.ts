@@ -2,8 +2,6 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { RulePlanner } from '../../../src/main/assistant/planner/rule-planner.js';
-import { EMPTY_CONTEXT } from '../../../src/main/assistant/planner/types.js';
 import { defineTool } from '../../../src/main/tools/define.js';
 import { TOOL_MODULES, toolJsonSchema } from '../../../src/main/tools/index.js';
 import { createToolRegistry } from '../../../src/main/tools/registry.js';
@@ -51,15 +49,6 @@ describe('a tool is one module', () => {
 
   it('refuses two modules of one name', () => {
     expect(() => createToolRegistry({ tools: [echo, { ...echo }] })).toThrow(/two tools are named agent.echoCount/);
-  });
-
-  it.each(TOOL_MODULES.filter((m) => m.planning).map((m) => [m.name, m] as const))('%s: its example requests plan to it', (name, module) => {
-    const planner = new RulePlanner();
-    for (const text of module.planning!.examples) {
-      const decision = planner.plan({ requestId: 'r1', text, page: { path: '/agent/dashboard', query: {} }, today: '2026-11-20', role: 'agent', context: EMPTY_CONTEXT });
-      expect(decision.calls.map((c) => c.tool), text).toContain(name);
-    }
-    expect(module.planning!.examples.length).toBeGreaterThan(0);
   });
 });
 

@@ -6,7 +6,6 @@ import { observable } from '@trpc/server/observable';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { type BackendClient, connectBackend } from '../../../src/main/backend/connection.js';
-import type { ToolModule } from '../../../src/main/tools/define.js';
 import { TOOLS, TOOL_NAMES, implementations, toolJsonSchema } from '../../../src/main/tools/index.js';
 import { type ErrorEnvelope, createToolRegistry, errorCard } from '../../../src/main/tools/registry.js';
 import type { ToolContext } from '../../../src/main/tools/types.js';
@@ -17,6 +16,7 @@ import type { AppRouter } from '../../../src/server/trpc/router.js';
 import { type User, userSchema } from '../../../src/shared/contracts/agent-api.js';
 import { CARD_TYPES, type Envelope, TOOL_NAME, cardSchema, envelopeSchema } from '../../../src/shared/contracts/assistant.js';
 import { ENGINES, type TestBackend, accountId, startTestBackend } from '../../helpers/backend.js';
+import { planningOf } from '../../../src/main/assistant/planner/intents/index.js';
 
 const READ_TOOLS = [
   'agent.searchPlayers', 'match.searchFixtures', 'agent.getDownline', 'agent.getTake', 'agent.getUpline', 'agent.getCreditLimit',
@@ -74,7 +74,7 @@ describe('tool catalog', () => {
   it('marks only the money- and limit-moving tools destructive, and only the current-state reads as refreshed by "now"', () => {
     // Sharing a report sends data to another person: it goes through the same preview and confirmation.
     expect(TOOL_NAMES.filter((n) => TOOLS[n].isDestructive).sort()).toEqual(['agent.editLimit', 'agent.placeHedgeBet', 'agent.settlePlayer', 'agent.shareReport']);
-    expect(TOOL_NAMES.filter((n) => (TOOLS[n] as ToolModule).planning?.refreshes === true).sort()).toEqual([
+    expect(TOOL_NAMES.filter((n) => planningOf(n)?.refreshes === true).sort()).toEqual([
       'agent.getBetHistory', 'agent.getCreditLimit', 'agent.getDownline', 'agent.getLiveExposure', 'agent.getTake', 'agent.getUpline',
     ]);
     expect(TOOLS['agent.getPnL'].entities).toEqual({ player: 'playerId', agent: 'underAgentId', fixture: 'fixtureId', market: 'marketId' });

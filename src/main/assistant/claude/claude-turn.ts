@@ -13,8 +13,7 @@ import type { User } from '../../../shared/contracts/agent-api.js';
 import type { Card, Decision, Envelope } from '../../../shared/contracts/assistant.js';
 import type { PageContext, TurnEvent } from '../../../shared/contracts/chat.js';
 import type { ModelSettings, TokenUsage } from '../../../shared/contracts/model-settings.js';
-import { TOOLS, isToolName, toolLabel } from '../../tools/index.js';
-import type { ToolModule } from '../../tools/define.js';
+import { toolLabel } from '../../tools/index.js';
 import { errorCard } from '../../tools/registry.js';
 import type { ToolContext, ToolRegistry } from '../../tools/types.js';
 import { sentenceFor } from '../composer.js';
@@ -31,6 +30,7 @@ import { normalizeForSearch } from '../../../shared/text.js';
 import { BULK } from '../planner/slots.js';
 import { typedAmounts } from '../planner/rule-planner.js';
 import { SKIP_CONFIRMATION_ANSWER, asksToSkipConfirmation } from '../guards/consent-guard.js';
+import { planningOf } from '../planner/intents/index.js';
 
 /**
  * An earlier exchange of the conversation, as the model is shown it: in words, and for a turn
@@ -241,7 +241,7 @@ export async function* claudeTurn(input: ClaudeTurnInput, deps: ClaudeTurnDeps):
       }
       toolCalls += 1;
       // The offline planner's name for the intent, so its follow-ups ("change it to 30k", "and for Rahul?") work on this plan too.
-      const intent = (isToolName(definition.name) ? (TOOLS[definition.name] as ToolModule).planning?.id : undefined) ?? definition.name;
+      const intent = planningOf(definition.name)?.id ?? definition.name;
       const decision: Decision = { request_id: input.requestId, intent, action: 'tools', calls: [{ tool: definition.name, args }], confidence: 1 };
       const outcome = await gate(decision, deps.registry, input.user, input.ctx, input.known);
       common.notes.push(...outcome.notes);
@@ -313,7 +313,7 @@ function changeRefusal(tool: string, args: Record<string, unknown>, changes: num
   if (asksToSkipConfirmation(input.text)) {
     return { note: 'the message asks to skip the confirmation', reason: 'every change waits for your Confirm on its preview', text: `Tell the user: ${SKIP_CONFIRMATION_ANSWER}` };
   }
-  const arg = isToolName(tool) ? (TOOLS[tool] as ToolModule).planning?.amount?.arg : undefined;
+  const arg = planningOf(tool)?.amount?.arg;
   if (arg === undefined || args[arg] === undefined) return null;
   const said = [input.text, ...input.earlier.map((e) => e.user).reverse()].map((text) => typedAmounts(text, input.today)).find((t) => t.paisa.length > 0);
   const untyped = { note: 'an amount the user did not type', reason: 'the amount of a change must be one you typed' };

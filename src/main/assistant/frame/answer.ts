@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { formatDay } from '../../../shared/format.js';
 import { mulDivRound } from '../../../shared/money.js';
 import { COLUMN_CONCEPTS, type ColumnConcept, type RowsDeclaration } from '../../tools/rows.js';
-import { money, name } from '../words.js';
+import { money, name } from '../../../shared/sentences.js';
 import { type AppliedAsk, numberAt, rowsOf } from './apply.js';
 import type { Comparison } from './row-ask.js';
 import answers from './lexicon/answers.json' with { type: 'json' };

@@ -16,6 +16,7 @@ import type { PlannedCall, PlannerInput } from '../planner/types.js';
 import { type AppliedAsk, applyRowAsk } from './apply.js';
 import { ROW_WORDS, tokenize, typedCapitalised } from './lexicon.js';
 import { type RowAsk, readRowAsk } from './row-ask.js';
+import { planningOf } from '../planner/intents/index.js';
 
 /** What the message asks of rows, read once; its names as the planner reads them tell "under Arjun" whom it means. */
 export function rowAskOf(input: Pick<PlannerInput, 'text' | 'today'>): RowAsk {
@@ -55,7 +56,7 @@ export function withRowAsk(decision: Decision, ask: RowAsk, input: PlannerInput,
     if (applied) {
       return {
         decision: {
-          request_id: decision.request_id, intent: `rows_follow_up:${moduleOf(previous.call.tool)?.planning?.id ?? previous.call.tool}`, action: 'tools',
+          request_id: decision.request_id, intent: `rows_follow_up:${planningOf(previous.call.tool)?.id ?? previous.call.tool}`, action: 'tools',
           calls: [applied.call], confidence: 0.7, notes: `edits the last question's rows (planned: ${decision.intent})`,
         },
         asks: [applied.applied], frame: { call: previous.call, ask: edited },
@@ -84,15 +85,16 @@ export function withRowAsk(decision: Decision, ask: RowAsk, input: PlannerInput,
   // One read replaced by one read: a message that also asks something else keeps its plan.
   if (writes || decision.calls.length > 1 || (decision.action !== 'tools' && !questionOnly) || (decision.action === 'tools' && !ofAccounts)) return none;
   const home = homeOf(ask);
-  if (!home?.planning) return none;
-  const filled = home.planning.fill(new Slots(input, read(input.text, input.today, KNOWN_WORDS)));
+  const homePlanning = home ? planningOf(home.name) : undefined;
+  if (!home || !homePlanning) return none;
+  const filled = homePlanning.fill(new Slots(input, read(input.text, input.today, KNOWN_WORDS)));
   if (!('args' in filled)) return none;
   const call = withoutQuestionWords({ tool: home.name, args: filled.args }, input.text);
   const applied = applyRowAsk(call, ask, home);
   if (!applied) return none;
   return {
     decision: {
-      request_id: decision.request_id, intent: `rows:${home.planning.id}`, action: 'tools', calls: [applied.call], confidence: 0.7,
+      request_id: decision.request_id, intent: `rows:${homePlanning.id}`, action: 'tools', calls: [applied.call], confidence: 0.7,
       notes: `what is asked of the rows is ${home.name}'s (planned: ${decision.intent})`,
     },
     asks: [applied.applied],
@@ -100,7 +102,7 @@ export function withRowAsk(decision: Decision, ask: RowAsk, input: PlannerInput,
   };
 }
 
-const CHANGE_INTENTS: readonly string[] = (TOOL_MODULES as readonly ToolModule[]).flatMap((m) => (m.isDestructive && m.planning ? [m.planning.id] : []));
+const CHANGE_INTENTS: readonly string[] = (TOOL_MODULES as readonly ToolModule[]).flatMap((m) => { const p = planningOf(m.name); return m.isDestructive && p ? [p.id] : []; });
 
 /** A clarify or a follow-up of a change's intent ("edit_limit", "follow_up:settle"). */
 function asksForAChange(decision: Decision): boolean {

@@ -1,6 +1,6 @@
 /**
  * The intent classifier: a multinomial logistic regression over hashed features, trained at start-up
- * from each tool module's `planning.examples` and the paraphrases in paraphrases.ts, so a request
+ * from each tool's intent's `examples` (planner/intents/) and the paraphrases in paraphrases.ts, so a request
  * the rule planner's triggers miss ("kitna baaki hai Yusuf pe?") still finds its tool, and a request
  * it is unsure of becomes a short question instead of a guess. A second, binary head tells a
  * question from a command: "did Vikram pay up?" is a read about payments, never a settlement.
@@ -13,6 +13,7 @@ import type { ToolModule } from '../../tools/define.js';
 import { TOOL_MODULES } from '../../tools/index.js';
 import { LEXICON, fold } from './grammar.js';
 import { NAME_POOL, PARAPHRASES } from './paraphrases.js';
+import { planningOf } from './intents/index.js';
 
 export type SpeechAct = 'question' | 'command';
 
@@ -33,7 +34,7 @@ export const NON_TOOL_INTENTS = ['greeting', 'capabilities', 'off_topic'] as con
 
 /** Intents that write, and the read a question about the same thing is really asking for (each write tool's `asQuestion`). */
 export const WRITE_INTENTS: Readonly<Record<string, string>> = Object.fromEntries((TOOL_MODULES as readonly ToolModule[])
-  .flatMap((m) => (m.isDestructive && m.planning?.asQuestion ? [[m.planning.id, m.planning.asQuestion]] : [])));
+  .flatMap((m) => { const p = planningOf(m.name); return m.isDestructive && p?.asQuestion ? [[p.id, p.asQuestion]] : []; }));
 
 /**
  * Measured on the held-out sentences of tests/main/assistant/planner/classifier.test.ts (see docs/intent-map.md):
@@ -197,8 +198,9 @@ const featuresOf = (model: IntentModel, text: string) => featurise(normalise(mod
 export function trainingSet(): Array<{ text: string; intent: string; act: SpeechAct | null }> {
   const rows: Array<{ text: string; intent: string; act: SpeechAct | null }> = [];
   for (const m of TOOL_MODULES as readonly ToolModule[]) {
-    if (!m.planning) continue;
-    for (const text of m.planning.examples) rows.push({ text, intent: m.planning.id, act: null });
+    const p = planningOf(m.name);
+    if (!p) continue;
+    for (const text of p.examples) rows.push({ text, intent: p.id, act: null });
   }
   for (const [intent, set] of Object.entries(PARAPHRASES)) {
     for (const text of set.q) rows.push({ text, intent, act: 'question' });
@@ -209,7 +211,7 @@ export function trainingSet(): Array<{ text: string; intent: string; act: Speech
 
 /** Intent labels: the tools' planning ids in module order, then the classes that are no tool. */
 export function intentLabels(): string[] {
-  const ids = (TOOL_MODULES as readonly ToolModule[]).flatMap((m) => (m.planning ? [m.planning.id] : []));
+  const ids = (TOOL_MODULES as readonly ToolModule[]).flatMap((m) => { const p = planningOf(m.name); return p ? [p.id] : []; });
   return [...ids, ...NON_TOOL_INTENTS];
 }
 
@@ -234,7 +236,7 @@ export function trainIntentModel(): IntentModel {
   const labelIndex = new Map(labels.map((l, i) => [l, i]));
 
   const known = new Set<string>([...LEXICON]);
-  for (const m of TOOL_MODULES as readonly ToolModule[]) for (const w of m.planning?.vocabulary ?? []) known.add(w);
+  for (const m of TOOL_MODULES as readonly ToolModule[]) for (const w of planningOf(m.name)?.vocabulary ?? []) known.add(w);
   for (const { text } of rows) {
     for (const raw of text.replace(PNL, ' pnl ').matchAll(TOKEN)) {
       if (!/^\p{Lu}/u.test(raw[0]) && !/^\d/.test(raw[0])) known.add(fold(raw[0]));
@@ -379,7 +381,7 @@ export type IntentDecision =
   | { kind: 'clarify'; options: IntentScore[]; question: string };
 
 const LABELS: Readonly<Record<string, string>> = {
-  ...Object.fromEntries((TOOL_MODULES as readonly ToolModule[]).flatMap((m) => (m.planning ? [[m.planning.id, m.label]] : []))),
+  ...Object.fromEntries((TOOL_MODULES as readonly ToolModule[]).flatMap((m) => { const p = planningOf(m.name); return p ? [[p.id, m.label]] : []; })),
   settle: 'settling up with a player', edit_limit: 'changing a limit', hedge: 'placing a hedge bet', mute_alerts: 'muting or unmuting alerts', report: 'a report',
   greeting: 'just saying hello', capabilities: 'what I can do', off_topic: 'something outside the book',
 };
@@ -428,7 +430,7 @@ const INTENT_WORDS: ReadonlySet<string> = (() => {
     'history', 'log', 'result', 'results', 'performance', 'sheet', 'download', 'master', 'parent', 'top', 'highest', 'popular',
     'void', 'voided', 'cancelled', 'canceled', 'settled', 'won', 'lost', 'lose', 'losing', 'take', 'due', 'credit']);
   const words = new Set<string>();
-  for (const m of TOOL_MODULES as readonly ToolModule[]) for (const w of m.planning?.vocabulary ?? []) if (!generic.has(w)) words.add(w);
+  for (const m of TOOL_MODULES as readonly ToolModule[]) for (const w of planningOf(m.name)?.vocabulary ?? []) if (!generic.has(w)) words.add(w);
   for (const w of `pnl profit loss creditlimit cl limit limits expo exposure comm commission hisaab hisab khata udhaar udhar baaki baki
     paisa paise owe owes dues balance bets bet settle sett settlement settlements report statement excel pdf hedge downline upline
     subagents markets headroom liability risk payment payments paid minstake perclickwin dailywin`.split(/\s+/)) words.add(w);

@@ -9,9 +9,10 @@ import { definitionAsked } from './definition.js';
 import type { Decision } from '../../../shared/contracts/assistant.js';
 import type { ToolModule } from '../../tools/define.js';
 import { TOOL_MODULES } from '../../tools/index.js';
-import { planMuteFollowUp, planMuteOfMentioned } from '../../tools/mute-alerts.js';
-import { planShare } from '../../tools/share-report.js';
-import limitChange, { limitAnswered } from '../../tools/edit-limit.js';
+import { planMuteFollowUp, planMuteOfMentioned } from './intents/mute-alerts.js';
+import { planShare } from './intents/share-report.js';
+import limitChange from '../../tools/edit-limit.js';
+import { limitAnswered } from './intents/edit-limit.js';
 import { LEXICON, type Reading, SPORTS, WORLD, fold, hasAny, isGrammarWord, read } from './grammar.js';
 import { PLAIN_WORDS } from './plain-words.js';
 import { LIST_JOINERS, PAID_IN_FULL, Slots, metricOf, newValueOf, periodOf, statusOf } from './slots.js';
@@ -24,6 +25,7 @@ import { SKIP_CONFIRMATION_ANSWER, asksToSkipConfirmation } from '../guards/cons
 import { type IsoDate, addDays, endOfMonth, startOfMonth } from '../../../shared/dates.js';
 import { classifyIntent, decideIntent, splitClauses } from './classifier.js';
 import type { PlannedCall, Planner, PlannerInput, ToolPlanning } from './types.js';
+import { planningOf } from './intents/index.js';
 
 /** An intent group: a tool's planning with the tool it plans. */
 export interface IntentSpec extends ToolPlanning {
@@ -32,12 +34,12 @@ export interface IntentSpec extends ToolPlanning {
 
 /** One intent group per tool module that has planning, in precedence order. */
 export const INTENTS: readonly IntentSpec[] = (TOOL_MODULES as readonly ToolModule[])
-  .flatMap((m) => (m.planning ? [{ ...m.planning, tool: m.name }] : []))
+  .flatMap((m) => { const p = planningOf(m.name); return p ? [{ ...p, tool: m.name }] : []; })
   .sort((a, b) => a.precedence - b.precedence);
 
 const BY_TOOL = new Map(INTENTS.map((i) => [i.tool, i]));
 const BY_ID = new Map(INTENTS.map((i) => [i.id, i]));
-const planningOf = (tool: string): IntentSpec | undefined => BY_TOOL.get(tool);
+const specOf = (tool: string): IntentSpec | undefined => BY_TOOL.get(tool);
 /** Tools whose answer can be narrowed to one player. */
 const TAKES_PLAYER: ReadonlySet<string> = new Set((TOOL_MODULES as readonly ToolModule[]).filter((m) => m.entities?.player !== undefined).map((m) => m.name));
 const TAKES_MARKET: ReadonlySet<string> = new Set((TOOL_MODULES as readonly ToolModule[]).filter((m) => m.entities?.market !== undefined).map((m) => m.name));
@@ -85,14 +87,14 @@ function changeDoubt(calls: readonly PlannedCall[], text: string, r: Reading): N
   if (writes.length === 0) return null;
   if (asksToSkipConfirmation(text)) return { reason: 'not_allowed', question: SKIP_CONFIRMATION_ANSWER };
   const amounted = writes.some((c) => {
-    const arg = planningOf(c.tool)?.amount?.arg;
+    const arg = specOf(c.tool)?.amount?.arg;
     return arg !== undefined && c.args[arg] !== undefined;
   });
   const doubt = amounted ? amountDoubt(text, r.amounts) : null;
   if (doubt !== null) return { reason: 'needs_amount', question: doubt };
   // A scale word with no amount read from it ("settle five two lakh"): an amount was said that we
   // cannot read; a change without it (a full settlement) is not what was asked.
-  if (!amounted && r.amounts.length === 0 && UNREAD_SCALE.test(text) && writes.some((c) => planningOf(c.tool)?.amount)) {
+  if (!amounted && r.amounts.length === 0 && UNREAD_SCALE.test(text) && writes.some((c) => specOf(c.tool)?.amount)) {
     return { reason: 'needs_amount', question: 'I couldn\'t read that amount. Type it again, like 45,000 or 2.5 lakh.' };
   }
   return null;
@@ -420,8 +422,8 @@ export class RulePlanner implements Planner {
       const narrower = (call: PlannedCall) => !whole && calls.some((c) => c.tool === call.tool
         && Object.entries(call.args).every(([k, v]) => JSON.stringify(c.args[k]) === JSON.stringify(v)));
       // "top 3 markets by exposure, kahan sabse zyada risk hai": the risk asked again is the ranking just planned.
-      const restated = (call: PlannedCall) => !whole && planningOf(call.tool)?.id === 'exposure' && Object.keys(call.args).length === 0
-        && calls.some((c) => planningOf(c.tool)?.id === 'top_markets' && c.args.metric === 'exposure');
+      const restated = (call: PlannedCall) => !whole && specOf(call.tool)?.id === 'exposure' && Object.keys(call.args).length === 0
+        && calls.some((c) => specOf(c.tool)?.id === 'top_markets' && c.args.metric === 'exposure');
       // "show bets of deepak, biggest first": a clause that only refines the last one's call (a sort,
       // a status) is that call, refined, not a second list.
       const refinedAt = (call: PlannedCall) => (d.intent.startsWith('follow_up:') ? calls.findIndex((c) => c.tool === call.tool
@@ -466,7 +468,7 @@ export class RulePlanner implements Planner {
     if (new Slots(input, read(input.text, input.today, KNOWN_WORDS)).hasContextPlayer()) return d;
     // "Arsenal Chelsea ka pnl" … "aur uske bets?": with no player in the conversation, "its" is the match it is on.
     const match = input.context.lastFixture;
-    if (match && d.calls.every((c) => planningOf(c.tool)?.follows?.fixture)) {
+    if (match && d.calls.every((c) => specOf(c.tool)?.follows?.fixture)) {
       return { ...d, calls: d.calls.map((c) => (c.args.fixture === undefined ? { tool: c.tool, args: { ...c.args, fixture: match.id } } : c)) };
     }
     if (again) return again();
@@ -492,8 +494,8 @@ export class RulePlanner implements Planner {
     }
     // "make it 10", "sirf 5" right after a ranked list: the same list, that long (never a limit set to 10).
     const countAgain = /^(?:(?:make\s+it|show|give\s+me|only|just|sirf|bas|top|kar\s+do|karo)\s+)*(?:the\s+)?(?:top\s+)?(\d{1,3})(?:\s+(?:instead|only|then|please|pls|kar\s+do|karo|dikhao|bas))*$/.exec(r.folded);
-    if (countAgain && lastCalls.length === 1 && planningOf(lastCalls[0]!.tool)?.follows?.count) {
-      const most = planningOf(lastCalls[0]!.tool)!.follows!.count!;
+    if (countAgain && lastCalls.length === 1 && specOf(lastCalls[0]!.tool)?.follows?.count) {
+      const most = specOf(lastCalls[0]!.tool)!.follows!.count!;
       return { ...base, intent: `follow_up:${input.context.lastIntent ?? 'last'}`, action: 'tools', calls: [{ tool: lastCalls[0]!.tool, args: { ...lastCalls[0]!.args, limit: Math.min(Number(countAgain[1]), most) } }], confidence: 0.75 };
     }
     // "who do you think wins ind aus", "kaun jeetega": a forecast, which the book cannot give.
@@ -537,7 +539,7 @@ export class RulePlanner implements Planner {
     }
 
     // "and by pnl?" right after a ranking: the same ranking by another measure, not a PnL request.
-    if (BY_MEASURE_ONLY.test(r.folded) && metricOf(r) !== null && input.context.lastCalls?.some((c) => planningOf(c.tool)?.follows?.metric)) {
+    if (BY_MEASURE_ONLY.test(r.folded) && metricOf(r) !== null && input.context.lastCalls?.some((c) => specOf(c.tool)?.follows?.metric)) {
       return this.followUpOrNot(input, r);
     }
     const act = speechAct(r.folded, ORDER_VERBS);
@@ -625,7 +627,7 @@ export class RulePlanner implements Planner {
     for (const [kind, list] of [['player', listed], ['fixture', matches]] as const) {
       if (list.length < 2 || !calls.some((c) => c.args[kind] === list[0])) continue;
       // A change for several ("settle Karan and Sneha"): one proposal each, each confirmed on its own.
-      const each = calls.flatMap((c) => (c.args[kind] === list[0] && planningOf(c.tool)?.follows?.[kind]
+      const each = calls.flatMap((c) => (c.args[kind] === list[0] && specOf(c.tool)?.follows?.[kind]
         ? list.map((name) => ({ tool: c.tool, args: { ...c.args, [kind]: name } }))
         : [c]));
       calls.splice(0, calls.length, ...each.slice(0, 4));
@@ -641,13 +643,13 @@ export class RulePlanner implements Planner {
         && /\b(?:who|which|top|biggest|most|worst|best|highest|lowest|sabse|kaun|kisne|kis)\b/.test(r.folded));
     if (r.range === null && lastRange && !input.continuesClause && (samePeriod || (r.tokens.length <= 6 && (FOLLOW_UP_OPENER.test(r.folded) || r.pronounPlayer || AS_WELL.test(r.folded))))
       && !FRESHNESS.some((w) => r.words.has(w)) && !intents.some(isWrite)) {
-      calls.splice(0, calls.length, ...calls.map((c) => (planningOf(c.tool)?.range ? withRange(c, lastRange) : c)));
+      calls.splice(0, calls.length, ...calls.map((c) => (specOf(c.tool)?.range ? withRange(c, lastRange) : c)));
     }
     // "Anita aur Karan ki open bets" … "unka cl bhi bata": "their" is each player the last answer was about.
     const lastPlayers = [...new Set((input.context.lastCalls ?? []).map((c) => c.args.player).filter((p): p is string => typeof p === 'string'))];
     if (lastPlayers.length > 1 && r.names.length === 0 && !input.continuesClause && THEIR.test(r.folded)
       && calls.every((c) => c.args.player === undefined || lastPlayers.includes(c.args.player as string))) {
-      calls.splice(0, calls.length, ...calls.flatMap((c) => (planningOf(c.tool)?.follows?.player ? lastPlayers.slice(0, 4).map((player) => ({ tool: c.tool, args: { ...c.args, player } })) : [c])));
+      calls.splice(0, calls.length, ...calls.flatMap((c) => (specOf(c.tool)?.follows?.player ? lastPlayers.slice(0, 4).map((player) => ({ tool: c.tool, args: { ...c.args, player } })) : [c])));
     }
     // "aur comm?", "comision bhi dikha" after "vivek ka pnl this week": another figure of the player
     // the conversation is on, the way one asks a second question about the same person.
@@ -656,17 +658,17 @@ export class RulePlanner implements Planner {
       // "Deepak ka balance?" … "settle kar du?": a change asked about, of the player the conversation is on.
       && (FOLLOW_UP_OPENER.test(r.folded) || AS_WELL.test(r.folded) || changeAsked) && !intents.some(isWrite)
       && !/\b(?:total|overall|sab|sabka|sabki|everyone|all|my|mera|meri|mere)\b/.test(r.folded)) {
-      calls.splice(0, calls.length, ...calls.map((c) => (c.args.player === undefined && planningOf(c.tool)?.follows?.player ? { ...c, args: { ...c.args, player: lastNamed } } : c)));
+      calls.splice(0, calls.length, ...calls.map((c) => (c.args.player === undefined && specOf(c.tool)?.follows?.player ? { ...c, args: { ...c.args, player: lastNamed } } : c)));
     }
     // "IND vs AUS exposure" … "should I hedge some of this?": a change asked about, on the match the conversation is on.
     const lastMatch = input.context.lastFixture;
     if (changeAsked && lastMatch && r.fixture === null && !r.pronounPlayer && r.names.length === 0 && (input.context.lastCalls ?? []).some((c) => c.args.fixture !== undefined)) {
-      calls.splice(0, calls.length, ...calls.map((c) => (c.args.fixture === undefined && c.args.player === undefined && planningOf(c.tool)?.follows?.fixture ? { ...c, args: { ...c.args, fixture: lastMatch.id } } : c)));
+      calls.splice(0, calls.length, ...calls.map((c) => (c.args.fixture === undefined && c.args.player === undefined && specOf(c.tool)?.follows?.fixture ? { ...c, args: { ...c.args, fixture: lastMatch.id } } : c)));
     }
     // "pnl today and yesterday separately", "day by day": one call per day of a short range.
     if (EACH_DAY.test(r.folded) && !intents.some(isWrite)) {
       const split = calls.flatMap((c) => {
-        const range = planningOf(c.tool)?.range === 'dates' ? rangeOf(c) : null;
+        const range = specOf(c.tool)?.range === 'dates' ? rangeOf(c) : null;
         const days = range ? Math.round((Date.parse(range.to) - Date.parse(range.from)) / 86_400_000) + 1 : 0;
         return days >= 2 && days <= 4 ? Array.from({ length: days }, (_, d) => withRange(c, { from: addDays(range!.from, d), to: addDays(range!.from, d) })) : [c];
       });
@@ -755,7 +757,7 @@ export class RulePlanner implements Planner {
     if (agreed) return agreed;
     const last = input.context.lastCalls;
     const proposed = last?.length === 1 && WRITE_TOOLS.has(last[0]!.tool) ? last[0]! : null;
-    const { write, spec } = proposed ? { write: proposed, spec: planningOf(proposed.tool) } : this.changeOfLastRead(input, r);
+    const { write, spec } = proposed ? { write: proposed, spec: specOf(proposed.tool) } : this.changeOfLastRead(input, r);
     if (!write || !spec) return null;
     const base = { request_id: input.requestId, intent: `follow_up:${spec.id}`, confidence: 0.8 };
     if (asksToSkipConfirmation(input.text)) return { ...base, action: 'clarify', calls: [], clarify: { reason: 'not_allowed', question: SKIP_CONFIRMATION_ANSWER } };
@@ -842,7 +844,7 @@ export class RulePlanner implements Planner {
    */
   private changeOfLastRead(input: PlannerInput, r: Reading): { write: PlannedCall | null; spec: IntentSpec | undefined } {
     const last = input.context.lastCalls;
-    const lastRead = last?.length === 1 ? planningOf(last[0]!.tool) : undefined;
+    const lastRead = last?.length === 1 ? specOf(last[0]!.tool) : undefined;
     const spec = lastRead && INTENTS.find((w) => w.afterRead?.intent === lastRead.id);
     const player = last?.[0]?.args.player;
     // The amount points back at the limit read: by a word ("raise it to 60k") or by saying nothing
@@ -866,7 +868,7 @@ export class RulePlanner implements Planner {
     if (r.fixture !== null || r.names.length > 1 || speechAct(r.folded, ORDER_VERBS) !== 'question') return null;
     const last = input.context.lastCalls ?? [];
     const lastCall = last.length === 1 ? last[0]! : null;
-    const lastSpec = lastCall ? planningOf(lastCall.tool) : undefined;
+    const lastSpec = lastCall ? specOf(lastCall.tool) : undefined;
     const slots = new Slots(input, r);
     const named = r.names.length === 1 ? slots.namedPlayer() : null;
     let twin: IntentSpec | undefined;
@@ -904,11 +906,11 @@ export class RulePlanner implements Planner {
     const earlier = r.range === null && EARLIER.test(r.folded);
     // "and by pnl?": a ranking asked again by another measure ("by" names it, so "pnl today" stays a request of its own).
     const metric = /\bby\s+\p{L}/u.test(r.folded) ? metricOf(r) : null;
-    const refines = (c: PlannedCall) => planningOf(c.tool)?.follows?.refine?.(r) ?? null;
+    const refines = (c: PlannedCall) => specOf(c.tool)?.follows?.refine?.(r) ?? null;
     // "just the over under market" after a match's exposure: that market of the match.
     const market = r.market !== null && r.fixture === null && r.names.length === 0 && (last ?? []).some((c) => TAKES_MARKET.has(c.tool) && c.args.fixture !== undefined) ? r.market : null;
     const changes = r.range !== null || r.names.length > 0 || r.fixture !== null || market !== null || fresh || statusOf(r) !== null || metric !== null || (last ?? []).some((c) => refines(c) !== null)
-      || r.pronounPlayer || r.pronounFixture || earlier || (r.count !== null && (last ?? []).some((c) => planningOf(c.tool)?.follows?.count));
+      || r.pronounPlayer || r.pronounFixture || earlier || (r.count !== null && (last ?? []).some((c) => specOf(c.tool)?.follows?.count));
     // "the recent ones for Sneha", "settled wale": the last answer's kind of thing, pointed back at.
     // "wait, wrong person, I meant Neha": a correction of the last request is one too.
     const looksLikeFollowUp = input.continuesClause === true || FOLLOW_UP_OPENER.test(r.folded) || r.tokens.length <= 6 || /\b(?:ones|wale|wali|vale|vali)\b/.test(r.folded)
@@ -926,42 +928,42 @@ export class RulePlanner implements Planner {
         });
       } else if (fresh && !r.range) {
         // The freshness breaker: only live figures are fetched again; period figures move to today.
-        const live = calls.filter((c) => planningOf(c.tool)?.refreshes === true);
+        const live = calls.filter((c) => specOf(c.tool)?.refreshes === true);
         calls = live.length > 0 ? live : calls.map((c) => withRange(c, { from: input.today, to: input.today }));
       }
       if (r.range) calls = calls.map((c) => withRange(c, r.range!));
       let player = slots.namedPlayer();
       let fixture = slots.namedFixture() ?? slots.namedFixtures()[0] ?? null;
       // After a match-only question ("exposure on ind aus"), a bare name ("madrid barca?") is the next match.
-      const follows = (what: 'player' | 'fixture') => calls.some((c) => planningOf(c.tool)?.follows?.[what]);
+      const follows = (what: 'player' | 'fixture') => calls.some((c) => specOf(c.tool)?.follows?.[what]);
       if (player && !fixture && !follows('player') && follows('fixture') && r.names.some((n) => n.text === player)) {
         fixture = player;
         player = null;
       }
       // "same for anita and deepak": the same again for each one named (a change, one proposal each).
       const each = player ? slots.namedPlayers(LIST_JOINERS) : [];
-      if (each.length > 1 && calls.length === 1 && planningOf(calls[0]!.tool)?.follows?.player) {
+      if (each.length > 1 && calls.length === 1 && specOf(calls[0]!.tool)?.follows?.player) {
         const one = calls[0]!;
         calls = each.slice(0, 4).map((name) => ({ tool: one.tool, args: { ...one.args, player: name } }));
-      } else if (player) calls = calls.map((c) => (planningOf(c.tool)?.follows?.player ? { tool: c.tool, args: { ...c.args, player } } : c));
-      if (fixture) calls = calls.map((c) => (planningOf(c.tool)?.follows?.fixture ? { tool: c.tool, args: { ...withoutMarket(c.args), fixture } } : c));
-      if (metric) calls = calls.map((c) => (planningOf(c.tool)?.follows?.metric ? { tool: c.tool, args: { ...c.args, metric } } : c));
+      } else if (player) calls = calls.map((c) => (specOf(c.tool)?.follows?.player ? { tool: c.tool, args: { ...c.args, player } } : c));
+      if (fixture) calls = calls.map((c) => (specOf(c.tool)?.follows?.fixture ? { tool: c.tool, args: { ...withoutMarket(c.args), fixture } } : c));
+      if (metric) calls = calls.map((c) => (specOf(c.tool)?.follows?.metric ? { tool: c.tool, args: { ...c.args, metric } } : c));
       if (market) calls = calls.map((c) => (TAKES_MARKET.has(c.tool) && c.args.fixture !== undefined ? { tool: c.tool, args: { ...c.args, market } } : c));
       calls = calls.map((c) => { const refined = refines(c); return refined ? { tool: c.tool, args: { ...c.args, ...refined } } : c; });
       const status = statusOf(r);
-      if (status) calls = calls.map((c) => (planningOf(c.tool)?.follows?.status ? { tool: c.tool, args: { ...c.args, status } } : c));
+      if (status) calls = calls.map((c) => (specOf(c.tool)?.follows?.status ? { tool: c.tool, args: { ...c.args, status } } : c));
       // "… and sneha ka 30k": the change again, for the one named, with the amount of its own.
       const amount = r.amounts.length === 1 ? r.amounts[0]! : null;
       if (amount) {
         const refusal = amountRefusal(amount);
         if (refusal !== null || amount.paisa === null) {
-          if (calls.some((c) => planningOf(c.tool)?.amount)) return { ...base, intent: `follow_up:${input.context.lastIntent ?? 'last'}`, action: 'clarify', calls: [], confidence: 0.8, clarify: { reason: 'needs_amount', question: refusal ?? 'What amount did you mean?' } };
+          if (calls.some((c) => specOf(c.tool)?.amount)) return { ...base, intent: `follow_up:${input.context.lastIntent ?? 'last'}`, action: 'clarify', calls: [], confidence: 0.8, clarify: { reason: 'needs_amount', question: refusal ?? 'What amount did you mean?' } };
         } else {
-          calls = calls.map((c) => { const spec = planningOf(c.tool)?.amount; return spec ? { tool: c.tool, args: { ...c.args, ...spec.with, [spec.arg]: amount.paisa } } : c; });
+          calls = calls.map((c) => { const spec = specOf(c.tool)?.amount; return spec ? { tool: c.tool, args: { ...c.args, ...spec.with, [spec.arg]: amount.paisa } } : c; });
         }
       }
       const count = r.count;
-      if (count !== null) calls = calls.map((c) => { const most = planningOf(c.tool)?.follows?.count; return most ? { tool: c.tool, args: { ...c.args, limit: Math.min(count, most) } } : c; });
+      if (count !== null) calls = calls.map((c) => { const most = specOf(c.tool)?.follows?.count; return most ? { tool: c.tool, args: { ...c.args, limit: Math.min(count, most) } } : c; });
       // "and Neha?" after a proposal asks; only an order proposes the change for someone else.
       if (calls.some((c) => WRITE_TOOLS.has(c.tool)) && speechAct(r.folded, ORDER_VERBS) === 'question') {
         return {
@@ -1079,7 +1081,7 @@ function periodBefore(range: { from: string; to: string }): { from: string; to: 
 
 /** A follow-up's dates, put where the call's tool takes them. */
 function withRange(call: PlannedCall, range: { from: string; to: string }): PlannedCall {
-  switch (planningOf(call.tool)?.range) {
+  switch (specOf(call.tool)?.range) {
     case 'dates': return { tool: call.tool, args: { ...call.args, from: range.from, to: range.to } };
     case 'period': return { tool: call.tool, args: { ...call.args, period: periodOf(range.from, range.to, range.to) } };
     case 'filters': {

@@ -7,11 +7,11 @@
 import type { FixtureRef, GetCreditLimitOutput, PlayerRef, User } from '../../../shared/contracts/agent-api.js';
 import type { Card, Decision, Envelope } from '../../../shared/contracts/assistant.js';
 import { nameMatches, soundKey } from '../../../shared/fuzzy.js';
-import { normalizeForSearch } from '../../../shared/text.js';
+import { normalizeForSearch, oneLine } from '../../../shared/text.js';
 import { type LimitType, PLATFORM_MAX_CREDIT_LIMIT, limitType } from '../../../shared/contracts/agent-actions.js';
 import type { ToolContext, ToolDefinition, ToolRegistry, EntityKind } from '../../tools/types.js';
 import type { KnownEntity, PlannedCall } from '../planner/types.js';
-import { WHICH_LIMIT } from '../../tools/edit-limit.js';
+import { WHICH_LIMIT } from '../planner/intents/edit-limit.js';
 import getCreditLimit from '../../tools/get-credit-limit.js';
 import getTake from '../../tools/get-take.js';
 import getUpline from '../../tools/get-upline.js';
@@ -496,12 +496,6 @@ function notTheirs(ref: PlayerRef, userId: string): string | null {
   return `${oneLine(ref.name)} is ${oneLine(ref.agentName)}'s player, not yours: only ${oneLine(ref.agentName)} can change their limits or settle with them. I can show you their figures.`;
 }
 
-/** Names come from the user and from the database: one line, bounded, shown only as text. */
-export function oneLine(text: string, max = 80): string {
-  // eslint-disable-next-line no-control-regex
-  const flat = text.replace(/[\u0000-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, ' ').replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
 
 /** `none` may carry the nearest names, which matched too poorly to use: offered, never chosen. */
 type Found<T> = { status: 'one'; entity: T } | { status: 'many'; candidates: T[] } | { status: 'none'; nearest: T[] } | { status: 'failed'; envelope: Envelope };

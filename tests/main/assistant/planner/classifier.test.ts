@@ -4,13 +4,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../src/infra/log.js';
 import { createAgentRuntime } from '../../../../src/main/assistant/create.js';
-import {
-  THRESHOLDS, classifyIntent, decideIntent, intentLabels, intentModel, splitClauses, trainIntentModel,
-} from '../../../../src/main/assistant/planner/classifier.js';
+import { THRESHOLDS, classifyIntent, decideIntent, intentLabels, intentModel, splitClauses, trainIntentModel } from '../../../../src/main/assistant/planner/classifier.js';
 import { PARAPHRASES } from '../../../../src/main/assistant/planner/paraphrases.js';
 import { fold } from '../../../../src/main/assistant/planner/grammar.js';
-import type { ToolModule } from '../../../../src/main/tools/define.js';
-import { TOOL_MODULES } from '../../../../src/main/tools/index.js';
+import { TOOL_PLANNING } from '../../../../src/main/assistant/planner/intents/index.js';
 
 /**
  * Sentences the model never trains on, written apart from paraphrases.ts: the measure of how well
@@ -153,7 +150,7 @@ describe('intent classifier', () => {
     expect(1 - misses.length / HELD_OUT.length, JSON.stringify(misses)).toBeGreaterThanOrEqual(0.85);
   });
 
-  it.each((TOOL_MODULES as readonly ToolModule[]).flatMap((m) => (m.planning ? m.planning.examples.map((e) => [e, m.planning!.id]) : [])))(
+  it.each(Object.values(TOOL_PLANNING).flatMap((p) => p.examples.map((e) => [e, p.id])))(
     'tool example %s → %s', (text, intent) => {
       expect(top(text).intent).toBe(intent);
     },

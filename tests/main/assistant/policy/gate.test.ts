@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_CALLS_PER_TURN, MAX_CHANGES_PER_TURN, gate, oneLine } from '../../../../src/main/assistant/policy/gate.js';
+import { MAX_CALLS_PER_TURN, MAX_CHANGES_PER_TURN, gate } from '../../../../src/main/assistant/policy/gate.js';
+import { oneLine } from '../../../../src/shared/text.js';
 import type { BackendClient } from '../../../../src/main/backend/connection.js';
 import { createToolRegistry } from '../../../../src/main/tools/registry.js';
 import { queryRows } from '../../../../src/server/db/client.js';

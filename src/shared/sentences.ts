@@ -1,6 +1,9 @@
-/** How the assistant's sentences write money, names, counts and periods (the composer and each tool's `say`). */
-import { formatDay, formatPoints } from '../../shared/format.js';
-import { oneLine } from './policy/gate.js';
+/** How the desk's sentences write money, names, counts and periods (the composer, each tool's `say`, the frame's answers). */
+import { formatDay, formatPoints } from './format.js';
+import { oneLine } from './text.js';
+
+export { oneLine };
+
 
 export const money = (paisa: number) => formatPoints(Math.abs(paisa));
 

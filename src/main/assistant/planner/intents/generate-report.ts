@@ -1,0 +1,73 @@
+import { PLAYER_WORD, ask, hasAny } from '../slots.js';
+import betsRead from '../../../tools/get-bet-history.js';
+import pnlRead from '../../../tools/get-pnl.js';
+import settlementsRead from '../../../tools/get-settlement-history.js';
+import type { ToolPlanning } from '../types.js';
+import reportTool from '../../../tools/generate-report.js';
+
+
+/** Words that ask for a format and nothing else: "as pdf instead", "excel please". */
+const FORMAT_ONLY = /^(?:(?:can\s+i\s+have\s+|give\s+(?:it\s+)?(?:to\s+)?me\s+|make\s+it\s+|i\s+want\s+|send\s+)?(?:it\s+|that\s+|this\s+|the\s+same\s+|same\s+)?(?:as\s+|in\s+)?(?:an?\s+)?(?:pdf|excel|xlsx|spreadsheet|sheet)(?:\s+(?:file|format|version|one))?(?:\s+(?:instead|please|pls|then|too|also))*)$/;
+
+/** "that", "it", "those": the message is about what the last answer showed. */
+/** "same format", "usi format mein", "in that format too": the last report's format. */
+const SAME_FORMAT = /\b(?:same|usi|wahi|that|isi)\s+(?:format|type|file\s+type)\b/;
+
+const REFERS_BACK = /\b(?:that|this|it|these|those|same|isko|isse|usko|iski|iska|iske|uski|uska|uske|ye|yeh|yahi|wahi)\b/;
+
+/** The report each read becomes when it is asked for as a file. */
+const REPORT_OF_READ: ReadonlyArray<readonly [tool: string, template: 'per_player_pnl' | 'bets_by_match' | 'settlement_log']> = [
+  [pnlRead.name, 'per_player_pnl'], [betsRead.name, 'bets_by_match'], [settlementsRead.name, 'settlement_log'],
+];
+
+/** The rule planner's intent for this tool: the words that ask for it, the slots they fill, what a follow-up may change. */
+export default {
+  id: 'report', precedence: 10, exclusive: true, range: 'filters', follows: { player: true, fixture: true },
+  vocabulary: ['report', 'reports', 'excel', 'xlsx', 'spreadsheet', 'sheet', 'pdf', 'csv', 'export', 'download', 'statement'],
+  // "settlement log bhi same format mein": a report in the format of the last one.
+  triggers: (r) => hasAny(r, 'report', 'reports', 'excel', 'xlsx', 'spreadsheet', 'sheet', 'pdf', 'csv', 'export', 'download', 'statement') || SAME_FORMAT.test(r.folded),
+  fill(s) {
+    const r = s.r;
+    const earlier = s.lastCall(reportTool.name);
+    const format = hasAny(r, 'pdf') ? 'pdf' : hasAny(r, 'excel', 'xlsx', 'spreadsheet', 'sheet') ? 'xlsx'
+      : SAME_FORMAT.test(r.folded) && earlier?.format === 'pdf' ? 'pdf' : 'xlsx';
+    const template = hasAny(r, 'settlement', 'settlements', 'payment', 'payments', 'settle') ? 'settlement_log'
+      : hasAny(r, 'bet', 'bets', 'wager', 'wagers') ? 'bets_by_match'
+        // There is no commission template: the PnL per player report has each player's commission in a column of its own.
+        : hasAny(r, 'pnl', 'profit', 'profits', 'loss', 'losses', 'result', 'results', 'commission', 'comm') || PLAYER_WORD.test(r.folded) ? 'per_player_pnl' : null;
+    // "as pdf instead" right after a report: the same report in the other format.
+    const last = s.lastCall(reportTool.name);
+    if (!template && last && (FORMAT_ONLY.test(r.folded) || hasAny(r, 'instead', 'same'))) {
+      return { args: { ...last, format, ...(r.range && { filters: { ...(last.filters as object | undefined), from: r.range.from, to: r.range.to } }) } };
+    }
+    // "make that an excel" right after last month's PnL: that read, as its report.
+    if (!template && !last && (FORMAT_ONLY.test(r.folded) || REFERS_BACK.test(r.folded))) {
+      const reads = REPORT_OF_READ.flatMap(([tool, of]) => {
+        const args = s.lastCall(tool);
+        return args ? [{ of, args }] : [];
+      });
+      if (reads.length === 1) {
+        const { of, args: read } = reads[0]!;
+        const period = r.range ? { from: r.range.from, to: r.range.to }
+          : typeof read.from === 'string' && typeof read.to === 'string' ? { from: read.from, to: read.to } : {};
+        const subject = read.fixture !== undefined ? { fixture: read.fixture } : read.player !== undefined ? { player: read.player } : {};
+        return { args: { template: of, format, filters: period, ...subject } };
+      }
+    }
+    if (!template) return ask('needs_template', 'Which report: PnL per player, bets by match, or the settlement log?');
+    // "… bhi same format mein" after last week's report: another report of the same period.
+    const earlierFilters = SAME_FORMAT.test(r.folded) && earlier?.filters && typeof earlier.filters === 'object' ? earlier.filters as Record<string, unknown> : {};
+    const earlierPeriod = typeof earlierFilters.from === 'string' && typeof earlierFilters.to === 'string' ? { from: earlierFilters.from, to: earlierFilters.to } : {};
+    const filters: Record<string, unknown> = { ...(s.range(false) ?? earlierPeriod) };
+    const args: Record<string, unknown> = { template, format, filters };
+    // "excel of bets on eng nz": a match named after "on" is the filter, as with teams around "vs".
+    const fixture = s.namedFixture() ?? s.namedFixtures()[0];
+    if (fixture) args.fixture = fixture;
+    else {
+      const player = s.player();
+      if (player) args.player = player;
+    }
+    return { args };
+  },
+  examples: ['generate a per player pnl report for last month in excel', 'pdf of bets by match for India vs Australia'],
+} satisfies ToolPlanning;
