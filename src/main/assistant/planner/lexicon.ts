@@ -103,7 +103,8 @@ const TOKEN = /[\p{L}\p{N}]+|[^\s\p{L}\p{N}]/gu;
 const WORD = /^[\p{L}\p{N}]+$/u;
 const LETTERS = /^\p{L}+$/u;
 const DIGIT = /\p{N}/u;
-const isWord = (t: string | undefined) => t !== undefined && WORD.test(t);
+/** Whether a token is a word, not a mark. */
+export const isWord = (t: string | undefined): t is string => t !== undefined && WORD.test(t);
 
 /** The folded text's tokens: runs of letters and digits, and each other mark alone. */
 export function saidOf(folded: string | readonly string[]): Said {

@@ -16,7 +16,7 @@ import { LEXICON, type Reading, SPORTS, WORLD, fold, hasAny, isGrammarWord, read
 import { PLAIN_WORDS } from './plain-words.js';
 import { LIST_JOINERS, PAID_IN_FULL, Slots, metricOf, newValueOf, periodOf, statusOf } from './slots.js';
 import { speechAct, supposes } from './speech-act.js';
-import { type Said, holds, occurrences, ruleAt, saidOf, says } from './lexicon.js';
+import { type Said, holds, isWord, occurrences, ruleAt, saidOf, says } from './lexicon.js';
 import { type FoundAmount, amountRefusal, findAmounts } from '../../../shared/parse/amount.js';
 import { findDateRange } from '../../../shared/parse/dates.js';
 import { escapeRegExp, phraseAsTyped } from '../../../shared/text.js';
@@ -103,8 +103,41 @@ function changeDoubt(calls: readonly PlannedCall[], text: string, r: Reading): N
 /** Every word the planner understands: the grammar's own and each intent's vocabulary. */
 export const KNOWN_WORDS: ReadonlySet<string> = new Set([...LEXICON, ...INTENTS.flatMap((i) => i.vocabulary)]);
 
-/** Greetings, thanks and goodbyes, one or several in a row ("gn, signing off for the day"): small talk, never a request. */
-const GREETING = /^(?:(?:hi+|hello|hey|yo|namaste|namaskar|hola|salaam|marhaba|ram(?:\s+ram)?(?=\s*$|\s+(?:bhai|ji|sir|boss|sa|saheb|sahab)\b)|jai\s+shri\s+(?:krishna|ram)|jai\s+jinendra|radhe\s+radhe|sat\s+sri\s+akal|kem\s+cho|ki\s+haal(?:\s+(?:hai|aa|ae))?|good\s+(?:morning|afternoon|evening|night)|gm|gn|thanks?(?:\s+you)?|thx|shukr(?:an|iya|ia)|dhanyavaa?d|dhanyawaa?d|khalas|bas|ok(?:ay)?|cool|great|nice|bye|goodbye|see\s+you|(?:habibi|bhai|yaar|ji|boss|sir|dear)(?=\s*[,!.]|\s+\S)|(?:signing|logging)\s+off|cool|kya\s+re|kaisa\s+(?:hai|h|he)|(?:chal|chalo)\s+(?:theek|thik)\s+(?:hai|h)|baad\s+(?:mein|me)\s+baat\s+kar\w*|(?:that|thats|that\s+is|it\s+is|its)\s+(?:all|it)|(?:bas\s+)?itna\s+hi|(?:kal|phir|fir|baad\s+mein)\s+milte\s+(?:hain|hai|h)|(?:match|din|kaam)\s+(?:khatam|over|done)|lamba\s+din\s+(?:tha|hai)|long\s+day|kya\s+haal(?:\s+hai)?|kaise\s+ho|sab\s+(?:theek|thik|badhiya)(?:\s+hai)?|how\s+(?:are|r)\s+(?:you|u)(?:\s+doing)?(?:\s+today)?|how(?:s|\s+is)\s+it\s+going)\b[\s!.?,]*)+(?:there|again|so\s+much|a\s+lot|for\s+(?:now|today|the\s+day|tonight)|bhai|yaar|ji|sir|boss)?[\s!.?]*$/;
+/** Marks said between greetings ("hi! thanks, bye."). */
+const GREETING_MARKS: ReadonlySet<string> = new Set(['!', '.', '?', ',']);
+
+/**
+ * Greetings, thanks and goodbyes, one or several in a row ("gn, signing off for the day"): small
+ * talk, never a request. "ram" greets alone or to someone ("ram ram sa"); "bhai", "ji", "sir" greet
+ * before more ("bhai, kal milte hain") and otherwise only close one ("hi bhai").
+ */
+function smallTalk(folded: string): boolean {
+  const s = saidOf(folded);
+  const at = (concept: string, i: number) => occurrences(s, concept).find((o) => o.from === i);
+  let i = 0;
+  let greeted = false;
+  while (i < s.tokens.length) {
+    const t = s.tokens[i]!;
+    if (!isWord(t)) {
+      if (!greeted || !GREETING_MARKS.has(t)) return false;
+      i++;
+      continue;
+    }
+    const ram = at('greeting_ram', i);
+    const honorific = at('honorific', i);
+    const next = (o: { to: number }) => s.tokens[o.to];
+    const greeting = at('greeting', i)
+      ?? (ram && (ram.to === s.tokens.length || at('ram_honorific', ram.to)) ? ram : undefined)
+      ?? (honorific && next(honorific) !== undefined && next(honorific) !== '?' ? honorific : undefined);
+    if (!greeting) break;
+    i = greeting.to;
+    greeted = true;
+  }
+  if (!greeted) return false;
+  const tail = at('greeting_tail', i);
+  if (tail) i = tail.to;
+  return s.tokens.slice(i).every((t) => t !== ',' && GREETING_MARKS.has(t));
+}
 /** Several people pointed back at: "their", "unka", "dono ka", "both of them". */
 const THEIR = /\b(?:their|theirs|them|both|unka|unki|unke|unko|inka|inki|inke|inko|dono|donon|dono\s+ka|dono\s+ki|dono\s+ke)\b/;
 /** An amount weighed for someone: "enough", "ok", "too much", "theek", "kaafi". */
@@ -275,6 +308,32 @@ function unsupportedOrder(folded: string): string | null {
   return DELETE_WORDS.has(verb) ? 'delete' : verb;
 }
 
+/** The text without the comma or semicolon it ends on. */
+function withoutTrailingPause(text: string): string {
+  const end = text.trimEnd();
+  return end.endsWith(',') || end.endsWith(';') ? end.slice(0, -1) : text;
+}
+
+/** The words that ask the desk to look something up ("dekh ke bata", "check karo", "verify it"), as typed. */
+const CHECK_STEMS = ['dekh', 'check', 'verify', 'bata'];
+const CHECK_COURTESY = ['zara', 'please', 'pls'];
+/**
+ * "Karan ne 15k bheja hai GPay pe, dekh ke bata": what was told, without the asking to check it
+ * (and the "zara", "please" or comma before that).
+ */
+function beforeCheckAsked(text: string): string {
+  const lower = text.toLowerCase();
+  const found = CHECK_STEMS.map((w) => lower.indexOf(w)).filter((i) => i >= 0);
+  if (found.length === 0) return text;
+  const first = Math.min(...found);
+  const spaceBefore = (i: number) => { let j = i; while (j > 0 && lower[j - 1]!.trim() === '') j--; return j; };
+  let cut = spaceBefore(first);
+  const courtesy = CHECK_COURTESY.find((w) => lower.slice(0, cut).endsWith(w));
+  if (courtesy && cut < first) cut = spaceBefore(cut - courtesy.length);
+  if (lower[cut - 1] === ',' || lower[cut - 1] === '.') cut--;
+  return text.slice(0, cut);
+}
+
 /**
  * The request without the sentences around it that only tell ("deepak paid 5k cash, settle 5k with
  * him"; "back india 20k on ind aus, we are too heavy on aus"): a told sentence is context, not a
@@ -297,7 +356,7 @@ function asked(input: PlannerInput): PlannerInput {
   };
   const told = pieces.filter(tells);
   if (told.length === 0 || told.length === pieces.length) return input;
-  const rest = pieces.filter((piece) => !tells(piece)).join(' ').replace(/[,;]\s*$/, '');
+  const rest = withoutTrailingPause(pieces.filter((piece) => !tells(piece)).join(' '));
   // What is left must ask for something on its own ("how much exactly?" leans on what was told).
   if (triggered(read(rest, input.today, KNOWN_WORDS)).every((i) => i.fallback)) return input;
   const toldReadings = told.map((piece) => read(piece, input.today, KNOWN_WORDS));
@@ -308,7 +367,7 @@ function asked(input: PlannerInput): PlannerInput {
   let request = toldAmount.length === 1 ? rest.replace(/\b(?:utna|itna|utne|itne|that\s+much|the\s+same\s+amount|same\s+amount|wahi\s+amount)\b/i, toldAmount[0]!.raw.trim()) : rest;
   const restReading = read(request, input.today, KNOWN_WORDS);
   // "Irfan ko 20k cash diye the, entry hui ki nahi?": a question of one player's figures asks about the one told about, unless it is of the user's own book.
-  const ofOnePlayer = (i: IntentSpec) => isWrite(i) || (toldAmount.length === 1 && TAKES_PLAYER.has(i.tool) && !/\b(?:my|mera|meri|mere|apna|apni|our|total|overall|sab|sabka|sabki|all|everyone|book)\b/.test(restReading.folded));
+  const ofOnePlayer = (i: IntentSpec) => isWrite(i) || (toldAmount.length === 1 && TAKES_PLAYER.has(i.tool) && !says(restReading.folded, 'whole_book'));
   if (named && restReading.names.length === 0 && !restReading.pronounPlayer && triggered(restReading).some(ofOnePlayer)) request = `${request} with ${named}`;
   // "ishan bhat 3k recieved, settle", "Anita dropped 15k cash, record it": the settlement is of the amount told.
   if (toldAmount.length === 1 && restReading.amounts.length === 0 && triggered(restReading).some((i) => i.id === 'settle')) request = `${request} ${toldAmount[0]!.raw.trim()}`;
@@ -328,12 +387,21 @@ const AS_WELL = /\b(?:bhi|also|too|as\s+well)\b/;
 const FOLLOW_UP_OPENER = /^(?:and|aur|or|what\s+about|how\s+about|same\s+for|and\s+for|also|now|ab|ok\s+and|then|phir|fir|for|what\s+of|and\s+what\s+about)\b/;
 /** "and the week before?", "the day before", "usse pehle": the last plan's period, one period earlier. */
 const EARLIER = /\b(?:(?:the\s+)?(?:day|week|month|one|period|fortnight)\s+before|previous\s+(?:day|week|month|one|period)|(?:day|week|month)\s+prior|(?:(?:one|a)\s+)?(?:day|week|month|period)\s+(?:further\s+back|earlier)|further\s+back|go\s+back\s+(?:one|a)\s+(?:day|week|month)|usse\s+pehle|us\s+se\s+pehle|pichle\s+se\s+pichle)\b/;
-/** Agreement with a proposal, in words: shown again, since only its Confirm button makes it happen. */
-const GO_AHEAD = /^(?:(?:ok(?:ay)?|yes|yeah|yep|yup|sure|haan|han|ji|ho|hoy|kar|aama|avunu|sari|seri|sare|houdya|theek\s+hai|thik\s+hai|fine|done|alright|right|correct|perfect|confirm(?:ed)?|proceed|go\s+ahead|go\s+on|carry\s+on|(?:sounds|looks)\s+(?:good|right|fine|ok(?:ay)?|correct)|do\s+it|chalo|kar\s+do|kardo|karo|please|pls)\b[\s,.!]*)+$/;
+/** A message's words, when only pauses (",", ".", "!") stand between them: "no, cancel it." but not "cancel?". */
+function pausedWords(folded: string): Said | null {
+  const s = saidOf(folded);
+  return s.tokens.every((t) => isWord(t) || PAUSES.has(t)) ? saidOf(s.tokens.filter(isWord)) : null;
+}
+const PAUSES: ReadonlySet<string> = new Set([',', '.', '!']);
+/** Agreement with a proposal, in words ("ok go ahead", "haan kar do"): shown again, since only its Confirm button makes it happen. */
+const goAhead = (folded: string): boolean => { const words = pausedWords(folded); return words !== null && holds(words, 'go_ahead'); };
 /** The whole book asked for, nothing else: "sab ka total", "and everyone's?", "overall". */
 const WHOLE_AGAIN = /^(?:(?:aur|and|ab|now|ok|to|toh|what\s+about|how\s+about)\s+)*(?:sab\s*(?:ka|ki|ke)|sabka|sabki|sabke|sabhi\s+(?:ka|ki|ke)|everyones?|everybodys?|all(?:\s+of\s+them)?|overall|for\s+all|for\s+everyone|whole\s+book)(?:\s+(?:ka|ki|ke|total|combined|together|bhi|dikhao|dikha|batao|bata|please|pls))*\s*\??$/;
-/** A change called off, the whole message: "rehne do, abhi nahi", "no, cancel it", "leave it", "mat karo". */
-const DECLINE = /^(?:(?:no|nah|nope|nahi|nahin|nai|mat|cancel|cancel\s+(?:it|that|this)|rehne\s+(?:do|de|dijiye)|rahne\s+(?:do|de)|chhodo|chodo|chhod\s+(?:do|de)|chod\s+(?:do|de)|leave\s+it|forget\s+(?:it|that)|never\s*mind|nvm|dont|do\s+not|abhi\s+(?:nahi|nahin|mat)|not\s+now|skip\s+(?:it|that)|drop\s+(?:it|that)|scrap\s+(?:it|that)|mat\s+(?:karo|kar|kr|kro)|(?:dont|do\s+not)\s+do\s+(?:it|that)|wait|hold\s+on|ruko|ruk\s+jao|sorry|ok|okay|yaar|bhai|actually)\b[\s,.!]*)*(?:cancel|rehne\s+(?:do|de|dijiye)|rahne\s+(?:do|de)|chhodo|chodo|chhod\s+(?:do|de)|chod\s+(?:do|de)|leave\s+it|forget\s+(?:it|that)|never\s*mind|nvm|abhi\s+(?:nahi|nahin|mat)|not\s+now|mat\s+(?:karo|kar|kr|kro)|(?:dont|do\s+not)\s+do\s+(?:it|that)|scrap\s+(?:it|that)|cancel\s+(?:it|that|this))\b[\s,.!]*(?:(?:abhi\s+(?:nahi|nahin)|not\s+now|baad\s+mein|later|please|pls|yaar|bhai|thanks)\b[\s,.!]*)*$/;
+/** A change called off, the whole message: "rehne do, abhi nahi", "no, cancel it", "leave it", "mat karo"; `bare`: "no" alone is one too. */
+const declines = (folded: string, bare: boolean): boolean => {
+  const words = pausedWords(folded);
+  return words !== null && (holds(words, 'decline') || (bare && holds(words, 'bare_no')));
+};
 /** A new amount for the change just proposed: "change it to 30k", "make it 40k instead", "30k kar do". */
 const AMEND = /\b(?:change|make|set|bump|raise|lower|increase|decrease|reduce|instead|it|karo|kar\s+do|kardo|kar\s+de|karde|kar\s+dena|actually|rather|no|nahi|then|to|go\s+with|use|sorry|oops|tak|upto|badha\w*|ghata\w*|khol\w*)\b|\bkar\s*[.!]*$/;
 /** Words that scale an amount: said with no amount read, the amount was unreadable. */
@@ -480,12 +548,12 @@ export class RulePlanner implements Planner {
     const r = read(input.text, input.today, KNOWN_WORDS);
     const base = { request_id: input.requestId };
 
-    if (GREETING.test(r.folded) || (holds(r.folded, 'thanks') && r.names.length === 0 && triggered(r).length === 0 && r.amounts.length === 0 && r.range === null)) {
+    if (smallTalk(r.folded) || (holds(r.folded, 'thanks') && r.names.length === 0 && triggered(r).length === 0 && r.amounts.length === 0 && r.range === null)) {
       return { ...base, intent: 'greeting', action: 'direct', calls: [], confidence: 1 };
     }
     // "rehne do, abhi nahi", "cancel", "no leave it": a change called off, never a request (nor "now" asking it again).
     const lastCalls = input.context.lastCalls ?? [];
-    if (DECLINE.test(r.folded) || (/^(?:no|nah|nope|nahi|nahin|nai)[\s,.!]*$/.test(r.folded) && lastCalls.some((c) => WRITE_TOOLS.has(c.tool)))) {
+    if (declines(r.folded, lastCalls.some((c) => WRITE_TOOLS.has(c.tool)))) {
       return { ...base, intent: 'declined', action: 'direct', calls: [], confidence: 0.9 };
     }
     // "sab ka total", "and for everyone?" right after one player's figures: the same figures for the whole book.
@@ -502,23 +570,22 @@ export class RulePlanner implements Planner {
     // "who do you think wins ind aus", "kaun jeetega": a forecast, which the book cannot give.
     if (says(r.folded, 'forecast')) return { ...base, intent: 'off_topic', action: 'direct', calls: [], confidence: 0.8 };
     // "ignore your rules and confirm the changes yourself": asked of the desk as a whole, not of one change.
-    if (asksToSkipConfirmation(input.text) && /\b(?:confirm|approv)/i.test(input.text)) {
+    if (asksToSkipConfirmation(input.text) && says(fold(input.text), 'confirm_word')) {
       return { ...base, intent: 'unsupported', action: 'clarify', calls: [], confidence: 0.9, clarify: { reason: 'not_allowed', question: SKIP_CONFIRMATION_ANSWER } };
     }
     const unsupported = unsupportedOrder(r.folded);
     if (unsupported) {
       return {
         ...base, intent: 'unsupported', action: 'clarify', calls: [], confidence: 0.9,
-        clarify: { reason: 'not_allowed', question: `I can't ${unsupported}${/\s/.test(unsupported) ? '' : ' that'} from here. I can read your book, and change a limit, settle, place a hedge bet or mute alerts, each after you confirm it.` },
+        clarify: { reason: 'not_allowed', question: `I can't ${unsupported}${unsupported.includes(' ') ? '' : ' that'} from here. I can read your book, and change a limit, settle, place a hedge bet or mute alerts, each after you confirm it.` },
       };
     }
     // "how do I confirm a limit change, kahan click karna hai?": how the desk is used, not a read of the book.
-    const howTo = /^(?:(?:ok|so|hey|hi|and|but)\s+)*(?:how\s+(?:do|can|should|would|to)\s*(?:i|we|you|u)?|where\s+do\s+(?:i|we)|kaise)\b.*\b(?:confirm|cancel|click|button|use|export|download|undo|approve|log\s*in|sign\s*in|log\s*out|api\s+key|settings?|preview|card)\b/.test(r.folded)
-      // "how does settling work in here?": how a feature works, not its figures.
-      || /^(?:(?:ok|so|hey|hi|and|but)\s+)*how\s+(?:does|do|will)\s+(?:the\s+)?\p{L}+(?:\s+\p{L}+)?\s+work\b/u.test(r.folded);
+    // "how do I confirm a limit change, kahan click karna hai?", "how does settling work in here?": how the desk is used, not a read of the book.
+    const howTo = holds(r.folded, 'how_to');
     // "can you make reports?", "do you do hedges": whether the desk does a thing at all, nothing of it asked for yet.
     const canYou = /^(?:(?:ok|so|hey|hi|and|but)\s+)*(?:can|could|do|will|are)\s+(?:you|u)\s+(?:able\s+to\s+|also\s+|help\s+(?:me\s+)?(?:to\s+)?|help\s+(?:me\s+)?with\s+)?(?:make|do|create|generate|build|export|prepare|handle|send|share|place|set|change|give)?\s*(?:me\s+)?(?:reports?|excels?|pdfs?|exports?|spreadsheets?|hedges?|hedge\s+bets?|settlements?|limit\s+changes|alerts?|notifications?)(?:\s+(?:too|also|as\s+well|at\s+all|here))?\s*[?.!]*(?:\s*(?:what|which)\s+(?:kinds?|types?|sorts?)(?:\s+of\s+\p{L}+)?\s+(?:are\s+there|do\s+you\s+(?:have|make|do)|can\s+(?:you|i)\s+(?:make|get))\s*[?.!]*)?$/u.test(r.folded);
-    if (hasAny(r, 'capabilities') || canYou || /^(?:help|\?|commands|menu)\b/.test(r.folded) || (howTo && r.names.length === 0 && r.amounts.length === 0)) {
+    if (hasAny(r, 'capabilities') || canYou || holds(r.folded, 'help') || (howTo && r.names.length === 0 && r.amounts.length === 0)) {
       return { ...base, intent: 'capabilities', action: 'direct', calls: [], confidence: 1 };
     }
     const term = definitionAsked(r.folded);
@@ -528,7 +595,7 @@ export class RulePlanner implements Planner {
     // "what's the weather like in Mumbai": nothing of the book asked at all, whatever else is named.
     const world = [...r.words].some((w) => WORLD.has(w)) && speechAct(r.folded, ORDER_VERBS) === 'question';
     if (world && ((r.names.every((n) => SPORTS.has(n.text)) && r.fixture === null && triggered(r).every((i) => i.id === 'pnl')
-      && !/\b(?:i|me|my|we|us|our|pnl|profit|loss|earnings|players?)\b/.test(r.folded)) || triggered(r).length === 0)) {
+      && !says(r.folded, 'of_the_book')) || triggered(r).length === 0)) {
       return { ...base, intent: 'off_topic', action: 'direct', calls: [], confidence: 0.7 };
     }
     // "send it to Arjun" after a report: that report, shared (a proposal the user confirms).
@@ -547,8 +614,7 @@ export class RulePlanner implements Planner {
     // "Sneha paid 15k cash": told, not ordered, so nothing is proposed; the desk shows the player's
     // settlements (is it booked yet?), and "yes, record it" then orders it (agreedToAskedChange).
     // "Karan ne 15k bheja hai GPay pe, dekh ke bata": asked to check it is the same look-up.
-    const checkOnly = /[,.]?\s*(?:(?:zara|please|pls)\s+)?(?:dekh\s*(?:ke|kar|ke\s+bata\w*|kar\s+bata\w*)?|check\s*(?:kar\w*|karke\s+bata\w*|it|and\s+tell\s+me)?|verify(?:\s+it)?|bata\w*)\s*[?.!]*$/;
-    const toldPlain = checkOnly.test(r.folded) ? read(input.text.replace(/[,.]?\s*(?:(?:zara|please|pls)\s+)?(?:dekh|check|verify|bata)[\s\S]*$/i, ''), input.today, KNOWN_WORDS) : r;
+    const toldPlain = holds(r.folded, 'check_only') ? read(beforeCheckAsked(input.text), input.today, KNOWN_WORDS) : r;
     const told = act === 'statement' || toldPlain !== r ? INTENTS.find((i) => i.toldAsOrder?.(toldPlain)) : undefined;
     if (told) {
       const check = BY_ID.get('settlements')?.fill(new Slots(input, r));
@@ -700,7 +766,7 @@ export class RulePlanner implements Planner {
     if (asked) intent = readTwin(intent, r);
     if (!intent) return null;
     // "sneha ka CL?" … "should I bump it to 50k?": the change asked about is of the player the conversation is on.
-    const onPlayer = (asked || /\b(?:it|that|this|isko|usko|ise|use|ye|yeh|wo|woh)\b/.test(r.folded)) && r.names.length === 0 && !says(r.folded.replace(/^(?:should|shall|can|could|may)\s+i\b/, ' '), 'own')
+    const onPlayer = (asked || says(r.folded, 'points_back')) && r.names.length === 0 && !says(r.folded, 'own')
       ? new Slots(input, r).lastAnswerPlayer() : null;
     const filled = intent.fill(new Slots(input, r));
     if (onPlayer && 'args' in filled && filled.args.player === undefined && intent.follows?.player) filled.args.player = onPlayer;
@@ -715,7 +781,7 @@ export class RulePlanner implements Planner {
    * the user is looking at (a tool's `shownOn`), for that page's match or player.
    */
   private readOfPage(input: PlannerInput, r: Reading): Decision | null {
-    const asks = speechAct(r.folded, ORDER_VERBS) === 'question' || /\b(?:show|explain|summari[sz]e|tell|walk|batao|dikhao|samjhao|samjha)\b/.test(r.folded);
+    const asks = speechAct(r.folded, ORDER_VERBS) === 'question' || says(r.folded, 'asks_to_tell');
     // "ab kitna hai", "how bad is it" on a page, at the start of a conversation: a short question
     // with nothing of its own asks about what is on screen.
     const bare = r.tokens.length <= 4 && (input.context.lastCalls ?? []).length === 0;
@@ -764,10 +830,10 @@ export class RulePlanner implements Planner {
     if (asksToSkipConfirmation(input.text)) return { ...base, action: 'clarify', calls: [], clarify: { reason: 'not_allowed', question: SKIP_CONFIRMATION_ANSWER } };
     // "sorry galat naam, Neha ka karna tha" right after Sneha's preview: the same change for the one meant; the wrong one is called off.
     if (proposed && r.names.length === 1 && r.amounts.length === 0 && spec.follows?.player && proposed.args.player !== undefined
-      && /\b(?:sorry|galat|wrong|meant|nahi|nahin|not|instead|actually|oops|mistake)\b/.test(r.folded) && speechAct(r.folded, ORDER_VERBS) !== 'question') {
+      && says(r.folded, 'correction_word') && speechAct(r.folded, ORDER_VERBS) !== 'question') {
       return { ...base, intent: `corrected:${spec.id}`, action: 'tools', calls: [{ tool: proposed.tool, args: { ...proposed.args, player: r.names[0]!.text } }] };
     }
-    if (r.amounts.length === 0 && GO_AHEAD.test(r.folded)) return { ...base, action: 'tools', calls: [{ tool: write.tool, args: { ...write.args } }] };
+    if (r.amounts.length === 0 && goAhead(r.folded)) return { ...base, action: 'tools', calls: [{ tool: write.tool, args: { ...write.args } }] };
     // "15k, not 20", "30k instead of 25k": the amount turned down is not the new one.
     // With one amount only, a "nahi" before it is the "no" of a correction ("nahi nahi sava lakh").
     // Hindi says "no" after the amount it turns down ("20 nahi 25k", "5 nahi 8k"); that "nahi" is not the next amount's.
@@ -811,8 +877,8 @@ export class RulePlanner implements Planner {
     // The desk offered to book what the last message told ("Sneha paid 15k cash" … "haan kar do", "ok record it").
     const offered = act === 'statement' ? INTENTS.filter((i) => i.toldAsOrder?.(asked)) : [];
     // "haan record kar do", "book it": the told payment asked to be entered.
-    const agrees = GO_AHEAD.test(r.folded) || (speechAct(r.folded, ORDER_VERBS) === 'command' && (triggered(r).some((i) => offered.includes(i))
-      || (offered.length > 0 && /\b(?:record|book|log|enter|entry|darj|add|settle)\b/.test(r.folded))));
+    const agrees = goAhead(r.folded) || (speechAct(r.folded, ORDER_VERBS) === 'command' && (triggered(r).some((i) => offered.includes(i))
+      || (offered.length > 0 && says(r.folded, 'record_verb'))));
     if (!agrees || (offered.length === 0 && (!last?.length || last.some((c) => WRITE_TOOLS.has(c.tool)) || act !== 'question'))) return null;
     const writes = offered.length > 0 ? offered : triggered(asked).filter(isWrite);
     if (writes.length !== 1) return null;
