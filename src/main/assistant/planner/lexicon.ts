@@ -114,6 +114,11 @@ export function saidOf(folded: string | readonly string[]): Said {
   return { tokens, last, found: new Map() };
 }
 
+/** The tokens of a text with where each stands in it, [start, end). */
+export function tokenSpans(text: string): Array<{ token: string; start: number; end: number }> {
+  return [...text.matchAll(TOKEN)].map((m) => ({ token: m[0], start: m.index, end: m.index + m[0].length }));
+}
+
 const MEMO = new Map<string, Said>();
 /** The same text is read many times a turn (every speech act asks): its tokens are kept. */
 function said(text: string | Said): Said {

@@ -16,7 +16,7 @@ import { LEXICON, type Reading, SPORTS, WORLD, fold, hasAny, isGrammarWord, read
 import { PLAIN_WORDS } from './plain-words.js';
 import { LIST_JOINERS, PAID_IN_FULL, Slots, metricOf, newValueOf, periodOf, statusOf } from './slots.js';
 import { speechAct, supposes } from './speech-act.js';
-import { type Said, holds, isWord, occurrences, ruleAt, saidOf, says } from './lexicon.js';
+import { type Said, holds, isWord, occurrences, ruleAt, saidOf, says, tokenSpans } from './lexicon.js';
 import { type FoundAmount, amountRefusal, findAmounts } from '../../../shared/parse/amount.js';
 import { findDateRange } from '../../../shared/parse/dates.js';
 import { escapeRegExp, phraseAsTyped } from '../../../shared/text.js';
@@ -334,6 +334,45 @@ function beforeCheckAsked(text: string): string {
   return text.slice(0, cut);
 }
 
+/** The text's sentences and clauses: split after a ",", ".", ";", "!" or "?" and the spaces after it. */
+function sentencesOf(text: string): string[] {
+  const pieces: string[] = [];
+  let start = 0;
+  for (let i = 1; i < text.length; i++) {
+    if (text[i]!.trim() !== '' || !',.;!?'.includes(text[i - 1]!)) continue;
+    let next = i;
+    while (next < text.length && text[next]!.trim() === '') next++;
+    pieces.push(text.slice(start, i));
+    start = next;
+    i = next;
+  }
+  pieces.push(text.slice(start));
+  return pieces;
+}
+
+/** The text with the first phrase of the concept, as typed, replaced ("utna settle kar do" → "12,500 settle kar do"). */
+function replacePhrase(text: string, concept: string, by: string): string {
+  const spans = tokenSpans(text.toLowerCase());
+  const hit = occurrences(saidOf(spans.map((t) => t.token)), concept)[0];
+  return hit ? text.slice(0, spans[hit.from]!.start) + by + text.slice(spans[hit.to - 1]!.end) : text;
+}
+
+/** Marks that set thanks off from what follows: "thanks, …", "thank you — …". */
+const THANKS_PAUSES: ReadonlySet<string> = new Set([',', '.', '!', '—', '–', '-']);
+/**
+ * "Thank you — and what about last week?": thanks before a request is courtesy, the request is the
+ * rest. Only thanks set off by a mark and followed by what asks ("and", "what", "show" …).
+ */
+function withoutThanksFirst(text: string): string {
+  const spans = tokenSpans(text.toLowerCase());
+  const s = saidOf(spans.map((t) => t.token));
+  const thanks = ruleAt(s, 'thanks_first');
+  if (!thanks) return text;
+  let i = thanks.to;
+  while (THANKS_PAUSES.has(s.tokens[i] ?? '')) i++;
+  return i > thanks.to && occurrences(s, 'then_asks').some((o) => o.from === i) ? text.slice(spans[i]!.start) : text;
+}
+
 /**
  * The request without the sentences around it that only tell ("deepak paid 5k cash, settle 5k with
  * him"; "back india 20k on ind aus, we are too heavy on aus"): a told sentence is context, not a
@@ -341,7 +380,7 @@ function beforeCheckAsked(text: string): string {
  * and only when what is left asks for something by itself.
  */
 function asked(input: PlannerInput): PlannerInput {
-  const pieces = input.text.split(/(?<=[,.;!?])\s+/);
+  const pieces = sentencesOf(input.text);
   if (pieces.length < 2) return input;
   const tells = (piece: string) => {
     // Read with its typos put right ("3k recieved" tells a payment), as every other sentence is.
@@ -364,7 +403,7 @@ function asked(input: PlannerInput): PlannerInput {
   // "lakshmi ne 12,500 cash diya abhi, utna settle kar do": "that much" is the amount told, and with
   // no one named in the request, the one told about is who it is for.
   const toldAmount = toldReadings.flatMap((r) => r.amounts);
-  let request = toldAmount.length === 1 ? rest.replace(/\b(?:utna|itna|utne|itne|that\s+much|the\s+same\s+amount|same\s+amount|wahi\s+amount)\b/i, toldAmount[0]!.raw.trim()) : rest;
+  let request = toldAmount.length === 1 ? replacePhrase(rest, 'that_much', toldAmount[0]!.raw.trim()) : rest;
   const restReading = read(request, input.today, KNOWN_WORDS);
   // "Irfan ko 20k cash diye the, entry hui ki nahi?": a question of one player's figures asks about the one told about, unless it is of the user's own book.
   const ofOnePlayer = (i: IntentSpec) => isWrite(i) || (toldAmount.length === 1 && TAKES_PLAYER.has(i.tool) && !says(restReading.folded, 'whole_book'));
@@ -426,10 +465,9 @@ export class RulePlanner implements Planner {
     // Chat's "n" is "and" ("cl 75k kr do n uska bal bhi"), before the message is split into requests.
     const text = withoutSelfCorrections(given.text).replace(/(?<=\p{L})\s+n\s+(?=\p{L})/gu, ' and ')
       // "um", "uh": the hesitations speech-to-text keeps, said nowhere in particular.
-      .replace(/(?<![\p{L}'])(?:um+|uh+|erm+|hmm+)(?![\p{L}'])[,.]?/giu, ' ').replace(/\s{2,}/g, ' ').trim()
-      // "Thank you — and what about last week?": thanks before a request is courtesy, the request is the rest.
-      .replace(/^\s*(?:thanks?|thank\s+(?:you|u)|thx|ty|cheers|shukriya)(?:\s+(?:so\s+much|a\s+lot))?\s*[,.!—–-]+\s*(?=(?:and|aur|also|now|ab|what|how|can|could|would|please|pls|show|give|send)\b)/iu, '');
-    const input = asked({ ...given, text });
+      .replace(/(?<![\p{L}'])(?:um+|uh+|erm+|hmm+)(?![\p{L}'])[,.]?/giu, ' ').replace(/\s{2,}/g, ' ').trim();
+    // "Thank you — and what about last week?": thanks before a request is courtesy, the request is the rest.
+    const input = asked({ ...given, text: withoutThanksFirst(text) });
     // "is hafte vs pichle hafte ka PnL", "Arjun's commission this month vs last": the same request for each period.
     const periods = periodsCompared(input.text, input.today);
     if (periods) return this.planClauses(input, periods, periods.map((t) => read(t, input.today, KNOWN_WORDS)));
@@ -917,7 +955,7 @@ export class RulePlanner implements Planner {
     // The amount points back at the limit read: by a word ("raise it to 60k") or by saying nothing
     // else, Hindi's way ("badha ke 60k kar do", "ok increase to 60k").
     // Marathi's "te 50k kar" (that, 50k) points back too.
-    const pointsBack = /\b(?:it|that|this|ise|isko|usko|use|iski|uski|isse|te|ti|tyala|tila)\b/.test(r.folded) || (r.names.length === 0 && r.tokens.length <= 8);
+    const pointsBack = says(r.folded, 'points_back_told') || (r.names.length === 0 && r.tokens.length <= 8);
     if (!spec?.afterRead || typeof player !== 'string' || r.amounts.length !== 1 || !pointsBack
       || speechAct(r.folded, ORDER_VERBS) !== 'command') return { write: null, spec: undefined };
     const asked = input.context.lastText ? read(input.context.lastText, input.today, KNOWN_WORDS) : r;
