@@ -16,7 +16,7 @@ import speechEntries from './lexicon/speech.json' with { type: 'json' };
 const PHRASE = /^[\p{Ll}\p{N}%]+(?: [\p{Ll}\p{N}%]+)*$/u;
 const CONCEPT = /^[a-z_]+(?::[a-z_]+)?$/;
 
-const entrySchema = z.strictObject({
+export const entrySchema = z.strictObject({
   phrase: z.string().min(1).max(60).regex(PHRASE, 'a phrase is folded words, one space apart'),
   concept: z.string().regex(CONCEPT),
   lang: z.enum(['en', 'hi', 'mr', 'ta', 'te', 'kn']),
@@ -31,7 +31,7 @@ export type SpeechEntry = z.infer<typeof entrySchema>;
  * "any" (any word), "number" (a word with a digit), "?" (a question mark).
  */
 const stepsSchema = z.array(z.string().min(1)).min(1);
-const ruleSchema = z.strictObject({
+export const ruleSchema = z.strictObject({
   id: z.string().regex(CONCEPT),
   example: z.string().min(1).max(200),
   /** Every sequence must be found... */
