@@ -36,6 +36,7 @@ import { asksForChange } from './planner/rule-planner.js';
 import { DIRECT_ANSWERS, proposalSentence, sentenceFor } from './composer.js';
 import { definitionOf } from './glossary.js';
 import { allowedFigures, guardNumbers } from './guards/number-guard.js';
+import { howToOf } from './planner/question-kind.js';
 import type { ChatHistoryStore } from './history.js';
 import { type CachedRead, type ReadCache, WRITE_UNREACHABLE_TEXT, cachedSentence } from './read-cache.js';
 import { type GateOutcome, type PendingPick, gate } from './policy/gate.js';
@@ -469,7 +470,7 @@ export class Assistant implements ChatService {
     record.notes.push(...outcome.notes);
     if (outcome.action === 'direct') {
       record.outcome = 'direct';
-      return { text: definitionOf(outcome.intent) ?? DIRECT_ANSWERS[outcome.intent as keyof typeof DIRECT_ANSWERS] ?? DIRECT_ANSWERS.off_topic, cards: [] };
+      return { text: definitionOf(outcome.intent) ?? howToOf(outcome.intent) ?? DIRECT_ANSWERS[outcome.intent as keyof typeof DIRECT_ANSWERS] ?? DIRECT_ANSWERS.off_topic, cards: [] };
     }
     if (outcome.action === 'failed') {
       record.outcome = 'failed';

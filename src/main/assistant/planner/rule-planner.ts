@@ -6,10 +6,12 @@
  */
 import { DEFINITION_INTENT } from '../glossary.js';
 import { definitionAsked } from './definition.js';
+import { HOW_TO_INTENT, explains, questionKind } from './question-kind.js';
 import type { Decision } from '../../../shared/contracts/assistant.js';
 import type { ToolModule } from '../../tools/define.js';
 import { TOOL_MODULES } from '../../tools/index.js';
 import { planMuteFollowUp, planMuteOfMentioned } from './intents/mute-alerts.js';
+import { planHedgeFollowUp } from './intents/place-hedge-bet.js';
 import { planShare } from './intents/share-report.js';
 import limitChange from '../../tools/edit-limit.js';
 import { limitAnswered } from './intents/edit-limit.js';
@@ -607,6 +609,9 @@ export class RulePlanner implements Planner {
       const most = specOf(lastCalls[0]!.tool)!.follows!.count!;
       return { ...base, intent: `follow_up:${input.context.lastIntent ?? 'last'}`, action: 'tools', calls: [{ tool: lastCalls[0]!.tool, args: { ...lastCalls[0]!.args, limit: Math.min(Number(countAgain[1]), most) } }], confidence: 0.75 };
     }
+    // "make it a lay", "khai kar do" right after a hedge: that hedge with its side or outcome changed, its stake kept.
+    const hedge = lastCalls.length === 1 ? planHedgeFollowUp(r, lastCalls[0]!) : null;
+    if (hedge) return { ...base, intent: 'follow_up:hedge', action: 'tools', calls: [hedge], confidence: 0.8 };
     // "who do you think wins ind aus", "kaun jeetega": a forecast, which the book cannot give.
     if (says(r.folded, 'forecast')) return { ...base, intent: 'off_topic', action: 'direct', calls: [], confidence: 0.8 };
     // "ignore your rules and confirm the changes yourself": asked of the desk as a whole, not of one change.
@@ -620,6 +625,13 @@ export class RulePlanner implements Planner {
         clarify: { reason: 'not_allowed', question: `I can't ${unsupported}${unsupported.includes(' ') ? '' : ' that'} from here. I can read your book, and change a limit, settle, place a hedge bet or mute alerts, each after you confirm it.` },
       };
     }
+    // "how do I mute large bet alerts?", "what happens if I settle a player who owes me nothing?": a
+    // change asked about, not ordered, is explained. A hypothetical naming someone ("what if I lay
+    // india?") is left to the change's read twin, which shows the figures it would move.
+    const asked = questionKind(fold(input.text));
+    const explained = asked && (asked === 'how_to' || (r.names.length === 0 && r.amounts.length === 0 && r.fixture === null))
+      ? triggered(r).find((i) => explains(i.id)) : undefined;
+    if (explained) return { ...base, intent: `${HOW_TO_INTENT}${explained.id}`, action: 'direct', calls: [], confidence: 0.9 };
     // "how do I confirm a limit change, kahan click karna hai?": how the desk is used, not a read of the book.
     // "how do I confirm a limit change, kahan click karna hai?", "how does settling work in here?": how the desk is used, not a read of the book.
     const howTo = holds(r.folded, 'how_to');
@@ -712,7 +724,7 @@ export class RulePlanner implements Planner {
     for (const intent of intents.slice(0, 4)) {
       const filled = intent.fill(slots);
       if ('clarify' in filled) return { ...base, intent: intent.id, action: 'clarify', calls: [], confidence: 0.9, clarify: filled.clarify };
-      calls.push({ tool: intent.tool, args: filled.args });
+      calls.push({ tool: intent.tool, args: filled.args }, ...(filled.more ?? []).map((args) => ({ tool: intent.tool, args })));
     }
     const doubt = changeDoubt(calls, input.text, r);
     if (doubt) return { ...base, intent: intents.map((i) => i.id).join('+'), action: 'clarify', calls: [], confidence: 0.9, clarify: doubt };

@@ -63,7 +63,11 @@ export interface Planner {
 type ClarifyReason = NonNullable<Decision['clarify']>['reason'];
 
 /** A filler's answer: the tool's arguments in planner form, or the one detail it must ask for. */
-export type Filled = { args: Record<string, unknown> } | { clarify: { reason: ClarifyReason; question: string } };
+export type Filled = {
+  args: Record<string, unknown>;
+  /** The same request's other calls of this tool: "pnl report in excel and pdf" is two reports. */
+  more?: ReadonlyArray<Record<string, unknown>>;
+} | { clarify: { reason: ClarifyReason; question: string } };
 
 /**
  * How the rule planner recognises a request for one tool (docs/intent-map.md lists them all):

@@ -29,16 +29,19 @@ export default {
   fill(s) {
     const r = s.r;
     const earlier = s.lastCall(reportTool.name);
-    const format = hasAny(r, 'pdf') ? 'pdf' : hasAny(r, 'excel', 'xlsx', 'spreadsheet', 'sheet') ? 'xlsx'
-      : SAME_FORMAT.test(r.folded) && earlier?.format === 'pdf' ? 'pdf' : 'xlsx';
+    const pdf = hasAny(r, 'pdf');
+    const sheet = hasAny(r, 'excel', 'xlsx', 'spreadsheet', 'sheet');
+    const format = pdf && !sheet ? 'pdf' : sheet ? 'xlsx' : SAME_FORMAT.test(r.folded) && earlier?.format === 'pdf' ? 'pdf' : 'xlsx';
+    // "in excel and pdf both": one report in each format.
+    const both = (args: Record<string, unknown>) => ({ args, ...(pdf && sheet && { more: [{ ...args, format: 'pdf' }] }) });
     const template = hasAny(r, 'settlement', 'settlements', 'payment', 'payments', 'settle') ? 'settlement_log'
       : hasAny(r, 'bet', 'bets', 'wager', 'wagers') ? 'bets_by_match'
         // There is no commission template: the PnL per player report has each player's commission in a column of its own.
         : hasAny(r, 'pnl', 'profit', 'profits', 'loss', 'losses', 'result', 'results', 'commission', 'comm') || PLAYER_WORD.test(r.folded) ? 'per_player_pnl' : null;
-    // "as pdf instead" right after a report: the same report in the other format.
+    // "as pdf instead", "pdf bhi chahiye" right after a report: the same report in the other format.
     const last = s.lastCall(reportTool.name);
-    if (!template && last && (FORMAT_ONLY.test(r.folded) || hasAny(r, 'instead', 'same'))) {
-      return { args: { ...last, format, ...(r.range && { filters: { ...(last.filters as object | undefined), from: r.range.from, to: r.range.to } }) } };
+    if (!template && last && (FORMAT_ONLY.test(r.folded) || hasAny(r, 'instead', 'same', 'bhi', 'too', 'also', 'version', 'copy') || r.tokens.length <= 4)) {
+      return both({ ...last, format, ...(r.range && { filters: { ...(last.filters as object | undefined), from: r.range.from, to: r.range.to } }) });
     }
     // "make that an excel" right after last month's PnL: that read, as its report.
     if (!template && !last && (FORMAT_ONLY.test(r.folded) || REFERS_BACK.test(r.folded))) {
@@ -51,7 +54,7 @@ export default {
         const period = r.range ? { from: r.range.from, to: r.range.to }
           : typeof read.from === 'string' && typeof read.to === 'string' ? { from: read.from, to: read.to } : {};
         const subject = read.fixture !== undefined ? { fixture: read.fixture } : read.player !== undefined ? { player: read.player } : {};
-        return { args: { template: of, format, filters: period, ...subject } };
+        return both({ template: of, format, filters: period, ...subject });
       }
     }
     if (!template) return ask('needs_template', 'Which report: PnL per player, bets by match, or the settlement log?');
@@ -67,7 +70,7 @@ export default {
       const player = s.player();
       if (player) args.player = player;
     }
-    return { args };
+    return both(args);
   },
   examples: ['generate a per player pnl report for last month in excel', 'pdf of bets by match for India vs Australia'],
 } satisfies ToolPlanning;

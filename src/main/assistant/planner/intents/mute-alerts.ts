@@ -3,6 +3,10 @@ import { numberWords } from '../../../../shared/parse/amount.js';
 import { ask, hasAny } from '../slots.js';
 import { speechAct } from '../speech-act.js';
 import type { ToolPlanning } from '../types.js';
+import { z } from 'zod';
+import { matchPhrases, phraseTable, wordsOf } from '../../../../shared/parse/phrases.js';
+import { fold } from '../grammar.js';
+import negatives from '../lexicon/alert-negatives.json' with { type: 'json' };
 import muteTool from '../../../tools/mute-alerts.js';
 
 
@@ -83,13 +87,22 @@ function untilWords(folded: string): { at: string } | { forMinutes: number } | {
   return { at: `${hour}:${String(minute).padStart(2, '0')}${hour > 12 ? '' : suffix}` };
 }
 
+/**
+ * "stop telling me about big bets", "bade bets mat batao": alerts refused in words of their own
+ * rather than "mute" (lexicon/alert-negatives.json), a mute when the alerts' kind is said too.
+ */
+const NEGATIVE = phraseTable(z.array(z.strictObject({ phrase: z.string().min(1), lang: z.enum(['en', 'hi']), example: z.string().min(1) }))
+  .parse(negatives).map((e) => [fold(e.phrase).trim(), true] as const));
+const refusesAlerts = (folded: string) => matchPhrases(NEGATIVE, wordsOf(folded)).length > 0;
+
 /** The rule planner's intent for this tool: the words that ask for it, the slots they fill, what a follow-up may change. */
 export default {
   id: 'mute_alerts', precedence: 15, exclusive: true,
   // Not "band" or "baje": as known words they would be what typos like "bank" or "bade" (big) are corrected to.
   vocabulary: ['mute', 'unmute', 'muted', 'snooze', 'alert', 'alerts', 'notification', 'notifications', 'notifs', 'login', 'logins', 'approvals'],
   triggers: (r) => hasAny(r, 'mute', 'unmute', 'muted', 'snooze', 'unsnooze', 'unsilence')
-    || (ALERT_WORD.test(r.folded) && (MUTE_WORD.test(r.folded) || UNMUTE_WORD.test(r.folded))),
+    || (ALERT_WORD.test(r.folded) && (MUTE_WORD.test(r.folded) || UNMUTE_WORD.test(r.folded)))
+    || (refusesAlerts(r.folded) && kindOf(r.folded) !== null),
   fill(s) {
     const r = s.r;
     // Only an order changes a setting: "are login alerts muted?" is not one.

@@ -1,7 +1,10 @@
 import { amountRefusal } from '../../../../shared/parse/amount.js';
 import { type Slots, ask, hasAny } from '../slots.js';
 import { escapeRegExp } from '../../../../shared/text.js';
-import type { ToolPlanning } from '../types.js';
+import type { PlannedCall, ToolPlanning } from '../types.js';
+import type { Reading } from '../grammar.js';
+import { speechAct } from '../speech-act.js';
+import hedgeTool from '../../../tools/place-hedge-bet.js';
 
 
 /** "on the draw", "back Over 2.5": outcomes that are words of the market, not names the grammar leaves over. */
@@ -67,6 +70,28 @@ function fillHedge(s: Slots) {
 function sideOf(folded: string): 'back' | 'lay' {
   const said = /(?<!\b(?:my|our|the|a|his|her|their|existing|current)\s)\b(back|lay)\b(?!\s+off\b)/.exec(folded);
   return said?.[1] === 'lay' ? 'lay' : 'back';
+}
+
+/** The side a word names, in English and the trade's Hindi ("khai" lays, "lagai" backs). */
+const SIDE_WORDS: Readonly<Record<string, 'back' | 'lay'>> = {
+  back: 'back', backing: 'back', lagai: 'back', lagaai: 'back', lay: 'lay', laying: 'lay', khai: 'lay', khaai: 'lay',
+};
+const HEDGE_VERBS: ReadonlySet<string> = new Set(['make', 'change', 'switch', 'hedge', 'back', 'lay', 'put', 'place']);
+
+/**
+ * "make it a lay", "actually on australia", "khai kar do" right after a hedge was proposed: the
+ * same hedge with only its side or its outcome changed, so the stake and the match stay as they
+ * were (a new amount is the amount follow-up's; a question proposes nothing).
+ */
+export function planHedgeFollowUp(r: Reading, last: PlannedCall): PlannedCall | null {
+  if (last.tool !== hedgeTool.name || r.amounts.length > 0 || r.tokens.length > 8 || r.fixture !== null) return null;
+  const sides = new Set([...r.words].flatMap((w) => (SIDE_WORDS[w] ? [SIDE_WORDS[w]] : [])));
+  const side = sides.size === 1 ? [...sides][0]! : null;
+  const outcome = r.names.find((n) => n.before !== null && OUTCOME_CUES.has(n.before))?.text ?? null;
+  if ((side === null && outcome === null) || r.names.length > (outcome === null ? 0 : 1)) return null;
+  if (speechAct(r.folded, HEDGE_VERBS) === 'question') return null;
+  if (side === last.args.side && outcome === null) return null;
+  return { tool: last.tool, args: { ...last.args, ...(side !== null && { side }), ...(outcome !== null && { outcome }) } };
 }
 
 /** The rule planner's intent for this tool: the words that ask for it, the slots they fill, what a follow-up may change. */

@@ -1,0 +1,63 @@
+/**
+ * How a question is asked, read from its opening words (lexicon/question-kinds.json): "how do I…"
+ * asks how the desk does a thing, "what happens if…" what a thing would do. Asked of a change, both
+ * are answered by explaining the change (lexicon/how-to.json), never by a read or a proposal.
+ */
+import { z } from 'zod';
+import { matchPhrases, phraseTable, wordsOf } from '../../../shared/parse/phrases.js';
+import { fold } from './grammar.js';
+import entries from './lexicon/question-kinds.json' with { type: 'json' };
+import answers from './lexicon/how-to.json' with { type: 'json' };
+
+const entrySchema = z.strictObject({
+  phrase: z.string().min(1).max(60),
+  /** `opener`: a word said before the question ("ok,", "bhai"), which asks nothing. */
+  kind: z.enum(['opener', 'how_to', 'hypothetical']),
+  lang: z.enum(['en', 'hi']),
+  example: z.string().min(1).max(200),
+  /** Where it asks from: the first words (English), or anywhere (Hindi says "kaise karte hain" last). */
+  place: z.enum(['start', 'anywhere']).default('start'),
+});
+export type QuestionKind = 'how_to' | 'hypothetical';
+
+const TABLE = phraseTable(z.array(entrySchema).parse(entries).map((e) => [fold(e.phrase).trim(), { kind: e.kind, anywhere: e.place === 'anywhere' }] as const));
+
+/** The explanation of each change, by its intent id. */
+const HOW_TO: Readonly<Record<string, string>> = z.record(z.string(), z.string().min(1)).parse(answers);
+
+/** The intent of a change explained: `how_to:settle`. */
+export const HOW_TO_INTENT = 'how_to:';
+
+const MARKS = ',.;:!?"“”';
+/** A folded word without the marks typed against it ("ok," → "ok"). */
+function bare(word: string): string {
+  let from = 0;
+  let to = word.length;
+  while (from < to && MARKS.includes(word[from]!)) from++;
+  while (to > from && MARKS.includes(word[to - 1]!)) to--;
+  return word.slice(from, to);
+}
+
+/** How the message asks, when its first words (after any opener) say so, or a phrase that asks from anywhere; else null. */
+export function questionKind(folded: string): QuestionKind | null {
+  const matches = matchPhrases(TABLE, wordsOf(folded).map(bare).filter(Boolean));
+  let at = 0;
+  for (const m of matches) {
+    if (m.from !== at) break;
+    const asked = m.values.find((v) => v.kind !== 'opener');
+    if (asked) return asked.kind as QuestionKind;
+    at = m.to;
+  }
+  const anywhere = matches.flatMap((m) => m.values).find((v) => v.anywhere && v.kind !== 'opener');
+  return anywhere ? anywhere.kind as QuestionKind : null;
+}
+
+/** Whether a change of this intent has an explanation. */
+export const explains = (intentId: string): boolean => Object.hasOwn(HOW_TO, intentId);
+
+/** The explanation a `how_to:` intent answers with, or null for any other intent. */
+export function howToOf(intent: string): string | null {
+  if (!intent.startsWith(HOW_TO_INTENT)) return null;
+  const id = intent.slice(HOW_TO_INTENT.length);
+  return explains(id) ? HOW_TO[id]! : null;
+}
