@@ -31,7 +31,7 @@ const entrySchema = z.strictObject({
   within: z.number().int().min(1).max(3).optional(),
   /** Never right before one of these ("my cut" is the commission, "cut kar do" an order). */
   notBefore: phrases.optional(),
-  /** Only right after one of these. */
+  /** Only right after one of these ("against her account" after "record it" is part of the order). */
   after: phrases.optional(),
   /** Never right after one of these ("naam ki players ki list" is no downline). */
   notAfter: phrases.optional(),
@@ -60,7 +60,6 @@ export function checkedSynonyms(data: unknown): readonly SynonymEntry[] {
 export const SYNONYM_LEXICON: readonly SynonymEntry[] = checkedSynonyms(entries);
 
 const TABLE: PhraseTable<SynonymEntry> = phraseTable(SYNONYM_LEXICON.map((e) => [e.phrase, e] as const));
-
 
 const startsAt = (words: readonly string[], at: number, phrase: string): boolean =>
   phrase.split(' ').every((w, k) => words[at + k] === w);
