@@ -44,17 +44,23 @@ export function phraseTable<T>(entries: Iterable<readonly [phrase: string, value
 /**
  * The table's phrases in `words`, longest first at each place and never overlapping: "more than" is
  * one comparison, not "more" and a stray "than". A `null` word (an amount, a mark) is never part of
- * a phrase.
+ * a phrase. `fits`, when given, keeps only the values whose conditions hold where the phrase
+ * stands; a phrase with none left is no match there, and a shorter one is tried.
  */
-export function matchPhrases<T>(table: PhraseTable<T>, words: readonly (string | null)[]): PhraseMatch<T>[] {
+export function matchPhrases<T>(
+  table: PhraseTable<T>,
+  words: readonly (string | null)[],
+  fits?: (value: T, from: number, to: number) => boolean,
+): PhraseMatch<T>[] {
   const found: PhraseMatch<T>[] = [];
   for (let i = 0; i < words.length;) {
     let hit: PhraseMatch<T> | null = null;
     for (let n = Math.min(table.longest, words.length - i); n >= 1 && !hit; n--) {
       const span = words.slice(i, i + n);
       if (span.some((w) => w === null)) continue;
-      const values = table.phrases.get(span.join(' '));
-      if (values) hit = { values, from: i, to: i + n };
+      const all = table.phrases.get(span.join(' '));
+      const values = all && fits ? all.filter((v) => fits(v, i, i + n)) : all;
+      if (values && values.length > 0) hit = { values, from: i, to: i + n };
     }
     if (hit) {
       found.push(hit);

@@ -1,0 +1,150 @@
+/**
+ * The trade's phrases folded to one canonical word before anything else reads the text ("sub
+ * agents" is subagents, "o/s" outstanding, "who's in the red" who outstanding), so every trigger of
+ * the planner is written once. The phrases are data, lexicon/synonyms.json: a word or phrase, what
+ * it means, its language and an example request, and where a phrase means that only in some
+ * company, the plain words that company is (`withAnyAfter`, `before`, ...). The one phrase matcher
+ * reads them, longest first; a new wording is a new entry, never a pattern in code.
+ */
+import { z } from 'zod';
+import { type PhraseTable, matchPhrases, phraseTable } from '../../../shared/parse/phrases.js';
+import entries from './lexicon/synonyms.json' with { type: 'json' };
+
+/**
+ * The folded text's words and marks with where they stand. A full stop is no word: "min. stake" is
+ * the minimum stake as "min stake" is.
+ */
+const WORD_OR_MARK = /[\p{L}\p{N}]+|[^\s\p{L}\p{N}.]/gu;
+
+const phrases = z.array(z.string().min(1).max(60)).min(1);
+
+const entrySchema = z.strictObject({
+  /** The words as the planner has folded them, one space apart; a mark ("/", "&", "-") is a word of its own. */
+  phrase: z.string().min(1).max(80),
+  /** What the phrase is read as; empty when it only drops out ("for betting" says why, asks nothing). */
+  means: z.string().max(60),
+  lang: z.enum(['en', 'hi']),
+  example: z.string().min(1).max(200),
+  /** Only right before one of these ("lagai kar do" backs a side; "lagai" alone is the bets). */
+  before: phrases.optional(),
+  /** How many words on the `before` or `notAfter` words may stand ("sabse badi 3 bets"): 1 when not said. */
+  within: z.number().int().min(1).max(3).optional(),
+  /** Never right before one of these ("my cut" is the commission, "cut kar do" an order). */
+  notBefore: phrases.optional(),
+  /** Only right after one of these ("against her account" after "record it" is part of the order). */
+  after: phrases.optional(),
+  /** Never right after one of these ("naam ki players ki list" is no downline). */
+  notAfter: phrases.optional(),
+  /** Only with one of these somewhere earlier in the message ("market mein kitna pada hai"). */
+  withAnyBefore: phrases.optional(),
+  /** Only with one of these somewhere later in the message ("kitna atka hai ind aus match pe"). */
+  withAnyAfter: phrases.optional(),
+  /** Never with one of these earlier in the message ("neha ka comm kitna bana" asks the commission). */
+  withoutAnyBefore: phrases.optional(),
+  /** Never with one of these later in the message. */
+  withoutAnyAfter: phrases.optional(),
+});
+export type SynonymEntry = z.infer<typeof entrySchema>;
+
+/** Entries checked: a phrase is its folded words and marks, never a pattern; a malformed line throws. */
+export function checkedSynonyms(data: unknown): readonly SynonymEntry[] {
+  const list = z.array(entrySchema).parse(data);
+  for (const e of list) {
+    const folded = (e.phrase.match(WORD_OR_MARK) ?? []).join(' ');
+    if (folded !== e.phrase || e.phrase !== e.phrase.toLowerCase()) throw new Error(`A synonym's phrase is not its folded words: "${e.phrase}".`);
+  }
+  return Object.freeze(list);
+}
+
+/** The entries, checked once: a malformed line is a startup error, not a silent miss. */
+export const SYNONYM_LEXICON: readonly SynonymEntry[] = checkedSynonyms(entries);
+
+const TABLE: PhraseTable<SynonymEntry> = phraseTable(SYNONYM_LEXICON.map((e) => [e.phrase, e] as const));
+
+const startsAt = (words: readonly string[], at: number, phrase: string): boolean =>
+  phrase.split(' ').every((w, k) => words[at + k] === w);
+const endsAt = (words: readonly string[], at: number, phrase: string): boolean => {
+  const ws = phrase.split(' ');
+  return at - ws.length >= 0 && startsAt(words, at - ws.length, phrase);
+};
+/** Whether one of `list` stands wholly inside words [from, to). */
+const anyWithin = (words: readonly string[], from: number, to: number, list: readonly string[]): boolean =>
+  list.some((p) => {
+    const n = p.split(' ').length;
+    for (let i = from; i + n <= to; i++) if (startsAt(words, i, p)) return true;
+    return false;
+  });
+
+function fits(e: SynonymEntry, words: readonly string[], from: number, to: number): boolean {
+  if (e.before) {
+    const reach = e.within ?? 1;
+    let found = false;
+    for (let k = 0; k < reach && !found; k++) found = e.before.some((p) => startsAt(words, to + k, p));
+    if (!found) return false;
+  }
+  if (e.notBefore?.some((p) => startsAt(words, to, p))) return false;
+  if (e.after && !e.after.some((p) => endsAt(words, from, p))) return false;
+  if (e.notAfter?.some((p) => [...Array(e.within ?? 1).keys()].some((k) => endsAt(words, from - k, p)))) return false;
+  if (e.withAnyBefore && !anyWithin(words, 0, from, e.withAnyBefore)) return false;
+  if (e.withAnyAfter && !anyWithin(words, to, words.length, e.withAnyAfter)) return false;
+  if (e.withoutAnyBefore && anyWithin(words, 0, from, e.withoutAnyBefore)) return false;
+  if (e.withoutAnyAfter && anyWithin(words, to, words.length, e.withoutAnyAfter)) return false;
+  return true;
+}
+
+/**
+ * "max kitna udhaar utha sakta hai", "kitna aur khel sakta hai": how far a player may go, the credit
+ * limit. The word between is any word and is dropped, so this is no phrase; it is read before the
+ * lexicon, whose "khel sakta" alone is the room left.
+ */
+const HOW_FAR: readonly [RegExp, string] = [/\b(?:max(?:imum)?\s+)?(kitna|kitni)\s+(?:\p{L}+\s+)?(?:utha|uthaa|khel)\s+(?:sakta|sakti|sakte|skta|skte)\b/gu, ' $1 creditlimit '];
+
+/**
+ * What cannot be a phrase: a name or a count carried from where it was typed into what the phrase
+ * means ("the other rahul yaar, verma wala" is rahul verma, "compare karan with sneha" karan and
+ * sneha, "top5" top 5). Each reads after the lexicon, in this order: two of them read what an
+ * earlier one wrote ("exposure on india" and what follows it).
+ */
+const CARRIED: ReadonlyArray<readonly [RegExp, string | ((...groups: string[]) => string)]> = [
+  // "no the other rahul yaar, verma wala": the one of that first name with this surname.
+  [/\b(?:the\s+other|other|dusra|doosra|dusre|doosre|wo|woh)\s+(\p{L}+)(?:\s+(?:yaar|yar|bhai|na|ji))?[\s,]+(\p{L}+)\s+(?:wala|wali|wale|vala|vali|vale)\b/gu, ' $1 $2 '],
+  // "bottom 3 players last week": the players ranked by their results; "top5 mkts": a count typed onto its word.
+  [/\b(?:(?:bottom|worst|top|best)\s+(\d{1,2})\s+(?:players|punters|clients)|top(\d{1,3}))\b/g,
+    (_m, ranked?: string, glued?: string) => (ranked !== undefined ? ` top ${ranked} players pnl ` : ` top ${glued} `)],
+  // "what's left on sneha's line": the room left on her credit.
+  [/\b(?:left|remaining|available|bacha|baaki)\s+(?:on|in)\s+(\p{L}+)\s+(?:line|credit)\b/gu, ' $1 creditlimit '],
+  // "the most Karan can win on any single bet": the per-click win, the player's name kept.
+  [/\b(?:the\s+)?(?:most|max(?:imum)?)\s+(\p{L}+\s+)?(?:can\s+|could\s+)?win\s+(?:on|per|in|from)\s+(?:a\s+|any\s+|one\s+|each\s+|every\s+)?(?:single\s+)?bet\b/gu, ' $1 perclickwin '],
+  // "how bad is it for me if australia wins": what rides on that side, the exposure on its match.
+  [/\b(?:if|agar)\s+((?!(?:i|we|you|he|she|they|it|that|this|main|hum|mai)\b)\p{L}+(?:\s+\p{L}+)?)\s+(?:wins?|won|jeet(?:a|e|ega|egi|enge|ta|te|ti)?)\b/gu, ' exposure on $1 '],
+  // "agar india jeet gaya to kitna dena padega": what the win would cost is that exposure, nothing owed.
+  [/\b(exposure\s+on\s+\p{L}+(?:\s+\p{L}+)?)\s+(?:(?:gaya|gayi|gaye|jaye|jaaye|jata|jati|jaata)\s+)?(?:(?:to|toh|then)\s+)?(?:mujhe\s+|mera\s+|i\s+)?kitna\s+(?:payable|outstanding|loss|lose|jayega|jaega)(?:\s+(?:padega|padegi|hoga|hogi|jayega))?\b/gu, ' $1 kitna '],
+  // "how are we getting on", "how did Karan get on": how it went, the result.
+  [/\bhow\b(.{0,40}?)\b(?:getting|get|got|gotten)\s+on\b/g, ' how $1 pnl '],
+  // "don't let Karan win more than 20k on a single bet": his per-click win set.
+  [/\b(?:do\s+not|dont|never)\s+let\s+(\p{L}+)\s+win\s+more\s+than\s+(\S+)\s+(?:on|per|in)\s+(?:a\s+|any\s+|one\s+|each\s+|every\s+)?(?:single\s+)?bet\b/gu, ' set $1 perclickwin to $2 '],
+  // "how much room does Sneha have left to bet": the room is what is left under her limit (the
+  // words between, her name among them, stay; "to bet" is the room's, not a request for bets).
+  [/\b(?:room|space|margin)\b((?:\s+\S+){0,5}?)\s+(?:(?:left|remaining|bacha|bachi|baki)(?:\s+(?:to|for)\s+(?:bet|betting|bets|play|playing))?|(?:to|for)\s+(?:bet|betting|bets|play|playing))\b/g, ' headroom$1 '],
+  // "how much more can Pooja bet", "can Irfan still place bets?": the room left under the limit, not the bets placed.
+  [/\b(?:(?:how\s+much\s+)?more\s+can\s+(\p{L}+)\s+(?:still\s+)?(?:bet|play|punt|wager|lagaa?|khel)|(can|could)\s+(\p{L}+)\s+(?:still\s+)?(?:place|put|make|play)\s+(?:more\s+|any\s+(?:more\s+)?)?bets?)\b/gu,
+    (_m, more?: string, can?: string, who?: string) => (more !== undefined ? ` ${more} headroom ` : ` ${can} ${who} headroom `)],
+  // "compare karan with sneha": the same question for each of them, a list like "karan and sneha".
+  [/\b(?:compare|comparing|comparison\s+of)\s+(\p{L}+(?:\s+\p{L}+)?)\s+(?:with|to|against|and|aur|se)\s+/gu, ' $1 and '],
+];
+
+/** The text with the lexicon's phrases read as what they mean, then the carried names and counts. */
+export function foldSynonyms(typed: string): string {
+  const text = typed.replace(...HOW_FAR);
+  const spans = [...text.matchAll(WORD_OR_MARK)].map((m) => ({ word: m[0], start: m.index, end: m.index + m[0].length }));
+  const words = spans.map((s) => s.word);
+  let out = '';
+  let at = 0;
+  for (const m of matchPhrases(TABLE, words, (e, from, to) => fits(e, words, from, to))) {
+    out += `${text.slice(at, spans[m.from]!.start)} ${m.values[0]!.means} `;
+    at = spans[m.to - 1]!.end;
+  }
+  out += text.slice(at);
+  for (const [pattern, by] of CARRIED) out = typeof by === 'string' ? out.replace(pattern, by) : out.replace(pattern, by as (...a: string[]) => string);
+  return out;
+}
