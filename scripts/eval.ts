@@ -64,7 +64,8 @@ if (planner === 'claude') {
 const results = await runEval(parseCases(await readFile(file!, 'utf8')), {
   planners: () => [new RulePlanner()],
   ...(endpoint && { claude: { env: endpoint.env, alwaysModel: flags.has('--always-model') } }),
-  onResult: ({ id, difference }) => process.stdout.write(difference === null ? `pass  ${id}\n` : `FAIL  ${id}: ${difference}\n`),
+  // "FAIL (sure)": planned at or above the fast-path confidence, so a key would not have sent it to Claude.
+  onResult: ({ id, difference, confident }) => process.stdout.write(difference === null ? `pass  ${id}\n` : `FAIL${confident ? ' (sure)' : ''}  ${id}: ${difference}\n`),
 }).finally(() => endpoint?.close());
 const passed = results.filter((r) => r.difference === null).length;
 process.stdout.write(`${formatReport(summarizeResults(results)).join('\n')}\n`);

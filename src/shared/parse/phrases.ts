@@ -20,6 +20,20 @@ export interface PhraseMatch<T> {
   to: number;
 }
 
+const TOKEN = /[\p{L}\p{N}]+|[^\s\p{L}\p{N}]/gu;
+const WORD = /^[\p{L}\p{N}]+$/u;
+
+/** The one tokenizer of folded text: runs of letters and digits, and each other mark alone ("o/s" → o, /, s), with where each stands [start, end). */
+export function tokenSpans(text: string): Array<{ token: string; start: number; end: number }> {
+  return [...text.matchAll(TOKEN)].map((m) => ({ token: m[0], start: m.index, end: m.index + m[0].length }));
+}
+
+/** The folded text's tokens, as `tokenSpans` reads them. */
+export const tokensOf = (text: string): string[] => text.match(TOKEN) ?? [];
+
+/** Whether a token is a word, not a mark. */
+export const isWord = (t: string | undefined): t is string => t !== undefined && WORD.test(t);
+
 /** A phrase's words, however it was spaced. */
 export const wordsOf = (phrase: string): string[] => phrase.split(' ').filter(Boolean);
 

@@ -7,7 +7,9 @@
  * line of data, never a pattern in code.
  */
 import { z } from 'zod';
-import { type PhraseMatch, type PhraseTable, matchPhrases, phraseTable } from '../../../shared/parse/phrases.js';
+import { type PhraseMatch, type PhraseTable, isWord, matchPhrases, phraseTable, tokenSpans, tokensOf } from '../../../shared/parse/phrases.js';
+
+export { isWord, tokenSpans };
 import refusalEntries from './lexicon/refusals.json' with { type: 'json' };
 import ruleEntries from './lexicon/rules.json' with { type: 'json' };
 import speechEntries from './lexicon/speech.json' with { type: 'json' };
@@ -99,25 +101,17 @@ export interface Said {
   readonly found: Map<string, PhraseMatch<string>[]>;
 }
 
-const TOKEN = /[\p{L}\p{N}]+|[^\s\p{L}\p{N}]/gu;
-const WORD = /^[\p{L}\p{N}]+$/u;
 const LETTERS = /^\p{L}+$/u;
 const DIGIT = /\p{N}/u;
-/** Whether a token is a word, not a mark. */
-export const isWord = (t: string | undefined): t is string => t !== undefined && WORD.test(t);
 
 /** The folded text's tokens: runs of letters and digits, and each other mark alone. */
 export function saidOf(folded: string | readonly string[]): Said {
-  const tokens = typeof folded === 'string' ? folded.match(TOKEN) ?? [] : folded;
+  const tokens = typeof folded === 'string' ? tokensOf(folded) : folded;
   let last = tokens.length;
   while (last > 0 && !isWord(tokens[last - 1])) last--;
   return { tokens, last, found: new Map() };
 }
 
-/** The tokens of a text with where each stands in it, [start, end). */
-export function tokenSpans(text: string): Array<{ token: string; start: number; end: number }> {
-  return [...text.matchAll(TOKEN)].map((m) => ({ token: m[0], start: m.index, end: m.index + m[0].length }));
-}
 
 const MEMO = new Map<string, Said>();
 /** The same text is read many times a turn (every speech act asks): its tokens are kept. */

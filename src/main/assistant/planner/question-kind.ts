@@ -4,7 +4,7 @@
  * are answered by explaining the change (lexicon/how-to.json), never by a read or a proposal.
  */
 import { z } from 'zod';
-import { matchPhrases, phraseTable, wordsOf } from '../../../shared/parse/phrases.js';
+import { isWord, matchPhrases, phraseTable, tokensOf } from '../../../shared/parse/phrases.js';
 import { fold } from './grammar.js';
 import entries from './lexicon/question-kinds.json' with { type: 'json' };
 import answers from './lexicon/how-to.json' with { type: 'json' };
@@ -28,19 +28,9 @@ const HOW_TO: Readonly<Record<string, string>> = z.record(z.string(), z.string()
 /** The intent of a change explained: `how_to:settle`. */
 export const HOW_TO_INTENT = 'how_to:';
 
-const MARKS = ',.;:!?"“”';
-/** A folded word without the marks typed against it ("ok," → "ok"). */
-function bare(word: string): string {
-  let from = 0;
-  let to = word.length;
-  while (from < to && MARKS.includes(word[from]!)) from++;
-  while (to > from && MARKS.includes(word[to - 1]!)) to--;
-  return word.slice(from, to);
-}
-
 /** How the message asks, when its first words (after any opener) say so, or a phrase that asks from anywhere; else null. */
 export function questionKind(folded: string): QuestionKind | null {
-  const matches = matchPhrases(TABLE, wordsOf(folded).map(bare).filter(Boolean));
+  const matches = matchPhrases(TABLE, tokensOf(folded).filter(isWord));
   let at = 0;
   for (const m of matches) {
     if (m.from !== at) break;

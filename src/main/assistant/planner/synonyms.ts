@@ -7,14 +7,8 @@
  * reads them, longest first; a new wording is a new entry, never a pattern in code.
  */
 import { z } from 'zod';
-import { type PhraseTable, matchPhrases, phraseTable } from '../../../shared/parse/phrases.js';
+import { type PhraseTable, matchPhrases, phraseTable, tokenSpans, tokensOf } from '../../../shared/parse/phrases.js';
 import entries from './lexicon/synonyms.json' with { type: 'json' };
-
-/**
- * The folded text's words and marks with where they stand. A full stop is no word: "min. stake" is
- * the minimum stake as "min stake" is.
- */
-const WORD_OR_MARK = /[\p{L}\p{N}]+|[^\s\p{L}\p{N}.]/gu;
 
 const phrases = z.array(z.string().min(1).max(60)).min(1);
 
@@ -50,7 +44,7 @@ export type SynonymEntry = z.infer<typeof entrySchema>;
 export function checkedSynonyms(data: unknown): readonly SynonymEntry[] {
   const list = z.array(entrySchema).parse(data);
   for (const e of list) {
-    const folded = (e.phrase.match(WORD_OR_MARK) ?? []).join(' ');
+    const folded = tokensOf(e.phrase).filter((t) => t !== '.').join(' ');
     if (folded !== e.phrase || e.phrase !== e.phrase.toLowerCase()) throw new Error(`A synonym's phrase is not its folded words: "${e.phrase}".`);
   }
   return Object.freeze(list);
@@ -136,7 +130,8 @@ const CARRIED: ReadonlyArray<readonly [RegExp, string | ((...groups: string[]) =
 /** The text with the lexicon's phrases read as what they mean, then the carried names and counts. */
 export function foldSynonyms(typed: string): string {
   const text = typed.replace(...HOW_FAR);
-  const spans = [...text.matchAll(WORD_OR_MARK)].map((m) => ({ word: m[0], start: m.index, end: m.index + m[0].length }));
+  // A full stop is no word: "min. stake" is the minimum stake as "min stake" is.
+  const spans = tokenSpans(text).filter((t) => t.token !== '.').map((t) => ({ word: t.token, start: t.start, end: t.end }));
   const words = spans.map((s) => s.word);
   let out = '';
   let at = 0;
