@@ -793,7 +793,12 @@ export class RulePlanner implements Planner {
       });
       if (split.length <= 4) calls.splice(0, calls.length, ...split);
     }
-    return { ...base, intent: intents.map((i) => i.id).join('+'), action: 'tools', calls, confidence: exclusive ? 0.9 : 0.85 };
+    // Two reads from one clause that joins nothing ("has Neha paid?" as her settlements and her take,
+    // "kitna bacha hai" as take and exposure) are the planner's guess at what the words ask twice:
+    // below the fast path, so a key sends them to Claude.
+    const joined = LIST_JOINERS.some((j) => r.words.has(j) || (j.length === 1 && r.folded.includes(j))) || r.words.has('bhi') || r.words.has('both');
+    const guessed = new Set(intents.map((i) => i.id)).size > 1 && !joined;
+    return { ...base, intent: intents.map((i) => i.id).join('+'), action: 'tools', calls, confidence: guessed ? 0.75 : exclusive ? 0.9 : 0.85 };
   }
 
   /**

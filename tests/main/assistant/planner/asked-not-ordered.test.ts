@@ -96,3 +96,14 @@ describe('reports in both formats, or the other one after', () => {
     ]);
   });
 });
+
+describe('confidence of a plan that guesses', () => {
+  it('is below the fast path when one clause that joins nothing is read as two reads', () => {
+    const guessed = plan('Has Neha Gupta paid what she owes us yet?');
+    expect(guessed.calls.length).toBeGreaterThan(1);
+    expect(guessed.confidence).toBeLessThan(0.85);
+    const joined = plan('my pnl and my exposure');
+    expect(joined.calls.map((c) => c.tool).sort()).toEqual(['agent.getLiveExposure', 'agent.getPnL']);
+    expect(joined.confidence).toBeGreaterThanOrEqual(0.85);
+  });
+});
