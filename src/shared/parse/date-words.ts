@@ -66,8 +66,11 @@ const entrySchema = z.strictObject({
 });
 export type DateEntry = z.infer<typeof entrySchema>;
 
+/** Entries read and checked: a malformed one throws. */
+export const readDateLexicon = (data: unknown): readonly DateEntry[] => Object.freeze(z.array(entrySchema).parse(data));
+
 /** The entries, checked once: a malformed line is a startup error, not a silent miss. */
-export const DATE_LEXICON: readonly DateEntry[] = Object.freeze(z.array(entrySchema).parse(entries));
+export const DATE_LEXICON: readonly DateEntry[] = readDateLexicon(entries);
 
 /**
  * The kind of a concept: each kind is matched on its own, so that a phrase of one kind ("month to
