@@ -16,6 +16,8 @@ const FIXED_CONCEPTS = [
   'ago', 'todate:week', 'todate:month', 'todate:year', 'todate:quarter',
   'every:day', 'every:week', 'every:month', 'tarikh',
   'range_to', 'since', 'from', 'between', 'onwards',
+  // Words of the sentence a date stands in: "kal aur aaj", "hafta kaisa raha", "a good week", "oct ka pnl".
+  'and', 'how', 'went', 'judged', 'post:of', 'post:other',
 ] as const;
 type Region = (typeof REGIONS)[number];
 /**

@@ -9,6 +9,11 @@
  * here, because chrono reads every one of them as a single instant ("last week" → 7 days ago),
  * and a range read as one day is a wrong answer that looks right.
  *
+ * The words of dates are data (lexicon/dates.json, read by date-words.ts): a rule here asks for
+ * concepts ("a past modifier, a count, a unit of days") and numbers at a token, never for a
+ * spelling, so a new wording is a new entry. tests/shared/date-corpus.jsonl holds what each
+ * concept reads to.
+ *
  * Choices the domain leaves open, made here:
  * - a weekday alone ("on friday") is the latest one not after today; "last friday" the latest
  *   before today; "friday last week" the Friday of last week; "this friday" this week's Friday;
@@ -21,7 +26,9 @@
  * - "till date" / "to date" / "so far" alone is this month to today; after a period
  *   ("this year till date", "since 1 Nov so far") it only says the period runs to today;
  * - Hinglish words are read as a question about the past: "kal" is yesterday, "parso" the day
- *   before; the words of Gujarati, Marathi and Punjabi are in one table (REGIONAL);
+ *   before; a regional "this" or "last" (Hindi, Gujarati, Marathi) makes a period only with a
+ *   unit of its own language: Marathi "ya" (this) is Hindi "or", so "ya mahinyat" is this month
+ *   but "week ya month" is no period;
  * - an ordinal in words ("on the fourteenth", "from the tenth to the twenty-first") is read as the
  *   same ordinal in digits;
  * - a period word one slip from its spelling ("last weak", "yesterdy") is that word where no
@@ -71,16 +78,9 @@ const JOINS = new Set(['to', 'till', 'until', 'and']);
 /** After a word ordinal that is a day's: "since the first", "on the fourteenth for rahul". */
 const AFTER_WORD_ORDINAL = new Set(['of', 'to', 'till', 'until', 'upto', 'through', 'thru', 'and', 'onward', 'onwards', 'se', 'tak',
   'ko', 'ka', 'ki', 'ke', 'for', 'please', 'pls', 'plz', 'me', 'mein', 'how', 'what', '?', '.', '!', ',', ';', ':', ')', '-', '–', '—']);
-const MONTH_POSTPOSITIONS = new Set(['ka', 'ki', 'ke', 'ko', 'mein', 'me', 'main', 'wala', 'wali', 'wale', 'se']);
 const MODIFIER_PAST = new Set(['last', 'past', 'previous', 'prev']);
-const ADJECTIVES = new Set(['good', 'bad', 'great', 'decent', 'rough', 'tough', 'poor', 'profitable', 'slow', 'winning', 'losing']);
 /** "for the week before", "in the week of 10 Nov": the period is placed by what follows. */
 const PLACED_AFTER = ['before', 'after', 'prior', 'earlier', 'of', 'ending', 'starting', 'from', 'that', 'when'];
-const HOW_WENT = new Set(['kaisa', 'kaise', 'kesa', 'kaisi', 'kaesa']);
-const WENT = new Set(['raha', 'rahi', 'rahe', 'gaya', 'gayi', 'gaye', 'tha', 'thi', 'chala', 'chali']);
-/** Words that place a bare "hafta" / "month" elsewhere than the running one. */
-const NOT_RUNNING = new Set(['pichla', 'pichle', 'pichhla', 'pichhle', 'last', 'previous', 'agla', 'agle', 'next', 'ek', 'do', 'teen']);
-const AND_WORDS = new Set(['and', '&', 'aur', 'ane', 'ani', 'te', 'or', '+']);
 
 /** A count of days, weeks or months in words ("last two days", "pichle teen hafte"). */
 const COUNT_WORDS = numberWords(true);
@@ -603,8 +603,10 @@ function regional(W: Words, i: number, which: 'this' | 'last', unit: 'week' | 'm
 function bareHowWent(W: Words, i: number, unit: 'week' | 'month'): number {
   const units = unit === 'week' ? ['hafta', 'hafte', 'week'] : ['mahina', 'mahine', 'month'];
   if (!firstWord(W, i, ...units)) return -1;
-  if (i > 0 && spaced(W, i) && (NOT_RUNNING.has(W.w(i - 1)!) || isDigits(W.w(i - 1)))) return -1;
-  return HOW_WENT.has(W.w(i + 1) ?? '') && spaced(W, i + 1) && WENT.has(W.w(i + 2) ?? '') && spaced(W, i + 2) && wordEnds(W, i + 2) ? i + 1 : -1;
+  // A modifier or a count before it places it elsewhere than the running one ("pichla hafta", "do hafte").
+  if (i > 0 && spaced(W, i) && (countAt(W, i - 1, 9) !== null
+    || W.at(i - 1, (c) => c === 'mod:last' || c === 'mod:next' || c === 'r:last:hi'))) return -1;
+  return conceptAt(W, i + 1, 'how') && conceptAt(W, i + 2, 'went') ? i + 1 : -1;
 }
 
 /** "for the week", "the month so far", "a good week", "how was my week": the running period, when no word places it elsewhere. */
@@ -617,7 +619,7 @@ function thePeriod(W: Words, i: number, unit: 'week' | 'month'): number {
   }
   if (w === 'the' && word(W, i + 1, unit) && word(W, i + 2, 'so') && word(W, i + 3, 'far')) return i + 4;
   const a = w === 'a' || w === 'an' ? 1 : 0;
-  if (ADJECTIVES.has(W.w(i + a) ?? '') && (a === 0 || spaced(W, i + 1)) && word(W, i + a + 1, unit)) {
+  if (conceptAt(W, i + a, 'judged', a === 0) && word(W, i + a + 1, unit)) {
     if (a === 1) return i + 3;
     if (word(W, i + 2, 'for') && (word(W, i + 3, 'me') || word(W, i + 3, 'us'))) return i + 2;
   }
@@ -646,7 +648,7 @@ const PERIODS: Rule[] = [
     const n = countAt(W, i, 3);
     if (n === null || (i > 0 && !spaced(W, i) && isAlnum(W.w(i - 1)))) return null;
     const u = conceptAt(W, i + 1, (c) => c === 'unit:day' || c === 'unit:week' || c === 'unit:month');
-    if (!u || u.entry.lang !== 'hi' || !word(W, u.end, 'ka', 'ki', 'ke')) return null;
+    if (!u || u.entry.lang !== 'hi' || !conceptAt(W, u.end, 'post:of')) return null;
     // Months as "last N months" counts them: this one and the N − 1 before it.
     const span = u.entry.concept === 'unit:day' ? lastDays(t, n) : u.entry.concept === 'unit:week' ? lastDays(t, 7 * n) : { from: lastMonthOf(t, Math.max(1, n) - 1).from, to: t };
     return { start: i, end: u.end + 1, span };
@@ -698,7 +700,7 @@ const PERIODS: Rule[] = [
       const d = weekdayAt(k, false);
       if (d !== null) return that(d, k + 1);
     }
-    if (conceptAt(W, i, 'r:last:hi', true) && word(W, i + 1, 'hafte') && word(W, i + 2, 'ka', 'ke', 'ki')) {
+    if (conceptAt(W, i, 'r:last:hi', true) && word(W, i + 1, 'hafte') && conceptAt(W, i + 2, 'post:of')) {
       const d = weekdayAt(i + 3, false);
       if (d !== null) return that(d, i + 4);
     }
@@ -711,7 +713,7 @@ const PERIODS: Rule[] = [
       return m && m.end === k + 1 && m.entry.phrase !== 'tonight' ? m : null;
     };
     for (const [a, b] of [['day:-1', 'day:0'], ['day:0', 'day:-1']] as const) {
-      if (one(i, a, true) && AND_WORDS.has(W.w(i + 1) ?? '') && spaced(W, i + 1) && one(i + 2, b, false)) {
+      if (one(i, a, true) && conceptAt(W, i + 1, 'and') && one(i + 2, b, false)) {
         return { start: i, end: i + 3, span: { from: addDays(t, -1), to: t } };
       }
     }
@@ -857,7 +859,7 @@ function monthAt(W: Words, i: number, today: IsoDate): Read | null {
   else if (firstWord(W, i, 'in', 'for', 'during', 'of') && (mo = monthWord(i + 1, false)) !== null) end = i + 2;
   else if ((mo = monthWord(i, true)) !== null) {
     const atEnd = W.toks.slice(i + 1).every((t) => ['?', '.', '!'].includes(t.w));
-    if (FULL_MONTHS.has(W.w(i)!) || yearAt(i + 1) >= 0 || word(W, i + 1, ...MONTH_POSTPOSITIONS) || (atEnd && W.w(i) !== 'may')) end = i + 1;
+    if (FULL_MONTHS.has(W.w(i)!) || yearAt(i + 1) >= 0 || conceptAt(W, i + 1, (c) => c.startsWith('post:')) || (atEnd && W.w(i) !== 'may')) end = i + 1;
   }
   if (mo === null || end < 0) return null;
   const y = yearAt(end);
