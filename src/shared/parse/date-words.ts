@@ -132,13 +132,4 @@ export class Words {
     this.toks.forEach((t, k) => { if (t.end <= pos) i = k; });
     return i;
   }
-
-  /** Where token i starts (the text's end past the last). */
-  startOf(i: number): number {
-    return this.toks[i]?.start ?? this.text.length;
-  }
-
-  endOf(i: number): number {
-    return i <= 0 ? 0 : this.toks[i - 1]!.end;
-  }
 }

@@ -78,7 +78,6 @@ const JOINS = new Set(['to', 'till', 'until', 'and']);
 /** After a word ordinal that is a day's: "since the first", "on the fourteenth for rahul". */
 const AFTER_WORD_ORDINAL = new Set(['of', 'to', 'till', 'until', 'upto', 'through', 'thru', 'and', 'onward', 'onwards', 'se', 'tak',
   'ko', 'ka', 'ki', 'ke', 'for', 'please', 'pls', 'plz', 'me', 'mein', 'how', 'what', '?', '.', '!', ',', ';', ':', ')', '-', '–', '—']);
-const MODIFIER_PAST = new Set(['last', 'past', 'previous', 'prev']);
 /** "for the week before", "in the week of 10 Nov": the period is placed by what follows. */
 const PLACED_AFTER = ['before', 'after', 'prior', 'earlier', 'of', 'ending', 'starting', 'from', 'that', 'when'];
 
@@ -296,6 +295,9 @@ function ordinalWordsAt(W: Words): Map<number, { day: number; end: number }> {
 function ordinalAt(W: Words, i: number): { end: number; day: number; word: boolean; month: string | null } | null {
   const t = W.toks;
   if (i > 0 && !t[i]!.spaced && (isAlnum(W.w(i - 1)) || W.w(i - 1) === '/' || W.w(i - 1) === '.')) return null;
+  // The units of "twenty-first" are no day of their own.
+  const before = W.text.slice(0, t[i]!.start);
+  if (['twenty', 'thirty'].some((tens) => [' ', '-', '\t'].some((sep) => before.endsWith(tens + sep)))) return null;
   let k = i;
   if (W.w(i) === 'the' && t[i + 1]?.spaced) k = i + 1;
   const digits = dayNumberAt(W, k, 'required');
@@ -424,7 +426,8 @@ function placeWeekday(w: Weekday, today: IsoDate, W: Words | null, end: number):
   if (said.includes('next')) return { day: addDays(startOfWeek(today), wanted + 7), extra: 0 };
   const back = (weekdayIndex(today) - wanted + 7) % 7;
   // "last friday" on a Friday is a week ago; "friday" or "on friday" on a Friday is today.
-  const strictlyBefore = said.some((s) => MODIFIER_PAST.has(s));
+  const words = new Words(w.text.toLowerCase());
+  const strictlyBefore = words.toks.some((_t, k) => words.at(k, (c) => c === 'mod:last' || c === 'mod:past') !== null);
   return { day: addDays(today, -(back === 0 && strictlyBefore ? 7 : back)), extra: 0 };
 }
 
@@ -691,7 +694,7 @@ const PERIODS: Rule[] = [
     const d0 = weekdayAt(i, true);
     if (d0 !== null) {
       const k = word(W, i + 1, 'of') ? i + 2 : i + 1;
-      if (word(W, k, 'last') && spaced(W, k + 1) && W.w(k + 1) === 'week') return that(d0, k + 2);
+      if (word(W, k, 'last') && spaced(W, k + 1) && ['week', 'weeks'].includes(W.w(k + 1)!)) return that(d0, k + 2);
     }
     if (firstWord(W, i, 'last') && spaced(W, i + 1) && W.w(i + 1) === 'week') {
       let k = i + 2;
@@ -725,7 +728,7 @@ const PERIODS: Rule[] = [
   (W, i, t) => {
     const m = conceptAt(W, i, 'day:0', true);
     const tillNow = W.at(i, 'till_now');
-    return m && !(tillNow && tillNow.entry.lang !== 'en') ? { start: i, end: m.end, span: days(0, t) } : null;
+    return m && !(tillNow && tillNow.entry.lang !== 'en' && wordEnds(W, tillNow.end - 1)) ? { start: i, end: m.end, span: days(0, t) } : null;
   },
   // "last 7 days", "past 3 weeks", "pichle 2 mahine", "last 2 fortnights".
   (W, i, t) => lastN(W, i, 'day', 4, (n) => lastDays(t, n)),
