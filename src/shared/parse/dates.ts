@@ -9,6 +9,11 @@
  * here, because chrono reads every one of them as a single instant ("last week" → 7 days ago),
  * and a range read as one day is a wrong answer that looks right.
  *
+ * The words of dates are data (lexicon/dates.json, read by date-words.ts): a rule here asks for
+ * concepts ("a past modifier, a count, a unit of days") and numbers at a token, never for a
+ * spelling, so a new wording is a new entry. tests/shared/date-corpus.jsonl holds what each
+ * concept reads to.
+ *
  * Choices the domain leaves open, made here:
  * - a weekday alone ("on friday") is the latest one not after today; "last friday" the latest
  *   before today; "friday last week" the Friday of last week; "this friday" this week's Friday;
@@ -21,7 +26,9 @@
  * - "till date" / "to date" / "so far" alone is this month to today; after a period
  *   ("this year till date", "since 1 Nov so far") it only says the period runs to today;
  * - Hinglish words are read as a question about the past: "kal" is yesterday, "parso" the day
- *   before; the words of Gujarati, Marathi and Punjabi are in one table (REGIONAL);
+ *   before; a regional "this" or "last" (Hindi, Gujarati, Marathi) makes a period only with a
+ *   unit of its own language: Marathi "ya" (this) is Hindi "or", so "ya mahinyat" is this month
+ *   but "week ya month" is no period;
  * - an ordinal in words ("on the fourteenth", "from the tenth to the twenty-first") is read as the
  *   same ordinal in digits;
  * - a period word one slip from its spelling ("last weak", "yesterdy") is that word where no
@@ -30,6 +37,8 @@
 import { Chrono, en, type ParsedComponents, type Parser } from 'chrono-node';
 import { type IsoDate, addDays, endOfMonth, isIsoDate, startOfMonth, startOfWeek, weekdayIndex } from '../dates.js';
 import { numberWords, ordinalWords } from './amount.js';
+import { type DateConcept, DATE_LEXICON, Words, isAlnum, isDigits, isLetters, tokenize } from './date-words.js';
+import { matchPhrases, phraseTable } from './phrases.js';
 
 export interface FoundRange {
   from: IsoDate;
@@ -40,65 +49,47 @@ export interface FoundRange {
 
 type Span = { from: IsoDate; to: IsoDate };
 
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-// A month word must end there: "5 markets" is not the 5th of March.
-const MONTH = String.raw`(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b`;
-// Alone, without "in"/"for", only a full month name counts, and never "may" (a verb too).
-const FULL_MONTH = String.raw`(january|february|march|april|june|july|august|september|october|november|december)\b`;
-const WEEKDAY = String.raw`(mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:rs(?:day)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)\b`;
-const ORD = String.raw`(?:st|nd|rd|th)`;
-// Day-looking text, checked before anything else so that an impossible day ("31 Feb", "30/2")
-// is refused instead of being read as something vaguer ("Feb") or skipped.
-const DAYLIKE = new RegExp(String.raw`(?<![\d/.-])(?:\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?|\d{1,2}${ORD}?\s+(?:of\s+)?${MONTH}(?:,?\s+\d{4})?|${MONTH}\s+\d{1,2}${ORD}?\b(?:,?\s+\d{4})?)(?![\d/]|\.\d)`, 'g');
+const conceptNumber = (c: DateConcept) => Number(c.slice(c.indexOf(':') + 1));
+/** Month words → 0-based month. */
+const MONTH_OF: ReadonlyMap<string, number> = new Map(DATE_LEXICON.filter((e) => e.concept.startsWith('month:'))
+  .map((e) => [e.phrase, conceptNumber(e.concept) - 1]));
+/** Alone, without "in"/"for", only a month's full name counts, and never "may" (a verb too). */
+const FULL_MONTHS: ReadonlySet<string> = new Set([...MONTH_OF].filter(([w, m]) => m !== 4
+  && [...MONTH_OF].every(([o, n]) => n !== m || o.length <= w.length)).map(([w]) => w));
+/** Weekday words → Monday = 0 … Sunday = 6. */
+const WEEKDAY_OF: ReadonlyMap<string, number> = new Map(DATE_LEXICON.filter((e) => e.concept.startsWith('weekday:'))
+  .map((e) => [e.phrase, conceptNumber(e.concept) - 1]));
+const FULL_WEEKDAYS: readonly string[] = Array.from({ length: 7 }, (_, d) => [...WEEKDAY_OF].filter(([, n]) => n === d)
+  .reduce((a, [w]) => (w.length > a.length ? w : a), ''));
+/** "sun", "sat", "wed" alone are words and names too ("Sun Pharma", Hindi "sat" = 7). */
+const SHORT_WEEKDAYS: ReadonlySet<string> = new Set([...WEEKDAY_OF.keys()].filter((w) => w.length === 3));
+const ORD_SUFFIX: ReadonlySet<string> = new Set(['st', 'nd', 'rd', 'th']);
 
-/**
- * Period words of Indian languages as typed in Roman script, in one table. The words of days are
- * read as a question about the past: "kal" (Hindi, Punjabi) and "kale" (Gujarati) say yesterday or
- * tomorrow, and are yesterday. A row's "this" and "last" words make a period only with that row's
- * units: Marathi "ya" (this) is Hindi "or", so "ya mahinyat" is this month but "week ya month" is
- * no period.
- */
-const REGIONAL = {
-  today: ['aaj', 'ajj', 'aaje'], // Hindi and Marathi, Punjabi, Gujarati
-  yesterday: ['kal', 'kall', 'kaal', 'kale'], // Hindi and Punjabi, Marathi, Gujarati
-  // Not Marathi "parva": Hinglish "koi parva nahi" is "never mind".
-  dayBeforeYesterday: ['parso', 'parsoon', 'parson'],
-  /** Till today, said after a period or alone (as "till date"). */
-  tillToday: ['aaj tak', 'ajj tak', 'aaje tak', 'ab tak', 'abhi tak', 'aaj sudhi', 'aaje sudhi', 'aaj paryant', 'aajparyant'],
-  periods: [
-    { // Hindi, Punjabi
-      this: ['is', 'iss', 'ye', 'yeh', 'ais'],
-      last: ['pichla', 'pichle', 'pichli', 'pichley', 'pichhla', 'pichhle', 'pichhli', 'pichhley'],
-      week: ['hafte', 'hafta', 'week'], month: ['mahine', 'mahina', 'month'], year: ['saal', 'sal', 'year'],
-    },
-    { // Gujarati
-      this: ['aa'],
-      last: ['gaya', 'gaye', 'gayo', 'gai'],
-      week: ['athvadiyu', 'athvadiye', 'athvadiya', 'aathvadiyu', 'aathvadiye', 'aathvadiya', 'week'],
-      month: ['mahino', 'mahine', 'mahina', 'month'], year: ['varas', 'varse', 'year'],
-    },
-    { // Marathi; "ya" after a period word is Hindi "or" ("week ya mahina")
-      this: ['ya', 'hya'], notAfter: ['week', 'weeks', 'hafta', 'hafte', 'din', 'day', 'days', 'month', 'months', 'saal', 'year', 'aaj', 'kal'],
-      last: ['magchya', 'maagchya', 'maglya', 'magil'],
-      week: ['aathvadyat', 'aathvadya', 'aathavdyat', 'aathavdya', 'athvadyat', 'athvadya', 'aathvada'],
-      month: ['mahinyat', 'mahinyaat', 'mahinya', 'mahina'], year: ['varshi', 'varshat', 'varsh'],
-    },
-  ],
-} as const;
-const anyOf = (words: readonly string[]) => `(?:${[...words].sort((a, b) => b.length - a.length).map((w) => w.replace(/ /g, String.raw`\s+`)).join('|')})`;
-/** "pichle hafte", "aa mahine", "maglya aathvadyat": a regional "this" or "last" with a unit of its row. */
-const regional = (which: 'this' | 'last', unit: 'week' | 'month' | 'year') => `(?:${REGIONAL.periods.map((row) => {
-  const notAfter = 'notAfter' in row && which === 'this' ? String.raw`(?<!\b${anyOf(row.notAfter)}\s+)` : '';
-  return `${notAfter}${anyOf(row[which])}\\s+${anyOf(row[unit])}`;
-}).join('|')})`;
-const HINDI_LAST = anyOf(REGIONAL.periods[0].last);
-const R_TODAY = anyOf(REGIONAL.today);
-const R_YESTERDAY = anyOf(REGIONAL.yesterday);
+// Words of the sentence around a date, not of dates: where a date is expected, or what a number
+// after a day word counts.
+const PRONOUNS: ReadonlySet<string> = new Set(['i', 'you', 'he', 'she', 'we', 'they', 'it', 'who', 'which', 'that']);
+const AMOUNT_AFTER = new Set(['hazar', 'hazaar', 'hajar', 'hajaar', 'lakh', 'lakhs', 'lac', 'lacs', 'crore', 'crores', 'thousand', 'hundred', 'sau']);
+/** What starts a word of an amount: "k", "lakh", "cr", "thousand", "hazaar". */
+const SHORT_AMOUNT_AFTER = ['k', 'l', 'cr', 'thousand', 'hazar', 'hazaar'];
+/** Before a day said bare ("on sat", "since the 4th", "2nd to …"). */
+const DAY_LEAD = new Set(['on', 'since', 'from', 'between', 'after', 'before', 'till', 'until', 'to', 'and', '-', '–']);
+const DASHES = new Set(['-', '–']);
+const JOINS = new Set(['to', 'till', 'until', 'and']);
+/** After a word ordinal that is a day's: "since the first", "on the fourteenth for rahul". */
+const AFTER_WORD_ORDINAL = new Set(['of', 'to', 'till', 'until', 'upto', 'through', 'thru', 'and', 'onward', 'onwards', 'se', 'tak',
+  'ko', 'ka', 'ki', 'ke', 'for', 'please', 'pls', 'plz', 'me', 'mein', 'how', 'what', '?', '.', '!', ',', ';', ':', ')', '-', '–', '—']);
+/** "for the week before", "in the week of 10 Nov": the period is placed by what follows. */
+const PLACED_AFTER = ['before', 'after', 'prior', 'earlier', 'of', 'ending', 'starting', 'from', 'that', 'when'];
 
-// "till date", "to date", "so far", "till now", "till today", "aaj tak": the period runs to today.
-const TO_TODAY = String.raw`(?:(?:till|until|upto|up\s+to|to|-)\s+(?:date|now|today)|so\s+far|${anyOf(REGIONAL.tillToday)})`;
+/** A count of days, weeks or months in words ("last two days", "pichle teen hafte"). */
+const COUNT_WORDS = numberWords(true);
+// Ordinals in words ("fourteenth", "twenty-first", "twenty first") as phrases of the one matcher.
+const ORDINAL_WORDS = ordinalWords();
+const ORDINALS = phraseTable(Object.entries(ORDINAL_WORDS).flatMap(([w, n]) => {
+  const parts = w.split(' ');
+  return parts.length === 1 ? [[w, n] as const] : [[w, n] as const, [parts.join(' - '), n] as const, [parts.join(''), n] as const];
+}));
 
-const monthIndex = (word: string) => MONTHS.indexOf(word.slice(0, 3).toLowerCase());
 const pad = (n: number) => n.toString().padStart(2, '0');
 const iso = (y: number, mo: number, d: number) => `${y.toString().padStart(4, '0')}-${pad(mo + 1)}-${pad(d)}`;
 
@@ -108,23 +99,106 @@ function yearFor(month: number, today: IsoDate): number {
   return month + 1 > Number(today.slice(5, 7)) ? year - 1 : year;
 }
 
-function validDay(text: string, today: IsoDate): boolean {
-  const t = text.trim().replace(/(\d)(st|nd|rd|th)\b/, '$1').replace(',', '').replace(/\s+of\s+/, ' ');
-  let m: RegExpExecArray | null;
-  let y: number; let mo: number; let d: number;
-  if ((m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(t))) [y, mo, d] = [Number(m[1]), Number(m[2]) - 1, Number(m[3])];
-  else if ((m = /^(\d{1,2})\/(\d{1,2})(?:\/(\d{2,4}))?$/.exec(t))) {
-    [d, mo] = [Number(m[1]), Number(m[2]) - 1];
-    y = m[3] ? (m[3].length === 2 ? 2000 + Number(m[3]) : Number(m[3])) : yearFor(mo, today);
-  } else if ((m = new RegExp(`^(\\d{1,2})\\s+${MONTH}(?:\\s+(\\d{4}))?$`).exec(t))) {
-    [d, mo] = [Number(m[1]), monthIndex(m[2]!)];
-    y = m[3] ? Number(m[3]) : yearFor(mo, today);
-  } else if ((m = new RegExp(`^${MONTH}\\s+(\\d{1,2})(?:\\s+(\\d{4}))?$`).exec(t))) {
-    [mo, d] = [monthIndex(m[1]!), Number(m[2])];
-    y = m[3] ? Number(m[3]) : yearFor(mo, today);
-  } else return true;
-  // With no year given, 29 Feb is possible in some year; the year chosen decides below.
-  return isIsoDate(iso(y, mo, d)) || (d === 29 && mo === 1 && !/\d{4}|\/\d{2}$/.test(t));
+/** A token is a whole word: nothing of a word touches its end. */
+const wordEnds = (W: Words, i: number) => !(W.toks[i + 1] && !W.toks[i + 1]!.spaced && isAlnum(W.w(i + 1)));
+/** Token i is one of `set`, as a whole word when it is a word. */
+const isIn = (W: Words, i: number, set: ReadonlySet<string>) => set.has(W.w(i) ?? '') && (!isAlnum(W.w(i)) || wordEnds(W, i));
+/** A dash joined to a word on its left ("5-8"), as a word boundary before it requires. */
+const dashAfterWord = (W: Words, i: number) => DASHES.has(W.w(i) ?? '') && i > 0 && !W.toks[i]!.spaced && isAlnum(W.w(i - 1));
+/** The token at i is where "onwards" / "on wards" stands; the index past it. */
+function onwardsAt(W: Words, i: number): number {
+  const m = W.at(i, 'onwards');
+  return m ? m.end : -1;
+}
+/** A phrase of "till today" at i: the index past it. */
+function tillNowAt(W: Words, i: number): number {
+  const m = W.at(i, 'till_now');
+  return m && wordEnds(W, m.end - 1) ? m.end : -1;
+}
+/** A number of 1 to `digits` digits, or a count in words, at i. */
+function countAt(W: Words, i: number, digits: number): number | null {
+  const w = W.w(i);
+  if (isDigits(w)) return w.length <= digits && wordEnds(W, i) ? Number(w) : null;
+  return w !== undefined && COUNT_WORDS[w] !== undefined ? COUNT_WORDS[w] : null;
+}
+/** A day number of one or two digits at i, a word on its own, with its ordinal's ending: the index past it. */
+function dayNumberAt(W: Words, i: number, suffix: 'optional' | 'required'): { day: number; end: number } | null {
+  const w = W.w(i);
+  if (!isDigits(w) || w.length > 2) return null;
+  if (i > 0 && !W.toks[i]!.spaced && isAlnum(W.w(i - 1))) return null;
+  const hasSuffix = ORD_SUFFIX.has(W.w(i + 1) ?? '') && !W.toks[i + 1]!.spaced;
+  if (suffix === 'required' && !hasSuffix) return null;
+  const end = hasSuffix ? i + 2 : i + 1;
+  return wordEnds(W, end - 1) ? { day: Number(w), end } : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Day-looking text, checked before anything else so that an impossible day ("31 Feb", "30/2")
+// is refused instead of being read as something vaguer ("Feb") or skipped.
+
+/** The day the tokens from i say in one of the day forms, and where it ends; null when none starts there. */
+function dayLike(W: Words, i: number, today: IsoDate): { end: number; valid: boolean } | null {
+  const t = W.toks;
+  const w = (k: number) => W.w(k);
+  const joined = (k: number) => t[k] !== undefined && !t[k]!.spaced;
+  const spacedAt = (k: number) => t[k] !== undefined && t[k]!.spaced;
+  // Nothing of a number, a slash, a dot or a dash touches its start; no digit or slash its end.
+  if (i > 0 && joined(i) && (isDigits(w(i - 1)) || ['/', '.', '-'].includes(w(i - 1)!))) return null;
+  const endsClean = (e: number) => !(joined(e) && (isDigits(w(e)) || w(e) === '/' || (w(e) === '.' && joined(e + 1) && isDigits(w(e + 1)))));
+  const yearAt = (k: number): { year: number; end: number } | null => {
+    let y = k;
+    if (w(y) === ',' && joined(y)) y++;
+    return spacedAt(y) && isDigits(w(y)) && w(y)!.length === 4 && endsClean(y + 1) ? { year: Number(w(y)), end: y + 1 } : null;
+  };
+  const check = (y: number | null, mo: number, d: number, today2: IsoDate, yearSaid: boolean) => {
+    const year = y ?? yearFor(mo, today2);
+    // With no year given, 29 Feb is possible in some year; the year chosen decides below.
+    return isIsoDate(iso(year, mo, d)) || (d === 29 && mo === 1 && !yearSaid);
+  };
+  const a = w(i);
+  if (isDigits(a)) {
+    if (a.length === 4 && w(i + 1) === '-' && joined(i + 1) && isDigits(w(i + 2)) && w(i + 2)!.length === 2 && joined(i + 2)
+      && w(i + 3) === '-' && joined(i + 3) && isDigits(w(i + 4)) && w(i + 4)!.length === 2 && joined(i + 4) && endsClean(i + 5)) {
+      return { end: i + 5, valid: check(Number(a), Number(w(i + 2)) - 1, Number(w(i + 4)), today, true) };
+    }
+    if (a.length > 2) return null;
+    if (w(i + 1) === '/' && joined(i + 1) && isDigits(w(i + 2)) && w(i + 2)!.length <= 2 && joined(i + 2)) {
+      const [d, mo] = [Number(a), Number(w(i + 2)) - 1];
+      if (w(i + 3) === '/' && joined(i + 3) && isDigits(w(i + 4)) && joined(i + 4)) {
+        const ys = w(i + 4)!;
+        if (ys.length < 2 || ys.length > 4 || !endsClean(i + 5)) return null;
+        return { end: i + 5, valid: check(ys.length === 2 ? 2000 + Number(ys) : Number(ys), mo, d, today, true) };
+      }
+      return endsClean(i + 3) ? { end: i + 3, valid: check(null, mo, d, today, false) } : null;
+    }
+    const n = dayNumberAt(W, i, 'optional');
+    if (!n) return null;
+    let k = n.end;
+    if (!spacedAt(k)) return null;
+    if (w(k) === 'of' && spacedAt(k + 1)) k++;
+    const mo = MONTH_OF.get(w(k) ?? '');
+    if (mo === undefined || !wordEnds(W, k)) return null;
+    const year = yearAt(k + 1);
+    if (year) return { end: year.end, valid: check(year.year, mo, n.day, today, true) };
+    return endsClean(k + 1) ? { end: k + 1, valid: check(null, mo, n.day, today, false) } : null;
+  }
+  const mo = MONTH_OF.get(a ?? '');
+  if (mo === undefined || !wordEnds(W, i) || !spacedAt(i + 1)) return null;
+  const n = dayNumberAt(W, i + 1, 'optional');
+  if (!n) return null;
+  const year = yearAt(n.end);
+  if (year) return { end: year.end, valid: check(year.year, mo, n.day, today, true) };
+  return endsClean(n.end) ? { end: n.end, valid: check(null, mo, n.day, today, false) } : null;
+}
+
+function impossibleDay(W: Words, today: IsoDate): boolean {
+  for (let i = 0; i < W.toks.length; i++) {
+    const d = dayLike(W, i, today);
+    if (!d) continue;
+    if (!d.valid) return true;
+    i = d.end - 1;
+  }
+  return false;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -183,65 +257,116 @@ function said(c: ParsedComponents): Said | null {
 // An ordinal with no month is a date only where a date is expected: "since the 4th", "on the
 // 4th", "2nd to 9th", "the 4th onwards", "the 4th of last month" — never "the 5th bet". Said in
 // words ("on the fourteenth", "from the tenth to the twenty-first") it reads the same.
-const ORDINAL_WORDS = ordinalWords();
-const ORD_WORD = `(?:${Object.keys(ORDINAL_WORDS).sort((a, b) => b.length - a.length).map((w) => w.replace(' ', String.raw`[\s-]?`)).join('|')})`;
-const ORDINAL = new RegExp(String.raw`(?<![\w/.])(?<!(?:twenty|thirty)[\s-])(?:the\s+)?(?:(\d{1,2})${ORD}|(${ORD_WORD}))\b(?:\s+of\s+(this|last|the)\s+month\b)?`, 'g');
-/**
- * A word ordinal is a noun's ("the first match", "a second to check", "first to bet") unless it
- * opens a run of days ("tenth to fifteenth", "the fourth onwards") or follows a date's word with
- * nothing of a noun after it ("since the first", "on the fourteenth for rahul").
- */
-const ORDINAL_WORD_AFTER = /^\s*(?:$|[?.!,;:)\-–—]|(?:of|to|till|until|upto|through|thru|and|onwards?|on\s*wards|se|tak|ko|ka|ki|ke|for|please|pls|plz|me|mein|how|what)\b)/;
-const ORDINAL_WORD_OPENS = new RegExp(String.raw`^\s*(?:onwards?\b|on\s*wards\b|se\b|(?:to|till|until|-|–|and)\s*(?:the\s+)?(?:\d{1,2}(?:${ORD})?|${ORD_WORD}|${MONTH}))`);
-const ordinalDay = (digits: string | undefined, word: string | undefined) =>
-  digits ? Number(digits) : ORDINAL_WORDS[word!.replace(/^(twenty|thirty)[\s-]?/, '$1 ')]!;
-const ORDINAL_CONTEXT_BEFORE = /\b(?:on|since|from|between|after|before|till|until|to|and|-|–)\s*$/;
-const ORDINAL_CONTEXT_AFTER = /^\s*(?:onwards?|on\s*wards|to\b|till\b|until\b|-|–|and\b|se\b)/;
 
-function mentions(lower: string): Mention[] {
+/** A day's word stands before `pos`: "on", "since", "to", a dash joined to the word before it … */
+function leadsDay(W: Words, pos: number): boolean {
+  const j = W.before(pos);
+  if (j < 0) return false;
+  return DASHES.has(W.w(j)!) ? dashAfterWord(W, j) : DAY_LEAD.has(W.w(j)!);
+}
+
+/** A run of days goes on from token i: "onwards", "to", "till", "-", "and", Hindi "se". */
+function trailsDay(W: Words, i: number): boolean {
+  const w = W.w(i) ?? '';
+  return onwardsAt(W, i) >= 0 || DASHES.has(w) || (['to', 'till', 'until', 'and', 'se'].includes(w) && wordEnds(W, i));
+}
+
+/** A word ordinal opens a run of days at i: "onwards", "se", or "to" and a day or a month. */
+function opensRun(W: Words, i: number): boolean {
+  const w = W.w(i) ?? '';
+  if (onwardsAt(W, i) >= 0 || (w === 'se' && wordEnds(W, i))) return true;
+  if (!JOINS.has(w) && !DASHES.has(w)) return false;
+  let k = i + 1;
+  if (W.w(k) === 'the' && W.toks[k + 1]?.spaced) k++;
+  return isDigits(W.w(k)) || ordinalWordsAt(W).has(k) || (MONTH_OF.has(W.w(k) ?? '') && wordEnds(W, k));
+}
+
+const ordinalCache = new WeakMap<Words, Map<number, { day: number; end: number }>>();
+function ordinalWordsAt(W: Words): Map<number, { day: number; end: number }> {
+  let m = ordinalCache.get(W);
+  if (!m) {
+    m = new Map(matchPhrases(ORDINALS, W.toks.map((t) => t.w)).map((p) => [p.from, { day: p.values[0]!, end: p.to }]));
+    ordinalCache.set(W, m);
+  }
+  return m;
+}
+
+/** An ordinal from token i ("the 4th", "fourteenth", "the 3rd of last month"). */
+function ordinalAt(W: Words, i: number): { end: number; day: number; word: boolean; month: string | null } | null {
+  const t = W.toks;
+  if (i > 0 && !t[i]!.spaced && (isAlnum(W.w(i - 1)) || W.w(i - 1) === '/' || W.w(i - 1) === '.')) return null;
+  // The units of "twenty-first" are no day of their own.
+  const before = W.text.slice(0, t[i]!.start);
+  if (['twenty', 'thirty'].some((tens) => [' ', '-', '\t'].some((sep) => before.endsWith(tens + sep)))) return null;
+  let k = i;
+  if (W.w(i) === 'the' && t[i + 1]?.spaced) k = i + 1;
+  const digits = dayNumberAt(W, k, 'required');
+  const word = digits ? null : ordinalWordsAt(W).get(k);
+  if (!digits && !(word && wordEnds(W, word.end - 1))) return null;
+  const end = digits ? digits.end : word!.end;
+  const day = digits ? digits.day : word!.day;
+  if (W.w(end) === 'of' && t[end]!.spaced && ['this', 'last', 'the'].includes(W.w(end + 1) ?? '') && t[end + 1]!.spaced
+    && W.w(end + 2) === 'month' && t[end + 2]!.spaced && wordEnds(W, end + 2)) {
+    return { end: end + 3, day, word: !digits, month: W.w(end + 1)! };
+  }
+  return { end, day, word: !digits, month: null };
+}
+
+function mentions(W: Words): Mention[] {
   recognizer ??= dayRecognizer();
+  const lower = W.text;
   const found: Mention[] = [];
   // Noon UTC of a fixed day: chrono's guesses of what was not said are replaced below by the
   // domain's, so only what the text says is taken from it.
   for (const r of recognizer.parse(lower, new Date(Date.UTC(2026, 0, 14, 12)))) {
     let end = r.index + r.text.length;
+    const first = W.after(r.index);
+    const before = W.before(r.index);
     // "I may 25 …" is a verb.
-    if (/^may\b/.test(r.text) && /\b(?:i|you|he|she|we|they|it|who|which|that)\s+$/.test(lower.slice(0, r.index))) continue;
+    if (W.w(first) === 'may' && W.toks[first]!.spaced && PRONOUNS.has(W.w(before) ?? '')) continue;
     const from = said(r.start);
     if (from) {
       const to = r.end ? said(r.end) : null;
       if (r.end && !to) continue;
       // A bare two-digit number after a month word is a count, not a year: "5 oct 20 bets".
-      const shortYear = /^(.*[a-z.])\s*,?\s+\d{2}$/.exec(r.text);
-      if (shortYear && from.year !== null) {
-        end = r.index + shortYear[1]!.length;
-        from.year = null;
-        if (to) to.year = null;
+      const rt = tokenize(r.text);
+      const last = rt.at(-1);
+      if (from.year !== null && rt.length >= 2 && last?.spaced && isDigits(last.w) && last.w.length === 2) {
+        let k = rt.length - 2;
+        if (rt[k]!.w === ',') k--;
+        const word = rt[k];
+        if (word && (isLetters(word.w) || word.w === '.')) {
+          end = r.index + word.end;
+          from.year = null;
+          if (to) to.year = null;
+        }
       }
       found.push({ start: r.index, end, from, to });
     } else if (r.start.isCertain('weekday') && !r.start.isCertain('day')) {
       const weekday = (c: ParsedComponents) => ({ weekday: c.get('weekday')!, text: r.text });
       if (r.end && !r.end.isCertain('weekday')) continue;
-      // "sun", "sat", "wed" alone are words and names too ("Sun Pharma", Hindi "sat" = 7): a short
-      // weekday counts only where a day is expected.
-      if (/^(?:mon|tue|wed|thu|fri|sat|sun)$/.test(r.text)
-        && !ORDINAL_CONTEXT_BEFORE.test(lower.slice(0, r.index))
-        && !/^\s*(?:to|till|until|-|–|and)\b/.test(lower.slice(end))) continue;
-      if (/^(?:sat|sun)$/.test(r.text) && /^\s*(?:hazaa?r|hajaa?r|lakhs?|lacs?|crores?|thousand|hundred|sau)\b/.test(lower.slice(end))) continue;
+      // A short weekday counts only where a day is expected.
+      const next = W.after(end);
+      const joinsOn = JOINS.has(W.w(next) ?? '') ? wordEnds(W, next) : DASHES.has(W.w(next) ?? '') && W.toks[next + 1] !== undefined && !W.toks[next + 1]!.spaced && isAlnum(W.w(next + 1));
+      if (SHORT_WEEKDAYS.has(r.text) && !leadsDay(W, r.index) && !joinsOn) continue;
+      if ((r.text === 'sat' || r.text === 'sun') && isIn(W, next, AMOUNT_AFTER)) continue;
       found.push({ start: r.index, end, from: weekday(r.start), to: r.end ? weekday(r.end) : null });
     }
   }
-  for (const m of lower.matchAll(ORDINAL)) {
-    const start = m.index;
-    const end = start + m[0].length;
+  for (let i = 0; i < W.toks.length; i++) {
+    const o = ordinalAt(W, i);
+    if (!o) continue;
+    const start = W.toks[i]!.start;
+    const end = W.toks[o.end - 1]!.end;
+    i = o.end - 1;
     if (found.some((f) => start < f.end && end > f.start)) continue;
-    const before = lower.slice(0, start);
-    const after = lower.slice(end);
-    if (!m[3] && !ORDINAL_CONTEXT_BEFORE.test(before) && !ORDINAL_CONTEXT_AFTER.test(after)) continue;
-    if (m[2] && !m[3] && !ORDINAL_WORD_OPENS.test(after) && !(ORDINAL_CONTEXT_BEFORE.test(before) && ORDINAL_WORD_AFTER.test(after))) continue;
-    const day: Said = { day: ordinalDay(m[1], m[2]), month: null, year: null };
+    const lead = leadsDay(W, start);
+    if (!o.month && !lead && !trailsDay(W, o.end)) continue;
+    const afterWord = o.end >= W.toks.length || isIn(W, o.end, AFTER_WORD_ORDINAL) || onwardsAt(W, o.end) >= 0;
+    if (o.word && !o.month && !opensRun(W, o.end) && !(lead && afterWord)) continue;
+    const day: Said = { day: o.day, month: null, year: null };
     // "of last month" is carried as a month one before the ordinal's own, resolved in `place`.
-    found.push({ start, end, from: m[3] === 'last' ? { ...day, month: -1 } : day, to: null });
+    found.push({ start, end, from: o.month === 'last' ? { ...day, month: -1 } : day, to: null });
   }
   return found.sort((a, b) => a.start - b.start);
 }
@@ -284,29 +409,75 @@ function placeRange(a: Said, b: Said, today: IsoDate): Span | null {
 /** Monday = 0 … Sunday = 6, from chrono's Sunday = 0. */
 const mondayFirst = (chronoWeekday: number) => (chronoWeekday + 6) % 7;
 
-function placeWeekday(w: Weekday, today: IsoDate, after: string): { day: IsoDate; extra: number } {
+/** "of last week", "last week" after a weekday: the index past it, or −1. */
+function ofLastWeekAt(W: Words, i: number): number {
+  const k = W.w(i) === 'of' ? i + 1 : i;
+  return W.w(k) === 'last' && W.w(k + 1) === 'week' && wordEnds(W, k + 1) ? k + 2 : -1;
+}
+
+function placeWeekday(w: Weekday, today: IsoDate, W: Words | null, end: number): { day: IsoDate; extra: number } {
   const wanted = mondayFirst(w.weekday);
-  const ofLastWeek = /^\s*(?:of\s+)?last\s+week\b/.exec(after);
-  if (ofLastWeek || /\blast\s+week/.test(w.text)) {
-    return { day: addDays(startOfWeek(today), wanted - 7), extra: ofLastWeek ? ofLastWeek[0].length : 0 };
+  const said = tokenize(w.text).map((t) => t.w);
+  const after = W ? ofLastWeekAt(W, W.after(end)) : -1;
+  if (after >= 0 || said.some((s, k) => s === 'last' && said[k + 1]?.startsWith('week'))) {
+    return { day: addDays(startOfWeek(today), wanted - 7), extra: after >= 0 ? W!.toks[after - 1]!.end - end : 0 };
   }
-  if (/\bthis\b/.test(w.text)) return { day: addDays(startOfWeek(today), wanted), extra: 0 };
-  if (/\bnext\b/.test(w.text)) return { day: addDays(startOfWeek(today), wanted + 7), extra: 0 };
+  if (said.includes('this')) return { day: addDays(startOfWeek(today), wanted), extra: 0 };
+  if (said.includes('next')) return { day: addDays(startOfWeek(today), wanted + 7), extra: 0 };
   const back = (weekdayIndex(today) - wanted + 7) % 7;
   // "last friday" on a Friday is a week ago; "friday" or "on friday" on a Friday is today.
-  const strictlyBefore = /\b(?:last|past|previous|prev)\b/.test(w.text);
+  const words = new Words(w.text.toLowerCase());
+  const strictlyBefore = words.toks.some((_t, k) => words.at(k, (c) => c === 'mod:last' || c === 'mod:past') !== null);
   return { day: addDays(today, -(back === 0 && strictlyBefore ? 7 : back)), extra: 0 };
 }
 
-// Between two days of a range: "to", "till", "-", "and" (after "between"), "through".
-// Hindi's "se" joins two days too: "1 nov se 10 nov tak".
-const JOIN = /^\s*(?:to|till|until|upto|up\s+to|through|thru|se|-|–|—|and)(?:\s+the)?\s*$/;
-const OPEN_BEFORE = /\b(?:since|from|after)\s+(?:the\s+)?$/;
-const OPEN_AFTER = new RegExp(String.raw`^\s*(?:onwards?|on\s*wards|(?:se\s+)?${TO_TODAY}|se)\b`);
+/**
+ * Between two days of a range: "to", "till", "-", "and" (after "between"), "through", Hindi "se"
+ * ("1 nov se 10 nov tak"), and "the" after it. True when nothing else stands there.
+ */
+function joinsDays(W: Words, from: number, to: number): boolean {
+  let i = W.after(from);
+  const stop = W.after(to);
+  const m = W.at(i, 'range_to');
+  if (m) i = m.end;
+  else if (W.w(i) === 'and') i++;
+  else return false;
+  if (W.w(i) === 'the' && W.toks[i]!.spaced && i < stop) i++;
+  return i === stop;
+}
+
+/** "from", "between" (then "the") just before `pos`: where it starts. */
+function fromLead(W: Words, pos: number, words: readonly string[], the: boolean): number | null {
+  let j = W.before(pos);
+  if (j < 0 || W.toks[j]!.end === pos) return null;
+  if (the && W.w(j) === 'the' && j > 0 && W.toks[j]!.spaced) j--;
+  if (!words.includes(W.w(j)!) || W.toks[j]!.end === W.toks[j + 1]!.start) return null;
+  return W.toks[j]!.start;
+}
+
+/** "onwards", "till date", "se", "se aaj tak" after a day: the index past it, or −1. */
+function openAfter(W: Words, i: number): number {
+  const on = onwardsAt(W, i);
+  if (on >= 0) return wordEnds(W, on - 1) ? on : -1;
+  const till = tillNowAt(W, i);
+  if (till >= 0) return till;
+  if (W.w(i) === 'se' && wordEnds(W, i)) {
+    const after = W.toks[i + 1]?.spaced ? tillNowAt(W, i + 1) : -1;
+    return after >= 0 ? after : i + 1;
+  }
+  return -1;
+}
+
+/** "to yesterday", "till yesterday" after a day: the index past it, or −1. */
+function toYesterdayAt(W: Words, i: number): number {
+  const j = W.at(i, 'range_to');
+  if (!j || !['to', 'till', 'until', 'upto', 'up to', '-'].includes(j.entry.phrase)) return -1;
+  return W.w(j.end) === 'yesterday' && W.toks[j.end]!.spaced && wordEnds(W, j.end) ? j.end + 1 : -1;
+}
 
 /** "monday to wednesday": the latest such run not after today. */
 function weekdayRange(a: Weekday, b: Weekday, today: IsoDate): Span {
-  const to = placeWeekday(b, today, '').day;
+  const to = placeWeekday(b, today, null, 0).day;
   const back = (weekdayIndex(to) - mondayFirst(a.weekday) + 7) % 7;
   return { from: addDays(to, -back), to };
 }
@@ -318,19 +489,20 @@ function spanOf(m: Mention, today: IsoDate): Span | null {
   return day ? { from: day, to: day } : null;
 }
 
+const tokEnd = (W: Words, exclusive: number) => W.toks[exclusive - 1]!.end;
+
 /** A range of two days, or a day running on to today: the most specific reading of day mentions. */
-function fromMentions(lower: string, found: Mention[], today: IsoDate): (Span & { start: number; end: number }) | 'refused' | null {
+function fromMentions(W: Words, found: Mention[], today: IsoDate): (Span & { start: number; end: number }) | 'refused' | null {
   for (let i = 0; i < found.length; i++) {
     const m = found[i]!;
     const next = found[i + 1];
-    const between = next ? lower.slice(m.end, next.start) : '';
-    const lead = /\b(?:from|between)\s+(?:the\s+)?$/.exec(lower.slice(0, m.start));
-    const start = lead ? m.start - lead[0].length : m.start;
+    const start = fromLead(W, m.start, ['from', 'between'], true) ?? m.start;
     if (m.to) {
       const span = spanOf(m, today);
       return span ? { ...span, start, end: m.end } : 'refused';
     }
-    if (next && !next.to && JOIN.test(between) && (!/and/.test(between) || /between\s+$/.test(lower.slice(0, m.start)))) {
+    if (next && !next.to && joinsDays(W, m.end, next.start)
+      && (W.w(W.after(m.end)) !== 'and' || fromLead(W, m.start, ['between'], false) !== null)) {
       if ('weekday' in m.from || 'weekday' in next.from) {
         if ('weekday' in m.from && 'weekday' in next.from) return { ...weekdayRange(m.from, next.from, today), start, end: next.end };
         return 'refused';
@@ -342,40 +514,53 @@ function fromMentions(lower: string, found: Mention[], today: IsoDate): (Span & 
   // "between 5 and 8 oct", "1 se 10 nov": a bare number before a day with a month.
   for (const m of found) {
     if ('weekday' in m.from || m.to || m.from.month === null || m.from.month === -1) continue;
-    // Hindi joins them with "se" ("1 se 10 nov tak").
-    const bare = /\b(between\s+|from\s+)?(\d{1,2})(?:st|nd|rd|th)?\s*(?:to|till|until|se|-|–|and)\s*$/.exec(lower.slice(0, m.start));
-    if (!bare || (/and\s*$/.test(bare[0]) && !bare[1])) continue;
-    const span = placeRange({ day: Number(bare[2]), month: m.from.month, year: m.from.year }, m.from, today);
-    return span ? { ...span, start: m.start - bare[0].length, end: m.end } : 'refused';
+    const join = W.before(m.start);
+    if (join < 0 || !(['to', 'till', 'until', 'se', 'and'].includes(W.w(join)!) || DASHES.has(W.w(join)!))) continue;
+    let k = join - 1;
+    if (ORD_SUFFIX.has(W.w(k) ?? '') && !W.toks[k]!.spaced) k--;
+    const w = W.w(k);
+    if (!isDigits(w) || w.length > 2 || (k > 0 && !W.toks[k]!.spaced && isAlnum(W.w(k - 1)))) continue;
+    const lead = k > 0 && W.toks[k]!.spaced && ['between', 'from'].includes(W.w(k - 1)!) ? k - 1 : k;
+    if (W.w(join) === 'and' && lead === k) continue;
+    const span = placeRange({ day: Number(w), month: m.from.month, year: m.from.year }, m.from, today);
+    return span ? { ...span, start: W.toks[lead]!.start, end: m.end } : 'refused';
   }
   // "from 1 nov till 10": a day with a month, then a bare day number.
   for (const m of found) {
     if ('weekday' in m.from || m.to || m.from.month === null) continue;
-    const bare = /^\s*(?:to|till|until|-|–)\s*(\d{1,2})(?:st|nd|rd|th)?\b(?!\s*(?:k|l|cr|lakhs?|lacs?|crores?|thousand|hazaa?r|[.,]\d))/.exec(lower.slice(m.end));
-    if (!bare) continue;
-    const lead = /\b(?:from|between)\s+$/.exec(lower.slice(0, m.start));
-    const span = placeRange(m.from, { day: Number(bare[1]), month: null, year: null }, today);
-    return span ? { ...span, start: m.start - (lead?.[0].length ?? 0), end: m.end + bare[0].length } : 'refused';
+    const j = W.after(m.end);
+    if (!(['to', 'till', 'until'].includes(W.w(j) ?? '') || DASHES.has(W.w(j) ?? ''))) continue;
+    const n = dayNumberAt(W, j + 1, 'optional');
+    if (!n) continue;
+    // "till 10k", "to 10 lakh", "- 10.5": an amount, not a day.
+    const after = W.w(n.end) ?? '';
+    if ((isLetters(after) && SHORT_AMOUNT_AFTER.some((a) => after.startsWith(a)))
+      || ((after === '.' || after === ',') && isDigits(W.w(n.end + 1)) && !W.toks[n.end + 1]!.spaced)) continue;
+    const span = placeRange(m.from, { day: n.day, month: null, year: null }, today);
+    const start = fromLead(W, m.start, ['from', 'between'], false) ?? m.start;
+    return span ? { ...span, start, end: tokEnd(W, n.end) } : 'refused';
   }
   // "since 1 nov", "from the 4th onwards", "since friday", "14 nov till date".
   for (const m of found) {
-    const before = OPEN_BEFORE.exec(lower.slice(0, m.start));
-    const after = OPEN_AFTER.exec(lower.slice(m.end));
-    if (!before && !after && !/^\s*(?:to|till|until|upto|up\s+to|-)\s+yesterday\b/.test(lower.slice(m.end))) continue;
-    const day = 'weekday' in m.from ? placeWeekday(m.from, today, '').day : spanOf(m, today)?.from;
+    const before = fromLead(W, m.start, ['since', 'from', 'after'], true);
+    const after = openAfter(W, W.after(m.end));
+    const toYesterday = toYesterdayAt(W, W.after(m.end));
+    if (before === null && after < 0 && toYesterday < 0) continue;
+    const day = 'weekday' in m.from ? placeWeekday(m.from, today, null, 0).day : spanOf(m, today)?.from;
     if (!day) return 'refused';
-    const start = before ? m.start - before[0].length : m.start;
-    const toYesterday = /^\s*(?:to|till|until|upto|up\s+to|-)\s+yesterday\b/.exec(lower.slice(m.end));
-    if (toYesterday) return { from: day, to: addDays(today, -1), start, end: m.end + toYesterday[0].length };
-    return { from: day, to: today, start, end: m.end + (after?.[0].length ?? 0) };
+    const start = before ?? m.start;
+    if (toYesterday >= 0) return { from: day, to: addDays(today, -1), start, end: tokEnd(W, toYesterday) };
+    return { from: day, to: today, start, end: after >= 0 ? tokEnd(W, after) : m.end };
   }
   return null;
 }
 
 // ---------------------------------------------------------------------------------------------
-// Periods, by the domain's rules.
+// Periods, by the domain's rules: each reads the concepts found from one token on.
 
-type Rule = [RegExp, (m: RegExpExecArray, today: IsoDate) => Span | null];
+/** A period read from the tokens [start, end). */
+type Read = { start: number; end: number; span: Span | null };
+type Rule = (W: Words, i: number, today: IsoDate) => Read | null;
 
 const lastMonthOf = (t: IsoDate, back = 1): Span => {
   let start = startOfMonth(t);
@@ -384,148 +569,358 @@ const lastMonthOf = (t: IsoDate, back = 1): Span => {
 };
 const weekOf = (t: IsoDate, back: number): Span => ({ from: addDays(startOfWeek(t), -7 * back), to: addDays(startOfWeek(t), -7 * back + 6) });
 const lastDays = (t: IsoDate, n: number): Span => ({ from: addDays(t, -(Math.max(1, n) - 1)), to: t });
+const running = (unit: 'week' | 'month' | 'year', t: IsoDate): Span =>
+  ({ from: unit === 'week' ? startOfWeek(t) : unit === 'month' ? startOfMonth(t) : `${t.slice(0, 4)}-01-01`, to: t });
+
+const spaced = (W: Words, i: number) => W.toks[i]?.spaced === true;
+/** The concept at i, a whole word, preceded by whitespace unless it opens the phrase. */
+/** Nothing of a word touches the start of token i. */
+const wordStarts = (W: Words, i: number) => i === 0 || spaced(W, i) || !isAlnum(W.w(i - 1)) || !isAlnum(W.w(i));
+const conceptAt = (W: Words, i: number, c: DateConcept | ((c: DateConcept) => boolean), first = false) => {
+  const m = W.at(i, c);
+  return m && (first ? wordStarts(W, i) : spaced(W, i)) && wordEnds(W, m.end - 1) ? m : null;
+};
+const word = (W: Words, i: number, ...words: string[]) => words.includes(W.w(i) ?? '') && spaced(W, i) && wordEnds(W, i);
+const firstWord = (W: Words, i: number, ...words: string[]) => words.includes(W.w(i) ?? '') && wordStarts(W, i) && wordEnds(W, i);
+
+/** "last", "past", "previous", "prev" or Hindi "pichle" at i, opening a phrase. */
+const pastModifier = (W: Words, i: number) => conceptAt(W, i, (c) => c === 'mod:last' || c === 'mod:past' || c === 'r:last:hi', true);
+const unitAt = (W: Words, i: number, ...units: string[]) => conceptAt(W, i, (c) => units.some((u) => c === `unit:${u}`));
+
+/** "pichle hafte", "aa mahine", "maglya aathvadyat": a regional "this" or "last" with a unit of its own row. */
+function regional(W: Words, i: number, which: 'this' | 'last', unit: 'week' | 'month' | 'year'): number {
+  const mod = conceptAt(W, i, (c) => c.startsWith(`r:${which}:`), true);
+  if (!mod) return -1;
+  for (const r of ['hi', 'gu', 'mr'] as const) {
+    if (!conceptAt(W, i, `r:${which}:${r}`, true)) continue;
+    // Marathi "ya" after a period word is Hindi "or" ("week ya mahina").
+    if (r === 'mr' && which === 'this' && i > 0 && spaced(W, i)
+      && (W.at(i - 1, (c) => c.startsWith('unit:') || c.startsWith('r:week') || c.startsWith('r:month') || c.startsWith('r:year') || c === 'day:0' || c === 'day:-1'))) continue;
+    const u = conceptAt(W, mod.end, `r:${unit}:${r}`);
+    if (u) return u.end;
+  }
+  return -1;
+}
+
+/** "hafta kaisa raha", "month kaisa gaya": a week or month said bare before "how did it go" is the running one. */
+function bareHowWent(W: Words, i: number, unit: 'week' | 'month'): number {
+  const units = unit === 'week' ? ['hafta', 'hafte', 'week'] : ['mahina', 'mahine', 'month'];
+  if (!firstWord(W, i, ...units)) return -1;
+  // A modifier or a count before it places it elsewhere than the running one ("pichla hafta", "do hafte").
+  if (i > 0 && spaced(W, i) && (countAt(W, i - 1, 9) !== null
+    || W.at(i - 1, (c) => c === 'mod:last' || c === 'mod:next' || c === 'r:last:hi'))) return -1;
+  return conceptAt(W, i + 1, 'how') && conceptAt(W, i + 2, 'went') ? i + 1 : -1;
+}
 
 /** "for the week", "the month so far", "a good week", "how was my week": the running period, when no word places it elsewhere. */
-/** "hafta kaisa raha", "month kaisa gaya": a week or month said bare before "how did it go" is the running one. */
-const BARE_HOW_WENT = (units: string) => String.raw`(?<!\b(?:pichla|pichle|pichhla|pichhle|last|previous|agla|agle|next|ek|do|teen|\d+)\s+)(?:${units})(?=\s+(?:kaisa|kaise|kesa|kaisi|kaesa)\s+(?:raha|rahi|rahe|gaya|gayi|gaye|tha|thi|chala|chali)\b)`;
-const THE_PERIOD = (unit: string) => String.raw`(?:(?:for|in|over|during)\s+the\s+${unit}(?!\s+(?:before|after|prior|earlier|of|ending|starting|from|that|when|\d))|the\s+${unit}\s+so\s+far|(?:(?:a|an)\s+)?(?:good|bad|great|decent|rough|tough|poor|profitable|slow|winning|losing)\s+${unit}(?=\s+for\s+(?:me|us)\b)|(?:a|an)\s+(?:good|bad|great|decent|rough|tough|poor|profitable|slow|winning|losing)\s+${unit}|(?:my|our)\s+${unit}(?=\s+(?:go|went|been|so\s+far)\b|\s*\??\s*$))`;
+function thePeriod(W: Words, i: number, unit: 'week' | 'month'): number {
+  const w = W.w(i);
+  if (['for', 'in', 'over', 'during'].includes(w ?? '') && word(W, i + 1, 'the') && word(W, i + 2, unit)) {
+    const next = W.w(i + 3);
+    const placed = spaced(W, i + 3) && next !== undefined && (PLACED_AFTER.some((p) => next.startsWith(p)) || isDigits(next));
+    if (!placed) return i + 3;
+  }
+  if (w === 'the' && word(W, i + 1, unit) && word(W, i + 2, 'so') && word(W, i + 3, 'far')) return i + 4;
+  const a = w === 'a' || w === 'an' ? 1 : 0;
+  if (conceptAt(W, i + a, 'judged', a === 0) && word(W, i + a + 1, unit)) {
+    if (a === 1) return i + 3;
+    if (word(W, i + 2, 'for') && (word(W, i + 3, 'me') || word(W, i + 3, 'us'))) return i + 2;
+  }
+  if ((w === 'my' || w === 'our') && word(W, i + 1, unit)) {
+    const rest = W.toks.slice(i + 2);
+    if (word(W, i + 2, 'go', 'went', 'been') || (word(W, i + 2, 'so') && word(W, i + 3, 'far'))
+      || rest.length === 0 || (rest.length === 1 && rest[0]!.w === '?')) return i + 2;
+  }
+  return -1;
+}
 
-/** A count of days, weeks or months in words ("last two days", "pichle teen hafte"). */
-const COUNT_WORDS = numberWords(true);
-const COUNT_WORD = `(?:${Object.keys(COUNT_WORDS).join('|')})`;
-const countOf = (s: string | undefined) => COUNT_WORDS[s ?? ''] ?? Number(s);
+const days = (n: number, t: IsoDate): Span => ({ from: addDays(t, -n), to: addDays(t, -n) });
 
 const PERIODS: Rule[] = [
   // "3 days ago", "teen din pehle", "a week ago": that one day.
-  [new RegExp(String.raw`\b(\d{1,3}|${COUNT_WORD}|a|an)\s+(days?|din|weeks?|hafte|hafta)\s+(?:ago|pehle|pahle|back)\b`), (m, t) => {
-    const n = /^an?$/.test(m[1]!) ? 1 : countOf(m[1]);
-    const day = addDays(t, -n * (/^(?:weeks?|hafte|hafta)$/.test(m[2]!) ? 7 : 1));
-    return { from: day, to: day };
-  }],
+  (W, i, t) => {
+    const w = W.w(i);
+    const n = w === 'a' || w === 'an' ? 1 : countAt(W, i, 3);
+    if (n === null || (i > 0 && !spaced(W, i) && isAlnum(W.w(i - 1)))) return null;
+    const u = unitAt(W, i + 1, 'day', 'week');
+    const ago = u && conceptAt(W, u.end, 'ago');
+    return ago ? { start: i, end: ago.end, span: days(n * (u.entry.concept === 'unit:week' ? 7 : 1), t) } : null;
+  },
   // "ek hafte ka comm", "3 din ki bets", "do mahine ka pnl": the last N days, weeks or months.
-  [new RegExp(String.raw`\b(\d{1,3}|${COUNT_WORD})\s+(din|hafte|hafta|hafton|mahine|mahina)\s+(?:ka|ki|ke)\b`), (m, t) => {
-    const n = countOf(m[1]);
+  (W, i, t) => {
+    const n = countAt(W, i, 3);
+    if (n === null || (i > 0 && !spaced(W, i) && isAlnum(W.w(i - 1)))) return null;
+    const u = conceptAt(W, i + 1, (c) => c === 'unit:day' || c === 'unit:week' || c === 'unit:month');
+    if (!u || u.entry.lang !== 'hi' || !conceptAt(W, u.end, 'post:of')) return null;
     // Months as "last N months" counts them: this one and the N − 1 before it.
-    return /^din$/.test(m[2]!) ? lastDays(t, n) : /^haft/.test(m[2]!) ? lastDays(t, 7 * n) : { from: lastMonthOf(t, Math.max(1, n) - 1).from, to: t };
-  }],
+    const span = u.entry.concept === 'unit:day' ? lastDays(t, n) : u.entry.concept === 'unit:week' ? lastDays(t, 7 * n) : { from: lastMonthOf(t, Math.max(1, n) - 1).from, to: t };
+    return { start: i, end: u.end + 1, span };
+  },
   // "since the start of the month", "from the beginning of the week": the period that is running.
-  [/\b(?:since|from)\s+the\s+(?:start|beginning)\s+of\s+(?:the|this)\s+(week|month|year)\b/, (m, t) => ({ from: m[1] === 'week' ? startOfWeek(t) : m[1] === 'month' ? startOfMonth(t) : `${t.slice(0, 4)}-01-01`, to: t })],
+  (W, i, t) => {
+    if (!firstWord(W, i, 'since', 'from') || !word(W, i + 1, 'the') || !word(W, i + 2, 'start', 'beginning') || !word(W, i + 3, 'of')
+      || !word(W, i + 4, 'the', 'this') || !word(W, i + 5, 'week', 'month', 'year')) return null;
+    return { start: i, end: i + 6, span: running(W.w(i + 5) as 'week' | 'month' | 'year', t) };
+  },
   // "weekly recap", "monthly pnl", "daily summary": the week, month or day that is running.
-  [/\bweekly\b/, (_m, t) => ({ from: startOfWeek(t), to: t })],
-  [/\bmonthly\b/, (_m, t) => ({ from: startOfMonth(t), to: t })],
-  [/\bdaily\b(?!\s+(?:win|limit|max))/, (_m, t) => ({ from: t, to: t })],
+  (W, i, t) => (conceptAt(W, i, 'every:week', true) ? { start: i, end: i + 1, span: running('week', t) } : null),
+  (W, i, t) => (conceptAt(W, i, 'every:month', true) ? { start: i, end: i + 1, span: running('month', t) } : null),
+  // Not a limit's name: "daily win limit", "daily winnings", "daily max".
+  (W, i, t) => (conceptAt(W, i, 'every:day', true) && !(spaced(W, i + 1) && ['win', 'limit', 'max'].some((w) => W.w(i + 1)?.startsWith(w)))
+    ? { start: i, end: i + 1, span: { from: t, to: t } } : null),
   // "4 se 10 tarikh tak", "15 tarikh ko": days of the month by number, Hindi's way of saying dates
   // without a month (this month's when not after today, else the month before's, as "the 4th").
-  [/\b(\d{1,2})\s*(?:se|to|-|–)\s*(\d{1,2})\s*(?:tarikh|tareekh|tarik|taarikh|tareek)\b(?:\s+tak)?/, (m, t) => placeRange({ day: Number(m[1]), month: null, year: null }, { day: Number(m[2]), month: null, year: null }, t)],
-  [/\b(\d{1,2})\s*(?:tarikh|tareekh|tarik|taarikh|tareek)\b/, (m, t) => {
-    const day = place({ day: Number(m[1]), month: null, year: null }, t);
-    return day ? { from: day, to: day } : null;
-  }],
+  (W, i, t) => {
+    const a = dayNumberAt(W, i, 'optional');
+    if (!a || a.end !== i + 1 || !(['se', 'to'].includes(W.w(i + 1) ?? '') || DASHES.has(W.w(i + 1) ?? ''))) return null;
+    const b = dayNumberAt(W, i + 2, 'optional');
+    if (!b || b.end !== i + 3 || !conceptAt(W, i + 3, 'tarikh', true)) return null;
+    const end = word(W, i + 4, 'tak') ? i + 5 : i + 4;
+    return { start: i, end, span: placeRange({ day: a.day, month: null, year: null }, { day: b.day, month: null, year: null }, t) };
+  },
+  (W, i, t) => {
+    const a = dayNumberAt(W, i, 'optional');
+    if (!a || a.end !== i + 1 || !conceptAt(W, i + 1, 'tarikh', true)) return null;
+    const day = place({ day: a.day, month: null, year: null }, t);
+    return { start: i, end: i + 2, span: day ? { from: day, to: day } : null };
+  },
   // "friday last week", "last week's friday", "pichle hafte ka friday": that day of last week.
-  [new RegExp(String.raw`\b(?:${WEEKDAY}\s+(?:of\s+)?last\s+week|last\s+week(?:'?s)?\s+${WEEKDAY}|${HINDI_LAST}\s+hafte\s+(?:ka|ke|ki)\s+${WEEKDAY})`), (m, t) => {
-    const word = (m[1] ?? m[2] ?? m[3])!;
-    const wanted = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].indexOf(word.slice(0, 3));
-    const day = addDays(startOfWeek(t), wanted - 7);
-    return { from: day, to: day };
-  }],
+  (W, i, t) => {
+    const weekdayAt = (k: number, first: boolean) => {
+      const w = W.w(k) ?? '';
+      return WEEKDAY_OF.has(w) && !['weds', 'thur'].includes(w) && (first || spaced(W, k)) && wordEnds(W, k) ? WEEKDAY_OF.get(w)! : null;
+    };
+    const that = (d: number, end: number) => ({ start: i, end, span: days(-(d - 7), startOfWeek(t)) });
+    const d0 = weekdayAt(i, true);
+    if (d0 !== null) {
+      const k = word(W, i + 1, 'of') ? i + 2 : i + 1;
+      if (word(W, k, 'last') && spaced(W, k + 1) && ['week', 'weeks'].includes(W.w(k + 1)!)) return that(d0, k + 2);
+    }
+    if (firstWord(W, i, 'last') && spaced(W, i + 1) && W.w(i + 1) === 'week') {
+      let k = i + 2;
+      if (W.w(k) === '\'' && !spaced(W, k)) k++;
+      if (W.w(k) === 's' && !spaced(W, k)) k++;
+      const d = weekdayAt(k, false);
+      if (d !== null) return that(d, k + 1);
+    }
+    if (conceptAt(W, i, 'r:last:hi', true) && word(W, i + 1, 'hafte') && conceptAt(W, i + 2, 'post:of')) {
+      const d = weekdayAt(i + 3, false);
+      if (d !== null) return that(d, i + 4);
+    }
+    return null;
+  },
   // "yesterday and today", "kal aur aaj": both days, never just the first one named.
-  [new RegExp(String.raw`\b(?:(?:yesterday|${R_YESTERDAY})\s+(?:and|&|aur|ane|ani|te|or|\+)\s+(?:today|${R_TODAY})|(?:today|${R_TODAY})\s+(?:and|&|aur|ane|ani|te|or|\+)\s+(?:yesterday|${R_YESTERDAY}))\b`), (_m, t) => ({ from: addDays(t, -1), to: t })],
-  [new RegExp(String.raw`\b(?:day\s+before\s+yesterday|${anyOf(REGIONAL.dayBeforeYesterday)})\b`), (_m, t) => ({ from: addDays(t, -2), to: addDays(t, -2) })],
-  [new RegExp(String.raw`\b(?:yesterday|${R_YESTERDAY})\b`), (_m, t) => ({ from: addDays(t, -1), to: addDays(t, -1) })],
-  // "since this morning", "this evening": parts of today.
-  // "aaj tak" is "till date", read last.
-  [new RegExp(String.raw`\b(?:today|tonight|so far today|${R_TODAY}(?!\s+(?:tak|sudhi|paryant)\b)|this\s+(?:morning|afternoon|evening))\b`), (_m, t) => ({ from: t, to: t })],
-  [new RegExp(String.raw`\b(?:(?:last|past|previous|prev)\s+(\d{1,4}|${COUNT_WORD})\s+days?|${HINDI_LAST}\s+(\d{1,4}|${COUNT_WORD})\s+din)\b`), (m, t) => lastDays(t, countOf(m[1] ?? m[2]))],
-  [new RegExp(String.raw`\b(?:(?:last|past|previous|prev)\s+(\d{1,3}|${COUNT_WORD})\s+weeks?|${HINDI_LAST}\s+(\d{1,3}|${COUNT_WORD})\s+(?:hafte|hafton|week))\b`), (m, t) => lastDays(t, 7 * countOf(m[1] ?? m[2]))],
-  [new RegExp(String.raw`\b(?:last|past|previous|prev)\s+(\d{1,3}|${COUNT_WORD})\s+fortnights?\b`), (m, t) => lastDays(t, 14 * countOf(m[1]))],
-  [new RegExp(String.raw`\b(?:(?:last|past|previous|prev)\s+(\d{1,2}|${COUNT_WORD})\s+months?|${HINDI_LAST}\s+(\d{1,2}|${COUNT_WORD})\s+(?:mahine|mahino|month))\b`), (m, t) => {
-    const n = Math.max(1, countOf(m[1] ?? m[2]));
-    return { from: lastMonthOf(t, n - 1).from, to: t };
-  }],
-  [/\b(?:last|past|previous|prev)\s+(?:fortnight|two\s+weeks|2\s+weeks)\b/, (_m, t) => lastDays(t, 14)],
-  [/\b(?:this|current)\s+fortnight\b/, (_m, t) => ({ from: addDays(startOfWeek(t), -7), to: t })],
+  (W, i, t) => {
+    const one = (k: number, c: DateConcept, first: boolean) => {
+      const m = conceptAt(W, k, c, first);
+      return m && m.end === k + 1 && m.entry.phrase !== 'tonight' ? m : null;
+    };
+    for (const [a, b] of [['day:-1', 'day:0'], ['day:0', 'day:-1']] as const) {
+      if (one(i, a, true) && conceptAt(W, i + 1, 'and') && one(i + 2, b, false)) {
+        return { start: i, end: i + 3, span: { from: addDays(t, -1), to: t } };
+      }
+    }
+    return null;
+  },
+  (W, i, t) => { const m = conceptAt(W, i, 'day:-2', true); return m ? { start: i, end: m.end, span: days(2, t) } : null; },
+  (W, i, t) => { const m = conceptAt(W, i, 'day:-1', true); return m ? { start: i, end: m.end, span: days(1, t) } : null; },
+  // "since this morning", "this evening": parts of today. "aaj tak" is "till date", read last.
+  (W, i, t) => {
+    const m = conceptAt(W, i, 'day:0', true);
+    const tillNow = W.at(i, 'till_now');
+    return m && !(tillNow && tillNow.entry.lang !== 'en' && wordEnds(W, tillNow.end - 1)) ? { start: i, end: m.end, span: days(0, t) } : null;
+  },
+  // "last 7 days", "past 3 weeks", "pichle 2 mahine", "last 2 fortnights".
+  (W, i, t) => lastN(W, i, 'day', 4, (n) => lastDays(t, n)),
+  (W, i, t) => lastN(W, i, 'week', 3, (n) => lastDays(t, 7 * n)),
+  (W, i, t) => lastN(W, i, 'fortnight', 3, (n) => lastDays(t, 14 * n)),
+  (W, i, t) => lastN(W, i, 'month', 2, (n) => ({ from: lastMonthOf(t, Math.max(1, n) - 1).from, to: t })),
+  (W, i, t) => {
+    if (!conceptAt(W, i, (c) => c === 'mod:last' || c === 'mod:past', true)) return null;
+    if (unitAt(W, i + 1, 'fortnight')) return { start: i, end: i + 2, span: lastDays(t, 14) };
+    return (word(W, i + 1, 'two', '2') && word(W, i + 2, 'weeks')) ? { start: i, end: i + 3, span: lastDays(t, 14) } : null;
+  },
+  (W, i, t) => (conceptAt(W, i, 'mod:this', true) && word(W, i + 1, 'fortnight') ? { start: i, end: i + 2, span: { from: addDays(startOfWeek(t), -7), to: t } } : null),
   // Calendar quarters: "Q4" (this year's, or last year's when it has not begun), "this quarter",
   // "QTD", "last quarter"; a quarter still running ends today.
-  [/\b(?:(this|current|last|previous|prev)\s+quarter|q([1-4])(?:\s*(20\d\d))?|quarter\s+to\s+date|qtd)\b/, (m, t) => {
+  (W, i, t) => {
+    let q: number | null = null;
+    let which: 'this' | 'last' | null = null;
+    let y: number | null = null;
+    let end = -1;
+    const mod = conceptAt(W, i, (c) => c === 'mod:this' || c === 'mod:last', true);
+    if (mod && word(W, i + 1, 'quarter')) [which, end] = [mod.entry.concept === 'mod:last' ? 'last' : 'this', i + 2];
+    else if (W.w(i) === 'q' && !spaced(W, i + 1) && ['1', '2', '3', '4'].includes(W.w(i + 1) ?? '') && !(i > 0 && !spaced(W, i) && isAlnum(W.w(i - 1)))) {
+      const yw = W.w(i + 2);
+      if (isDigits(yw) && yw.length === 4 && yw.startsWith('20') && wordEnds(W, i + 2)) [q, y, end] = [Number(W.w(i + 1)) - 1, Number(yw), i + 3];
+      else if (wordEnds(W, i + 1)) [q, end] = [Number(W.w(i + 1)) - 1, i + 2];
+    } else {
+      const m = conceptAt(W, i, 'todate:quarter', true);
+      if (m) [which, end] = ['this', m.end];
+    }
+    if (end < 0) return null;
     const year = Number(t.slice(0, 4));
     const current = Math.floor((Number(t.slice(5, 7)) - 1) / 3);
-    const startOf = (y: number, q: number) => `${y}-${String(q * 3 + 1).padStart(2, '0')}-01` as IsoDate;
-    let y = m[3] ? Number(m[3]) : year;
-    let q = m[2] ? Number(m[2]) - 1 : current;
-    if (m[1] && /last|previous|prev/.test(m[1])) { q = current - 1; if (q < 0) { q = 3; y -= 1; } }
-    if (!m[3] && startOf(y, q) > t) y -= 1;
-    const from = startOf(y, q);
-    if (from > t) return null;
-    const end = endOfMonth(`${y}-${String(q * 3 + 3).padStart(2, '0')}-01` as IsoDate);
-    return { from, to: end < t ? end : t };
-  }],
+    const startOf = (yy: number, qq: number) => `${yy}-${String(qq * 3 + 1).padStart(2, '0')}-01` as IsoDate;
+    let yy = y ?? year;
+    let qq = q ?? current;
+    if (which === 'last') { qq = current - 1; if (qq < 0) { qq = 3; yy -= 1; } }
+    if (y === null && startOf(yy, qq) > t) yy -= 1;
+    const from = startOf(yy, qq);
+    if (from > t) return { start: i, end, span: null };
+    const last = endOfMonth(`${yy}-${String(qq * 3 + 3).padStart(2, '0')}-01` as IsoDate);
+    return { start: i, end, span: { from, to: last < t ? last : t } };
+  },
   // "over the weekend", "last weekend": Saturday and Sunday — this week's once it has begun, else the last.
-  [/\b(?:(this|the|last|past|previous|pichle)\s+)?weekend\b/, (m, t) => {
+  (W, i, t) => {
+    const mod = ['this', 'the', 'last', 'past', 'previous', 'pichle'].includes(W.w(i) ?? '') && wordEnds(W, i) && word(W, i + 1, 'weekend');
+    if (!mod && !firstWord(W, i, 'weekend')) return null;
     const saturday = addDays(startOfWeek(t), 5);
-    const current = t >= saturday && !['last', 'past', 'previous', 'pichle'].includes(m[1] ?? '');
-    return current ? { from: saturday, to: t } : { from: addDays(startOfWeek(t), -2), to: addDays(startOfWeek(t), -1) };
-  }],
+    const current = t >= saturday && !(mod && ['last', 'past', 'previous', 'pichle'].includes(W.w(i)!));
+    return { start: i, end: mod ? i + 2 : i + 1, span: current ? { from: saturday, to: t } : { from: addDays(startOfWeek(t), -2), to: addDays(startOfWeek(t), -1) } };
+  },
   // "over the past week": the last seven days ("last week" is the calendar week before this one).
-  [/\b(?:the\s+)?past\s+week\b/, (_m, t) => lastDays(t, 7)],
-  [/\b(?:the\s+)?week\s+before\s+last(?:\s+week)?\b/, (_m, t) => weekOf(t, 2)],
-  [/\b(?:the\s+)?month\s+before\s+last(?:\s+month)?\b/, (_m, t) => lastMonthOf(t, 2)],
+  (W, i, t) => {
+    const k = firstWord(W, i, 'the') && word(W, i + 1, 'past') ? i + 1 : i;
+    return (k > i || firstWord(W, i, 'past')) && word(W, k + 1, 'week') ? { start: i, end: k + 2, span: lastDays(t, 7) } : null;
+  },
+  (W, i, t) => beforeLast(W, i, 'week', () => weekOf(t, 2)),
+  (W, i, t) => beforeLast(W, i, 'month', () => lastMonthOf(t, 2)),
   // "for the week", "the week so far", "and for the month?": with nothing else to place it, the
   // week or month that is running (never "the week before", "the week of 10 Nov").
-  [new RegExp(String.raw`\b(?:(?:this|current)\s+week|${regional('this', 'week')}|${BARE_HOW_WENT('hafta|hafte|week')}|wtd|week\s+to\s+date|${THE_PERIOD('week')})\b`), (_m, t) => ({ from: startOfWeek(t), to: t })],
-  [new RegExp(String.raw`\b(?:(?:last|previous|prev)\s+week|${regional('last', 'week')})\b`), (_m, t) => weekOf(t, 1)],
-  [new RegExp(String.raw`\b(?:(?:this|current)\s+month|${regional('this', 'month')}|${BARE_HOW_WENT('mahina|mahine|month')}|mtd|month\s+to\s+date|${THE_PERIOD('month')})\b`), (_m, t) => ({ from: startOfMonth(t), to: t })],
-  [new RegExp(String.raw`\b(?:(?:last|previous|prev)\s+month|${regional('last', 'month')})\b`), (_m, t) => lastMonthOf(t)],
-  [new RegExp(String.raw`\b(?:(?:this|current)\s+year|${regional('this', 'year')}|ytd|year\s+to\s+date)\b`), (_m, t) => ({ from: `${t.slice(0, 4)}-01-01`, to: t })],
-  [new RegExp(String.raw`\b(?:(?:last|previous|prev)\s+year|${regional('last', 'year')})\b`), (_m, t) => {
+  (W, i, t) => thisPeriod(W, i, 'week', t),
+  (W, i, t) => lastPeriod(W, i, 'week', () => weekOf(t, 1)),
+  (W, i, t) => thisPeriod(W, i, 'month', t),
+  (W, i, t) => lastPeriod(W, i, 'month', () => lastMonthOf(t)),
+  (W, i, t) => thisPeriod(W, i, 'year', t),
+  (W, i, t) => lastPeriod(W, i, 'year', () => {
     const y = Number(t.slice(0, 4)) - 1;
     return { from: `${y}-01-01`, to: `${y}-12-31` };
-  }],
+  }),
 ];
+
+/** "last 7 days", "pichle teen hafte": a past modifier, a count, a unit. */
+function lastN(W: Words, i: number, unit: 'day' | 'week' | 'fortnight' | 'month', digits: number, span: (n: number) => Span): Read | null {
+  const mod = pastModifier(W, i);
+  if (!mod || !spaced(W, i + 1)) return null;
+  const n = countAt(W, i + 1, digits);
+  if (n === null) return null;
+  const u = unitAt(W, i + 2, unit);
+  // A modifier counts the units of its own language; Hinglish counts English weeks and months too.
+  const ownLanguage = u && (u.entry.lang === mod.entry.lang || (mod.entry.lang === 'hi' && (u.entry.phrase === 'week' || u.entry.phrase === 'month')));
+  return u && ownLanguage ? { start: i, end: u.end, span: span(n) } : null;
+}
+
+/** "the week before last", "month before last month". */
+function beforeLast(W: Words, i: number, unit: 'week' | 'month', span: () => Span): Read | null {
+  const k = firstWord(W, i, 'the') && word(W, i + 1, unit) ? i + 1 : i;
+  if (!(k > i || firstWord(W, i, unit)) || !word(W, k + 1, 'before') || !word(W, k + 2, 'last')) return null;
+  return { start: i, end: word(W, k + 3, unit) ? k + 4 : k + 3, span: span() };
+}
+
+function thisPeriod(W: Words, i: number, unit: 'week' | 'month' | 'year', t: IsoDate): Read | null {
+  const read = (end: number) => ({ start: i, end, span: running(unit, t) });
+  if (conceptAt(W, i, 'mod:this', true) && word(W, i + 1, unit)) return read(i + 2);
+  const r = regional(W, i, 'this', unit);
+  if (r >= 0) return read(r);
+  if (unit !== 'year') {
+    const bare = bareHowWent(W, i, unit);
+    if (bare >= 0) return read(bare);
+  }
+  const todate = conceptAt(W, i, `todate:${unit}`, true);
+  if (todate) return read(todate.end);
+  if (unit !== 'year') {
+    const the = thePeriod(W, i, unit);
+    if (the >= 0) return read(the);
+  }
+  return null;
+}
+
+function lastPeriod(W: Words, i: number, unit: 'week' | 'month' | 'year', span: () => Span): Read | null {
+  if (conceptAt(W, i, 'mod:last', true) && word(W, i + 1, unit)) return { start: i, end: i + 2, span: span() };
+  const r = regional(W, i, 'last', unit);
+  return r >= 0 ? { start: i, end: r, span: span() } : null;
+}
 
 // A short month word ("oct") is a month where a month is expected: after "in", "for", "since";
 // before a year; before a Hindi postposition ("oct ka pnl", "sept ki bets", "nov mein"); or last
 // in the message ("pnl oct"; not "may", which ends sentences as a verb).
-const MONTH_RULE = new RegExp(String.raw`\b(?:(since|from)\s+${MONTH}|(?:in|for|during|of)\s+${MONTH}|${FULL_MONTH}|${MONTH}(?=,?\s+(?:19|20)\d{2}\b|\s+(?:ka|ki|ke|ko|mein|me|main|wala|wali|wale|se)\b)|${MONTH}(?<!\bmay)(?=\s*[?.!]*$))(?:,?\s+((?:19|20)\d{2})\b)?`);
-const TILL_DATE_ALONE = new RegExp(String.raw`\b${TO_TODAY}\b`);
-
-function monthSpan(m: RegExpExecArray, today: IsoDate, after: string): Span {
-  const mo = monthIndex((m[2] ?? m[3] ?? m[4] ?? m[5] ?? m[6])!);
-  const y = m[7] ? Number(m[7]) : yearFor(mo, today);
-  const from = `${y}-${pad(mo + 1)}-01`;
+function monthAt(W: Words, i: number, today: IsoDate): Read | null {
+  const monthWord = (k: number, first: boolean) => {
+    const mo = MONTH_OF.get(W.w(k) ?? '');
+    return mo !== undefined && (first || spaced(W, k)) && wordEnds(W, k) ? mo : null;
+  };
+  const yearAt = (k: number) => {
+    const y = W.w(k) === ',' && !spaced(W, k) ? k + 1 : k;
+    const w = W.w(y);
+    return spaced(W, y) && isDigits(w) && w.length === 4 && (w.startsWith('19') || w.startsWith('20')) && wordEnds(W, y) ? y + 1 : -1;
+  };
+  let mo: number | null;
+  let end = -1;
+  let open: 'since' | 'from' | null = null;
+  if (firstWord(W, i, 'since', 'from') && (mo = monthWord(i + 1, false)) !== null) [open, end] = [W.w(i) as 'since' | 'from', i + 2];
+  else if (firstWord(W, i, 'in', 'for', 'during', 'of') && (mo = monthWord(i + 1, false)) !== null) end = i + 2;
+  else if ((mo = monthWord(i, true)) !== null) {
+    const atEnd = W.toks.slice(i + 1).every((t) => ['?', '.', '!'].includes(t.w));
+    if (FULL_MONTHS.has(W.w(i)!) || yearAt(i + 1) >= 0 || conceptAt(W, i + 1, (c) => c.startsWith('post:')) || (atEnd && W.w(i) !== 'may')) end = i + 1;
+  }
+  if (mo === null || end < 0) return null;
+  const y = yearAt(end);
+  if (y >= 0) end = y;
+  const year = y >= 0 ? Number(W.w(y - 1)) : yearFor(mo, today);
+  const from = `${year}-${pad(mo + 1)}-01`;
   // "since October", "from October onwards" run to today; "bets from October" are October's.
-  if (m[1] === 'since' || (m[1] === 'from' && OPEN_AFTER.test(after))) return { from, to: today };
-  const end = endOfMonth(from);
-  return { from, to: end < today ? end : today };
+  if (open === 'since' || (open === 'from' && openAfter(W, end) >= 0)) return { start: i, end, span: { from, to: today } };
+  const last = endOfMonth(from);
+  return { start: i, end, span: { from, to: last < today ? last : today } };
 }
 
-const WEEK_OF_MONTH = new RegExp(String.raw`\b(?:the\s+)?(first|1st|second|2nd|third|3rd|fourth|4th|last|final)\s+week\s+of\s+(?:(this|last|previous)\s+month|${MONTH})`);
-
-function weekOfMonth(m: RegExpExecArray, today: IsoDate): Span | null {
-  const from = m[2] ? (m[2] === 'this' ? startOfMonth(today) : lastMonthOf(today).from) : (() => {
-    const mo = monthIndex(m[3]!);
-    return `${yearFor(mo, today)}-${pad(mo + 1)}-01`;
-  })();
-  const end = endOfMonth(from);
-  const nth = ['first', '1st', 'second', '2nd', 'third', '3rd', 'fourth', '4th'].indexOf(m[1]!);
-  if (nth < 0) return { from: addDays(end, -6), to: end };
-  const start = addDays(from, 7 * Math.floor(nth / 2));
-  return { from: start, to: addDays(start, 6) };
+/** "the first week of november", "last week of october": days 1–7, 8–14 … or the month's last seven. */
+function weekOfMonth(W: Words, i: number, today: IsoDate): Read | null {
+  const k = firstWord(W, i, 'the') ? i + 1 : i;
+  const nthWords = ['first', '1st', 'second', '2nd', 'third', '3rd', 'fourth', '4th'];
+  let nth: number;
+  let e: number;
+  const w = W.w(k) ?? '';
+  if ((k === i || spaced(W, k)) && (w === 'last' || w === 'final' || nthWords.includes(w)) && wordEnds(W, k)) [nth, e] = [nthWords.indexOf(w), k + 1];
+  else if ((k === i || spaced(W, k)) && isDigits(w) && ['1', '2', '3', '4'].includes(w) && ['st', 'nd', 'rd', 'th'].includes(W.w(k + 1) ?? '') && !spaced(W, k + 1)) {
+    const ordinal = `${w}${W.w(k + 1)}`;
+    if (!nthWords.includes(ordinal) || !wordEnds(W, k + 1)) return null;
+    [nth, e] = [nthWords.indexOf(ordinal), k + 2];
+  } else return null;
+  if (!word(W, e, 'week') || !word(W, e + 1, 'of')) return null;
+  let from: IsoDate;
+  let end: number;
+  const mo = MONTH_OF.get(W.w(e + 2) ?? '');
+  if (word(W, e + 2, 'this', 'last', 'previous') && word(W, e + 3, 'month')) {
+    from = W.w(e + 2) === 'this' ? startOfMonth(today) : lastMonthOf(today).from;
+    end = e + 4;
+  } else if (mo !== undefined && spaced(W, e + 2) && wordEnds(W, e + 2)) {
+    from = `${yearFor(mo, today)}-${pad(mo + 1)}-01`;
+    end = e + 3;
+  } else return null;
+  const last = endOfMonth(from);
+  const start = nth < 0 ? addDays(last, -6) : addDays(from, 7 * Math.floor(nth / 2));
+  const span = nth < 0 ? { from: start, to: last } : { from: start, to: addDays(start, 6) };
+  return { start: i, end, span };
 }
 
 type Found = Span & { start: number; stop: number };
 
 /** A period that ran to today takes "till date" / "so far" after it into its phrase. */
-function withTail(lower: string, start: number, end: number, span: Span, today: IsoDate): Found | null {
+function withTail(W: Words, start: number, end: number, span: Span, today: IsoDate): Found | null {
   if (span.from > span.to) return null;
   let stop = end;
   if (span.to === today) {
-    const tail = new RegExp(String.raw`^\s*${TO_TODAY}\b`).exec(lower.slice(end));
-    if (tail) stop += tail[0].length;
+    const tail = tillNowAt(W, W.after(end));
+    if (tail >= 0) stop = tokEnd(W, tail);
   }
   return { from: span.from, to: span.to, start, stop };
 }
 
-// ---------------------------------------------------------------------------------------------
+const readAt = (W: Words, read: Read, today: IsoDate) =>
+  (read.span ? withTail(W, W.toks[read.start]!.start, tokEnd(W, read.end), read.span, today) : null);
+
 // Period words typed in a hurry: "last weak", "this mnth", "yesterdy", "las week".
 
 /**
@@ -571,21 +966,24 @@ function spelled(word: string, table: Record<string, string[]>, minLength: numbe
   return null;
 }
 
-const SHORT_DAYS: Readonly<Record<string, string>> = { tues: 'tuesday', weds: 'wednesday', thur: 'thursday', thurs: 'thursday' };
-
 /** The text with period words respelt, and where each of its characters stands in the text as typed. */
 function respell(lower: string): { text: string; at: number[] | null } {
-  const tokens = [...lower.matchAll(/[a-z]+|\d+/g)];
-  const words = tokens.map((t) => t[0]);
-  const adjacent = (i: number) => i + 1 < tokens.length && /^\s+$/.test(lower.slice(tokens[i]!.index + words[i]!.length, tokens[i + 1]!.index));
-  const isCount = (i: number) => /^\d+$/.test(words[i]!) || COUNT_WORDS[words[i]!] !== undefined;
+  const all = tokenize(lower);
+  const tokens = all.filter((t) => isAlnum(t.w));
+  const words = tokens.map((t) => t.w);
+  // The next word follows after whitespace alone.
+  const adjacent = (i: number) => {
+    const k = all.indexOf(tokens[i]!);
+    return i + 1 < tokens.length && all[k + 1] === tokens[i + 1] && tokens[i + 1]!.spaced;
+  };
+  const isCount = (i: number) => isDigits(words[i]) || COUNT_WORDS[words[i]!] !== undefined;
   const { alone, unit, modifier } = PERIOD_SPELLING;
   const fixed = words.map((word, i) => {
-    if (!/^[a-z]+$/.test(word)) return word;
-    // The week's days cut short the way people write them ("bets Tues", "Thurs"), save the three-letter
-    // forms that are words or names too ("sat", "sun", "wed").
-    const shortDay = SHORT_DAYS[word];
-    if (shortDay) return shortDay;
+    if (!isLetters(word)) return word;
+    // The week's days cut short the way people write them ("bets Tues", "Thurs") read as the day,
+    // save the three-letter forms that are words or names too ("sat", "sun", "wed").
+    const weekday = WEEKDAY_OF.get(word);
+    if (weekday !== undefined && word.length > 3) return FULL_WEEKDAYS[weekday]!;
     const exact = unit[word as keyof typeof unit] || modifier[word as keyof typeof modifier] || alone[word as keyof typeof alone];
     if (exact) return word;
     const asAlone = spelled(word, alone, 4);
@@ -611,12 +1009,12 @@ function respell(lower: string): { text: string; at: number[] | null } {
   const at: number[] = [];
   let from = 0;
   tokens.forEach((t, i) => {
-    for (let k = from; k < t.index; k++) { at.push(k); text += lower[k]; }
+    for (let k = from; k < t.start; k++) { at.push(k); text += lower[k]; }
     // Each letter stands at its own place in the word as typed, the last at the typed word's last.
     const last = fixed[i]!.length - 1;
-    for (let k = 0; k <= last; k++) at.push(t.index + (k === last ? words[i]!.length - 1 : Math.min(k, words[i]!.length - 1)));
+    for (let k = 0; k <= last; k++) at.push(t.start + (k === last ? words[i]!.length - 1 : Math.min(k, words[i]!.length - 1)));
     text += fixed[i];
-    from = t.index + words[i]!.length;
+    from = t.start + words[i]!.length;
   });
   for (let k = from; k < lower.length; k++) { at.push(k); text += lower[k]; }
   at.push(lower.length);
@@ -635,81 +1033,114 @@ export function findDateRange(text: string, today: IsoDate): FoundRange | null {
   return { from: found.from, to: found.to, raw: typed.slice(start, stop).trim() };
 }
 
+/** The first place, left to right, where `read` finds something. */
+function first(W: Words, read: (i: number) => Read | null): Read | null {
+  for (let i = 0; i < W.toks.length; i++) {
+    const r = read(i);
+    if (r) return r;
+  }
+  return null;
+}
+
+/** "fortnight ending 15th", "week commencing 9 Nov": the words before the day, and the index past them. */
+function beforeDay(W: Words, i: number, kind: 'ending' | 'of'): { days: number; end: number } | null {
+  if (kind === 'ending') {
+    let k: number;
+    let n: number;
+    if (firstWord(W, i, 'fortnight')) [k, n] = [i + 1, 14];
+    else if (firstWord(W, i, 'two', '2') && word(W, i + 1, 'weeks')) [k, n] = [i + 2, 14];
+    else if (firstWord(W, i, 'week')) [k, n] = [i + 1, 7];
+    else return null;
+    if (!word(W, k, 'end', 'ending', 'ended', 'ends')) return null;
+    k++;
+    if (word(W, k, 'on')) k++;
+    return spaced(W, k) ? { days: n, end: k } : null;
+  }
+  let k: number;
+  if (firstWord(W, i, 'the') && word(W, i + 1, 'week') && word(W, i + 2, 'of', 'commencing', 'starting', 'beginning')) k = i + 3;
+  else if (firstWord(W, i, 'week') && word(W, i + 1, 'of', 'commencing', 'starting', 'beginning')) k = i + 2;
+  else if (W.w(i) === 'w' && W.w(i + 1) === '/' && W.w(i + 2) === 'c' && wordEnds(W, i + 2) && !(i > 0 && !spaced(W, i) && isAlnum(W.w(i - 1)))) k = i + 3;
+  else if (firstWord(W, i, 'wc')) k = i + 1;
+  else return null;
+  if (word(W, k, 'on')) k++;
+  return spaced(W, k) ? { days: 7, end: k } : null;
+}
+
 function findIn(lower: string, today: IsoDate): Found | null {
+  const W = new Words(lower);
   // The most specific phrase decides: an impossible day ("31 Feb") or a reversed range is
   // refused, not read again as something vaguer ("Feb").
-  for (const m of lower.matchAll(DAYLIKE)) if (!validDay(m[0], today)) return null;
+  if (impossibleDay(W, today)) return null;
 
-  // "the fortnight ending 15th", "week ended 8 nov": that many days up to the day named.
-  const ending = /\b(fortnight|two\s+weeks|2\s+weeks|week)\s+end(?:ing|ed|s)?\s+(?:on\s+)?/.exec(lower);
-  if (ending) {
-    const rest = lower.slice(ending.index + ending[0].length);
-    // A day said bare ("15th") reads as one once it is "on the 15th".
-    const lead = /^the\s/.test(rest) ? 'on ' : 'on the ';
-    const last = findIn(lead + rest, today);
-    if (last && last.from === last.to && last.to <= today) {
-      const days = ending[1] === 'week' ? 7 : 14;
-      return { from: addDays(last.to, 1 - days), to: last.to, start: ending.index, stop: ending.index + ending[0].length + Math.max(0, last.stop - lead.length) };
-    }
-  }
-
+  // "the fortnight ending 15th", "week ended 8 nov": that many days up to the day named;
   // "w/c 9th", "week commencing 9 Nov", "the week of the 10th": the Monday-to-Sunday week with that day in it.
-  const weekOfDay = /\b(?:(?:the\s+)?week\s+(?:of|commencing|starting|beginning)|w\s*\/\s*c|wc)\s+(?:on\s+)?/.exec(lower);
-  if (weekOfDay) {
-    const rest = lower.slice(weekOfDay.index + weekOfDay[0].length);
-    const lead = /^the\s/.test(rest) ? 'on ' : 'on the ';
-    const day = findIn(lead + rest, today);
-    if (day && day.from === day.to && startOfWeek(day.from) <= today) {
+  for (const kind of ['ending', 'of'] as const) {
+    let lead: { days: number; end: number; i: number } | null = null;
+    for (let i = 0; i < W.toks.length && !lead; i++) {
+      const b = beforeDay(W, i, kind);
+      if (b) lead = { ...b, i };
+    }
+    if (!lead) continue;
+    const from = W.toks[lead.i]!.start;
+    const restAt = W.toks[lead.end]!.start;
+    const rest = lower.slice(restAt);
+    // A day said bare ("15th") reads as one once it is "on the 15th".
+    const prefix = W.w(lead.end) === 'the' ? 'on ' : 'on the ';
+    const day = findIn(prefix + rest, today);
+    if (!day || day.from !== day.to) continue;
+    const stop = restAt + Math.max(0, day.stop - prefix.length);
+    if (kind === 'ending' && day.to <= today) return { from: addDays(day.to, 1 - lead.days), to: day.to, start: from, stop };
+    if (kind === 'of' && startOfWeek(day.from) <= today) {
       const monday = startOfWeek(day.from);
       const sunday = addDays(monday, 6);
-      return { from: monday, to: sunday < today ? sunday : today, start: weekOfDay.index, stop: weekOfDay.index + weekOfDay[0].length + Math.max(0, day.stop - lead.length) };
+      return { from: monday, to: sunday < today ? sunday : today, start: from, stop };
     }
   }
 
-  // "the first week of november", "last week of october": days 1–7, 8–14 … or the month's last seven.
-  const nth = WEEK_OF_MONTH.exec(lower);
+  const nth = first(W, (i) => weekOfMonth(W, i, today));
   if (nth) {
-    const span = weekOfMonth(nth, today);
-    return span && span.from <= today ? withTail(lower, nth.index, nth.index + nth[0].length, { from: span.from, to: span.to < today ? span.to : today }, today) : null;
+    const span = nth.span!;
+    return span.from <= today ? withTail(W, W.toks[nth.start]!.start, tokEnd(W, nth.end), { from: span.from, to: span.to < today ? span.to : today }, today) : null;
   }
 
-  const found = mentions(lower);
-  const joined = fromMentions(lower, found, today);
+  const found = mentions(W);
+  const joined = fromMentions(W, found, today);
   if (joined === 'refused') return null;
-  if (joined) return withTail(lower, joined.start, joined.end, joined, today);
+  if (joined) return withTail(W, joined.start, joined.end, joined, today);
 
+  // "on the 3rd of last month", "for the 3rd of this month": the lead word before the day.
+  const lead = (pos: number, the: boolean) => fromLead(W, pos, ['on', 'for'], the) ?? pos;
   // "the 3rd of last month" says its month: it goes before "last month" is read as a period.
-  const anchored = found.find((m) => !('weekday' in m.from) && /\bmonth$/.test(lower.slice(m.start, m.end)));
+  const anchored = found.find((m) => !('weekday' in m.from) && W.w(W.before(m.end)) === 'month');
   if (anchored) {
     const span = spanOf(anchored, today);
-    const lead = /\b(?:on|for)\s+$/.exec(lower.slice(0, anchored.start));
-    return span ? withTail(lower, anchored.start - (lead?.[0].length ?? 0), anchored.end, span, today) : null;
+    return span ? withTail(W, lead(anchored.start, false), anchored.end, span, today) : null;
   }
 
-  for (const [pattern, resolve] of PERIODS) {
-    const m = pattern.exec(lower);
-    if (!m) continue;
-    const span = resolve(m, today);
-    return span ? withTail(lower, m.index, m.index + m[0].length, span, today) : null;
+  for (const rule of PERIODS) {
+    const read = first(W, (i) => rule(W, i, today));
+    if (read) return readAt(W, read, today);
   }
 
   const single = found[0];
   if (single) {
     if ('weekday' in single.from) {
-      const { day, extra } = placeWeekday(single.from, today, lower.slice(single.end));
-      const lead = /\b(?:on|for)\s+$/.exec(lower.slice(0, single.start));
-      return withTail(lower, single.start - (lead?.[0].length ?? 0), single.end + extra, { from: day, to: day }, today);
+      const { day, extra } = placeWeekday(single.from, today, W, single.end);
+      return withTail(W, lead(single.start, false), single.end + extra, { from: day, to: day }, today);
     }
     const span = spanOf(single, today);
     if (!span) return null;
-    const lead = /\b(?:on|for)\s+(?:the\s+)?$/.exec(lower.slice(0, single.start));
-    return withTail(lower, single.start - (lead?.[0].length ?? 0), single.end, span, today);
+    return withTail(W, lead(single.start, true), single.end, span, today);
   }
 
-  const month = MONTH_RULE.exec(lower);
-  if (month) return withTail(lower, month.index, month.index + month[0].length, monthSpan(month, today, lower.slice(month.index + month[0].length)), today);
+  const month = first(W, (i) => monthAt(W, i, today));
+  if (month) return readAt(W, month, today);
 
-  const tillDate = TILL_DATE_ALONE.exec(lower);
-  if (tillDate) return { from: startOfMonth(today), to: today, start: tillDate.index, stop: tillDate.index + tillDate[0].length };
+  // Alone, a dash is "till" only joined to the word before it ("1st- today" is no period).
+  const tillDate = first(W, (i) => {
+    const e = tillNowAt(W, i);
+    return e >= 0 && wordStarts(W, i) && (!DASHES.has(W.w(i)!) || dashAfterWord(W, i)) ? { start: i, end: e, span: null } : null;
+  });
+  if (tillDate) return { from: startOfMonth(today), to: today, start: W.toks[tillDate.start]!.start, stop: tokEnd(W, tillDate.end) };
   return null;
 }
