@@ -682,6 +682,9 @@ export class RulePlanner implements Planner {
     if (matched.some((i) => !i.fallback)) matched = matched.filter((i) => !i.fallback);
     // Only an order may change money or limits: asked, the same words are answered by a read.
     const changeAsked = matched.some(isWrite) && act !== 'command';
+    // A payment asked about is read as what happened (the settlements) or what is owed now (the
+    // take) by the words around it: a guess, which the confidence says.
+    const twinGuessed = changeAsked && matched.some((i) => isWrite(i) && i.asQuestionFor !== undefined);
     if (changeAsked) {
       const writes = matched.filter(isWrite);
       const reads = writes.flatMap((w) => readTwin(w, r) ?? []);
@@ -797,7 +800,7 @@ export class RulePlanner implements Planner {
     // "kitna bacha hai" as take and exposure) are the planner's guess at what the words ask twice:
     // below the fast path, so a key sends them to Claude.
     const joined = LIST_JOINERS.some((j) => r.words.has(j) || (j.length === 1 && r.folded.includes(j))) || r.words.has('bhi') || r.words.has('both');
-    const guessed = new Set(intents.map((i) => i.id)).size > 1 && !joined;
+    const guessed = (new Set(intents.map((i) => i.id)).size > 1 && !joined) || twinGuessed;
     return { ...base, intent: intents.map((i) => i.id).join('+'), action: 'tools', calls, confidence: guessed ? 0.75 : exclusive ? 0.9 : 0.85 };
   }
 

@@ -106,4 +106,9 @@ describe('confidence of a plan that guesses', () => {
     expect(joined.calls.map((c) => c.tool).sort()).toEqual(['agent.getLiveExposure', 'agent.getPnL']);
     expect(joined.confidence).toBeGreaterThanOrEqual(0.85);
   });
+
+  it('is below the fast path when a payment asked about is read as what happened or what is owed', () => {
+    expect(plan('did Karan pay?').confidence).toBeLessThan(0.85);
+    expect(plan('settle Karan').confidence).toBeGreaterThanOrEqual(0.85);
+  });
 });
