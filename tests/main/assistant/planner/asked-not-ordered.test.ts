@@ -112,3 +112,11 @@ describe('confidence of a plan that guesses', () => {
     expect(plan('settle Karan').confidence).toBeGreaterThanOrEqual(0.85);
   });
 });
+
+describe('a payment still owed, asked about', () => {
+  it('is the take, not the settlements that happened', () => {
+    expect(plan('how much do I have to pay vikram').calls.map((c) => c.tool)).toEqual(['agent.getTake']);
+    expect(plan('what must Karan pay me').calls.map((c) => c.tool)).toEqual(['agent.getTake']);
+    expect(plan('did Karan pay?').calls.map((c) => c.tool)).toEqual(['agent.getSettlementHistory']);
+  });
+});

@@ -3,6 +3,11 @@ import { amountRefusal } from '../../../../shared/parse/amount.js';
 import { BULK, PAID_IN_FULL, ask, hasAny } from '../slots.js';
 import { ORDER_MARKER, supposes } from '../speech-act.js';
 import type { ToolPlanning } from '../types.js';
+import { matchPhrases, phraseTable, tokensOf } from '../../../../shared/parse/phrases.js';
+
+/** "how much do I have to pay Vikram", "what must Karan pay": a payment still owed, not one that happened. */
+const OWED_STILL = phraseTable([['have to', true], ['has to', true], ['must', true], ['gotta', true], ['got to', true], ['supposed to', true], ['due to', true]] as const);
+const owedStill = (folded: string) => matchPhrases(OWED_STILL, tokensOf(folded)).length > 0;
 
 /** The rule planner's intent for this tool: the words that ask for it, the slots they fill, what a follow-up may change. */
 export default {
@@ -10,7 +15,7 @@ export default {
   asQuestion: 'settlements',
   // Asked what happened ("did Karan pay?", "karan ne pay kiya", "settle kiya kya"): the settlements; else what is owed now.
   // "Anita ka hisaab clear ho gaya kya?": whether the account is square now is its balance, not a payment.
-  asQuestionFor: (r) => (!supposes(r.folded) && !/\b(?:balance|account)\s+(?:clear|saaf|barabar|nil|zero)\b/.test(r.folded) && (/\b(?:did|has|have|had)\b/.test(r.folded) || /\b(?:kiya|kiye|kari|kar\s+diya|kar\s+diye|ho\s+gaya|hua)\b/.test(r.folded))
+  asQuestionFor: (r) => (!supposes(r.folded) && !owedStill(r.folded) && !/\b(?:balance|account)\s+(?:clear|saaf|barabar|nil|zero)\b/.test(r.folded) && (/\b(?:did|has|have|had)\b/.test(r.folded) || /\b(?:kiya|kiye|kari|kar\s+diya|kar\s+diye|ho\s+gaya|hua)\b/.test(r.folded))
     // "did he settle last week or not" asks what happened ("or not", "ki nahi" close the question); "not yet" asks what is still owed.
     && !/\b(?:still|yet|not|hasnt|havent|need|needs|nahi|nahin)\b/.test(r.folded.replace(/\b(?:or|ya|ki)\s+(?:not|nahi|nahin)\s*[?!.]*$/, '')) ? 'settlements' : 'take'), follows: { player: true },
   vocabulary: ['settle', 'settling', 'clear', 'collect', 'pay', 'payout', 'record', 'mark'],
