@@ -466,6 +466,10 @@ export class RulePlanner implements Planner {
   readonly name = 'rules';
 
   plan(given: PlannerInput): Decision {
+    return unansweredClause(this.planWhole(given), given);
+  }
+
+  private planWhole(given: PlannerInput): Decision {
     // Chat's "n" is "and" ("cl 75k kr do n uska bal bhi"), before the message is split into requests.
     const text = withoutSelfCorrections(given.text).replace(/(?<=\p{L})\s+n\s+(?=\p{L})/gu, ' and ')
       // "um", "uh": the hesitations speech-to-text keeps, said nowhere in particular.
@@ -1116,6 +1120,25 @@ export class RulePlanner implements Planner {
 
 
 /** Intents a reading triggers, as planOne would match them (fallbacks only when nothing else). */
+/**
+ * A plan that leaves a clause of the message unanswered ("pnl today, and how much did Karan bet?"
+ * planned as the P&L alone) is not sure of itself, whatever its own confidence: below the fast
+ * path, so a key sends it to Claude. A clause is answered when a tool it asks for (or a change's
+ * read twin) is among the calls.
+ */
+export function unansweredClause(decision: Decision, input: PlannerInput): Decision {
+  if (decision.action !== 'tools' || decision.confidence < 0.85) return decision;
+  const clauses = clausesOf(input.text, input.today);
+  if (clauses.length < 2) return decision;
+  const planned = new Set(decision.calls.map((c) => c.tool));
+  const unanswered = clauses.some((clause) => {
+    const r = read(clause, input.today, KNOWN_WORDS);
+    const asks = triggered(r).flatMap((i) => [i, ...(readTwin(i, r) ? [readTwin(i, r)!] : [])]);
+    return asks.length > 0 && !asks.some((i) => planned.has(i.tool));
+  });
+  return unanswered ? { ...decision, confidence: 0.8 } : decision;
+}
+
 function triggered(r: Reading): IntentSpec[] {
   const matched = INTENTS.filter((i) => i.triggers(r));
   return matched.some((i) => !i.fallback) ? matched.filter((i) => !i.fallback) : matched;

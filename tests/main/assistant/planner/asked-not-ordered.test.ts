@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fold } from '../../../../src/main/assistant/planner/grammar.js';
-import { INTENTS, RulePlanner } from '../../../../src/main/assistant/planner/rule-planner.js';
+import { INTENTS, RulePlanner, unansweredClause } from '../../../../src/main/assistant/planner/rule-planner.js';
 import { howToOf, questionKind } from '../../../../src/main/assistant/planner/question-kind.js';
 import { type ConversationContext, EMPTY_CONTEXT, type PlannerInput } from '../../../../src/main/assistant/planner/types.js';
 import kinds from '../../../../src/main/assistant/planner/lexicon/question-kinds.json' with { type: 'json' };
@@ -120,3 +120,17 @@ describe('a payment still owed, asked about', () => {
     expect(plan('did Karan pay?').calls.map((c) => c.tool)).toEqual(['agent.getSettlementHistory']);
   });
 });
+
+describe('a plan that leaves a clause unanswered', () => {
+  const input: PlannerInput = { requestId: 'r1', text: 'pnl today, and how much did Karan bet?', page: { path: '/agent/dashboard', query: {} }, today: '2026-11-20', role: 'agent', context: EMPTY_CONTEXT };
+  const pnl = { tool: 'agent.getPnL', args: {} };
+  const bets = { tool: 'agent.getBetHistory', args: { player: 'karan' } };
+  it('is below the fast path', () => {
+    expect(unansweredClause({ request_id: 'r1', intent: 'pnl', action: 'tools', calls: [pnl], confidence: 0.9 }, input).confidence).toBeLessThan(0.85);
+  });
+  it('keeps its confidence when every clause has its call', () => {
+    expect(unansweredClause({ request_id: 'r1', intent: 'pnl+bets', action: 'tools', calls: [pnl, bets], confidence: 0.9 }, input).confidence).toBe(0.9);
+    expect(unansweredClause({ request_id: 'r1', intent: 'pnl', action: 'tools', calls: [pnl], confidence: 0.9 }, { ...input, text: 'pnl today' }).confidence).toBe(0.9);
+  });
+});
+
