@@ -14,7 +14,7 @@ import type { DeskSessions } from '../desk/sessions.js';
 import { isOwnOrigin, slotCookie, slotFromCookie } from '../desk/senders.js';
 import type { ConnectionSlot, DeskSocket } from './desk-socket.js';
 import { DOWNLOAD_PATH, DownloadSaver } from './downloads.js';
-import { SlotRegistry } from './slots.js';
+import { SlotRegistry } from './session-slots.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',

@@ -14,7 +14,7 @@ import { type BackendConnection, embeddedConnection } from '../../../src/main/ba
 import type { DeskRouter } from '../../../src/main/desk/router.js';
 import { DeskSessions } from '../../../src/main/desk/sessions.js';
 import { type BrowserShell, requestPath, startBrowserShell } from '../../../src/main/web/server.js';
-import { CLAIM_TTL_MS, SlotRegistry } from '../../../src/main/web/slots.js';
+import { CLAIM_TTL_MS, SlotRegistry } from '../../../src/main/web/session-slots.js';
 import { SLOT_CLAIM_HEADER, SLOT_CLAIM_PATH } from '../../../src/shared/contracts/slot-claim.js';
 import { openTestBookBackend } from '../../helpers/backend.js';
 import { keylessModels } from '../../helpers/model-settings.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { slotFromCookie } from '../../../src/main/desk/senders.js';
-import { SlotRegistry } from '../../../src/main/web/slots.js';
+import { SlotRegistry } from '../../../src/main/web/session-slots.js';
 
 describe('the slots the browser shell issues', () => {
   it('keeps at most `max`, forgetting the least recently seen unbound ones first', () => {
