@@ -4,19 +4,30 @@ import { ask, hasAny } from '../slots.js';
 import { speechAct } from '../speech-act.js';
 import type { ToolPlanning } from '../types.js';
 import { z } from 'zod';
-import { matchPhrases, phraseTable, wordsOf } from '../../../../shared/parse/phrases.js';
+import { isWord, matchPhrases, phraseTable, tokensOf, wordsOf } from '../../../../shared/parse/phrases.js';
+import alertEntries from '../lexicon/alerts.json' with { type: 'json' };
 import { fold } from '../grammar.js';
 import negatives from '../lexicon/alert-negatives.json' with { type: 'json' };
 import muteTool from '../../../tools/mute-alerts.js';
 
 
 // ── the planner's reading ───────────────────────────────────────────────────────────────────
-const ALERT_WORD = /\b(?:alerts?|notifications?|notifs?|pings?|pinging|notifying|buzzing|alarms?)\b/;
+const CONCEPTS = ['alert', 'mute', 'unmute', 'kind:large_bet', 'kind:player_login', 'kind:settled', 'kind:market', 'kind:approval_pending', 'again', 'refers_back'] as const;
+type AlertConcept = (typeof CONCEPTS)[number];
+/** The words of alerts (lexicon/alerts.json): which alerts, muted or back on, "them" for the last ones. */
+const ALERT_WORDS = phraseTable(z.array(z.strictObject({
+  phrase: z.string().min(1).max(60), concept: z.enum(CONCEPTS), lang: z.enum(['en', 'hi']), example: z.string().min(1).max(200),
+})).parse(alertEntries).map((e) => [fold(e.phrase).trim(), e.concept] as const));
 
-const MUTE_WORD = /\b(?:mute|silence|snooze|quiet|band|disable|stop|block|turn\s+off|switch\s+off|off)\b/;
-
-// "turn login alerts back on": the alerts named between the verb and "on".
-const UNMUTE_WORD = /\b(?:unmute|unsilence|unsnooze|enable|resume|restore|turn\s+on|switch\s+on|chalu|shuru|wapas|back\s+on)\b|\b(?:turn|switch)\s+(?:\S+\s+){1,4}on\s*[.!]*$/;
+/** The alert concepts the folded text says ("large-bet" as "large bet": marks are no words here). */
+export function alertWords(folded: string): ReadonlySet<AlertConcept> {
+  const words = tokensOf(folded).filter(isWord);
+  const said = new Set(matchPhrases(ALERT_WORDS, words).flatMap((m) => m.values));
+  // "turn login alerts back on": the alerts named between the verb and a closing "on".
+  const on = words.length - 1;
+  if (words[on] === 'on' && words.slice(Math.max(0, on - 5), on - 1).some((w) => w === 'turn' || w === 'switch')) said.add('unmute');
+  return said;
+}
 
 /**
  * Right after a mute, said of the same alerts: "wapas chalu kar do", "turn them back on" unmutes
@@ -33,8 +44,9 @@ export function planMuteFollowUp(folded: string, last: { tool: string; args: Rec
  * complained of, muted for the span this one orders. Null unless both are said.
  */
 export function planMuteOfMentioned(folded: string, lastFolded: string): { tool: string; args: Record<string, unknown> } | null {
-  const kind = ALERT_WORD.test(lastFolded) ? kindOf(lastFolded) : null;
-  if (kind === null || kindOf(folded) !== null || !MUTE_WORD.test(folded) || UNMUTE_WORD.test(folded)) return null;
+  const kind = alertWords(lastFolded).has('alert') ? kindOf(lastFolded) : null;
+  const said = alertWords(folded);
+  if (kind === null || kindOf(folded) !== null || !said.has('mute') || said.has('unmute')) return null;
   if (speechAct(folded, new Set(['mute', 'unmute', 'snooze', 'silence'])) === 'question') return null;
   const until = untilWords(folded);
   return until && !('problem' in until) ? { tool: muteTool.name, args: { kind, ...until } } : null;
@@ -45,16 +57,18 @@ function muteFollowUpArgs(folded: string, last: { tool: string; args: Record<str
   if (last.tool !== muteTool.name || typeof kind !== 'string' || kindOf(folded) !== null) return null;
   if (speechAct(folded, new Set(['mute', 'unmute', 'snooze', 'silence'])) === 'question') return null;
   // "chalu" is read as "open" by the planner's slang ("chalu bets"); back on, it is the alerts'.
-  if (UNMUTE_WORD.test(folded) || (/\bopen\b/.test(folded) && /\b(?:wapas|back|again|phir|fir)\b/.test(folded))) return { unmute: kind };
+  const said = alertWords(folded);
+  if (said.has('unmute') || (wordsOf(folded).includes('open') && said.has('again'))) return { unmute: kind };
   const until = untilWords(folded);
   return until && !('problem' in until) ? { kind, ...until } : null;
 }
 
 function kindOf(folded: string): EventKind | null {
-  if (/\b(?:large|big|huge|bade|bada|badi|heavy|high)[\s-]*(?:stake\s+)?bets?\b|\blarge[\s-]*bet|\blb\b/.test(folded)) return 'large_bet';
-  if (/\blog[\s-]*ins?\b|\blogins?\b|\bsign[\s-]*ins?\b|\blogs?\s+in\b/.test(folded)) return 'player_login';
-  if (/\b(?:settled?|settlement|result)s?\b/.test(folded) && /\b(?:markets?|settled|results?)\b/.test(folded)) return 'market_settled';
-  if (/\bapprovals?\b|\bapprove\b/.test(folded)) return 'approval_pending';
+  const said = alertWords(folded);
+  if (said.has('kind:large_bet')) return 'large_bet';
+  if (said.has('kind:player_login')) return 'player_login';
+  if (said.has('kind:settled') && said.has('kind:market')) return 'market_settled';
+  if (said.has('kind:approval_pending')) return 'approval_pending';
   return null;
 }
 
@@ -101,7 +115,7 @@ export default {
   // Not "band" or "baje": as known words they would be what typos like "bank" or "bade" (big) are corrected to.
   vocabulary: ['mute', 'unmute', 'muted', 'snooze', 'alert', 'alerts', 'notification', 'notifications', 'notifs', 'login', 'logins', 'approvals'],
   triggers: (r) => hasAny(r, 'mute', 'unmute', 'muted', 'snooze', 'unsnooze', 'unsilence')
-    || (ALERT_WORD.test(r.folded) && (MUTE_WORD.test(r.folded) || UNMUTE_WORD.test(r.folded)))
+    || ((said) => said.has('alert') && (said.has('mute') || said.has('unmute')))(alertWords(r.folded))
     || (refusesAlerts(r.folded) && kindOf(r.folded) !== null),
   fill(s) {
     const r = s.r;
@@ -112,9 +126,10 @@ export default {
     // "actually unmute them" right after a mute: the alerts that mute was of.
     const last = s.lastCall(muteTool.name);
     const lastKind = last ? (typeof last.kind === 'string' ? last.kind : typeof last.unmute === 'string' ? last.unmute : null) : null;
-    const kind = kindOf(r.folded) ?? (/\b(?:them|it|those|these|that|unhe|inhe|usko|isko|wapas|back)\b/.test(r.folded) ? lastKind as EventKind | null : null);
+    const kind = kindOf(r.folded) ?? (alertWords(r.folded).has('refers_back') ? lastKind as EventKind | null : null);
     if (!kind) return ask('unplannable', 'Which alerts: large bets, player logins, settled markets or pending approvals?');
-    const unmute = hasAny(r, 'unmute', 'unsnooze', 'unsilence') || (UNMUTE_WORD.test(r.folded) && !MUTE_WORD.test(r.folded.replace(/\b(?:turn|switch)\s+on\b/g, ' ')));
+    const said = alertWords(r.folded);
+    const unmute = hasAny(r, 'unmute', 'unsnooze', 'unsilence') || (said.has('unmute') && !said.has('mute'));
     if (unmute) return { args: { unmute: kind } };
     const until = untilWords(r.folded);
     if (until && 'problem' in until) return ask('unplannable', until.problem);
