@@ -124,6 +124,6 @@ export interface ToolPlanning {
    * "yes, record it" then orders it.
    */
   toldAsOrder?: (r: Reading) => boolean;
-  /** Requests that must plan to this tool (checked by tests/main/rule-planner.test.ts). */
+  /** Requests that must plan to this tool (checked by tests/main/assistant/planner/rule-planner.test.ts). */
   examples: readonly string[];
 }

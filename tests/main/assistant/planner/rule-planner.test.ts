@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { decisionSchema } from '../../src/shared/contracts/assistant.js';
-import { read } from '../../src/main/assistant/planner/grammar.js';
-import { INTENTS, RulePlanner } from '../../src/main/assistant/planner/rule-planner.js';
-import { type ConversationContext, EMPTY_CONTEXT, type PlannerInput } from '../../src/main/assistant/planner/types.js';
+import { decisionSchema } from '../../../../src/shared/contracts/assistant.js';
+import { read } from '../../../../src/main/assistant/planner/grammar.js';
+import { INTENTS, RulePlanner } from '../../../../src/main/assistant/planner/rule-planner.js';
+import { type ConversationContext, EMPTY_CONTEXT, type PlannerInput } from '../../../../src/main/assistant/planner/types.js';
 
 const TODAY = '2026-11-20';
 const PLAYER_ID = '11111111-1111-4111-8111-111111111111';

@@ -5,10 +5,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Decision } from '../../src/shared/contracts/assistant.js';
-import { RulePlanner } from '../../src/main/assistant/planner/rule-planner.js';
-import { EMPTY_CONTEXT } from '../../src/main/assistant/planner/types.js';
-import { TOOL_MODULES } from '../../src/main/tools/index.js';
+import type { Decision } from '../../../../src/shared/contracts/assistant.js';
+import { RulePlanner } from '../../../../src/main/assistant/planner/rule-planner.js';
+import { EMPTY_CONTEXT } from '../../../../src/main/assistant/planner/types.js';
+import { TOOL_MODULES } from '../../../../src/main/tools/index.js';
 
 const planner = new RulePlanner();
 const WRITES = new Set<string>(TOOL_MODULES.filter((m) => m.isDestructive).map((m) => m.name));
