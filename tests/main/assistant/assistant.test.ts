@@ -20,6 +20,7 @@ import type { Card } from '../../../src/shared/contracts/assistant.js';
 import { type ChatTurnInput, type PageContext, type TurnEvent, turnEventSchema } from '../../../src/shared/contracts/chat.js';
 import { formatPoints } from '../../../src/shared/money.js';
 import { type TestBackend, accountId, databaseFingerprint, startTestBackend } from '../../helpers/backend.js';
+import { howToOf } from '../../../src/main/assistant/planner/question-kind.js';
 
 const DASHBOARD: PageContext = { path: '/agent/dashboard', query: {} };
 
@@ -83,6 +84,17 @@ describe('a read turn', () => {
     await run(a, 'pnl for Anita Desai last week');
     await run(a, 'and last month?');
     expect(records[1]!.calls).toEqual([{ tool: 'agent.getPnL', args: { playerId: await accountId(backend, 'anita'), from: '2026-10-01', to: '2026-10-31' } }]);
+  });
+});
+
+describe('a change asked about', () => {
+  it('is explained in words, with no tool called and nothing proposed', async () => {
+    const { a, records } = assistant();
+    const { cards, text } = await run(a, 'how do I mute large bet alerts?');
+    expect(records[0]).toMatchObject({ intent: 'how_to:mute_alerts', outcome: 'direct', calls: [] });
+    expect(cards).toEqual([]);
+    expect(text).toBe(howToOf('how_to:mute_alerts'));
+    expect(text).toContain('mute large bet alerts till 6pm');
   });
 });
 
