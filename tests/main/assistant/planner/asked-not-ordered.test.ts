@@ -134,3 +134,13 @@ describe('a plan that leaves a clause unanswered', () => {
   });
 });
 
+describe('a change with a read asked beside it in words no clause splitter knows', () => {
+  it('is below the fast path when the read is missing from the plan', () => {
+    const d = plan('deepak nu CL 25k kar ane eno balance pan dikha');
+    expect(d.calls.map((c) => c.tool)).toEqual(['agent.editLimit']);
+    expect(d.confidence).toBeLessThan(0.85);
+    expect(plan("set Rahul Sharma's credit limit to 50k").confidence).toBeGreaterThanOrEqual(0.85);
+    expect(plan('settle 5k with Deepak').confidence).toBeGreaterThanOrEqual(0.85);
+  });
+});
+
