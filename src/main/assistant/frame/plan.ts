@@ -81,7 +81,11 @@ export function withRowAsk(decision: Decision, ask: RowAsk, input: PlannerInput,
   // than 5k", planned as the upline's balance).
   const questionOnly = ask.aggregate !== null || ask.extreme !== null;
   const ofAccounts = (ask.aggregate !== null || ask.filters.length > 0) && (ask.direction !== null || ask.role !== null || ask.underAgent !== null);
-  const none: Framed = { decision, asks: [], frame: null };
+  // A superlative, count or total that no planned read can carry, and that no ranking read answers by
+  // itself ("sabse risky market kaunsa hai" planned as the live exposure), is answered by a guess:
+  // below the fast path, so a key sends it to Claude.
+  const unanswerable = decision.action === 'tools' && !writes && questionOnly && !decision.calls.some((c) => planningOf(c.tool)?.follows?.metric);
+  const none: Framed = { decision: unanswerable ? { ...decision, confidence: Math.min(decision.confidence, 0.8) } : decision, asks: [], frame: null };
   // One read replaced by one read: a message that also asks something else keeps its plan.
   if (writes || decision.calls.length > 1 || (decision.action !== 'tools' && !questionOnly) || (decision.action === 'tools' && !ofAccounts)) return none;
   const home = homeOf(ask);

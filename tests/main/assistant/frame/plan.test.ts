@@ -11,6 +11,17 @@ async function framed(text: string, previous: Parameters<typeof withRowAsk>[3] =
 }
 
 describe('the frame laid on a plan', () => {
+  it('is not sure of a plan whose reads cannot carry the superlative asked: "which sub-agent has the most players"', async () => {
+    const { planned, decision, asks } = await framed('which sub-agent has the most players');
+    expect(asks).toEqual([]);
+    expect(planned.confidence).toBeGreaterThanOrEqual(0.85);
+    expect(decision.confidence).toBeLessThan(0.85);
+    const carried = await framed('who owes me the most');
+    expect(carried.asks.length).toBeGreaterThan(0);
+    expect(carried.decision.confidence).toBeGreaterThanOrEqual(0.85);
+    expect((await framed('top 5 markets this month')).decision.confidence).toBeGreaterThanOrEqual(0.85);
+  });
+
   it('never turns an order, or a detail a change is asking for, into a read', async () => {
     for (const text of ['set the highest CL player to 50k', 'set CL to 50k for the player with the lowest credit limit']) {
       const { planned, decision } = await framed(text);
