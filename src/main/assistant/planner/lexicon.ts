@@ -18,8 +18,11 @@ import speechEntries from './lexicon/speech.json' with { type: 'json' };
 const PHRASE = /^[\p{Ll}\p{N}%]+(?: [\p{Ll}\p{N}%]+)*$/u;
 const CONCEPT = /^[a-z_]+(?::[a-z_]+)?$/;
 
+/** A lexicon entry's phrase: folded words one space apart, so no pattern syntax can hide in one. */
+export const lexiconPhrase = z.string().min(1).max(60).regex(PHRASE, 'a phrase is folded words, one space apart');
+
 export const entrySchema = z.strictObject({
-  phrase: z.string().min(1).max(60).regex(PHRASE, 'a phrase is folded words, one space apart'),
+  phrase: lexiconPhrase,
   concept: z.string().regex(CONCEPT),
   lang: z.enum(['en', 'hi', 'mr', 'ta', 'te', 'kn']),
   example: z.string().min(1).max(200),

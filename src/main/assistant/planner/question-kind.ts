@@ -6,11 +6,12 @@
 import { z } from 'zod';
 import { isWord, matchPhrases, phraseTable, tokensOf } from '../../../shared/parse/phrases.js';
 import { fold } from './grammar.js';
+import { lexiconPhrase } from './lexicon.js';
 import entries from './lexicon/question-kinds.json' with { type: 'json' };
 import answers from './lexicon/how-to.json' with { type: 'json' };
 
 const entrySchema = z.strictObject({
-  phrase: z.string().min(1).max(60),
+  phrase: lexiconPhrase,
   /** `opener`: a word said before the question ("ok,", "bhai"), which asks nothing. */
   kind: z.enum(['opener', 'how_to', 'hypothetical']),
   lang: z.enum(['en', 'hi']),

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { isWord, matchPhrases, phraseTable, tokensOf, wordsOf } from '../../../../shared/parse/phrases.js';
 import alertEntries from '../lexicon/alerts.json' with { type: 'json' };
 import { fold } from '../grammar.js';
+import { lexiconPhrase } from '../lexicon.js';
 import negatives from '../lexicon/alert-negatives.json' with { type: 'json' };
 import muteTool from '../../../tools/mute-alerts.js';
 
@@ -16,7 +17,7 @@ const CONCEPTS = ['alert', 'mute', 'unmute', 'kind:large_bet', 'kind:player_logi
 type AlertConcept = (typeof CONCEPTS)[number];
 /** The words of alerts (lexicon/alerts.json): which alerts, muted or back on, "them" for the last ones. */
 const ALERT_WORDS = phraseTable(z.array(z.strictObject({
-  phrase: z.string().min(1).max(60), concept: z.enum(CONCEPTS), lang: z.enum(['en', 'hi']), example: z.string().min(1).max(200),
+  phrase: lexiconPhrase, concept: z.enum(CONCEPTS), lang: z.enum(['en', 'hi']), example: z.string().min(1).max(200),
 })).parse(alertEntries).map((e) => [fold(e.phrase).trim(), e.concept] as const));
 
 /** The alert concepts the folded text says ("large-bet" as "large bet": marks are no words here). */
@@ -105,7 +106,7 @@ function untilWords(folded: string): { at: string } | { forMinutes: number } | {
  * "stop telling me about big bets", "bade bets mat batao": alerts refused in words of their own
  * rather than "mute" (lexicon/alert-negatives.json), a mute when the alerts' kind is said too.
  */
-const NEGATIVE = phraseTable(z.array(z.strictObject({ phrase: z.string().min(1), lang: z.enum(['en', 'hi']), example: z.string().min(1) }))
+const NEGATIVE = phraseTable(z.array(z.strictObject({ phrase: lexiconPhrase, lang: z.enum(['en', 'hi']), example: z.string().min(1) }))
   .parse(negatives).map((e) => [fold(e.phrase).trim(), true] as const));
 const refusesAlerts = (folded: string) => matchPhrases(NEGATIVE, wordsOf(folded)).length > 0;
 
