@@ -21,12 +21,12 @@ const CONCEPT = /^[a-z_]+(?::[a-z_]+)?$/;
 /** A lexicon entry's phrase: folded words one space apart, so no pattern syntax can hide in one. */
 export const lexiconPhrase = z.string().min(1).max(60).regex(PHRASE, 'a phrase is folded words, one space apart');
 
-export const entrySchema = z.strictObject({
-  phrase: lexiconPhrase,
-  concept: z.string().regex(CONCEPT),
-  lang: z.enum(['en', 'hi', 'mr', 'ta', 'te', 'kn']),
-  example: z.string().min(1).max(200),
-});
+/** An entry of a lexicon whose concepts `concept` checks: a phrase, what it stands for, its language, an example request. */
+export function conceptEntry<C extends z.ZodType>(concept: C) {
+  return z.strictObject({ phrase: lexiconPhrase, concept, lang: z.enum(['en', 'hi', 'mr', 'ta', 'te', 'kn']), example: z.string().min(1).max(200) });
+}
+
+export const entrySchema = conceptEntry(z.string().regex(CONCEPT));
 export type SpeechEntry = z.infer<typeof entrySchema>;
 
 /**

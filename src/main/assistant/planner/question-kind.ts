@@ -6,22 +6,18 @@
 import { z } from 'zod';
 import { isWord, matchPhrases, phraseTable, tokensOf } from '../../../shared/parse/phrases.js';
 import { fold } from './grammar.js';
-import { lexiconPhrase } from './lexicon.js';
+import { conceptEntry } from './lexicon.js';
 import entries from './lexicon/question-kinds.json' with { type: 'json' };
 import answers from './lexicon/how-to.json' with { type: 'json' };
 
-const entrySchema = z.strictObject({
-  phrase: lexiconPhrase,
-  /** `opener`: a word said before the question ("ok,", "bhai"), which asks nothing. */
-  kind: z.enum(['opener', 'how_to', 'hypothetical']),
-  lang: z.enum(['en', 'hi']),
-  example: z.string().min(1).max(200),
+/** `opener`: a word said before the question ("ok,", "bhai"), which asks nothing. */
+const entrySchema = conceptEntry(z.enum(['opener', 'how_to', 'hypothetical'])).extend({
   /** Where it asks from: the first words (English), or anywhere (Hindi says "kaise karte hain" last). */
   place: z.enum(['start', 'anywhere']).default('start'),
 });
 export type QuestionKind = 'how_to' | 'hypothetical';
 
-const TABLE = phraseTable(z.array(entrySchema).parse(entries).map((e) => [fold(e.phrase).trim(), { kind: e.kind, anywhere: e.place === 'anywhere' }] as const));
+const TABLE = phraseTable(z.array(entrySchema).parse(entries).map((e) => [fold(e.phrase).trim(), { kind: e.concept, anywhere: e.place === 'anywhere' }] as const));
 
 /** The explanation of each change, by its intent id. */
 const HOW_TO: Readonly<Record<string, string>> = z.record(z.string(), z.string().min(1)).parse(answers);

@@ -16,7 +16,7 @@ const SYNTAX = ['\\', '|', '(', ')', '[', ']', '*', '+', '?', '{', '}', '^', '$'
 describe('the lexicons of how a request is asked', () => {
   it('holds words and phrases only, each example asking the way its entry says', () => {
     for (const e of [...kinds, ...negatives]) expect(SYNTAX.filter((c) => e.phrase.includes(c)), e.phrase).toEqual([]);
-    for (const e of kinds.filter((k) => k.kind !== 'opener')) expect(questionKind(fold(e.example)), e.example).toBe(e.kind);
+    for (const e of kinds.filter((k) => k.concept !== 'opener')) expect(questionKind(fold(e.example)), e.example).toBe(e.concept);
   });
 
   it('explains only changes the planner has', () => {

@@ -4,10 +4,10 @@ import { ask, hasAny } from '../slots.js';
 import { speechAct } from '../speech-act.js';
 import type { ToolPlanning } from '../types.js';
 import { z } from 'zod';
-import { isWord, matchPhrases, phraseTable, tokensOf, wordsOf } from '../../../../shared/parse/phrases.js';
+import { isWord, matchPhrases, phraseTable, tokensOf } from '../../../../shared/parse/phrases.js';
 import alertEntries from '../lexicon/alerts.json' with { type: 'json' };
 import { fold } from '../grammar.js';
-import { lexiconPhrase } from '../lexicon.js';
+import { conceptEntry } from '../lexicon.js';
 import negatives from '../lexicon/alert-negatives.json' with { type: 'json' };
 import muteTool from '../../../tools/mute-alerts.js';
 
@@ -16,9 +16,7 @@ import muteTool from '../../../tools/mute-alerts.js';
 const CONCEPTS = ['alert', 'mute', 'unmute', 'kind:large_bet', 'kind:player_login', 'kind:settled', 'kind:market', 'kind:approval_pending', 'again', 'refers_back'] as const;
 type AlertConcept = (typeof CONCEPTS)[number];
 /** The words of alerts (lexicon/alerts.json): which alerts, muted or back on, "them" for the last ones. */
-const ALERT_WORDS = phraseTable(z.array(z.strictObject({
-  phrase: lexiconPhrase, concept: z.enum(CONCEPTS), lang: z.enum(['en', 'hi']), example: z.string().min(1).max(200),
-})).parse(alertEntries).map((e) => [fold(e.phrase).trim(), e.concept] as const));
+const ALERT_WORDS = phraseTable(z.array(conceptEntry(z.enum(CONCEPTS))).parse(alertEntries).map((e) => [fold(e.phrase).trim(), e.concept] as const));
 
 /** The alert concepts the folded text says ("large-bet" as "large bet": marks are no words here). */
 export function alertWords(folded: string): ReadonlySet<AlertConcept> {
@@ -59,7 +57,7 @@ function muteFollowUpArgs(folded: string, last: { tool: string; args: Record<str
   if (speechAct(folded, new Set(['mute', 'unmute', 'snooze', 'silence'])) === 'question') return null;
   // "chalu" is read as "open" by the planner's slang ("chalu bets"); back on, it is the alerts'.
   const said = alertWords(folded);
-  if (said.has('unmute') || (wordsOf(folded).includes('open') && said.has('again'))) return { unmute: kind };
+  if (said.has('unmute') || (tokensOf(folded).includes('open') && said.has('again'))) return { unmute: kind };
   const until = untilWords(folded);
   return until && !('problem' in until) ? { kind, ...until } : null;
 }
@@ -106,9 +104,9 @@ function untilWords(folded: string): { at: string } | { forMinutes: number } | {
  * "stop telling me about big bets", "bade bets mat batao": alerts refused in words of their own
  * rather than "mute" (lexicon/alert-negatives.json), a mute when the alerts' kind is said too.
  */
-const NEGATIVE = phraseTable(z.array(z.strictObject({ phrase: lexiconPhrase, lang: z.enum(['en', 'hi']), example: z.string().min(1) }))
+const NEGATIVE = phraseTable(z.array(conceptEntry(z.literal('refuse_alerts')))
   .parse(negatives).map((e) => [fold(e.phrase).trim(), true] as const));
-const refusesAlerts = (folded: string) => matchPhrases(NEGATIVE, wordsOf(folded)).length > 0;
+const refusesAlerts = (folded: string) => matchPhrases(NEGATIVE, tokensOf(folded).filter(isWord)).length > 0;
 
 /** The rule planner's intent for this tool: the words that ask for it, the slots they fill, what a follow-up may change. */
 export default {
