@@ -16,6 +16,8 @@ export const GOLDEN_FILE = 'tests/fixtures/golden.jsonl';
 export const EXPECTED_FAILURES_FILE = `${CASE_DIR}/expected-failures.json`;
 /** The public set is held to this pass rate whatever its list says. */
 export const GOLDEN_MIN_PASS_RATE = 0.95;
+/** The most failing cases, as a share of all of them, the fast path may take without Claude (ClaudeBrain.confident). */
+export const CONFIDENT_WRONG_MAX_SHARE = 0.01;
 
 const entrySchema = z.union([
   z.string().min(1),
@@ -115,6 +117,8 @@ export interface FileVerdict {
   expectedFailed: number;
   /** Failing cases whose last plan was sure enough for the fast path (`CaseResult.confident`). */
   confidentWrong: number;
+  /** Cases, failing or not, whose last plan was that sure: what a key leaves offline. */
+  fastPath: number;
 }
 
 export interface Verdict {
@@ -129,6 +133,8 @@ export interface Verdict {
   caseErrors: Array<{ file: string; id: string; why: string }>;
   /** Set when the golden set passes below GOLDEN_MIN_PASS_RATE. */
   goldenBelowBound: { passed: number; total: number } | null;
+  /** Set when a whole run's confident-wrong share is above CONFIDENT_WRONG_MAX_SHARE (checked only over every case file). */
+  confidentWrongAboveBound: { wrong: number; total: number } | null;
 }
 
 /**
@@ -137,14 +143,15 @@ export interface Verdict {
  * failure.
  */
 export function judge(files: readonly CaseFile[], results: ReadonlyMap<string, CaseResult>, expected: ExpectedFailures, writes: ReadonlySet<string>): Verdict {
-  const verdict: Verdict = { files: [], newlyFailing: [], newlyPassing: [], unaskedChanges: [], caseErrors: [], goldenBelowBound: null };
+  const verdict: Verdict = { files: [], newlyFailing: [], newlyPassing: [], unaskedChanges: [], caseErrors: [], goldenBelowBound: null, confidentWrongAboveBound: null };
   for (const { file, cases } of files) {
     const listed = new Set((expected[file] ?? []).map(entryId));
-    const row: FileVerdict = { file, total: cases.length, passed: 0, expectedFailed: 0, confidentWrong: 0 };
+    const row: FileVerdict = { file, total: cases.length, passed: 0, expectedFailed: 0, confidentWrong: 0, fastPath: 0 };
     for (const c of cases) {
       const result = results.get(c.id);
       if (!result) throw new Error(`${file}: no result for ${c.id}`);
       const why = result.difference;
+      if (result.confident) row.fastPath++;
       const asksForChange = (c.expect.calls ?? []).some((call) => [call.tool].flat().some((t) => writes.has(t)));
       const unasked = asksForChange ? [] : (result.tools ?? []).filter((t) => writes.has(t));
       if (unasked.length > 0) verdict.unaskedChanges.push({ file, id: c.id, tools: unasked });
@@ -165,7 +172,7 @@ export function judge(files: readonly CaseFile[], results: ReadonlyMap<string, C
 }
 
 export const failedRun = (v: Verdict): boolean =>
-  v.newlyFailing.length > 0 || v.unaskedChanges.length > 0 || v.caseErrors.length > 0 || v.goldenBelowBound !== null;
+  v.newlyFailing.length > 0 || v.unaskedChanges.length > 0 || v.caseErrors.length > 0 || v.goldenBelowBound !== null || v.confidentWrongAboveBound !== null;
 
 /**
  * The list less what now passes and what no longer exists, for the files that ran; never more.
@@ -207,6 +214,22 @@ const pct = (n: number, d: number) => `${d === 0 ? '0.0' : ((100 * n) / d).toFix
 /** `confident-wrong: N of M cases (x.x%)`: failing cases planned sure enough to skip the model, of all cases. */
 export const formatConfidentWrong = (wrong: number, total: number): string => `confident-wrong: ${wrong} of ${total} cases (${pct(wrong, total)})`;
 
+/** Every file's counts added up. */
+export const totalOf = (files: readonly FileVerdict[]): Omit<FileVerdict, 'file'> => files.reduce((s, f) => ({
+  total: s.total + f.total, passed: s.passed + f.passed, expectedFailed: s.expectedFailed + f.expectedFailed,
+  confidentWrong: s.confidentWrong + f.confidentWrong, fastPath: s.fastPath + f.fastPath,
+}), { total: 0, passed: 0, expectedFailed: 0, confidentWrong: 0, fastPath: 0 });
+
+/**
+ * The confident-wrong bound, judged once every case file has run (a file alone is too small a
+ * sample): a verdict with `confidentWrongAboveBound` set when the share is over the bound.
+ */
+export function withConfidenceBound(v: Verdict): Verdict {
+  const all = totalOf(v.files);
+  return all.total > 0 && all.confidentWrong > all.total * CONFIDENT_WRONG_MAX_SHARE
+    ? { ...v, confidentWrongAboveBound: { wrong: all.confidentWrong, total: all.total } } : v;
+}
+
 /** A line a file and one for all of them: passes, failures (expected ones), confident-wrong. */
 export function formatVerdictTable(v: Verdict): string[] {
   const width = Math.max(...v.files.map((f) => f.file.length), 3);
@@ -214,14 +237,13 @@ export function formatVerdictTable(v: Verdict): string[] {
     const failed = f.total - f.passed;
     return `${name.padEnd(width)}  ${`${f.passed}/${f.total}`.padStart(9)} passed  ${String(failed).padStart(4)} failed (${f.expectedFailed} expected)  ${formatConfidentWrong(f.confidentWrong, f.total)}`;
   };
-  const all = v.files.reduce((s, f) => ({
-    total: s.total + f.total, passed: s.passed + f.passed, expectedFailed: s.expectedFailed + f.expectedFailed, confidentWrong: s.confidentWrong + f.confidentWrong,
-  }), { total: 0, passed: 0, expectedFailed: 0, confidentWrong: 0 });
+  const all = totalOf(v.files);
   const failed = all.total - all.passed;
   return [
     ...v.files.map((f) => line(f.file, f)),
     line('all', all),
     `${all.confidentWrong} of the ${failed} failing cases were planned at or above the fast-path confidence (ClaudeBrain.confident): a key would not have sent them to Claude`,
+    `fast path: ${all.fastPath} of ${all.total} cases (${pct(all.fastPath, all.total)}) planned that sure, ${pct(all.confidentWrong, all.fastPath)} of them wrong`,
   ];
 }
 

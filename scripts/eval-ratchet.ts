@@ -22,7 +22,7 @@ import { z } from 'zod';
 import { type CaseResult, type EvalCase, runEval } from './eval-harness.js';
 import {
   EXPECTED_FAILURES_FILE, type ExpectedFailures, GOLDEN_MIN_PASS_RATE, baseline, duplicateIds, failedRun, formatExpectedFailures,
-  formatVerdictTable, judge, listCaseFiles, parseExpectedFailures, readCaseFiles, shardByClock, staleEntries, tightened,
+  formatVerdictTable, judge, withConfidenceBound, CONFIDENT_WRONG_MAX_SHARE, listCaseFiles, parseExpectedFailures, readCaseFiles, shardByClock, staleEntries, tightened,
 } from './eval-expected.js';
 import type { ShardMessage } from './eval-shard.js';
 import { RulePlanner } from '../src/main/assistant/planner/rule-planner.js';
@@ -136,7 +136,9 @@ const writes: ReadonlySet<string> = new Set(TOOL_MODULES.filter((m) => m.isDestr
 let list = expected;
 if (values.baseline) list = baseline(expected, files!, results);
 else if (values.update) list = tightened(expected, files!, results);
-const verdict = judge(files!, results, list, writes);
+const judged = judge(files!, results, list, writes);
+// The bound is of the whole set: a run of some files only reports the share.
+const verdict = chosen.length === 0 ? withConfidenceBound(judged) : judged;
 
 const out: string[] = [`eval:ratchet: ${all.length} cases in ${files!.length} files, ${seconds} s, ${shards.length} runner${shards.length === 1 ? '' : 's'}`];
 out.push(...formatVerdictTable(verdict));
@@ -155,6 +157,10 @@ if (verdict.goldenBelowBound) {
   const { passed, total } = verdict.goldenBelowBound;
   out.push(`GOLDEN SET BELOW ${GOLDEN_MIN_PASS_RATE * 100}%: ${passed}/${total}`);
 }
+if (verdict.confidentWrongAboveBound) {
+  const { wrong, total } = verdict.confidentWrongAboveBound;
+  out.push(`CONFIDENT-WRONG ABOVE ${CONFIDENT_WRONG_MAX_SHARE * 100}%: ${wrong} of ${total} cases`);
+}
 const hint = values.update ? 'removed from the list' : `remove it from ${EXPECTED_FAILURES_FILE} (npm run eval:ratchet -- --update does)`;
 if (!values.baseline) for (const p of verdict.newlyPassing) out.push(`newly passing ${p.file} ${p.id}: ${hint}`);
 for (const s of staleEntries(expected, files!)) {
@@ -172,7 +178,7 @@ if (values.update || values.baseline) {
 }
 const bad = failedRun(verdict);
 out.push(bad
-  ? `eval:ratchet: FAILED — ${verdict.newlyFailing.length} newly failing, ${verdict.unaskedChanges.length} unasked changes, ${verdict.caseErrors.length} case errors${verdict.goldenBelowBound ? ', golden set below its bound' : ''}`
+  ? `eval:ratchet: FAILED — ${verdict.newlyFailing.length} newly failing, ${verdict.unaskedChanges.length} unasked changes, ${verdict.caseErrors.length} case errors${verdict.goldenBelowBound ? ', golden set below its bound' : ''}${verdict.confidentWrongAboveBound ? ', confident-wrong above its bound' : ''}`
   : `eval:ratchet: ok${verdict.newlyPassing.length > 0 && !values.update && !values.baseline ? ` (${verdict.newlyPassing.length} newly passing: tighten the list)` : ''}`);
 process.stdout.write(`${out.join('\n')}\n`);
 process.exit(bad ? 1 : 0);

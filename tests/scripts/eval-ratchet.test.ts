@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { type CaseResult, type EvalCase, evalCaseSchema } from '../../scripts/eval-harness.js';
 import {
   type CaseFile, type ExpectedFailures, GOLDEN_FILE, baseline, duplicateIds, failedRun, formatConfidentWrong, formatExpectedFailures,
-  formatVerdictTable, judge, parseExpectedFailures, shardByClock, staleEntries, tightened,
+  formatVerdictTable, judge, parseExpectedFailures, withConfidenceBound, shardByClock, staleEntries, tightened,
 } from '../../scripts/eval-expected.js';
 
 const WRITES = new Set(['agent.editLimit', 'agent.settlePlayer']);
@@ -30,8 +30,8 @@ describe('judge', () => {
     expect(v.newlyFailing).toEqual([{ file: PNL, id: 'p4', why: 'action: expected tools, got clarify' }]);
     expect(v.newlyPassing).toEqual([{ file: PNL, id: 'p3' }]);
     expect(v.files).toEqual([
-      { file: PNL, total: 4, passed: 2, expectedFailed: 1, confidentWrong: 1 },
-      { file: LIMITS, total: 1, passed: 1, expectedFailed: 0, confidentWrong: 0 },
+      { file: PNL, total: 4, passed: 2, expectedFailed: 1, confidentWrong: 1, fastPath: 3 },
+      { file: LIMITS, total: 1, passed: 1, expectedFailed: 0, confidentWrong: 0, fastPath: 1 },
     ]);
     expect(failedRun(v)).toBe(true);
   });
@@ -70,6 +70,19 @@ describe('judge', () => {
     const lines = formatVerdictTable(v);
     expect(lines[0]).toMatch(/^tests\/fixtures\/eval\/pnl\.jsonl .* confident-wrong: 1 of 4 cases \(25\.0%\)$/);
     expect(lines[2]).toMatch(/^all .* 2 failed \(2 expected\) .*confident-wrong: 2 of 5 cases \(40\.0%\)$/);
+    expect(lines.at(-1)).toBe('fast path: 5 of 5 cases (100.0%) planned that sure, 40.0% of them wrong');
+  });
+
+  it('fails a whole run whose confident-wrong share is over 1%, and not one at 1%', () => {
+    const many: CaseFile = { file: PNL, cases: Array.from({ length: 200 }, (_, i) => evalCase(`c${i}`)) };
+    const run = (sure: number) => byId(...many.cases.map((c, i) => (i < sure ? fails(c.id, { confident: true }) : i < 10 ? fails(c.id) : passes(c.id))));
+    const listed = { [PNL]: many.cases.slice(0, 10).map((c) => c.id) };
+    const atBound = withConfidenceBound(judge([many], run(2), listed, WRITES));
+    expect(atBound.confidentWrongAboveBound).toBeNull();
+    expect(failedRun(atBound)).toBe(false);
+    const over = withConfidenceBound(judge([many], run(3), listed, WRITES));
+    expect(over.confidentWrongAboveBound).toEqual({ wrong: 3, total: 200 });
+    expect(failedRun(over)).toBe(true);
   });
 });
 

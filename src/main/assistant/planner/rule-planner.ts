@@ -7,6 +7,7 @@
 import { DEFINITION_INTENT } from '../glossary.js';
 import { definitionAsked } from './definition.js';
 import { HOW_TO_INTENT, explains, questionKind } from './question-kind.js';
+import { type Evidence, withGuesses } from './confidence.js';
 import type { Decision } from '../../../shared/contracts/assistant.js';
 import type { ToolModule } from '../../tools/define.js';
 import { TOOL_MODULES } from '../../tools/index.js';
@@ -466,7 +467,8 @@ export class RulePlanner implements Planner {
   readonly name = 'rules';
 
   plan(given: PlannerInput): Decision {
-    return unansweredClause(this.planWhole(given), given);
+    const decision = unansweredClause(this.planWhole(given), given);
+    return withGuesses(decision, evidenceOf(decision, given));
   }
 
   private planWhole(given: PlannerInput): Decision {
@@ -1126,6 +1128,22 @@ export class RulePlanner implements Planner {
  * path, so a key sends it to Claude. A clause is answered when a tool it asks for (or a change's
  * read twin) is among the calls.
  */
+/** What the planner knows of the whole message beside its plan, for the guess rules (confidence.ts). */
+function evidenceOf(decision: Decision, input: PlannerInput): Evidence {
+  const whole = read(input.text, input.today, KNOWN_WORDS);
+  const carried = fold(JSON.stringify(decision.calls.map((c) => c.args)));
+  return {
+    act: speechAct(whole.folded, ORDER_VERBS),
+    triggered: new Set(triggered(whole).map((i) => i.id)),
+    writes: WRITE_INTENT_IDS,
+    twins: TWINS,
+    unusedNames: whole.names.map((n) => fold(n.text)).filter((n) => !carried.includes(n)),
+    followsUp: (input.context.lastCalls ?? []).length > 0,
+  };
+}
+const WRITE_INTENT_IDS: ReadonlySet<string> = new Set(INTENTS.filter(isWrite).map((i) => i.id));
+const TWINS: ReadonlyMap<string, string> = new Map(INTENTS.flatMap((i) => (i.asQuestion ? [[i.id, i.asQuestion] as const] : [])));
+
 export function unansweredClause(decision: Decision, input: PlannerInput): Decision {
   if (decision.action !== 'tools' || decision.confidence < 0.85) return decision;
   const planned = new Set(decision.calls.map((c) => c.tool));

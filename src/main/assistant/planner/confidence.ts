@@ -1,0 +1,67 @@
+/**
+ * When a plan is the planner's guess. A plan's confidence decides who answers with a key: at or
+ * above the fast path (FAST_PATH_CONFIDENCE; 0.9 for a clarify or a direct answer) it runs offline,
+ * below it Claude reads the message. The rules here each name a way the rules' plan is known to be
+ * unsure, measured over the eval's cases (docs/eval.md, "Confidence"), and lower it below the fast
+ * path; offline the plan is still what runs. Each rule reads only the evidence the planner already
+ * has: the message's speech act, the intents its words trigger, and what of it no call carries.
+ */
+import type { Decision } from '../../../shared/contracts/assistant.js';
+import type { SpeechAct } from './speech-act.js';
+
+/** What the planner knows of the whole message beside its plan. */
+export interface Evidence {
+  /** The message's speech act, as the rules read it. */
+  act: SpeechAct;
+  /** Every intent the message's words trigger, whether or not the plan used it. */
+  triggered: ReadonlySet<string>;
+  /** Intents whose tool writes. */
+  writes: ReadonlySet<string>;
+  /** Each write intent's read twin ("has Rahul paid?" reads what "Rahul paid" would record). */
+  twins: ReadonlyMap<string, string>;
+  /** Runs of words the planner read as names that no planned call carries. */
+  unusedNames: readonly string[];
+  /** The conversation had a plan before this one: a follow-up leans on it, which the words alone do not show. */
+  followsUp: boolean;
+}
+
+export interface Guess {
+  id: string;
+  /** Why a plan so made is unsure, for the decision's notes and the docs. */
+  why: string;
+  applies(decision: Decision, evidence: Evidence): boolean;
+}
+
+/** The confidence a guessed plan gets: below the fast path for every action. */
+export const GUESSED = 0.75;
+
+const intentsOf = (decision: Decision): string[] => decision.intent.split('+');
+
+export const GUESSES: readonly Guess[] = Object.freeze([
+  {
+    id: 'clarify_beside_request',
+    why: 'it asks for a detail of one request while the words ask for another too ("make the pnl pdf and send it to me")',
+    applies: (d, e) => d.action === 'clarify' && e.triggered.size > 1
+      && [...e.triggered].some((i) => !intentsOf(d).includes(i) && !intentsOf(d).some((own) => e.twins.get(own) === i)),
+  },
+  {
+    id: 'statement_read_as_history',
+    why: 'a statement of something done ("Sneha paid 15k cash") is read as the history of it: it may be asking for it to be recorded',
+    applies: (d, e) => d.action === 'tools' && e.act === 'statement' && d.calls.length > 0
+      && intentsOf(d).every((i) => [...e.twins.values()].includes(i)),
+  },
+  {
+    id: 'name_left_unread',
+    why: 'words read as a name are carried by no call: the plan answers a message with a part it did not read ("the India match and the tennis")',
+    applies: (d, e) => d.action === 'tools' && !e.followsUp && e.unusedNames.length > 0,
+  },
+]);
+
+/** The decision with its confidence lowered below the fast path when a guess rule applies, the rule named in its notes. */
+export function withGuesses(decision: Decision, evidence: Evidence): Decision {
+  if (decision.confidence <= GUESSED) return decision;
+  const guess = GUESSES.find((g) => g.applies(decision, evidence));
+  if (!guess) return decision;
+  const notes = [decision.notes, `guess: ${guess.id}`].filter(Boolean).join('; ');
+  return { ...decision, confidence: GUESSED, notes };
+}

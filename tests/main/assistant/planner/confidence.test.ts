@@ -1,0 +1,58 @@
+// The guess rules (planner/confidence.ts): each way a rules plan is known to be unsure puts it
+// below the fast path, named in its notes; what the plan does stays the same.
+import { describe, expect, it } from 'vitest';
+import { ClaudeBrain } from '../../../../src/main/assistant/claude/brain.js';
+import { GUESSED, GUESSES, withGuesses } from '../../../../src/main/assistant/planner/confidence.js';
+import { RulePlanner } from '../../../../src/main/assistant/planner/rule-planner.js';
+import { EMPTY_CONTEXT, type PlannerInput } from '../../../../src/main/assistant/planner/types.js';
+import type { Decision } from '../../../../src/shared/contracts/assistant.js';
+
+const planner = new RulePlanner();
+const plan = (text: string, over: Partial<PlannerInput> = {}) => planner.plan({
+  requestId: 'r1', text, page: { path: '/agent/dashboard', query: {} }, today: '2026-11-20', role: 'agent', context: EMPTY_CONTEXT, ...over,
+});
+const guessOf = (d: Decision) => /guess: (\w+)/.exec(d.notes ?? '')?.[1] ?? null;
+
+describe('a plan the rules guess at', () => {
+  it('is below the fast path when a change asks a detail while the words ask for another request too', () => {
+    const d = plan('last week ka per player pnl excel bana ke mujhe bhej do');
+    expect(d.action).toBe('clarify');
+    expect(guessOf(d)).toBe('clarify_beside_request');
+    expect(ClaudeBrain.confident(d)).toBe(false);
+  });
+
+  it('is below the fast path when a statement of a payment is read as the payments made', () => {
+    const d = plan('sneha paid 15k cash this morning');
+    expect(d.calls.map((c) => c.tool)).toEqual(['agent.getSettlementHistory']);
+    expect(guessOf(d)).toBe('statement_read_as_history');
+    expect(d.confidence).toBe(GUESSED);
+  });
+
+  it('is below the fast path when words read as a name are carried by no call', () => {
+    const d = plan('exposure on Ind v Aus and on the tennis');
+    expect(d.calls).toHaveLength(1);
+    expect(guessOf(d)).toBe('name_left_unread');
+    expect(ClaudeBrain.confident(d)).toBe(false);
+  });
+
+  it('leaves a plan that reads every word sure', () => {
+    for (const text of ['show my pnl', "what is Rahul Sharma's credit limit", 'top 5 markets by exposure today', 'settle Rahul Sharma fully']) {
+      const d = plan(text);
+      expect(guessOf(d), text).toBeNull();
+      expect(ClaudeBrain.confident(d), text).toBe(true);
+    }
+  });
+
+  it('leaves a follow-up alone: it leans on the conversation, not on its words', () => {
+    const context = { ...EMPTY_CONTEXT, lastCalls: [{ tool: 'agent.getPnL', args: { from: '2026-11-20', to: '2026-11-20' } }], lastIntent: 'pnl' };
+    expect(guessOf(plan('and for the tennis', { context }))).not.toBe('name_left_unread');
+  });
+
+  it('never raises a confidence, and names each rule once', () => {
+    const low: Decision = { request_id: 'r', intent: 'pnl', action: 'tools', calls: [{ tool: 'agent.getPnL', args: {} }], confidence: 0.5 };
+    const evidence = { act: 'statement' as const, triggered: new Set(['pnl', 'take']), writes: new Set<string>(), twins: new Map([['settle', 'pnl']]), unusedNames: ['x'], followsUp: false };
+    expect(withGuesses(low, evidence)).toBe(low);
+    expect(withGuesses({ ...low, confidence: 0.9 }, evidence).confidence).toBe(GUESSED);
+    expect(new Set(GUESSES.map((g) => g.id)).size).toBe(GUESSES.length);
+  });
+});
