@@ -62,6 +62,21 @@ function readOf(folded: string): Read {
 /** The text's tokens, as the one tokenizer reads them. */
 export const tokensIn = (folded: string): readonly string[] => readOf(folded).tokens;
 
+const FIGURE = new Set('0123456789');
+/**
+ * A token's leading figures and the letters typed on to them: "6pm" is 6 and "pm", "30mins" 30 and
+ * "mins", "10" 10 and nothing. The tokenizer keeps letters and digits typed together as one word.
+ */
+export function figuresAndRest(token: string | undefined): { figures: string; rest: string } {
+  const t = token ?? '';
+  let i = 0;
+  while (i < t.length && FIGURE.has(t[i]!)) i++;
+  return { figures: t.slice(0, i), rest: t.slice(i) };
+}
+
+/** Whether a token is figures only ("10", "2026"). */
+export const isFigures = (t: string | undefined): boolean => t !== undefined && t !== '' && figuresAndRest(t).rest === '';
+
 /** Where a concept is said in the folded text: its phrases longest first, never overlapping. */
 export function found(folded: string, concept: string): readonly PhraseMatch<string>[] {
   const read = readOf(folded);

@@ -5,15 +5,14 @@ import type { PlannedCall, ToolPlanning } from '../types.js';
 import type { Reading } from '../grammar.js';
 import { speechAct } from '../speech-act.js';
 import hedgeTool from '../../../tools/place-hedge-bet.js';
-import { found, holds, means, ruleAt, tokensIn } from './concepts.js';
+import { figuresAndRest, found, holds, isFigures, means, ruleAt, tokensIn } from './concepts.js';
 
 const OUTCOME_CUES: ReadonlySet<string> = new Set(['on', 'back', 'backing', 'lay', 'laying']);
 
 const FIXTURE_CUES: ReadonlySet<string> = new Set(['in', 'of']);
 
-const isFigure = (t: string | undefined) => t !== undefined && t !== '' && [...t].every((c) => c >= '0' && c <= '9');
 /** A word that opens with a figure ("10k", "5"): the stake, not a name. */
-const opensWithFigure = (t: string | undefined) => isWord(t) && isFigure(t[0]);
+const opensWithFigure = (t: string | undefined) => isWord(t) && figuresAndRest(t).figures !== '';
 
 /**
  * "on the draw", "back over 2.5", "draw pe", "over 2.5 ko back": an outcome that is a word of the
@@ -26,9 +25,9 @@ function marketOutcome(folded: string): string | null {
   for (const m of found(folded, 'hedge:outcome')) {
     let to = m.to;
     // "over 2.5": the line's figures and points, typed together.
-    if (means(tokens[m.from], 'hedge:line') && spaced(to) && isFigure(tokens[to])) {
+    if (means(tokens[m.from], 'hedge:line') && spaced(to) && isFigures(tokens[to])) {
       let end = to + 1;
-      while (end < tokens.length && !spaced(end) && (isFigure(tokens[end]) || tokens[end] === '.')) end++;
+      while (end < tokens.length && !spaced(end) && (isFigures(tokens[end]) || tokens[end] === '.')) end++;
       while (tokens[end - 1] === '.') end--;
       to = end;
     }
