@@ -6,7 +6,7 @@
  * an intent module asks of concepts, never of patterns.
  */
 import { z } from 'zod';
-import { type PhraseMatch, type PhraseTable, isWord, matchPhrases, phraseTable, tokensOf } from '../../../../shared/parse/phrases.js';
+import { type PhraseMatch, type PhraseTable, isWord, matchPhrases, phraseTable, tokenSpans } from '../../../../shared/parse/phrases.js';
 import { type SpeechEntry, type SpeechRule, entrySchema, ruleSchema } from '../lexicon.js';
 import betEntries from '../lexicon/intents/bets.json' with { type: 'json' };
 import findEntries from '../lexicon/intents/find.json' with { type: 'json' };
@@ -42,7 +42,7 @@ const BUILT_IN: Readonly<Record<string, (t: string) => boolean>> = {
   '?': (t) => t === '?',
 };
 
-interface Read { readonly tokens: readonly string[]; readonly last: number; readonly found: Map<string, readonly PhraseMatch<string>[]> }
+interface Read { readonly spans: ReadonlyArray<{ token: string; start: number; end: number }>; readonly tokens: readonly string[]; readonly last: number; readonly found: Map<string, readonly PhraseMatch<string>[]> }
 
 const MEMO = new Map<string, Read>();
 /** Every intent asks of the same text many times a turn: its tokens and the concepts found are kept. */
@@ -50,10 +50,11 @@ function readOf(folded: string): Read {
   let read = MEMO.get(folded);
   if (!read) {
     if (MEMO.size > 2000) MEMO.clear();
-    const tokens = tokensOf(folded);
+    const spans = tokenSpans(folded);
+    const tokens = spans.map((s) => s.token);
     let last = tokens.length;
     while (last > 0 && !isWord(tokens[last - 1])) last--;
-    read = { tokens, last, found: new Map() };
+    read = { spans, tokens, last, found: new Map() };
     MEMO.set(folded, read);
   }
   return read;
@@ -61,6 +62,12 @@ function readOf(folded: string): Read {
 
 /** The text's tokens, as the one tokenizer reads them. */
 export const tokensIn = (folded: string): readonly string[] => readOf(folded).tokens;
+
+/** The text's tokens with where each stands. */
+export const spansOf = (folded: string) => readOf(folded).spans;
+
+/** A word that opens with a figure ("10k", "5"): an amount or a count, never a name. */
+export const opensWithFigure = (t: string | undefined): boolean => isWord(t) && figuresAndRest(t).figures !== '';
 
 const FIGURE = new Set('0123456789');
 /**
@@ -93,6 +100,12 @@ export function found(folded: string, concept: string): readonly PhraseMatch<str
 
 /** Whether the folded text says the concept anywhere. */
 export const said = (folded: string, concept: string): boolean => found(folded, concept).length > 0;
+
+/** Whether whitespace stands between token i and the one before it ("6 pm", not "6pm" nor "18:30"). */
+export function spacedBefore(folded: string, i: number): boolean {
+  const spans = spansOf(folded);
+  return i > 0 && i < spans.length && spans[i]!.start > spans[i - 1]!.end;
+}
 
 /** Whether a word (a token, not a phrase) stands for the concept. */
 export const means = (word: string | undefined, concept: string): boolean => word !== undefined && (TABLES.get(concept)?.phrases.has(word) ?? false);
