@@ -35,10 +35,13 @@ const TABLES: ReadonlyMap<string, PhraseTable<string>> = (() => {
   return new Map([...byConcept].map(([concept, list]) => [concept, phraseTable(list)]));
 })();
 
-/** The concepts every rule may name besides the lexicons': any word, a word with a digit, a question mark. */
+const FIGURE = new Set('0123456789');
+
+/** The concepts every rule may name besides the lexicons': any word, a word of letters only, a word with a digit, a question mark. */
 const BUILT_IN: Readonly<Record<string, (t: string) => boolean>> = {
   any: isWord,
-  number: (t) => isWord(t) && [...t].some((c) => c >= '0' && c <= '9'),
+  word: (t) => isWord(t) && ![...t].some((c) => FIGURE.has(c)),
+  number: (t) => isWord(t) && [...t].some((c) => FIGURE.has(c)),
   '?': (t) => t === '?',
 };
 
@@ -69,7 +72,6 @@ export const spansOf = (folded: string) => readOf(folded).spans;
 /** A word that opens with a figure ("10k", "5"): an amount or a count, never a name. */
 export const opensWithFigure = (t: string | undefined): boolean => isWord(t) && figuresAndRest(t).figures !== '';
 
-const FIGURE = new Set('0123456789');
 /**
  * A token's leading figures and the letters typed on to them: "6pm" is 6 and "pm", "30mins" 30 and
  * "mins", "10" 10 and nothing. The tokenizer keeps letters and digits typed together as one word.
