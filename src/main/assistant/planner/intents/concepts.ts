@@ -109,6 +109,12 @@ export function spacedBefore(folded: string, i: number): boolean {
   return i > 0 && i < spans.length && spans[i]!.start > spans[i - 1]!.end;
 }
 
+/** Whether token i was typed right on to the one before it ("18:30", "2.5"). */
+export function gluedBefore(folded: string, i: number): boolean {
+  const spans = spansOf(folded);
+  return i > 0 && i < spans.length && spans[i]!.start === spans[i - 1]!.end;
+}
+
 /** Whether a word (a token, not a phrase) stands for the concept. */
 export const means = (word: string | undefined, concept: string): boolean => word !== undefined && (TABLES.get(concept)?.phrases.has(word) ?? false);
 

@@ -4,8 +4,8 @@ import { ask, hasAny } from '../slots.js';
 import { speechAct } from '../speech-act.js';
 import type { ToolPlanning } from '../types.js';
 import { z } from 'zod';
-import { isWord, matchPhrases, phraseTable, tokenSpans, tokensOf } from '../../../../shared/parse/phrases.js';
-import { figuresAndRest, found, isFigures, means, tokensIn } from './concepts.js';
+import { isWord, matchPhrases, phraseTable, tokensOf } from '../../../../shared/parse/phrases.js';
+import { figuresAndRest, found, gluedBefore, isFigures, means, tokensIn } from './concepts.js';
 import alertEntries from '../lexicon/alerts.json' with { type: 'json' };
 import { fold } from '../grammar.js';
 import { conceptEntry } from '../lexicon.js';
@@ -106,13 +106,15 @@ function spanAt(tokens: readonly string[], i: number): Span | null {
 }
 
 /** A time of day at token i: "6pm", "18:30", "6 p m", "6 baje"; `needsMeridiem` when no "till" came before it. */
-function clockAt(tokens: readonly string[], glued: (i: number) => boolean, i: number, needsMeridiem: boolean): { hour: number; minute: number; meridiem: string | null } | null {
-  let { figures, rest } = figuresAndRest(tokens[i]);
+function clockAt(folded: string, i: number, needsMeridiem: boolean): { hour: number; minute: number; meridiem: string | null } | null {
+  const tokens = tokensIn(folded);
+  const { figures } = figuresAndRest(tokens[i]);
+  let { rest } = figuresAndRest(tokens[i]);
   if (figures.length < 1 || figures.length > 2) return null;
   const hour = Number(figures);
   let minute = 0;
   let end = i + 1;
-  if (rest === '' && (tokens[end] === ':' || tokens[end] === '.') && glued(end) && glued(end + 1)) {
+  if (rest === '' && (tokens[end] === ':' || tokens[end] === '.') && gluedBefore(folded, end) && gluedBefore(folded, end + 1)) {
     const after = figuresAndRest(tokens[end + 1]);
     if (after.figures.length === 2) {
       minute = Number(after.figures);
@@ -132,8 +134,6 @@ function clockAt(tokens: readonly string[], glued: (i: number) => boolean, i: nu
 /** "till 6pm", "until 18:30", "6 baje tak", "for 2 hours", "for 30 mins", "1 hr", "2 ghante ke liye". */
 function untilWords(folded: string): { at: string } | { forMinutes: number } | { problem: string } | null {
   const tokens = tokensIn(folded);
-  const spans = tokenSpans(folded);
-  const glued = (i: number) => i > 0 && i < spans.length && spans[i]!.start === spans[i - 1]!.end;
   const span = tokens.map((_, i) => spanAt(tokens, i)).find((s) => s !== null);
   if (span) {
     const raw = span.count ?? 'one';
@@ -141,8 +141,8 @@ function untilWords(folded: string): { at: string } | { forMinutes: number } | {
     const minutes = Math.round(means(span.unit, 'mute:hour') ? n * 60 : n);
     return minutes >= 1 && minutes <= 7 * 24 * 60 ? { forMinutes: minutes } : { problem: 'For how long? I mute alerts for up to a week, or until you unmute them.' };
   }
-  const clock = found(folded, 'mute:till').map((m) => clockAt(tokens, glued, m.to, false)).find((c) => c !== null)
-    ?? tokens.map((_, i) => clockAt(tokens, glued, i, true)).find((c) => c !== null);
+  const clock = found(folded, 'mute:till').map((m) => clockAt(folded, m.to, false)).find((c) => c !== null)
+    ?? tokens.map((_, i) => clockAt(folded, i, true)).find((c) => c !== null);
   if (!clock) return null;
   const { hour, minute, meridiem } = clock;
   if (minute > 59 || hour > 23 || ((meridiem === 'am' || meridiem === 'pm') && (hour === 0 || hour > 12))) return { problem: 'Until what time? Say it like "till 6pm".' };

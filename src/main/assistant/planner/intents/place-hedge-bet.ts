@@ -5,23 +5,21 @@ import type { PlannedCall, ToolPlanning } from '../types.js';
 import type { Reading } from '../grammar.js';
 import { speechAct } from '../speech-act.js';
 import hedgeTool from '../../../tools/place-hedge-bet.js';
-import { figuresAndRest, found, holds, isFigures, means, ruleAt, tokensIn } from './concepts.js';
+import { found, holds, isFigures, means, opensWithFigure, ruleAt, spacedBefore, spansOf, tokensIn } from './concepts.js';
 
 const OUTCOME_CUES: ReadonlySet<string> = new Set(['on', 'back', 'backing', 'lay', 'laying']);
 
 const FIXTURE_CUES: ReadonlySet<string> = new Set(['in', 'of']);
 
-/** A word that opens with a figure ("10k", "5"): the stake, not a name. */
-const opensWithFigure = (t: string | undefined) => isWord(t) && figuresAndRest(t).figures !== '';
 
 /**
  * "on the draw", "back over 2.5", "draw pe", "over 2.5 ko back": an outcome that is a word of the
  * market (its line with it), with a cue before it or, in Hindi, after it. Null when none is said so.
  */
 function marketOutcome(folded: string): string | null {
-  const spans = tokenSpans(folded);
+  const spans = spansOf(folded);
   const tokens = tokensIn(folded);
-  const spaced = (i: number) => i > 0 && i < spans.length && spans[i]!.start > spans[i - 1]!.end;
+  const spaced = (i: number) => spacedBefore(folded, i);
   for (const m of found(folded, 'hedge:outcome')) {
     let to = m.to;
     // "over 2.5": the line's figures and points, typed together.
@@ -63,7 +61,7 @@ const nameThen = (folded: string, name: string, concept: string) => {
 
 /** The tokens [from, to) each amount the folded text has stands on: a stake as the amount reader reads it. */
 function stakesIn(folded: string): Array<{ from: number; to: number }> {
-  const spans = tokenSpans(folded);
+  const spans = spansOf(folded);
   return findAmounts(folded).map((a) => {
     const from = spans.findIndex((s) => s.start >= a.start);
     const to = spans.findIndex((s) => s.start >= a.end);

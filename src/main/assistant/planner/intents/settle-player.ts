@@ -3,12 +3,10 @@ import { amountRefusal } from '../../../../shared/parse/amount.js';
 import { BULK, PAID_IN_FULL, ask, hasAny } from '../slots.js';
 import { ORDER_MARKER, supposes } from '../speech-act.js';
 import type { ToolPlanning } from '../types.js';
-import { matchPhrases, phraseTable, tokensOf } from '../../../../shared/parse/phrases.js';
 import { found, holds, said, tokensIn } from './concepts.js';
 
 /** "how much do I have to pay Vikram", "what must Karan pay": a payment still owed, not one that happened. */
-const OWED_STILL = phraseTable([['have to', true], ['has to', true], ['must', true], ['gotta', true], ['got to', true], ['supposed to', true], ['due to', true]] as const);
-const owedStill = (folded: string) => matchPhrases(OWED_STILL, tokensOf(folded)).length > 0;
+const owedStill = (folded: string) => said(folded, 'settle:owed_still');
 
 /** "did he settle last week or not": "or not" closing the question asks what happened, it says no "not" of its own. */
 function stillOwed(folded: string): boolean {
