@@ -7,10 +7,11 @@ import { speechAct } from '../speech-act.js';
 import hedgeTool from '../../../tools/place-hedge-bet.js';
 import { found, holds, isFigures, means, opensWithFigure, ruleAt, spacedBefore, spansOf, tokensIn } from './concepts.js';
 
-const OUTCOME_CUES: ReadonlySet<string> = new Set(['on', 'back', 'backing', 'lay', 'laying']);
+/** "on X", "back X", "lay X": the word before a name that makes it the outcome. */
+const cuesOutcome = (before: string | null) => before !== null && means(before, 'hedge:outcome_cue');
 
+/** "in X", "of X": the word before a name that makes it the match. */
 const FIXTURE_CUES: ReadonlySet<string> = new Set(['in', 'of']);
-
 
 /**
  * "on the draw", "back over 2.5", "draw pe", "over 2.5 ko back": an outcome that is a word of the
@@ -101,7 +102,7 @@ function fillHedge(s: Slots) {
   const r = s.r;
   const market = marketOutcome(r.folded);
   const outcomeName = (market === 'draw' ? 'the draw' : market)
-    ?? r.names.find((n) => n.before !== null && OUTCOME_CUES.has(n.before) && !afterBookWord(r.folded, n.text))?.text
+    ?? r.names.find((n) => cuesOutcome(n.before) && !afterBookWord(r.folded, n.text))?.text
     // Hindi puts the cue after: "india pe back karo", "15k australia par", "australia back karo 25k".
     ?? r.names.find((n) => nameThen(r.folded, n.text, 'hedge:cue_after'))?.text
     ?? r.names.find((n) => stakedName(r.folded, n.text))?.text
@@ -173,7 +174,7 @@ export function planHedgeFollowUp(r: Reading, last: PlannedCall): PlannedCall | 
   if (last.tool !== hedgeTool.name || r.amounts.length > 0 || r.tokens.length > 8 || r.fixture !== null) return null;
   const sides = new Set([...r.words].flatMap((w) => (SIDE_WORDS[w] ? [SIDE_WORDS[w]] : [])));
   const side = sides.size === 1 ? [...sides][0]! : null;
-  const outcome = r.names.find((n) => n.before !== null && OUTCOME_CUES.has(n.before))?.text ?? null;
+  const outcome = r.names.find((n) => cuesOutcome(n.before))?.text ?? null;
   if ((side === null && outcome === null) || r.names.length > (outcome === null ? 0 : 1)) return null;
   if (speechAct(r.folded, HEDGE_VERBS) === 'question') return null;
   if (side === last.args.side && outcome === null) return null;
