@@ -5,6 +5,7 @@ import { BULK, TOP_UP, ask, hasAny, newValueOf } from '../slots.js';
 import { type Reading, isGrammarWord } from '../grammar.js';
 import { ORDER_MARKER } from '../speech-act.js';
 import type { ToolPlanning } from '../types.js';
+import { means, opensWithFigure, ruleAt, said, spacedBefore, tokensIn } from './concepts.js';
 
 
 /** Verbs of a limit change; "make" only counts beside a limit word, so it is no vocabulary of its own. */
@@ -33,13 +34,10 @@ const LIMIT_AS_SAID: ReadonlySet<string> = new Set(['max', 'maximum', 'total', '
   'naya', 'nayi', 'naye', 'purana', 'purani', 'purane', 'bigger', 'larger', 'smaller', 'temporary', 'temp', 'extra']);
 
 /** A period a limit runs over ("daily limit", "din ka limit", "weekly cap"): the credit limit runs over none. */
-const PER_PERIOD: ReadonlySet<string> = new Set(['day', 'days', 'daily', 'din', 'roz', 'rozana', 'roj', 'week', 'weekly', 'hafta', 'hafte', 'month', 'monthly', 'mahina', 'mahine', 'year', 'yearly', 'saal']);
+const perPeriod = (w: string | undefined) => means(w, 'limit:period');
 
 /** Hindi's (and Punjabi's, Marathi's, Gujarati's) "of" between what a limit is on and the limit: "jeet ki limit". */
-const OF: ReadonlySet<string> = new Set(['ka', 'ki', 'ke', 'da', 'di', 'de', 'cha', 'chi', 'che', 'nu', 'ni', 'no']);
-
-/** A period beside a limit or a cap, read in the folded text: the date reader takes "weekly", "per day", "max daily" for a period of its own. */
-const LIMIT_PER_PERIOD = new RegExp(String.raw`\b(?:${[...PER_PERIOD].join('|')})\s+(?:(?:${[...OF].join('|')})\s+)?limits?\b|\blimits?\s+(?:on|per|a|each|every|for(?:\s+the)?)\s+(?:${[...PER_PERIOD].join('|')})\b|\b(?:max|maximum|min|minimum)\s+(?:${[...PER_PERIOD].join('|')})\b`);
+const of = (w: string | undefined) => means(w, 'limit:of');
 
 /** Words that say whose a thing is: "his xyz limit", "uski xyz limit". */
 const OWNERS: ReadonlySet<string> = new Set(['his', 'her', 'their', 'uska', 'uski', 'uske', 'iska', 'iski', 'iske', 'unka', 'unki', 'unke', 'inka', 'inki', 'inke']);
@@ -64,7 +62,7 @@ function nameTokens(r: Reading): Map<number, { owned: boolean }> {
     const words = n.text.split(' ');
     const start = r.tokens.findIndex((t, i) => i >= from && words.every((w, k) => r.tokens[i + k]?.word === w));
     if (start < 0) continue;
-    const owner = OF.has(r.tokens[start - 1]?.word ?? '') ? start - 2 : start - 1;
+    const owner = of(r.tokens[start - 1]?.word) ? start - 2 : start - 1;
     const owned = owner === lastEnd || OWNERS.has(r.tokens[owner]?.word ?? '');
     for (let k = 0; k < words.length; k++) at.set(start + k, { owned });
     lastEnd = start + words.length - 1;
@@ -83,19 +81,20 @@ function limitQualifier(r: Reading): string | null {
   const names = nameTokens(r);
   const t = r.tokens;
   const limitWord = (w: string) => BARE_LIMIT.includes(w) || LIMIT_NAMES.some(([name]) => name === w);
-  const plain = (w: string) => LIMIT_AS_SAID.has(w) || isGrammarWord(w) || AMOUNT_WORDS.has(w) || /^\d/.test(w) || EDIT_VERBS.includes(w) || w === 'make' || limitWord(w);
+  const plain = (w: string) => LIMIT_AS_SAID.has(w) || isGrammarWord(w) || AMOUNT_WORDS.has(w) || opensWithFigure(w) || EDIT_VERBS.includes(w) || w === 'make' || limitWord(w);
   // A name beside a limit is whose it is, unless it follows its owner.
   const qualifies = (i: number) => {
     const w = t[i]?.word;
     if (w === undefined) return false;
-    if (PER_PERIOD.has(w)) return true;
+    if (perPeriod(w)) return true;
     return !plain(w) && (names.get(i)?.owned ?? true);
   };
-  const period = LIMIT_PER_PERIOD.exec(r.folded);
-  if (period) return period[0];
+  // A period beside a limit or a cap: the date reader takes "weekly", "per day", "max daily" for a period of its own.
+  const period = ruleAt(r.folded, 'limit:per_period');
+  if (period) return tokensIn(r.folded).slice(period.from, period.to).join(' ');
   for (const [i, token] of t.entries()) {
     if (BARE_LIMIT.includes(token.word)) {
-      const before = OF.has(t[i - 1]?.word ?? '') ? i - 2 : i - 1;
+      const before = of(t[i - 1]?.word) ? i - 2 : i - 1;
       const after = ON.includes(t[i + 1]?.word ?? '') ? i + 2 : -1;
       // "the xyz limit for Rahul", "the limit on xyz for Rahul": a name is what the limit is on when another is whose it is.
       const whoseAfter = after > 0 && OWNED_BY.includes(t[i + 1]!.word) && names.has(after);
@@ -121,19 +120,33 @@ function limitTypeOf(r: Reading): actions.LimitType | null {
 }
 
 /** Words that answer "Which limit…?" beside the limits' own names: "the daily one", "per bet wala", "min". */
-const LIMIT_ANSWERS: ReadonlyArray<readonly [RegExp, actions.LimitType]> = [
-  [/\b(?:daily|din|roz|rozana)\b/, 'aggregateDailyWin'],
-  [/\bper\s*(?:bet|click)\b|\bclick\b/, 'perClickWin'],
-  [/\b(?:min|minimum)\b/, 'minStake'],
+const LIMIT_ANSWERS: ReadonlyArray<readonly [concept: string, actions.LimitType]> = [
+  ['limit:answer_daily', 'aggregateDailyWin'], ['limit:answer_per_click', 'perClickWin'], ['limit:answer_min', 'minStake'],
 ];
 
 /** The one limit a short answer names ("daily win", "credit", "the per bet one"), or null when it names none or several, or says more. */
 export function limitAnswered(r: Reading): actions.LimitType | null {
   if (r.names.length > 0 || r.amounts.length > 0 || r.range !== null || r.tokens.length > 6) return null;
-  const types = new Set([...LIMIT_NAMES.filter(([name]) => r.words.has(name)), ...LIMIT_ANSWERS.filter(([words]) => words.test(r.folded))].map(([, type]) => type));
+  const types = new Set([...LIMIT_NAMES.filter(([name]) => r.words.has(name)), ...LIMIT_ANSWERS.filter(([concept]) => said(r.folded, concept))].map(([, type]) => type));
   return types.size === 1 ? [...types][0]! : null;
 }
 
+
+/** "to 50k", "= 50k", "-> 50k", "→ ₹50,000", "to -3k": the new value after its arrow or "to". */
+function toFigure(folded: string): boolean {
+  const t = tokensIn(folded);
+  return t.some((w, i) => {
+    let j = w === 'to' && spacedBefore(folded, i + 1) ? i + 1 : w === '=' ? (t[i + 1] === '>' ? i + 2 : i + 1)
+      : w === '-' && t[i + 1] === '>' ? i + 2 : w === '→' ? i + 1 : -1;
+    if (j < 0) return false;
+    if (t[j] === '-' || t[j] === '−' || means(t[j], 'limit:minus')) j++;
+    if (t[j] === '₹') j++;
+    return opensWithFigure(t[j]);
+  });
+}
+
+/** "Sam's CL +5k": a "+" standing free before what it adds. */
+const plusSign = (folded: string) => tokensIn(folded).some((w, i, t) => w === '+' && (i === 0 || spacedBefore(folded, i)) && i + 1 < t.length);
 
 /** What a change whose limit the words leave open asks, whichever planner planned it (`needs_limit_type`). */
 export const WHICH_LIMIT = 'Which limit: credit limit, min stake, per-click win or aggregate daily win?';
@@ -154,7 +167,7 @@ export default {
     // change, whichever limit it is (asked when no word says); never the read or the settlement its other words name.
     || (r.amounts.length > 0 && CAPS.some((w) => r.words.has(w)) && limitQualifier(r) !== null && (hasAny(r, ...EDIT_VERBS, 'make') || ORDER_MARKER.test(r.folded))))
     && (hasAny(r, ...EDIT_VERBS, 'make') || TOP_UP.test(r.folded)
-      || /(?:\bto\s+|=>?\s*|->\s*|→\s*)(?:-|−|minus\s+)?(?:₹\s*)?\d/.test(r.folded)
+      || toFigure(r.folded)
       // "Imran ka CL 40k kar do", "min bet should be 200": an order with the new value.
       || (r.amounts.length > 0 && ORDER_MARKER.test(r.folded))
       // "deepak cl 30k": a player, a limit and one amount, typed as agents type an order; asked
@@ -165,7 +178,7 @@ export default {
       || (r.amounts.length === 1 && (r.pronounPlayer || r.tokens.length <= 3))
       // "per click win for Sam -3k": a limit given a negative or zero value is a change to refuse, not a read;
       // "Sam's CL +5k" a change by an amount, to ask about.
-      || r.amounts.some((a) => a.negative || a.paisa === 0) || (r.amounts.length > 0 && /(?:^|\s)\+\s*\S/.test(r.folded))),
+      || r.amounts.some((a) => a.negative || a.paisa === 0) || (r.amounts.length > 0 && plusSign(r.folded))),
   fill(s) {
     const r = s.r;
     if (BULK.test(r.folded)) return ask('not_allowed', 'I change one player’s limit at a time, and only after you confirm it. Which player?');

@@ -3,17 +3,18 @@ import betsRead from '../../../tools/get-bet-history.js';
 import pnlRead from '../../../tools/get-pnl.js';
 import settlementsRead from '../../../tools/get-settlement-history.js';
 import type { ToolPlanning } from '../types.js';
+import { holds, ruleAt, said, tokensIn } from './concepts.js';
 import reportTool from '../../../tools/generate-report.js';
 
 
-/** Words that ask for a format and nothing else: "as pdf instead", "excel please". */
-const FORMAT_ONLY = /^(?:(?:can\s+i\s+have\s+|give\s+(?:it\s+)?(?:to\s+)?me\s+|make\s+it\s+|i\s+want\s+|send\s+)?(?:it\s+|that\s+|this\s+|the\s+same\s+|same\s+)?(?:as\s+|in\s+)?(?:an?\s+)?(?:pdf|excel|xlsx|spreadsheet|sheet)(?:\s+(?:file|format|version|one))?(?:\s+(?:instead|please|pls|then|too|also))*)$/;
+/** Words that ask for a format and nothing else: "as pdf instead", "excel please" (no mark after them either). */
+const FORMAT_ONLY = { test: (folded: string) => ruleAt(folded, 'rep:format_only')?.to === tokensIn(folded).length };
+
+/** "same format", "usi format mein", "in that format too": the last report's format. */
+const SAME_FORMAT = { test: (folded: string) => holds(folded, 'rep:same_format') };
 
 /** "that", "it", "those": the message is about what the last answer showed. */
-/** "same format", "usi format mein", "in that format too": the last report's format. */
-const SAME_FORMAT = /\b(?:same|usi|wahi|that|isi)\s+(?:format|type|file\s+type)\b/;
-
-const REFERS_BACK = /\b(?:that|this|it|these|those|same|isko|isse|usko|iski|iska|iske|uski|uska|uske|ye|yeh|yahi|wahi)\b/;
+const REFERS_BACK = { test: (folded: string) => said(folded, 'rep:refers_back') };
 
 /** The report each read becomes when it is asked for as a file. */
 const REPORT_OF_READ: ReadonlyArray<readonly [tool: string, template: 'per_player_pnl' | 'bets_by_match' | 'settlement_log']> = [

@@ -1,39 +1,48 @@
 import { hasAny, put, statusOf } from '../slots.js';
 import type { ToolPlanning } from '../types.js';
+import { found, holds, isFigures, means, ruleAt, said, tokensIn } from './concepts.js';
 
 
 /** The most rows one answer lists, asked as "top N" or "last N". */
 const MOST_ROWS = 1000;
 
+/** Whether a token is a count of one to three figures ("latest 10"), not a longer number or an amount ("10k"). */
+const smallCount = (t: string | undefined) => isFigures(t) && t!.length <= 3;
+
+/** "newest first", "oldest 5": the edge of the list said, then where it goes; "latest 7 days" is a period. */
+function edgeFirst(folded: string): { from: number } | null {
+  const tokens = tokensIn(folded);
+  const edge = found(folded, 'bets:when_edge').find((m) => means(tokens[m.to], 'bets:edge_next')
+    || (smallCount(tokens[m.to]) && !means(tokens[m.to + 1], 'bets:period_unit')));
+  return edge ?? null;
+}
+
 /** Ranking words shape the list: "largest bets", "smallest stakes first", "highest odds". */
 function betSortOf(folded: string): { by: 'stake' | 'odds' | 'placedAt'; dir: 'asc' | 'desc' } | null {
-  const m = /\b(largest|biggest|highest|heaviest|top|smallest|lowest|tiniest|least)\s+(?:\w+\s+)??(stakes?|bets?|odds)\b/.exec(folded);
+  const tokens = tokensIn(folded);
+  const m = ruleAt(folded, 'bets:ranked_noun');
+  if (m) return { by: tokens[m.to - 1] === 'odds' ? 'odds' : 'stake', dir: means(tokens[m.from], 'bets:rank_small') ? 'asc' : 'desc' };
   // "badi stake pehle", "highest odds first", "sort by stake", "odds se sort kar", "stake wise": ranked, largest first
   // unless said otherwise.
   // "deepak ke sabse chote bets pehle", "biggest first" (said of the bets just listed): by stake.
-  const sized = /\b(?:(smallest|lowest|tiniest|chhot[aie]|chot[aie]|kam)|bad[aie]|bar[aie]|big|bigger|biggest|largest|highest|heaviest)\s+(?:(?:stakes?|bets?|daav|saude)\s+)?(?:pehle|first|upar|on\s+top)\b/.exec(folded);
-  if (!m && sized && !/\b(?:odds|bhav)\b/.test(folded)) return { by: 'stake', dir: sized[1] !== undefined ? 'asc' : 'desc' };
+  const sized = ruleAt(folded, 'bets:sized');
+  if (sized && !said(folded, 'bets:odds_word')) return { by: 'stake', dir: means(tokens[sized.from], 'bets:size_small') ? 'asc' : 'desc' };
   // "chhote stake se bade tak", "purani se nayi": Hindi's from … to says the order.
-  const fromTo = /\b(?:(chhot\w*|chot\w*|kam|small\w*)|bad\w*|bar[aie]|zyada|big\w*)\s+(?:stake\s+|bets?\s+)?se\s+(?:bad\w*|bar[aie]|zyada|chhot\w*|chot\w*|kam)\b/.exec(folded);
-  if (!m && fromTo) return { by: /\bodds\b/.test(folded) ? 'odds' : 'stake', dir: fromTo[1] !== undefined ? 'asc' : 'desc' };
-  const oldNew = /\b(?:(puran\w*|old\w*)|nay[aie]|new\w*|latest)\s+(?:bets?\s+)?se\s+(?:puran\w*|nay[aie]|new\w*|latest|old\w*)\b/.exec(folded);
-  if (!m && oldNew) return { by: 'placedAt', dir: oldNew[1] !== undefined ? 'asc' : 'desc' };
-  const ranked = /\b(?:(smallest|lowest|chhoti|choti|kam)|bad[aie]|big|biggest|largest|high|highest|zyada|unch[aie])\s+(stakes?|odds)\s+(?:pehle|first|upar|on\s+top)\b/.exec(folded)
-    ?? /\b(?:sort|sorted|order|ordered|rank|ranked)\s+(?:by|se|on)\s+(stakes?|odds)\b|\b(stakes?|odds)\s+(?:se|ne|nusar|wise|ke\s+hisaab\s+se)\s+(?:sort|order|rank)|\b(stakes?|odds)\s+wise\b/.exec(folded);
-  if (!m && ranked) {
-    const key = ranked.slice(1).find((g) => g !== undefined && /^(?:stakes?|odds)$/.test(g))!;
-    const asc = ranked[0]!.match(/\b(?:smallest|lowest|chhoti|choti|kam)\b/) !== null;
-    return { by: key === 'odds' ? 'odds' : 'stake', dir: asc ? 'asc' : 'desc' };
+  const fromTo = ruleAt(folded, 'bets:from_to');
+  if (fromTo) return { by: said(folded, 'bets:odds') ? 'odds' : 'stake', dir: means(tokens[fromTo.from], 'bets:from_small') ? 'asc' : 'desc' };
+  const oldNew = ruleAt(folded, 'bets:old_new');
+  if (oldNew) return { by: 'placedAt', dir: means(tokens[oldNew.from], 'bets:age_old') ? 'asc' : 'desc' };
+  const ranked = ruleAt(folded, 'bets:ranked');
+  if (ranked) {
+    const span = tokens.slice(ranked.from, ranked.to);
+    const asc = span.some((t) => means(t, 'bets:rank_first_small'));
+    return { by: span.includes('odds') ? 'odds' : 'stake', dir: asc ? 'asc' : 'desc' };
   }
   // "latest 10 bets", "the most recent ones", "oldest first": by when they were placed, said so on the card.
-  if (!m) {
-    // "latest 10 dikhao bas" after someone's bets: a count of the newest, the bets understood.
-    const when = /\b(?:(latest|newest|recent|most\s+recent|last)|(oldest|earliest))\s+(?:\d+\s+|\p{L}+\s+)?(?:bets?|ones|daav|saude)\b|\b(?:(newest|latest)|(oldest|earliest))\s+(?:first|pehle|upar|\d{1,3}\b(?!\s*(?:days?|weeks?|months?|din|hafte|mahine)))/u.exec(folded);
-    if (!when) return null;
-    return { by: 'placedAt', dir: when[2] ?? when[4] ? 'asc' : 'desc' };
-  }
-  const dir = /^(?:smallest|lowest|tiniest|least)$/.test(m[1]!) ? 'asc' : 'desc';
-  return { by: m[2] === 'odds' ? 'odds' : 'stake', dir };
+  // "latest 10 dikhao bas" after someone's bets: a count of the newest, the bets understood.
+  const when = ruleAt(folded, 'bets:when') ?? edgeFirst(folded);
+  if (!when) return null;
+  return { by: 'placedAt', dir: means(tokens[when.from], 'bets:when_old') ? 'asc' : 'desc' };
 }
 
 /** The rule planner's intent for this tool: the words that ask for it, the slots they fill, what a follow-up may change. */
@@ -44,7 +53,7 @@ export default {
     'open', 'unsettled', 'pending', 'running', 'active', 'settled', 'closed', 'completed', 'finished', 'graded', 'void', 'voided', 'cancelled', 'canceled',
   ],
   // "highest odds neha took last week": odds ranked are the bets they were taken at.
-  triggers: (r) => hasAny(r, 'bet', 'bets', 'betting', 'wager', 'wagers', 'ticket', 'tickets', 'punts') || /\b(?:highest|lowest|biggest|best|top|smallest)\s+odds\b/.test(r.folded),
+  triggers: (r) => hasAny(r, 'bet', 'bets', 'betting', 'wager', 'wagers', 'ticket', 'tickets', 'punts') || holds(r.folded, 'bets:odds_ranked'),
   fill(s) {
     const fixture = s.fixture({ takesPlayer: true });
     const player = s.player();

@@ -1,5 +1,6 @@
 import { hasAny, put } from '../slots.js';
 import type { ToolPlanning } from '../types.js';
+import { said } from './concepts.js';
 
 /** The rule planner's intent for this tool: the words that ask for it, the slots they fill, what a follow-up may change. */
 export default {
@@ -8,7 +9,7 @@ export default {
   // "book" is the whole position only now and as such: "how did the whole book do yesterday" is a
   // result, "anyone named Pooja in my book" a search.
   triggers: (r) => hasAny(r, 'exposure', 'exposed', 'liability', 'liabilities', 'risk', 'position', 'positions')
-    || (hasAny(r, 'book') && r.range === null && !/\bin\s+(?:my|the|our)\s+book\b/.test(r.folded)),
+    || (hasAny(r, 'book') && r.range === null && !said(r.folded, 'exp:in_book')),
   fill(s) {
     // "total runs wale market pe exposure" after a question on ind aus: a market is of a match,
     // the one the conversation is on when none is named.

@@ -1,5 +1,6 @@
 import { hasAny, put } from '../slots.js';
 import type { ToolPlanning } from '../types.js';
+import { holds, said } from './concepts.js';
 
 /** The rule planner's intent for this tool: the words that ask for it, the slots they fill, what a follow-up may change. */
 export default {
@@ -8,13 +9,12 @@ export default {
   triggers: (r) => hasAny(r, 'pnl', 'profit', 'profits', 'loss', 'losses', 'lose', 'lost', 'losing', 'win', 'wins', 'won', 'winnings', 'earnings', 'result', 'results', 'performance')
     // "how much did I make", but not "what commission did I earn": the commission is what was earned.
     // (only when the commission is said with the earning: "…make last week, and my commission?" asks both).
-    || (/\b(?:how\s+much\s+)?(?:did|have)\s+(?:i|we)\s+(?:make|made|win|won|lose|lost|earn)\b/.test(r.folded)
-      && !/\b(?:make|made|earn|earned|win|won)\b.{0,15}\b(?:commission|comm)\b|\b(?:commission|comm)\b.{0,15}\b(?:did|have)\s+(?:i|we)\s+(?:make|made|earn)\b/.test(r.folded))
-    || /\bup\s+or\s+down\b/.test(r.folded) || /\bhow\s+(?:is|are|was|were|s)\b.*\bdoing\b/.test(r.folded)
+    || (holds(r.folded, 'pnl:did_i_make') && !holds(r.folded, 'pnl:commission_earned'))
+    || said(r.folded, 'pnl:up_or_down') || holds(r.folded, 'pnl:how_doing')
     // "worst 5 players this month": players ranked by their results.
-    || /\b(?:best|worst)\s+(?:\d+\s+)?(?:players|clients|punters|accounts)\b/.test(r.folded)
+    || holds(r.folded, 'pnl:ranked_people')
     // "how did the india sa game go for us", "how did Sneha do last week": asked how it went.
-    || /\bhow\s+(?:did|has|have|had)\b.*\b(?:go|gone|went|do|done|fare|fared|perform|performed)\b/.test(r.folded),
+    || holds(r.folded, 'pnl:how_went'),
   fill(s) {
     const args: Record<string, unknown> = { ...s.range(true) };
     put(args, 'player', s.player());

@@ -1,5 +1,6 @@
 import { UNPAID, hasAny, put } from '../slots.js';
 import type { ToolPlanning } from '../types.js';
+import { holds, said, tokensIn } from './concepts.js';
 
 
 /** The most rows one answer lists, asked as "top N" or "last N". */
@@ -13,10 +14,10 @@ export default {
   triggers: (r) => (hasAny(r, 'settlement', 'settlements', 'payment', 'payments', 'receipt', 'receipts', 'transaction', 'transactions')
     || (hasAny(r, 'paid') && !UNPAID.test(r.folded))
     // "neha 5k recd?": money received from a player, asked about.
-    || (hasAny(r, 'received', 'receive', 'got') && r.names.length > 0 && r.amounts.length > 0 && /\?\s*$/.test(r.folded)))
-    || /\bsettled\s+with\b/.test(r.folded)
+    || (hasAny(r, 'received', 'receive', 'got') && r.names.length > 0 && r.amounts.length > 0 && tokensIn(r.folded).at(-1) === '?'))
+    || said(r.folded, 'st:settled_with')
     // "has Vivek settled (up) yet?": asked of a person; "settled bets" and "settled ones" are bets.
-    || (/\b(?:has|have|had|did|was|were|is)\b.*\bsettled\b/.test(r.folded) && !hasAny(r, 'bet', 'bets', 'ones', 'one', 'market', 'markets', 'matches', 'games'))
+    || (holds(r.folded, 'st:has_settled') && !hasAny(r, 'bet', 'bets', 'ones', 'one', 'market', 'markets', 'matches', 'games'))
     || (hasAny(r, 'settle', 'settling') && hasAny(r, 'history', 'log', 'ledger', 'show', 'dikhao', 'dikha', 'batao', 'list', 'view', 'display')),
   fill(s) {
     const args: Record<string, unknown> = { ...s.range(false) };

@@ -5,6 +5,7 @@ import { speechAct } from '../speech-act.js';
 import type { ToolPlanning } from '../types.js';
 import { z } from 'zod';
 import { isWord, matchPhrases, phraseTable, tokensOf } from '../../../../shared/parse/phrases.js';
+import { figuresAndRest, found, gluedBefore, isFigures, means, tokensIn } from './concepts.js';
 import alertEntries from '../lexicon/alerts.json' with { type: 'json' };
 import { fold } from '../grammar.js';
 import { conceptEntry } from '../lexicon.js';
@@ -73,28 +74,77 @@ function kindOf(folded: string): EventKind | null {
 
 const COUNTS = numberWords(true);
 
-const SPAN = new RegExp(String.raw`\b(?:for|next)\s+(?:the\s+)?(?:next\s+|coming\s+)?(\d{1,3}|an?|half\s+an?|${Object.keys(COUNTS).filter((w) => /^[a-z]+$/.test(w)).join('|')})?\s*(hours?|hrs?|h|minutes?|mins?|m)\b|\b(\d{1,3}|ek|do|teen|char|chaar|paanch|aadha|adha|aadhe|adhe|aadhi|${Object.keys(COUNTS).filter((w) => /^[a-z]+$/.test(w)).join('|')})\s*(ghante|ghanta|minute|minutes?|mins?|hours?|hrs?|h)\b`);
-
 /** Hindi counts of a span ("ek ghanta", "do ghante", "aadha ghanta"). */
 const HINDI_SPAN_COUNTS: Readonly<Record<string, number>> = { ek: 1, do: 2, teen: 3, char: 4, chaar: 4, paanch: 5, aadha: 0.5, adha: 0.5, aadhe: 0.5, adhe: 0.5, aadhi: 0.5 };
 
+/** A span said: its count (figures, a count word, "half", or none for one) and its unit. */
+interface Span { count: string | null; unit: string }
+
+/** A count then a unit at token i ("2 hours", "2hrs", "do ghante"), the count one of `counts`; the unit one of `unit`. */
+function countedUnit(tokens: readonly string[], i: number, unit: string, counts: (w: string) => boolean): Span | null {
+  const { figures, rest } = figuresAndRest(tokens[i]);
+  if (figures.length >= 1 && figures.length <= 3) {
+    if (rest !== '') return means(rest, unit) ? { count: figures, unit: rest } : null;
+    return means(tokens[i + 1], unit) ? { count: figures, unit: tokens[i + 1]! } : null;
+  }
+  const word = tokens[i];
+  return word !== undefined && counts(word) && means(tokens[i + 1], unit) ? { count: word, unit: tokens[i + 1]! } : null;
+}
+
+/** "for the next hour", "next two hours", "for 30 mins" (a count in figures or words; none is one), or "2 ghante". */
+function spanAt(tokens: readonly string[], i: number): Span | null {
+  if (means(tokens[i], 'mute:span_open')) {
+    let j = i + 1;
+    if (means(tokens[j], 'mute:the')) j++;
+    if (means(tokens[j], 'mute:ahead')) j++;
+    if (means(tokens[j], 'mute:half') && means(tokens[j + 1], 'mute:a') && means(tokens[j + 2], 'mute:unit_for')) return { count: 'half', unit: tokens[j + 2]! };
+    const counted = countedUnit(tokens, j, 'mute:unit_for', (w) => means(w, 'mute:a') || COUNTS[w] !== undefined);
+    if (counted) return counted;
+    if (means(tokens[j], 'mute:unit_for')) return { count: null, unit: tokens[j]! };
+  }
+  return countedUnit(tokens, i, 'mute:unit_count', (w) => HINDI_SPAN_COUNTS[w] !== undefined || COUNTS[w] !== undefined);
+}
+
+/** A time of day at token i: "6pm", "18:30", "6 p m", "6 baje"; `needsMeridiem` when no "till" came before it. */
+function clockAt(folded: string, i: number, needsMeridiem: boolean): { hour: number; minute: number; meridiem: string | null } | null {
+  const tokens = tokensIn(folded);
+  const { figures } = figuresAndRest(tokens[i]);
+  let { rest } = figuresAndRest(tokens[i]);
+  if (figures.length < 1 || figures.length > 2) return null;
+  const hour = Number(figures);
+  let minute = 0;
+  let end = i + 1;
+  if (rest === '' && (tokens[end] === ':' || tokens[end] === '.') && gluedBefore(folded, end) && gluedBefore(folded, end + 1)) {
+    const after = figuresAndRest(tokens[end + 1]);
+    if (after.figures.length === 2) {
+      minute = Number(after.figures);
+      rest = after.rest;
+      end += 2;
+    }
+  }
+  const letter = (w: string | undefined, next: string | undefined) => !needsMeridiem && means(w, 'mute:meridiem_letter') && means(next, 'mute:m') ? `${w}m` : null;
+  const meridiemWord = (w: string | undefined) => means(w, 'mute:meridiem') || (needsMeridiem && means(w, 'mute:baje')) ? w! : null;
+  const meridiem = rest !== '' ? meridiemWord(rest) ?? letter(rest, tokens[end])
+    : meridiemWord(tokens[end]) ?? letter(tokens[end], tokens[end + 1]);
+  if (rest !== '' && meridiem === null) return null;
+  if (needsMeridiem && meridiem === null) return null;
+  return { hour, minute, meridiem };
+}
+
 /** "till 6pm", "until 18:30", "6 baje tak", "for 2 hours", "for 30 mins", "1 hr", "2 ghante ke liye". */
 function untilWords(folded: string): { at: string } | { forMinutes: number } | { problem: string } | null {
-  // "for the next hour", "next two hours", "for 30 mins": a count (in figures or words; none is one) and a unit.
-  const span = SPAN.exec(folded);
+  const tokens = tokensIn(folded);
+  const span = tokens.map((_, i) => spanAt(tokens, i)).find((s) => s !== null);
   if (span) {
-    const raw = span[1] ?? span[3] ?? 'one';
-    const unit = span[2] ?? span[4]!;
-    const n = /^\d/.test(raw) ? Number(raw) : /half/.test(raw) ? 0.5 : HINDI_SPAN_COUNTS[raw] ?? COUNTS[raw] ?? 1;
-    const minutes = Math.round(/^(?:h|hr|hrs|hours?|ghante|ghanta)$/.test(unit) ? n * 60 : n);
+    const raw = span.count ?? 'one';
+    const n = isFigures(raw) ? Number(raw) : raw === 'half' ? 0.5 : HINDI_SPAN_COUNTS[raw] ?? COUNTS[raw] ?? 1;
+    const minutes = Math.round(means(span.unit, 'mute:hour') ? n * 60 : n);
     return minutes >= 1 && minutes <= 7 * 24 * 60 ? { forMinutes: minutes } : { problem: 'For how long? I mute alerts for up to a week, or until you unmute them.' };
   }
-  const clock = /\b(?:till|until|untill|til|upto|up\s+to|by|before)\s+(\d{1,2})(?:[:.](\d{2}))?\s*(am|pm|a\s*m|p\s*m)?\b/.exec(folded)
-    ?? /\b(\d{1,2})(?:[:.](\d{2}))?\s*(am|pm|baje)\s*(?:tak|till|until)?\b/.exec(folded);
+  const clock = found(folded, 'mute:till').map((m) => clockAt(folded, m.to, false)).find((c) => c !== null)
+    ?? tokens.map((_, i) => clockAt(folded, i, true)).find((c) => c !== null);
   if (!clock) return null;
-  const hour = Number(clock[1]);
-  const minute = Number(clock[2] ?? '0');
-  const meridiem = clock[3]?.replace(/\s+/g, '');
+  const { hour, minute, meridiem } = clock;
   if (minute > 59 || hour > 23 || ((meridiem === 'am' || meridiem === 'pm') && (hour === 0 || hour > 12))) return { problem: 'Until what time? Say it like "till 6pm".' };
   const suffix = meridiem === 'am' || meridiem === 'pm' ? meridiem : '';
   return { at: `${hour}:${String(minute).padStart(2, '0')}${hour > 12 ? '' : suffix}` };

@@ -1,24 +1,97 @@
-import { amountRefusal } from '../../../../shared/parse/amount.js';
+import { amountRefusal, findAmounts } from '../../../../shared/parse/amount.js';
+import { isWord, tokenSpans, tokensOf } from '../../../../shared/parse/phrases.js';
 import { type Slots, ask, hasAny } from '../slots.js';
-import { escapeRegExp } from '../../../../shared/text.js';
 import type { PlannedCall, ToolPlanning } from '../types.js';
 import type { Reading } from '../grammar.js';
 import { speechAct } from '../speech-act.js';
 import hedgeTool from '../../../tools/place-hedge-bet.js';
+import { found, holds, isFigures, means, opensWithFigure, ruleAt, spacedBefore, spansOf, tokensIn } from './concepts.js';
 
+/** "on X", "back X", "lay X": the word before a name that makes it the outcome. */
+const cuesOutcome = (before: string | null) => before !== null && means(before, 'hedge:outcome_cue');
 
-/** "on the draw", "back Over 2.5": outcomes that are words of the market, not names the grammar leaves over. */
-const MARKET_OUTCOME = /\b(?:on|back|backing|lay|laying)\s+(the\s+draw|draw|over\s+[\d.]+|under\s+[\d.]+|over|under)\b|\b(the\s+draw|draw|over\s+[\d.]+|under\s+[\d.]+|over|under)\s+(?:pe|par|per|ko|ki|ka|(?=(?:\S+\s+)?(?:back|lay)\b))/;
-
-/** "exposure on ind aus": after a word of the book, "on" names the match, not the outcome. */
-const BOOK_ON = /\b(?:exposure|exposed|position|positions|liability|risk|book)\s+(?:on|in|for)\s+$/;
-
-/** A stake as the folded text has it: "10k", "5,000", "2.5 lakh". */
-const STAKE = String.raw`(?:₹\s*)?\d[\d,.]*\s*(?:k|l|lakh|lakhs|lac|cr|crore|thousand|hazaar|hazar)?`;
-
-const OUTCOME_CUES: ReadonlySet<string> = new Set(['on', 'back', 'backing', 'lay', 'laying']);
-
+/** "in X", "of X": the word before a name that makes it the match. */
 const FIXTURE_CUES: ReadonlySet<string> = new Set(['in', 'of']);
+
+/**
+ * "on the draw", "back over 2.5", "draw pe", "over 2.5 ko back": an outcome that is a word of the
+ * market (its line with it), with a cue before it or, in Hindi, after it. Null when none is said so.
+ */
+function marketOutcome(folded: string): string | null {
+  const spans = spansOf(folded);
+  const tokens = tokensIn(folded);
+  const spaced = (i: number) => spacedBefore(folded, i);
+  for (const m of found(folded, 'hedge:outcome')) {
+    let to = m.to;
+    // "over 2.5": the line's figures and points, typed together.
+    if (means(tokens[m.from], 'hedge:line') && spaced(to) && isFigures(tokens[to])) {
+      let end = to + 1;
+      while (end < tokens.length && !spaced(end) && (isFigures(tokens[end]) || tokens[end] === '.')) end++;
+      while (tokens[end - 1] === '.') end--;
+      to = end;
+    }
+    // After it, the next run of typed characters and then the side: "draw 10k back karo".
+    let next = to + 1;
+    while (next < tokens.length && !spaced(next)) next++;
+    const cued = means(tokens[m.from - 1], 'hedge:outcome_cue')
+      || (spaced(to) && (means(tokens[to], 'hedge:outcome_after') || means(tokens[to], 'hedge:side') || means(tokens[next], 'hedge:side')));
+    if (cued) return folded.slice(spans[m.from]!.start, spans[to - 1]!.end);
+  }
+  return null;
+}
+
+/** Where the name's words stand in the text's tokens, each place by its first token. */
+function placesOf(folded: string, name: string): number[] {
+  const tokens = tokensIn(folded);
+  const words = tokensOf(name);
+  return tokens.flatMap((_, i) => (words.length > 0 && words.every((w, k) => tokens[i + k] === w) ? [i] : []));
+}
+
+/** Where a name stands right after a word of the book and its cue: "exposure on ind aus" names the match. */
+function afterBookWord(folded: string, name: string): boolean {
+  const tokens = tokensIn(folded);
+  const at = placesOf(folded, name).find((p) => p > 0);
+  return at !== undefined && means(tokens[at - 1], 'hedge:book_cue') && means(tokens[at - 2], 'hedge:book_word');
+}
+
+/** The name followed by a word of the concept: "india pe", "ind aus mein". */
+const nameThen = (folded: string, name: string, concept: string) => {
+  const after = tokensOf(name).length;
+  return placesOf(folded, name).some((p) => means(tokensIn(folded)[p + after], concept));
+};
+
+/** The tokens [from, to) each amount the folded text has stands on: a stake as the amount reader reads it. */
+function stakesIn(folded: string): Array<{ from: number; to: number }> {
+  const spans = spansOf(folded);
+  return findAmounts(folded).map((a) => {
+    const from = spans.findIndex((s) => s.start >= a.start);
+    const to = spans.findIndex((s) => s.start >= a.end);
+    return { from, to: to < 0 ? spans.length : to };
+  }).filter((s) => s.from >= 0);
+}
+
+/**
+ * The stake between the side and the outcome, or (Hindi) the outcome and the stake before the side:
+ * "lay 10k india", "india ki 10k back kar do".
+ */
+function stakedName(folded: string, name: string): boolean {
+  const tokens = tokensIn(folded);
+  const length = tokensOf(name).length;
+  const stakes = stakesIn(folded);
+  return placesOf(folded, name).some((p) => {
+    const before = stakes.some((s) => s.to === p && means(tokens[s.from - 1], 'hedge:side'));
+    const start = means(tokens[p + length], 'hedge:stake_cue') ? p + length + 1 : p + length;
+    const after = stakes.some((s) => (s.from === start || s.from === p + length) && means(tokens[s.to], 'hedge:side'));
+    return before || after;
+  });
+}
+
+/** "india", "over 2.5": the outcome as the user will see it asked about, each word capitalised. */
+function titled(text: string): string {
+  let out = text;
+  for (const s of tokenSpans(text)) if (isWord(s.token)) out = out.slice(0, s.start) + out[s.start]!.toUpperCase() + out.slice(s.start + 1);
+  return out;
+}
 
 /**
  * The hedge's slots. Names are split by their cue: "on X" / "back X" / "lay X" is the outcome,
@@ -27,27 +100,25 @@ const FIXTURE_CUES: ReadonlySet<string> = new Set(['in', 'of']);
  */
 function fillHedge(s: Slots) {
   const r = s.r;
-  const market = MARKET_OUTCOME.exec(r.folded);
-  const outcomeName = (market?.[1] ?? market?.[2])?.replace(/^draw$/, 'the draw')
-    ?? r.names.find((n) => n.before !== null && OUTCOME_CUES.has(n.before) && !BOOK_ON.test(r.folded.slice(0, r.folded.indexOf(` ${n.text}`) + 1)))?.text
+  const market = marketOutcome(r.folded);
+  const outcomeName = (market === 'draw' ? 'the draw' : market)
+    ?? r.names.find((n) => cuesOutcome(n.before) && !afterBookWord(r.folded, n.text))?.text
     // Hindi puts the cue after: "india pe back karo", "15k australia par", "australia back karo 25k".
-    ?? r.names.find((n) => new RegExp(`(?:^|\\s)${escapeRegExp(n.text)}\\s+(?:pe|par|per|la|var|ku|ko|mela|meedha|back|lay)\\b`).test(r.folded))?.text
-    // The stake between the side and the outcome, or (Hindi) the outcome and the stake before the side:
-    // "lay 10k india", "india ki 10k back kar do".
-    ?? r.names.find((n) => new RegExp(`\\b(?:back|lay)\\s+${STAKE}\\s+${escapeRegExp(n.text)}(?![a-z])|(?:^|\\s)${escapeRegExp(n.text)}\\s+(?:ki|ka|ke|ko|pe|par)?\\s*${STAKE}\\s+(?:back|lay)\\b`).test(r.folded))?.text
+    ?? r.names.find((n) => nameThen(r.folded, n.text, 'hedge:cue_after'))?.text
+    ?? r.names.find((n) => stakedName(r.folded, n.text))?.text
     ?? null;
   // The match: "in X", "exposure on X", a name right after "hedge" ("hedge ind aus 10k back aus"),
   // or Hindi's cue after it ("ind aus mein", "ind aus wale match").
   const inText = r.names.find((n) => n.text !== outcomeName && (
-    (n.before !== null && (FIXTURE_CUES.has(n.before) || n.before === 'hedge')) || BOOK_ON.test(r.folded.slice(0, r.folded.indexOf(` ${n.text}`) + 1))
-    || new RegExp(`(?:^|\\s)${escapeRegExp(n.text)}\\s+(?:mein|me|main|wale|wala|vale)\\b`).test(r.folded)))?.text;
+    (n.before !== null && (FIXTURE_CUES.has(n.before) || n.before === 'hedge')) || afterBookWord(r.folded, n.text)
+    || nameThen(r.folded, n.text, 'hedge:fixture_after')))?.text;
   // Else the first other name ("lay 10k india, ind aus"), else the page's or the conversation's match,
   // else the outcome's own team: the gate finds its match, taking the one still open and asking
   // when there are several.
   const others = r.names.filter((n) => n.text !== outcomeName);
   const fixture = s.namedFixture() ?? inText ?? (outcomeName && others.length > 0 ? others[0]!.text : null) ?? s.conversationFixture()
-    ?? (outcomeName && !MARKET_OUTCOME.test(r.folded) ? outcomeName : null);
-  const said = outcomeName && !MARKET_OUTCOME.test(r.folded) ? outcomeName.replace(/\b\p{L}/gu, (c) => c.toUpperCase()) : outcomeName;
+    ?? (outcomeName && market === null ? outcomeName : null);
+  const said = outcomeName && market === null ? titled(outcomeName) : outcomeName;
   // A stake that can never be placed (negative, zero) is refused first: no match would make it right.
   const early = r.amounts.length === 1 ? amountRefusal(r.amounts[0]!) : null;
   if (early !== null) return ask('needs_amount', early);
@@ -68,8 +139,24 @@ function fillHedge(s: Slots) {
  * "lay off" is the trade's word for any hedge, and "my lay on india" a position, not the order's side.
  */
 function sideOf(folded: string): 'back' | 'lay' {
-  const said = /(?<!\b(?:my|our|the|a|his|her|their|existing|current)\s)\b(back|lay)\b(?!\s+off\b)/.exec(folded);
-  return said?.[1] === 'lay' ? 'lay' : 'back';
+  const tokens = tokensIn(folded);
+  const side = found(folded, 'hedge:side').find((m) => !means(tokens[m.from - 1], 'hedge:owner') && !means(tokens[m.to], 'hedge:off'));
+  return side !== undefined && tokens[side.from] === 'lay' ? 'lay' : 'back';
+}
+
+/** "back 10k", "lay ₹5,000": the side, then the stake. */
+function sideBeforeStake(folded: string): boolean {
+  const tokens = tokensIn(folded);
+  return found(folded, 'hedge:side').some((m) => opensWithFigure(tokens[m.to]) || (tokens[m.to] === '₹' && opensWithFigure(tokens[m.to + 1])));
+}
+
+/** "lay india for 10k", "ok back australia 5k": the side opens the order, a name after it; "lay" alone opens one without a stake. */
+function sideOpens(r: Reading): boolean {
+  const tokens = tokensIn(r.folded);
+  const opens = ruleAt(r.folded, 'hedge:side_opens');
+  const object = opens ? tokens[opens.to] : undefined;
+  if (!opens || !isWord(object) || opensWithFigure(object) || means(object, 'hedge:not_object')) return false;
+  return r.amounts.length > 0 || tokens.find(isWord) === 'lay';
 }
 
 /** The side a word names, in English and the trade's Hindi ("khai" lays, "lagai" backs). */
@@ -87,7 +174,7 @@ export function planHedgeFollowUp(r: Reading, last: PlannedCall): PlannedCall | 
   if (last.tool !== hedgeTool.name || r.amounts.length > 0 || r.tokens.length > 8 || r.fixture !== null) return null;
   const sides = new Set([...r.words].flatMap((w) => (SIDE_WORDS[w] ? [SIDE_WORDS[w]] : [])));
   const side = sides.size === 1 ? [...sides][0]! : null;
-  const outcome = r.names.find((n) => n.before !== null && OUTCOME_CUES.has(n.before))?.text ?? null;
+  const outcome = r.names.find((n) => cuesOutcome(n.before))?.text ?? null;
   if ((side === null && outcome === null) || r.names.length > (outcome === null ? 0 : 1)) return null;
   if (speechAct(r.folded, HEDGE_VERBS) === 'question') return null;
   if (side === last.args.side && outcome === null) return null;
@@ -98,13 +185,13 @@ export function planHedgeFollowUp(r: Reading, last: PlannedCall): PlannedCall | 
 export default {
   id: 'hedge', precedence: 20, exclusive: true, amount: { arg: 'stake' }, asQuestion: 'exposure', follows: { fixture: true },
   vocabulary: ['hedge', 'hedging', 'cover', 'lay'],
-  triggers: (r) => hasAny(r, 'hedge', 'hedging') || /\b(?:back|lay)\s+(?:₹\s*)?\d/.test(r.folded) || /\bplace\s+(?:a\s+)?(?:back\s+|lay\s+)?bet\b/.test(r.folded)
+  triggers: (r) => hasAny(r, 'hedge', 'hedging') || sideBeforeStake(r.folded) || holds(r.folded, 'hedge:place_bet')
     // "what if I lay india?": a question about a hedge, which the planner answers with its read twin.
-    || /\b(?:i|we)\s+(?:back|lay)\s+\p{L}/u.test(r.folded)
+    || found(r.folded, 'hedge:side').some((m) => means(tokensIn(r.folded)[m.from - 1], 'hedge:we') && isWord(tokensIn(r.folded)[m.to]) && !opensWithFigure(tokensIn(r.folded)[m.to]))
     // "india ki 10k back kar do", "australia ki 20k khai karo": Hindi says the side last, then the verb.
-    || (r.amounts.length > 0 && /\b(?:back|lay)\s+(?:kar|karo|kardo|krdo|kro|karna|kare|karein|de|do)\b/.test(r.folded))
+    || (r.amounts.length > 0 && holds(r.folded, 'hedge:side_then_verb'))
     // "lay india for 10k", "back australia 5k in ind v aus": the side opens the order.
-    || (/^(?:(?:ok|okay|please|pls|plz|bhai|now|also|and)\s+)*(?:lay|back)\s+(?!up\b|to\b|off\b|in\b)\p{L}/u.test(r.folded) && (r.amounts.length > 0 || /^\W*lay\b/.test(r.folded))),
+    || sideOpens(r),
   fill: fillHedge,
   examples: ['hedge 10k on Australia in India vs Australia match odds', 'hedge 20k on the draw in eng pak', 'lay india for 10k in ind v aus', 'back australia 5k in ind v aus'],
 } satisfies ToolPlanning;

@@ -2,13 +2,15 @@
 import { type Slots, ask, hasAny } from '../slots.js';
 import { speechAct } from '../speech-act.js';
 import type { Filled } from '../types.js';
+import { holds, said } from './concepts.js';
 
 /**
  * "send it to Arjun", "share the report with me", "forward this to Meera", "mail me a copy": a
  * sending verb with the report as its object, or straight to its recipient.
  */
-const SHARE = /\b(?:share|send|forward|fwd|email|mail|ping|whatsapp|wa)\s+(?:(?:me|him|her|them)\s+)?(?:it|this|that|them|these|(?:the|my|this|that)\s+(?:report|file|sheet|spreadsheet|pdf|excel|xlsx|one)|(?:a\s+)?cop(?:y|ies)|report|with|to|over)\b|\b(?:bhej|bhejo|bhejdo|bhejiye|bhejna)\b|\b(?:share|forward)\s+(?:kar|karo|kardo|kar\s+do|kar\s+de)\b/;
-const TO_SELF = /\b(?:(?:to|with)\s+(?:me|myself|my\s+self)|(?:send|mail|email|forward)\s+me|mujhe|khud\s+ko)\b/;
+const asksToShare = (folded: string) => holds(folded, 'share:asked');
+/** "to me", "send me", "mujhe": the user is the recipient. */
+const toSelf = (folded: string) => said(folded, 'share:to_self');
 const SHARE_VERBS: ReadonlySet<string> = new Set(['share', 'send', 'forward', 'email', 'mail']);
 
 /**
@@ -18,7 +20,7 @@ const SHARE_VERBS: ReadonlySet<string> = new Set(['share', 'send', 'forward', 'e
  */
 export function planShare(s: Slots): Filled | null {
   const r = s.r;
-  if (r.amounts.length > 0 || !SHARE.test(r.folded)) return null;
+  if (r.amounts.length > 0 || !asksToShare(r.folded)) return null;
   const artifact = s.lastArtifact;
   if (!artifact) {
     return hasAny(r, 'report', 'reports', 'file', 'sheet', 'spreadsheet', 'pdf', 'excel', 'xlsx')
@@ -27,7 +29,7 @@ export function planShare(s: Slots): Filled | null {
   }
   // "did you send it to Arjun?" asks; only an order prepares a share.
   if (speechAct(r.folded, SHARE_VERBS) !== 'command') return ask('unplannable', 'Do you want me to send the report? Say it as an instruction and I will show you who gets what, to confirm first.');
-  if (TO_SELF.test(r.folded)) return { args: { artifactId: artifact.id, recipient: 'self' } };
+  if (toSelf(r.folded)) return { args: { artifactId: artifact.id, recipient: 'self' } };
   const player = s.namedPlayer({ anyCue: true });
   if (!player) return ask('needs_player', 'Who should I send the report to?');
   return { args: { artifactId: artifact.id, player } };
