@@ -24,15 +24,15 @@ const TODAY = '2026-11-20' as IsoDate;
 const CONTEXTS: Readonly<Record<string, ConversationContext>> = {
   none: EMPTY_CONTEXT,
   afterRead: {
-    lastCalls: [{ tool: 'getCreditLimit', args: { player: 'p-rahul' } }], lastIntent: 'credit_limit',
+    lastCalls: [{ tool: 'agent.getCreditLimit', args: { player: 'p-rahul' } }], lastIntent: 'credit_limit',
     lastPlayer: { id: 'p-rahul', name: 'Rahul Sharma' }, lastFixture: null, lastArtifact: null, lastText: 'what is rahul ka CL',
   },
   afterChange: {
-    lastCalls: [{ tool: 'editLimit', args: { player: 'p-sneha', limitType: 'credit', amount: 5_000_000 } }], lastIntent: 'edit_limit',
+    lastCalls: [{ tool: 'agent.editLimit', args: { player: 'p-sneha', limitType: 'creditLimit', newValue: 5_000_000 } }], lastIntent: 'edit_limit',
     lastPlayer: { id: 'p-sneha', name: 'Sneha Iyer' }, lastFixture: null, lastArtifact: null, lastText: 'set sneha CL to 50k',
   },
   afterReport: {
-    lastCalls: [{ tool: 'generateReport', args: { kind: 'pnl', format: 'xlsx' } }], lastIntent: 'report',
+    lastCalls: [{ tool: 'agent.generateReport', args: { template: 'per_player_pnl', format: 'xlsx', filters: {} } }], lastIntent: 'report',
     lastPlayer: null, lastFixture: { id: 'f-indaus', name: 'India v Australia' }, lastArtifact: { id: 'a-1', name: 'PnL report' }, lastText: 'excel of pnl',
   },
 };
