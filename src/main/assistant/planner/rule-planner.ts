@@ -24,6 +24,7 @@ import { type FoundAmount, amountRefusal, findAmounts } from '../../../shared/pa
 import { findDateRange } from '../../../shared/parse/dates.js';
 import { escapeRegExp, phraseAsTyped } from '../../../shared/text.js';
 import { wordsOf } from '../../../shared/parse/phrases.js';
+import { CLAUSE_WORDS, isDigits, pastAll, pastMarks, pastOptional, said, saidAt, tokensIn, whereSaid } from './concept-words.js';
 import { amountDoubt } from '../guards/amount-guard.js';
 import { SKIP_CONFIRMATION_ANSWER, asksToSkipConfirmation } from '../guards/consent-guard.js';
 import { type IsoDate, addDays, endOfMonth, startOfMonth } from '../../../shared/dates.js';
@@ -50,7 +51,22 @@ const TAKES_MARKET: ReadonlySet<string> = new Set((TOOL_MODULES as readonly Tool
 /** Tools about the user alone (their upline balance): no player, match or market narrows them. */
 const ABOUT_USER_ALONE: ReadonlySet<string> = new Set((TOOL_MODULES as readonly ToolModule[]).filter((m) => Object.keys(m.entities ?? {}).length === 0).map((m) => m.name));
 /** Words that point at one player without naming them: a pronoun, or "that guy", "the new client", "us bande". */
-const POINTS_AT_ONE_PLAYER = /\b(?:him|his|he|she|her|uska|uske|uski|usko|iska|iske|iski|isko|usne|isne|usey|isey)\b|\b(?:this|that|same|woh|wo|us|is)\s+(?:new\s+|other\s+|old\s+|naye\s+|naya\s+)?(?:player|guy|person|client|punter|customer|banda|bande|bandi|ladka|aadmi)\b|\bthe\s+(?:new|other|old)\s+(?:player|guy|person|client|punter|customer)\b/;
+/**
+ * Whether the words point at one player without naming them: a pronoun ("uska"), or "that guy",
+ * "the new client", "us naye bande". "iski pdf", "its list": "its" before a report or a list points
+ * at the last answer, not at a player.
+ */
+function pointsAtOnePlayer(folded: string): boolean {
+  const tokens = tokensIn(folded);
+  const ownsThing = (i: number) => saidAt(tokens, i, 'thing_owner') === i + 1 && saidAt(tokens, i + 1, 'owned_thing') >= 0;
+  if (whereSaid(tokens, 'points_one').some((m) => !ownsThing(m.from))) return true;
+  // "that (new) guy", "us (naye) bande"; after "the", only with its adjective ("the other client").
+  const person = (i: number, adjective: boolean) => {
+    const adj = saidAt(tokens, i, 'player_adj');
+    return (adj >= 0 || !adjective) && saidAt(tokens, adj >= 0 ? adj : i, 'player_person') >= 0;
+  };
+  return tokens.some((_t, i) => (saidAt(tokens, i, 'pointing_det') >= 0 && person(i + 1, false)) || (saidAt(tokens, i, 'the_det') >= 0 && person(i + 1, true)));
+}
 const WRITE_TOOLS: ReadonlySet<string> = new Set((TOOL_MODULES as readonly ToolModule[]).filter((m) => m.isDestructive).map((m) => m.name));
 const isWrite = (intent: IntentSpec) => WRITE_TOOLS.has(intent.tool);
 /** The read that answers a write's words asked as a question. */
@@ -98,7 +114,7 @@ function changeDoubt(calls: readonly PlannedCall[], text: string, r: Reading): N
   if (doubt !== null) return { reason: 'needs_amount', question: doubt };
   // A scale word with no amount read from it ("settle five two lakh"): an amount was said that we
   // cannot read; a change without it (a full settlement) is not what was asked.
-  if (!amounted && r.amounts.length === 0 && UNREAD_SCALE.test(text) && writes.some((c) => specOf(c.tool)?.amount)) {
+  if (!amounted && r.amounts.length === 0 && scaleSaid(text) && writes.some((c) => specOf(c.tool)?.amount)) {
     return { reason: 'needs_amount', question: 'I couldn\'t read that amount. Type it again, like 45,000 or 2.5 lakh.' };
   }
   return null;
@@ -142,10 +158,6 @@ function smallTalk(folded: string): boolean {
   if (tail) i = tail.to;
   return s.tokens.slice(i).every((t) => t !== ',' && GREETING_MARKS.has(t));
 }
-/** Several people pointed back at: "their", "unka", "dono ka", "both of them". */
-const THEIR = /\b(?:their|theirs|them|both|unka|unki|unke|unko|inka|inki|inke|inko|dono|donon|dono\s+ka|dono\s+ki|dono\s+ke)\b/;
-/** An amount weighed for someone: "enough", "ok", "too much", "theek", "kaafi". */
-const WEIGHED = /\b(?:enough|ok|okay|fine|safe|right|good|too\s+(?:much|high|low|little|big|small)|high|low|theek|thik|sahi|kaafi|kafi|zyada|jyada|kam)\b/;
 const FRESHNESS = ['now', 'today', 'latest', 'current', 'updated', 'live', 'refresh', 'refreshed', 'reload', 'again', 'fresh', 'newest'];
 /** Said between a slip and its correction: "Anita's no sorry Sneha's", "10k, no wait, 15k", "karan matlab sneha". */
 const CORRECTION = /[\s,;.]+(?:(?:no|nah|nahi|nahin|oh)[\s,]+)?(?:(?:sorry|wait|i\s+mean|i\s+meant|oops|correction|matlab|rather)[\s,;:.!]+)+|[\s,;.]+(?:uh+|um+|erm+|er)[\s,]+(?:no|nah|nahi|nahin|actually)[\s,;:.!]+(?:(?:make\s+(?:it|that)|i\s+mean)[\s,]+)?|[\s,;.]+(?:no|nahi|nahin|nai)[\s,]+(?:no|nahi|nahin|nai)[\s,;.!]+(?:(?:wait|sorry)[\s,;:.!]+)?/gi;
@@ -423,13 +435,8 @@ function asked(input: PlannerInput): PlannerInput {
   };
 }
 
-/** Words that point at the page on screen rather than name what to read. */
-const POINTS_AT_PAGE = /\b(?:here|this\s+(?:page|screen|view|table|match|game|fixture)|on\s+(?:the\s+)?screen|yahan|yaha|idhar|is\s+page)\b/;
-/** "comision bhi dikha", "his commission too": asked as well as what came before. */
-const AS_WELL = /\b(?:bhi|also|too|as\s+well)\b/;
-const FOLLOW_UP_OPENER = /^(?:and|aur|or|what\s+about|how\s+about|same\s+for|and\s+for|also|now|ab|ok\s+and|then|phir|fir|for|what\s+of|and\s+what\s+about)\b/;
-/** "and the week before?", "the day before", "usse pehle": the last plan's period, one period earlier. */
-const EARLIER = /\b(?:(?:the\s+)?(?:day|week|month|one|period|fortnight)\s+before|previous\s+(?:day|week|month|one|period)|(?:day|week|month)\s+prior|(?:(?:one|a)\s+)?(?:day|week|month|period)\s+(?:further\s+back|earlier)|further\s+back|go\s+back\s+(?:one|a)\s+(?:day|week|month)|usse\s+pehle|us\s+se\s+pehle|pichle\s+se\s+pichle)\b/;
+/** "and for Anita?", "aur uska?", "what about last week": a message that opens by leaning on the last one. */
+const opensAsFollowUp = (folded: string): boolean => saidAt(tokensIn(folded), 0, 'follow_up_opener') >= 0;
 /** A message's words, when only pauses (",", ".", "!") stand between them: "no, cancel it." but not "cancel?". */
 function pausedWords(folded: string): Said | null {
   const s = saidOf(folded);
@@ -439,25 +446,59 @@ const PAUSES: ReadonlySet<string> = new Set([',', '.', '!']);
 /** Agreement with a proposal, in words ("ok go ahead", "haan kar do"): shown again, since only its Confirm button makes it happen. */
 const goAhead = (folded: string): boolean => { const words = pausedWords(folded); return words !== null && holds(words, 'go_ahead'); };
 /** The whole book asked for, nothing else: "sab ka total", "and everyone's?", "overall". */
-const WHOLE_AGAIN = /^(?:(?:aur|and|ab|now|ok|to|toh|what\s+about|how\s+about)\s+)*(?:sab\s*(?:ka|ki|ke)|sabka|sabki|sabke|sabhi\s+(?:ka|ki|ke)|everyones?|everybodys?|all(?:\s+of\s+them)?|overall|for\s+all|for\s+everyone|whole\s+book)(?:\s+(?:ka|ki|ke|total|combined|together|bhi|dikhao|dikha|batao|bata|please|pls))*\s*\??$/;
+function wholeAgain(folded: string): boolean {
+  const tokens = tokensIn(folded);
+  const whole = saidAt(tokens, pastAll(tokens, 0, 'whole_again_lead'), 'whole_again');
+  return whole >= 0 && endsAsked(tokens, pastAll(tokens, whole, 'whole_again_tail'));
+}
+/** Whether nothing but a question mark comes after `at`. */
+const endsAsked = (tokens: readonly string[], at: number): boolean => at === tokens.length || (at === tokens.length - 1 && tokens[at] === '?');
 /** A change called off, the whole message: "rehne do, abhi nahi", "no, cancel it", "leave it", "mat karo"; `bare`: "no" alone is one too. */
 const declines = (folded: string, bare: boolean): boolean => {
   const words = pausedWords(folded);
   return words !== null && (holds(words, 'decline') || (bare && holds(words, 'bare_no')));
 };
-/** A new amount for the change just proposed: "change it to 30k", "make it 40k instead", "30k kar do". */
-const AMEND = /\b(?:change|make|set|bump|raise|lower|increase|decrease|reduce|instead|it|karo|kar\s+do|kardo|kar\s+de|karde|kar\s+dena|actually|rather|no|nahi|then|to|go\s+with|use|sorry|oops|tak|upto|badha\w*|ghata\w*|khol\w*)\b|\bkar\s*[.!]*$/;
-/** Words that scale an amount: said with no amount read, the amount was unreadable. */
-const UNREAD_SCALE = /\b(?:lakhs?|lacs?|crores?|thousand|hazaa?r|hundred|sau|million|billion)\b|\d\s*(?:k|l|cr)\b/i;
-/** Figures asked for each day of a short range rather than their total. */
-const EACH_DAY = /\b(?:separately|separate|each\s+day|per\s+day|day\s*(?:by|wise)\s*day|day\s*wise|daywise|alag\s+alag|individually)\b/;
+/** A new amount for the change just proposed: "change it to 30k", "make it 40k instead", "30k kar do", "achha 40k kar". */
+function amends(folded: string): boolean {
+  const tokens = tokensIn(folded);
+  let end = tokens.length;
+  while (end > 0 && ORDER_END_MARKS.has(tokens[end - 1]!)) end--;
+  return said(tokens, 'amend') || (end > 0 && saidAt(tokens, end - 1, 'amend_end') === end);
+}
+const ORDER_END_MARKS: ReadonlySet<string> = new Set(['.', '!']);
+/** The units an amount is scaled by when glued to its digits ("5k", "2cr"). */
+const SCALE_UNITS: readonly string[] = CLAUSE_WORDS.filter((e) => e.concept === 'scale_unit').map((e) => e.phrase);
+/** Words that scale an amount ("lakh", "hazar", "5k", "5 k"): said with no amount read, the amount was unreadable. */
+function scaleSaid(text: string): boolean {
+  const tokens = tokensIn(text.toLowerCase());
+  const glued = (t: string) => SCALE_UNITS.some((u) => t.length > u.length && t.endsWith(u) && isDigits(t[t.length - u.length - 1]));
+  return said(tokens, 'scale_word') || tokens.some((t, i) => glued(t) || (SCALE_UNITS.includes(t) && isDigits(tokens[i - 1]?.at(-1))));
+}
 /** A follow-up that only names a measure: "and by pnl?", "same but by exposure", "by volume instead". */
-const BY_MEASURE_ONLY = /^(?:(?:and|ok|okay|now|same|but|then|what\s+about|how\s+about|sorted|ranked|now|(?:rank|sort|order|re-?rank|re-?sort)\s+(?:them|these|it|those|the\s+list|markets?)|(?:rank|sort|order))\s+)*by\s+\p{L}+(?:\s+(?:instead|then|please|pls|now))?\s*\??$/u;
-/** What a payment clears, said right after its verb: "cleared her dues", "paid off the balance", "udhaar chukaya". */
-const OBJECT_OF_PAYMENT = /\b(?:clear(?:ed)?|settle(?:d)?|paid|pay|chukaya|chukaye)\s+(?:(?:off|up|his|her|their|the|all|its|of|my|our)\s+)*(?:dues?|balances?|outstanding|take)\b|\b(?:dues?|balance|outstanding)\s+(?:clear(?:ed)?|paid|chukaya|chukaye)\b/;
-/** The words of a reading with a phrase taken out: what the rest of the message asks. */
-function wordsWithout(r: Reading, phrase: RegExp): Set<string> {
-  return new Set(r.folded.replace(phrase, ' ').split(/[^\p{L}\p{N}]+/u).filter(Boolean));
+function byMeasureOnly(folded: string): boolean {
+  const tokens = tokensIn(folded);
+  const by = pastAll(tokens, 0, 'by_measure_lead');
+  return saidAt(tokens, by, 'by') === by + 1 && lettersOnly(tokens[by + 1]) && endsAsked(tokens, pastOptional(tokens, by + 2, 'by_measure_tail'));
+}
+/** Whether a token is a word of letters alone. */
+const lettersOnly = (token: string | undefined): boolean => token !== undefined && says(saidOf([token]), 'word');
+/** What a payment clears, said right after its verb ("cleared her dues", "paid off the balance", "udhaar chukaya"): the tokens it covers, or null. */
+function objectOfPayment(tokens: readonly string[]): { from: number; to: number } | null {
+  for (let i = 0; i < tokens.length; i++) {
+    const verb = saidAt(tokens, i, 'payment_verb');
+    const object = verb >= 0 ? saidAt(tokens, pastAll(tokens, verb, 'payment_filler'), 'payment_object') : -1;
+    if (object >= 0) return { from: i, to: object };
+    const first = saidAt(tokens, i, 'payment_object_first');
+    const after = first >= 0 ? saidAt(tokens, first, 'payment_verb_after') : -1;
+    if (after >= 0) return { from: i, to: after };
+  }
+  return null;
+}
+/** A reading with the words [from, to) cut out: what the rest of the message asks. */
+function readingWithout(r: Reading, cut: { from: number; to: number }): Reading {
+  const spans = tokenSpans(r.folded);
+  const folded = `${r.folded.slice(0, spans[cut.from]!.start)} ${r.folded.slice(spans[cut.to - 1]!.end)}`;
+  return { ...r, folded, words: new Set(tokensIn(folded).filter(isWord)) };
 }
 /** Words of money and the book that, with nothing plannable, deserve a question rather than small talk. */
 const FINANCE_HINT = ['money', 'cash', 'amount', 'account', 'accounts', 'players', 'player', 'agent', 'agents', 'points', 'odds', 'market', 'markets', 'match', 'win', 'won', 'lost', 'numbers', 'figures', 'stake', 'stakes'];
@@ -533,7 +574,7 @@ export class RulePlanner implements Planner {
       // "what if I lay india 20k, exposure kitna kam hoga?": a later clause asking the same read with
       // less narrowing ("exposure") leans on the earlier one (India's exposure), unless it asks the whole.
       // "what do I owe Vikram and who owes me": "who" asks of everyone, a question of its own.
-      const whole = /\b(?:total|overall|sab|sabka|saara|sara|everything|whole|all|who|kaun|kon|everyone|everybody|anyone)\b/.test(readings[i]!.folded);
+      const whole = said(readings[i]!.folded, 'asks_everyone');
       const narrower = (call: PlannedCall) => !whole && calls.some((c) => c.tool === call.tool
         && Object.entries(call.args).every(([k, v]) => JSON.stringify(c.args[k]) === JSON.stringify(v)));
       // "top 3 markets by exposure, kahan sabse zyada risk hai": the risk asked again is the ranking just planned.
@@ -552,7 +593,7 @@ export class RulePlanner implements Planner {
       const named = readings[i]!.names.find((n) => n.before !== 'on' && n.before !== 'in')?.text;
       if (named) clausePlayer = named;
       context = {
-        lastCalls: d.calls, lastIntent: d.intent.replace(/^follow_up:/, ''),
+        lastCalls: d.calls, lastIntent: d.intent.startsWith('follow_up:') ? d.intent.slice('follow_up:'.length) : d.intent,
         lastPlayer: named ? { id: named, name: named } : context.lastPlayer,
         lastFixture: readings[i]!.fixture ? { id: readings[i]!.fixture!, name: readings[i]!.fixture! } : context.lastFixture,
         lastArtifact: context.lastArtifact ?? null,
@@ -567,9 +608,7 @@ export class RulePlanner implements Planner {
    */
   private planOneNamed(input: PlannerInput): Decision {
     const d = this.planOne(input);
-    // "iski pdf bana do": "its" before a report or a list points at the last answer, not at a player.
-    const thingOwned = /\b(?:iski|iska|iske|uski|uska|uske|its)\s+(?:pdf|excel|xlsx|report|sheet|file|list|csv)\b/g;
-    const pointsAtOne = POINTS_AT_ONE_PLAYER.test(fold(input.text).replace(thingOwned, ' '));
+    const pointsAtOne = pointsAtOnePlayer(fold(input.text));
     // "farhan ali ka take" (no such player) … "uska CL 20k kar do": "his" is the one just asked about, looked up again.
     const lastText = input.context.lastText;
     const askedBefore = pointsAtOne && !input.clausePlayer && lastText && !input.context.lastPlayer
@@ -603,15 +642,15 @@ export class RulePlanner implements Planner {
       return { ...base, intent: 'declined', action: 'direct', calls: [], confidence: 0.9 };
     }
     // "sab ka total", "and for everyone?" right after one player's figures: the same figures for the whole book.
-    if (WHOLE_AGAIN.test(r.folded) && lastCalls.length > 0 && lastCalls.every((c) => !WRITE_TOOLS.has(c.tool))) {
+    if (wholeAgain(r.folded) && lastCalls.length > 0 && lastCalls.every((c) => !WRITE_TOOLS.has(c.tool))) {
       const calls = lastCalls.map((c) => { const { player: _player, ...args } = c.args; return { tool: c.tool, args }; });
       return { ...base, intent: `follow_up:${input.context.lastIntent ?? 'last'}`, action: 'tools', calls, confidence: 0.75 };
     }
     // "make it 10", "sirf 5" right after a ranked list: the same list, that long (never a limit set to 10).
-    const countAgain = /^(?:(?:make\s+it|show|give\s+me|only|just|sirf|bas|top|kar\s+do|karo)\s+)*(?:the\s+)?(?:top\s+)?(\d{1,3})(?:\s+(?:instead|only|then|please|pls|kar\s+do|karo|dikhao|bas))*$/.exec(r.folded);
-    if (countAgain && lastCalls.length === 1 && specOf(lastCalls[0]!.tool)?.follows?.count) {
+    const countAgain = listLengthAgain(r.folded);
+    if (countAgain !== null && lastCalls.length === 1 && specOf(lastCalls[0]!.tool)?.follows?.count) {
       const most = specOf(lastCalls[0]!.tool)!.follows!.count!;
-      return { ...base, intent: `follow_up:${input.context.lastIntent ?? 'last'}`, action: 'tools', calls: [{ tool: lastCalls[0]!.tool, args: { ...lastCalls[0]!.args, limit: Math.min(Number(countAgain[1]), most) } }], confidence: 0.75 };
+      return { ...base, intent: `follow_up:${input.context.lastIntent ?? 'last'}`, action: 'tools', calls: [{ tool: lastCalls[0]!.tool, args: { ...lastCalls[0]!.args, limit: Math.min(countAgain, most) } }], confidence: 0.75 };
     }
     // "make it a lay", "khai kar do" right after a hedge: that hedge with its side or outcome changed, its stake kept.
     const hedge = lastCalls.length === 1 ? planHedgeFollowUp(r, lastCalls[0]!) : null;
@@ -640,7 +679,7 @@ export class RulePlanner implements Planner {
     // "how do I confirm a limit change, kahan click karna hai?", "how does settling work in here?": how the desk is used, not a read of the book.
     const howTo = holds(r.folded, 'how_to');
     // "can you make reports?", "do you do hedges": whether the desk does a thing at all, nothing of it asked for yet.
-    const canYou = /^(?:(?:ok|so|hey|hi|and|but)\s+)*(?:can|could|do|will|are)\s+(?:you|u)\s+(?:able\s+to\s+|also\s+|help\s+(?:me\s+)?(?:to\s+)?|help\s+(?:me\s+)?with\s+)?(?:make|do|create|generate|build|export|prepare|handle|send|share|place|set|change|give)?\s*(?:me\s+)?(?:reports?|excels?|pdfs?|exports?|spreadsheets?|hedges?|hedge\s+bets?|settlements?|limit\s+changes|alerts?|notifications?)(?:\s+(?:too|also|as\s+well|at\s+all|here))?\s*[?.!]*(?:\s*(?:what|which)\s+(?:kinds?|types?|sorts?)(?:\s+of\s+\p{L}+)?\s+(?:are\s+there|do\s+you\s+(?:have|make|do)|can\s+(?:you|i)\s+(?:make|get))\s*[?.!]*)?$/u.test(r.folded);
+    const canYou = asksWhetherDeskDoes(r.folded);
     if (hasAny(r, 'capabilities') || canYou || holds(r.folded, 'help') || (howTo && r.names.length === 0 && r.amounts.length === 0)) {
       return { ...base, intent: 'capabilities', action: 'direct', calls: [], confidence: 1 };
     }
@@ -663,7 +702,7 @@ export class RulePlanner implements Planner {
     }
 
     // "and by pnl?" right after a ranking: the same ranking by another measure, not a PnL request.
-    if (BY_MEASURE_ONLY.test(r.folded) && metricOf(r) !== null && input.context.lastCalls?.some((c) => specOf(c.tool)?.follows?.metric)) {
+    if (byMeasureOnly(r.folded) && metricOf(r) !== null && input.context.lastCalls?.some((c) => specOf(c.tool)?.follows?.metric)) {
       return this.followUpOrNot(input, r);
     }
     const act = speechAct(r.folded, ORDER_VERBS);
@@ -698,8 +737,9 @@ export class RulePlanner implements Planner {
         : [...new Set([...matched.filter((i) => !isWrite(i)), ...reads])].sort((a, b) => a.precedence - b.precedence);
       // "did Sneha clear her dues?": the dues are what the asked-about payment cleared, not a
       // second question; the write's read twin answers it alone.
-      if (reads.length > 0 && OBJECT_OF_PAYMENT.test(r.folded)) {
-        const objectOnly = matched.filter((i) => reads.includes(i) || i.triggers({ ...r, folded: r.folded.replace(OBJECT_OF_PAYMENT, ' '), words: wordsWithout(r, OBJECT_OF_PAYMENT) }));
+      const paidFor = reads.length > 0 ? objectOfPayment(tokensIn(r.folded)) : null;
+      if (paidFor) {
+        const objectOnly = matched.filter((i) => reads.includes(i) || i.triggers(readingWithout(r, paidFor)));
         if (objectOnly.length > 0) matched = objectOnly;
       }
       if (matched.length === 0) {
@@ -714,14 +754,14 @@ export class RulePlanner implements Planner {
     const exclusive = matched.find((i) => i.exclusive);
     let intents = exclusive ? [exclusive] : matched;
     // "how much commission have the lads paid me": the commission, not payments; it is only paid in words.
-    if (intents.some((i) => i.id === 'commission') && !/\b(?:settle\w*|payments?|transactions|received)\b/.test(r.folded)) intents = intents.filter((i) => i.id !== 'settlements');
+    if (intents.some((i) => i.id === 'commission') && !said(r.folded, 'paid_in_words')) intents = intents.filter((i) => i.id !== 'settlements');
     // "sabse risky market kaunsa hai, exposure wise": the ranking by exposure, not a second read of the total.
     if (intents.some((i) => i.id === 'top_markets') && r.fixture === null && r.names.length === 0) intents = intents.filter((i) => i.id !== 'exposure');
     // An upline question is about the caller's own take, not the downline's.
     // "upar se kitni limit mili hai mujhe": the user's own limit is the upline's answer too.
     if (intents.some((i) => i.id === 'upline')) intents = intents.filter((i) => i.id !== 'take' && (i.id !== 'credit_limit' || r.names.length > 0));
     // "did I pay my upline this week?": the payments to the upline are the settlements, one question.
-    if (intents.some((i) => i.id === 'settlements') && /\b(?:pay|paid|settle|settled|cleared)\s+(?:(?:my|the|our)\s+)?upline\b/.test(r.folded)) {
+    if (intents.some((i) => i.id === 'settlements') && whereSaid(r.folded, 'upline_paid').some((m) => saidAt(tokensIn(r.folded), pastOptional(tokensIn(r.folded), m.to, 'upline_owner'), 'upline') >= 0)) {
       intents = intents.filter((i) => i.id !== 'upline');
     }
     if (intents.length === 0) return this.followUpOrNot(input, r);
@@ -746,7 +786,7 @@ export class RulePlanner implements Planner {
       // "exposure of india australia and djokovic alcaraz match": "of" or "for" a match, when no player can be meant.
       ? listed.filter((name) => r.names.some((n) => n.text === name && (n.before === null || LIST_JOINERS.includes(n.before) || n.before === 'of' || n.before === 'for'
         // "… and the djokovic match": a match named by its team and the word for a match.
-        || (n.before === 'the' && new RegExp(`\\bthe\\s+${escapeRegExp(name)}\\s+(?:match|game|fixture)\\b`).test(r.folded))))) : [];
+        || (n.before === 'the' && namedAsMatch(r.folded, name))))) : [];
     const matchNames = !intents.some(isWrite) && calls.every((c) => !TAKES_PLAYER.has(c.tool)) ? [...new Set([...slots.namedFixtures(), ...uncuedList])] : slots.namedFixtures();
     const cuedMatches = [...new Set([...(r.fixture && !intents.some(isWrite) && matchNames.length > 0 ? [r.fixture] : []), ...matchNames])];
     const matches = cuedMatches.length < 2 && calls.some((c) => c.args.fixture === listed[0] && c.args.player === undefined) ? listed : cuedMatches;
@@ -762,18 +802,18 @@ export class RulePlanner implements Planner {
     // own asks for the period the conversation was on, not today.
     const lastRange = (input.context.lastCalls ?? []).map(rangeOf).find((x) => x !== null);
     // "and her comm for the same period": said so, at any length.
-    const samePeriod = /\b(?:same|usi|wahi|wohi)\s+(?:period|dates?|time|range|days?|duration|waqt|time\s*frame|week|month|fortnight|hafte|mahine)\b/.test(r.folded)
+    const samePeriod = whereSaid(r.folded, 'same_word').some((m) => saidAt(tokensIn(r.folded), m.to, 'period_word') >= 0)
       // "this week's pnl" … "who were my 3 biggest losers", "which markets made me the most?": the
       // figures just read, ranked, over the same period.
       || (r.names.length === 0 && calls.length === 1 && (input.context.lastCalls ?? []).length === 1
-        && /\b(?:who|which|top|biggest|most|worst|best|highest|lowest|sabse|kaun|kisne|kis)\b/.test(r.folded));
-    if (r.range === null && lastRange && !input.continuesClause && (samePeriod || (r.tokens.length <= 6 && (FOLLOW_UP_OPENER.test(r.folded) || r.pronounPlayer || AS_WELL.test(r.folded))))
+        && said(r.folded, 'ranks_asked'));
+    if (r.range === null && lastRange && !input.continuesClause && (samePeriod || (r.tokens.length <= 6 && (opensAsFollowUp(r.folded) || r.pronounPlayer || said(r.folded, 'as_well'))))
       && !FRESHNESS.some((w) => r.words.has(w)) && !intents.some(isWrite)) {
       calls.splice(0, calls.length, ...calls.map((c) => (specOf(c.tool)?.range ? withRange(c, lastRange) : c)));
     }
     // "Anita aur Karan ki open bets" … "unka cl bhi bata": "their" is each player the last answer was about.
     const lastPlayers = [...new Set((input.context.lastCalls ?? []).map((c) => c.args.player).filter((p): p is string => typeof p === 'string'))];
-    if (lastPlayers.length > 1 && r.names.length === 0 && !input.continuesClause && THEIR.test(r.folded)
+    if (lastPlayers.length > 1 && r.names.length === 0 && !input.continuesClause && said(r.folded, 'their')
       && calls.every((c) => c.args.player === undefined || lastPlayers.includes(c.args.player as string))) {
       calls.splice(0, calls.length, ...calls.flatMap((c) => (specOf(c.tool)?.follows?.player ? lastPlayers.slice(0, 4).map((player) => ({ tool: c.tool, args: { ...c.args, player } })) : [c])));
     }
@@ -782,8 +822,8 @@ export class RulePlanner implements Planner {
     const lastNamed = slots.lastAnswerPlayer();
     if (lastNamed !== null && r.names.length === 0 && (!r.pronounPlayer || changeAsked) && !input.continuesClause && r.tokens.length <= (changeAsked ? 10 : 6)
       // "Deepak ka balance?" … "settle kar du?": a change asked about, of the player the conversation is on.
-      && (FOLLOW_UP_OPENER.test(r.folded) || AS_WELL.test(r.folded) || changeAsked) && !intents.some(isWrite)
-      && !/\b(?:total|overall|sab|sabka|sabki|everyone|all|my|mera|meri|mere)\b/.test(r.folded)) {
+      && (opensAsFollowUp(r.folded) || said(r.folded, 'as_well') || changeAsked) && !intents.some(isWrite)
+      && !said(r.folded, 'not_one_player')) {
       calls.splice(0, calls.length, ...calls.map((c) => (c.args.player === undefined && specOf(c.tool)?.follows?.player ? { ...c, args: { ...c.args, player: lastNamed } } : c)));
     }
     // "IND vs AUS exposure" … "should I hedge some of this?": a change asked about, on the match the conversation is on.
@@ -792,7 +832,7 @@ export class RulePlanner implements Planner {
       calls.splice(0, calls.length, ...calls.map((c) => (c.args.fixture === undefined && c.args.player === undefined && specOf(c.tool)?.follows?.fixture ? { ...c, args: { ...c.args, fixture: lastMatch.id } } : c)));
     }
     // "pnl today and yesterday separately", "day by day": one call per day of a short range.
-    if (EACH_DAY.test(r.folded) && !intents.some(isWrite)) {
+    if (said(r.folded, 'each_day') && !intents.some(isWrite)) {
       const split = calls.flatMap((c) => {
         const range = specOf(c.tool)?.range === 'dates' ? rangeOf(c) : null;
         const days = range ? Math.round((Date.parse(range.to) - Date.parse(range.from)) / 86_400_000) + 1 : 0;
@@ -849,7 +889,7 @@ export class RulePlanner implements Planner {
     // "ab kitna hai", "how bad is it" on a page, at the start of a conversation: a short question
     // with nothing of its own asks about what is on screen.
     const bare = r.tokens.length <= 4 && (input.context.lastCalls ?? []).length === 0;
-    if (!(POINTS_AT_PAGE.test(r.folded) || bare) || r.names.length > 0 || r.amounts.length > 0 || !asks) return null;
+    if (!(said(r.folded, 'on_page') || bare) || r.names.length > 0 || r.amounts.length > 0 || !asks) return null;
     const path = input.page.path;
     const intent = INTENTS.find((i) => i.shownOn !== undefined && (path === i.shownOn || path.startsWith(`${i.shownOn}/`)));
     if (!intent || isWrite(intent)) return null;
@@ -905,7 +945,7 @@ export class RulePlanner implements Planner {
     const turnedDown = r.amounts.length < 2 ? /\b(?:not|instead\s+of|rather\s+than)\s*$/i : /\b(?:not|instead\s+of|rather\s+than|nahi|nahin)\s*$/i;
     const amounts = r.amounts.some(hindiNo) ? r.amounts.filter((a) => !hindiNo(a))
       : r.amounts.filter((a) => !turnedDown.test(input.text.slice(0, a.start)));
-    if (amounts.length !== 1 || !spec.amount || !AMEND.test(r.folded) || r.names.length > 0) return null;
+    if (amounts.length !== 1 || !spec.amount || !amends(r.folded) || r.names.length > 0) return null;
     const amount = amounts[0]!;
     const refusal = amountRefusal(amount) ?? amountDoubt(input.text, amounts);
     if (refusal !== null || amount.paisa === null) {
@@ -1005,11 +1045,11 @@ export class RulePlanner implements Planner {
     let twin: IntentSpec | undefined;
     if (lastCall && lastSpec && WRITE_TOOLS.has(lastCall.tool)) {
       // After a preview, "wait, what is it right now?", "is that too much?": the figure now, of the player it changes.
-      if (r.amounts.length > 0 || !(/\b(?:now|currently|current|abhi|ab|present|today|it|its|uska|iska|kitna|kitni|what)\b/.test(r.folded) || WEIGHED.test(r.folded))) return null;
+      if (r.amounts.length > 0 || !(said(r.folded, 'asks_now') || said(r.folded, 'weighed'))) return null;
       twin = readTwin(lastSpec, r);
     } else if (r.amounts.length === 1) {
       const afterRead = lastSpec && INTENTS.some((w) => w.afterRead?.intent === lastSpec.id) ? lastSpec : undefined;
-      twin = afterRead ?? (named && WEIGHED.test(r.folded) ? BY_ID.get('credit_limit') : undefined);
+      twin = afterRead ?? (named && said(r.folded, 'weighed') ? BY_ID.get('credit_limit') : undefined);
     }
     const player = named ?? (typeof lastCall?.args.player === 'string' ? lastCall.args.player : null);
     if (!twin || player === null || !twin.follows?.player) return null;
@@ -1031,12 +1071,15 @@ export class RulePlanner implements Planner {
     if (weighed) return weighed;
     // "now for Neha": "now" joins a follow-up that changes another slot; it asks for no fresher figures.
     // "ab karan ka dikhao" likewise: Hindi's "now" before another name moves on to it.
-    const nowAsJoiner = (/^now\s+(?:for|what|how|show|and|do|same|the)\b/.test(r.folded) || /^(?:ab|aur\s+ab)\s+\p{L}+\s+(?:ka|ki|ke|ko|nu|na|ni)\b/u.test(r.folded)) && (r.names.length > 0 || r.fixture !== null);
+    const tokens = tokensIn(r.folded);
+    const afterAb = saidAt(tokens, 0, 'now_hi');
+    const nowAsJoiner = ((saidAt(tokens, 0, 'now') === 1 && saidAt(tokens, 1, 'now_joined') >= 0)
+      || (afterAb >= 0 && lettersOnly(tokens[afterAb]) && saidAt(tokens, afterAb + 1, 'possessive_hi') >= 0)) && (r.names.length > 0 || r.fixture !== null);
     // "ab kitna?", "abhi kya hai": Hindi's "now" ("ab tak" is a period, till now).
-    const fresh = !nowAsJoiner && (FRESHNESS.some((w) => r.words.has(w)) || /\bnow\b/.test(r.folded) || /\b(?:ab|abhi)\b(?!\s+tak\b)/.test(r.folded));
-    const earlier = r.range === null && EARLIER.test(r.folded);
+    const fresh = !nowAsJoiner && (FRESHNESS.some((w) => r.words.has(w)) || said(tokens, 'now') || whereSaid(tokens, 'now_fresh_hi').some((m) => saidAt(tokens, m.to, 'till_hi') < 0));
+    const earlier = r.range === null && said(r.folded, 'earlier');
     // "and by pnl?": a ranking asked again by another measure ("by" names it, so "pnl today" stays a request of its own).
-    const metric = /\bby\s+\p{L}/u.test(r.folded) ? metricOf(r) : null;
+    const metric = whereSaid(tokens, 'by').some((m) => lettersOnly(tokens[m.to])) ? metricOf(r) : null;
     const refines = (c: PlannedCall) => specOf(c.tool)?.follows?.refine?.(r) ?? null;
     // "just the over under market" after a match's exposure: that market of the match.
     const market = r.market !== null && r.fixture === null && r.names.length === 0 && (last ?? []).some((c) => TAKES_MARKET.has(c.tool) && c.args.fixture !== undefined) ? r.market : null;
@@ -1044,8 +1087,8 @@ export class RulePlanner implements Planner {
       || r.pronounPlayer || r.pronounFixture || earlier || (r.count !== null && (last ?? []).some((c) => specOf(c.tool)?.follows?.count));
     // "the recent ones for Sneha", "settled wale": the last answer's kind of thing, pointed back at.
     // "wait, wrong person, I meant Neha": a correction of the last request is one too.
-    const looksLikeFollowUp = input.continuesClause === true || FOLLOW_UP_OPENER.test(r.folded) || r.tokens.length <= 6 || /\b(?:ones|wale|wali|vale|vali)\b/.test(r.folded)
-      || /\b(?:i\s+meant?|wrong\s+(?:person|player|guy|one|name|match|game))\b/.test(r.folded);
+    const looksLikeFollowUp = input.continuesClause === true || opensAsFollowUp(r.folded) || r.tokens.length <= 6 || said(r.folded, 'the_ones')
+      || said(r.folded, 'meant_other');
     // "abhi nahi" or "now" said to a proposal asks for no fresher change: only a slot changed makes it one.
     const freshOnly = fresh && !(r.range !== null || r.names.length > 0 || r.fixture !== null || statusOf(r) !== null || metric !== null || r.amounts.length > 0 || r.pronounPlayer || earlier);
     if (last && last.length > 0 && changes && looksLikeFollowUp && !(freshOnly && last.some((c) => WRITE_TOOLS.has(c.tool)))) {
@@ -1119,6 +1162,47 @@ export class RulePlanner implements Planner {
 }
 
 
+/** "make it 10", "sirf 5", "top 3 only": a list's length asked again, nothing else; null when it is not. */
+function listLengthAgain(folded: string): number | null {
+  const tokens = tokensIn(folded);
+  const at = pastAll(tokens, 0, 'count_again_lead');
+  const count = tokens[at];
+  return isDigits(count, 3) && pastAll(tokens, at + 1, 'count_again_tail') === tokens.length ? Number(count) : null;
+}
+
+const SENTENCE_MARKS: ReadonlySet<string> = new Set(['?', '.', '!']);
+/**
+ * "can you make reports?", "do you do hedges", "can you help me with alerts? what kinds are there?":
+ * whether the desk does a thing at all, the whole message, nothing of it asked for yet.
+ */
+function asksWhetherDeskDoes(folded: string): boolean {
+  const t = tokensIn(folded);
+  const modal = saidAt(t, pastAll(t, 0, 'can_you_lead'), 'can_you_modal');
+  const you = modal >= 0 ? saidAt(t, modal, 'can_you_you') : -1;
+  if (you < 0) return false;
+  const helped = pastOptional(t, you, 'can_you_help');
+  // The verb is left out when the thing is said as one ("do you export?" asks of exports).
+  const verb = pastOptional(t, helped, 'can_you_verb');
+  const thing = [verb, helped].map((at) => saidAt(t, pastOptional(t, at, 'can_you_me'), 'desk_thing')).find((at) => at >= 0);
+  if (thing === undefined) return false;
+  const end = pastMarks(t, pastOptional(t, thing, 'can_you_tail'), SENTENCE_MARKS);
+  if (end === t.length) return true;
+  // "… what kinds (of reports) are there?"
+  const which = saidAt(t, end, 'kind_which');
+  const kind = which >= 0 ? saidAt(t, which, 'kind_word') : -1;
+  if (kind < 0) return false;
+  const of = saidAt(t, kind, 'kind_of') >= 0 && lettersOnly(t[kind + 1]) ? kind + 2 : kind;
+  const ask = saidAt(t, of, 'kind_ask');
+  return ask >= 0 && pastMarks(t, ask, SENTENCE_MARKS) === t.length;
+}
+
+/** "… and the djokovic match": whether a name is said as a match, after "the" and before the word for one. */
+function namedAsMatch(folded: string, name: string): boolean {
+  const tokens = tokensIn(folded);
+  const named = tokensIn(fold(name));
+  return tokens.some((t, i) => t === 'the' && named.every((w, j) => tokens[i + 1 + j] === w) && saidAt(tokens, i + 1 + named.length, 'match_word') >= 0);
+}
+
 /** Intents a reading triggers, as planOne would match them (fallbacks only when nothing else). */
 /**
  * A plan that leaves a clause of the message unanswered ("pnl today, and how much did Karan bet?"
@@ -1187,9 +1271,9 @@ function clausesOf(text: string, today: IsoDate): string[] {
       if (left.range && right.range && right.names.length > 0 && triggered(left).length > 0 && triggered(right).length === 0) return split;
       // "karan ka CL 50k and sneha ka 30k", "set Neha's CL to 50k and her per click win to 10k": a
       // change with its amount, then another player or limit with an amount of its own.
-      const another = right.names.length > 0 || right.pronounPlayer || /\b(?:his|her|uska|uski|uske|iska|iski|iske)\b/.test(right.folded);
+      const another = right.names.length > 0 || right.pronounPlayer || said(right.folded, 'another_player');
       // "Karan ka pura clear karo aur Suresh ka 5k": the amount is the second player's alone.
-      return (left.amounts.length === 1 || (left.amounts.length === 0 && right.names.length > 0 && /\b(?:pura|poora|puri|poori|full|fully|whole|entire|sab|saara|sara|everything|all\s+of\s+it|clear)\b/.test(left.folded))) && right.amounts.length === 1 && another && triggered(left).some(isWrite) ? split : [clause];
+      return (left.amounts.length === 1 || (left.amounts.length === 0 && right.names.length > 0 && said(left.folded, 'whole_amount'))) && right.amounts.length === 1 && another && triggered(left).some(isWrite) ? split : [clause];
     })
     // "what's Anita's CL, and make it 1 lakh": an order about what was just asked is a request of its own.
     .flatMap((clause) => clause.split(/,?\s+(?:and|aur|&|also|then|and\s+then)\s+(?=(?:make|set|change|raise|lower|increase|decrease|reduce|cut|bump|put|drop|take)\s+(?:it|that|this|his|hers?|its|them)\b)/i))
