@@ -83,3 +83,10 @@ const DIGITS: ReadonlySet<string> = new Set('0123456789');
 /** Whether a token is a number written in digits alone ("10", not "10k"), of at most `most` of them. */
 export const isDigits = (token: string | undefined, most = Infinity): token is string =>
   token !== undefined && token.length > 0 && token.length <= most && [...token].every((c) => DIGITS.has(c));
+
+/** Where the tokens end when the marks of `marks` after the last word ("…kar do!!", "yesterday?") are left off. */
+export function wordsEnd(tokens: readonly string[], marks: ReadonlySet<string>): number {
+  let end = tokens.length;
+  while (end > 0 && marks.has(tokens[end - 1]!)) end--;
+  return end;
+}

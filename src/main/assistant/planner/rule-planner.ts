@@ -22,9 +22,9 @@ import { speechAct, supposes } from './speech-act.js';
 import { type Said, holds, isWord, occurrences, ruleAt, saidOf, says, tokenSpans } from './lexicon.js';
 import { type FoundAmount, amountRefusal, findAmounts } from '../../../shared/parse/amount.js';
 import { findDateRange } from '../../../shared/parse/dates.js';
-import { escapeRegExp, phraseAsTyped } from '../../../shared/text.js';
+import { phraseAsTyped } from '../../../shared/text.js';
 import { wordsOf } from '../../../shared/parse/phrases.js';
-import { CLAUSE_WORDS, isDigits, pastAll, pastMarks, pastOptional, said, saidAt, tokensIn, whereSaid } from './concept-words.js';
+import { CLAUSE_WORDS, isDigits, wordsEnd, pastAll, pastMarks, pastOptional, said, saidAt, tokensIn, whereSaid } from './concept-words.js';
 import { amountDoubt } from '../guards/amount-guard.js';
 import { SKIP_CONFIRMATION_ANSWER, asksToSkipConfirmation } from '../guards/consent-guard.js';
 import { type IsoDate, addDays, endOfMonth, startOfMonth } from '../../../shared/dates.js';
@@ -324,6 +324,42 @@ function unsupportedOrder(folded: string): string | null {
   return DELETE_WORDS.has(verb) ? 'delete' : verb;
 }
 
+/**
+ * The message as the requests are split from it: "um", "uh" (the hesitations speech-to-text keeps,
+ * said nowhere in particular) cut out, and chat's "n" between words ("cl 75k kr do n uska bal bhi")
+ * said as the "and" the clause splitter knows. Cut at the typed text's token offsets; the rest is
+ * kept as typed.
+ */
+function spokenText(text: string): string {
+  const spans = tokenSpans(text.toLowerCase());
+  const tokens = spans.map((t) => t.token);
+  const typedAs = (i: number) => text.slice(spans[i]!.start, spans[i]!.end);
+  const letterAt = (t: string | undefined, at: 0 | -1) => isWord(t) && !isDigits(t.at(at));
+  const spaced = (at: number) => text[at] !== undefined && text[at]!.trim() === '';
+  const pieces: string[] = [];
+  let from = 0;
+  for (let i = 0; i < spans.length; i++) {
+    const { start, end } = spans[i]!;
+    const hesitation = saidAt(tokens, i, 'hesitation') === i + 1 && text[start - 1] !== "'" && text[end] !== "'";
+    const and = typedAs(i) === 'n' && spaced(start - 1) && spaced(end) && letterAt(spans[i - 1]?.token, -1) && letterAt(spans[i + 1]?.token, 0);
+    if (!hesitation && !and) continue;
+    pieces.push(text.slice(from, start));
+    if (and) pieces.push('and');
+    // A hesitation takes the pause typed right after it ("um, show me").
+    from = hesitation && spans[i + 1]?.start === end && [',', '.'].includes(spans[i + 1]!.token) ? spans[++i]!.end : end;
+  }
+  pieces.push(text.slice(from));
+  return pieces.map((p) => p.trim()).filter(Boolean).join(' ');
+}
+
+/** Whether the phrase is said last in the text, set off by a comma before it ("pnl for Sneha and for Lakshmi, yesterday?"). */
+function saidLastApart(text: string, phrase: string): boolean {
+  const tokens = tokensIn(text.toLowerCase());
+  const words = tokensIn(phrase.toLowerCase());
+  const at = wordsEnd(tokens, SENTENCE_MARKS) - words.length;
+  return at > 0 && tokens[at - 1] === ',' && words.every((w, j) => tokens[at + j] === w);
+}
+
 /** The text without the comma or semicolon it ends on. */
 function withoutTrailingPause(text: string): string {
   const end = text.trimEnd();
@@ -461,8 +497,7 @@ const declines = (folded: string, bare: boolean): boolean => {
 /** A new amount for the change just proposed: "change it to 30k", "make it 40k instead", "30k kar do", "achha 40k kar". */
 function amends(folded: string): boolean {
   const tokens = tokensIn(folded);
-  let end = tokens.length;
-  while (end > 0 && ORDER_END_MARKS.has(tokens[end - 1]!)) end--;
+  const end = wordsEnd(tokens, ORDER_END_MARKS);
   return said(tokens, 'amend') || (end > 0 && saidAt(tokens, end - 1, 'amend_end') === end);
 }
 const ORDER_END_MARKS: ReadonlySet<string> = new Set(['.', '!']);
@@ -503,6 +538,25 @@ function readingWithout(r: Reading, cut: { from: number; to: number }): Reading 
 /** Words of money and the book that, with nothing plannable, deserve a question rather than small talk. */
 const FINANCE_HINT = ['money', 'cash', 'amount', 'account', 'accounts', 'players', 'player', 'agent', 'agents', 'points', 'odds', 'market', 'markets', 'match', 'win', 'won', 'lost', 'numbers', 'figures', 'stake', 'stakes'];
 
+/**
+ * "nahi, Sneha Iyer", "sorry, Sneha nahi Neha", "not sneha, neha": nothing said but the name, the
+ * name turned down with its "nahi" or "not", and the words of putting a slip right.
+ */
+function namesOnlyAgain(folded: string, named: string): boolean {
+  const tokens = tokensIn(folded);
+  const name = tokensIn(fold(named));
+  const at = tokens.findIndex((_t, i) => name.every((w, j) => tokens[i + j] === w));
+  const gone = new Set(at >= 0 ? name.map((_w, j) => at + j) : []);
+  for (let i = 0; i < tokens.length; i++) {
+    if (gone.has(i) || gone.has(i + 1)) continue;
+    const turnedDown = (lettersOnly(tokens[i]) && saidAt(tokens, i + 1, 'turned_down_hi') === i + 2)
+      || (saidAt(tokens, i, 'turned_down_en') === i + 1 && lettersOnly(tokens[i + 1]));
+    if (turnedDown) gone.add(i).add(i + 1);
+  }
+  const letterless = (t: string) => !isWord(t) || isDigits(t);
+  return tokens.every((t, i) => gone.has(i) || letterless(t) || saidAt(tokens, i, 'asked_again_filler') === i + 1);
+}
+
 export class RulePlanner implements Planner {
   readonly name = 'rules';
 
@@ -511,10 +565,7 @@ export class RulePlanner implements Planner {
   }
 
   private planWhole(given: PlannerInput): Decision {
-    // Chat's "n" is "and" ("cl 75k kr do n uska bal bhi"), before the message is split into requests.
-    const text = withoutSelfCorrections(given.text).replace(/(?<=\p{L})\s+n\s+(?=\p{L})/gu, ' and ')
-      // "um", "uh": the hesitations speech-to-text keeps, said nowhere in particular.
-      .replace(/(?<![\p{L}'])(?:um+|uh+|erm+|hmm+)(?![\p{L}'])[,.]?/giu, ' ').replace(/\s{2,}/g, ' ').trim();
+    const text = spokenText(withoutSelfCorrections(given.text));
     // "Thank you — and what about last week?": thanks before a request is courtesy, the request is the rest.
     const input = asked({ ...given, text: withoutThanksFirst(text) });
     // "is hafte vs pichle hafte ka PnL", "Arjun's commission this month vs last": the same request for each period.
@@ -528,7 +579,7 @@ export class RulePlanner implements Planner {
       // "pnl for Sneha and for Lakshmi, yesterday": a period said last, set off, is every clause's.
       const dated = readings.filter((r) => r.range !== null);
       const last = readings.at(-1)!;
-      if (dated.length === 1 && last.range && new RegExp(`,\\s*${escapeRegExp(last.range.raw)}\\s*[?.!]*\\s*$`, 'i').test(input.text)) {
+      if (dated.length === 1 && last.range && saidLastApart(input.text, last.range.raw)) {
         clauses.splice(0, clauses.length, ...clauses.map((text, i) => (i < clauses.length - 1 ? `${text} ${last.range!.raw}` : text)));
         readings = clauses.map((text) => read(text, input.today, KNOWN_WORDS));
       }
@@ -908,9 +959,7 @@ export class RulePlanner implements Planner {
     if (!lastText || (input.context.lastCalls ?? []).length > 0 || r.names.length !== 1 || r.amounts.length > 0 || r.range !== null) return null;
     const named = r.names[0]!.text;
     // "sorry, Sneha nahi Neha": the name turned down goes with its "nahi".
-    const rest = r.folded.replace(phraseAsTyped(named), ' ').replace(/\b\p{L}+\s+(?:nahi|nahin|nai|nhi)\b|\bnot\s+\p{L}+/gu, ' ')
-      .replace(/\b(?:no|nah|nahi|nahin|not|sorry|i|meant|mean|matlab|mera|wala|wali|vala|that|one|the|please|pls|actually|ok|okay|then|and|aur|ka|ki|ke|ko|for|what|about|how|galat|wrong|naam|name)\b|[^\p{L}\s]/gu, ' ').trim();
-    if (rest !== '') return null;
+    if (!namesOnlyAgain(r.folded, named)) return null;
     const old = read(lastText, input.today, KNOWN_WORDS).names.find((n) => n.before !== 'on' && n.before !== 'in');
     if (!old || old.text === named) return null;
     const oldAt = phraseAsTyped(old.text);
@@ -941,10 +990,18 @@ export class RulePlanner implements Planner {
     // "15k, not 20", "30k instead of 25k": the amount turned down is not the new one.
     // With one amount only, a "nahi" before it is the "no" of a correction ("nahi nahi sava lakh").
     // Hindi says "no" after the amount it turns down ("20 nahi 25k", "5 nahi 8k"); that "nahi" is not the next amount's.
-    const hindiNo = (a: FoundAmount) => /^\s*,?\s*(?:nahi|nahin|nai|nhi)\b/i.test(input.text.slice(a.end));
-    const turnedDown = r.amounts.length < 2 ? /\b(?:not|instead\s+of|rather\s+than)\s*$/i : /\b(?:not|instead\s+of|rather\s+than|nahi|nahin)\s*$/i;
-    const amounts = r.amounts.some(hindiNo) ? r.amounts.filter((a) => !hindiNo(a))
-      : r.amounts.filter((a) => !turnedDown.test(input.text.slice(0, a.start)));
+    const typed = tokenSpans(input.text.toLowerCase());
+    const tokens = typed.map((t) => t.token);
+    const hindiNo = (a: FoundAmount) => {
+      const next = typed.findIndex((t) => t.start >= a.end);
+      return next >= 0 && saidAt(tokens, tokens[next] === ',' ? next + 1 : next, 'turned_down_hi') >= 0;
+    };
+    const downWords = r.amounts.length < 2 ? ['amount_turned_down'] : ['amount_turned_down', 'amount_turned_down_hi'];
+    const turnedDown = (a: FoundAmount) => {
+      const before = tokens.slice(0, typed.filter((t) => t.end <= a.start).length);
+      return downWords.some((concept) => whereSaid(before, concept).some((m) => m.to === before.length));
+    };
+    const amounts = r.amounts.some(hindiNo) ? r.amounts.filter((a) => !hindiNo(a)) : r.amounts.filter((a) => !turnedDown(a));
     if (amounts.length !== 1 || !spec.amount || !amends(r.folded) || r.names.length > 0) return null;
     const amount = amounts[0]!;
     const refusal = amountRefusal(amount) ?? amountDoubt(input.text, amounts);
@@ -1257,17 +1314,22 @@ function swallows(readings: readonly Reading[]): boolean {
 function clausesOf(text: string, today: IsoDate): string[] {
   const carries = (piece: string) => triggered(read(piece, today, KNOWN_WORDS)).some((i) => !i.fallback);
   return splitClauses(text, undefined, carries)
-    .flatMap((clause) => clause.split(/\s+(?:and|aur|&)\s+(?=(?:for|of|on)\s)/i))
+    // "pnl for Sneha and for Lakshmi": "and" before "for", "of" or "on" starts a request of its own.
+    .flatMap((clause) => cutAtJoiners(clause, (tokens, at, spacedAfter) => {
+      const joined = joinsAt(tokens, at, 'clause_joiner');
+      return joined === at + 1 && saidAt(tokens, joined, 'cued_clause') === joined + 1 && spacedAfter(joined) ? joined : -1;
+    }, true))
     .flatMap((clause) => {
-      const at = /\s+(?:and|aur|&)\s+/i.exec(clause);
-      if (!at) return [clause];
+      const at = cutAtJoiners(clause, (tokens, i) => joinsAt(tokens, i, 'clause_joiner'), false);
+      if (at.length < 2) return [clause];
+      const [leftText, rightText] = at as [string, string];
       // "between 2nd and 9th nov by karan": the "and" is inside one range, which is not two requests.
       const whole = read(clause, today, KNOWN_WORDS).range;
       const rangeAt = whole ? clause.toLowerCase().indexOf(whole.raw.toLowerCase()) : -1;
-      if (whole && rangeAt >= 0 && rangeAt <= at.index && rangeAt + whole.raw.length >= at.index + at[0].length) return [clause];
-      const left = read(clause.slice(0, at.index), today, KNOWN_WORDS);
-      const right = read(clause.slice(at.index + at[0].length), today, KNOWN_WORDS);
-      const split = [clause.slice(0, at.index), clause.slice(at.index + at[0].length)];
+      if (whole && rangeAt >= 0 && rangeAt <= leftText.length && rangeAt + whole.raw.length >= clause.length - rightText.length) return [clause];
+      const left = read(leftText, today, KNOWN_WORDS);
+      const right = read(rightText, today, KNOWN_WORDS);
+      const split = [leftText, rightText];
       if (left.range && right.range && right.names.length > 0 && triggered(left).length > 0 && triggered(right).length === 0) return split;
       // "karan ka CL 50k and sneha ka 30k", "set Neha's CL to 50k and her per click win to 10k": a
       // change with its amount, then another player or limit with an amount of its own.
@@ -1276,17 +1338,59 @@ function clausesOf(text: string, today: IsoDate): string[] {
       return (left.amounts.length === 1 || (left.amounts.length === 0 && right.names.length > 0 && said(left.folded, 'whole_amount'))) && right.amounts.length === 1 && another && triggered(left).some(isWrite) ? split : [clause];
     })
     // "what's Anita's CL, and make it 1 lakh": an order about what was just asked is a request of its own.
-    .flatMap((clause) => clause.split(/,?\s+(?:and|aur|&|also|then|and\s+then)\s+(?=(?:make|set|change|raise|lower|increase|decrease|reduce|cut|bump|put|drop|take)\s+(?:it|that|this|his|hers?|its|them)\b)/i))
+    .flatMap((clause) => cutAtJoiners(clause, (tokens, at) => {
+      const joined = joinsAt(tokens, at, 'order_joiner');
+      const verb = joined >= 0 ? saidAt(tokens, joined, 'order_on_it') : -1;
+      return verb >= 0 && saidAt(tokens, verb, 'it_object') >= 0 ? joined : -1;
+    }, true).map((piece, i, pieces) => (i < pieces.length - 1 && piece.endsWith(',') ? piece.slice(0, -1) : piece)))
     .map((c) => c.trim()).filter(Boolean)
     // "settlement log for Karan, PDF, last month": a format or a period alone, set off, qualifies the clause before it.
     .reduce<string[]>((out, clause) => {
-      if (out.length > 0 && QUALIFIER_ONLY.test(fold(clause).replace(/[,.;!?]+/g, ' ').trim())) out[out.length - 1] = `${out.at(-1)!.replace(/[,;]\s*$/, '')} ${clause}`;
+      if (out.length > 0 && qualifierOnly(clause)) out[out.length - 1] = `${withoutTrailingPause(out.at(-1)!)} ${clause}`;
       else out.push(clause);
       return out;
     }, []);
 }
+
+/** The token after a joiner of the concept ("and", "aur", "&") said at `at` with spaces around it, or -1. */
+function joinsAt(tokens: readonly string[], at: number, concept: string): number {
+  return tokens[at] === '&' ? at + 1 : saidAt(tokens, at, concept);
+}
+
+/**
+ * The text cut at its joiners, each piece as typed: `joiner` says where a joiner said at a token
+ * ends (-1: none there); only a joiner with spaces on both sides cuts. `all`: at every such joiner,
+ * else at the first only. The spaces around a cut go with it.
+ */
+function cutAtJoiners(text: string, joiner: (tokens: readonly string[], at: number, spacedAfter: (token: number) => boolean) => number, all: boolean): string[] {
+  const spans = tokenSpans(text.toLowerCase());
+  const tokens = spans.map((t) => t.token);
+  const spaced = (i: number) => text[i] !== undefined && text[i]!.trim() === '';
+  const spacedAfter = (token: number) => spans[token] !== undefined && spaced(spans[token]!.end);
+  const pieces: string[] = [];
+  let from = 0;
+  for (let i = 0; i < spans.length && (all || pieces.length === 0); i++) {
+    const end = joiner(tokens, i, spacedAfter);
+    if (end < 0 || end >= spans.length || !spaced(spans[i]!.start - 1) || !spaced(spans[end - 1]!.end)) continue;
+    pieces.push(text.slice(from, spans[i]!.start).trimEnd());
+    from = spans[end]!.start;
+    i = end - 1;
+  }
+  return [...pieces, text.slice(from)];
+}
+
+const CLAUSE_MARKS: ReadonlySet<string> = new Set([',', '.', ';', '!', '?']);
 /** A clause that is only a report's format, a period, or both: "PDF", "in excel please", "last month". */
-const QUALIFIER_ONLY = /^(?:(?:as|in|an?|the|please|pls|format|file|for|of)\s+)*(?:(?:pdf|excel|xlsx|xls|spreadsheet|sheet)(?:\s+(?:please|pls|format|file))?)?(?:\s*(?:for\s+|of\s+)?(?:today|yesterday|(?:this|last|previous)\s+(?:week|month|fortnight)))?$/;
+function qualifierOnly(clause: string): boolean {
+  const words = tokensIn(fold(clause)).filter((t) => !CLAUSE_MARKS.has(t));
+  const lead = pastAll(words, 0, 'qualifier_lead');
+  const format = saidAt(words, lead, 'report_format');
+  const afterFormat = format >= 0 ? pastOptional(words, format, 'format_tail') : lead;
+  const period = saidAt(words, pastOptional(words, afterFormat, 'period_cue'), 'qualifier_period');
+  const end = period >= 0 ? period : afterFormat;
+  // The words before a format or a period ("as", "in the") qualify only with one after them.
+  return end === words.length && (end > lead || lead === 0);
+}
 
 /**
  * An amendment's bare number in the units the change was said in: "make it 40" after a 50k limit
@@ -1295,7 +1399,7 @@ const QUALIFIER_ONLY = /^(?:(?:as|in|an?|the|please|pls|format|file|for|of)\s+)*
  */
 function inUnitsOf(amount: FoundAmount, before: unknown): number {
   const paisa = amount.paisa!;
-  const bare = /^\s*\d{1,3}\s*$/.test(amount.raw);
+  const bare = isDigits(amount.raw.trim(), 3);
   if (!bare || typeof before !== 'number' || paisa * 10 > before) return paisa;
   const thousands = paisa * 1000;
   return thousands >= before / 4 && thousands <= before * 4 ? thousands : paisa;
