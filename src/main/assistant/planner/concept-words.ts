@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { type PhraseMatch, type PhraseTable, matchPhrases, phraseTable, tokensOf } from '../../../shared/parse/phrases.js';
-import { type SpeechEntry, entrySchema } from './lexicon.js';
+import { type SpeechEntry, entrySchema, saidOf, says } from './lexicon.js';
 import clauseEntries from './lexicon/clauses.json' with { type: 'json' };
 import followUpEntries from './lexicon/follow-ups.json' with { type: 'json' };
 import slotEntries from './lexicon/slots.json' with { type: 'json' };
@@ -90,3 +90,13 @@ export function wordsEnd(tokens: readonly string[], marks: ReadonlySet<string>):
   while (end > 0 && marks.has(tokens[end - 1]!)) end--;
   return end;
 }
+
+/** Whether a token is a number glued to one of the units ("5k", "2cr", "10pct"). */
+export const endsInUnit = (token: string, units: readonly string[]): boolean =>
+  units.some((u) => token.length > u.length && token.endsWith(u) && isDigits(token[token.length - u.length - 1]));
+
+/** Whether a token is a word of letters alone ("karan", not "10k"). */
+export const lettersOnly = (token: string | undefined): boolean => token !== undefined && says(saidOf([token]), 'word');
+
+/** Whether a token is a word with a digit in it ("40k", "5"). */
+export const hasDigit = (token: string | undefined): boolean => token !== undefined && says(saidOf([token]), 'number');
