@@ -24,7 +24,7 @@ import { type FoundAmount, amountRefusal, findAmounts } from '../../../shared/pa
 import { findDateRange } from '../../../shared/parse/dates.js';
 import { phraseAsTyped } from '../../../shared/text.js';
 import { wordsOf } from '../../../shared/parse/phrases.js';
-import { CLAUSE_WORDS, isDigits, wordsEnd, pastAll, pastMarks, pastOptional, said, saidAt, tokensIn, whereSaid } from './concept-words.js';
+import { CLAUSE_WORDS, endsInUnit, isDigits, lettersOnly, wordsEnd, pastAll, pastMarks, pastOptional, said, saidAt, tokensIn, whereSaid } from './concept-words.js';
 import { amountDoubt } from '../guards/amount-guard.js';
 import { SKIP_CONFIRMATION_ANSWER, asksToSkipConfirmation } from '../guards/consent-guard.js';
 import { type IsoDate, addDays, endOfMonth, startOfMonth } from '../../../shared/dates.js';
@@ -159,19 +159,6 @@ function smallTalk(folded: string): boolean {
   return s.tokens.slice(i).every((t) => t !== ',' && GREETING_MARKS.has(t));
 }
 const FRESHNESS = ['now', 'today', 'latest', 'current', 'updated', 'live', 'refresh', 'refreshed', 'reload', 'again', 'fresh', 'newest'];
-/** Said between a slip and its correction: "Anita's no sorry Sneha's", "10k, no wait, 15k", "karan matlab sneha". */
-const CORRECTION = /[\s,;.]+(?:(?:no|nah|nahi|nahin|oh)[\s,]+)?(?:(?:sorry|wait|i\s+mean|i\s+meant|oops|correction|matlab|rather)[\s,;:.!]+)+|[\s,;.]+(?:uh+|um+|erm+|er)[\s,]+(?:no|nah|nahi|nahin|actually)[\s,;:.!]+(?:(?:make\s+(?:it|that)|i\s+mean)[\s,]+)?|[\s,;.]+(?:no|nahi|nahin|nai)[\s,]+(?:no|nahi|nahin|nai)[\s,;.!]+(?:(?:wait|sorry)[\s,;:.!]+)?/gi;
-/** Words that may stand between a slipped amount and the correction: "25k kar do, sorry 35k". */
-const BETWEEN_SLIP_AND_FIX = /^(?:[\s,;.]|kar\s+do|kardo|karo|kr\s+do|krdo|please|pls|plz|set|na|yaar|bhai)*$/i;
-/** The slip named again and turned down, then the fix: "anita nahi, lakshmi ka", "not anita, lakshmi". */
-const NAMED_AGAIN = /^(?:(\p{L}+)\s+(?:nahi|nahin|nai|not)|(?:not|nahi)\s+(\p{L}+))[\s,;:.]+(\p{L}+)(?:\s+(?:ka|ki|ke|ko|ne|wala|wali|wale|vala|vali|vale)\b)?/u;
-
-/**
- * The message as the user meant it: a word or an amount corrected in the same breath is replaced
- * by its correction ("show me Anita's no sorry Sneha's bets" is Sneha's; "ten thousand no sorry
- * fifteen thousand" is 15,000). Only a slip of the same kind is dropped (an amount for an amount,
- * a name-like word for another); "sorry, what does CL mean" keeps every word.
- */
 /** Words that set two periods side by side to compare them. */
 const PERIOD_VS = /\s+(?:vs\.?|versus|v\/s|compared\s+(?:to|with)|against)\s+/i;
 
@@ -200,9 +187,16 @@ function periodsCompared(text: string, today: IsoDate): [string, string] | null 
 
 /** Any date: a period corrected in the same breath is found by its words, whatever today is. */
 const ANY_DAY = '2026-01-15' as IsoDate;
+
+/**
+ * The message as the user meant it: a word or an amount corrected in the same breath is replaced
+ * by its correction ("show me Anita's no sorry Sneha's bets" is Sneha's; "ten thousand no sorry
+ * fifteen thousand" is 15,000). Only a slip of the same kind is dropped (an amount for an amount,
+ * a name-like word for another); "sorry, what does CL mean" keeps every word.
+ */
 export function withoutSelfCorrections(text: string): string {
   let out = text;
-  for (let guard = 0; guard < 3 && out.search(CORRECTION) >= 0; guard++) {
+  for (let guard = 0; guard < 3 && correctionMarkers(out).length > 0; guard++) {
     const corrected = firstCorrection(out);
     if (corrected === null) break;
     out = corrected;
@@ -210,41 +204,130 @@ export function withoutSelfCorrections(text: string): string {
   return out;
 }
 
+type Spans = ReturnType<typeof tokenSpans>;
+/** Marks that may part a slip from the words around it; spaces always may. */
+const BEFORE_MARKER: ReadonlySet<string> = new Set([',', ';', '.']);
+const BETWEEN_MARKERS: ReadonlySet<string> = new Set([',']);
+const AFTER_MARKER: ReadonlySet<string> = new Set([',', ';', ':', '.', '!']);
+const AFTER_DOUBLE_NO: ReadonlySet<string> = new Set([',', ';', '.', '!']);
+
+/**
+ * Said between a slip and its correction, where the message has it ("Anita's no sorry Sneha's",
+ * "10k, no wait, 15k", "karan matlab sneha", "last week uh no last month", "nahi nahi lakshmi"):
+ * from the pause before the marker to the first word after it, as offsets of the text.
+ */
+function correctionMarkers(text: string): Array<{ at: number; end: number }> {
+  const spans = tokenSpans(text.toLowerCase());
+  const tokens = spans.map((t) => t.token);
+  /** The token after the pause that starts at token `from`: marks of `marks` and spaces, at least one; -1 when there is none. */
+  const paused = (from: number, marks: ReadonlySet<string>): number => {
+    const next = pastMarks(tokens, from, marks);
+    const spaced = (spans[from]?.start ?? text.length) > spans[from - 1]!.end;
+    return next > from || spaced ? next : -1;
+  };
+  /** The token after the concept and a pause, or -1. */
+  const step = (at: number, concept: string, marks: ReadonlySet<string>): number => {
+    const said = at >= 0 ? saidAt(tokens, at, concept) : -1;
+    return said >= 0 ? paused(said, marks) : -1;
+  };
+  const optional = (at: number, concept: string, marks: ReadonlySet<string>): number => { const next = step(at, concept, marks); return next >= 0 ? next : at; };
+  const markerAt = (i: number): number => {
+    // "no sorry", "sorry, wait": any number of markers, each with its pause.
+    const apology = (from: number) => {
+      let end = step(from, 'correction_marker', AFTER_MARKER);
+      for (let more = end; more >= 0; more = step(end, 'correction_marker', AFTER_MARKER)) end = more;
+      return end;
+    };
+    const afterNo = step(i, 'correction_no', BETWEEN_MARKERS);
+    const sorry = Math.max(afterNo >= 0 ? apology(afterNo) : -1, apology(i));
+    if (sorry >= 0) return sorry;
+    const hesitated = step(step(i, 'correction_hesitation', BETWEEN_MARKERS), 'correction_after_hesitation', AFTER_MARKER);
+    if (hesitated >= 0) return optional(hesitated, 'correction_then', BETWEEN_MARKERS);
+    const twice = step(step(i, 'correction_double_no', BETWEEN_MARKERS), 'correction_double_no', AFTER_DOUBLE_NO);
+    return twice >= 0 ? optional(twice, 'correction_double_no_tail', AFTER_MARKER) : -1;
+  };
+  const found: Array<{ at: number; end: number }> = [];
+  for (let i = 1; i < tokens.length; i++) {
+    let before = i;
+    while (before > 0 && BEFORE_MARKER.has(tokens[before - 1]!)) before--;
+    // The pause before a marker is its own: not one a marker before it took.
+    const at = before > 0 ? spans[before - 1]!.end : -1;
+    if (at < 0 || at < (found.at(-1)?.end ?? 0) || (before === i && spans[i]!.start === at)) continue;
+    const next = markerAt(i);
+    if (next < 0) continue;
+    found.push({ at, end: spans[next]?.start ?? text.length });
+    i = next - 1;
+  }
+  return found;
+}
+
 /** The message with its first slip and correction marker replaced by the correction, or null when none is. */
 function firstCorrection(out: string): string | null {
   const amounts = findAmounts(out);
-  for (const m of out.matchAll(CORRECTION)) {
-    const at = m.index!;
-    const end = at + m[0].length;
+  const spans = tokenSpans(out.toLowerCase());
+  const tokens = spans.map((t) => t.token);
+  const from = (at: number) => spans.findIndex((t) => t.start >= at);
+  const upTo = (at: number) => spans.filter((t) => t.end <= at).length;
+  for (const { at, end } of correctionMarkers(out)) {
     // "25k kar do, sorry sorry 35k": the fixed amount takes the slipped one's place.
-    const slip = amounts.find((a) => a.end <= at && BETWEEN_SLIP_AND_FIX.test(out.slice(a.end, at)));
+    const between = (a: FoundAmount) => {
+      const first = from(a.end);
+      const said = first < 0 ? [] : tokens.slice(first, upTo(at));
+      const words = said.filter(isWord);
+      return said.every((t) => isWord(t) || BEFORE_MARKER.has(t)) && pastAll(words, 0, 'slip_filler') === words.length;
+    };
+    const slip = amounts.find((a) => a.end <= at && between(a));
     const fix = amounts.find((a) => a.start === end);
     if (slip && fix) return out.slice(0, slip.start) + out.slice(end, fix.end) + out.slice(slip.end, at) + out.slice(fix.end);
     // "anita ka take dikhao, nahi nahi anita nahi, lakshmi ka": the name turned down gives way to the fix.
-    const again = NAMED_AGAIN.exec(out.slice(end));
-    const turnedDown = again ? fold(again[1] ?? again[2]!) : null;
-    if (again && turnedDown && new RegExp(`\\b${turnedDown}\\b`).test(fold(out.slice(0, at)))) {
-      return out.slice(0, at).replace(new RegExp(`\\b${turnedDown}\\b`, 'gi'), again[3]!) + out.slice(end + again.index + again[0].length);
+    const again = namedAgain(out, spans, from(end));
+    const head = upTo(at);
+    const slipped = again ? spans.slice(0, head).filter((t) => t.token === again.turnedDown) : [];
+    if (again && slipped.length > 0) {
+      const fixed = out.slice(spans[again.fix]!.start, spans[again.fix]!.end);
+      const kept = slipped.reduce<{ text: string; from: number }>((acc, t) => ({ text: acc.text + out.slice(acc.from, t.start) + fixed, from: t.end }), { text: '', from: 0 });
+      return kept.text + out.slice(kept.from, at) + out.slice(again.end);
     }
     // "commission for last week uh no last month": a period said again replaces the slipped one.
     const fixedPeriod = findDateRange(fold(out.slice(end)), ANY_DAY);
     const slippedPeriod = findDateRange(fold(out.slice(0, at)), ANY_DAY);
     if (fixedPeriod && slippedPeriod && fold(out.slice(end)).trimStart().startsWith(fixedPeriod.raw)) {
-      const head = out.slice(0, at);
-      const slipAt = fold(head).lastIndexOf(slippedPeriod.raw);
-      if (slipAt >= 0 && fold(head).slice(slipAt + slippedPeriod.raw.length).trim() === '') return head.slice(0, slipAt) + out.slice(end);
+      const headText = out.slice(0, at);
+      const slipAt = fold(headText).lastIndexOf(slippedPeriod.raw);
+      if (slipAt >= 0 && fold(headText).slice(slipAt + slippedPeriod.raw.length).trim() === '') return headText.slice(0, slipAt) + out.slice(end);
     }
     // "with karan, sorry, with sneha": the preposition said again goes with the slip.
-    const before = /(?:\b(with|for|to|of|from)\s+)?(\p{L}+)(?:['’]s)?$/u.exec(out.slice(0, at));
-    const after = /^(?:(with|for|to|of|from)\s+)?(\p{L}+)/u.exec(out.slice(end));
-    const nameLike = (w: string | undefined) => w !== undefined && w.length >= 3 && !KNOWN_WORDS.has(fold(w)) && !PLAIN_WORDS.has(fold(w)) && !isGrammarWord(fold(w));
-    if (before && after && nameLike(before[2]) && nameLike(after[2])) {
-      const from = before[1] !== undefined && before[1] === after[1] ? before.index! : before.index! + (before[1] ? before[1].length + 1 : 0);
-      return out.slice(0, from) + out.slice(end);
+    const slipWord = head - (tokens[head - 1] === 's' && (tokens[head - 2] === "'" || tokens[head - 2] === '’') ? 3 : 1);
+    const fixAt = from(end);
+    const fixPreposition = fixAt >= 0 && saidAt(tokens, fixAt, 'slip_preposition') === fixAt + 1 && lettersOnly(tokens[fixAt + 1]) ? tokens[fixAt]! : null;
+    const fixWord = fixPreposition ? fixAt + 1 : fixAt;
+    const nameLike = (i: number) => i >= 0 && lettersOnly(tokens[i]) && tokens[i]!.length >= 3 && !KNOWN_WORDS.has(fold(tokens[i]!)) && !PLAIN_WORDS.has(fold(tokens[i]!)) && !isGrammarWord(fold(tokens[i]!));
+    if (nameLike(slipWord) && fixWord >= 0 && nameLike(fixWord)) {
+      const slipPreposition = slipWord > 0 && saidAt(tokens, slipWord - 1, 'slip_preposition') === slipWord ? tokens[slipWord - 1] : null;
+      const cut = slipPreposition !== null && slipPreposition === fixPreposition ? spans[slipWord - 1]!.start : spans[slipWord]!.start;
+      return out.slice(0, cut) + out.slice(end);
     }
   }
   return null;
 }
+
+/**
+ * The slip named again and turned down, then the fix, from token `at`: "anita nahi, lakshmi ka",
+ * "not anita, lakshmi". The word turned down, the fix's token, and where what was said ends.
+ */
+function namedAgain(text: string, spans: Spans, at: number): { turnedDown: string; fix: number; end: number } | null {
+  if (at < 0) return null;
+  const tokens = spans.map((t) => t.token);
+  const turnedDown = lettersOnly(tokens[at]) && saidAt(tokens, at + 1, 'name_turned_down') === at + 2 ? tokens[at]!
+    : saidAt(tokens, at, 'name_turned_down_first') === at + 1 && lettersOnly(tokens[at + 1]) ? tokens[at + 1]! : null;
+  if (turnedDown === null) return null;
+  const fix = pastMarks(tokens, at + 2, NAMED_AGAIN_PAUSE);
+  const pausedBefore = fix > at + 2 || (spans[fix] !== undefined && spans[fix]!.start > spans[at + 1]!.end);
+  if (!pausedBefore || !lettersOnly(tokens[fix])) return null;
+  const owned = saidAt(tokens, fix + 1, 'name_owned') === fix + 2 && spans[fix + 1]!.start > spans[fix]!.end;
+  return { turnedDown: fold(turnedDown), fix, end: spans[owned ? fix + 1 : fix]!.end };
+}
+const NAMED_AGAIN_PAUSE: ReadonlySet<string> = new Set([',', ';', ':', '.']);
 
 /**
  * Orders for what no tool does, with the reason given ("I can't … from here"), tried in order: each
@@ -506,8 +589,7 @@ const SCALE_UNITS: readonly string[] = CLAUSE_WORDS.filter((e) => e.concept === 
 /** Words that scale an amount ("lakh", "hazar", "5k", "5 k"): said with no amount read, the amount was unreadable. */
 function scaleSaid(text: string): boolean {
   const tokens = tokensIn(text.toLowerCase());
-  const glued = (t: string) => SCALE_UNITS.some((u) => t.length > u.length && t.endsWith(u) && isDigits(t[t.length - u.length - 1]));
-  return said(tokens, 'scale_word') || tokens.some((t, i) => glued(t) || (SCALE_UNITS.includes(t) && isDigits(tokens[i - 1]?.at(-1))));
+  return said(tokens, 'scale_word') || tokens.some((t, i) => endsInUnit(t, SCALE_UNITS) || (SCALE_UNITS.includes(t) && isDigits(tokens[i - 1]?.at(-1))));
 }
 /** A follow-up that only names a measure: "and by pnl?", "same but by exposure", "by volume instead". */
 function byMeasureOnly(folded: string): boolean {
@@ -515,8 +597,6 @@ function byMeasureOnly(folded: string): boolean {
   const by = pastAll(tokens, 0, 'by_measure_lead');
   return saidAt(tokens, by, 'by') === by + 1 && lettersOnly(tokens[by + 1]) && endsAsked(tokens, pastOptional(tokens, by + 2, 'by_measure_tail'));
 }
-/** Whether a token is a word of letters alone. */
-const lettersOnly = (token: string | undefined): boolean => token !== undefined && says(saidOf([token]), 'word');
 /** What a payment clears, said right after its verb ("cleared her dues", "paid off the balance", "udhaar chukaya"): the tokens it covers, or null. */
 function objectOfPayment(tokens: readonly string[]): { from: number; to: number } | null {
   for (let i = 0; i < tokens.length; i++) {
