@@ -892,7 +892,7 @@ export class RulePlanner implements Planner {
     // "upar se kitni limit mili hai mujhe": the user's own limit is the upline's answer too.
     if (intents.some((i) => i.id === 'upline')) intents = intents.filter((i) => i.id !== 'take' && (i.id !== 'credit_limit' || r.names.length > 0));
     // "did I pay my upline this week?": the payments to the upline are the settlements, one question.
-    if (intents.some((i) => i.id === 'settlements') && whereSaid(r.folded, 'upline_paid').some((m) => saidAt(tokensIn(r.folded), pastOptional(tokensIn(r.folded), m.to, 'upline_owner'), 'upline') >= 0)) {
+    if (intents.some((i) => i.id === 'settlements') && paysUpline(r.folded)) {
       intents = intents.filter((i) => i.id !== 'upline');
     }
     if (intents.length === 0) return this.followUpOrNot(input, r);
@@ -1298,6 +1298,12 @@ export class RulePlanner implements Planner {
   }
 }
 
+
+/** "did I pay my upline?", "settled the upline": a payment to the upline said. */
+function paysUpline(folded: string): boolean {
+  const tokens = tokensIn(folded);
+  return whereSaid(tokens, 'upline_paid').some((m) => saidAt(tokens, pastOptional(tokens, m.to, 'upline_owner'), 'upline') >= 0);
+}
 
 /** "make it 10", "sirf 5", "top 3 only": a list's length asked again, nothing else; null when it is not. */
 function listLengthAgain(folded: string): number | null {
