@@ -23,8 +23,9 @@ import { speechAct, supposes } from './speech-act.js';
 import { type Said, holds, isWord, occurrences, ruleAt, saidOf, says, tokenSpans } from './lexicon.js';
 import { type FoundAmount, amountRefusal, findAmounts } from '../../../shared/parse/amount.js';
 import { findDateRange } from '../../../shared/parse/dates.js';
-import { escapeRegExp, phraseAsTyped } from '../../../shared/text.js';
+import { phraseAsTyped } from '../../../shared/text.js';
 import { wordsOf } from '../../../shared/parse/phrases.js';
+import { CLAUSE_WORDS, endsInUnit, isDigits, lettersOnly, wordsEnd, pastAll, pastMarks, pastOptional, said, saidAt, tokensIn, whereSaid } from './concept-words.js';
 import { amountDoubt } from '../guards/amount-guard.js';
 import { SKIP_CONFIRMATION_ANSWER, asksToSkipConfirmation } from '../guards/consent-guard.js';
 import { type IsoDate, addDays, endOfMonth, startOfMonth } from '../../../shared/dates.js';
@@ -51,7 +52,22 @@ const TAKES_MARKET: ReadonlySet<string> = new Set((TOOL_MODULES as readonly Tool
 /** Tools about the user alone (their upline balance): no player, match or market narrows them. */
 const ABOUT_USER_ALONE: ReadonlySet<string> = new Set((TOOL_MODULES as readonly ToolModule[]).filter((m) => Object.keys(m.entities ?? {}).length === 0).map((m) => m.name));
 /** Words that point at one player without naming them: a pronoun, or "that guy", "the new client", "us bande". */
-const POINTS_AT_ONE_PLAYER = /\b(?:him|his|he|she|her|uska|uske|uski|usko|iska|iske|iski|isko|usne|isne|usey|isey)\b|\b(?:this|that|same|woh|wo|us|is)\s+(?:new\s+|other\s+|old\s+|naye\s+|naya\s+)?(?:player|guy|person|client|punter|customer|banda|bande|bandi|ladka|aadmi)\b|\bthe\s+(?:new|other|old)\s+(?:player|guy|person|client|punter|customer)\b/;
+/**
+ * Whether the words point at one player without naming them: a pronoun ("uska"), or "that guy",
+ * "the new client", "us naye bande". "iski pdf", "its list": "its" before a report or a list points
+ * at the last answer, not at a player.
+ */
+function pointsAtOnePlayer(folded: string): boolean {
+  const tokens = tokensIn(folded);
+  const ownsThing = (i: number) => saidAt(tokens, i, 'thing_owner') === i + 1 && saidAt(tokens, i + 1, 'owned_thing') >= 0;
+  if (whereSaid(tokens, 'points_one').some((m) => !ownsThing(m.from))) return true;
+  // "that (new) guy", "us (naye) bande"; after "the", only with its adjective ("the other client").
+  const person = (i: number, adjective: boolean) => {
+    const adj = saidAt(tokens, i, 'player_adj');
+    return (adj >= 0 || !adjective) && saidAt(tokens, adj >= 0 ? adj : i, 'player_person') >= 0;
+  };
+  return tokens.some((_t, i) => (saidAt(tokens, i, 'pointing_det') >= 0 && person(i + 1, false)) || (saidAt(tokens, i, 'the_det') >= 0 && person(i + 1, true)));
+}
 const WRITE_TOOLS: ReadonlySet<string> = new Set((TOOL_MODULES as readonly ToolModule[]).filter((m) => m.isDestructive).map((m) => m.name));
 const isWrite = (intent: IntentSpec) => WRITE_TOOLS.has(intent.tool);
 /** The read that answers a write's words asked as a question. */
@@ -99,7 +115,7 @@ function changeDoubt(calls: readonly PlannedCall[], text: string, r: Reading): N
   if (doubt !== null) return { reason: 'needs_amount', question: doubt };
   // A scale word with no amount read from it ("settle five two lakh"): an amount was said that we
   // cannot read; a change without it (a full settlement) is not what was asked.
-  if (!amounted && r.amounts.length === 0 && UNREAD_SCALE.test(text) && writes.some((c) => specOf(c.tool)?.amount)) {
+  if (!amounted && r.amounts.length === 0 && scaleSaid(text) && writes.some((c) => specOf(c.tool)?.amount)) {
     return { reason: 'needs_amount', question: 'I couldn\'t read that amount. Type it again, like 45,000 or 2.5 lakh.' };
   }
   return null;
@@ -143,24 +159,7 @@ function smallTalk(folded: string): boolean {
   if (tail) i = tail.to;
   return s.tokens.slice(i).every((t) => t !== ',' && GREETING_MARKS.has(t));
 }
-/** Several people pointed back at: "their", "unka", "dono ka", "both of them". */
-const THEIR = /\b(?:their|theirs|them|both|unka|unki|unke|unko|inka|inki|inke|inko|dono|donon|dono\s+ka|dono\s+ki|dono\s+ke)\b/;
-/** An amount weighed for someone: "enough", "ok", "too much", "theek", "kaafi". */
-const WEIGHED = /\b(?:enough|ok|okay|fine|safe|right|good|too\s+(?:much|high|low|little|big|small)|high|low|theek|thik|sahi|kaafi|kafi|zyada|jyada|kam)\b/;
 const FRESHNESS = ['now', 'today', 'latest', 'current', 'updated', 'live', 'refresh', 'refreshed', 'reload', 'again', 'fresh', 'newest'];
-/** Said between a slip and its correction: "Anita's no sorry Sneha's", "10k, no wait, 15k", "karan matlab sneha". */
-const CORRECTION = /[\s,;.]+(?:(?:no|nah|nahi|nahin|oh)[\s,]+)?(?:(?:sorry|wait|i\s+mean|i\s+meant|oops|correction|matlab|rather)[\s,;:.!]+)+|[\s,;.]+(?:uh+|um+|erm+|er)[\s,]+(?:no|nah|nahi|nahin|actually)[\s,;:.!]+(?:(?:make\s+(?:it|that)|i\s+mean)[\s,]+)?|[\s,;.]+(?:no|nahi|nahin|nai)[\s,]+(?:no|nahi|nahin|nai)[\s,;.!]+(?:(?:wait|sorry)[\s,;:.!]+)?/gi;
-/** Words that may stand between a slipped amount and the correction: "25k kar do, sorry 35k". */
-const BETWEEN_SLIP_AND_FIX = /^(?:[\s,;.]|kar\s+do|kardo|karo|kr\s+do|krdo|please|pls|plz|set|na|yaar|bhai)*$/i;
-/** The slip named again and turned down, then the fix: "anita nahi, lakshmi ka", "not anita, lakshmi". */
-const NAMED_AGAIN = /^(?:(\p{L}+)\s+(?:nahi|nahin|nai|not)|(?:not|nahi)\s+(\p{L}+))[\s,;:.]+(\p{L}+)(?:\s+(?:ka|ki|ke|ko|ne|wala|wali|wale|vala|vali|vale)\b)?/u;
-
-/**
- * The message as the user meant it: a word or an amount corrected in the same breath is replaced
- * by its correction ("show me Anita's no sorry Sneha's bets" is Sneha's; "ten thousand no sorry
- * fifteen thousand" is 15,000). Only a slip of the same kind is dropped (an amount for an amount,
- * a name-like word for another); "sorry, what does CL mean" keeps every word.
- */
 /** Words that set two periods side by side to compare them. */
 const PERIOD_VS = /\s+(?:vs\.?|versus|v\/s|compared\s+(?:to|with)|against)\s+/i;
 
@@ -189,9 +188,16 @@ function periodsCompared(text: string, today: IsoDate): [string, string] | null 
 
 /** Any date: a period corrected in the same breath is found by its words, whatever today is. */
 const ANY_DAY = '2026-01-15' as IsoDate;
+
+/**
+ * The message as the user meant it: a word or an amount corrected in the same breath is replaced
+ * by its correction ("show me Anita's no sorry Sneha's bets" is Sneha's; "ten thousand no sorry
+ * fifteen thousand" is 15,000). Only a slip of the same kind is dropped (an amount for an amount,
+ * a name-like word for another); "sorry, what does CL mean" keeps every word.
+ */
 export function withoutSelfCorrections(text: string): string {
   let out = text;
-  for (let guard = 0; guard < 3 && out.search(CORRECTION) >= 0; guard++) {
+  for (let guard = 0; guard < 3 && correctionMarkers(out).length > 0; guard++) {
     const corrected = firstCorrection(out);
     if (corrected === null) break;
     out = corrected;
@@ -199,41 +205,130 @@ export function withoutSelfCorrections(text: string): string {
   return out;
 }
 
+type Spans = ReturnType<typeof tokenSpans>;
+/** Marks that may part a slip from the words around it; spaces always may. */
+const BEFORE_MARKER: ReadonlySet<string> = new Set([',', ';', '.']);
+const BETWEEN_MARKERS: ReadonlySet<string> = new Set([',']);
+const AFTER_MARKER: ReadonlySet<string> = new Set([',', ';', ':', '.', '!']);
+const AFTER_DOUBLE_NO: ReadonlySet<string> = new Set([',', ';', '.', '!']);
+
+/**
+ * Said between a slip and its correction, where the message has it ("Anita's no sorry Sneha's",
+ * "10k, no wait, 15k", "karan matlab sneha", "last week uh no last month", "nahi nahi lakshmi"):
+ * from the pause before the marker to the first word after it, as offsets of the text.
+ */
+function correctionMarkers(text: string): Array<{ at: number; end: number }> {
+  const spans = tokenSpans(text.toLowerCase());
+  const tokens = spans.map((t) => t.token);
+  /** The token after the pause that starts at token `from`: marks of `marks` and spaces, at least one; -1 when there is none. */
+  const paused = (from: number, marks: ReadonlySet<string>): number => {
+    const next = pastMarks(tokens, from, marks);
+    const spaced = (spans[from]?.start ?? text.length) > spans[from - 1]!.end;
+    return next > from || spaced ? next : -1;
+  };
+  /** The token after the concept and a pause, or -1. */
+  const step = (at: number, concept: string, marks: ReadonlySet<string>): number => {
+    const said = at >= 0 ? saidAt(tokens, at, concept) : -1;
+    return said >= 0 ? paused(said, marks) : -1;
+  };
+  const optional = (at: number, concept: string, marks: ReadonlySet<string>): number => { const next = step(at, concept, marks); return next >= 0 ? next : at; };
+  const markerAt = (i: number): number => {
+    // "no sorry", "sorry, wait": any number of markers, each with its pause.
+    const apology = (from: number) => {
+      let end = step(from, 'correction_marker', AFTER_MARKER);
+      for (let more = end; more >= 0; more = step(end, 'correction_marker', AFTER_MARKER)) end = more;
+      return end;
+    };
+    const afterNo = step(i, 'correction_no', BETWEEN_MARKERS);
+    const sorry = Math.max(afterNo >= 0 ? apology(afterNo) : -1, apology(i));
+    if (sorry >= 0) return sorry;
+    const hesitated = step(step(i, 'correction_hesitation', BETWEEN_MARKERS), 'correction_after_hesitation', AFTER_MARKER);
+    if (hesitated >= 0) return optional(hesitated, 'correction_then', BETWEEN_MARKERS);
+    const twice = step(step(i, 'correction_double_no', BETWEEN_MARKERS), 'correction_double_no', AFTER_DOUBLE_NO);
+    return twice >= 0 ? optional(twice, 'correction_double_no_tail', AFTER_MARKER) : -1;
+  };
+  const found: Array<{ at: number; end: number }> = [];
+  for (let i = 1; i < tokens.length; i++) {
+    let before = i;
+    while (before > 0 && BEFORE_MARKER.has(tokens[before - 1]!)) before--;
+    // The pause before a marker is its own: not one a marker before it took.
+    const at = before > 0 ? spans[before - 1]!.end : -1;
+    if (at < 0 || at < (found.at(-1)?.end ?? 0) || (before === i && spans[i]!.start === at)) continue;
+    const next = markerAt(i);
+    if (next < 0) continue;
+    found.push({ at, end: spans[next]?.start ?? text.length });
+    i = next - 1;
+  }
+  return found;
+}
+
 /** The message with its first slip and correction marker replaced by the correction, or null when none is. */
 function firstCorrection(out: string): string | null {
   const amounts = findAmounts(out);
-  for (const m of out.matchAll(CORRECTION)) {
-    const at = m.index!;
-    const end = at + m[0].length;
+  const spans = tokenSpans(out.toLowerCase());
+  const tokens = spans.map((t) => t.token);
+  const from = (at: number) => spans.findIndex((t) => t.start >= at);
+  const upTo = (at: number) => spans.filter((t) => t.end <= at).length;
+  for (const { at, end } of correctionMarkers(out)) {
     // "25k kar do, sorry sorry 35k": the fixed amount takes the slipped one's place.
-    const slip = amounts.find((a) => a.end <= at && BETWEEN_SLIP_AND_FIX.test(out.slice(a.end, at)));
+    const between = (a: FoundAmount) => {
+      const first = from(a.end);
+      const said = first < 0 ? [] : tokens.slice(first, upTo(at));
+      const words = said.filter(isWord);
+      return said.every((t) => isWord(t) || BEFORE_MARKER.has(t)) && pastAll(words, 0, 'slip_filler') === words.length;
+    };
+    const slip = amounts.find((a) => a.end <= at && between(a));
     const fix = amounts.find((a) => a.start === end);
     if (slip && fix) return out.slice(0, slip.start) + out.slice(end, fix.end) + out.slice(slip.end, at) + out.slice(fix.end);
     // "anita ka take dikhao, nahi nahi anita nahi, lakshmi ka": the name turned down gives way to the fix.
-    const again = NAMED_AGAIN.exec(out.slice(end));
-    const turnedDown = again ? fold(again[1] ?? again[2]!) : null;
-    if (again && turnedDown && new RegExp(`\\b${turnedDown}\\b`).test(fold(out.slice(0, at)))) {
-      return out.slice(0, at).replace(new RegExp(`\\b${turnedDown}\\b`, 'gi'), again[3]!) + out.slice(end + again.index + again[0].length);
+    const again = namedAgain(out, spans, from(end));
+    const head = upTo(at);
+    const slipped = again ? spans.slice(0, head).filter((t) => t.token === again.turnedDown) : [];
+    if (again && slipped.length > 0) {
+      const fixed = out.slice(spans[again.fix]!.start, spans[again.fix]!.end);
+      const kept = slipped.reduce<{ text: string; from: number }>((acc, t) => ({ text: acc.text + out.slice(acc.from, t.start) + fixed, from: t.end }), { text: '', from: 0 });
+      return kept.text + out.slice(kept.from, at) + out.slice(again.end);
     }
     // "commission for last week uh no last month": a period said again replaces the slipped one.
     const fixedPeriod = findDateRange(fold(out.slice(end)), ANY_DAY);
     const slippedPeriod = findDateRange(fold(out.slice(0, at)), ANY_DAY);
     if (fixedPeriod && slippedPeriod && fold(out.slice(end)).trimStart().startsWith(fixedPeriod.raw)) {
-      const head = out.slice(0, at);
-      const slipAt = fold(head).lastIndexOf(slippedPeriod.raw);
-      if (slipAt >= 0 && fold(head).slice(slipAt + slippedPeriod.raw.length).trim() === '') return head.slice(0, slipAt) + out.slice(end);
+      const headText = out.slice(0, at);
+      const slipAt = fold(headText).lastIndexOf(slippedPeriod.raw);
+      if (slipAt >= 0 && fold(headText).slice(slipAt + slippedPeriod.raw.length).trim() === '') return headText.slice(0, slipAt) + out.slice(end);
     }
     // "with karan, sorry, with sneha": the preposition said again goes with the slip.
-    const before = /(?:\b(with|for|to|of|from)\s+)?(\p{L}+)(?:['’]s)?$/u.exec(out.slice(0, at));
-    const after = /^(?:(with|for|to|of|from)\s+)?(\p{L}+)/u.exec(out.slice(end));
-    const nameLike = (w: string | undefined) => w !== undefined && w.length >= 3 && !KNOWN_WORDS.has(fold(w)) && !PLAIN_WORDS.has(fold(w)) && !isGrammarWord(fold(w));
-    if (before && after && nameLike(before[2]) && nameLike(after[2])) {
-      const from = before[1] !== undefined && before[1] === after[1] ? before.index! : before.index! + (before[1] ? before[1].length + 1 : 0);
-      return out.slice(0, from) + out.slice(end);
+    const slipWord = head - (tokens[head - 1] === 's' && (tokens[head - 2] === "'" || tokens[head - 2] === '’') ? 3 : 1);
+    const fixAt = from(end);
+    const fixPreposition = fixAt >= 0 && saidAt(tokens, fixAt, 'slip_preposition') === fixAt + 1 && lettersOnly(tokens[fixAt + 1]) ? tokens[fixAt]! : null;
+    const fixWord = fixPreposition ? fixAt + 1 : fixAt;
+    const nameLike = (i: number) => i >= 0 && lettersOnly(tokens[i]) && tokens[i]!.length >= 3 && !KNOWN_WORDS.has(fold(tokens[i]!)) && !PLAIN_WORDS.has(fold(tokens[i]!)) && !isGrammarWord(fold(tokens[i]!));
+    if (nameLike(slipWord) && fixWord >= 0 && nameLike(fixWord)) {
+      const slipPreposition = slipWord > 0 && saidAt(tokens, slipWord - 1, 'slip_preposition') === slipWord ? tokens[slipWord - 1] : null;
+      const cut = slipPreposition !== null && slipPreposition === fixPreposition ? spans[slipWord - 1]!.start : spans[slipWord]!.start;
+      return out.slice(0, cut) + out.slice(end);
     }
   }
   return null;
 }
+
+/**
+ * The slip named again and turned down, then the fix, from token `at`: "anita nahi, lakshmi ka",
+ * "not anita, lakshmi". The word turned down, the fix's token, and where what was said ends.
+ */
+function namedAgain(text: string, spans: Spans, at: number): { turnedDown: string; fix: number; end: number } | null {
+  if (at < 0) return null;
+  const tokens = spans.map((t) => t.token);
+  const turnedDown = lettersOnly(tokens[at]) && saidAt(tokens, at + 1, 'name_turned_down') === at + 2 ? tokens[at]!
+    : saidAt(tokens, at, 'name_turned_down_first') === at + 1 && lettersOnly(tokens[at + 1]) ? tokens[at + 1]! : null;
+  if (turnedDown === null) return null;
+  const fix = pastMarks(tokens, at + 2, NAMED_AGAIN_PAUSE);
+  const pausedBefore = fix > at + 2 || (spans[fix] !== undefined && spans[fix]!.start > spans[at + 1]!.end);
+  if (!pausedBefore || !lettersOnly(tokens[fix])) return null;
+  const owned = saidAt(tokens, fix + 1, 'name_owned') === fix + 2 && spans[fix + 1]!.start > spans[fix]!.end;
+  return { turnedDown: fold(turnedDown), fix, end: spans[owned ? fix + 1 : fix]!.end };
+}
+const NAMED_AGAIN_PAUSE: ReadonlySet<string> = new Set([',', ';', ':', '.']);
 
 /**
  * Orders for what no tool does, with the reason given ("I can't … from here"), tried in order: each
@@ -311,6 +406,42 @@ function unsupportedOrder(folded: string): string | null {
   if (!hindi) return null;
   const verb = s.tokens[hindi.from]!;
   return DELETE_WORDS.has(verb) ? 'delete' : verb;
+}
+
+/**
+ * The message as the requests are split from it: "um", "uh" (the hesitations speech-to-text keeps,
+ * said nowhere in particular) cut out, and chat's "n" between words ("cl 75k kr do n uska bal bhi")
+ * said as the "and" the clause splitter knows. Cut at the typed text's token offsets; the rest is
+ * kept as typed.
+ */
+function spokenText(text: string): string {
+  const spans = tokenSpans(text.toLowerCase());
+  const tokens = spans.map((t) => t.token);
+  const typedAs = (i: number) => text.slice(spans[i]!.start, spans[i]!.end);
+  const letterAt = (t: string | undefined, at: 0 | -1) => isWord(t) && !isDigits(t.at(at));
+  const spaced = (at: number) => text[at] !== undefined && text[at]!.trim() === '';
+  const pieces: string[] = [];
+  let from = 0;
+  for (let i = 0; i < spans.length; i++) {
+    const { start, end } = spans[i]!;
+    const hesitation = saidAt(tokens, i, 'hesitation') === i + 1 && text[start - 1] !== "'" && text[end] !== "'";
+    const and = typedAs(i) === 'n' && spaced(start - 1) && spaced(end) && letterAt(spans[i - 1]?.token, -1) && letterAt(spans[i + 1]?.token, 0);
+    if (!hesitation && !and) continue;
+    pieces.push(text.slice(from, start));
+    if (and) pieces.push('and');
+    // A hesitation takes the pause typed right after it ("um, show me").
+    from = hesitation && spans[i + 1]?.start === end && [',', '.'].includes(spans[i + 1]!.token) ? spans[++i]!.end : end;
+  }
+  pieces.push(text.slice(from));
+  return pieces.map((p) => p.trim()).filter(Boolean).join(' ');
+}
+
+/** Whether the phrase is said last in the text, set off by a comma before it ("pnl for Sneha and for Lakshmi, yesterday?"). */
+function saidLastApart(text: string, phrase: string): boolean {
+  const tokens = tokensIn(text.toLowerCase());
+  const words = tokensIn(phrase.toLowerCase());
+  const at = wordsEnd(tokens, SENTENCE_MARKS) - words.length;
+  return at > 0 && tokens[at - 1] === ',' && words.every((w, j) => tokens[at + j] === w);
 }
 
 /** The text without the comma or semicolon it ends on. */
@@ -424,13 +555,8 @@ function asked(input: PlannerInput): PlannerInput {
   };
 }
 
-/** Words that point at the page on screen rather than name what to read. */
-const POINTS_AT_PAGE = /\b(?:here|this\s+(?:page|screen|view|table|match|game|fixture)|on\s+(?:the\s+)?screen|yahan|yaha|idhar|is\s+page)\b/;
-/** "comision bhi dikha", "his commission too": asked as well as what came before. */
-const AS_WELL = /\b(?:bhi|also|too|as\s+well)\b/;
-const FOLLOW_UP_OPENER = /^(?:and|aur|or|what\s+about|how\s+about|same\s+for|and\s+for|also|now|ab|ok\s+and|then|phir|fir|for|what\s+of|and\s+what\s+about)\b/;
-/** "and the week before?", "the day before", "usse pehle": the last plan's period, one period earlier. */
-const EARLIER = /\b(?:(?:the\s+)?(?:day|week|month|one|period|fortnight)\s+before|previous\s+(?:day|week|month|one|period)|(?:day|week|month)\s+prior|(?:(?:one|a)\s+)?(?:day|week|month|period)\s+(?:further\s+back|earlier)|further\s+back|go\s+back\s+(?:one|a)\s+(?:day|week|month)|usse\s+pehle|us\s+se\s+pehle|pichle\s+se\s+pichle)\b/;
+/** "and for Anita?", "aur uska?", "what about last week": a message that opens by leaning on the last one. */
+const opensAsFollowUp = (folded: string): boolean => saidAt(tokensIn(folded), 0, 'follow_up_opener') >= 0;
 /** A message's words, when only pauses (",", ".", "!") stand between them: "no, cancel it." but not "cancel?". */
 function pausedWords(folded: string): Said | null {
   const s = saidOf(folded);
@@ -440,28 +566,77 @@ const PAUSES: ReadonlySet<string> = new Set([',', '.', '!']);
 /** Agreement with a proposal, in words ("ok go ahead", "haan kar do"): shown again, since only its Confirm button makes it happen. */
 const goAhead = (folded: string): boolean => { const words = pausedWords(folded); return words !== null && holds(words, 'go_ahead'); };
 /** The whole book asked for, nothing else: "sab ka total", "and everyone's?", "overall". */
-const WHOLE_AGAIN = /^(?:(?:aur|and|ab|now|ok|to|toh|what\s+about|how\s+about)\s+)*(?:sab\s*(?:ka|ki|ke)|sabka|sabki|sabke|sabhi\s+(?:ka|ki|ke)|everyones?|everybodys?|all(?:\s+of\s+them)?|overall|for\s+all|for\s+everyone|whole\s+book)(?:\s+(?:ka|ki|ke|total|combined|together|bhi|dikhao|dikha|batao|bata|please|pls))*\s*\??$/;
+function wholeAgain(folded: string): boolean {
+  const tokens = tokensIn(folded);
+  const whole = saidAt(tokens, pastAll(tokens, 0, 'whole_again_lead'), 'whole_again');
+  return whole >= 0 && endsAsked(tokens, pastAll(tokens, whole, 'whole_again_tail'));
+}
+/** Whether nothing but a question mark comes after `at`. */
+const endsAsked = (tokens: readonly string[], at: number): boolean => at === tokens.length || (at === tokens.length - 1 && tokens[at] === '?');
 /** A change called off, the whole message: "rehne do, abhi nahi", "no, cancel it", "leave it", "mat karo"; `bare`: "no" alone is one too. */
 const declines = (folded: string, bare: boolean): boolean => {
   const words = pausedWords(folded);
   return words !== null && (holds(words, 'decline') || (bare && holds(words, 'bare_no')));
 };
-/** A new amount for the change just proposed: "change it to 30k", "make it 40k instead", "30k kar do". */
-const AMEND = /\b(?:change|make|set|bump|raise|lower|increase|decrease|reduce|instead|it|karo|kar\s+do|kardo|kar\s+de|karde|kar\s+dena|actually|rather|no|nahi|then|to|go\s+with|use|sorry|oops|tak|upto|badha\w*|ghata\w*|khol\w*)\b|\bkar\s*[.!]*$/;
-/** Words that scale an amount: said with no amount read, the amount was unreadable. */
-const UNREAD_SCALE = /\b(?:lakhs?|lacs?|crores?|thousand|hazaa?r|hundred|sau|million|billion)\b|\d\s*(?:k|l|cr)\b/i;
-/** Figures asked for each day of a short range rather than their total. */
-const EACH_DAY = /\b(?:separately|separate|each\s+day|per\s+day|day\s*(?:by|wise)\s*day|day\s*wise|daywise|alag\s+alag|individually)\b/;
+/** A new amount for the change just proposed: "change it to 30k", "make it 40k instead", "30k kar do", "achha 40k kar". */
+function amends(folded: string): boolean {
+  const tokens = tokensIn(folded);
+  const end = wordsEnd(tokens, ORDER_END_MARKS);
+  return said(tokens, 'amend') || (end > 0 && saidAt(tokens, end - 1, 'amend_end') === end);
+}
+const ORDER_END_MARKS: ReadonlySet<string> = new Set(['.', '!']);
+/** The units an amount is scaled by when glued to its digits ("5k", "2cr"). */
+const SCALE_UNITS: readonly string[] = CLAUSE_WORDS.filter((e) => e.concept === 'scale_unit').map((e) => e.phrase);
+/** Words that scale an amount ("lakh", "hazar", "5k", "5 k"): said with no amount read, the amount was unreadable. */
+function scaleSaid(text: string): boolean {
+  const tokens = tokensIn(text.toLowerCase());
+  return said(tokens, 'scale_word') || tokens.some((t, i) => endsInUnit(t, SCALE_UNITS) || (SCALE_UNITS.includes(t) && isDigits(tokens[i - 1]?.at(-1))));
+}
 /** A follow-up that only names a measure: "and by pnl?", "same but by exposure", "by volume instead". */
-const BY_MEASURE_ONLY = /^(?:(?:and|ok|okay|now|same|but|then|what\s+about|how\s+about|sorted|ranked|now|(?:rank|sort|order|re-?rank|re-?sort)\s+(?:them|these|it|those|the\s+list|markets?)|(?:rank|sort|order))\s+)*by\s+\p{L}+(?:\s+(?:instead|then|please|pls|now))?\s*\??$/u;
-/** What a payment clears, said right after its verb: "cleared her dues", "paid off the balance", "udhaar chukaya". */
-const OBJECT_OF_PAYMENT = /\b(?:clear(?:ed)?|settle(?:d)?|paid|pay|chukaya|chukaye)\s+(?:(?:off|up|his|her|their|the|all|its|of|my|our)\s+)*(?:dues?|balances?|outstanding|take)\b|\b(?:dues?|balance|outstanding)\s+(?:clear(?:ed)?|paid|chukaya|chukaye)\b/;
-/** The words of a reading with a phrase taken out: what the rest of the message asks. */
-function wordsWithout(r: Reading, phrase: RegExp): Set<string> {
-  return new Set(r.folded.replace(phrase, ' ').split(/[^\p{L}\p{N}]+/u).filter(Boolean));
+function byMeasureOnly(folded: string): boolean {
+  const tokens = tokensIn(folded);
+  const by = pastAll(tokens, 0, 'by_measure_lead');
+  return saidAt(tokens, by, 'by') === by + 1 && lettersOnly(tokens[by + 1]) && endsAsked(tokens, pastOptional(tokens, by + 2, 'by_measure_tail'));
+}
+/** What a payment clears, said right after its verb ("cleared her dues", "paid off the balance", "udhaar chukaya"): the tokens it covers, or null. */
+function objectOfPayment(tokens: readonly string[]): { from: number; to: number } | null {
+  for (let i = 0; i < tokens.length; i++) {
+    const verb = saidAt(tokens, i, 'payment_verb');
+    const object = verb >= 0 ? saidAt(tokens, pastAll(tokens, verb, 'payment_filler'), 'payment_object') : -1;
+    if (object >= 0) return { from: i, to: object };
+    const first = saidAt(tokens, i, 'payment_object_first');
+    const after = first >= 0 ? saidAt(tokens, first, 'payment_verb_after') : -1;
+    if (after >= 0) return { from: i, to: after };
+  }
+  return null;
+}
+/** A reading with the words [from, to) cut out: what the rest of the message asks. */
+function readingWithout(r: Reading, cut: { from: number; to: number }): Reading {
+  const spans = tokenSpans(r.folded);
+  const folded = `${r.folded.slice(0, spans[cut.from]!.start)} ${r.folded.slice(spans[cut.to - 1]!.end)}`;
+  return { ...r, folded, words: new Set(tokensIn(folded).filter(isWord)) };
 }
 /** Words of money and the book that, with nothing plannable, deserve a question rather than small talk. */
 const FINANCE_HINT = ['money', 'cash', 'amount', 'account', 'accounts', 'players', 'player', 'agent', 'agents', 'points', 'odds', 'market', 'markets', 'match', 'win', 'won', 'lost', 'numbers', 'figures', 'stake', 'stakes'];
+
+/**
+ * "nahi, Sneha Iyer", "sorry, Sneha nahi Neha", "not sneha, neha": nothing said but the name, the
+ * name turned down with its "nahi" or "not", and the words of putting a slip right.
+ */
+function namesOnlyAgain(folded: string, named: string): boolean {
+  const tokens = tokensIn(folded);
+  const name = tokensIn(fold(named));
+  const at = tokens.findIndex((_t, i) => name.every((w, j) => tokens[i + j] === w));
+  const gone = new Set(at >= 0 ? name.map((_w, j) => at + j) : []);
+  for (let i = 0; i < tokens.length; i++) {
+    if (gone.has(i) || gone.has(i + 1)) continue;
+    const turnedDown = (lettersOnly(tokens[i]) && saidAt(tokens, i + 1, 'turned_down_hi') === i + 2)
+      || (saidAt(tokens, i, 'turned_down_en') === i + 1 && lettersOnly(tokens[i + 1]));
+    if (turnedDown) gone.add(i).add(i + 1);
+  }
+  const letterless = (t: string) => !isWord(t) || isDigits(t);
+  return tokens.every((t, i) => gone.has(i) || letterless(t) || saidAt(tokens, i, 'asked_again_filler') === i + 1);
+}
 
 export class RulePlanner implements Planner {
   readonly name = 'rules';
@@ -472,10 +647,7 @@ export class RulePlanner implements Planner {
   }
 
   private planWhole(given: PlannerInput): Decision {
-    // Chat's "n" is "and" ("cl 75k kr do n uska bal bhi"), before the message is split into requests.
-    const text = withoutSelfCorrections(given.text).replace(/(?<=\p{L})\s+n\s+(?=\p{L})/gu, ' and ')
-      // "um", "uh": the hesitations speech-to-text keeps, said nowhere in particular.
-      .replace(/(?<![\p{L}'])(?:um+|uh+|erm+|hmm+)(?![\p{L}'])[,.]?/giu, ' ').replace(/\s{2,}/g, ' ').trim();
+    const text = spokenText(withoutSelfCorrections(given.text));
     // "Thank you — and what about last week?": thanks before a request is courtesy, the request is the rest.
     const input = asked({ ...given, text: withoutThanksFirst(text) });
     // "is hafte vs pichle hafte ka PnL", "Arjun's commission this month vs last": the same request for each period.
@@ -489,7 +661,7 @@ export class RulePlanner implements Planner {
       // "pnl for Sneha and for Lakshmi, yesterday": a period said last, set off, is every clause's.
       const dated = readings.filter((r) => r.range !== null);
       const last = readings.at(-1)!;
-      if (dated.length === 1 && last.range && new RegExp(`,\\s*${escapeRegExp(last.range.raw)}\\s*[?.!]*\\s*$`, 'i').test(input.text)) {
+      if (dated.length === 1 && last.range && saidLastApart(input.text, last.range.raw)) {
         clauses.splice(0, clauses.length, ...clauses.map((text, i) => (i < clauses.length - 1 ? `${text} ${last.range!.raw}` : text)));
         readings = clauses.map((text) => read(text, input.today, KNOWN_WORDS));
       }
@@ -535,7 +707,7 @@ export class RulePlanner implements Planner {
       // "what if I lay india 20k, exposure kitna kam hoga?": a later clause asking the same read with
       // less narrowing ("exposure") leans on the earlier one (India's exposure), unless it asks the whole.
       // "what do I owe Vikram and who owes me": "who" asks of everyone, a question of its own.
-      const whole = /\b(?:total|overall|sab|sabka|saara|sara|everything|whole|all|who|kaun|kon|everyone|everybody|anyone)\b/.test(readings[i]!.folded);
+      const whole = said(readings[i]!.folded, 'asks_everyone');
       const narrower = (call: PlannedCall) => !whole && calls.some((c) => c.tool === call.tool
         && Object.entries(call.args).every(([k, v]) => JSON.stringify(c.args[k]) === JSON.stringify(v)));
       // "top 3 markets by exposure, kahan sabse zyada risk hai": the risk asked again is the ranking just planned.
@@ -554,7 +726,7 @@ export class RulePlanner implements Planner {
       const named = readings[i]!.names.find((n) => n.before !== 'on' && n.before !== 'in')?.text;
       if (named) clausePlayer = named;
       context = {
-        lastCalls: d.calls, lastIntent: d.intent.replace(/^follow_up:/, ''),
+        lastCalls: d.calls, lastIntent: d.intent.startsWith('follow_up:') ? d.intent.slice('follow_up:'.length) : d.intent,
         lastPlayer: named ? { id: named, name: named } : context.lastPlayer,
         lastFixture: readings[i]!.fixture ? { id: readings[i]!.fixture!, name: readings[i]!.fixture! } : context.lastFixture,
         lastArtifact: context.lastArtifact ?? null,
@@ -569,9 +741,7 @@ export class RulePlanner implements Planner {
    */
   private planOneNamed(input: PlannerInput): Decision {
     const d = this.planOne(input);
-    // "iski pdf bana do": "its" before a report or a list points at the last answer, not at a player.
-    const thingOwned = /\b(?:iski|iska|iske|uski|uska|uske|its)\s+(?:pdf|excel|xlsx|report|sheet|file|list|csv)\b/g;
-    const pointsAtOne = POINTS_AT_ONE_PLAYER.test(fold(input.text).replace(thingOwned, ' '));
+    const pointsAtOne = pointsAtOnePlayer(fold(input.text));
     // "farhan ali ka take" (no such player) … "uska CL 20k kar do": "his" is the one just asked about, looked up again.
     const lastText = input.context.lastText;
     const askedBefore = pointsAtOne && !input.clausePlayer && lastText && !input.context.lastPlayer
@@ -605,15 +775,15 @@ export class RulePlanner implements Planner {
       return { ...base, intent: 'declined', action: 'direct', calls: [], confidence: 0.9 };
     }
     // "sab ka total", "and for everyone?" right after one player's figures: the same figures for the whole book.
-    if (WHOLE_AGAIN.test(r.folded) && lastCalls.length > 0 && lastCalls.every((c) => !WRITE_TOOLS.has(c.tool))) {
+    if (wholeAgain(r.folded) && lastCalls.length > 0 && lastCalls.every((c) => !WRITE_TOOLS.has(c.tool))) {
       const calls = lastCalls.map((c) => { const { player: _player, ...args } = c.args; return { tool: c.tool, args }; });
       return { ...base, intent: `follow_up:${input.context.lastIntent ?? 'last'}`, action: 'tools', calls, confidence: 0.75 };
     }
     // "make it 10", "sirf 5" right after a ranked list: the same list, that long (never a limit set to 10).
-    const countAgain = /^(?:(?:make\s+it|show|give\s+me|only|just|sirf|bas|top|kar\s+do|karo)\s+)*(?:the\s+)?(?:top\s+)?(\d{1,3})(?:\s+(?:instead|only|then|please|pls|kar\s+do|karo|dikhao|bas))*$/.exec(r.folded);
-    if (countAgain && lastCalls.length === 1 && specOf(lastCalls[0]!.tool)?.follows?.count) {
+    const countAgain = listLengthAgain(r.folded);
+    if (countAgain !== null && lastCalls.length === 1 && specOf(lastCalls[0]!.tool)?.follows?.count) {
       const most = specOf(lastCalls[0]!.tool)!.follows!.count!;
-      return { ...base, intent: `follow_up:${input.context.lastIntent ?? 'last'}`, action: 'tools', calls: [{ tool: lastCalls[0]!.tool, args: { ...lastCalls[0]!.args, limit: Math.min(Number(countAgain[1]), most) } }], confidence: 0.75 };
+      return { ...base, intent: `follow_up:${input.context.lastIntent ?? 'last'}`, action: 'tools', calls: [{ tool: lastCalls[0]!.tool, args: { ...lastCalls[0]!.args, limit: Math.min(countAgain, most) } }], confidence: 0.75 };
     }
     // "make it a lay", "khai kar do" right after a hedge: that hedge with its side or outcome changed, its stake kept.
     const hedge = lastCalls.length === 1 ? planHedgeFollowUp(r, lastCalls[0]!) : null;
@@ -642,7 +812,7 @@ export class RulePlanner implements Planner {
     // "how do I confirm a limit change, kahan click karna hai?", "how does settling work in here?": how the desk is used, not a read of the book.
     const howTo = holds(r.folded, 'how_to');
     // "can you make reports?", "do you do hedges": whether the desk does a thing at all, nothing of it asked for yet.
-    const canYou = /^(?:(?:ok|so|hey|hi|and|but)\s+)*(?:can|could|do|will|are)\s+(?:you|u)\s+(?:able\s+to\s+|also\s+|help\s+(?:me\s+)?(?:to\s+)?|help\s+(?:me\s+)?with\s+)?(?:make|do|create|generate|build|export|prepare|handle|send|share|place|set|change|give)?\s*(?:me\s+)?(?:reports?|excels?|pdfs?|exports?|spreadsheets?|hedges?|hedge\s+bets?|settlements?|limit\s+changes|alerts?|notifications?)(?:\s+(?:too|also|as\s+well|at\s+all|here))?\s*[?.!]*(?:\s*(?:what|which)\s+(?:kinds?|types?|sorts?)(?:\s+of\s+\p{L}+)?\s+(?:are\s+there|do\s+you\s+(?:have|make|do)|can\s+(?:you|i)\s+(?:make|get))\s*[?.!]*)?$/u.test(r.folded);
+    const canYou = asksWhetherDeskDoes(r.folded);
     if (hasAny(r, 'capabilities') || canYou || holds(r.folded, 'help') || (howTo && r.names.length === 0 && r.amounts.length === 0)) {
       return { ...base, intent: 'capabilities', action: 'direct', calls: [], confidence: 1 };
     }
@@ -665,7 +835,7 @@ export class RulePlanner implements Planner {
     }
 
     // "and by pnl?" right after a ranking: the same ranking by another measure, not a PnL request.
-    if (BY_MEASURE_ONLY.test(r.folded) && metricOf(r) !== null && input.context.lastCalls?.some((c) => specOf(c.tool)?.follows?.metric)) {
+    if (byMeasureOnly(r.folded) && metricOf(r) !== null && input.context.lastCalls?.some((c) => specOf(c.tool)?.follows?.metric)) {
       return this.followUpOrNot(input, r);
     }
     const act = speechAct(r.folded, ORDER_VERBS);
@@ -700,8 +870,9 @@ export class RulePlanner implements Planner {
         : [...new Set([...matched.filter((i) => !isWrite(i)), ...reads])].sort((a, b) => a.precedence - b.precedence);
       // "did Sneha clear her dues?": the dues are what the asked-about payment cleared, not a
       // second question; the write's read twin answers it alone.
-      if (reads.length > 0 && OBJECT_OF_PAYMENT.test(r.folded)) {
-        const objectOnly = matched.filter((i) => reads.includes(i) || i.triggers({ ...r, folded: r.folded.replace(OBJECT_OF_PAYMENT, ' '), words: wordsWithout(r, OBJECT_OF_PAYMENT) }));
+      const paidFor = reads.length > 0 ? objectOfPayment(tokensIn(r.folded)) : null;
+      if (paidFor) {
+        const objectOnly = matched.filter((i) => reads.includes(i) || i.triggers(readingWithout(r, paidFor)));
         if (objectOnly.length > 0) matched = objectOnly;
       }
       if (matched.length === 0) {
@@ -716,14 +887,14 @@ export class RulePlanner implements Planner {
     const exclusive = matched.find((i) => i.exclusive);
     let intents = exclusive ? [exclusive] : matched;
     // "how much commission have the lads paid me": the commission, not payments; it is only paid in words.
-    if (intents.some((i) => i.id === 'commission') && !/\b(?:settle\w*|payments?|transactions|received)\b/.test(r.folded)) intents = intents.filter((i) => i.id !== 'settlements');
+    if (intents.some((i) => i.id === 'commission') && !said(r.folded, 'paid_in_words')) intents = intents.filter((i) => i.id !== 'settlements');
     // "sabse risky market kaunsa hai, exposure wise": the ranking by exposure, not a second read of the total.
     if (intents.some((i) => i.id === 'top_markets') && r.fixture === null && r.names.length === 0) intents = intents.filter((i) => i.id !== 'exposure');
     // An upline question is about the caller's own take, not the downline's.
     // "upar se kitni limit mili hai mujhe": the user's own limit is the upline's answer too.
     if (intents.some((i) => i.id === 'upline')) intents = intents.filter((i) => i.id !== 'take' && (i.id !== 'credit_limit' || r.names.length > 0));
     // "did I pay my upline this week?": the payments to the upline are the settlements, one question.
-    if (intents.some((i) => i.id === 'settlements') && /\b(?:pay|paid|settle|settled|cleared)\s+(?:(?:my|the|our)\s+)?upline\b/.test(r.folded)) {
+    if (intents.some((i) => i.id === 'settlements') && paysUpline(r.folded)) {
       intents = intents.filter((i) => i.id !== 'upline');
     }
     if (intents.length === 0) return this.followUpOrNot(input, r);
@@ -748,7 +919,7 @@ export class RulePlanner implements Planner {
       // "exposure of india australia and djokovic alcaraz match": "of" or "for" a match, when no player can be meant.
       ? listed.filter((name) => r.names.some((n) => n.text === name && (n.before === null || LIST_JOINERS.includes(n.before) || n.before === 'of' || n.before === 'for'
         // "… and the djokovic match": a match named by its team and the word for a match.
-        || (n.before === 'the' && new RegExp(`\\bthe\\s+${escapeRegExp(name)}\\s+(?:match|game|fixture)\\b`).test(r.folded))))) : [];
+        || (n.before === 'the' && namedAsMatch(r.folded, name))))) : [];
     const matchNames = !intents.some(isWrite) && calls.every((c) => !TAKES_PLAYER.has(c.tool)) ? [...new Set([...slots.namedFixtures(), ...uncuedList])] : slots.namedFixtures();
     const cuedMatches = [...new Set([...(r.fixture && !intents.some(isWrite) && matchNames.length > 0 ? [r.fixture] : []), ...matchNames])];
     const matches = cuedMatches.length < 2 && calls.some((c) => c.args.fixture === listed[0] && c.args.player === undefined) ? listed : cuedMatches;
@@ -764,18 +935,18 @@ export class RulePlanner implements Planner {
     // own asks for the period the conversation was on, not today.
     const lastRange = (input.context.lastCalls ?? []).map(rangeOf).find((x) => x !== null);
     // "and her comm for the same period": said so, at any length.
-    const samePeriod = /\b(?:same|usi|wahi|wohi)\s+(?:period|dates?|time|range|days?|duration|waqt|time\s*frame|week|month|fortnight|hafte|mahine)\b/.test(r.folded)
+    const samePeriod = whereSaid(r.folded, 'same_word').some((m) => saidAt(tokensIn(r.folded), m.to, 'period_word') >= 0)
       // "this week's pnl" … "who were my 3 biggest losers", "which markets made me the most?": the
       // figures just read, ranked, over the same period.
       || (r.names.length === 0 && calls.length === 1 && (input.context.lastCalls ?? []).length === 1
-        && /\b(?:who|which|top|biggest|most|worst|best|highest|lowest|sabse|kaun|kisne|kis)\b/.test(r.folded));
-    if (r.range === null && lastRange && !input.continuesClause && (samePeriod || (r.tokens.length <= 6 && (FOLLOW_UP_OPENER.test(r.folded) || r.pronounPlayer || AS_WELL.test(r.folded))))
+        && said(r.folded, 'ranks_asked'));
+    if (r.range === null && lastRange && !input.continuesClause && (samePeriod || (r.tokens.length <= 6 && (opensAsFollowUp(r.folded) || r.pronounPlayer || said(r.folded, 'as_well'))))
       && !FRESHNESS.some((w) => r.words.has(w)) && !intents.some(isWrite)) {
       calls.splice(0, calls.length, ...calls.map((c) => (specOf(c.tool)?.range ? withRange(c, lastRange) : c)));
     }
     // "Anita aur Karan ki open bets" … "unka cl bhi bata": "their" is each player the last answer was about.
     const lastPlayers = [...new Set((input.context.lastCalls ?? []).map((c) => c.args.player).filter((p): p is string => typeof p === 'string'))];
-    if (lastPlayers.length > 1 && r.names.length === 0 && !input.continuesClause && THEIR.test(r.folded)
+    if (lastPlayers.length > 1 && r.names.length === 0 && !input.continuesClause && said(r.folded, 'their')
       && calls.every((c) => c.args.player === undefined || lastPlayers.includes(c.args.player as string))) {
       calls.splice(0, calls.length, ...calls.flatMap((c) => (specOf(c.tool)?.follows?.player ? lastPlayers.slice(0, 4).map((player) => ({ tool: c.tool, args: { ...c.args, player } })) : [c])));
     }
@@ -784,8 +955,8 @@ export class RulePlanner implements Planner {
     const lastNamed = slots.lastAnswerPlayer();
     if (lastNamed !== null && r.names.length === 0 && (!r.pronounPlayer || changeAsked) && !input.continuesClause && r.tokens.length <= (changeAsked ? 10 : 6)
       // "Deepak ka balance?" … "settle kar du?": a change asked about, of the player the conversation is on.
-      && (FOLLOW_UP_OPENER.test(r.folded) || AS_WELL.test(r.folded) || changeAsked) && !intents.some(isWrite)
-      && !/\b(?:total|overall|sab|sabka|sabki|everyone|all|my|mera|meri|mere)\b/.test(r.folded)) {
+      && (opensAsFollowUp(r.folded) || said(r.folded, 'as_well') || changeAsked) && !intents.some(isWrite)
+      && !said(r.folded, 'not_one_player')) {
       calls.splice(0, calls.length, ...calls.map((c) => (c.args.player === undefined && specOf(c.tool)?.follows?.player ? { ...c, args: { ...c.args, player: lastNamed } } : c)));
     }
     // "IND vs AUS exposure" … "should I hedge some of this?": a change asked about, on the match the conversation is on.
@@ -794,7 +965,7 @@ export class RulePlanner implements Planner {
       calls.splice(0, calls.length, ...calls.map((c) => (c.args.fixture === undefined && c.args.player === undefined && specOf(c.tool)?.follows?.fixture ? { ...c, args: { ...c.args, fixture: lastMatch.id } } : c)));
     }
     // "pnl today and yesterday separately", "day by day": one call per day of a short range.
-    if (EACH_DAY.test(r.folded) && !intents.some(isWrite)) {
+    if (said(r.folded, 'each_day') && !intents.some(isWrite)) {
       const split = calls.flatMap((c) => {
         const range = specOf(c.tool)?.range === 'dates' ? rangeOf(c) : null;
         const days = range ? Math.round((Date.parse(range.to) - Date.parse(range.from)) / 86_400_000) + 1 : 0;
@@ -851,7 +1022,7 @@ export class RulePlanner implements Planner {
     // "ab kitna hai", "how bad is it" on a page, at the start of a conversation: a short question
     // with nothing of its own asks about what is on screen.
     const bare = r.tokens.length <= 4 && (input.context.lastCalls ?? []).length === 0;
-    if (!(POINTS_AT_PAGE.test(r.folded) || bare) || r.names.length > 0 || r.amounts.length > 0 || !asks) return null;
+    if (!(said(r.folded, 'on_page') || bare) || r.names.length > 0 || r.amounts.length > 0 || !asks) return null;
     const path = input.page.path;
     const intent = INTENTS.find((i) => i.shownOn !== undefined && (path === i.shownOn || path.startsWith(`${i.shownOn}/`)));
     if (!intent || isWrite(intent)) return null;
@@ -870,9 +1041,7 @@ export class RulePlanner implements Planner {
     if (!lastText || (input.context.lastCalls ?? []).length > 0 || r.names.length !== 1 || r.amounts.length > 0 || r.range !== null) return null;
     const named = r.names[0]!.text;
     // "sorry, Sneha nahi Neha": the name turned down goes with its "nahi".
-    const rest = r.folded.replace(phraseAsTyped(named), ' ').replace(/\b\p{L}+\s+(?:nahi|nahin|nai|nhi)\b|\bnot\s+\p{L}+/gu, ' ')
-      .replace(/\b(?:no|nah|nahi|nahin|not|sorry|i|meant|mean|matlab|mera|wala|wali|vala|that|one|the|please|pls|actually|ok|okay|then|and|aur|ka|ki|ke|ko|for|what|about|how|galat|wrong|naam|name)\b|[^\p{L}\s]/gu, ' ').trim();
-    if (rest !== '') return null;
+    if (!namesOnlyAgain(r.folded, named)) return null;
     const old = read(lastText, input.today, KNOWN_WORDS).names.find((n) => n.before !== 'on' && n.before !== 'in');
     if (!old || old.text === named) return null;
     const oldAt = phraseAsTyped(old.text);
@@ -903,11 +1072,19 @@ export class RulePlanner implements Planner {
     // "15k, not 20", "30k instead of 25k": the amount turned down is not the new one.
     // With one amount only, a "nahi" before it is the "no" of a correction ("nahi nahi sava lakh").
     // Hindi says "no" after the amount it turns down ("20 nahi 25k", "5 nahi 8k"); that "nahi" is not the next amount's.
-    const hindiNo = (a: FoundAmount) => /^\s*,?\s*(?:nahi|nahin|nai|nhi)\b/i.test(input.text.slice(a.end));
-    const turnedDown = r.amounts.length < 2 ? /\b(?:not|instead\s+of|rather\s+than)\s*$/i : /\b(?:not|instead\s+of|rather\s+than|nahi|nahin)\s*$/i;
-    const amounts = r.amounts.some(hindiNo) ? r.amounts.filter((a) => !hindiNo(a))
-      : r.amounts.filter((a) => !turnedDown.test(input.text.slice(0, a.start)));
-    if (amounts.length !== 1 || !spec.amount || !AMEND.test(r.folded) || r.names.length > 0) return null;
+    const typed = tokenSpans(input.text.toLowerCase());
+    const tokens = typed.map((t) => t.token);
+    const hindiNo = (a: FoundAmount) => {
+      const next = typed.findIndex((t) => t.start >= a.end);
+      return next >= 0 && saidAt(tokens, tokens[next] === ',' ? next + 1 : next, 'turned_down_hi') >= 0;
+    };
+    const downWords = r.amounts.length < 2 ? ['amount_turned_down'] : ['amount_turned_down', 'amount_turned_down_hi'];
+    const turnedDown = (a: FoundAmount) => {
+      const before = tokens.slice(0, typed.filter((t) => t.end <= a.start).length);
+      return downWords.some((concept) => whereSaid(before, concept).some((m) => m.to === before.length));
+    };
+    const amounts = r.amounts.some(hindiNo) ? r.amounts.filter((a) => !hindiNo(a)) : r.amounts.filter((a) => !turnedDown(a));
+    if (amounts.length !== 1 || !spec.amount || !amends(r.folded) || r.names.length > 0) return null;
     const amount = amounts[0]!;
     const refusal = amountRefusal(amount) ?? amountDoubt(input.text, amounts);
     if (refusal !== null || amount.paisa === null) {
@@ -1007,11 +1184,11 @@ export class RulePlanner implements Planner {
     let twin: IntentSpec | undefined;
     if (lastCall && lastSpec && WRITE_TOOLS.has(lastCall.tool)) {
       // After a preview, "wait, what is it right now?", "is that too much?": the figure now, of the player it changes.
-      if (r.amounts.length > 0 || !(/\b(?:now|currently|current|abhi|ab|present|today|it|its|uska|iska|kitna|kitni|what)\b/.test(r.folded) || WEIGHED.test(r.folded))) return null;
+      if (r.amounts.length > 0 || !(said(r.folded, 'asks_now') || said(r.folded, 'weighed'))) return null;
       twin = readTwin(lastSpec, r);
     } else if (r.amounts.length === 1) {
       const afterRead = lastSpec && INTENTS.some((w) => w.afterRead?.intent === lastSpec.id) ? lastSpec : undefined;
-      twin = afterRead ?? (named && WEIGHED.test(r.folded) ? BY_ID.get('credit_limit') : undefined);
+      twin = afterRead ?? (named && said(r.folded, 'weighed') ? BY_ID.get('credit_limit') : undefined);
     }
     const player = named ?? (typeof lastCall?.args.player === 'string' ? lastCall.args.player : null);
     if (!twin || player === null || !twin.follows?.player) return null;
@@ -1033,12 +1210,15 @@ export class RulePlanner implements Planner {
     if (weighed) return weighed;
     // "now for Neha": "now" joins a follow-up that changes another slot; it asks for no fresher figures.
     // "ab karan ka dikhao" likewise: Hindi's "now" before another name moves on to it.
-    const nowAsJoiner = (/^now\s+(?:for|what|how|show|and|do|same|the)\b/.test(r.folded) || /^(?:ab|aur\s+ab)\s+\p{L}+\s+(?:ka|ki|ke|ko|nu|na|ni)\b/u.test(r.folded)) && (r.names.length > 0 || r.fixture !== null);
+    const tokens = tokensIn(r.folded);
+    const afterAb = saidAt(tokens, 0, 'now_hi');
+    const nowAsJoiner = ((saidAt(tokens, 0, 'now') === 1 && saidAt(tokens, 1, 'now_joined') >= 0)
+      || (afterAb >= 0 && lettersOnly(tokens[afterAb]) && saidAt(tokens, afterAb + 1, 'possessive_hi') >= 0)) && (r.names.length > 0 || r.fixture !== null);
     // "ab kitna?", "abhi kya hai": Hindi's "now" ("ab tak" is a period, till now).
-    const fresh = !nowAsJoiner && (FRESHNESS.some((w) => r.words.has(w)) || /\bnow\b/.test(r.folded) || /\b(?:ab|abhi)\b(?!\s+tak\b)/.test(r.folded));
-    const earlier = r.range === null && EARLIER.test(r.folded);
+    const fresh = !nowAsJoiner && (FRESHNESS.some((w) => r.words.has(w)) || said(tokens, 'now') || whereSaid(tokens, 'now_fresh_hi').some((m) => saidAt(tokens, m.to, 'till_hi') < 0));
+    const earlier = r.range === null && said(r.folded, 'earlier');
     // "and by pnl?": a ranking asked again by another measure ("by" names it, so "pnl today" stays a request of its own).
-    const metric = /\bby\s+\p{L}/u.test(r.folded) ? metricOf(r) : null;
+    const metric = whereSaid(tokens, 'by').some((m) => lettersOnly(tokens[m.to])) ? metricOf(r) : null;
     const refines = (c: PlannedCall) => specOf(c.tool)?.follows?.refine?.(r) ?? null;
     // "just the over under market" after a match's exposure: that market of the match.
     const market = r.market !== null && r.fixture === null && r.names.length === 0 && (last ?? []).some((c) => TAKES_MARKET.has(c.tool) && c.args.fixture !== undefined) ? r.market : null;
@@ -1046,8 +1226,8 @@ export class RulePlanner implements Planner {
       || r.pronounPlayer || r.pronounFixture || earlier || (r.count !== null && (last ?? []).some((c) => specOf(c.tool)?.follows?.count));
     // "the recent ones for Sneha", "settled wale": the last answer's kind of thing, pointed back at.
     // "wait, wrong person, I meant Neha": a correction of the last request is one too.
-    const looksLikeFollowUp = input.continuesClause === true || FOLLOW_UP_OPENER.test(r.folded) || r.tokens.length <= 6 || /\b(?:ones|wale|wali|vale|vali)\b/.test(r.folded)
-      || /\b(?:i\s+meant?|wrong\s+(?:person|player|guy|one|name|match|game))\b/.test(r.folded);
+    const looksLikeFollowUp = input.continuesClause === true || opensAsFollowUp(r.folded) || r.tokens.length <= 6 || said(r.folded, 'the_ones')
+      || said(r.folded, 'meant_other');
     // "abhi nahi" or "now" said to a proposal asks for no fresher change: only a slot changed makes it one.
     const freshOnly = fresh && !(r.range !== null || r.names.length > 0 || r.fixture !== null || statusOf(r) !== null || metric !== null || r.amounts.length > 0 || r.pronounPlayer || earlier);
     if (last && last.length > 0 && changes && looksLikeFollowUp && !(freshOnly && last.some((c) => WRITE_TOOLS.has(c.tool)))) {
@@ -1121,6 +1301,53 @@ export class RulePlanner implements Planner {
 }
 
 
+/** "did I pay my upline?", "settled the upline": a payment to the upline said. */
+function paysUpline(folded: string): boolean {
+  const tokens = tokensIn(folded);
+  return whereSaid(tokens, 'upline_paid').some((m) => saidAt(tokens, pastOptional(tokens, m.to, 'upline_owner'), 'upline') >= 0);
+}
+
+/** "make it 10", "sirf 5", "top 3 only": a list's length asked again, nothing else; null when it is not. */
+function listLengthAgain(folded: string): number | null {
+  const tokens = tokensIn(folded);
+  const at = pastAll(tokens, 0, 'count_again_lead');
+  const count = tokens[at];
+  return isDigits(count, 3) && pastAll(tokens, at + 1, 'count_again_tail') === tokens.length ? Number(count) : null;
+}
+
+const SENTENCE_MARKS: ReadonlySet<string> = new Set(['?', '.', '!']);
+/**
+ * "can you make reports?", "do you do hedges", "can you help me with alerts? what kinds are there?":
+ * whether the desk does a thing at all, the whole message, nothing of it asked for yet.
+ */
+function asksWhetherDeskDoes(folded: string): boolean {
+  const t = tokensIn(folded);
+  const modal = saidAt(t, pastAll(t, 0, 'can_you_lead'), 'can_you_modal');
+  const you = modal >= 0 ? saidAt(t, modal, 'can_you_you') : -1;
+  if (you < 0) return false;
+  const helped = pastOptional(t, you, 'can_you_help');
+  // The verb is left out when the thing is said as one ("do you export?" asks of exports).
+  const verb = pastOptional(t, helped, 'can_you_verb');
+  const thing = [verb, helped].map((at) => saidAt(t, pastOptional(t, at, 'can_you_me'), 'desk_thing')).find((at) => at >= 0);
+  if (thing === undefined) return false;
+  const end = pastMarks(t, pastOptional(t, thing, 'can_you_tail'), SENTENCE_MARKS);
+  if (end === t.length) return true;
+  // "… what kinds (of reports) are there?"
+  const which = saidAt(t, end, 'kind_which');
+  const kind = which >= 0 ? saidAt(t, which, 'kind_word') : -1;
+  if (kind < 0) return false;
+  const of = saidAt(t, kind, 'kind_of') >= 0 && lettersOnly(t[kind + 1]) ? kind + 2 : kind;
+  const ask = saidAt(t, of, 'kind_ask');
+  return ask >= 0 && pastMarks(t, ask, SENTENCE_MARKS) === t.length;
+}
+
+/** "… and the djokovic match": whether a name is said as a match, after "the" and before the word for one. */
+function namedAsMatch(folded: string, name: string): boolean {
+  const tokens = tokensIn(folded);
+  const named = tokensIn(fold(name));
+  return tokens.some((t, i) => t === 'the' && named.every((w, j) => tokens[i + 1 + j] === w) && saidAt(tokens, i + 1 + named.length, 'match_word') >= 0);
+}
+
 /** Intents a reading triggers, as planOne would match them (fallbacks only when nothing else). */
 /**
  * A plan that leaves a clause of the message unanswered ("pnl today, and how much did Karan bet?"
@@ -1191,36 +1418,83 @@ function swallows(readings: readonly Reading[]): boolean {
 function clausesOf(text: string, today: IsoDate): string[] {
   const carries = (piece: string) => triggered(read(piece, today, KNOWN_WORDS)).some((i) => !i.fallback);
   return splitClauses(text, undefined, carries)
-    .flatMap((clause) => clause.split(/\s+(?:and|aur|&)\s+(?=(?:for|of|on)\s)/i))
+    // "pnl for Sneha and for Lakshmi": "and" before "for", "of" or "on" starts a request of its own.
+    .flatMap((clause) => cutAtJoiners(clause, (tokens, at, spacedAfter) => {
+      const joined = joinsAt(tokens, at, 'clause_joiner');
+      return joined === at + 1 && saidAt(tokens, joined, 'cued_clause') === joined + 1 && spacedAfter(joined) ? joined : -1;
+    }, true))
     .flatMap((clause) => {
-      const at = /\s+(?:and|aur|&)\s+/i.exec(clause);
-      if (!at) return [clause];
+      const at = cutAtJoiners(clause, (tokens, i) => joinsAt(tokens, i, 'clause_joiner'), false);
+      if (at.length < 2) return [clause];
+      const [leftText, rightText] = at as [string, string];
       // "between 2nd and 9th nov by karan": the "and" is inside one range, which is not two requests.
       const whole = read(clause, today, KNOWN_WORDS).range;
       const rangeAt = whole ? clause.toLowerCase().indexOf(whole.raw.toLowerCase()) : -1;
-      if (whole && rangeAt >= 0 && rangeAt <= at.index && rangeAt + whole.raw.length >= at.index + at[0].length) return [clause];
-      const left = read(clause.slice(0, at.index), today, KNOWN_WORDS);
-      const right = read(clause.slice(at.index + at[0].length), today, KNOWN_WORDS);
-      const split = [clause.slice(0, at.index), clause.slice(at.index + at[0].length)];
+      if (whole && rangeAt >= 0 && rangeAt <= leftText.length && rangeAt + whole.raw.length >= clause.length - rightText.length) return [clause];
+      const left = read(leftText, today, KNOWN_WORDS);
+      const right = read(rightText, today, KNOWN_WORDS);
+      const split = [leftText, rightText];
       if (left.range && right.range && right.names.length > 0 && triggered(left).length > 0 && triggered(right).length === 0) return split;
       // "karan ka CL 50k and sneha ka 30k", "set Neha's CL to 50k and her per click win to 10k": a
       // change with its amount, then another player or limit with an amount of its own.
-      const another = right.names.length > 0 || right.pronounPlayer || /\b(?:his|her|uska|uski|uske|iska|iski|iske)\b/.test(right.folded);
+      const another = right.names.length > 0 || right.pronounPlayer || said(right.folded, 'another_player');
       // "Karan ka pura clear karo aur Suresh ka 5k": the amount is the second player's alone.
-      return (left.amounts.length === 1 || (left.amounts.length === 0 && right.names.length > 0 && /\b(?:pura|poora|puri|poori|full|fully|whole|entire|sab|saara|sara|everything|all\s+of\s+it|clear)\b/.test(left.folded))) && right.amounts.length === 1 && another && triggered(left).some(isWrite) ? split : [clause];
+      return (left.amounts.length === 1 || (left.amounts.length === 0 && right.names.length > 0 && said(left.folded, 'whole_amount'))) && right.amounts.length === 1 && another && triggered(left).some(isWrite) ? split : [clause];
     })
     // "what's Anita's CL, and make it 1 lakh": an order about what was just asked is a request of its own.
-    .flatMap((clause) => clause.split(/,?\s+(?:and|aur|&|also|then|and\s+then)\s+(?=(?:make|set|change|raise|lower|increase|decrease|reduce|cut|bump|put|drop|take)\s+(?:it|that|this|his|hers?|its|them)\b)/i))
+    .flatMap((clause) => cutAtJoiners(clause, (tokens, at) => {
+      const joined = joinsAt(tokens, at, 'order_joiner');
+      const verb = joined >= 0 ? saidAt(tokens, joined, 'order_on_it') : -1;
+      return verb >= 0 && saidAt(tokens, verb, 'it_object') >= 0 ? joined : -1;
+    }, true).map((piece, i, pieces) => (i < pieces.length - 1 && piece.endsWith(',') ? piece.slice(0, -1) : piece)))
     .map((c) => c.trim()).filter(Boolean)
     // "settlement log for Karan, PDF, last month": a format or a period alone, set off, qualifies the clause before it.
     .reduce<string[]>((out, clause) => {
-      if (out.length > 0 && QUALIFIER_ONLY.test(fold(clause).replace(/[,.;!?]+/g, ' ').trim())) out[out.length - 1] = `${out.at(-1)!.replace(/[,;]\s*$/, '')} ${clause}`;
+      if (out.length > 0 && qualifierOnly(clause)) out[out.length - 1] = `${withoutTrailingPause(out.at(-1)!)} ${clause}`;
       else out.push(clause);
       return out;
     }, []);
 }
+
+/** The token after a joiner of the concept ("and", "aur", "&") said at `at` with spaces around it, or -1. */
+function joinsAt(tokens: readonly string[], at: number, concept: string): number {
+  return tokens[at] === '&' ? at + 1 : saidAt(tokens, at, concept);
+}
+
+/**
+ * The text cut at its joiners, each piece as typed: `joiner` says where a joiner said at a token
+ * ends (-1: none there); only a joiner with spaces on both sides cuts. `all`: at every such joiner,
+ * else at the first only. The spaces around a cut go with it.
+ */
+function cutAtJoiners(text: string, joiner: (tokens: readonly string[], at: number, spacedAfter: (token: number) => boolean) => number, all: boolean): string[] {
+  const spans = tokenSpans(text.toLowerCase());
+  const tokens = spans.map((t) => t.token);
+  const spaced = (i: number) => text[i] !== undefined && text[i]!.trim() === '';
+  const spacedAfter = (token: number) => spans[token] !== undefined && spaced(spans[token]!.end);
+  const pieces: string[] = [];
+  let from = 0;
+  for (let i = 0; i < spans.length && (all || pieces.length === 0); i++) {
+    const end = joiner(tokens, i, spacedAfter);
+    if (end < 0 || end >= spans.length || !spaced(spans[i]!.start - 1) || !spaced(spans[end - 1]!.end)) continue;
+    pieces.push(text.slice(from, spans[i]!.start).trimEnd());
+    from = spans[end]!.start;
+    i = end - 1;
+  }
+  return [...pieces, text.slice(from)];
+}
+
+const CLAUSE_MARKS: ReadonlySet<string> = new Set([',', '.', ';', '!', '?']);
 /** A clause that is only a report's format, a period, or both: "PDF", "in excel please", "last month". */
-const QUALIFIER_ONLY = /^(?:(?:as|in|an?|the|please|pls|format|file|for|of)\s+)*(?:(?:pdf|excel|xlsx|xls|spreadsheet|sheet)(?:\s+(?:please|pls|format|file))?)?(?:\s*(?:for\s+|of\s+)?(?:today|yesterday|(?:this|last|previous)\s+(?:week|month|fortnight)))?$/;
+function qualifierOnly(clause: string): boolean {
+  const words = tokensIn(fold(clause)).filter((t) => !CLAUSE_MARKS.has(t));
+  const lead = pastAll(words, 0, 'qualifier_lead');
+  const format = saidAt(words, lead, 'report_format');
+  const afterFormat = format >= 0 ? pastOptional(words, format, 'format_tail') : lead;
+  const period = saidAt(words, pastOptional(words, afterFormat, 'period_cue'), 'qualifier_period');
+  const end = period >= 0 ? period : afterFormat;
+  // The words before a format or a period ("as", "in the") qualify only with one after them.
+  return end === words.length && (end > lead || lead === 0);
+}
 
 /**
  * An amendment's bare number in the units the change was said in: "make it 40" after a 50k limit
@@ -1229,7 +1503,7 @@ const QUALIFIER_ONLY = /^(?:(?:as|in|an?|the|please|pls|format|file|for|of)\s+)*
  */
 function inUnitsOf(amount: FoundAmount, before: unknown): number {
   const paisa = amount.paisa!;
-  const bare = /^\s*\d{1,3}\s*$/.test(amount.raw);
+  const bare = isDigits(amount.raw.trim(), 3);
   if (!bare || typeof before !== 'number' || paisa * 10 > before) return paisa;
   const thousands = paisa * 1000;
   return thousands >= before / 4 && thousands <= before * 4 ? thousands : paisa;

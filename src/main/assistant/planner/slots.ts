@@ -5,15 +5,31 @@
  */
 import type { LimitType } from '../../../shared/contracts/agent-actions.js';
 import { amountRefusal } from '../../../shared/parse/amount.js';
+import { isWord, tokenSpans } from '../../../shared/parse/phrases.js';
+import { SLOT_WORDS, endsInUnit, hasDigit, isDigits, lettersOnly, pastOptional, said, saidAt, tokensIn, whereSaid } from './concept-words.js';
 import { hasAny, type Reading } from './grammar.js';
 import type { Filled, PlannerInput } from './types.js';
 
 export { hasAny };
 
-export const PLAYER_WORD = /\bplayers?\b|\bclients?\b|\bpunters?\b|\b(?:my|of\s+my|mere)\s+(?:guys|lads|boys|bande|log)\b/;
+/**
+ * A check of a folded text's words, read by the one tokenizer and matcher from lexicon/slots.json:
+ * the intents ask it `test(folded)` as they would ask a pattern.
+ */
+export interface WordCheck {
+  test(folded: string): boolean;
+}
+
+/** Players spoken of as such: "per player", "clients", "my guys", "mere bande". */
+export const PLAYER_WORD: WordCheck = { test: (folded) => said(folded, 'players_word') };
 const SELF = ['my', 'me', 'i', 'our', 'we', 'us', 'mine'];
-/** Not paid yet ("who still hasn't paid?"): what is owed now, not a payment made. */
-export const UNPAID = /\b(?:hasnt|havent|hadnt|didnt|not|still|never)\b(?:\s+\S+){0,2}\s+paid\b/;
+/** Not paid yet ("who still hasn't paid?", "not yet paid"): what is owed now, not a payment made. */
+export const UNPAID: WordCheck = {
+  test: (folded) => {
+    const tokens = tokensIn(folded);
+    return whereSaid(tokens, 'not_yet').some((m) => [0, 1, 2].some((gap) => saidAt(tokens, m.to + gap, 'paid') >= 0));
+  },
+};
 
 /**
  * Words that join the items of a list: "Sneha and Neha", "eng nz aur madrid barca"; "than" joins a
@@ -22,10 +38,16 @@ export const UNPAID = /\b(?:hasnt|havent|hadnt|didnt|not|still|never)\b(?:\s+\S+
 export const LIST_JOINERS: readonly string[] = ['and', 'aur', 'ani', 'or', 'plus', 'also', '&', ',', 'than'];
 // "everyone's" is folded to "everyones": the possessive is everyone too.
 /** Everyone at once ("settle all", "sabka CL 50k"); "all of it", "the whole amount", "sab kuch" are one balance whole. */
-export const BULK = /\b(?:every|all|each|everyones?|everybodys?|whole|sab|sabka|sabke|sabki|sabko|sabhi|saare|sare)\b(?!\s+(?:time|day|of\s+(?:it|that|this|the\s+(?:balance|amount|dues|money|outstanding))|the\s+(?:amount|balance|dues|outstanding|money)\b|kuch\b|he\s+owe|she\s+owe|they\s+owe))(?<!\b(?:it|that)\s+all)/;
+export const BULK: WordCheck = {
+  test: (text) => {
+    const tokens = tokensIn(text);
+    return whereSaid(tokens, 'bulk').some((m) => saidAt(tokens, m.to, 'one_whole') < 0
+      && !(tokens[m.from] === 'all' && m.from > 0 && saidAt(tokens, m.from - 1, 'it_all') === m.to));
+  },
+};
 
 /** A payment told as the whole of what was owed: "everything he owed", "in full", "pura". */
-export const PAID_IN_FULL = /\b(?:everything|in\s+full|full\s+amount|the\s+whole|all\s+of\s+it|all\s+(?:he|she|they)\s+owe[ds]?|pura|poora|sab\s+kuch)\b/;
+export const PAID_IN_FULL: WordCheck = { test: (folded) => said(folded, 'paid_in_full') };
 
 export const ask = (reason: Extract<Filled, { clarify: unknown }>['clarify']['reason'], question: string): Filled => ({ clarify: { reason, question } });
 
@@ -46,13 +68,13 @@ export function metricOf(r: Reading): 'pnl' | 'volume' | 'exposure' | null {
   if (hasAny(r, 'exposure', 'exposed', 'liability', 'risk', 'riskiest', 'risky', 'dangerous')) return 'exposure';
   if (hasAny(r, 'pnl', 'profit', 'profits', 'loss', 'losses', 'result', 'results', 'earnings', 'worst', 'best', 'profitable')) return 'pnl';
   // "which markets made me the most money", "sabse zyada kamaya": money made is the result.
-  if (/\b(?:made|make|earned|won|lost|kamaya|kamai)\b/.test(r.folded) && /\b(?:money|most|paisa|paise|zyada|jyada)\b/.test(r.folded)) return 'pnl';
+  if (said(r.folded, 'money_made') && said(r.folded, 'money_much')) return 'pnl';
   return null;
 }
 
 export function statusOf(r: Reading): Array<'open' | 'settled' | 'void'> | null {
   const status: Array<'open' | 'settled' | 'void'> = [];
-  if (hasAny(r, 'open', 'unsettled', 'pending', 'running', 'active') || /\blive\s+bets\b/.test(r.folded)) status.push('open');
+  if (hasAny(r, 'open', 'unsettled', 'pending', 'running', 'active') || said(r.folded, 'live_bets')) status.push('open');
   if (hasAny(r, 'settled', 'closed', 'completed', 'finished', 'graded')) status.push('settled');
   if (hasAny(r, 'void', 'voided', 'cancelled', 'canceled')) status.push('void');
   return status.length > 0 ? status : null;
@@ -196,13 +218,30 @@ export class Slots {
   }
 }
 
-/** Words right before an amount that make it a change by that much: "by 10k", "another 10k", "add 10k", "+10k", "top up with 10k". */
-const BY_BEFORE = /(?:\b(?:by|another|extra|additional|add|adding|plus|increment|top\s*up(?:\s+(?:with|by))?)|\+)\s*(?:(?:an?|one)\s+)?(?:(?:extra|additional|more)\s+)?(?:₹|rs\.?|inr)?\s*$/;
-/** Words right after it that do the same: "10k more", "10k extra", "10k zyada", "10k kam", "10k aur badha do". */
-const BY_AFTER = /^\s*(?:pts|points?)?\s*(?:more|extra|additional|less|fewer|zyada|jyada|jada|kam|aur)\b/;
+/**
+ * Words right before an amount that make it a change by that much: "by 10k", "another 10k", "add an
+ * extra 10k", "+10k", "top up with rs 10k".
+ */
+function changeByBefore(tokens: readonly string[]): boolean {
+  let end = tokens.length;
+  if (tokens[end - 1] === '₹') end--;
+  else if (tokens[end - 1] === '.' && tokens[end - 2] === 'rs') end -= 2;
+  else end = endingWithout(tokens, end, 'currency');
+  // "an", "extra" may be said or not: each way is tried ("extra 10k" is a change by, as is "add extra 10k").
+  const ends = [end, endingWithout(tokens, end, 'more')].flatMap((e) => [e, endingWithout(tokens, e, 'one')]);
+  return ends.some((e) => tokens[e - 1] === '+' || endingWithout(tokens, e, 'change_by') < e);
+}
 
-/** "top up Karan's limit with 10k": whatever the amount, it is added. */
-export const TOP_UP = /\btop\s*-?\s*up\b/;
+/** Where the tokens up to `end` stop when a phrase of the concept they end on is left off; `end` when they end on none. */
+function endingWithout(tokens: readonly string[], end: number, concept: string): number {
+  return whereSaid(tokens.slice(0, end), concept).find((m) => m.to === end)?.from ?? end;
+}
+
+/** Words right after it that do the same: "10k more", "10k extra", "10k zyada", "10k kam", "10k aur badha do". */
+const changeByAfter = (tokens: readonly string[]): boolean => saidAt(tokens, pastOptional(tokens, 0, 'points'), 'by_after') >= 0;
+
+/** "top up Karan's limit with 10k", "top-up": whatever the amount, it is added. */
+export const TOP_UP: WordCheck = { test: (folded) => said(tokensIn(folded).filter((t) => t !== '-'), 'top_up') };
 
 /** An amount the message changes a limit by rather than to (the value it lands on is the limit as it stands, moved by it). */
 function isChangeBy(r: Reading, amount: { raw: string }): boolean {
@@ -210,12 +249,61 @@ function isChangeBy(r: Reading, amount: { raw: string }): boolean {
   const raw = amount.raw.toLowerCase();
   const at = r.folded.indexOf(raw);
   if (at < 0) return false;
-  return BY_BEFORE.test(r.folded.slice(0, at)) || BY_AFTER.test(r.folded.slice(at + raw.length));
+  return changeByBefore(tokensIn(r.folded.slice(0, at))) || changeByAfter(tokensIn(r.folded.slice(at + raw.length)));
 }
 
-/** Which way a change by an amount goes: "reduce it by 5k", "10k kam kar do" lower it; "add", "10k more", "badha do" raise it. */
-const LOWER = /\b(?:decrease|decreased|reduce|reduced|lower|lowered|cut|less|fewer|kam|ghata\w*|minus|knock|drop|deduct|subtract|takeaway|down)\b|(?:^|\s)-\s*\d/;
-const RAISE = /\b(?:increase|increased|raise|raised|add|adding|more|extra|additional|another|plus|badha\w*|bada\w*|zyada|jyada|jada|aur|grant|give|bump|up|top\s*-?\s*up|increment|lift|push)\b|(?:^|\s)\+\s*\S/;
+/** A sign typed before a number, set off from the word before it: "-5k", "+ 10k". */
+function signed(folded: string, sign: '-' | '+'): boolean {
+  const spans = tokenSpans(folded);
+  return spans.some((t, i) => t.token === sign && (t.start === 0 || folded[t.start - 1]!.trim() === '')
+    && spans[i + 1] !== undefined && (sign === '+' || isDigits(spans[i + 1]!.token[0])));
+}
+
+/** Which way a change by an amount goes: "reduce it by 5k", "10k kam kar do", "-5k" lower it; "add", "10k more", "badha do", "+10k" raise it. */
+const lowers = (folded: string): boolean => said(folded, 'lower') || signed(folded, '-');
+const raises = (folded: string): boolean => said(tokensIn(folded).filter((t) => t !== '-'), 'raise') || signed(folded, '+');
+
+/** The first digit of the value said after "to", "at", "as", "=>", "->", "→", or Hindi's "se" after an amount ("40k se 60k kar do"); null when none is. */
+function valueAfterTo(folded: string): string | null {
+  const tokens = tokensIn(folded);
+  for (let i = 0; i < tokens.length; i++) {
+    const cue = toCueAt(tokens, i);
+    if (cue < 0) continue;
+    let at = tokens[cue] === '-' || tokens[cue] === '−' ? cue + 1 : pastOptional(tokens, cue, 'minus');
+    if (tokens[at] === '₹') at++;
+    else if (tokens[at] === 'rs') at += tokens[at + 1] === '.' ? 2 : 1;
+    else at = pastOptional(tokens, at, 'currency');
+    const first = tokens[at]?.[0];
+    if (isDigits(first)) return first;
+  }
+  return null;
+}
+
+/** The token after a "to" said at `i` ("to", "=>", "→", "40k se"), or -1. */
+function toCueAt(tokens: readonly string[], i: number): number {
+  const t = tokens[i];
+  if (saidAt(tokens, i, 'new_value_cue') === i + 1 || t === '→') return i + 1;
+  if (t === '=') return tokens[i + 1] === '>' ? i + 2 : i + 1;
+  if (t === '-' && tokens[i + 1] === '>') return i + 2;
+  // Hindi's "from … to" is "se", said after the amount it is from ("40k se", "40 k se").
+  const afterAmount = hasDigit(tokens[i - 1]) || (lettersOnly(tokens[i - 1]) && isDigits(tokens[i - 2]?.at(-1)));
+  return saidAt(tokens, i, 'from_to_hi') === i + 1 && afterAmount ? i + 1 : -1;
+}
+
+
+/** An amount's first figure, its currency left off ("Rs. 5000" → "5"). */
+function firstFigure(raw: string): string {
+  const tokens = tokensIn(raw.toLowerCase());
+  const at = tokens[0] === '₹' || tokens[0] === 'inr' ? 1 : tokens[0] === 'rs' ? (tokens[1] === '.' ? 2 : 1) : 0;
+  return tokens[at]?.[0] ?? '';
+}
+
+/** A share of something said ("10%", "10 percent", "10pct"): a number right before a word for percent. */
+function percentSaid(folded: string): boolean {
+  const tokens = tokensIn(folded);
+  return tokens.some((t, i) => isWord(t) && (endsInUnit(t, PERCENT_WORDS) || (isDigits(t.at(-1)) && saidAt(tokens, i + 1, 'percent') >= 0)));
+}
+const PERCENT_WORDS: readonly string[] = SLOT_WORDS.filter((e) => e.concept === 'percent' && !e.phrase.includes(' ')).map((e) => e.phrase);
 
 /**
  * The value a limit is set to: the amount after "to", or the only amount. An amount to change it
@@ -225,21 +313,21 @@ const RAISE = /\b(?:increase|increased|raise|raised|add|adding|more|extra|additi
  */
 export function newValueOf(r: Reading): { paisa: number } | { by: number } | { problem: string } {
   // "40k se 60k kar do": Hindi's "from … to" is "se", the value after it the new one.
-  const afterTo = /(?:\b(?:to|at|as)|=>?|->|→|(?<=\d\s*[a-z]*)\s+se)\s*(?:-|−|minus\s+)?(?:₹|rs\.?\s*|inr\s*)?(\d[\d,.]*\s*[a-z]*)/.exec(r.folded);
-  const candidates = afterTo ? r.amounts.filter((a) => afterTo[1]!.startsWith(a.raw.toLowerCase().replace(/^(?:₹|rs\.?|inr)\s*/, '').slice(0, 1))) : r.amounts;
+  const afterTo = valueAfterTo(r.folded);
+  const candidates = afterTo !== null ? r.amounts.filter((a) => firstFigure(a.raw) === afterTo) : r.amounts;
   // "increase his CL by 1000%": a share of the limit is no amount of points, whatever the number.
-  if (/\d\s*(?:%|percent\b|per\s+cent\b|pct\b|pc\b)/.test(r.folded)) return { problem: 'Say the new limit as an amount (like 50k), not a percentage.' };
-  if (!afterTo && r.amounts.some((a) => isChangeBy(r, a))) {
+  if (percentSaid(r.folded)) return { problem: 'Say the new limit as an amount (like 50k), not a percentage.' };
+  if (afterTo === null && r.amounts.some((a) => isChangeBy(r, a))) {
     const by = r.amounts.length === 1 ? r.amounts[0]! : null;
     const refusal = by ? amountRefusal({ ...by, negative: false }) : null;
-    const lowers = LOWER.test(r.folded);
+    const lower = lowers(r.folded);
     // One amount, one direction, a usable size: the change. Anything else is asked.
-    if (!by || by.paisa === null || refusal !== null || lowers === RAISE.test(r.folded.replace(LOWER, ' '))) {
+    if (!by || by.paisa === null || refusal !== null || lower === raises(r.folded)) {
       return { problem: refusal ?? 'What should the new limit be? Say the value, or how much to raise or lower it by.' };
     }
-    return { by: lowers ? -Math.abs(by.paisa) : Math.abs(by.paisa) };
+    return { by: lower ? -Math.abs(by.paisa) : Math.abs(by.paisa) };
   }
-  const amount = afterTo ? (candidates.at(-1) ?? r.amounts.at(-1)) : r.amounts.length === 1 ? r.amounts[0] : undefined;
+  const amount = afterTo !== null ? (candidates.at(-1) ?? r.amounts.at(-1)) : r.amounts.length === 1 ? r.amounts[0] : undefined;
   if (!amount) return { problem: r.amounts.length > 1 ? 'I found more than one amount. What should the new limit be?' : 'What should the new limit be?' };
   // Negative, zero, fractions of a paisa, too large: refused with the reason, never changed.
   const refusal = amountRefusal(amount);
