@@ -39,7 +39,7 @@ import { allowedFigures, guardNumbers } from './guards/number-guard.js';
 import { howToOf } from './planner/question-kind.js';
 import type { ChatHistoryStore } from './history.js';
 import { type CachedRead, type ReadCache, WRITE_UNREACHABLE_TEXT, cachedSentence } from './read-cache.js';
-import { type GateOutcome, type PendingPick, gate } from './policy/gate.js';
+import { type GateOutcome, type PendingPick, gate, isEntityId } from './policy/gate.js';
 import { oneLine } from '../../shared/text.js';
 import { namesHeld, namesRead } from './policy/names-first.js';
 import type { AppliedAsk } from './frame/apply.js';
@@ -128,7 +128,9 @@ const MODEL_MEMORY_KEPT = 4;
 
 const MAX_PENDING = 8;
 
-const ENTITY_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const FOLLOW_UP = 'follow_up:';
+/** The intent a follow-up continues ("follow_up:settle" is settle). */
+const withoutFollowUp = (intent: string): string => (intent.startsWith(FOLLOW_UP) ? intent.slice(FOLLOW_UP.length) : intent);
 
 const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'];
 
@@ -385,7 +387,7 @@ export class Assistant implements ChatService {
    */
   private wantsChange(text: string, decision: Decision, today: IsoDate): boolean {
     return decision.calls.some((c) => this.options.registry.get(c.tool)?.isDestructive)
-      || decision.intent.split('+').some((intent) => Object.hasOwn(WRITE_INTENTS, intent.replace(/^follow_up:/, '')))
+      || decision.intent.split('+').some((intent) => Object.hasOwn(WRITE_INTENTS, withoutFollowUp(intent)))
       || asksForChange(text, today);
   }
 
@@ -597,7 +599,7 @@ export class Assistant implements ChatService {
     for (const call of calls) {
       for (const kind of ['player', 'fixture'] as const) {
         const name = call.args[kind];
-        if (typeof name !== 'string' || ENTITY_ID.test(name)) continue;
+        if (typeof name !== 'string' || isEntityId(name)) continue;
         const ids = [...new Set(known.filter((e) => nameMatches(name, e.name)).map((e) => e.id))];
         if (ids.length !== 1) return null;
         call.args[kind] = ids[0];
@@ -631,7 +633,7 @@ export class Assistant implements ChatService {
   private rememberRead(conversation: Conversation, outcome: Extract<GateOutcome, { action: 'tools' }>): void {
     conversation.context = {
       lastCalls: outcome.planned,
-      lastIntent: outcome.intent.replace(/^follow_up:/, ''),
+      lastIntent: withoutFollowUp(outcome.intent),
       lastPlayer: outcome.player ?? conversation.context.lastPlayer,
       lastFixture: outcome.fixture ?? conversation.context.lastFixture,
       lastArtifact: conversation.context.lastArtifact ?? null,

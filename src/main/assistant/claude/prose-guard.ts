@@ -34,6 +34,8 @@ interface Token {
 
 /** Numbers (with their separators and ordinal suffix), words (with an apostrophe part), and the marks that end a clause. */
 const TOKEN = /\d[\d,./:-]*\d(?:st|nd|rd|th)?|\d(?:st|nd|rd|th)?|[\p{L}\p{M}]+(?:'[\p{L}\p{M}]+)*|[.,;:!?()[\]—–]|(?<=\s)-(?=\s)/gu;
+const endsInSpace = (text: string): boolean => text.trimEnd() !== text;
+
 const NEGATIVE_STEMS: Readonly<Record<string, string>> = { ca: 'can', wo: 'will', sha: 'shall' };
 const CONTRACTIONS: Readonly<Record<string, string>> = { ve: 'have', re: 'are', m: 'am', ll: 'will', d: 'would' };
 /** Pronouns whose "'s" is "is" ("it's done"); after a name it is the possessive, dropped. */
@@ -249,11 +251,11 @@ export class ProseGuard {
     this.partial = '';
     const last = this.held.at(-1);
     if (last !== undefined) {
-      if (!/\s$/.test(last.text)) last.text = `${last.text} `;
+      if (!endsInSpace(last.text)) last.text = `${last.text} `;
       last.lineEnd = true;
     } else {
       this.inVoiceLine = false;
-      if (this.shown && !/\s$/.test(this.shown)) this.held.push({ text: ' ', lineEnd: true });
+      if (this.shown && !endsInSpace(this.shown)) this.held.push({ text: ' ', lineEnd: true });
     }
     return this.release(false);
   }
@@ -272,7 +274,7 @@ export class ProseGuard {
 
   /** The app's own words after the model's (the true state of a change it claimed): shown as they are. */
   say(words: string): string {
-    const out = this.shown && !/\s$/.test(this.shown) ? ` ${words}` : words;
+    const out = this.shown && !endsInSpace(this.shown) ? ` ${words}` : words;
     this.shown += out;
     return out;
   }

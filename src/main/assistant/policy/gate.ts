@@ -4,6 +4,7 @@
  * user's own downline (an exact full name resolves, one candidate resolves, several give a
  * picker, none a named clarify), and every call's arguments validated against its tool.
  */
+import { z } from 'zod';
 import type { FixtureRef, GetCreditLimitOutput, PlayerRef, User } from '../../../shared/contracts/agent-api.js';
 import type { Card, Decision, Envelope } from '../../../shared/contracts/assistant.js';
 import { nameMatches, soundKey } from '../../../shared/fuzzy.js';
@@ -19,7 +20,8 @@ import getUpline from '../../tools/get-upline.js';
 export const MAX_CALLS_PER_TURN = 6;
 /** Proposals one turn may carry: changes the user listed one by one ("settle Karan and Sneha"). */
 export const MAX_CHANGES_PER_TURN = 3;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Whether a planned argument is already an id (from the page, an earlier turn), not a name to resolve. */
+export const isEntityId = (value: string): boolean => z.guid().safeParse(value).success;
 const ENTITY_KINDS: EntityKind[] = ['player', 'agent', 'fixture', 'market', 'outcome'];
 
 type ClarifyReason = NonNullable<Decision['clarify']>['reason'];
@@ -83,7 +85,7 @@ export async function gate(decision: Decision, registry: ToolRegistry, user: Use
   }
 
   const resolver = new Resolver(registry, ctx, known);
-  const names = (kind: 'player' | 'agent' | 'fixture') => [...new Set(planned.map((c) => c.args[kind]).filter((v): v is string => typeof v === 'string' && v.trim() !== '' && !UUID.test(v)))];
+  const names = (kind: 'player' | 'agent' | 'fixture') => [...new Set(planned.map((c) => c.args[kind]).filter((v): v is string => typeof v === 'string' && v.trim() !== '' && !isEntityId(v)))];
   const budget = MAX_CALLS_PER_TURN - names('player').length - names('agent').length - names('fixture').length;
   if (planned.length > budget) {
     notes.push(`budget: ${planned.length - Math.max(budget, 1)} call(s) left out`);
@@ -432,15 +434,20 @@ const sameOrStarts = (name: string, query: string) => {
 const namesOutcome = (outcome: { name: string; aliases?: string[] | undefined }, query: string) => sameOrStarts(outcome.name, query)
   || (outcome.aliases ?? []).some((alias) => normalizeForSearch(alias) === normalizeForSearch(query));
 
+/** What a call lacks, by a word of the missing field's path ("playerId", "stake"); the first that fits wins. */
+const FIELD_ASKS: ReadonlyArray<{ reason: ClarifyReason; parts: readonly string[]; anyCase: boolean }> = [
+  { reason: 'needs_player', parts: ['player', 'counterparty'], anyCase: true },
+  { reason: 'needs_fixture', parts: ['fixture'], anyCase: true },
+  { reason: 'needs_market', parts: ['market'], anyCase: true },
+  { reason: 'needs_outcome', parts: ['outcome'], anyCase: true },
+  { reason: 'needs_limit_type', parts: ['limitType'], anyCase: false },
+  { reason: 'needs_amount', parts: ['amount', 'newvalue', 'stake'], anyCase: true },
+  { reason: 'needs_period', parts: ['from', 'to', 'period'], anyCase: false },
+];
+
 function reasonFor(field: string): ClarifyReason {
-  if (/player|counterparty/i.test(field)) return 'needs_player';
-  if (/fixture/i.test(field)) return 'needs_fixture';
-  if (/market/i.test(field)) return 'needs_market';
-  if (/outcome/i.test(field)) return 'needs_outcome';
-  if (/limitType/.test(field)) return 'needs_limit_type';
-  if (/amount|newValue|stake/i.test(field)) return 'needs_amount';
-  if (/from|to|period/.test(field)) return 'needs_period';
-  return 'unplannable';
+  const lower = field.toLowerCase();
+  return FIELD_ASKS.find((a) => a.parts.some((p) => (a.anyCase ? lower : field).includes(p)))?.reason ?? 'unplannable';
 }
 
 function questionFor(field: string, message: string): string {
