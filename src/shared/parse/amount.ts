@@ -115,12 +115,12 @@ interface Span {
   start: number;
   end: number;
 }
-const glued = (a: Span | undefined, b: Span | undefined): boolean => a !== undefined && b !== undefined && a.end === b.start;
+/** Whether two tokens touch, with no space between them ("5" and "k" of "5k" do; of "5 k" they don't). */
+export const glued = (a: { start: number; end: number } | undefined, b: { start: number; end: number } | undefined): boolean => a !== undefined && b !== undefined && a.end === b.start;
+/** Whether a character is one of the digits 0-9 amounts are read from (not another script's). */
+export const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
 /** A letter a-z or a digit 0-9 opens the token: what a dash before it may be the sign of. */
-const opensWithLetterOrDigit = (token: string): boolean => {
-  const c = token[0] ?? '';
-  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-};
+const opensWithLetterOrDigit = (token: string): boolean => isDigit(token[0]) || (token[0] !== undefined && token[0] >= 'a' && token[0] <= 'z');
 /** Whether the token at `i` is a word the next token does not run on from ("k" in "50 k", not in "50 k_"). */
 const wordEnds = (spans: readonly Span[], i: number): boolean => !(glued(spans[i], spans[i + 1]) && spans[i + 1]!.token === '_');
 /** Whether an amount may start at token `i`: not inside a word or a number ("v2", "1.5", "1,5"). */
@@ -270,8 +270,8 @@ interface DigitToken {
   /** Letters after the digits in the same token ("k" of "50k"). */
   suffix: string;
 }
-/** A token of bare digits, or digits and letters after them; a currency before them ("rs5k") only when `prefix` may be one. */
-function digitToken(span: Span | undefined, prefixes: ReadonlySet<string> = new Set()): (DigitToken & { prefix: string }) | null {
+/** A token of digits with the letters around them ("2nd", "50k", "rs5k"), or null; its letters before are kept only when `prefixes` has them. */
+export function digitToken(span: { token: string } | undefined, prefixes: ReadonlySet<string> = new Set()): (DigitToken & { prefix: string }) | null {
   const m = span ? DIGIT_TOKEN.exec(span.token) : null;
   if (!m || (m[1] !== '' && !prefixes.has(m[1]!))) return null;
   return { prefix: m[1]!, digits: m[2]!, suffix: m[3]! };

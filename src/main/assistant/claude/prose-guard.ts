@@ -5,6 +5,8 @@
  * (the model called a tool), and is dropped when the answer ends without one that holds it.
  * Sentences keep their order, so a sentence waiting holds back the ones after it.
  */
+import { isDigit } from '../../../shared/parse/amount.js';
+import { isWord } from '../../../shared/parse/phrases.js';
 import { guardNumbers } from '../guards/number-guard.js';
 import {
   BARE_REPORT, CLAIM_PHRASES, CLAUSE_BREAKS, type ClaimTier, NOT_NOW, PAST, STATUS_MARKS, VOICES, WORD_CLASSES, type WordClass,
@@ -47,8 +49,8 @@ function readWords(sentence: string): Token[] {
   const tokens: Token[] = [];
   let clause = 0;
   const word = (text: string) => tokens.push({ text, word: true, clause });
-  for (const [raw] of sentence.normalize('NFKC').toLowerCase().replace(/[’‘`]/g, "'").matchAll(TOKEN)) {
-    if (!/[\p{L}\p{N}]/u.test(raw)) {
+  for (const [raw] of sentence.normalize('NFKC').toLowerCase().replaceAll('’', "'").replaceAll('‘', "'").replaceAll('`', "'").matchAll(TOKEN)) {
+    if (![...raw].some((c) => isWord(c))) {
       clause += 1;
       tokens.push({ text: raw, word: false, clause });
       continue;
@@ -122,7 +124,7 @@ function matchFrom(parts: Part[], p: number, tokens: Token[], at: number): numbe
   return part.optional ? matchFrom(parts, p + 1, tokens, at) : -1;
 }
 
-const isNumber = (t: Token | undefined) => t !== undefined && /^\d/.test(t.text);
+const isNumber = (t: Token | undefined) => t !== undefined && isDigit(t.text[0]);
 
 /** Whether the sentence is dated in the past: a date, a weekday, "yesterday", "last week", "pichle hafte". */
 function dated(tokens: Token[]): boolean {

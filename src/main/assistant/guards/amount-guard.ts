@@ -7,7 +7,7 @@
  * planners go through it: the rule planner before it plans a change, and a model's change is
  * held to the amounts the user's own message gives.
  */
-import { type FoundAmount, findAmounts } from '../../../shared/parse/amount.js';
+import { type FoundAmount, findAmounts, glued, isDigit } from '../../../shared/parse/amount.js';
 import { tokenSpans } from '../../../shared/parse/phrases.js';
 
 /** Zero-width and bidirectional controls: "4\u200b5\u200b0" or "\u202e000,01\u202c" shows one number and holds another. */
@@ -32,8 +32,6 @@ interface Span {
   start: number;
   end: number;
 }
-const glued = (a: Span | undefined, b: Span | undefined): boolean => a !== undefined && b !== undefined && a.end === b.start;
-const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
 /** The digits a token ends with ("12" of "a12") or starts with ("5" of "5k"). */
 const trailingDigits = (token: string): string => {
   let at = token.length;

@@ -9,6 +9,8 @@ import type { FixtureRef, GetCreditLimitOutput, PlayerRef, User } from '../../..
 import type { Card, Decision, Envelope } from '../../../shared/contracts/assistant.js';
 import { nameMatches, soundKey } from '../../../shared/fuzzy.js';
 import { normalizeForSearch, oneLine } from '../../../shared/text.js';
+import { digitToken, glued } from '../../../shared/parse/amount.js';
+import { tokenSpans } from '../../../shared/parse/phrases.js';
 import { type LimitType, PLATFORM_MAX_CREDIT_LIMIT, limitType } from '../../../shared/contracts/agent-actions.js';
 import type { ToolContext, ToolDefinition, ToolRegistry, EntityKind } from '../../tools/types.js';
 import type { KnownEntity, PlannedCall } from '../planner/types.js';
@@ -119,7 +121,7 @@ export async function gate(decision: Decision, registry: ToolRegistry, user: Use
       // "karan vs anita, who's up more": no match between them, but two players of the user's are
       // named; each call that takes a player is asked of both, a comparison (reads only).
       if (kind === 'fixture' && found.status === 'none') {
-        const sides = name.split(/\s+(?:vs|v|versus|against)\s+/i);
+        const sides = sidesOf(name);
         const users = planned.filter((c) => c.args.fixture === name);
         if (sides.length === 2 && users.every((c) => !registry.get(c.tool)!.isDestructive && registry.get(c.tool)!.entities.player)) {
           const people = await Promise.all(sides.map((side) => resolver.player(side)));
@@ -327,6 +329,35 @@ function inPeriodOf(found: Found<FixtureRef>, planned: PlannedCall[], name: stri
 }
 
 const SIDE_SEPARATORS = new Set(['vs', 'v', 'versus', 'against', 'x', 'and']);
+/** The words that stand between two players named as a comparison ("karan vs anita"). */
+const VERSUS = new Set(['vs', 'v', 'versus', 'against']);
+
+/** The names either side of a "vs" with spaces around it, as typed ("karan vs anita"); the name alone when it has none. */
+function sidesOf(name: string): string[] {
+  const spans = tokenSpans(name);
+  const cuts = spans.filter((s, i) => VERSUS.has(s.token.toLowerCase())
+    && s.start > (spans[i - 1]?.end ?? 0) && (spans[i + 1]?.start ?? name.length) > s.end);
+  const sides: string[] = [];
+  let from = 0;
+  for (const cut of [...cuts, { start: name.length, end: name.length }]) {
+    let side = name.slice(from, cut.start);
+    if (from > 0) side = side.trimStart();
+    if (cut.start < name.length) side = side.trimEnd();
+    sides.push(side);
+    from = cut.end;
+  }
+  return sides;
+}
+
+/** Typed words split at the words that separate sides ("india vs pakistan", "ind x pak"). */
+function sidesOfWords(words: readonly string[]): string[][] {
+  const sides: string[][] = [[]];
+  for (const w of words) {
+    if (SIDE_SEPARATORS.has(w)) sides.push([]);
+    else sides.at(-1)!.push(w);
+  }
+  return sides;
+}
 
 /**
  * No match has every team typed ("Pakistan vs England", "India Pakistan"): said so, with the
@@ -336,7 +367,7 @@ async function noMatchQuestion(name: string, resolver: Resolver): Promise<string
   const words = fixtureWords(name).split(' ').filter(Boolean);
   const typed = normalizeForSearch(name).split(' ').filter(Boolean);
   const sides = typed.some((w) => SIDE_SEPARATORS.has(w))
-    ? typed.join(' ').split(/\b(?:vs|v|versus|against|x|and)\b/).map((side) => fixtureWords(side)).filter(Boolean)
+    ? sidesOfWords(typed).map((side) => fixtureWords(side.join(' '))).filter(Boolean)
     : words;
   if (sides.length < 2) return `I couldn't find a match for “${oneLine(name)}”. Which fixture do you mean?`;
   const nearest: FixtureRef[] = [];
@@ -380,9 +411,9 @@ async function placeEntities(call: PlannedCall, definition: ToolDefinition, reso
     const ref = await resolver.fixtureById(fixtureId);
     if (!ref) return { clarify: { reason: 'fixture_not_found', question: 'Which match do you mean?' } };
     // "back under 300.5": the side of an over/under line names the market with that line.
-    const line = outcomeName ? /^(over|under)\s+(\d+(?:\.\d+)?)$/i.exec(outcomeName.trim()) : null;
+    const line = outcomeName ? overUnderLine(outcomeName.trim()) : null;
     const markets = marketName ? ref.markets.filter((m) => sameOrContains(m.name, marketName))
-      : line ? ref.markets.filter((m) => m.name.includes(line[2]!) && m.outcomes.some((o) => sameOrStarts(o.name, line[1]!))) : ref.markets;
+      : line ? ref.markets.filter((m) => m.name.includes(line[1]) && m.outcomes.some((o) => sameOrStarts(o.name, line[0]))) : ref.markets;
     const market = markets.length === 1 ? markets[0] : markets.find((m) => outcomeName && m.outcomes.some((o) => namesOutcome(o, outcomeName)));
     if (marketName || definition.entities.outcome) {
       if (!market) return { clarify: { reason: 'needs_market', question: `Which market of ${ref.name}: ${ref.markets.map((m) => m.name).join(', ')}?` } };
@@ -393,7 +424,7 @@ async function placeEntities(call: PlannedCall, definition: ToolDefinition, reso
       ids.market = market.id;
       if (outcomeName && definition.entities.outcome) {
         const outcome = market.outcomes.find((o) => normalizeForSearch(o.name) === normalizeForSearch(outcomeName))
-          ?? market.outcomes.find((o) => namesOutcome(o, line ? line[1]! : outcomeName));
+          ?? market.outcomes.find((o) => namesOutcome(o, line ? line[0] : outcomeName));
         if (!outcome) return { clarify: { reason: 'needs_outcome', question: `Which outcome of ${market.name}: ${market.outcomes.map((o) => o.name).join(', ')}?` } };
         ids.outcome = outcome.id;
       }
@@ -408,6 +439,15 @@ async function placeEntities(call: PlannedCall, definition: ToolDefinition, reso
     setPath(args, path, id);
   }
   return { args };
+}
+
+/** "Over 2.5", "under 45": the side and the line of an over/under outcome, as typed; null for any other outcome. */
+function overUnderLine(outcome: string): [side: string, line: string] | null {
+  const [side, whole, dot, decimals, ...more] = tokenSpans(outcome);
+  const bare = (t: { token: string } | undefined) => t !== undefined && digitToken(t)?.suffix === '';
+  if (!side || !['over', 'under'].includes(side.token.toLowerCase()) || glued(side, whole) || !bare(whole) || more.length > 0) return null;
+  if (dot === undefined) return [side.token, whole!.token];
+  return dot.token === '.' && glued(whole, dot) && glued(dot, decimals) && bare(decimals) ? [side.token, outcome.slice(whole!.start, decimals!.end)] : null;
 }
 
 function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
