@@ -6,6 +6,7 @@
  * waits for their Confirm on its preview, and asked for the change on its own. The words are
  * read as a kind (bypassing the confirmation), in English and Hinglish, not as any one phrasing.
  */
+import { isWord, tokensOf } from '../../../shared/parse/phrases.js';
 
 /** Words of confirming, previewing or asking first, as they stand after "without", "no", "skip", "don't". */
 const CONSENT = String.raw`(?:confirm\w*|preview\w*|approv\w*|ask\w*|check\w*|permission|verif\w*|puch\w*|pooch\w*)`;
@@ -38,7 +39,8 @@ const BYPASS = new RegExp([
 
 /** Whether the message asks for its change to skip (or claim) the user's confirmation. */
 export function asksToSkipConfirmation(text: string): boolean {
-  const folded = ` ${text.toLowerCase().replace(/['’]/g, '').replace(/[^\p{L}\p{N}]+/gu, ' ').trim()} `;
+  // "don't" is read as "dont": an apostrophe joins a word, every other mark parts words.
+  const folded = ` ${tokensOf(text.toLowerCase().replaceAll("'", '').replaceAll('’', '')).filter((t) => isWord(t)).join(' ')} `;
   return BYPASS.test(folded);
 }
 
