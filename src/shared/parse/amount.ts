@@ -12,6 +12,7 @@
  * `amountRefusal` instead of acting on a number the user did not mean.
  */
 import { formatPoints } from '../money.js';
+import { isAlnum } from './date-words.js';
 import { isWord, tokenSpans } from './phrases.js';
 
 export interface FoundAmount {
@@ -117,10 +118,6 @@ interface Span {
 }
 /** Whether two tokens touch, with no space between them ("5" and "k" of "5k" do; of "5 k" they don't). */
 export const glued = (a: { start: number; end: number } | undefined, b: { start: number; end: number } | undefined): boolean => a !== undefined && b !== undefined && a.end === b.start;
-/** Whether a character is one of the digits 0-9 amounts are read from (not another script's). */
-export const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
-/** A letter a-z or a digit 0-9 opens the token: what a dash before it may be the sign of. */
-const opensWithLetterOrDigit = (token: string): boolean => isDigit(token[0]) || (token[0] !== undefined && token[0] >= 'a' && token[0] <= 'z');
 /** Whether the token at `i` is a word the next token does not run on from ("k" in "50 k", not in "50 k_"). */
 const wordEnds = (spans: readonly Span[], i: number): boolean => !(glued(spans[i], spans[i + 1]) && spans[i + 1]!.token === '_');
 /** Whether an amount may start at token `i`: not inside a word or a number ("v2", "1.5", "1,5"). */
@@ -249,7 +246,7 @@ function leadIn(spans: readonly Span[], i: number): { at: number; negative: bool
   let currency = false;
   const t = spans[at];
   const next = spans[at + 1];
-  if (t && DASHES.has(t.token) && glued(t, next) && (next!.token === '₹' || opensWithLetterOrDigit(next!.token))) {
+  if (t && DASHES.has(t.token) && glued(t, next) && (next!.token === '₹' || isAlnum(next!.token))) {
     negative = true;
     at++;
   } else if (t?.token === 'minus' && next && !glued(t, next)) {

@@ -5,7 +5,7 @@
  * (the model called a tool), and is dropped when the answer ends without one that holds it.
  * Sentences keep their order, so a sentence waiting holds back the ones after it.
  */
-import { isDigit } from '../../../shared/parse/amount.js';
+import { isDigits } from '../../../shared/parse/date-words.js';
 import { isWord } from '../../../shared/parse/phrases.js';
 import { guardNumbers } from '../guards/number-guard.js';
 import {
@@ -124,7 +124,7 @@ function matchFrom(parts: Part[], p: number, tokens: Token[], at: number): numbe
   return part.optional ? matchFrom(parts, p + 1, tokens, at) : -1;
 }
 
-const isNumber = (t: Token | undefined) => t !== undefined && isDigit(t.text[0]);
+const isNumber = (t: Token | undefined) => t !== undefined && isDigits(t.text[0]);
 
 /** Whether the sentence is dated in the past: a date, a weekday, "yesterday", "last week", "pichle hafte". */
 function dated(tokens: Token[]): boolean {

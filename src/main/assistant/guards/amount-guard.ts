@@ -7,7 +7,8 @@
  * planners go through it: the rule planner before it plans a change, and a model's change is
  * held to the amounts the user's own message gives.
  */
-import { type FoundAmount, findAmounts, glued, isDigit } from '../../../shared/parse/amount.js';
+import { type FoundAmount, findAmounts, glued } from '../../../shared/parse/amount.js';
+import { isDigits as isDigit } from '../../../shared/parse/date-words.js';
 import { tokenSpans } from '../../../shared/parse/phrases.js';
 
 /** Zero-width and bidirectional controls: "4\u200b5\u200b0" or "\u202e000,01\u202c" shows one number and holds another. */
