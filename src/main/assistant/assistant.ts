@@ -17,6 +17,8 @@ import type { IsoDate } from '../../shared/dates.js';
 import { localDate } from '../../shared/dates.js';
 import { nameMatches } from '../../shared/fuzzy.js';
 import { normalizeForSearch } from '../../shared/text.js';
+import { digitToken } from '../../shared/parse/amount.js';
+import { matchPhrases, phraseTable } from '../../shared/parse/phrases.js';
 import type { Logger } from '../../infra/log.js';
 import { callOptions } from '../backend/connection.js';
 import { isBackendUnreachable } from '../backend/unreachable.js';
@@ -39,7 +41,7 @@ import { allowedFigures, guardNumbers } from './guards/number-guard.js';
 import { howToOf } from './planner/question-kind.js';
 import type { ChatHistoryStore } from './history.js';
 import { type CachedRead, type ReadCache, WRITE_UNREACHABLE_TEXT, cachedSentence } from './read-cache.js';
-import { type GateOutcome, type PendingPick, gate } from './policy/gate.js';
+import { type GateOutcome, type PendingPick, gate, isEntityId } from './policy/gate.js';
 import { oneLine } from '../../shared/text.js';
 import { namesHeld, namesRead } from './policy/names-first.js';
 import type { AppliedAsk } from './frame/apply.js';
@@ -128,9 +130,28 @@ const MODEL_MEMORY_KEPT = 4;
 
 const MAX_PENDING = 8;
 
-const ENTITY_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const FOLLOW_UP = 'follow_up:';
+/** The intent a follow-up continues ("follow_up:settle" is settle). */
+const withoutFollowUp = (intent: string): string => (intent.startsWith(FOLLOW_UP) ? intent.slice(FOLLOW_UP.length) : intent);
 
 const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'];
+const ORDINAL_SUFFIXES: ReadonlySet<string> = new Set(['', 'st', 'nd', 'rd', 'th']);
+/** Words a typed pick opens with that are not the pick ("no, I meant Verma", "pick the second"). */
+const PICK_OPENERS = phraseTable(['no', 'nahi', 'sorry', 'i meant', 'i mean', 'meant', 'i said', 'mera matlab', 'matlab', 'its', 'it is', 'thats',
+  'that is', 'the one', 'pick', 'choose', 'take'].map((p) => [p, true] as const));
+/** A word a typed pick may end with ("the second one", "verma wala"). */
+const PICK_CLOSERS: ReadonlySet<string> = new Set(['please', 'pls', 'one', 'wala', 'wali', 'vala', 'hai']);
+
+/** The words of a typed pick that name the candidate: openers, a closing word and a leading "the" left out. */
+function pickWords(text: string): string[] {
+  let words = normalizeForSearch(text).split(' ').filter(Boolean);
+  for (let opener = matchPhrases(PICK_OPENERS, words)[0]; opener?.from === 0 && opener.to < words.length; opener = matchPhrases(PICK_OPENERS, words)[0]) {
+    words = words.slice(opener.to);
+  }
+  if (words.length > 1 && PICK_CLOSERS.has(words.at(-1)!)) words = words.slice(0, -1);
+  if (words.length > 1 && words[0] === 'the') words = words.slice(1);
+  return words;
+}
 
 /**
  * A picker answered by typing ("I meant Rahul Verma", "the second one", "verma wala"): the
@@ -141,14 +162,13 @@ function pickInWords(text: string, conversation: Conversation): { requestId: str
   const requestId = conversation.pickerJustShown;
   const pending = requestId ? conversation.pending.get(requestId) : undefined;
   if (!requestId || !pending) return null;
-  const words = normalizeForSearch(text)
-    .replace(/^(?:(?:no|nahi|sorry|i\s+meant|i\s+mean|meant|i\s+said|mera\s+matlab|matlab|its|it\s+is|thats|that\s+is|the\s+one|pick|choose|take)\s+)+/, '')
-    .replace(/\s+(?:please|pls|one|wala|wali|vala|hai)$/, '')
-    .replace(/^the\s+/, '')
-    .trim();
-  if (!words) return null;
-  const ordinal = /^(?:(\d{1,2})(?:st|nd|rd|th)?|([a-z]+))$/.exec(words);
-  const at = ordinal ? (ordinal[1] ? Number(ordinal[1]) - 1 : ORDINALS.indexOf(ordinal[2]!)) : -1;
+  const picked = pickWords(text);
+  if (picked.length === 0) return null;
+  const words = picked.join(' ');
+  // "2nd", "2", "second": a place in the picker.
+  const numbered = picked.length === 1 ? digitToken({ token: words }) : null;
+  const at = numbered ? (numbered.digits.length <= 2 && ORDINAL_SUFFIXES.has(numbered.suffix) ? Number(numbered.digits) - 1 : -1)
+    : picked.length === 1 ? ORDINALS.indexOf(words) : -1;
   if (at >= 0 && at < pending.candidateIds.length) return { requestId, candidateId: pending.candidateIds[at]! };
   const shown = pending.names.filter((n) => pending.candidateIds.includes(n.id));
   // A word that is itself part of a shown name is meant as typed: "sharman" is Rahul Sharman, not a typo of Sharma.
@@ -385,7 +405,7 @@ export class Assistant implements ChatService {
    */
   private wantsChange(text: string, decision: Decision, today: IsoDate): boolean {
     return decision.calls.some((c) => this.options.registry.get(c.tool)?.isDestructive)
-      || decision.intent.split('+').some((intent) => Object.hasOwn(WRITE_INTENTS, intent.replace(/^follow_up:/, '')))
+      || decision.intent.split('+').some((intent) => Object.hasOwn(WRITE_INTENTS, withoutFollowUp(intent)))
       || asksForChange(text, today);
   }
 
@@ -597,7 +617,7 @@ export class Assistant implements ChatService {
     for (const call of calls) {
       for (const kind of ['player', 'fixture'] as const) {
         const name = call.args[kind];
-        if (typeof name !== 'string' || ENTITY_ID.test(name)) continue;
+        if (typeof name !== 'string' || isEntityId(name)) continue;
         const ids = [...new Set(known.filter((e) => nameMatches(name, e.name)).map((e) => e.id))];
         if (ids.length !== 1) return null;
         call.args[kind] = ids[0];
@@ -631,7 +651,7 @@ export class Assistant implements ChatService {
   private rememberRead(conversation: Conversation, outcome: Extract<GateOutcome, { action: 'tools' }>): void {
     conversation.context = {
       lastCalls: outcome.planned,
-      lastIntent: outcome.intent.replace(/^follow_up:/, ''),
+      lastIntent: withoutFollowUp(outcome.intent),
       lastPlayer: outcome.player ?? conversation.context.lastPlayer,
       lastFixture: outcome.fixture ?? conversation.context.lastFixture,
       lastArtifact: conversation.context.lastArtifact ?? null,

@@ -90,4 +90,4 @@ export function confirmedSentence(card: Card): string {
 }
 
 /** A report's title inside a sentence: quoted, since it carries names and dates of its own. */
-const reportName = (title: string) => `“${title.replace(/[“”\n]/g, ' ').slice(0, 120)}”`;
+const reportName = (title: string) => `“${title.replaceAll('“', ' ').replaceAll('”', ' ').replaceAll('\n', ' ').slice(0, 120)}”`;

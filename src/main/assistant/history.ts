@@ -1,6 +1,7 @@
 import { appendFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { isEntityId } from './policy/gate.js';
 import { type ChatHistoryInput, type ChatHistoryPage, type ChatMessage, chatMessageSchema } from '../../shared/contracts/chat.js';
 
 /** Each user's conversation, kept across restarts, read a page at a time. */
@@ -55,7 +56,7 @@ export class FileChatHistory implements ChatHistoryStore {
   constructor(private readonly dir: string) {}
 
   private file(userId: string, ext = 'jsonl'): string {
-    if (!/^[0-9a-f-]{36}$/i.test(userId)) throw new Error('not a user id');
+    if (!isEntityId(userId)) throw new Error('not a user id');
     return join(this.dir, `${userId}.${ext}`);
   }
 

@@ -12,6 +12,8 @@
  * `amountRefusal` instead of acting on a number the user did not mean.
  */
 import { formatPoints } from '../money.js';
+import { isAlnum } from './date-words.js';
+import { isWord, tokenSpans } from './phrases.js';
 
 export interface FoundAmount {
   /** The amount's magnitude in paisa, or null when it is not a whole number of paisa or too large to hold. */
@@ -42,14 +44,17 @@ const MULTIPLIERS: Record<string, bigint> = {
 };
 // After a number word, the short scales read too ("twenty five k", "pachaas k", "paanch cr"); "l", "m"
 // and "b" stay out, being letters as often as scales.
-const SCALE_WORDS = Object.keys(MULTIPLIERS).filter((w) => (w.length > 2 || ['k', 'cr', 'mn', 'bn'].includes(w)) && /^[a-z]+$/.test(w));
+const SCALE_WORDS = Object.keys(MULTIPLIERS).filter((w) => w.length > 2 || ['k', 'cr', 'mn', 'bn'].includes(w));
 
 // Quantities in words, in hundredths of a unit so that "dedh" (1.5) and "sawa" (+0.25) stay exact.
-const UNITS: Record<string, number> = {
+const ENGLISH_UNITS: Record<string, number> = {
   zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
   eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17,
   eighteen: 18, nineteen: 19, twenty: 20, thirty: 30, forty: 40, fourty: 40, fifty: 50, sixty: 60,
   seventy: 70, eighty: 80, ninety: 90,
+};
+const UNITS: Record<string, number> = {
+  ...ENGLISH_UNITS,
   ek: 1, do: 2, teen: 3, tin: 3, char: 4, chaar: 4, paanch: 5, panch: 5, paach: 5, chhe: 6, chhah: 6, che: 6,
   saat: 7, sat: 7, aath: 8, ath: 8, nau: 9, das: 10, dus: 10, gyarah: 11, barah: 12, baarah: 12,
   pandrah: 15, bees: 20, bis: 20, pachees: 25, pachis: 25, tees: 30, chalis: 40, chaalis: 40,
@@ -77,7 +82,8 @@ export function numberWords(homographs: boolean): Readonly<Record<string, number
 export function ordinalWords(): Readonly<Record<string, number>> {
   const irregular: Record<string, string> = { one: 'first', two: 'second', three: 'third', five: 'fifth', eight: 'eighth', nine: 'ninth', twelve: 'twelfth' };
   const ordinal = (w: string) => irregular[w] ?? (w.endsWith('y') ? `${w.slice(0, -1)}ieth` : `${w}th`);
-  const english = Object.entries(UNITS).filter(([w, n]) => n > 0 && n <= 30 && /^(?:[a-z]+teen|[a-z]+ty|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)$/.test(w) && w !== 'fourty');
+  // "fourty" is a misspelling read as forty, never written as an ordinal.
+  const english = Object.entries(ENGLISH_UNITS).filter(([w, n]) => n > 0 && n <= 30 && w !== 'fourty');
   const out: Record<string, number> = {};
   for (const [w, n] of english) out[ordinal(w)] = n;
   for (const [tens, t] of english.filter(([, n]) => n === 20 || n === 30)) {
@@ -94,24 +100,32 @@ const FRACTION_WORDS: ReadonlySet<string> = new Set(['half', 'quarter', ...Objec
 export const AMOUNT_WORDS: ReadonlySet<string> = new Set([...Object.keys(UNITS), ...Object.keys(WHOLE_FRACTIONS),
   ...Object.keys(NEXT_FRACTIONS), ...Object.keys(HUNDRED), ...Object.keys(MULTIPLIERS), 'minus', 'half', 'quarter']);
 
-const WORDS = [...Object.keys(UNITS), ...Object.keys(WHOLE_FRACTIONS), ...Object.keys(NEXT_FRACTIONS),
-  ...Object.keys(HUNDRED), ...SCALE_WORDS, 'a', 'and', 'of', 'half', 'quarter', 'point']
-  .sort((a, b) => b.length - a.length).join('|');
-// A dash is a sign only touching the number: "10k - 20k" is a range, "-50k" is negative.
-const SIGN = String.raw`(?:([-−])(?=[\d₹a-z])|(minus)\s+)`;
+/** Every word a run of number words is read from ("two lakh", "sawa do", "one and a half"). */
+const RUN_WORDS: ReadonlySet<string> = new Set([...Object.keys(UNITS), ...Object.keys(WHOLE_FRACTIONS), ...Object.keys(NEXT_FRACTIONS),
+  ...Object.keys(HUNDRED), ...SCALE_WORDS, 'a', 'and', 'of', 'half', 'quarter', 'point']);
+/** Words and marks of the currency an amount may be typed with ("₹500", "rs. 500", "INR 500", "rs500"). */
+const CURRENCY: ReadonlySet<string> = new Set(['₹', 'rs', 'inr']);
+const POINT_UNITS: ReadonlySet<string> = new Set(['pts', 'points', 'pt', 'point']);
+const DASHES: ReadonlySet<string> = new Set(['-', '−']);
+/** Run of the tokenizer that an amount's digits stand in: letters before (a currency), the digits, letters after (a scale or unit). */
+const DIGIT_TOKEN = /^([a-z]*)(\d+)([a-z]*)$/;
 
-// sign? currency? sign? number (grouped with commas, or plain, with decimals) multiplier? unit?
-const AMOUNT = new RegExp(
-  String.raw`(?<![\w.,])${SIGN}?(?:(?:₹|rs\.?|inr)\s*)?([-−](?=\d))?` +
-  String.raw`(\d{1,3}(?:,\d{2,3})+(?:\.\d+)?|\d+(?:\.\d+)?)` +
-  String.raw`(?:\s*(${Object.keys(MULTIPLIERS).sort((a, b) => b.length - a.length).join('|')})\b)?` +
-  String.raw`(?:\s*(?:pts|points|pt|point)\b)?(?![\w])`,
-  'giu',
-);
-const WORD_AMOUNT = new RegExp(
-  String.raw`(?<![\w.,])${SIGN}?(?:(?:₹|rs\.?|inr)\s*)?((?:${WORDS})(?:[\s-]+(?:${WORDS}))*)\b(?:\s*(?:pts|points|pt|point)\b)?`,
-  'giu',
-);
+interface Span {
+  /** The token, lower-cased. */
+  token: string;
+  start: number;
+  end: number;
+}
+/** Whether two tokens touch, with no space between them ("5" and "k" of "5k" do; of "5 k" they don't). */
+export const glued = (a: { start: number; end: number } | undefined, b: { start: number; end: number } | undefined): boolean => a !== undefined && b !== undefined && a.end === b.start;
+/** Whether the token at `i` is a word the next token does not run on from ("k" in "50 k", not in "50 k_"). */
+const wordEnds = (spans: readonly Span[], i: number): boolean => !(glued(spans[i], spans[i + 1]) && spans[i + 1]!.token === '_');
+/** Whether an amount may start at token `i`: not inside a word or a number ("v2", "1.5", "1,5"). */
+function opens(spans: readonly Span[], i: number): boolean {
+  const before = spans[i - 1];
+  if (!glued(before, spans[i])) return true;
+  return !(isWord(before!.token) || ['.', ',', '_'].includes(before!.token));
+}
 
 const MAX = BigInt(Number.MAX_SAFE_INTEGER);
 
@@ -222,33 +236,166 @@ function wordsToPaisa(words: string[]): { paisa: bigint; scale: bigint } | null 
   return { paisa: total, scale: lastScale || 100n };
 }
 
-function digitParts(text: string): Part[] {
+/**
+ * A sign and a currency before an amount, from token `i`: "-", "minus", "₹", "rs.", "INR", in
+ * that order, each optional. A dash is a sign only touching what follows ("10k - 20k" is a range).
+ */
+function leadIn(spans: readonly Span[], i: number): { at: number; negative: boolean; currency: boolean } {
+  let at = i;
+  let negative = false;
+  let currency = false;
+  const t = spans[at];
+  const next = spans[at + 1];
+  if (t && DASHES.has(t.token) && glued(t, next) && (next!.token === '₹' || isAlnum(next!.token))) {
+    negative = true;
+    at++;
+  } else if (t?.token === 'minus' && next && !glued(t, next)) {
+    negative = true;
+    at++;
+  }
+  const c = spans[at];
+  if (c && CURRENCY.has(c.token)) {
+    currency = true;
+    at++;
+    if (c.token === 'rs' && spans[at]?.token === '.' && glued(c, spans[at])) at++;
+  }
+  return { at, negative, currency };
+}
+
+interface DigitToken {
+  digits: string;
+  /** Letters after the digits in the same token ("k" of "50k"). */
+  suffix: string;
+}
+/** A token of digits with the letters around them ("2nd", "50k", "rs5k"), or null; its letters before are kept only when `prefixes` has them. */
+export function digitToken(span: { token: string } | undefined, prefixes: ReadonlySet<string> = new Set()): (DigitToken & { prefix: string }) | null {
+  const m = span ? DIGIT_TOKEN.exec(span.token) : null;
+  if (!m || (m[1] !== '' && !prefixes.has(m[1]!))) return null;
+  return { prefix: m[1]!, digits: m[2]!, suffix: m[3]! };
+}
+
+/** One way of reading the digits from a token: the whole number, its decimals, the letters after the last token, and that token. */
+interface Reading {
+  whole: string;
+  fraction: string;
+  suffix: string;
+  last: number;
+}
+
+/**
+ * The ways the number at token `j` may be read, longest first: grouped with commas ("1,00,000",
+ * each group of 2 or 3 digits), or plain; with decimals or without. A reading whose end does not
+ * fit (a letter run that is no scale, "1,000x") gives way to a shorter one ("1").
+ */
+function readings(spans: readonly Span[], j: number, first: DigitToken): Reading[] {
+  const out: Reading[] = [];
+  const withDecimals = (whole: string, last: number): void => {
+    const dot = spans[last + 1];
+    const decimals = digitToken(spans[last + 2]);
+    if (dot?.token === '.' && glued(spans[last], dot) && glued(dot, spans[last + 2]) && decimals) {
+      out.push({ whole, fraction: decimals.digits, suffix: decimals.suffix, last: last + 2 });
+    }
+  };
+  if (first.suffix === '' && first.digits.length <= 3) {
+    const groups: Array<{ whole: string; last: number; suffix: string }> = [];
+    let whole = first.digits;
+    for (let k = j; ;) {
+      const comma = spans[k + 1];
+      const group = digitToken(spans[k + 2]);
+      if (comma?.token !== ',' || !glued(spans[k], comma) || !glued(comma, spans[k + 2]) || !group || group.digits.length < 2 || group.digits.length > 3) break;
+      whole += group.digits;
+      k += 2;
+      groups.push({ whole, last: k, suffix: group.suffix });
+      if (group.suffix !== '') break;
+    }
+    for (const g of groups.reverse()) {
+      if (g.suffix === '') withDecimals(g.whole, g.last);
+      out.push({ whole: g.whole, fraction: '', suffix: g.suffix, last: g.last });
+    }
+  }
+  if (first.suffix === '') withDecimals(first.digits, j);
+  out.push({ whole: first.digits, fraction: '', suffix: first.suffix, last: j });
+  return out;
+}
+
+/** The multiplier and point unit after a reading, and the token it ends on; null when letters run on that are neither. */
+function tail(spans: readonly Span[], r: Reading): { multiplier: bigint; last: number } | null {
+  let multiplier = 1n;
+  let last = r.last;
+  if (r.suffix !== '') {
+    if (MULTIPLIERS[r.suffix] !== undefined) multiplier = MULTIPLIERS[r.suffix]!;
+    else if (!POINT_UNITS.has(r.suffix)) return null;
+    else return wordEnds(spans, last) ? { multiplier, last } : null;
+  } else if (MULTIPLIERS[spans[last + 1]?.token ?? ''] !== undefined && !glued(spans[last], spans[last + 1]) && wordEnds(spans, last + 1)) {
+    multiplier = MULTIPLIERS[spans[last + 1]!.token]!;
+    last++;
+  }
+  if (POINT_UNITS.has(spans[last + 1]?.token ?? '') && !glued(spans[last], spans[last + 1]) && wordEnds(spans, last + 1)) last++;
+  return wordEnds(spans, last) ? { multiplier, last } : null;
+}
+
+function digitParts(spans: readonly Span[]): Part[] {
   const parts: Part[] = [];
-  for (const match of text.matchAll(AMOUNT)) {
-    const [raw, dash, minus, innerDash, number, multiplierWord] = match as unknown as
-      [string, string | undefined, string | undefined, string | undefined, string, string | undefined];
-    const multiplier = multiplierWord ? MULTIPLIERS[multiplierWord.toLowerCase()]! : 1n;
-    const [whole, fraction = ''] = number.replace(/,/g, '').split('.') as [string, string | undefined];
+  for (let i = 0; i < spans.length; i++) {
+    if (!opens(spans, i)) continue;
+    const lead = leadIn(spans, i);
+    let { at, negative, currency } = lead;
+    // "₹-500", "rs -500": the sign after the currency.
+    if (DASHES.has(spans[at]?.token ?? '') && glued(spans[at], spans[at + 1]) && digitToken(spans[at + 1]) !== null) {
+      negative = true;
+      at++;
+    }
+    const first = digitToken(spans[at], currency ? new Set() : CURRENCY);
+    if (!first) continue;
+    if (first.prefix !== '') currency = true;
+    let found: { r: Reading; multiplier: bigint; last: number } | null = null;
+    for (const r of readings(spans, at, first)) {
+      const t = tail(spans, r);
+      if (t) {
+        found = { r, ...t };
+        break;
+      }
+    }
+    if (!found) continue;
+    const { r, multiplier } = found;
     // paisa = digits × multiplier × 100 / 10^decimals, exactly.
-    const scaled = BigInt(whole + fraction) * multiplier * 100n;
-    const divisor = 10n ** BigInt(fraction.length);
-    const start = match.index;
-    const end = start + raw.trimEnd().length;
-    const base = { negative: Boolean(dash ?? minus ?? innerDash), start, end, scale: multiplier, words: false, currency: /^[-−\s]*(?:minus\s+)?(?:₹|rs|inr)/i.test(raw) };
+    const scaled = BigInt(r.whole + r.fraction) * multiplier * 100n;
+    const divisor = 10n ** BigInt(r.fraction.length);
+    const start = spans[i]!.start;
+    const end = spans[found.last]!.end;
+    const base = { negative, start, end, scale: multiplier, words: false, currency };
     if (scaled % divisor !== 0n) parts.push({ ...base, paisa: null, problem: 'fraction_of_paisa' });
     else parts.push({ ...base, paisa: scaled / divisor, problem: null });
+    i = found.last;
   }
   return parts;
 }
 
-function wordParts(text: string, taken: Part[]): Part[] {
+function wordParts(spans: readonly Span[], taken: Part[]): Part[] {
   const parts: Part[] = [];
-  for (const match of text.matchAll(WORD_AMOUNT)) {
-    const [raw, dash, minus, fullRun] = match as unknown as [string, string | undefined, string | undefined, string];
-    const runStart = match.index + raw.toLowerCase().indexOf(fullRun.toLowerCase());
+  for (let i = 0; i < spans.length; i++) {
+    if (!opens(spans, i)) continue;
+    const { at, negative, currency } = leadIn(spans, i);
+    if (!RUN_WORDS.has(spans[at]?.token ?? '')) continue;
+    // The run: number words, apart by spaces or hyphens ("twenty-five lakh").
+    const run = [at];
+    for (let k = at + 1; k < spans.length; k++) {
+      let w = k;
+      while (spans[w]?.token === '-') w++;
+      const apart = w > k || !glued(spans[k - 1], spans[k]);
+      if (!apart || !RUN_WORDS.has(spans[w]?.token ?? '')) break;
+      run.push(w);
+      k = w;
+    }
+    // A word that runs on into "_" ends no run: the run ends before it.
+    while (run.length > 1 && !wordEnds(spans, run.at(-1)!)) run.pop();
+    if (!wordEnds(spans, run.at(-1)!)) continue;
+    let matchEnd = run.at(-1)!;
+    if (POINT_UNITS.has(spans[matchEnd + 1]?.token ?? '') && !glued(spans[matchEnd], spans[matchEnd + 1]) && wordEnds(spans, matchEnd + 1)) matchEnd++;
+    const fullLength = run.length;
     // "dedh lakh and -50k": a joining word at the end belongs to what follows.
-    const run = fullRun.replace(/(?:[\s-]+(?:and|a))+$/i, '');
-    const words = run.toLowerCase().split(/[\s-]+/);
+    while (run.length > 1 && ['and', 'a'].includes(spans[run.at(-1)!]!.token)) run.pop();
+    const words = run.map((k) => spans[k]!.token);
     // Drop leading words until the rest reads as an amount: "what do two lakh" → "two lakh".
     for (let skip = 0; skip < words.length; skip++) {
       // A fraction that did not read ("quarter lakh") is never dropped to read the rest as a whole amount.
@@ -256,31 +403,39 @@ function wordParts(text: string, taken: Part[]): Part[] {
       if (skip > 0 && (FRACTION_WORDS.has(words[skip - 1]!) || (UNITS[words[skip - 1]!] !== undefined && !HOMOGRAPHS.has(words[skip - 1]!)))) break;
       const value = wordsToPaisa(words.slice(skip));
       if (!value) continue;
-      const offset = skip === 0 ? 0 : new RegExp(String.raw`^(?:\S+[\s-]+){${skip}}`).exec(text.slice(runStart))![0].length;
-      const start = skip === 0 ? match.index : runStart + offset;
-      const end = run === fullRun ? match.index + raw.length : runStart + run.length;
+      const start = skip === 0 ? spans[i]!.start : spans[run[skip]!]!.start;
+      const end = run.length === fullLength ? spans[matchEnd]!.end : spans[run.at(-1)!]!.end;
       if (taken.some((t) => start < t.end && end > t.start)) break;
       parts.push({
-        paisa: value.paisa, problem: null, negative: skip === 0 && Boolean(dash ?? minus), start, end,
-        scale: value.scale, words: true, currency: skip === 0 && /(?:₹|rs|inr)/i.test(text.slice(match.index, runStart)),
+        paisa: value.paisa, problem: null, negative: skip === 0 && negative, start, end,
+        scale: value.scale, words: true, currency: skip === 0 && currency,
       });
       break;
     }
+    i = matchEnd;
   }
   return parts;
 }
 
+/** Whether nothing but spaces stands between two parts, or (`and`) the one word "and" with spaces around it. */
+function apartBySpace(text: string, from: number, to: number, and: boolean): boolean {
+  const gap = text.slice(from, to);
+  if (gap.trim() === '') return true;
+  return and && gap.trim().toLowerCase() === 'and' && gap.trimStart() !== gap && gap.trimEnd() !== gap;
+}
+
 /** Every amount in the text, in order. Numbers that are part of dates or ids are the caller's to exclude. */
 export function findAmounts(text: string): FoundAmount[] {
-  const digits = digitParts(text);
-  const parts = [...digits, ...wordParts(text, digits)].sort((a, b) => a.start - b.start);
+  const spans = tokenSpans(text).map((t) => ({ ...t, token: t.token.toLowerCase() }));
+  const digits = digitParts(spans);
+  const parts = [...digits, ...wordParts(spans, digits)].sort((a, b) => a.start - b.start);
   // "2 lakh 50 hazaar", "one crore 20 lakh": parts in falling order, side by side, are one amount.
   const joined: Part[] = [];
   for (const part of parts) {
     const prev = joined.at(-1);
     if (prev && prev.paisa !== null && part.paisa !== null && !part.negative && !part.currency
       && prev.scale > 1n && part.scale > 1n && part.scale < prev.scale
-      && (/^\s*$/.test(text.slice(prev.end, part.start)) || part.words && /^\s+and\s+$/i.test(text.slice(prev.end, part.start)))) {
+      && apartBySpace(text, prev.end, part.start, part.words)) {
       joined[joined.length - 1] = { ...prev, paisa: prev.paisa + part.paisa, end: part.end, scale: part.scale };
     } else joined.push(part);
   }

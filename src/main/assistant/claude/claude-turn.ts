@@ -393,7 +393,7 @@ async function* callModel(deps: ClaudeTurnDeps, params: Anthropic.MessageCreateP
  * user sees them) and the data, as JSON in which no text can close the data fence.
  */
 function resultText(summary: string | null, data: unknown): string {
-  const json = JSON.stringify(forModel(data)).replace(/</g, '\\u003c').replace(/>/g, '\\u003e');
+  const json = JSON.stringify(forModel(data)).replaceAll('<', '\\u003c').replaceAll('>', '\\u003e');
   return `${summary ? `summary: ${summary}\n` : ''}<data>${json}</data>`;
 }
 

@@ -5,6 +5,8 @@
  * (the model called a tool), and is dropped when the answer ends without one that holds it.
  * Sentences keep their order, so a sentence waiting holds back the ones after it.
  */
+import { isDigits } from '../../../shared/parse/date-words.js';
+import { isWord } from '../../../shared/parse/phrases.js';
 import { guardNumbers } from '../guards/number-guard.js';
 import {
   BARE_REPORT, CLAIM_PHRASES, CLAUSE_BREAKS, type ClaimTier, NOT_NOW, PAST, STATUS_MARKS, VOICES, WORD_CLASSES, type WordClass,
@@ -34,6 +36,8 @@ interface Token {
 
 /** Numbers (with their separators and ordinal suffix), words (with an apostrophe part), and the marks that end a clause. */
 const TOKEN = /\d[\d,./:-]*\d(?:st|nd|rd|th)?|\d(?:st|nd|rd|th)?|[\p{L}\p{M}]+(?:'[\p{L}\p{M}]+)*|[.,;:!?()[\]—–]|(?<=\s)-(?=\s)/gu;
+const endsInSpace = (text: string): boolean => text.trimEnd() !== text;
+
 const NEGATIVE_STEMS: Readonly<Record<string, string>> = { ca: 'can', wo: 'will', sha: 'shall' };
 const CONTRACTIONS: Readonly<Record<string, string>> = { ve: 'have', re: 'are', m: 'am', ll: 'will', d: 'would' };
 /** Pronouns whose "'s" is "is" ("it's done"); after a name it is the possessive, dropped. */
@@ -45,8 +49,8 @@ function readWords(sentence: string): Token[] {
   const tokens: Token[] = [];
   let clause = 0;
   const word = (text: string) => tokens.push({ text, word: true, clause });
-  for (const [raw] of sentence.normalize('NFKC').toLowerCase().replace(/[’‘`]/g, "'").matchAll(TOKEN)) {
-    if (!/[\p{L}\p{N}]/u.test(raw)) {
+  for (const [raw] of sentence.normalize('NFKC').toLowerCase().replaceAll('’', "'").replaceAll('‘', "'").replaceAll('`', "'").matchAll(TOKEN)) {
+    if (![...raw].some((c) => isWord(c))) {
       clause += 1;
       tokens.push({ text: raw, word: false, clause });
       continue;
@@ -120,7 +124,7 @@ function matchFrom(parts: Part[], p: number, tokens: Token[], at: number): numbe
   return part.optional ? matchFrom(parts, p + 1, tokens, at) : -1;
 }
 
-const isNumber = (t: Token | undefined) => t !== undefined && /^\d/.test(t.text);
+const isNumber = (t: Token | undefined) => t !== undefined && isDigits(t.text[0]);
 
 /** Whether the sentence is dated in the past: a date, a weekday, "yesterday", "last week", "pichle hafte". */
 function dated(tokens: Token[]): boolean {
@@ -249,11 +253,11 @@ export class ProseGuard {
     this.partial = '';
     const last = this.held.at(-1);
     if (last !== undefined) {
-      if (!/\s$/.test(last.text)) last.text = `${last.text} `;
+      if (!endsInSpace(last.text)) last.text = `${last.text} `;
       last.lineEnd = true;
     } else {
       this.inVoiceLine = false;
-      if (this.shown && !/\s$/.test(this.shown)) this.held.push({ text: ' ', lineEnd: true });
+      if (this.shown && !endsInSpace(this.shown)) this.held.push({ text: ' ', lineEnd: true });
     }
     return this.release(false);
   }
@@ -272,7 +276,7 @@ export class ProseGuard {
 
   /** The app's own words after the model's (the true state of a change it claimed): shown as they are. */
   say(words: string): string {
-    const out = this.shown && !/\s$/.test(this.shown) ? ` ${words}` : words;
+    const out = this.shown && !endsInSpace(this.shown) ? ` ${words}` : words;
     this.shown += out;
     return out;
   }

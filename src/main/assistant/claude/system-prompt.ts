@@ -45,5 +45,5 @@ export function systemPrompt(turn: { today: string; timeZone: string; role: Role
 
 /** Untrusted text as data: a closing fence inside it cannot end the fence early. */
 export function fenced(text: string): string {
-  return `${DATA_OPEN}${text.replace(/</g, '‹').replace(/>/g, '›')}${DATA_CLOSE}`;
+  return `${DATA_OPEN}${text.replaceAll('<', '‹').replaceAll('>', '›')}${DATA_CLOSE}`;
 }

@@ -24,7 +24,7 @@ export interface ToolCatalog {
   definitionOf(apiName: string): ToolDefinition | undefined;
 }
 
-export const apiToolName = (tool: string): string => tool.replace(/\./g, '_');
+export const apiToolName = (tool: string): string => tool.replaceAll('.', '_');
 
 const NAMED: Record<'player' | 'agent' | 'fixture', string> = {
   agent: 'A sub-agent whose own accounts to list instead of the user\'s ("players under Arjun"): their name as the user wrote it, or an id from an earlier tool result.',

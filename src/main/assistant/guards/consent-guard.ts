@@ -6,40 +6,78 @@
  * waits for their Confirm on its preview, and asked for the change on its own. The words are
  * read as a kind (bypassing the confirmation), in English and Hinglish, not as any one phrasing.
  */
+import { isWord, tokensOf } from '../../../shared/parse/phrases.js';
+
+/**
+ * A rule is words in order: each slot lists what may stand there (a word, a phrase of words, or a
+ * stem ending in "*" that any word starting with it fits), and a number between two slots is how
+ * many other words may stand between them.
+ */
+type Slot = readonly string[];
+type Rule = ReadonlyArray<Slot | number>;
 
 /** Words of confirming, previewing or asking first, as they stand after "without", "no", "skip", "don't". */
-const CONSENT = String.raw`(?:confirm\w*|preview\w*|approv\w*|ask\w*|check\w*|permission|verif\w*|puch\w*|pooch\w*)`;
+const CONSENT: Slot = ['confirm*', 'preview*', 'approv*', 'ask*', 'check*', 'permission*', 'verif*', 'puch*', 'pooch*'];
+const REFUSING: Slot = ['mat', 'na', 'nahi', 'nahin'];
+const CLAIMED: Slot = ['already', 'pre', 'auto'].flatMap((by) => ['confirmed', 'approved', 'authorised', 'authorized', 'consented']
+  .flatMap((done) => [`${by} ${done}`, `${by}${done}`]));
 
-const BYPASS = new RegExp([
-  String.raw`\bwithout\s+(?:\w+\s+){0,2}${CONSENT}`,
-  String.raw`\bno\s+(?:\w+\s+){0,2}${CONSENT}`,
-  String.raw`\b(?:dont|don\s+t|do\s+not|never|stop)\s+(?:\w+\s+){0,2}${CONSENT}`,
-  String.raw`\b(?:skip\w*|bypass\w*|disable\w*|ignore\w*|turn\w*\s+off|switch\w*\s+off)\s+(?:\w+\s+){0,2}${CONSENT}`,
-  String.raw`\b${CONSENT}\s+(?:\w+\s+){0,2}(?:off|disabled|not\s+needed|unnecessary|mat|nahi|nahin|nako|nakko|vendam|vaddu|beda|venam|nei|lagbe\s+na|chai\s+na)\b`,
+const BYPASS: readonly Rule[] = [
+  [['without'], 2, CONSENT],
+  [['no'], 2, CONSENT],
+  [['dont', 'don t', 'do not', 'never', 'stop'], 2, CONSENT],
+  [['skip*', 'bypass*', 'disable*', 'ignore*', 'turn* off', 'switch* off'], 2, CONSENT],
+  [CONSENT, 2, ['off', 'disabled', 'not needed', 'unnecessary', 'mat', 'nahi', 'nahin', 'nako', 'nakko', 'vendam', 'vaddu', 'beda', 'venam', 'nei',
+    'lagbe na', 'chai na']],
   // "confirm nee ye pannidu" (you do it), "ennai kekkadha" (don't ask me), "majhya taraf ne confirm kar" (on my behalf).
-  String.raw`\bconfirm\w*\s+(?:\w+\s+){0,2}(?:nee|neeye|neenga|nuvve|neene)\b`,
-  String.raw`\b(?:kekkadha|kekkadhe|kekatha|adagaku|adagoddu|kelbeda)\b`,
-  String.raw`\b(?:on\s+my\s+behalf|meri\s+taraf\s+se|majhya\s+taraf\w*|maza\s+taraf\w*)\s+(?:\w+\s+){0,2}${CONSENT}|\b${CONSENT}\s+(?:\w+\s+){0,2}on\s+my\s+behalf\b`,
-  String.raw`\b(?:already|pre|auto)\s*(?:confirmed|approved|authori[sz]ed|consented)\b`,
+  [['confirm*'], 2, ['nee', 'neeye', 'neenga', 'nuvve', 'neene']],
+  [['kekkadha', 'kekkadhe', 'kekatha', 'adagaku', 'adagoddu', 'kelbeda']],
+  [['on my behalf', 'meri taraf se', 'majhya taraf*', 'maza taraf*'], 2, CONSENT],
+  [CONSENT, 2, ['on my behalf']],
+  [CLAIMED],
   // "confirm wala step skip kar dena", "approval hata do": the confirming step itself taken away.
-  String.raw`\b${CONSENT}\s+(?:\w+\s+){0,2}(?:skip\w*|bypass\w*|hata\w*|nikal\w*)\b`,
-  String.raw`\bbina\s+(?:\w+\s+){0,1}${CONSENT}`,
+  [CONSENT, 2, ['skip*', 'bypass*', 'hata*', 'nikal*']],
+  [['bina'], 1, CONSENT],
   // "mujhe mat puchho", "mainu na puchho", "button mat dikha": the asking, or its button, refused in Hindi or Punjabi.
-  String.raw`\b(?:mat|na|nahi|nahin)\s+${CONSENT}`,
-  String.raw`\b(?:button|preview|popup)\s+(?:\w+\s+){0,1}(?:mat|na|nahi|nahin)\s+(?:dikha\w*|dikhao|dasso|bhej\w*)`,
+  [REFUSING, CONSENT],
+  [['button', 'preview', 'popup'], 1, REFUSING, ['dikha*', 'dasso*', 'bhej*']],
   // "tu hi confirm maar de", "confirm vi aape hi kar deyo": the desk confirming in the user's place.
-  String.raw`\b(?:tu|tum|aap|aape|khud)\s+(?:hi\s+)?${CONSENT}`,
-  String.raw`\bconfirm\w*\s+(?:\w+\s+){0,3}(?:aape|khud)\b`,
+  [['tu', 'tum', 'aap', 'aape', 'khud'].flatMap((you) => [you, `${you} hi`]), CONSENT],
+  [['confirm*'], 3, ['aape', 'khud']],
   // "just confirm the limit changes yourself from now on": the assistant confirming for the user.
-  String.raw`\b(?:confirm\w*|approv\w*)\s+(?:\w+\s+){0,4}(?:yourself|on\s+your\s+own|automatically|by\s+yourself|khud|apne\s+aap)\b`,
+  [['confirm*', 'approv*'], 4, ['yourself', 'on your own', 'automatically', 'by yourself', 'khud', 'apne aap']],
   // A confirmation is the Confirm button's nonce: one typed into the chat is an attempt to forge it.
-  String.raw`\b(?:nonce|payload\s*hash|confirmed\s+true)\b`,
-].join('|'));
+  [['nonce', 'payload hash', 'payloadhash', 'confirmed true']],
+];
+
+/** Where each way of filling a slot from word `at` ends. */
+function slotEnds(slot: Slot, words: readonly string[], at: number): number[] {
+  return slot.flatMap((option) => {
+    const parts = option.split(' ');
+    const fits = parts.every((p, k) => {
+      const w = words[at + k];
+      return w !== undefined && (p.endsWith('*') ? w.startsWith(p.slice(0, -1)) : w === p);
+    });
+    return fits ? [at + parts.length] : [];
+  });
+}
+
+/** Whether the rule's items from `item` on hold from word `at`. */
+function holdsFrom(rule: Rule, item: number, words: readonly string[], at: number): boolean {
+  if (item === rule.length) return true;
+  const next = rule[item]!;
+  if (typeof next === 'number') {
+    for (let skip = 0; skip <= next && at + skip <= words.length; skip++) if (holdsFrom(rule, item + 1, words, at + skip)) return true;
+    return false;
+  }
+  return slotEnds(next, words, at).some((end) => holdsFrom(rule, item + 1, words, end));
+}
 
 /** Whether the message asks for its change to skip (or claim) the user's confirmation. */
 export function asksToSkipConfirmation(text: string): boolean {
-  const folded = ` ${text.toLowerCase().replace(/['’]/g, '').replace(/[^\p{L}\p{N}]+/gu, ' ').trim()} `;
-  return BYPASS.test(folded);
+  // "don't" is read as "dont": an apostrophe joins a word, every other mark parts words.
+  const words = tokensOf(text.toLowerCase().replaceAll("'", '').replaceAll('’', '')).filter((t) => isWord(t));
+  return BYPASS.some((rule) => words.some((_, at) => holdsFrom(rule, 0, words, at)));
 }
 
 export const SKIP_CONFIRMATION_ANSWER = 'Every change waits for you to press Confirm on its preview: I can\'t skip that, take it as given, '

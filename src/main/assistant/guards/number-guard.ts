@@ -4,12 +4,15 @@
  * without sign). A figure that is not is withheld from the text and reported; the cards, built
  * from the results themselves, stay the authority.
  */
+import { isIsoDate } from '../../../shared/dates.js';
 import { FORMATTED_DAY, formatDate, formatDay, formatPoints } from '../../../shared/format.js';
 
 /** A written day ("20 Nov 2026") or an ISO day is one figure, checked whole, not as three numbers. */
 const FIGURE = new RegExp(`${FORMATTED_DAY.source}|\\d{4}-\\d{2}-\\d{2}|-?\\d[\\d,]*(?:\\.\\d+)?`, 'g');
-const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+/** A figure without its minus sign: a balance of -500 may be written 500 ("owes you 500"). */
+const unsigned = (figure: string): string => (figure.startsWith('-') ? figure.slice(1) : figure);
+/** An instant as the API writes one ("2026-11-20T18:30:00Z"), whose day the user reads in their own time zone. */
+const isInstant = (value: string): boolean => value[10] === 'T' && isIsoDate(value.slice(0, 10));
 export const WITHHELD = '[figure withheld]';
 
 export interface GuardResult {
@@ -27,14 +30,14 @@ export function allowedFigures(results: unknown[], extra: string[] = [], timeZon
     if (typeof value === 'number' && Number.isFinite(value)) {
       const abs = Math.abs(value);
       allowed.add(String(value)).add(String(abs));
-      if (Number.isSafeInteger(value)) allowed.add(formatPoints(value)).add(formatPoints(abs)).add(formatPoints(abs).replace(/,/g, ''));
+      if (Number.isSafeInteger(value)) allowed.add(formatPoints(value)).add(formatPoints(abs)).add(formatPoints(abs).replaceAll(',', ''));
       allowed.add(abs.toLocaleString('en-US'));
     } else if (typeof value === 'string') {
       for (const m of value.matchAll(FIGURE)) {
-        allowed.add(m[0]).add(m[0].replace(/^-/, ''));
-        if (ISO_DAY.test(m[0])) allowed.add(formatDay(m[0]));
+        // An ISO day is allowed as the app writes it too; formatDay leaves any other figure as it is.
+        allowed.add(m[0]).add(unsigned(m[0])).add(formatDay(m[0]));
       }
-      if (ISO_INSTANT.test(value)) allowed.add(formatDate(value, timeZone));
+      if (isInstant(value)) allowed.add(formatDate(value, timeZone));
     } else if (Array.isArray(value)) {
       // How many rows came back is a fact of the result too ("12 players").
       allowed.add(String(value.length));
@@ -49,7 +52,7 @@ export function allowedFigures(results: unknown[], extra: string[] = [], timeZon
 export function guardNumbers(text: string, allowed: Set<string>): GuardResult {
   const flagged: string[] = [];
   const guarded = text.replace(FIGURE, (figure) => {
-    if (allowed.has(figure) || allowed.has(figure.replace(/^-/, ''))) return figure;
+    if (allowed.has(figure) || allowed.has(unsigned(figure))) return figure;
     flagged.push(figure);
     return WITHHELD;
   });

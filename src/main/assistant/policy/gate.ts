@@ -4,10 +4,13 @@
  * user's own downline (an exact full name resolves, one candidate resolves, several give a
  * picker, none a named clarify), and every call's arguments validated against its tool.
  */
+import { z } from 'zod';
 import type { FixtureRef, GetCreditLimitOutput, PlayerRef, User } from '../../../shared/contracts/agent-api.js';
 import type { Card, Decision, Envelope } from '../../../shared/contracts/assistant.js';
 import { nameMatches, soundKey } from '../../../shared/fuzzy.js';
 import { normalizeForSearch, oneLine } from '../../../shared/text.js';
+import { digitToken, glued } from '../../../shared/parse/amount.js';
+import { tokenSpans } from '../../../shared/parse/phrases.js';
 import { type LimitType, PLATFORM_MAX_CREDIT_LIMIT, limitType } from '../../../shared/contracts/agent-actions.js';
 import type { ToolContext, ToolDefinition, ToolRegistry, EntityKind } from '../../tools/types.js';
 import type { KnownEntity, PlannedCall } from '../planner/types.js';
@@ -19,7 +22,8 @@ import getUpline from '../../tools/get-upline.js';
 export const MAX_CALLS_PER_TURN = 6;
 /** Proposals one turn may carry: changes the user listed one by one ("settle Karan and Sneha"). */
 export const MAX_CHANGES_PER_TURN = 3;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Whether a planned argument is already an id (from the page, an earlier turn), not a name to resolve. */
+export const isEntityId = (value: string): boolean => z.guid().safeParse(value).success;
 const ENTITY_KINDS: EntityKind[] = ['player', 'agent', 'fixture', 'market', 'outcome'];
 
 type ClarifyReason = NonNullable<Decision['clarify']>['reason'];
@@ -83,7 +87,7 @@ export async function gate(decision: Decision, registry: ToolRegistry, user: Use
   }
 
   const resolver = new Resolver(registry, ctx, known);
-  const names = (kind: 'player' | 'agent' | 'fixture') => [...new Set(planned.map((c) => c.args[kind]).filter((v): v is string => typeof v === 'string' && v.trim() !== '' && !UUID.test(v)))];
+  const names = (kind: 'player' | 'agent' | 'fixture') => [...new Set(planned.map((c) => c.args[kind]).filter((v): v is string => typeof v === 'string' && v.trim() !== '' && !isEntityId(v)))];
   const budget = MAX_CALLS_PER_TURN - names('player').length - names('agent').length - names('fixture').length;
   if (planned.length > budget) {
     notes.push(`budget: ${planned.length - Math.max(budget, 1)} call(s) left out`);
@@ -117,7 +121,7 @@ export async function gate(decision: Decision, registry: ToolRegistry, user: Use
       // "karan vs anita, who's up more": no match between them, but two players of the user's are
       // named; each call that takes a player is asked of both, a comparison (reads only).
       if (kind === 'fixture' && found.status === 'none') {
-        const sides = name.split(/\s+(?:vs|v|versus|against)\s+/i);
+        const sides = sidesOf(name);
         const users = planned.filter((c) => c.args.fixture === name);
         if (sides.length === 2 && users.every((c) => !registry.get(c.tool)!.isDestructive && registry.get(c.tool)!.entities.player)) {
           const people = await Promise.all(sides.map((side) => resolver.player(side)));
@@ -325,6 +329,35 @@ function inPeriodOf(found: Found<FixtureRef>, planned: PlannedCall[], name: stri
 }
 
 const SIDE_SEPARATORS = new Set(['vs', 'v', 'versus', 'against', 'x', 'and']);
+/** The words that stand between two players named as a comparison ("karan vs anita"). */
+const VERSUS = new Set(['vs', 'v', 'versus', 'against']);
+
+/** The names either side of a "vs" with spaces around it, as typed ("karan vs anita"); the name alone when it has none. */
+function sidesOf(name: string): string[] {
+  const spans = tokenSpans(name);
+  const cuts = spans.filter((s, i) => VERSUS.has(s.token.toLowerCase())
+    && s.start > (spans[i - 1]?.end ?? 0) && (spans[i + 1]?.start ?? name.length) > s.end);
+  const sides: string[] = [];
+  let from = 0;
+  for (const cut of [...cuts, { start: name.length, end: name.length }]) {
+    let side = name.slice(from, cut.start);
+    if (from > 0) side = side.trimStart();
+    if (cut.start < name.length) side = side.trimEnd();
+    sides.push(side);
+    from = cut.end;
+  }
+  return sides;
+}
+
+/** Typed words split at the words that separate sides ("india vs pakistan", "ind x pak"). */
+function sidesOfWords(words: readonly string[]): string[][] {
+  const sides: string[][] = [[]];
+  for (const w of words) {
+    if (SIDE_SEPARATORS.has(w)) sides.push([]);
+    else sides.at(-1)!.push(w);
+  }
+  return sides;
+}
 
 /**
  * No match has every team typed ("Pakistan vs England", "India Pakistan"): said so, with the
@@ -334,7 +367,7 @@ async function noMatchQuestion(name: string, resolver: Resolver): Promise<string
   const words = fixtureWords(name).split(' ').filter(Boolean);
   const typed = normalizeForSearch(name).split(' ').filter(Boolean);
   const sides = typed.some((w) => SIDE_SEPARATORS.has(w))
-    ? typed.join(' ').split(/\b(?:vs|v|versus|against|x|and)\b/).map((side) => fixtureWords(side)).filter(Boolean)
+    ? sidesOfWords(typed).map((side) => fixtureWords(side.join(' '))).filter(Boolean)
     : words;
   if (sides.length < 2) return `I couldn't find a match for “${oneLine(name)}”. Which fixture do you mean?`;
   const nearest: FixtureRef[] = [];
@@ -378,9 +411,9 @@ async function placeEntities(call: PlannedCall, definition: ToolDefinition, reso
     const ref = await resolver.fixtureById(fixtureId);
     if (!ref) return { clarify: { reason: 'fixture_not_found', question: 'Which match do you mean?' } };
     // "back under 300.5": the side of an over/under line names the market with that line.
-    const line = outcomeName ? /^(over|under)\s+(\d+(?:\.\d+)?)$/i.exec(outcomeName.trim()) : null;
+    const line = outcomeName ? overUnderLine(outcomeName.trim()) : null;
     const markets = marketName ? ref.markets.filter((m) => sameOrContains(m.name, marketName))
-      : line ? ref.markets.filter((m) => m.name.includes(line[2]!) && m.outcomes.some((o) => sameOrStarts(o.name, line[1]!))) : ref.markets;
+      : line ? ref.markets.filter((m) => m.name.includes(line[1]) && m.outcomes.some((o) => sameOrStarts(o.name, line[0]))) : ref.markets;
     const market = markets.length === 1 ? markets[0] : markets.find((m) => outcomeName && m.outcomes.some((o) => namesOutcome(o, outcomeName)));
     if (marketName || definition.entities.outcome) {
       if (!market) return { clarify: { reason: 'needs_market', question: `Which market of ${ref.name}: ${ref.markets.map((m) => m.name).join(', ')}?` } };
@@ -391,7 +424,7 @@ async function placeEntities(call: PlannedCall, definition: ToolDefinition, reso
       ids.market = market.id;
       if (outcomeName && definition.entities.outcome) {
         const outcome = market.outcomes.find((o) => normalizeForSearch(o.name) === normalizeForSearch(outcomeName))
-          ?? market.outcomes.find((o) => namesOutcome(o, line ? line[1]! : outcomeName));
+          ?? market.outcomes.find((o) => namesOutcome(o, line ? line[0] : outcomeName));
         if (!outcome) return { clarify: { reason: 'needs_outcome', question: `Which outcome of ${market.name}: ${market.outcomes.map((o) => o.name).join(', ')}?` } };
         ids.outcome = outcome.id;
       }
@@ -406,6 +439,15 @@ async function placeEntities(call: PlannedCall, definition: ToolDefinition, reso
     setPath(args, path, id);
   }
   return { args };
+}
+
+/** "Over 2.5", "under 45": the side and the line of an over/under outcome, as typed; null for any other outcome. */
+function overUnderLine(outcome: string): [side: string, line: string] | null {
+  const [side, whole, dot, decimals, ...more] = tokenSpans(outcome);
+  const bare = (t: { token: string } | undefined) => t !== undefined && digitToken(t)?.suffix === '';
+  if (!side || !['over', 'under'].includes(side.token.toLowerCase()) || glued(side, whole) || !bare(whole) || more.length > 0) return null;
+  if (dot === undefined) return [side.token, whole!.token];
+  return dot.token === '.' && glued(whole, dot) && glued(dot, decimals) && bare(decimals) ? [side.token, outcome.slice(whole!.start, decimals!.end)] : null;
 }
 
 function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
@@ -432,15 +474,20 @@ const sameOrStarts = (name: string, query: string) => {
 const namesOutcome = (outcome: { name: string; aliases?: string[] | undefined }, query: string) => sameOrStarts(outcome.name, query)
   || (outcome.aliases ?? []).some((alias) => normalizeForSearch(alias) === normalizeForSearch(query));
 
+/** What a call lacks, by a word of the missing field's path ("playerId", "stake"); the first that fits wins. */
+const FIELD_ASKS: ReadonlyArray<{ reason: ClarifyReason; parts: readonly string[]; anyCase: boolean }> = [
+  { reason: 'needs_player', parts: ['player', 'counterparty'], anyCase: true },
+  { reason: 'needs_fixture', parts: ['fixture'], anyCase: true },
+  { reason: 'needs_market', parts: ['market'], anyCase: true },
+  { reason: 'needs_outcome', parts: ['outcome'], anyCase: true },
+  { reason: 'needs_limit_type', parts: ['limitType'], anyCase: false },
+  { reason: 'needs_amount', parts: ['amount', 'newvalue', 'stake'], anyCase: true },
+  { reason: 'needs_period', parts: ['from', 'to', 'period'], anyCase: false },
+];
+
 function reasonFor(field: string): ClarifyReason {
-  if (/player|counterparty/i.test(field)) return 'needs_player';
-  if (/fixture/i.test(field)) return 'needs_fixture';
-  if (/market/i.test(field)) return 'needs_market';
-  if (/outcome/i.test(field)) return 'needs_outcome';
-  if (/limitType/.test(field)) return 'needs_limit_type';
-  if (/amount|newValue|stake/i.test(field)) return 'needs_amount';
-  if (/from|to|period/.test(field)) return 'needs_period';
-  return 'unplannable';
+  const lower = field.toLowerCase();
+  return FIELD_ASKS.find((a) => a.parts.some((p) => (a.anyCase ? lower : field).includes(p)))?.reason ?? 'unplannable';
 }
 
 function questionFor(field: string, message: string): string {

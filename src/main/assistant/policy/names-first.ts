@@ -12,6 +12,8 @@ import type { Decision } from '../../../shared/contracts/assistant.js';
 import { PAGE_SIZE_MAX } from '../../../shared/contracts/page-size.js';
 import type { IsoDate } from '../../../shared/dates.js';
 import { normalizeForSearch } from '../../../shared/text.js';
+import { glued } from '../../../shared/parse/amount.js';
+import { isWord, tokenSpans } from '../../../shared/parse/phrases.js';
 import type { ToolContext, ToolRegistry } from '../../tools/types.js';
 import { read } from '../planner/grammar.js';
 import { KNOWN_WORDS } from '../planner/rule-planner.js';
@@ -26,6 +28,7 @@ export interface HeldName {
 
 /** Name searches a message may spend before it is planned, its own names first, then those of the message before. */
 const SEARCHES = 3;
+const APOSTROPHES: ReadonlySet<string> = new Set(["'", '’', '`']);
 
 interface Word {
   start: number;
@@ -35,14 +38,23 @@ interface Word {
 
 /** The text's words with where each stands, as the search normalises names. */
 function wordsOf(text: string): Word[] {
-  return [...text.matchAll(/[\p{L}\p{N}]+(?:['’`][\p{L}\p{N}]+)*/gu)].map((m) => {
-    const start = m.index;
-    const end = start + m[0].length;
-    const owned = /['’`]s$/i.exec(m[0]);
-    const forms = [{ text: normalizeForSearch(m[0]), end }];
-    if (owned) forms.push({ text: normalizeForSearch(m[0].slice(0, -2)), end: end - 2 });
-    return { start, forms };
-  });
+  const spans = tokenSpans(text);
+  // A word runs on through an apostrophe between letters: "o'brien", "999's".
+  const through = (at: number) => APOSTROPHES.has(spans[at + 1]?.token ?? '') && glued(spans[at], spans[at + 1])
+    && isWord(spans[at + 2]?.token) && glued(spans[at + 1], spans[at + 2]);
+  const words: Word[] = [];
+  for (let i = 0; i < spans.length; i++) {
+    if (!isWord(spans[i]!.token)) continue;
+    let last = i;
+    while (through(last)) last += 2;
+    const start = spans[i]!.start;
+    const end = spans[last]!.end;
+    const forms = [{ text: normalizeForSearch(text.slice(start, end)), end }];
+    if (last > i && spans[last]!.token.toLowerCase() === 's') forms.push({ text: normalizeForSearch(text.slice(start, end - 2)), end: end - 2 });
+    words.push({ start, forms });
+    i = last;
+  }
+  return words;
 }
 
 /** Where a name stands in the text, word for word: [start, end) of each place, or none. */
