@@ -8,217 +8,13 @@ import { distance } from 'fastest-levenshtein';
 import { isTypoOf } from '../../../shared/fuzzy.js';
 import { type FoundRange, findDateRange } from '../../../shared/parse/dates.js';
 import type { IsoDate } from '../../../shared/dates.js';
-import { COMMON_WORD_SLIPS, PLAIN_WORDS, REGIONAL_WORDS } from './plain-words.js';
+import { COMMON_WORD_SLIPS, EVERYDAY, PLAIN_WORDS, REGIONAL_WORDS, SLANG, STOPWORDS, TEAM_NAMES, WORLD } from './plain-words.js';
 import { foldSynonyms } from './synonyms.js';
 
-/**
- * Hinglish and the trade's slang, word for word, to the domain word the intents read: "Rahul ka
- * udhaar" is his take, "expo" is exposure, "sett" is settle. docs/intent-map.md lists them.
- */
-export const SLANG: Readonly<Record<string, string>> = {
-  udhaar: 'outstanding', udhar: 'outstanding', udhari: 'outstanding', udhaari: 'outstanding', udhaariya: 'outstanding', chadha: 'outstanding', chadhe: 'outstanding', chadhi: 'outstanding', karza: 'outstanding', karz: 'outstanding', debt: 'outstanding', debts: 'outstanding', baaki: 'outstanding', baki: 'outstanding', bakaya: 'outstanding',
-  // What is to be given (dena) and to be received (lena) stay apart: "mujhe kitna dena hai" is owed up the line.
-  baqaya: 'outstanding', lena: 'receivable', dena: 'payable', lenadena: 'outstanding',
-  // "kaun kitna dega mujhe" (who will give me) is owed to the user; "main dunga" (I will give) by them.
-  dega: 'receivable', degi: 'receivable', dege: 'receivable', denge: 'receivable', dunga: 'payable', dungi: 'payable', doonga: 'payable',
-  hisaab: 'balance', hisab: 'balance', khata: 'balance', khaata: 'balance', bal: 'balance',
-  munafa: 'profit', profitable: 'profit', profits: 'profit', performing: 'performance', performer: 'performance', performers: 'performance', fayda: 'profit', faida: 'profit', kamai: 'profit', kamaya: 'profit', kamaaya: 'profit',
-  nuksaan: 'loss', nuksan: 'loss', ghata: 'loss', ghaata: 'loss', haare: 'lost', haara: 'lost', haar: 'loss', jeeta: 'won', jeete: 'won', jeet: 'won', jeeti: 'won', jeetey: 'won', jita: 'won', jeeto: 'won', haari: 'lost', hare: 'lost',
-  expo: 'exposure', expos: 'exposure', expsr: 'exposure', sett: 'settle', setl: 'settle', stl: 'settle', settl: 'settle',
-  lim: 'limit', txn: 'transactions', txns: 'transactions', stmt: 'statement', comsn: 'commission', commsn: 'commission',
-  khule: 'open', khula: 'open', chalu: 'open', lagaya: 'bets', lagaye: 'bets', lagayi: 'bets', daav: 'bets',
-  // "biggest stakes on ind aus": stakes placed are bets ("stake" alone stays: "what stake?").
-  stakes: 'bets', cap: 'limit', ceiling: 'limit', deposit: 'paid', deposited: 'paid', jama: 'paid', chukaya: 'paid', chukaye: 'paid',
-  debtor: 'owes', debtors: 'owes', defaulter: 'owes', defaulters: 'owes', losers: 'losing', loser: 'losing', winners: 'won', winner: 'won',
-  atm: 'now', exp: 'exposure', ping: 'send', fwd: 'forward', whatsapp: 'send', kamavla: 'profit', mkts: 'markets', mkt: 'market', sho: 'show', shoe: 'show', tke: 'take', tk: 'take',
-  lw: 'last week', lwk: 'last week', recieved: 'received', recived: 'received', receved: 'received', recevied: 'received', setel: 'settle', setal: 'settle', settel: 'settle', setle: 'settle', clik: 'click', clck: 'click', klik: 'click',
-  lenden: 'transactions',
-  // Hindi as a Delhi bookie types it: "khuli bets", "kitne faayde me", "dalali kitni bani", "sabse oonche odds", "kya kya khela".
-  khuli: 'open', khulli: 'open', faayde: 'profit', faayda: 'profit', fayde: 'profit', faide: 'profit', faaida: 'profit', faaide: 'profit',
-  // Chat typing's dropped and doubled letters: "pnll", "opn bts", "lvie expo", "sbka", "mtlb kya h", "kr skta h", "smjha".
-  pnll: 'pnl', pnnl: 'pnl', ppnl: 'pnl', bts: 'bets', bettz: 'bets', lvie: 'live', sbka: 'sabka', sbki: 'sabki', sbke: 'sabke', sbko: 'sabko',
-  mtlb: 'matlab', mtlab: 'matlab', smjha: 'samjha', smjhao: 'samjhao', smjh: 'samajh', skta: 'sakta', skti: 'sakti', skte: 'sakte',
-  // Words run together and autocorrect's damage: "lastweek", "showme", "abtk", "my pal this week" (P&L), "aaj ka expi".
-  khoya: 'lost', khoye: 'lost', khoyi: 'lost', gawaya: 'lost', ganwaya: 'lost', gavaya: 'lost',
-  // Team nicknames the trade uses: "the aussie game".
-  aussie: 'aus', aussies: 'aus', ozzies: 'aus', fuly: 'fully', tek: 'take', jokhim: 'exposure', latka: 'atka', latke: 'atke', latki: 'atki',
-  lastweek: 'last week', thisweek: 'this week', lastmonth: 'last month', thismonth: 'this month', nextweek: 'next week', showme: 'show me', tellme: 'tell me',
-  giveme: 'give me', howmuch: 'how much', whatis: 'what is', abtk: 'ab tak', abtak: 'ab tak', pal: 'pnl', pbl: 'pnl', expi: 'exposure', expie: 'exposure',
-  whts: 'whats', wats: 'whats', whch: 'which', wich: 'which', totl: 'total', mony: 'money', mak: 'make', weel: 'week', btao: 'batao', btana: 'batana',
-  tem: 'team', agnt: 'agent', agnts: 'agents', plyer: 'player', plyers: 'players', plyr: 'player', plyrs: 'players', btwn: 'between', rkha: 'rakha', krwa: 'karwa', krwado: 'karwa do',
-  // "fees from the winning players": the agent's fee is the commission.
-  fees: 'commission', fee: 'commission',
-  dalali: 'commission', dalaali: 'commission', oonche: 'unche', ooncha: 'uncha', oonchi: 'unchi', khela: 'bets', kheli: 'bets', khele: 'bets',
-  // Chat shorthand of Hindi: "kl ka pnl", "setl kr do", "report bna do", "cl bda do", "lst wk", "n" for and.
-  kl: 'kal', kr: 'kar', krna: 'karna', krni: 'karni', krne: 'karne', krke: 'karke', bna: 'bana', bnao: 'banao', bda: 'badha', bdha: 'badha', bdhao: 'badhao',
-  lga: 'laga', lgaya: 'lagaya', lst: 'last', n: 'and', saude: 'bets', sauda: 'bets', saudey: 'bets', khulla: 'open', khulle: 'open',
-  liab: 'liability', liabs: 'liabilities', opn: 'open', matchan: 'matches', matcha: 'matches', unpaid: 'outstanding', dues: 'outstanding',
-  // Gujarati as a Mumbai or Surat bookie types it: the question words, "and", "till", "last",
-  // the verbs of giving and doing, and the trade's own words (jokham is the risk, nafo the profit).
-  kitlu: 'kitna', kitla: 'kitna', kitli: 'kitni', kitlo: 'kitna', ketlu: 'kitna', ketla: 'kitna', ketli: 'kitni', ketlo: 'kitna',
-  ane: 'and', sudhi: 'tak', chhella: 'last', chhelle: 'last', chhelli: 'last', chhellu: 'last', chela: 'last', chele: 'last',
-  divas: 'days', athavadiya: 'athvadiya', athavadiyu: 'athvadiyu', athavadiye: 'athvadiye',
-  somvar: 'monday', mangalvar: 'tuesday', budhvar: 'wednesday', guruvar: 'thursday', shukravar: 'friday', shanivar: 'saturday', ravivar: 'sunday',
-  kari: 'kar', nakh: 'do', nakho: 'do', eno: 'uska', eni: 'uski', enu: 'uska', ena: 'uske', etlu: 'utna', etla: 'utna', etli: 'utni',
-  bane: 'dono', banne: 'dono', banav: 'banao', banavo: 'banao', banavi: 'banao', pacha: 'wapas', pachu: 'wapas', pachhu: 'wapas', pachha: 'wapas',
-  kalak: 'ghante', kalaak: 'ghante', vadhari: 'badha', vadharo: 'badhao', vadhar: 'badha', ghatadu: 'reduce', ghatado: 'reduce', ghatadi: 'reduce', ghatad: 'reduce',
-  vadhu: 'zyada', haaryo: 'lost', harya: 'lost', haarya: 'lost', jityo: 'won', jitya: 'won',
-  aapya: 'diye', aapyu: 'diya', aapyo: 'diya', aapvana: 'payable', aapvanu: 'payable', aapvani: 'payable', levana: 'receivable', levanu: 'receivable', levani: 'receivable',
-  mane: 'mujhe', mune: 'mujhe', sathe: 'se', pase: 'se', kyare: 'kab', shu: 'kya', jokham: 'exposure', nafo: 'profit', nafa: 'profit',
-  // Punjabi as a Delhi or Punjab bookie types it, to the Hindi the rest of the planner reads: "da"
-  // is "ka", "dasso" is "batao", "ohnu" is "usko", "ch" is "mein". The words that are Hindi words
-  // too ("di", "de", "te", "ki", "hun", "aa") are decided by what stands around them (PUNJABI_IN_CONTEXT).
-  da: 'ka', diyan: 'ki', dian: 'ki', dasso: 'batao', daso: 'batao', dass: 'batao', dasdo: 'batao', dassdo: 'batao', dasna: 'batana', dassi: 'batao',
-  kinna: 'kitna', kinni: 'kitni', kinne: 'kitne', kinniyan: 'kitni', kinnian: 'kitni', ajj: 'aaj', aj: 'aaj', ch: 'mein', vich: 'mein', vi: 'bhi',
-  ohnu: 'usko', onu: 'usko', ohnoo: 'usko', ohda: 'uska', ohdi: 'uski', ohde: 'uske', ehda: 'iska', ehdi: 'iski', ehde: 'iske', ehnu: 'isko',
-  deyo: 'do', deo: 'do', dyo: 'do', diyo: 'do', deyie: 'dein', deyiye: 'dein', kadh: 'nikalo', kaddo: 'nikalo', kadho: 'nikalo', kad: 'kab', kadon: 'kab',
-  kitti: 'kiya', kitte: 'kiye', hoya: 'hua', hoyi: 'hui', hoye: 'hue', hovega: 'hoga', hoyega: 'hoga', hunda: 'hota', hundi: 'hoti', hunde: 'hote',
-  sakda: 'sakta', sakdi: 'sakti', sakde: 'sakte', kehda: 'kaunsa', kehdi: 'kaunsi', kehde: 'kaunse', kihda: 'kaunsa', kihdi: 'kaunsi', kehra: 'kaunsa', kehri: 'kaunsi',
-  vadda: 'bada', vaddi: 'badi', vadde: 'bade', uchi: 'unchi', ucha: 'uncha', uche: 'unche', laggiyan: 'bets', laggian: 'bets', laggi: 'bets', lagge: 'bets',
-  thalle: 'neeche', thale: 'neeche', khate: 'balance', kol: 'paas', naal: 'se', jitt: 'won', jitteya: 'won', chahida: 'chahiye', chahidi: 'chahiye', chahide: 'chahiye',
-  mainu: 'mujhe', menu: 'mujhe', tenu: 'tujhe', tussi: 'aap', tusi: 'aap', sanu: 'hume', saade: 'humare', sadde: 'humare', paina: 'padega', vadha: 'badha', vadhao: 'badhao',
-  // The master agent's trade words: "lagaan" is what was staked, "kat" the commission cut, "bhav" the rate.
-  lagaan: 'bets', lagan: 'bets', kat: 'commission', katai: 'commission', bhav: 'odds', bhaav: 'odds', dabba: 'book',
-  reha: 'raha', rehi: 'rahi', rehe: 'rahe', khada: 'atka', khade: 'atke', khadi: 'atki',
-  fasya: 'fasa', phasya: 'fasa', ditta: 'diya', ditte: 'diye', aape: 'khud', puchho: 'pucho', layi: 'liye', bl: 'balance',
-  // Tamil, Telugu and Kannada as a Chennai, Hyderabad or Bangalore agent types them, and Marathi as a
-  // Mumbai one does, to the Hindi the planner reads: days and periods, who and whose, how much, the
-  // verbs of showing, telling, giving and doing. Their short particles (ku, la, lo, oda, var) are plain
-  // words (plain-words.ts), never names; "ee"/"ya"/"ha" before a period are "this" (REGIONAL_IN_CONTEXT).
-  nethu: 'yesterday', ninna: 'yesterday', ninne: 'yesterday', innaiku: 'today', inniki: 'today', ivala: 'today', ivvala: 'today', ivattu: 'today',
-  ippo: 'now', ippudu: 'now', ata: 'now', atta: 'now', pona: 'last', poina: 'last', ponna: 'last', gatha: 'last', hogida: 'last', maglya: 'last', magchya: 'last',
-  vaaram: 'week', varam: 'week', vaara: 'week', aathvada: 'week', aathvadyat: 'week', athavdyat: 'week', aathavdyat: 'week', aathvadya: 'week', aathavda: 'week',
-  maasam: 'month', masam: 'month', nela: 'month', mahinyat: 'month', mahinyacha: 'month', mahinyachi: 'month', mahinyache: 'month', mahinya: 'month',
-  nundi: 'se', varaku: 'tak', paasun: 'se', kadun: 'se', madhe: 'mein', madhye: 'mein',
-  avan: 'uska', avanoda: 'uska', avanukku: 'usko', aval: 'uski', avaloda: 'uski', avalukku: 'usko', vaadu: 'uska', vaadi: 'uska', vaadiki: 'usko', aame: 'uski',
-  avanu: 'uska', avana: 'uska', avalu: 'uski', tyacha: 'uska', tyachi: 'uska', tyache: 'uske', tyachya: 'uske', tyala: 'usko', tyane: 'usne', ticha: 'uski', tichi: 'uski', tiche: 'uske', tila: 'usko', tine: 'usne',
-  evlo: 'kitna', evvalavu: 'kitna', evalavu: 'kitna', entha: 'kitna', enta: 'kitna', eshtu: 'kitna', kiti: 'kitna', ethana: 'kitne', enni: 'kitne', yaaru: 'kaun', evaru: 'kaun',
-  kay: 'kya', kaay: 'kya', konacha: 'kiska', konache: 'kiske', konachi: 'kiski', kona: 'kis', enna: 'kya', enti: 'kya', yenu: 'kya', eppadi: 'kaise', eppo: 'kab', eppudu: 'kab',
-  sollu: 'batao', sollunga: 'batao', cheppu: 'batao', cheppandi: 'batao', helu: 'batao', sang: 'batao', saang: 'batao', sanga: 'batao',
-  kaatu: 'dikhao', kaattu: 'dikhao', chupinchu: 'dikhao', chupinchandi: 'dikhao', chupi: 'dikhao', thorisu: 'dikhao', dakhav: 'dikhao', dakhva: 'dikhao', dakhava: 'dikhao', dakhvaa: 'dikhao',
-  paaru: 'dekho', chudu: 'dekho', choodu: 'dekho', nodu: 'dekho', bagh: 'dekho', pannu: 'karo', pannunga: 'karo', pannidu: 'karo', cheyyi: 'karo', cheyi: 'karo', maadi: 'karo', kara: 'karo',
-  anuppu: 'bhejo', pampu: 'bhejo', kalisu: 'bhejo', pathav: 'bhejo', paathav: 'bhejo', edu: 'nikalo', theeyi: 'nikalo', aachu: 'hua', ayindi: 'hua', aaytu: 'hua', zala: 'hua', jhala: 'hua', zali: 'hui',
-  iruku: 'hai', irukku: 'hai', undi: 'hai', ide: 'hai', aahe: 'hai', ahe: 'hai', kuduthutta: 'diye', kuduthaan: 'diye', kuduthaanga: 'diye', ichadu: 'diye', ichindi: 'diye', dile: 'diye', bharle: 'diye', bharla: 'diye',
-  vendam: 'mat', vaddu: 'mat', beda: 'mat', nako: 'mat', nakko: 'mat', thirumba: 'wapas', malli: 'wapas', parat: 'wapas', adhigam: 'zyada', ekkuva: 'zyada', jaasti: 'zyada', jast: 'zyada', jaast: 'zyada',
-  kammi: 'kam', takkuva: 'kam', kami: 'kam', periya: 'badi', pedda: 'badi', dodda: 'badi', motha: 'bada', mothi: 'badi', mothe: 'bade', chinna: 'chhoti', mottham: 'total', motham: 'total', ellam: 'sab', sagle: 'sab', sagla: 'sab', saglya: 'sab',
-  artham: 'matlab', arthama: 'matlab', appuram: 'phir', tarvata: 'phir', nantar: 'phir', aadhi: 'pehle', pramane: 'wise', vadhav: 'badhao', vadhva: 'badhao', vadhava: 'badhao', vadhvun: 'badhao',
-  naavacha: 'naam ka', naavache: 'naam ke', naavachi: 'naam ki', aadnav: 'naam', konatya: 'kaunse', konta: 'kaunsa', konti: 'kaunsi',
-  jinkla: 'won', jinkle: 'won', jinkli: 'won', haarla: 'lost', harla: 'lost', kamavle: 'profit', lavle: 'bets', lavla: 'bets', lavli: 'bets', aale: 'aaye',
-  divsat: 'days', divsaat: 'days', taas: 'ghanta', taasa: 'ghante', taasancha: 'ghante', kon: 'kaun', keezha: 'neeche', kinda: 'neeche',
-  ellarukum: 'everyone', ellarum: 'everyone', andariki: 'everyone', andaru: 'everyone', sarvanna: 'everyone', sarvana: 'everyone',
-  enakku: 'mujhe', naaku: 'mujhe', nanage: 'mujhe', majhya: 'mere', majhe: 'mere', maze: 'mere', mazya: 'mere', maza: 'mera', adha: 'it', adhu: 'it', daanni: 'it', kaasu: 'paisa',
-  navacha: 'naam ka', navache: 'naam ke', navachi: 'naam ki', koni: 'koi', kela: 'kiya', keli: 'kiya', kele: 'kiye', aala: 'aaya', aali: 'aayi', tharanum: 'owes', tharanam: 'owes', vaanganum: 'receivable',
-  // Bengali as a Kolkata agent types it: days and periods, how much, the verbs of giving, showing and doing.
-  ajke: 'today', aajke: 'today', kalke: 'yesterday', gotokal: 'yesterday', porshu: 'parso', ekhon: 'now', gato: 'last', gota: 'last', aager: 'last', ager: 'last',
-  shoptaho: 'week', soptaho: 'week', shaptaho: 'week', saptaho: 'week', mash: 'month', maash: 'month', theke: 'se', porjonto: 'tak', obdhi: 'tak',
-  koto: 'kitna', kotota: 'kitna', kobe: 'kab', kothay: 'kahan', kivabe: 'kaise', kibhabe: 'kaise', keno: 'kyun',   dekhao: 'dikhao', dekha: 'dikhao', bolo: 'batao', koro: 'karo', koren: 'karo', korun: 'karo', kore: 'kar', diyeche: 'diye', dilo: 'diye', diyechhe: 'diye',
-  pathiyeche: 'bheje', pathalo: 'bheje', pathao: 'bhejo', hoyeche: 'hua', holo: 'hua', ache: 'hai', achhe: 'hai', chilo: 'tha', koreche: 'kiya', korechhe: 'kiya',
-  barao: 'badhao', baraw: 'badhao', komao: 'reduce', sobcheye: 'sabse', shobcheye: 'sabse', beshi: 'zyada', boro: 'badi', khola: 'open', shesh: 'last', aar: 'aur',
-  dujon: 'dono', dujoner: 'dono', sob: 'sab', shob: 'sab', taka: 'paisa', kache: 'se', amar: 'mera', amake: 'mujhe', amader: 'humara', oder: 'unka',
-  // A new agent's phonetic English: "lass week", "giv me", "craddit limmit", "perr klik", "indya ostrelia".
-  er: 'ka', der: 'ka', haarlo: 'lost', harlo: 'lost', jitlo: 'won', jitechhe: 'won', labh: 'profit', paona: 'receivable', dhaare: 'outstanding', dhar: 'outstanding',
-  mitiyechi: 'settled', mitiyeche: 'settled', ghonta: 'ghanta', bondho: 'band', dui: 'dono', duto: 'dono', niche: 'neeche', modhye: 'mein', tofat: 'farak', tofaat: 'farak', parthokko: 'farak',
-  khuje: 'dhundo', khujo: 'dhundo', hoy: 'hota', elo: 'aaya', dhonnobad: 'thanks', dhanyabad: 'thanks',
-  exposer: 'exposure', exposr: 'exposure', lass: 'last', giv: 'give', hav: 'have', rite: 'right', hw: 'how', loose: 'lose', tommorow: 'tomorrow', tomorow: 'tomorrow', tommorrow: 'tomorrow',
-  craddit: 'credit', kredit: 'credit', credt: 'credit', limmit: 'limit', limitt: 'limit', perr: 'per', indya: 'india', ostrelia: 'australia', ostralia: 'australia', austrelia: 'australia',
-  commi: 'commission', commis: 'commission', kamishan: 'commission', kamisan: 'commission',
-  wk: 'week', wks: 'weeks', wek: 'week', weks: 'weeks', wik: 'week', mnth: 'month', mth: 'month', yday: 'yesterday', yest: 'yesterday', ystrdy: 'yesterday', tdy: 'today', tday: 'today',
-  // English as chat types it, spelt out, so that "wud hedging 10k cut my risk" asks as "would" does
-  // and "shud i incrse it" asks advice: an unread modal must never leave a question looking like an order.
-  wud: 'would', wld: 'would', cud: 'could', cld: 'could', shud: 'should', shld: 'should', shd: 'should', wht: 'what', wat: 'what', abt: 'about',
-  enuf: 'enough', enuff: 'enough', shw: 'show', shwo: 'show', frm: 'from', wid: 'with', hv: 'have', bcoz: 'because', coz: 'because', cuz: 'because',
-  fr: 'for', lemme: 'let me', gimme: 'give me', thru: 'through', tmrw: 'tomorrow', tmr: 'tomorrow', incrse: 'increase', incrs: 'increase',
-  // "sab party ka udhaar": the trade calls a client a party.
-  party: 'players', parties: 'players', partiyon: 'players', partiyan: 'players', parti: 'players',
-  decrse: 'decrease', reduse: 'reduce', rduce: 'reduce', chnge: 'change', chng: 'change',
-};
-
-/** Words that carry no slot: grammar, politeness, the assistant's own vocabulary. */
-const STOPWORDS = new Set(`
-a an the this that these those my me mine i im i'm ive we us our ours you your yours yourself he him his she her hers they them their it its
-is are was were be been being am do does did done doing have has had having will would shall should can could may might must
-what whats which who whom whose where when why how hows howmuch much many any some all every each either both
-of for to from in on at by with about as into onto over under than then so too very just only also again still yet
-and or but not no nor if please pls plz kindly thanks thank thx ok okay hey hi hello yo namaste hii
-show tell give get fetch find list see view check display pull bring open look let lets know want need like
-total overall entire whole full current latest live recent updated update now today tonight
-amount figure figures number numbers value values sum details detail info information data summary breakdown status
-per each player players account accounts client clients customer customers punter punters user users agent agents
-money cash points pts point rs inr rupees bucks
-whose there here up down out off back go going got gone
-much more most less least lot lots bit
-did made make making earn earned earning
-right now yet ever never always same other another else
-ya yeah yes sure cool great nice fine good bad
-generate create prepare build send email share forward forwarded mail run produce compile make draft export exported
-format file document copy version
-quick quickly briefly fast asap urgent urgently immediately also just
-between during since until till after before within across around
-say said tell told ask asked think guess compare compared comparing comparison net gross goes went wrong right
-it's thats there's what're whats whos wheres whens theyre youre plus
-refresh refreshed reload reloaded guy guys person people banda bande
-sent cleared received transferred bheja bheje bheji older oldest newer earlier
-already enough anyway anyhow maybe perhaps please really still even ever soon later lately yet though although because since
-again almost also always another around away back besides else elsewhere further however indeed instead meanwhile
-more moreover much nearly never next now often once only otherwise perhaps quite rather seldom sometimes somewhat soon
-than then there thereafter therefore thus together too towards upon usually very well whatever whenever wherever whether
-while whole within without would could should might must shall ought able about above across after against along among
-wth wid frm abt tht ths wat wht hw ur thnx tnx bcoz coz cuz nd shw gimme lemme wanna gonna gotta pls plz ya yep nope
-everything anything something nothing someone anyone
-via using use only ones one placed place here doing
-
-day days week weeks month months year years
-ka ke ki ko se ne hai hain tha the thi aur bhi bhai yaar abhi sab sabka sabke sabki sabhi mera meri mere apna apne apni wala wale wali vala vale
-kaun kon kya kab kaise kitna kitne kitni nahi na toh par pe mein jo woh wo yeh ye kuch zyada jyada sabse bahut thoda kar karo kardo krdo kro
-de dedo diya diye di hua hui hue raha rahe rahi gaya gaye liya liye chahiye dikhao dikha dikhana batao bata bolo bhejo dekho dekhna
-aaj kal parso hafte hafta mahine mahina din saal pichle pichla agle is us ab tak usse isse pehle baad phir fir tarikh tareekh tarik taarikh tareek
-humne hamne maine mene tumne aapne usne unhone isne inhone hamara hamare hamari humara humare humari tera tere teri dono teeno
-aaya aaye aayi aya aye ayi aata aati aate huye hoon milake milaake milakar milkar milaakar saara saare saari kul jodke jod
-bana bane bani banaya lage laga lagi lagaye kis kiska kiske kiski kisko kisne bada badi bade chota choti chote koi mr mrs ms miss sahab saab madam sir morning evening night afternoon tonight noon
-fresh new old big small large huge tiny usual usually regular normal few several last first next previous prior recent
-instead ahead hasnt havent didnt doesnt isnt wasnt arent dont cant wont
-smallest largest biggest highest lowest most least best worst top bottom
-looking look going doing looks pretty really actually basically exactly roughly approx approximately
-rn asap pls plz thx ty
-`.split(/\s+/).filter(Boolean));
+export { EVERYDAY, SLANG, WORLD };
 
 /** A word of grammar, chat or pronoun: never the slip or the correction of a name. */
 export const isGrammarWord = (w: string) => STOPWORDS.has(w) || EVERYDAY.has(w) || PRONOUNS.has(w);
-
-/**
- * Everyday words of chat that are never anyone's name here: "show the important bets", "where do we
- * stand on exposure", "is Irfan allowed 1 lakh", "settle karan fully", "hmm, 6k rather". A word
- * the planner does not know is otherwise read as a name and searched for, which ends in "no player
- * called …". Left out on purpose: words that are also teams or common nicknames (real, rose,
- * lucky, sunny, will, mark), and intent words. One of these typed with a capital inside a sentence
- * is still read as a name ("balance of Sterling"), so a player whose name is an everyday word can
- * be asked about.
- */
-export const EVERYDAY: ReadonlySet<string> = new Set(`
-hmm hmmm hm umm um uh uhh er erm ah oh ohh ooh wow oops huh nah naah nahh alright aight okk okie achha theek thik
-important importantly urgent serious sensible reasonable fair safe unsafe high higher low lower heavy heavier light huge massive major minor
-main key exact rough proper correct wrong decent okayish terrible awful poor early late final complete partial full empty simple easy
-hard tough strange weird odd unusual typical special general specific particular various certain possible impossible likely unlikely
-interesting interested worried sad glad sorry busy free ready done finished pending usual usually
-fully completely totally entirely exactly properly actually basically honestly seriously literally probably definitely certainly surely
-quickly slowly clearly simply finally recently lately currently already soon once twice together alone further forward aside
-anymore altogether nearly barely hardly mostly mainly generally normally especially particularly specifically precisely instantly
-stand standing sit sound sounds seem seems seemed feel feels felt mean means meant wonder wondering wish try trying tried
-help helping keep kept stay stop start started begin continue carry handle deal work working worked happen happened happening
-push pushed move moved put putting call allow allowed afford manage managed expect expected worry care matter matters remember
-forget forgot miss missed notice noticed confirm confirmed figure figured sort sorted come comes coming came far left remaining
-thing things stuff idea question questions problem problems issue issues reason reasons time times moment minute hour side part
-kind type way end sense job situation picture overview snapshot rundown lowdown update updates
-everyone everybody anybody somebody nobody whoever whichever whatever someone
-sirf bas upar neeche niche kitaab kitab chadh naam bacha bachi bache lagta lagti lag kuchh
-jaldi accha acha matlab waise sahi galat pura poora kaam log logo logon wapas dubara phirse ekdum
-tum tu aap ho hoon hu mai hum du doon dun karu karun karoon bilkul pakka sach jaldi nikalo nikal nikaal dekh dekho dekhna samjhao samjha chahta chahti sakte sakta sakti hoga hogi honge hota hoti
-jaayega jayega batana dikhana dikhado batado bhejdo bhejna lagao hatao rakho chodo chhodo mujhe humein hume humko tumhara aapka aapke
-weekend weekday couple dozen handful business scary risky dangerous worrying alarming abnormal notable giant jumbo whale whales juicy fat
-wait hold hang silly sized size sizes tally wise odd even funny crazy insane wild random sudden suspicious
-biggish smallish fishy dodgy shady crisp brief detailed summary short long curious concerned unclear clarity worth worse better
-mins secs hrs zara jara zra thoda thodi dena dene deni lena lene leni stuck atka atke atki phansa phasa fasa fansa riding paisa paise paisay pesa rupaye rupaya rupay
-`.split(/\s+/).filter(Boolean));
 
 /**
  * The shape of an everyday English word the list above does not hold ("interesting", "remaining",
@@ -228,33 +24,11 @@ mins secs hrs zara jara zra thoda thodi dena dene deni lena lene leni stuck atka
  */
 const EVERYDAY_SHAPE = /^(?=\p{L}{6,}$)\p{L}+(?:ness|ments?|tions?|sions?|able|ible|ful|less|ous|ings?|ally|ely|ically|wise)$/u;
 
-/**
- * Words of the world outside the book ("who won the world cup in 2011", "will it rain"): never a
- * player's name, and a question about them with nothing of the book named is small talk.
- */
-export const WORLD: ReadonlySet<string> = new Set(`
-world cup trophy tournament league championship championships olympics ipl f1 formula election elections weather rain forecast
-news headlines president minister pm movie movies film song songs stock stocks sensex nifty bitcoin crypto joke jokes
-`.split(/\s+/).filter(Boolean));
-
 /** A row count said in words ("the ten busiest markets", "top five"); "one" is no ranking. */
 const COUNT_WORDS = Object.fromEntries(Object.entries(numberWords(false)).filter(([, n]) => n >= 2));
 const COUNT_WORD = `(?:${Object.keys(COUNT_WORDS).join('|')})`;
 const ANY_COUNT_WORDS: Readonly<Record<string, number>> = Object.fromEntries(Object.entries(numberWords(true)).filter(([w, n]) => n >= 2 && /^[a-z]+$/.test(w)));
 const HINDI_COUNT_WORD = `(?:${Object.keys(ANY_COUNT_WORDS).join('|')})`;
-
-/** Sports the exchange lists: a sport named is a match of it ("the tennis"), never a player's name. */
-/**
- * Teams as the trade writes them, full or short: two side by side are a match ("IND AUS", "pak sl",
- * "mi csk"). Only pairs count, so "sa" or "mi" alone stays Hindi or Marathi; which match it is, or
- * that there is none, the book decides.
- */
-const TEAM_NAMES: ReadonlySet<string> = new Set(`
-india ind aus australia pak pakistan sl srilanka eng england nz kiwis sa rsa proteas wi windies bang bangladesh afg afghanistan
-ire ireland zim zimbabwe ned netherlands sco scotland nep nepal uae oman usa
-mi csk rcb kkr srh dc pbks kxip rr lsg gt mumbai chennai kolkata bangalore bengaluru hyderabad rajasthan punjab lucknow
-arsenal chelsea barca barcelona madrid liverpool spurs
-`.split(/\s+/).filter(Boolean).concat(['sri lanka', 'new zealand', 'south africa', 'west indies', 'real madrid', 'man city', 'man utd']));
 
 /**
  * "karanka take", "nehaki bets": a name typed onto Hindi's "of". Only a word no dictionary has,
@@ -281,19 +55,20 @@ function isTeamPair(text: string): boolean {
 /** Words of money stuck or riding. */
 const STUCK = /\b(?:stuck|atka|atke|atki|phansa|phase|phasa|fasa|fasaa|fansa|riding)\b/;
 
+/** Sports the exchange lists: a sport named is a match of it ("the tennis"), never a player's name. */
 export const SPORTS: ReadonlySet<string> = new Set(['cricket', 'tennis', 'football', 'soccer']);
 
 /**
  * Words the planner reads that belong to no one tool (fixtures, markets, the assistant's own); each
  * tool's planning adds its own vocabulary (src/main/tools). None of them is ever part of a name.
  */
-export const LEXICON: ReadonlySet<string> = new Set(`
-market markets matches fixtures events games fixture match game event
-vs v versus against
-matchodds overunder goals runs total odds
-capabilities help
-yesterday
-`.split(/\s+/).filter(Boolean));
+export const LEXICON: ReadonlySet<string> = new Set([
+  'market', 'markets', 'matches', 'fixtures', 'events', 'games', 'fixture', 'match', 'game', 'event',
+  'vs', 'v', 'versus', 'against',
+  'matchodds', 'overunder', 'goals', 'runs', 'total', 'odds',
+  'capabilities', 'help',
+  'yesterday',
+]);
 
 export const PRONOUNS = new Set(['him', 'his', 'her', 'hers', 'he', 'she', 'them', 'their', 'they', 'uska', 'uske', 'uski', 'usko', 'iska', 'iske', 'iski', 'isko', 'unka', 'unke', 'unki', 'unko', 'usne', 'isne', 'unhone', 'inhone', 'usey', 'isey']);
 const DEMONSTRATIVE_PLAYER = /\b(?:this|that|the|same)\s+(?:player|guy|person|client|punter|account|agent|one)\b/;
