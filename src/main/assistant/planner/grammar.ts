@@ -10,6 +10,7 @@ import { type FoundRange, findDateRange } from '../../../shared/parse/dates.js';
 import type { IsoDate } from '../../../shared/dates.js';
 import { COMMON_WORD_SLIPS, EVERYDAY, PLAIN_WORDS, REGIONAL_WORDS, SLANG, STOPWORDS, TEAM_NAMES, WORLD } from './plain-words.js';
 import { foldSynonyms } from './synonyms.js';
+import { isLetters, isWord, tokenSpans } from '../../../shared/parse/phrases.js';
 
 export { EVERYDAY, SLANG, WORLD };
 
@@ -100,20 +101,45 @@ export interface Reading {
   pronounFixture: boolean;
 }
 
+/** "I'd", "we'll", "they're": the pronoun's contraction is a word of its own, not one word that could be a name ("id"). */
 const CONTRACTED: Readonly<Record<string, string>> = { d: 'would', ll: 'will', m: 'am', ve: 'have', re: 'are' };
+const CONTRACTS: ReadonlySet<string> = new Set(['i', 'you', 'we', 'they', 'he', 'she', 'it', 'that', 'there', 'who', 'what']);
+/** "don't", "can't", "won't": the verb and "not". */
+const NOT_VERB: Readonly<Record<string, string>> = { ca: 'can', wo: 'will' };
+const APOSTROPHES: ReadonlySet<string> = new Set(["'", '’', '`']);
+const MARKS = /\p{M}+/gu;
 
 /** Lower case without accents; apostrophes and possessive 's dropped ("Sam O'Brien's" → "sam obrien"). */
 export function fold(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .replace(/[’`]/g, "'")
-    // "I'd like", "we'll", "don't": a contraction is two words, not one word that could be a name ("id").
-    .replace(/\b(i|you|we|they|he|she|it|that|there|who|what)'(d|ll|m|ve|re)\b/g, (_m, who: string, tail: string) => `${who} ${CONTRACTED[tail]}`)
-    .replace(/\b(\p{L}+)n't\b/gu, (_m, verb: string) => `${verb === 'ca' ? 'can' : verb === 'wo' ? 'will' : verb} not`)
-    .replace(/'s\b/g, '')
-    .replace(/'/g, '');
+  const lower = text.normalize('NFKD').replace(MARKS, '').toLowerCase();
+  const spans = tokenSpans(lower);
+  let out = '';
+  let at = 0;
+  for (let k = 0; k < spans.length; k++) {
+    const mark = spans[k]!;
+    if (!APOSTROPHES.has(mark.token)) continue;
+    const prev = spans[k - 1]?.end === mark.start && isWord(spans[k - 1]!.token) ? spans[k - 1]! : null;
+    const next = spans[k + 1]?.start === mark.end && isWord(spans[k + 1]!.token) ? spans[k + 1]! : null;
+    const tail = next?.token;
+    if (prev && tail !== undefined && CONTRACTS.has(prev.token) && CONTRACTED[tail] !== undefined) {
+      out += `${lower.slice(at, prev.end)} ${CONTRACTED[tail]}`;
+      at = next!.end;
+      k++;
+    } else if (prev && tail === 't' && prev.token.length >= 2 && prev.token.endsWith('n') && isLetters(prev.token)) {
+      const verb = prev.token.slice(0, -1);
+      out += `${lower.slice(at, prev.start)}${NOT_VERB[verb] ?? verb} not`;
+      at = next!.end;
+      k++;
+    } else if (tail === 's') {
+      out += lower.slice(at, mark.start);
+      at = next!.end;
+      k++;
+    } else {
+      out += lower.slice(at, mark.start);
+      at = mark.end;
+    }
+  }
+  return out + lower.slice(at);
 }
 
 /** `known`: the words that are never names (the planner passes LEXICON and every intent's vocabulary). */
