@@ -8,9 +8,10 @@ import { distance } from 'fastest-levenshtein';
 import { isTypoOf } from '../../../shared/fuzzy.js';
 import { type FoundRange, findDateRange } from '../../../shared/parse/dates.js';
 import type { IsoDate } from '../../../shared/dates.js';
-import { COMMON_WORD_SLIPS, EVERYDAY, PLAIN_WORDS, REGIONAL_WORDS, SLANG, STOPWORDS, TEAM_NAMES, WORLD } from './plain-words.js';
-import { foldSynonyms } from './synonyms.js';
-import { isLetters, isWord, tokenSpans } from '../../../shared/parse/phrases.js';
+import { COMMON_WORD_SLIPS, EVERYDAY, PLAIN_WORDS, PUNJABI_WORDS, REGIONAL_WORDS, SLANG, STOPWORDS, TEAM_NAMES, WORLD } from './plain-words.js';
+import { type SynonymEntry, checkedSynonyms, foldSynonyms, readInContext } from './synonyms.js';
+import inContextEntries from './lexicon/in-context.json' with { type: 'json' };
+import { type PhraseTable, isLetters, isWord, phraseTable, tokenSpans, tokensOf } from '../../../shared/parse/phrases.js';
 
 export { EVERYDAY, SLANG, WORLD };
 
@@ -316,46 +317,19 @@ function withBarePeriods(text: string): string {
 }
 
 /**
- * Punjabi words that are also Hindi words, read as Punjabi only where Hindi could not have them:
- * "sneha di cmsn" (of), not "kar di" (did); "is hafte de stlmnt" (of), not "bata de" (give);
- * "anita te sneha" (and) and "india te 10k lay" (on); "pnl ki rahi" (what); "hun tak" (now).
+ * Words that mean another only beside certain words (lexicon/in-context.json): Punjabi words that
+ * are also Hindi words, read as Punjabi only where Hindi could not have them ("sneha di cmsn" is
+ * of, "kar di" did); "ee vaaram", "ya aathvadyat" (this week); Marathi's "te" between two dates (to).
  */
-/** A number word of an amount ("dedh", "paanch", "lakh"): "lagai de dedh lakh" gives, it owns nothing. */
-const AMOUNT_WORD = `(?:${[...AMOUNT_WORDS].filter((w) => /^\p{L}{2,}$/u.test(w)).join('|')})`;
-const VERB_BEFORE_GIVE = String.raw`(?:kar|kr|de|bata|dikha|bhej|laga|lagai|khai|daal|dal|hata|rakh|chhod|chod|bana|nikal|likh|sun|samjha|set|settle|clear|mute|band|chalu|badha|ghata|khol|le|la|dila|jama|kat|mita)`;
-/** Words only Punjabi has: a message with none of them keeps its Hindi "te", "hun", "ton", "je". */
-const PUNJABI = /\b(?:da|dasso|daso|dass|kinna|kinni|kinne|kinniyan|ch|vich|vi|ohnu|onu|ohda|ohdi|ohde|ehda|ehdi|ehde|ehnu|deyo|deo|deyie|hoya|hoyi|hunda|hundi|sakda|kehda|kehdi|kehde|vaddi|vadda|uchi|laggi|laggiyan|thalle|mainu|naal|kol|ton|paaji|paji|tussi|jitt|chahida|reha|kitta|ditta|aj|ajj|hovega|paina|je)\b|^\s*hun\s*\?*\s*$/;
-/** Read wherever they stand: Hindi has these words only before a verb ("kar di", "bata de", "de do") or a number. */
-const PUNJABI_ANYWHERE: Array<[RegExp, string]> = [
-  [new RegExp(String.raw`(?<!\b${VERB_BEFORE_GIVE}\s)\bdi\b(?=\s+(?!(?:hai|hain|h|he|thi|tha|kya|na|hogi|ho|ki|do)\b)(?![\d]|${AMOUNT_WORD}\b)\p{L})`, 'gu'), 'ki'],
-  [new RegExp(String.raw`(?<!\b${VERB_BEFORE_GIVE}\s)\bde\b(?!\s+(?:do|diya|diye|dena|di|de|dijiye|dete|deta|doge|dega|dunga|na|dein)\b)(?!\s+(?:\d|${AMOUNT_WORD}\b))(?=\s+\p{L})`, 'gu'), 'ke'],
-  [/\bki\b(?=\s+(?:rahi|raha|rahe|hoga|hota|hoti|hote|hua|hui|haal|farak|farq|fark|cheez|matlab|ki\s+kar|kya\s+kar|kar\s+sakta|kar\s+sakte)\b)/g, 'kya'],
-  [/\baa\b(?=\s*(?:[?.!]+\s*)?$|\s+(?:samjha|samjhao|batao)\b)/g, 'hai'],
-  // Hindi's "dao" is a bet ("kitne dao lage"); Bengali's, closing the message ("pnl ta dao", "kore dao"), is "give".
-  [/\bdao\b(?=\s*[.!?]*$)/g, 'do'],
-  [/\bdao\b/g, 'bets'],
-];
-/** "ee vaaram", "ya aathvadyat", "ha mahina", "intha maasam": this week or month, in the south and in Marathi. */
-const THIS_PERIOD: Array<[RegExp, string]> = [
-  [/\b(?:ee|ei|intha|indha|inda|ya|hya|ha|hi)\s+(?=(?:week|month|roju|din)\b)/g, 'this '],
-  [/\b(?:ee|ya|hya|ha|hi)\s+(?=(?:mahina|mahine|hafta|hafte)\b)/g, 'is '],
-  // "mahine ke top 3 market", "hafte ka sabse chalta market": the period said bare, first, is the current one.
-  [/^\s*(?=(?:mahine|mahina|hafte|hafta)\s+(?:ka|ke|ki|me|mein|bhar)\b)/g, 'is '],
-];
-/** "te 50k kar" (Marathi: make that 50k): the thing just read, pointed at. */
-const THAT_AMOUNT: [RegExp, string] = [new RegExp(String.raw`^\s*(?:te|ti|tyala|tila)\s+(?=-?\s*\d|minus\b|${AMOUNT_WORD}\b)`), 'isko ']
-/** "1 November te 10 November": Marathi's "te" between two dates is "to". */
-const DATE_TO: [RegExp, string] = [/(?<=\d(?:st|nd|rd|th)?(?:\s+\p{L}+)?)\s+te\s+(?=\d)/gu, ' to '];
-/** Read as Punjabi only in a message that is Punjabi by its other words. */
-const PUNJABI_IN_CONTEXT: Array<[RegExp, string]> = [
-  [/\bte\b(?=\s*(?:[?.!]*\s*$|\d|(?:\p{L}+\s+)?(?:lay|back|lagao|laga|khai|khaa)\b))/gu, 'pe'],
-  [/\bte\b/g, 'aur'],
-  [/^\s*ki\b|(?<=\b(?:tu|tusi|aap|matlab)\s)ki\b/g, 'kya'],
-  [/^\s*hun\b|\bhun(?=\s+(?:tak|kitna|kitni|kitne|ki|kya)\b)|\bhun\s*(?=\?)/g, 'ab'],
-  [/(?<=\p{L}\s)ton\b(?!\s+of\b)/gu, 'se'],
-  [/^\s*je\b/g, 'agar'],
-  [/\b(agar\b.*?)\bta\b/g, '$1 to'],
-];
+export const IN_CONTEXT_LEXICON: readonly SynonymEntry[] = checkedSynonyms(inContextEntries);
+const IN_CONTEXT: PhraseTable<SynonymEntry> = phraseTable(IN_CONTEXT_LEXICON.map((e) => [e.phrase, e] as const));
+
+/** The languages a message is in by words only that language has: a message with none of them keeps its Hindi "te", "hun", "ton", "je". */
+export function languagesOf(folded: string): ReadonlySet<string> {
+  const words = tokensOf(folded);
+  const punjabi = words.some((w) => PUNJABI_WORDS.has(w)) || (words[0] === 'hun' && words.slice(1).every((w) => w === '?'));
+  return new Set(punjabi ? ['pa'] : []);
+}
 
 /** Postpositions of the languages agents mix in, said right after a team: "IND v AUS var", "MI vs CSK la". */
 const TEAM_PARTICLES: ReadonlySet<string> = new Set(['la', 'lo', 'le', 'ku', 'oda', 'var', 'madhe', 'madhye', 'mein', 'me', 'pe', 'par', 'ch', 'ma', 'ke', 'ka', 'ki', 'che', 'cha', 'chi', 'nu', 'ni', 'no', 'na', 'da', 'di', 'de', 'unna', 'ulla', 'te', 'e', 'er']);
@@ -406,8 +380,7 @@ function readAfresh(typed: string, today: IsoDate, known: ReadonlySet<string>): 
   let corrected = correctWords(unglue(fold(text)).replace(/(?<=\d(?:\s*\p{L}{3,9})?\s*)\btk\b/gu, 'tak').replace(/\b(ka|ki|ke)\s+tak\b(?!\s+(?:ka|ki|ke)\b)/g, '$1 take'), text, known).replace(/\b(\p{L}{2,})(?:\s+\1\b)+/gu, '$1')
     // Gujarati "1 thi 15 sudhi", "somvar thi aaj sudhi": "thi" opens a range ("from"), Hindi "se".
     .replace(/\bthi\b(?=.*\btak\b)/g, 'se');
-  const punjabi = PUNJABI.test(fold(text));
-  for (const [pattern, word] of [...THIS_PERIOD, DATE_TO, ...PUNJABI_ANYWHERE, ...(punjabi ? PUNJABI_IN_CONTEXT : [THAT_AMOUNT])]) corrected = corrected.replace(pattern, word);
+  corrected = readInContext(IN_CONTEXT, corrected, languagesOf(fold(text)));
   let folded = foldSynonyms(` ${corrected} `);
   const range = findDateRange(corrected, today) ?? findDateRange(withBarePeriods(corrected), today);
   // After "top", "pehle", Hindi counts are counts too ("top das", "pehle paanch bets"); elsewhere

