@@ -38,6 +38,9 @@ export const isWord = (t: string | undefined): t is string => t !== undefined &&
 /** Whether a token is letters only: a word, no number. */
 export const isLetters = (t: string | undefined): t is string => t !== undefined && LETTERS.test(t);
 
+/** Whether a token starts with a digit ("10k", "1st"): a number, or a word glued to one. */
+export const startsWithDigit = (t: string): boolean => t.length > 0 && t[0]! >= '0' && t[0]! <= '9';
+
 /** A phrase's words, however it was spaced. */
 export const wordsOf = (phrase: string): string[] => phrase.split(' ').filter(Boolean);
 

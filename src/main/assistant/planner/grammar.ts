@@ -9,9 +9,10 @@ import { isTypoOf } from '../../../shared/fuzzy.js';
 import { type FoundRange, findDateRange } from '../../../shared/parse/dates.js';
 import type { IsoDate } from '../../../shared/dates.js';
 import { COMMON_WORD_SLIPS, EVERYDAY, PLAIN_WORDS, PUNJABI_WORDS, REGIONAL_WORDS, SLANG, STOPWORDS, TEAM_NAMES, WORLD } from './plain-words.js';
+import { holds } from './lexicon.js';
 import { type SynonymEntry, checkedSynonyms, foldSynonyms, readInContext } from './synonyms.js';
 import inContextEntries from './lexicon/in-context.json' with { type: 'json' };
-import { type PhraseTable, isLetters, isWord, phraseTable, tokenSpans, tokensOf } from '../../../shared/parse/phrases.js';
+import { type PhraseTable, isLetters, isWord, phraseTable, startsWithDigit, tokenSpans, tokensOf } from '../../../shared/parse/phrases.js';
 
 export { EVERYDAY, SLANG, WORLD };
 
@@ -24,12 +25,13 @@ export const isGrammarWord = (w: string) => STOPWORDS.has(w) || EVERYDAY.has(w) 
  * Names rarely end so; one that does is still a name when the user marks it (a capital, "'s", "ka")
  * or puts it after a preposition ("balance for kipling").
  */
-const EVERYDAY_SHAPE = /^(?=\p{L}{6,}$)\p{L}+(?:ness|ments?|tions?|sions?|able|ible|ful|less|ous|ings?|ally|ely|ically|wise)$/u;
+const EVERYDAY_ENDINGS = ['ness', 'ment', 'ments', 'tion', 'tions', 'sion', 'sions', 'able', 'ible', 'ful', 'less', 'ous', 'ing', 'ings', 'ally', 'ely', 'ically', 'wise'];
+const hasEverydayShape = (w: string) => w.length >= 6 && isLetters(w) && EVERYDAY_ENDINGS.some((end) => w.endsWith(end));
 
 /** A row count said in words ("the ten busiest markets", "top five"); "one" is no ranking. */
 const COUNT_WORDS = Object.fromEntries(Object.entries(numberWords(false)).filter(([, n]) => n >= 2));
 const COUNT_WORD = `(?:${Object.keys(COUNT_WORDS).join('|')})`;
-const ANY_COUNT_WORDS: Readonly<Record<string, number>> = Object.fromEntries(Object.entries(numberWords(true)).filter(([w, n]) => n >= 2 && /^[a-z]+$/.test(w)));
+const ANY_COUNT_WORDS: Readonly<Record<string, number>> = Object.fromEntries(Object.entries(numberWords(true)).filter(([w, n]) => n >= 2 && isLetters(w)));
 const HINDI_COUNT_WORD = `(?:${Object.keys(ANY_COUNT_WORDS).join('|')})`;
 
 /**
@@ -55,7 +57,7 @@ function isTeamPair(text: string): boolean {
 }
 
 /** Words of money stuck or riding. */
-const STUCK = /\b(?:stuck|atka|atke|atki|phansa|phase|phasa|fasa|fasaa|fansa|riding)\b/;
+const STUCK: ReadonlySet<string> = new Set(['stuck', 'atka', 'atke', 'atki', 'phansa', 'phase', 'phasa', 'fasa', 'fasaa', 'fansa', 'riding']);
 
 /** Sports the exchange lists: a sport named is a match of it ("the tennis"), never a player's name. */
 export const SPORTS: ReadonlySet<string> = new Set(['cricket', 'tennis', 'football', 'soccer']);
@@ -73,8 +75,6 @@ export const LEXICON: ReadonlySet<string> = new Set([
 ]);
 
 export const PRONOUNS = new Set(['him', 'his', 'her', 'hers', 'he', 'she', 'them', 'their', 'they', 'uska', 'uske', 'uski', 'usko', 'iska', 'iske', 'iski', 'isko', 'unka', 'unke', 'unki', 'unko', 'usne', 'isne', 'unhone', 'inhone', 'usey', 'isey']);
-const DEMONSTRATIVE_PLAYER = /\b(?:this|that|the|same)\s+(?:player|guy|person|client|punter|account|agent|one)\b/;
-const DEMONSTRATIVE_FIXTURE = /\b(?:this|that|the\s+same|same|us|uss|usi|wo|woh|is|iss|isi|ye|yeh)\s+(?:match|fixture|game|event)\b/;
 
 export interface Token {
   word: string;
@@ -331,6 +331,16 @@ export function languagesOf(folded: string): ReadonlySet<string> {
   return new Set(punjabi ? ['pa'] : []);
 }
 
+/** Months, weekdays, amount units and ordinal endings: never part of a team's name. */
+const CALENDAR_AND_UNITS: ReadonlySet<string> = new Set(['jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec',
+  'january', 'february', 'march', 'april', 'june', 'july', 'august', 'september', 'october', 'november', 'december',
+  'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday',
+  'lakh', 'lakhs', 'lac', 'crore', 'crores', 'cr', 'k', 'm', 'mn', 'million', 'billion', 'bn', 'trillion', 'tn', 'thousand', 'st', 'nd', 'rd', 'th']);
+/** "kiwis wale match", "india ka match": Hindi's, Marathi's and Gujarati's "of" between a team and its match. */
+const OF_WORDS: ReadonlySet<string> = new Set(['wale', 'wala', 'wali', 'vale', 'vala', 'ka', 'ke', 'ki', 'da', 'di', 'de', 'cha', 'chi', 'che', 'nu', 'no', 'ni']);
+/** "imran vivek dono": the names before it are one person each. */
+const EACH_OF_THEM: ReadonlySet<string> = new Set(['dono', 'donon', 'both', 'teeno', 'teenon', 'all']);
+
 /** Postpositions of the languages agents mix in, said right after a team: "IND v AUS var", "MI vs CSK la". */
 const TEAM_PARTICLES: ReadonlySet<string> = new Set(['la', 'lo', 'le', 'ku', 'oda', 'var', 'madhe', 'madhye', 'mein', 'me', 'pe', 'par', 'ch', 'ma', 'ke', 'ka', 'ki', 'che', 'cha', 'chi', 'nu', 'ni', 'no', 'na', 'da', 'di', 'de', 'unna', 'ulla', 'te', 'e', 'er']);
 
@@ -427,8 +437,8 @@ function readAfresh(typed: string, today: IsoDate, known: ReadonlySet<string>): 
   const cued = new Set([...folded.matchAll(/\b(for|of|with|from|by|to|about|on)\s+(\p{L}+)(?:\s+(\p{L}+))?/gu)]
     .filter((m) => !(m[1] === 'to' && m[3] !== undefined && OBJECT_AFTER_VERB.has(m[3]) && PLAIN_WORDS.has(m[2]!)))
     .map((m) => m[2]!));
-  const isKnownTeamWord = (w: string) => known.has(w) || TEAM_PARTICLES.has(w) || ((EVERYDAY.has(w) || WORLD.has(w) || (EVERYDAY_SHAPE.test(w) && !cued.has(w))) && !named.has(w)) || STOPWORDS.has(w) || PRONOUNS.has(w) || AMOUNT_WORDS.has(w) || /^\d/.test(w) || w.length === 1 && w !== 'v'
-    || /^(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|lakh|lakhs|lac|crore|crores|cr|k|m|mn|million|billion|bn|trillion|tn|thousand|st|nd|rd|th)$/.test(w);
+  const isKnownTeamWord = (w: string) => known.has(w) || TEAM_PARTICLES.has(w) || ((EVERYDAY.has(w) || WORLD.has(w) || (hasEverydayShape(w) && !cued.has(w))) && !named.has(w)) || STOPWORDS.has(w) || PRONOUNS.has(w) || AMOUNT_WORDS.has(w) || startsWithDigit(w) || w.length === 1 && w !== 'v'
+    || CALENDAR_AND_UNITS.has(w);
   // A plain word (plain-words.ts) is a name only when marked as one; the sides of "A vs B" and the
   // words before "match" are teams, read without it ("arsenal vs chelsea").
   const isKnown = (w: string) => isKnownTeamWord(w) || (PLAIN_WORDS.has(w) && !named.has(w) && !cued.has(w) && !SPORTS.has(w));
@@ -457,7 +467,7 @@ function readAfresh(typed: string, today: IsoDate, known: ReadonlySet<string>): 
     if (noun > 0) {
       const team: Token[] = [];
       // "kiwis wale match", "india ka match": Hindi's "of" stands between the team and the match.
-      const start = noun - 1 - (noun >= 2 && /^(?:wale|wala|wali|vale|vala|ka|ke|ki|da|di|de|cha|chi|che|nu|no|ni)$/.test(tokens[noun - 1]!.word) ? 1 : 0);
+      const start = noun - 1 - (noun >= 2 && OF_WORDS.has(tokens[noun - 1]!.word) ? 1 : 0);
       for (let i = start; i >= 0 && !isKnownTeamWord(tokens[i]!.word); i--) {
         team.unshift(tokens[i]!);
         if (afterComma.has(i)) break;
@@ -483,8 +493,8 @@ function readAfresh(typed: string, today: IsoDate, known: ReadonlySet<string>): 
     }
   }
   // Money stuck on a match is riding on it: the exposure, not money owed ("ind aus pe kitna phasa hai").
-  if (fixture && STUCK.test(corrected)) {
-    folded = folded.replace(/\boutstanding\b/g, 'exposure');
+  if (fixture && tokensOf(corrected).some((w) => STUCK.has(w))) {
+    folded = tokenSpans(folded).reduceRight((text, t) => (t.token === 'outstanding' ? `${text.slice(0, t.start)}exposure${text.slice(t.end)}` : text), folded);
     for (const t of tokens) if (t.word === 'outstanding') t.word = 'exposure';
   }
 
@@ -512,7 +522,7 @@ function readAfresh(typed: string, today: IsoDate, known: ReadonlySet<string>): 
       if ((saidNot && !afterComma.has(run[0]!.index)) || turnedDown) refused.add(names.length);
       lastNameEnd = run.at(-1)!.index;
       // "imran vivek dono ki cl": first names listed and then "both", one person a word.
-      if (run.length >= 2 && run.length <= 4 && /^(?:dono|donon|dono|both|teeno|teenon|all)$/.test(after[0] ?? '') && !run.some((t) => TEAM_NAMES.has(t.word))) {
+      if (run.length >= 2 && run.length <= 4 && EACH_OF_THEM.has(after[0] ?? '') && !run.some((t) => TEAM_NAMES.has(t.word))) {
         run.forEach((t, i) => names.push({ text: t.word, before: i === 0 ? (afterComma.has(t.index) && prev ? ',' : prev?.word ?? null) : 'and' }));
         run = [];
         return next;
@@ -550,8 +560,8 @@ function readAfresh(typed: string, today: IsoDate, known: ReadonlySet<string>): 
   return {
     folded: folded.replace(/\s+/g, ' ').trim(),
     words, tokens, range, amounts, count, fixture, market, names,
-    pronounPlayer: [...PRONOUNS].some((p) => words.has(p)) || DEMONSTRATIVE_PLAYER.test(folded),
-    pronounFixture: DEMONSTRATIVE_FIXTURE.test(folded),
+    pronounPlayer: [...PRONOUNS].some((p) => words.has(p)) || holds(folded, 'points_at_person'),
+    pronounFixture: holds(folded, 'points_at_match'),
   };
 }
 

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { AMOUNT_WORDS } from '../../../shared/parse/amount.js';
 import { lexiconLang } from './lexicon.js';
-import { type PhraseTable, isLetters, isWord, matchPhrases, phraseTable, tokenSpans, tokensOf } from '../../../shared/parse/phrases.js';
+import { type PhraseTable, isLetters, isWord, matchPhrases, startsWithDigit, phraseTable, tokenSpans, tokensOf } from '../../../shared/parse/phrases.js';
 import entries from './lexicon/synonyms.json' with { type: 'json' };
 
 /**
@@ -71,12 +71,11 @@ export const SYNONYM_LEXICON: readonly SynonymEntry[] = checkedSynonyms(entries)
 const TABLE: PhraseTable<SynonymEntry> = phraseTable(SYNONYM_LEXICON.map((e) => [e.phrase, e] as const));
 
 const ORDINALS: ReadonlySet<string> = new Set(['st', 'nd', 'rd', 'th']);
-const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
 /** Whether a word is the item, a word or a kind of word, on that side of the phrase (its first letter touches a phrase before it). */
 function isItem(word: string | undefined, item: string, side: 'after' | 'before'): boolean {
   if (word === undefined) return false;
   if (item === '#amount') return AMOUNT_WORDS.has(word) && isLetters(word) && word.length >= 2;
-  if (item === '#number') return side === 'after' ? isDigit(word[0]) : isDigit(word.at(-1)) || (ORDINALS.has(word.slice(-2)) && isDigit(word.at(-3)));
+  if (item === '#number') return side === 'after' ? startsWithDigit(word) : startsWithDigit(word.slice(-1)) || (ORDINALS.has(word.slice(-2)) && startsWithDigit(word.slice(-3)));
   if (item === '#letter') return isWord(word) && isLetters(side === 'after' ? word[0] : word.at(-1));
   return word === item;
 }
