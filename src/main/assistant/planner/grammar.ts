@@ -432,11 +432,7 @@ function readAfresh(typed: string, today: IsoDate, known: ReadonlySet<string>): 
     else tokens.push({ word, index: tokens.length });
   }
   const named = namedDespiteEveryday(text);
-  // A word only shaped like an everyday one ("kipling") is still a name right after a preposition: "balance for kipling".
-  // "to" before a verb and its object is no cue ("sorry to bother you", "want to collect the dues").
-  const cued = new Set([...folded.matchAll(/\b(for|of|with|from|by|to|about|on)\s+(\p{L}+)(?:\s+(\p{L}+))?/gu)]
-    .filter((m) => !(m[1] === 'to' && m[3] !== undefined && OBJECT_AFTER_VERB.has(m[3]) && PLAIN_WORDS.has(m[2]!)))
-    .map((m) => m[2]!));
+  const cued = cuedWords(tokensOf(folded));
   const isKnownTeamWord = (w: string) => known.has(w) || TEAM_PARTICLES.has(w) || ((EVERYDAY.has(w) || WORLD.has(w) || (hasEverydayShape(w) && !cued.has(w))) && !named.has(w)) || STOPWORDS.has(w) || PRONOUNS.has(w) || AMOUNT_WORDS.has(w) || startsWithDigit(w) || w.length === 1 && w !== 'v'
     || CALENDAR_AND_UNITS.has(w);
   // A plain word (plain-words.ts) is a name only when marked as one; the sides of "A vs B" and the
@@ -510,15 +506,15 @@ function readAfresh(typed: string, today: IsoDate, known: ReadonlySet<string>): 
     // tells the one meant apart from it; it names no one to look up.
     const after = tokens.slice(run.at(-1) ? run.at(-1)!.index + 1 : 0, (run.at(-1)?.index ?? 0) + 3).map((t) => t.word);
     const before = tokens.slice(Math.max(0, (run[0]?.index ?? 0) - 2), run[0]?.index ?? 0).map((t) => t.word);
-    const turnedDown = /^(?:(?:wala|wali|wale|vala|vali|vale)\s+)?(?:nahi|nahin|nai|nhi)\b/.test(after.join(' '))
-      || (/\bnot(?:\s+the)?$/.test(before.join(' ')) && /^(?:one|wala|guy)\b/.test(after.join(' ')));
+    const saidNotThe = before.at(-1) === 'not' || (before.at(-1) === 'the' && before.at(-2) === 'not');
+    const turnedDown = NO.has(after[0] ?? '') || (WALA.has(after[0] ?? '') && NO.has(after[1] ?? '')) || (saidNotThe && THE_ONE.has(after[0] ?? ''));
     if (run.length > 0 && turnedDown && names.length > 0) run = [];
     if (run.length > 0) {
       const prev = tokens[run[0]!.index - 1];
       // "not karan, neha", "Neha not Karan", "anita nahi, lakshmi ka": a name said with "not" is
       // turned down once another is named (a comma ends what "not" applies to).
       // Hindi's "nahi" follows the name it turns down: in "Sneha nahi Neha" it is Sneha's, not Neha's.
-      const saidNot = /(?:^|\s)not$/.test(before.join(' ')) || (/(?:^|\s)(?:nahi|nahin)$/.test(before.join(' ')) && lastNameEnd !== run[0]!.index - 2);
+      const saidNot = before.at(-1) === 'not' || ((before.at(-1) === 'nahi' || before.at(-1) === 'nahin') && lastNameEnd !== run[0]!.index - 2);
       if ((saidNot && !afterComma.has(run[0]!.index)) || turnedDown) refused.add(names.length);
       lastNameEnd = run.at(-1)!.index;
       // "imran vivek dono ki cl": first names listed and then "both", one person a word.
@@ -535,7 +531,9 @@ function readAfresh(typed: string, today: IsoDate, known: ReadonlySet<string>): 
   // A capital letter alone right after a name is its initial ("Rahul V", "Neha G"); a small one is
   // Hinglish shorthand ("karan k bets") or the "v" of a fixture.
   // "I" is the pronoun ("Mr. O'Brien? I believe…"), never an initial.
-  const initials = new Set((text.match(/(?<![\p{L}'’])\p{Lu}(?![\p{L}])/gu) ?? []).map((c) => c.toLowerCase()).filter((c) => c !== 'i'));
+  const initials = new Set(tokenSpans(text)
+    .filter((t) => t.token.length === 1 && isLetters(t.token) && t.token !== t.token.toLowerCase() && !OWNER_MARKS.has(text[t.start - 1] ?? ''))
+    .map((t) => t.token.toLowerCase()).filter((c) => c !== 'i'));
   // "set Rahul's xyz limit": a possessive closes the name it ends; the words after it are what is
   // the owner's, never more of the name.
   const owners = ownerOccurrences(text);
@@ -567,16 +565,46 @@ function readAfresh(typed: string, today: IsoDate, known: ReadonlySet<string>): 
 
 /** Which occurrences of each word (folded, counted from 0) the text marks as an owner with "'s": "Rahul's", "O'Brien's". */
 function ownerOccurrences(text: string): Map<string, Set<number>> {
+  const spans = tokenSpans(text);
   const seen = new Map<string, number>();
   const owners = new Map<string, Set<number>>();
-  for (const m of text.matchAll(/\p{L}+(?:['’]\p{L}+)*/gu)) {
-    const owned = /['’]s$/i.test(m[0]);
-    const word = fold(owned ? m[0].slice(0, -2) : m[0]);
+  const joined = (k: number) => OWNER_MARKS.has(spans[k]?.token ?? '') && spans[k]!.start === spans[k - 1]!.end && isWord(spans[k + 1]?.token) && spans[k + 1]!.start === spans[k]!.end;
+  for (let k = 0; k < spans.length; k++) {
+    if (!isWord(spans[k]!.token)) continue;
+    // A word and the parts an apostrophe joins to it: "o'brien's" is one word, owned.
+    let end = k;
+    while (joined(end + 1)) end += 2;
+    const owned = end > k && spans[end]!.token.toLowerCase() === 's';
+    const word = fold(text.slice(spans[k]!.start, owned ? spans[end - 1]!.start : spans[end]!.end));
     const nth = seen.get(word) ?? 0;
     seen.set(word, nth + 1);
     if (owned) owners.set(word, (owners.get(word) ?? new Set()).add(nth));
+    k = end;
   }
   return owners;
+}
+
+const OWNER_MARKS: ReadonlySet<string> = new Set(["'", '’']);
+const PREPOSITIONS: ReadonlySet<string> = new Set(['for', 'of', 'with', 'from', 'by', 'to', 'about', 'on']);
+const NO: ReadonlySet<string> = new Set(['nahi', 'nahin', 'nai', 'nhi']);
+const WALA: ReadonlySet<string> = new Set(['wala', 'wali', 'wale', 'vala', 'vali', 'vale']);
+/** "Rahul Sharman, not the Sharma one": what follows the name turned down. */
+const THE_ONE: ReadonlySet<string> = new Set(['one', 'wala', 'guy']);
+
+/**
+ * The words right after a preposition ("balance for kipling"): a word only shaped like an everyday
+ * one is still a name there. "to" before a verb and its object is no cue ("sorry to bother you").
+ */
+function cuedWords(words: readonly string[]): Set<string> {
+  const cued = new Set<string>();
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i + 1];
+    if (!PREPOSITIONS.has(words[i]!) || !isLetters(word)) continue;
+    const object = isLetters(words[i + 2]) ? words[i + 2] : undefined;
+    if (!(words[i] === 'to' && object !== undefined && OBJECT_AFTER_VERB.has(object) && PLAIN_WORDS.has(word))) cued.add(word);
+    i += object === undefined ? 1 : 2;
+  }
+  return cued;
 }
 
 /**
