@@ -418,19 +418,7 @@ function readAfresh(typed: string, today: IsoDate, known: ReadonlySet<string>): 
   // Dates and amounts are read; blank them so their words are not taken for names.
   let scrubbed = folded;
   if (range) scrubbed = scrubbed.replace(fold(range.raw), ' ');
-  // "deepak & irfan" is "deepak and irfan" (a "p & l" was folded to pnl before this).
-  scrubbed = scrubbed.replace(/\s[&+]\s/g, ' and ');
-  // A comma between words ends a name: "Karan, Neha aur Sneha" is three players, not "karan neha".
-  scrubbed = scrubbed.replace(/(?<=\p{L})\s*,\s*(?=\p{L})/gu, ' \u00b6 ');
-  // A line break ends a name too: a pasted list ("• Anita\n• Sneha") is one player a line.
-  scrubbed = scrubbed.replace(/(?<=\p{L})[^\S\n]*\n+[\s\W]*(?=\p{L})/gu, ' \u00b6 ');
-  scrubbed = scrubbed.replace(/[^\p{L}\p{N}\s\u00b6]+/gu, ' ').replace(/\s+/g, ' ');
-  const afterComma = new Set<number>();
-  const tokens: Token[] = [];
-  for (const word of scrubbed.trim().split(' ').filter(Boolean)) {
-    if (word === '\u00b6') afterComma.add(tokens.length);
-    else tokens.push({ word, index: tokens.length });
-  }
+  const { tokens, afterComma } = wordsOfNames(scrubbed);
   const named = namedDespiteEveryday(text);
   const cued = cuedWords(tokensOf(folded));
   const isKnownTeamWord = (w: string) => known.has(w) || TEAM_PARTICLES.has(w) || ((EVERYDAY.has(w) || WORLD.has(w) || (hasEverydayShape(w) && !cued.has(w))) && !named.has(w)) || STOPWORDS.has(w) || PRONOUNS.has(w) || AMOUNT_WORDS.has(w) || startsWithDigit(w) || w.length === 1 && w !== 'v'
@@ -561,6 +549,42 @@ function readAfresh(typed: string, today: IsoDate, known: ReadonlySet<string>): 
     pronounPlayer: [...PRONOUNS].some((p) => words.has(p)) || holds(folded, 'points_at_person'),
     pronounFixture: holds(folded, 'points_at_match'),
   };
+}
+
+const isSpace = (c: string) => c.trim() === '';
+const endsInLetter = (w: string | undefined) => isLetters(w?.at(-1));
+const startsWithLetter = (w: string | undefined) => isLetters(w?.[0]);
+
+/**
+ * The words a name may be made of, in order, and where a list breaks them apart: "deepak & irfan" is
+ * "deepak and irfan" (a "p & l" was folded to pnl before this); a comma between words ends a name
+ * ("Karan, Neha aur Sneha" is three players, not "karan neha"); so does a line break (a pasted list,
+ * "• Anita\n• Sneha", is a player a line). Other marks are no words.
+ */
+function wordsOfNames(text: string): { tokens: Token[]; afterComma: Set<number> } {
+  const spans = tokenSpans(text);
+  const tokens: Token[] = [];
+  const afterComma = new Set<number>();
+  let lastWord = -1;
+  for (let k = 0; k < spans.length; k++) {
+    const { token, start, end } = spans[k]!;
+    if (isWord(token)) {
+      const prev = spans[lastWord];
+      if (prev && endsInLetter(prev.token) && startsWithLetter(token)) {
+        const gap = text.slice(prev.end, start);
+        const firstBreak = [...gap].find((c) => c === '\n' || !isSpace(c));
+        if (firstBreak === '\n') afterComma.add(tokens.length);
+      }
+      tokens.push({ word: token, index: tokens.length });
+      lastWord = k;
+    } else if ((token === '&' || token === '+') && isSpace(text[start - 1] ?? '') && isSpace(text[end] ?? '') && start > 0 && end < text.length) {
+      tokens.push({ word: 'and', index: tokens.length });
+      lastWord = k;
+    } else if (token === ',' && isWord(spans[k - 1]?.token) && endsInLetter(spans[k - 1]!.token) && startsWithLetter(spans[k + 1]?.token) && isWord(spans[k + 1]!.token)) {
+      afterComma.add(tokens.length);
+    }
+  }
+  return { tokens, afterComma };
 }
 
 /** Which occurrences of each word (folded, counted from 0) the text marks as an owner with "'s": "Rahul's", "O'Brien's". */
