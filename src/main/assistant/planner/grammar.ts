@@ -157,19 +157,16 @@ const DO_VERB_TAIL: ReadonlySet<string> = new Set(['dena', 'dene', 'deni', 'lena
  */
 function correctWords(folded: string, original: string, known: ReadonlySet<string>): string {
   const capitalised = new Set((original.match(/\p{Lu}[\p{L}'’]*/gu) ?? []).map(fold));
-  // A short word that something belongs to ("karn ka limit", "ravi's bets") is likely a name, and
-  // a short name is as near to some grammar or domain word ("kaun", "earn") as to its own
-  // spelling: it is corrected only when letters were dropped from the word ("limt ka matlab").
-  const owners = new Set([...folded.matchAll(/(\p{L}{4,5})(?:\s+(?:ka|ke|ki|ko|ne|se|pe|wala|wale|wali)\b|'s\b)/gu)].map((m) => m[1]!));
-  const ownedAnyLength = new Set([...folded.matchAll(/(\p{L}+)(?:\s+(?:ka|ke|ki|ko|ne|se|pe|nu|na|ni|no|wala|wale|wali)\b|'s\b)/gu)].map((m) => m[1]!));
+  const spans = tokenSpans(folded);
+  const ownedAt = (k: number, particles: ReadonlySet<string>) => particles.has(spans[k + 1]?.token ?? '');
   const { targets, memo } = correctionsFor(known);
-  return folded.replace(/\p{L}+/gu, (word, at: number) => {
+  const correct = (word: string, k: number): string => {
     // "kar dena chahiye" (should do it): "dena" after "kar" is the verb's, not money given or owed.
-    if (DO_VERB_TAIL.has(word) && /\bkar\s+$/.test(folded.slice(0, at))) return word;
+    if (DO_VERB_TAIL.has(word) && spans[k - 1]?.token === 'kar') return word;
     const slang = SLANG[word];
     if (slang) return slang;
     // "fullyy", "mostt", "abhii", "takee": a last letter held down is the word without it.
-    const held = /(\p{L})\1$/u.test(word) ? word.slice(0, -1) : null;
+    const held = word.length >= 2 && word.at(-1) === word.at(-2) ? word.slice(0, -1) : null;
     if (held && !isPlainOrKnown(word, known) && isPlainOrKnown(held, known)) return SLANG[held] ?? held;
     // "openbets", "thismnth", "pnltoday": two words of the desk typed as one.
     const apart = capitalised.has(word) ? null : runTogether(word, known);
@@ -181,16 +178,69 @@ function correctWords(folded: string, original: string, known: ReadonlySet<strin
       corrected = correctWord(word, targets);
       if (memo.size < 10_000) memo.set(word, corrected);
     }
-    if (owners.has(word) && !(corrected.length > word.length && within(word, corrected))) return word;
-    // "could you posibly show…", "plese": a common word slipped, unless something belongs to it ("sumit's").
-    if (corrected === word && !ownedAnyLength.has(word)) return COMMON_WORD_SLIPS.get(word) ?? word;
+    // A short word that something belongs to ("karn ka limit") is likely a name, and a short name is
+    // as near to some grammar or domain word ("kaun", "earn") as to its own spelling: it is corrected
+    // only when letters were dropped from the word ("limt ka matlab").
+    if (word.length <= 5 && ownedAt(k, OWNED_BY) && !(corrected.length > word.length && within(word, corrected))) return word;
+    // "could you posibly show…", "plese": a common word slipped, unless something belongs to it ("sumit ka").
+    if (corrected === word && !ownedAt(k, OWNED_BY_ANY)) return COMMON_WORD_SLIPS.get(word) ?? word;
     // A short word one letter off a grammar word ("karn" and "kaun") is as likely a name spelt short:
     // it is that word only when letters were dropped from it ("krna" is karna) or swapped ("kitan").
     if (word.length <= 5 && corrected !== word && (isGrammarWord(corrected) || REGIONAL_WORDS.has(corrected)) && !within(word, corrected)
       && [...word].sort().join('') !== [...corrected].sort().join('')) return word;
     return corrected;
-  });
+  };
+  return rewritten(folded, spans, (t, k) => (isLetters(t) && t.length >= 1 ? correct(t, k) : null));
 }
+
+/** The words after which a word is owned ("karn ka limit"); any length of owner also takes Gujarati's nu/na/ni/no. */
+const OWNED_BY: ReadonlySet<string> = new Set(['ka', 'ke', 'ki', 'ko', 'ne', 'se', 'pe', 'wala', 'wale', 'wali']);
+const OWNED_BY_ANY: ReadonlySet<string> = new Set([...OWNED_BY, 'nu', 'na', 'ni', 'no']);
+
+/** The text with each token the decision names written as that, the rest as typed: one pass over the tokens. */
+function rewritten(text: string, spans: ReadonlyArray<{ token: string; start: number; end: number }>, decide: (token: string, k: number) => string | null): string {
+  let out = '';
+  let at = 0;
+  spans.forEach((t, k) => {
+    const word = decide(t.token, k);
+    if (word === null || word === t.token) return;
+    out += text.slice(at, t.start) + word;
+    at = t.end;
+  });
+  return out + text.slice(at);
+}
+
+/** "karan karan bal bal": a word typed twice in a row is said once. */
+function saidOnce(text: string): string {
+  const spans = tokenSpans(text);
+  let out = '';
+  let at = 0;
+  for (let k = 1; k < spans.length; k++) {
+    const [prev, t] = [spans[k - 1]!, spans[k]!];
+    if (t.token.length >= 2 && isLetters(t.token) && prev.token === t.token && isSpaceBetween(text, prev.end, t.start)) {
+      out += text.slice(at, prev.end);
+      at = t.end;
+    }
+  }
+  return out + text.slice(at);
+}
+
+/** Capitals spelt out one by one, as speech-to-text writes them ("M I versus C S K"): one word. */
+function joinSpelledCapitals(typed: string): string {
+  const spans = tokenSpans(typed);
+  const isCapital = (t: string | undefined) => t !== undefined && t.length === 1 && t >= 'A' && t <= 'Z';
+  const joined = new Set<number>();
+  for (let k = 1; k < spans.length; k++) if (isCapital(spans[k - 1]!.token) && isCapital(spans[k]!.token)) joined.add(k);
+  let out = '';
+  let at = 0;
+  for (const k of joined) {
+    out += typed.slice(at, spans[k - 1]!.end);
+    at = spans[k]!.start;
+  }
+  return out + typed.slice(at);
+}
+
+const isSpaceBetween = (text: string, from: number, to: number) => to > from && text.slice(from, to).trim() === '';
 
 /** Words a run-together pair may be made of besides the desk's own: periods and their pointers. */
 const RUN_TOGETHER_PARTS: ReadonlySet<string> = new Set(['this', 'last', 'next', 'my', 'all', 'top', 'week', 'month', 'today', 'yesterday', 'day', 'days', 'total', 'aaj', 'kal']);
@@ -322,7 +372,9 @@ function withBarePeriods(text: string): string {
  * of, "kar di" did); "ee vaaram", "ya aathvadyat" (this week); Marathi's "te" between two dates (to).
  */
 export const IN_CONTEXT_LEXICON: readonly SynonymEntry[] = checkedSynonyms(inContextEntries);
-const IN_CONTEXT: PhraseTable<SynonymEntry> = phraseTable(IN_CONTEXT_LEXICON.map((e) => [e.phrase, e] as const));
+/** Decided on the words as typed, before slang and slips are read ("15 nov tk" is till, "ka tak" a take). */
+const AS_TYPED: PhraseTable<SynonymEntry> = phraseTable(IN_CONTEXT_LEXICON.filter((e) => e.asTyped).map((e) => [e.phrase, e] as const));
+const IN_CONTEXT: PhraseTable<SynonymEntry> = phraseTable(IN_CONTEXT_LEXICON.filter((e) => !e.asTyped).map((e) => [e.phrase, e] as const));
 
 /** The languages a message is in by words only that language has: a message with none of them keeps its Hindi "te", "hun", "ton", "je". */
 export function languagesOf(folded: string): ReadonlySet<string> {
@@ -384,13 +436,10 @@ function deepFreeze<T>(value: T): T {
 
 function readAfresh(typed: string, today: IsoDate, known: ReadonlySet<string>): Reading {
   // Capitals spelt out one by one, as speech-to-text writes them ("M I versus C S K"): one word.
-  const text = typed.replace(/\b[A-Z](?:\s+[A-Z]\b)+/g, (letters) => letters.replace(/\s+/g, ''));
-  // A word typed twice in a row ("karan karan bal bal") is said once. "15 nov tk" is Hindi's "till", not take.
-  // "karn malhotra ka tak kitna h": "tak" owned by someone is their take ("kal tak" stays till).
-  let corrected = correctWords(unglue(fold(text)).replace(/(?<=\d(?:\s*\p{L}{3,9})?\s*)\btk\b/gu, 'tak').replace(/\b(ka|ki|ke)\s+tak\b(?!\s+(?:ka|ki|ke)\b)/g, '$1 take'), text, known).replace(/\b(\p{L}{2,})(?:\s+\1\b)+/gu, '$1')
-    // Gujarati "1 thi 15 sudhi", "somvar thi aaj sudhi": "thi" opens a range ("from"), Hindi "se".
-    .replace(/\bthi\b(?=.*\btak\b)/g, 'se');
-  corrected = readInContext(IN_CONTEXT, corrected, languagesOf(fold(text)));
+  const text = joinSpelledCapitals(typed);
+  const langs = languagesOf(fold(text));
+  const typedWords = readInContext(AS_TYPED, unglue(fold(text)), langs);
+  const corrected = readInContext(IN_CONTEXT, saidOnce(correctWords(typedWords, text, known)), langs);
   let folded = foldSynonyms(` ${corrected} `);
   const range = findDateRange(corrected, today) ?? findDateRange(withBarePeriods(corrected), today);
   // After "top", "pehle", Hindi counts are counts too ("top das", "pehle paanch bets"); elsewhere

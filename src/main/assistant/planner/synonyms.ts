@@ -34,6 +34,8 @@ const entrySchema = z.strictObject({
   messageIn: lexiconLang.optional(),
   /** Never in a message of this language. */
   messageNotIn: lexiconLang.optional(),
+  /** Decided on the words as typed, before slang and slips are read: "tk" after a date is "tak" (till), not the slang for take. */
+  asTyped: z.literal(true).optional(),
   /** Only right before one of these ("lagai kar do" backs a side; "lagai" alone is the bets). */
   before: phrases.optional(),
   /** How many words on the `before`, `after` or `notAfter` words may stand ("sabse badi 3 bets"): 1 when not said. */
