@@ -40,9 +40,18 @@ const HINDI_COUNT_WORD = `(?:${Object.keys(ANY_COUNT_WORDS).join('|')})`;
  * name search matches as a prefix.
  */
 function unglue(folded: string): string {
-  return folded.replace(/\b(\p{L}{4,})(ka|ki|ke|ko)\b(?!\s+(?:ka|ki|ke|ko|ne|se|pe|nu|da|di|de)\b)/gu, (word, stem: string, of: string) =>
-    (PLAIN_WORDS.has(word) || LEXICON.has(word) || SLANG[word] !== undefined || EVERYDAY.has(word) || STOPWORDS.has(word) || PLAIN_WORDS.has(stem) || LEXICON.has(stem) || /(?:ka|ki|ke|ko)$/.test(stem) ? word : `${stem} ${of}`));
+  const spans = tokenSpans(folded);
+  return rewritten(folded, spans, (word, k) => {
+    const stem = word.slice(0, -2);
+    const of = word.slice(-2);
+    if (word.length < 6 || !isLetters(word) || !GLUED_OF.has(of) || GLUED_OF.has(stem.slice(-2)) || OWNED_NEXT.has(spans[k + 1]?.token ?? '')) return null;
+    const plain = PLAIN_WORDS.has(word) || LEXICON.has(word) || SLANG[word] !== undefined || EVERYDAY.has(word) || STOPWORDS.has(word) || PLAIN_WORDS.has(stem) || LEXICON.has(stem);
+    return plain ? null : `${stem} ${of}`;
+  });
 }
+/** Hindi's "of" as it is typed onto a name, and the words after which the glued form is a word of its own ("karanka ke"). */
+const GLUED_OF: ReadonlySet<string> = new Set(['ka', 'ki', 'ke', 'ko']);
+const OWNED_NEXT: ReadonlySet<string> = new Set(['ka', 'ki', 'ke', 'ko', 'ne', 'se', 'pe', 'nu', 'da', 'di', 'de']);
 
 /** Whether words are two teams and nothing else: "madrid barca", "new zealand india". */
 function isTeamPair(text: string): boolean {
@@ -274,7 +283,7 @@ function correctionsFor(known: ReadonlySet<string>): { targets: readonly string[
   let entry = CORRECTIONS.get(known);
   if (!entry) {
     // Short date words are left out: "marc" or "juli" is more likely a name than a month.
-    const targets = [...[...known].filter((w) => w.length >= 4), ...DATE_WORDS.filter((w) => w.length >= 6)].filter((w) => /^\p{L}+$/u.test(w));
+    const targets = [...[...known].filter((w) => w.length >= 4), ...DATE_WORDS.filter((w) => w.length >= 6)].filter(isLetters);
     entry = { targets, memo: new Map() };
     CORRECTIONS.set(known, entry);
   }
@@ -302,7 +311,8 @@ function correctWord(word: string, targets: readonly string[]): string {
     if (bySkeleton.length === 1) return bySkeleton[0]!;
   }
   // Spelt as said ("commishun", "settelmint"): the written ending, if that makes a known word.
-  const spelt = word.replace(/sh[ua]n$/, 'ssion').replace(/mint$/, 'ment');
+  const ending = SAID_ENDINGS.find(([said]) => word.endsWith(said));
+  const spelt = ending ? word.slice(0, -ending[0].length) + ending[1] : word;
   if (spelt !== word) {
     const said = targets.find((t) => t === spelt || isTypoOf(spelt, t));
     if (said) return said;
@@ -310,6 +320,9 @@ function correctWord(word: string, targets: readonly string[]): string {
   // Else a long everyday or grammar word with one slip ("overal", "seperately") is that word, not a name.
   return word.length >= 6 ? LONG_PLAIN_WORDS.find((t) => Math.abs(t.length - word.length) <= 1 && distance(word, t) === 1) ?? word : word;
 }
+
+/** Endings spelt as said, and as written: "commishun", "settelmint". */
+const SAID_ENDINGS: ReadonlyArray<readonly [string, string]> = [['shun', 'ssion'], ['shan', 'ssion'], ['mint', 'ment']];
 
 /** A word's first letter and its other consonants, doubled letters once: "settlement" → "stlmnt". */
 const skeletonOf = (word: string) => (word[0]! + word.slice(1).replace(/[aeiou]/g, '')).replace(/(.)\1+/g, '$1');
@@ -342,14 +355,14 @@ function within(typed: string, word: string): boolean {
 }
 
 /** Grammar and everyday words of six letters or more: one slip away from one, a word is that word. */
-const LONG_PLAIN_WORDS: readonly string[] = [...new Set([...STOPWORDS, ...EVERYDAY])].filter((w) => w.length >= 6 && /^\p{L}+$/u.test(w));
+const LONG_PLAIN_WORDS: readonly string[] = [...new Set([...STOPWORDS, ...EVERYDAY])].filter((w) => w.length >= 6 && isLetters(w));
 
 /** Letters sorted: two words with the same key may be one swap apart. */
 const swapKey = (word: string) => [...word].sort().join('');
 const SWAP_TARGETS: ReadonlyMap<string, readonly string[]> = (() => {
   const byKey = new Map<string, string[]>();
   for (const w of STOPWORDS) {
-    if (w.length < 4 || !/^\p{L}+$/u.test(w)) continue;
+    if (w.length < 4 || !isLetters(w)) continue;
     byKey.set(swapKey(w), [...(byKey.get(swapKey(w)) ?? []), w]);
   }
   return byKey;
