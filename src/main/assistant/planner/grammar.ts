@@ -368,16 +368,6 @@ const SWAP_TARGETS: ReadonlyMap<string, readonly string[]> = (() => {
   return byKey;
 })();
 
-/**
- * A period said bare, the ledger's way ("pl wk", "comm month", "p&l mtd"), is the current one:
- * "this week", "this month". Only a "week" or "month" with nothing before it that makes it another
- * one (last, next, per, a count…).
- */
-function withBarePeriods(text: string): string {
-  return text
-    .replace(/\b(?:wtd|week\s+to\s+date)\b/g, 'this week').replace(/\b(?:mtd|month\s+to\s+date)\b/g, 'this month')
-    .replace(/(?<!\b(?:this|last|next|previous|prev|past|per|every|a|an|the|one|of|each|which|what|that|same|any|whole|full|entire|whose|pichle|pichhle|pichla|is|iss|agle|us|har|\d+)\s+)\b(week|month)\b(?!\s*(?:ly|s|ago|before|back|se|tak|of|end|ends|start|starts)\b)/g, 'this $1');
-}
 
 /**
  * Words that mean another only beside certain words (lexicon/in-context.json): Punjabi words that
@@ -387,7 +377,9 @@ function withBarePeriods(text: string): string {
 export const IN_CONTEXT_LEXICON: readonly SynonymEntry[] = checkedSynonyms(inContextEntries);
 /** Decided on the words as typed, before slang and slips are read ("15 nov tk" is till, "ka tak" a take). */
 const AS_TYPED: PhraseTable<SynonymEntry> = phraseTable(IN_CONTEXT_LEXICON.filter((e) => e.asTyped).map((e) => [e.phrase, e] as const));
-const IN_CONTEXT: PhraseTable<SynonymEntry> = phraseTable(IN_CONTEXT_LEXICON.filter((e) => !e.asTyped).map((e) => [e.phrase, e] as const));
+const IN_CONTEXT: PhraseTable<SynonymEntry> = phraseTable(IN_CONTEXT_LEXICON.filter((e) => !e.asTyped && !e.barePeriod).map((e) => [e.phrase, e] as const));
+/** Read when nothing else gives a date: a period said bare, the ledger's way ("pl wk", "comm month", "p&l mtd"), is the current one. */
+const BARE_PERIODS: PhraseTable<SynonymEntry> = phraseTable(IN_CONTEXT_LEXICON.filter((e) => e.barePeriod).map((e) => [e.phrase, e] as const));
 
 /** The languages a message is in by words only that language has: a message with none of them keeps its Hindi "te", "hun", "ton", "je". */
 export function languagesOf(folded: string): ReadonlySet<string> {
@@ -454,7 +446,7 @@ function readAfresh(typed: string, today: IsoDate, known: ReadonlySet<string>): 
   const typedWords = readInContext(AS_TYPED, unglue(fold(text)), langs);
   const corrected = readInContext(IN_CONTEXT, saidOnce(correctWords(typedWords, text, known)), langs);
   let folded = foldSynonyms(` ${corrected} `);
-  const range = findDateRange(corrected, today) ?? findDateRange(withBarePeriods(corrected), today);
+  const range = findDateRange(corrected, today) ?? findDateRange(readInContext(BARE_PERIODS, corrected, langs), today);
   // After "top", "pehle", Hindi counts are counts too ("top das", "pehle paanch bets"); elsewhere
   // only words that are nothing else ("ravi das bets" is Ravi Das's).
   const countMatch = new RegExp(String.raw`\b(?:top|pehle|pahle)\s+(${HINDI_COUNT_WORD})\b(?!\s*(?:days?|weeks?|months?|din|hafte|mahine))`).exec(folded)

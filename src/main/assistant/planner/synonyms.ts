@@ -15,7 +15,8 @@ import entries from './lexicon/synonyms.json' with { type: 'json' };
 /**
  * Words a phrase may stand beside: folded words, or a kind of word — "#number" (a word that starts
  * with a digit; before a phrase, one that ends with one or with an ordinal: "10th"), "#letter" (a
- * word whose letter touches the phrase), "#amount" (a number word: "paanch", "lakh").
+ * word whose letter touches the phrase), "#digits" (a number and nothing else: "15"), "#amount" (a
+ * number word: "paanch", "lakh").
  */
 const phrases = z.array(z.string().min(1).max(60)).min(1);
 
@@ -36,6 +37,8 @@ const entrySchema = z.strictObject({
   messageNotIn: lexiconLang.optional(),
   /** Decided on the words as typed, before slang and slips are read: "tk" after a date is "tak" (till), not the slang for take. */
   asTyped: z.literal(true).optional(),
+  /** Read only when the text names no date otherwise: a period said bare, the ledger's way ("pl wk", "comm month"), is the current one. */
+  barePeriod: z.literal(true).optional(),
   /** Only right before one of these ("lagai kar do" backs a side; "lagai" alone is the bets). */
   before: phrases.optional(),
   /** How many words on the `before`, `after` or `notAfter` words may stand ("sabse badi 3 bets"): 1 when not said. */
@@ -78,6 +81,7 @@ function isItem(word: string | undefined, item: string, side: 'after' | 'before'
   if (word === undefined) return false;
   if (item === '#amount') return AMOUNT_WORDS.has(word) && isLetters(word) && word.length >= 2;
   if (item === '#number') return side === 'after' ? startsWithDigit(word) : startsWithDigit(word.slice(-1)) || (ORDINALS.has(word.slice(-2)) && startsWithDigit(word.slice(-3)));
+  if (item === '#digits') return word.length > 0 && [...word].every((c) => startsWithDigit(c));
   if (item === '#letter') return isWord(word) && isLetters(side === 'after' ? word[0] : word.at(-1));
   return word === item;
 }
