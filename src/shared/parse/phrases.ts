@@ -22,6 +22,7 @@ export interface PhraseMatch<T> {
 
 const TOKEN = /[\p{L}\p{N}]+|[^\s\p{L}\p{N}]/gu;
 const WORD = /^[\p{L}\p{N}]+$/u;
+const LETTERS = /^\p{L}+$/u;
 
 /** The one tokenizer of folded text: runs of letters and digits, and each other mark alone ("o/s" → o, /, s), with where each stands [start, end). */
 export function tokenSpans(text: string): Array<{ token: string; start: number; end: number }> {
@@ -33,6 +34,12 @@ export const tokensOf = (text: string): string[] => text.match(TOKEN) ?? [];
 
 /** Whether a token is a word, not a mark. */
 export const isWord = (t: string | undefined): t is string => t !== undefined && WORD.test(t);
+
+/** Whether a token is letters only: a word, no number. */
+export const isLetters = (t: string | undefined): t is string => t !== undefined && LETTERS.test(t);
+
+/** Whether a token starts with a digit ("10k", "1st"): a number, or a word glued to one. */
+export const startsWithDigit = (t: string): boolean => t.length > 0 && t[0]! >= '0' && t[0]! <= '9';
 
 /** A phrase's words, however it was spaced. */
 export const wordsOf = (phrase: string): string[] => phrase.split(' ').filter(Boolean);

@@ -7,7 +7,7 @@
  * line of data, never a pattern in code.
  */
 import { z } from 'zod';
-import { type PhraseMatch, type PhraseTable, isWord, matchPhrases, phraseTable, tokenSpans, tokensOf } from '../../../shared/parse/phrases.js';
+import { type PhraseMatch, type PhraseTable, isLetters, isWord, matchPhrases, phraseTable, tokenSpans, tokensOf } from '../../../shared/parse/phrases.js';
 
 export { isWord, tokenSpans };
 import refusalEntries from './lexicon/refusals.json' with { type: 'json' };
@@ -21,10 +21,17 @@ const CONCEPT = /^[a-z_]+(?::[a-z_]+)?$/;
 /** A lexicon entry's phrase: folded words one space apart, so no pattern syntax can hide in one. */
 export const lexiconPhrase = z.string().min(1).max(60).regex(PHRASE, 'a phrase is folded words, one space apart');
 
+/** The languages agents type in, Roman script: English, Hindi, Marathi, Tamil, Telugu, Kannada, Gujarati, Punjabi, Bengali, Gulf Arabic. */
+export const lexiconLang = z.enum(['en', 'hi', 'mr', 'ta', 'te', 'kn', 'gu', 'pa', 'bn', 'ar']);
+
 /** An entry of a lexicon whose concepts `concept` checks: a phrase, what it stands for, its language, an example request. */
 export function conceptEntry<C extends z.ZodType>(concept: C) {
-  return z.strictObject({ phrase: lexiconPhrase, concept, lang: z.enum(['en', 'hi', 'mr', 'ta', 'te', 'kn']), example: z.string().min(1).max(200) });
+  return z.strictObject({ phrase: lexiconPhrase, concept, lang: lexiconLang, example: z.string().min(1).max(200) });
 }
+
+/** A list of plain words of one language: words that only need to be known, standing for nothing else. */
+export const wordGroup = z.strictObject({ lang: lexiconLang, words: z.array(lexiconPhrase).min(1) });
+export type WordGroup = z.infer<typeof wordGroup>;
 
 export const entrySchema = conceptEntry(z.string().regex(CONCEPT));
 export type SpeechEntry = z.infer<typeof entrySchema>;
@@ -104,7 +111,6 @@ export interface Said {
   readonly found: Map<string, PhraseMatch<string>[]>;
 }
 
-const LETTERS = /^\p{L}+$/u;
 const DIGIT = /\p{N}/u;
 
 /** The folded text's tokens: runs of letters and digits, and each other mark alone. */
@@ -137,7 +143,7 @@ export function occurrences(text: string | Said, concept: string): readonly Phra
   const table = TABLES.get(concept);
   if (table) found = matchPhrases(table, s.tokens);
   else {
-    const fits = concept === 'word' ? (t: string) => LETTERS.test(t)
+    const fits = concept === 'word' ? isLetters
       : concept === 'any' ? isWord
         : concept === 'number' ? (t: string) => isWord(t) && DIGIT.test(t)
           : concept === '?' ? (t: string) => t === '?' : null;

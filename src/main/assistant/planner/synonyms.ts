@@ -7,9 +7,17 @@
  * reads them, longest first; a new wording is a new entry, never a pattern in code.
  */
 import { z } from 'zod';
-import { type PhraseTable, matchPhrases, phraseTable, tokenSpans, tokensOf } from '../../../shared/parse/phrases.js';
+import { AMOUNT_WORDS } from '../../../shared/parse/amount.js';
+import { lexiconLang } from './lexicon.js';
+import { type PhraseTable, isLetters, isWord, matchPhrases, startsWithDigit, phraseTable, tokenSpans, tokensOf } from '../../../shared/parse/phrases.js';
 import entries from './lexicon/synonyms.json' with { type: 'json' };
 
+/**
+ * Words a phrase may stand beside: folded words, or a kind of word — "#number" (a word that starts
+ * with a digit; before a phrase, one that ends with one or with an ordinal: "10th"), "#letter" (a
+ * word whose letter touches the phrase), "#digits" (a number and nothing else: "15"), "#amount" (a
+ * number word: "paanch", "lakh").
+ */
 const phrases = z.array(z.string().min(1).max(60)).min(1);
 
 const entrySchema = z.strictObject({
@@ -17,11 +25,23 @@ const entrySchema = z.strictObject({
   phrase: z.string().min(1).max(80),
   /** What the phrase is read as; empty when it only drops out ("for betting" says why, asks nothing). */
   means: z.string().max(60),
-  lang: z.enum(['en', 'hi']),
+  lang: lexiconLang,
   example: z.string().min(1).max(200),
+  /** Only as the message's first word ("je india jitt gaya": Punjabi's "if"). */
+  first: z.literal(true).optional(),
+  /** Only as its last word, marks after it aside ("pnl ta dao": Bengali's "give"). */
+  last: z.literal(true).optional(),
+  /** Only in a message of this language, by its other words ("sneha te anita": Punjabi's "and"). */
+  messageIn: lexiconLang.optional(),
+  /** Never in a message of this language. */
+  messageNotIn: lexiconLang.optional(),
+  /** Decided on the words as typed, before slang and slips are read: "tk" after a date is "tak" (till), not the slang for take. */
+  asTyped: z.literal(true).optional(),
+  /** Read only when the text names no date otherwise: a period said bare, the ledger's way ("pl wk", "comm month"), is the current one. */
+  barePeriod: z.literal(true).optional(),
   /** Only right before one of these ("lagai kar do" backs a side; "lagai" alone is the bets). */
   before: phrases.optional(),
-  /** How many words on the `before` or `notAfter` words may stand ("sabse badi 3 bets"): 1 when not said. */
+  /** How many words on the `before`, `after` or `notAfter` words may stand ("sabse badi 3 bets"): 1 when not said. */
   within: z.number().int().min(1).max(3).optional(),
   /** Never right before one of these ("my cut" is the commission, "cut kar do" an order). */
   notBefore: phrases.optional(),
@@ -55,12 +75,23 @@ export const SYNONYM_LEXICON: readonly SynonymEntry[] = checkedSynonyms(entries)
 
 const TABLE: PhraseTable<SynonymEntry> = phraseTable(SYNONYM_LEXICON.map((e) => [e.phrase, e] as const));
 
+const ORDINALS: ReadonlySet<string> = new Set(['st', 'nd', 'rd', 'th']);
+/** Whether a word is the item, a word or a kind of word, on that side of the phrase (its first letter touches a phrase before it). */
+function isItem(word: string | undefined, item: string, side: 'after' | 'before'): boolean {
+  if (word === undefined) return false;
+  if (item === '#amount') return AMOUNT_WORDS.has(word) && isLetters(word) && word.length >= 2;
+  if (item === '#number') return side === 'after' ? startsWithDigit(word) : startsWithDigit(word.slice(-1)) || (ORDINALS.has(word.slice(-2)) && startsWithDigit(word.slice(-3)));
+  if (item === '#digits') return word.length > 0 && [...word].every((c) => startsWithDigit(c));
+  if (item === '#letter') return isWord(word) && isLetters(side === 'after' ? word[0] : word.at(-1));
+  return word === item;
+}
 const startsAt = (words: readonly string[], at: number, phrase: string): boolean =>
-  phrase.split(' ').every((w, k) => words[at + k] === w);
+  phrase.split(' ').every((w, k) => isItem(words[at + k], w, 'after'));
 const endsAt = (words: readonly string[], at: number, phrase: string): boolean => {
   const ws = phrase.split(' ');
-  return at - ws.length >= 0 && startsAt(words, at - ws.length, phrase);
+  return at - ws.length >= 0 && ws.every((w, k) => isItem(words[at - ws.length + k], w, 'before'));
 };
+const CLOSING_MARKS: ReadonlySet<string> = new Set(['?', '.', '!']);
 /** Whether one of `list` stands wholly inside words [from, to). */
 const anyWithin = (words: readonly string[], from: number, to: number, list: readonly string[]): boolean =>
   list.some((p) => {
@@ -69,7 +100,11 @@ const anyWithin = (words: readonly string[], from: number, to: number, list: rea
     return false;
   });
 
-function fits(e: SynonymEntry, words: readonly string[], from: number, to: number): boolean {
+function fits(e: SynonymEntry, words: readonly string[], from: number, to: number, langs: ReadonlySet<string> = NO_LANGS): boolean {
+  if (e.first && from !== 0) return false;
+  if (e.last && !words.slice(to).every((w) => CLOSING_MARKS.has(w))) return false;
+  if (e.messageIn && !langs.has(e.messageIn)) return false;
+  if (e.messageNotIn && langs.has(e.messageNotIn)) return false;
   if (e.before) {
     const reach = e.within ?? 1;
     let found = false;
@@ -77,13 +112,33 @@ function fits(e: SynonymEntry, words: readonly string[], from: number, to: numbe
     if (!found) return false;
   }
   if (e.notBefore?.some((p) => startsAt(words, to, p))) return false;
-  if (e.after && !e.after.some((p) => endsAt(words, from, p))) return false;
+  if (e.after && ![...Array(e.within ?? 1).keys()].some((k) => e.after!.some((p) => endsAt(words, from - k, p)))) return false;
   if (e.notAfter?.some((p) => [...Array(e.within ?? 1).keys()].some((k) => endsAt(words, from - k, p)))) return false;
   if (e.withAnyBefore && !anyWithin(words, 0, from, e.withAnyBefore)) return false;
   if (e.withAnyAfter && !anyWithin(words, to, words.length, e.withAnyAfter)) return false;
   if (e.withoutAnyBefore && anyWithin(words, 0, from, e.withoutAnyBefore)) return false;
   if (e.withoutAnyAfter && anyWithin(words, to, words.length, e.withoutAnyAfter)) return false;
   return true;
+}
+
+const NO_LANGS: ReadonlySet<string> = new Set();
+
+/**
+ * A word that means another only beside certain words, as lexicon/in-context.json has it ("ee
+ * vaaram" is this week, "sneha di cmsn" her commission, "1 November te 10 November" a range): each
+ * word of the text decided once, on the words around it as typed, never on what an earlier
+ * decision wrote. `langs` are the languages the message is in by its other words.
+ */
+export function readInContext(table: PhraseTable<SynonymEntry>, text: string, langs: ReadonlySet<string>): string {
+  const spans = tokenSpans(text);
+  const words = spans.map((s) => s.token);
+  let out = '';
+  let at = 0;
+  for (const m of matchPhrases(table, words, (e, from, to) => fits(e, words, from, to, langs))) {
+    out += `${text.slice(at, spans[m.from]!.start)}${m.values[0]!.means}`;
+    at = spans[m.to - 1]!.end;
+  }
+  return out + text.slice(at);
 }
 
 /**
