@@ -20,7 +20,7 @@ import { planningOf } from '../planner/intents/index.js';
 
 /** What the message asks of rows, read once; its names as the planner reads them tell "under Arjun" whom it means. */
 export function rowAskOf(input: Pick<PlannerInput, 'text' | 'today'>): RowAsk {
-  return readRowAsk(input.text, read(input.text, input.today, KNOWN_WORDS).names);
+  return readRowAsk(input.text, read(input.text, input.today, KNOWN_WORDS).names, input.today);
 }
 
 const moduleOf = (tool: string): ToolModule | undefined => (isToolName(tool) ? (TOOLS[tool] as ToolModule) : undefined);
