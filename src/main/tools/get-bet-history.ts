@@ -21,6 +21,7 @@ export default defineTool({
     backend: {
       where: ['stake', 'odds', 'potentialWin', 'exposure', 'pnl'], order: { field: 'sort', columns: ['stake', 'odds', 'pnl'] },
       underAgent: true, matched: 'summary.count', totals: { stake: 'summary.stake' }, pageMax: PAGE_SIZE_MAX.bets,
+      grouped: { by: api.BET_GROUPS, list: 'groups', columns: { stake: 'stake' } },
     },
   },
   say(d, args) {

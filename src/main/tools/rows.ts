@@ -60,5 +60,10 @@ export interface RowsDeclaration {
     totals?: Partial<Record<ColumnConcept, string>>;
     /** The most rows one call may return (the input's `limit` maximum). */
     pageMax: number;
+    /**
+     * Groupings the backend adds up over every matched row when the input's `groupBy` names one:
+     * the output list of groups (each with `key`, `name` and `count`) and the column concepts each group sums, by field.
+     */
+    grouped?: { by: readonly GroupKey[]; list: string; columns: Partial<Record<ColumnConcept, string>> };
   };
 }
