@@ -95,10 +95,11 @@ export function answerRows(a: AppliedAsk, output: unknown, rows: RowsDeclaration
   const say = (text: string) => ({ text: `${text}${cant}`, caption, figures });
 
   if (a.groupBy !== null) {
-    const filters = { rows: '', when, under: `${under}${owing}`, filters: withFilters, group: WORDS.groups[a.groupBy.by][0] };
+    const said = { when, under: `${under}${owing}`, filters: withFilters, group: WORDS.groups[a.groupBy.by][0] };
     const added = a.groupBy.backend ? backendGroups(a, output, rows) : null;
-    if (!added && !whole) return say(fill(WORDS.groups.incomplete, { ...filters, read: String(list.length), rows: count(matched, noun) }));
+    if (!added && !whole) return say(fill(WORDS.groups.incomplete, { ...said, read: String(list.length), rows: count(matched, noun) }));
     const groups = ranked(a, added ?? groupsOf(a, list, scope.timezone ?? 'UTC', valueOf));
+    if (groups.length === 0) return say(`No ${nounOf(a, rows, 0)}${under}${owing}${when}${withFilters}.`);
     const counted = a.aggregate === 'count';
     const shown = groups.slice(0, NAMED_IN_LIST).map((g) => {
       figures.push(String(g.rows));
@@ -110,7 +111,7 @@ export function answerRows(a: AppliedAsk, output: unknown, rows: RowsDeclaration
     const more = groups.length - shown.length;
     const [one, many] = WORDS.groups[a.groupBy.by];
     const text = fill(WORDS.groups.sentence, {
-      ...filters, rows: capital(rows.noun[1]), count: count(groups.length, groups.length === 1 ? one : many),
+      ...said, rows: capital(nounOf(a, rows, 2)), count: count(groups.length, groups.length === 1 ? one : many),
       list: `${shown.join('; ')}${more > 0 ? `; and ${more} more` : ''}`,
     });
     return { ...say(text), caption: groupCaption(a, rows, groups, caption) };
