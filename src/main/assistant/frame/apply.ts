@@ -69,8 +69,10 @@ export function applyRowAsk(call: PlannedCall, ask: RowAsk, module: ToolModule):
   // One player's own row answers no superlative, count or total; one player's bets still do.
   if (rows.row === 'account' && args.player !== undefined) return null;
 
-  const group = ask.groupBy !== null ? rows.groups?.[ask.groupBy] : undefined;
-  const groupBy = ask.groupBy !== null && group ? { by: ask.groupBy, field: group, backend: false } : null;
+  // An account's row is one player's already: "avg commission per player" is the average of the rows.
+  const asked = ask.groupBy === 'player' && rows.row === 'account' ? null : ask.groupBy;
+  const group = asked !== null ? rows.groups?.[asked] : undefined;
+  const groupBy = asked !== null && group ? { by: asked, field: group, backend: false } : null;
   // A grouping alone that these rows cannot hold leaves the read as planned.
   if (ask.groupBy !== null && !groupBy && !asksBesidesGroups(ask)) return null;
   const column = ask.measure !== null && rows.columns[ask.measure] !== undefined ? ask.measure : rows.measure;
@@ -121,7 +123,7 @@ export function applyRowAsk(call: PlannedCall, ask: RowAsk, module: ToolModule):
   else if (backend && args.limit === undefined) args.limit = ordered && ask.limit !== null && ask.aggregate === null ? (ask.limit === 1 ? SUPERLATIVE_ROWS : ask.limit) : backend.pageMax;
   const applied: AppliedAsk = {
     tool: call.tool, column, extreme: ask.extreme, limit: ask.limit, aggregate: ask.aggregate, filters, direction: ask.direction,
-    role: ask.role, underAgent, unsupported, ordered, groupBy, cannotGroup: groupBy === null ? ask.groupBy : null,
+    role: ask.role, underAgent, unsupported, ordered, groupBy, cannotGroup: groupBy === null ? asked : null,
   };
   return { call: { tool: call.tool, args }, applied };
 }

@@ -94,8 +94,9 @@ function withOperators(decision: Decision, ask: RowAsk, input: PlannerInput, pre
   const unanswerable = decision.action === 'tools' && !writes && questionOnly && !decision.calls.some((c) => planningOf(c.tool)?.follows?.metric);
   const none: Omit<Framed, 'comparison'> = { decision: unanswerable ? { ...decision, confidence: Math.min(decision.confidence, 0.8) } : decision, asks: [], frame: null };
   // One read replaced by one read: a message that also asks something else keeps its plan.
-  // "stake per player" read as the players' PnL: the column named is grouped where it is kept.
-  const regroups = ask.groupBy !== null && ask.measure !== null;
+  // "stake per player" read as the players' PnL: the column named is grouped where it is kept. A
+  // read without rows (a report "bets by match") is what was asked for, never replaced.
+  const regroups = ask.groupBy !== null && ask.measure !== null && decision.calls.every((c) => moduleOf(c.tool)?.rows !== undefined);
   if (writes || decision.calls.length > 1 || (decision.action !== 'tools' && !questionOnly) || (decision.action === 'tools' && !ofAccounts && !regroups)) return none;
   const home = homeOf(ask);
   const homePlanning = home ? planningOf(home.name) : undefined;

@@ -1,11 +1,12 @@
 /** Group-by and two compared periods read from the words (lexicon/rows.json), and a grouped answer that never adds up a page. */
 import { describe, expect, it } from 'vitest';
 import { answerRows } from '../../../../src/main/assistant/frame/answer.js';
-import type { AppliedAsk } from '../../../../src/main/assistant/frame/apply.js';
+import { type AppliedAsk, applyRowAsk } from '../../../../src/main/assistant/frame/apply.js';
 import { comparedPeriods, readRowAsk } from '../../../../src/main/assistant/frame/row-ask.js';
 import { RulePlanner } from '../../../../src/main/assistant/planner/rule-planner.js';
 import { EMPTY_CONTEXT } from '../../../../src/main/assistant/planner/types.js';
 import getBetHistory from '../../../../src/main/tools/get-bet-history.js';
+import getCommission from '../../../../src/main/tools/get-commission.js';
 import type { IsoDate } from '../../../../src/shared/dates.js';
 
 const TODAY = '2026-11-20' as IsoDate;
@@ -51,6 +52,24 @@ describe('two periods compared', () => {
       { tool: 'agent.getCommission', args: { player: 'arjun mehta', from: '2026-11-01', to: '2026-11-20' } },
       { tool: 'agent.getCommission', args: { player: 'arjun mehta', from: '2026-10-01', to: '2026-10-31' } },
     ]);
+  });
+});
+
+describe('a grouping laid on a read', () => {
+  it('asks the backend to add bets up per match, over every matched bet', () => {
+    const applied = applyRowAsk({ tool: getBetHistory.name, args: {} }, readRowAsk('bets per match today', [], TODAY), getBetHistory);
+    expect(applied?.call.args.groupBy).toBe('fixture');
+    expect(applied?.applied.groupBy?.backend).toBe(true);
+  });
+
+  it('reads "per player" on rows that are players already as the rows themselves', () => {
+    const applied = applyRowAsk({ tool: getCommission.name, args: {} }, readRowAsk('avg commission per player last month', [], TODAY), getCommission);
+    expect(applied?.applied).toMatchObject({ aggregate: 'avg', groupBy: null, cannotGroup: null });
+  });
+
+  it('says a grouping the rows do not hold, and leaves a read that asks nothing else as planned', () => {
+    expect(applyRowAsk({ tool: getCommission.name, args: {} }, readRowAsk('total commission per match', [], TODAY), getCommission)?.applied.cannotGroup).toBe('fixture');
+    expect(applyRowAsk({ tool: getCommission.name, args: {} }, readRowAsk('commission per match', [], TODAY), getCommission)).toBeNull();
   });
 });
 
