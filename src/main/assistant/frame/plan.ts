@@ -86,12 +86,13 @@ function withOperators(decision: Decision, ask: RowAsk, input: PlannerInput, pre
   // was no read; a read the planner chose stands unless the question counts, totals or filters
   // accounts, which no read without rows can ("how many accounts do I owe", "players I owe more
   // than 5k", planned as the upline's balance).
-  const questionOnly = ask.aggregate !== null || ask.extreme !== null || ask.groupBy !== null;
+  const ranksOrTotals = ask.aggregate !== null || ask.extreme !== null;
+  const questionOnly = ranksOrTotals || ask.groupBy !== null;
   const ofAccounts = (ask.aggregate !== null || ask.filters.length > 0) && (ask.direction !== null || ask.role !== null || ask.underAgent !== null);
   // A superlative, count or total that no planned read can carry, and that no ranking read answers by
   // itself ("sabse risky market kaunsa hai" planned as the live exposure), is answered by a guess:
   // below the fast path, so a key sends it to Claude.
-  const unanswerable = decision.action === 'tools' && !writes && questionOnly && !decision.calls.some((c) => planningOf(c.tool)?.follows?.metric);
+  const unanswerable = decision.action === 'tools' && !writes && ranksOrTotals && !decision.calls.some((c) => planningOf(c.tool)?.follows?.metric);
   const none: Omit<Framed, 'comparison'> = { decision: unanswerable ? { ...decision, confidence: Math.min(decision.confidence, 0.8) } : decision, asks: [], frame: null };
   // One read replaced by one read: a message that also asks something else keeps its plan.
   // "stake per player" read as the players' PnL: the column named is grouped where it is kept. A
