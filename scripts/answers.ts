@@ -40,7 +40,8 @@ export const answerCaseSchema = z.object({
     says: z.object({
       names: z.array(z.string()).optional(),
       money: z.array(z.string()).optional(),
-      count: z.string().optional(),
+      /** A column, or several (both periods of a comparison and their difference). */
+      count: z.union([z.string(), z.array(z.string())]).optional(),
       rows: z.number().int().positive().optional(),
     }),
   }),
@@ -77,8 +78,8 @@ export function missing(sentence: string, rows: ReadonlyArray<Record<string, unk
       if (!sentence.includes(shown)) gaps.push(`money ${shown}`);
     }
   }
-  if (says.count !== undefined) {
-    const n = String(Number(rows[0]?.[says.count]));
+  for (const column of typeof says.count === 'string' ? [says.count] : says.count ?? []) {
+    const n = String(Number(rows[0]?.[column]));
     if (!new RegExp(`(^|[^\\d,.])${n}([^\\d,]|\\.(\\s|$)|$)`).test(sentence)) gaps.push(`count ${n}`);
   }
   return gaps;

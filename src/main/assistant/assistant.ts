@@ -44,8 +44,8 @@ import { type CachedRead, type ReadCache, WRITE_UNREACHABLE_TEXT, cachedSentence
 import { type GateOutcome, type PendingPick, gate, isEntityId } from './policy/gate.js';
 import { oneLine } from '../../shared/text.js';
 import { namesHeld, namesRead } from './policy/names-first.js';
-import type { AppliedAsk } from './frame/apply.js';
-import { answerRows } from './frame/answer.js';
+import type { AppliedAsk, AppliedComparison } from './frame/apply.js';
+import { answerComparison, answerRows } from './frame/answer.js';
 import { type RowFrame, rowAskOf, withRowAsk } from './frame/plan.js';
 import { type ConversationContext, EMPTY_CONTEXT, type KnownEntity, type PlannedCall, type Planner } from './planner/types.js';
 
@@ -79,6 +79,8 @@ export interface TurnRecord {
   fallback: string | null;
   /** What the question asked of each read's rows (a superlative, a count, thresholds…): its answer states it. */
   rowAsks: AppliedAsk[];
+  /** Two periods the answer sets side by side. */
+  rowComparison?: AppliedComparison | null;
 }
 
 export interface TurnLimiter {
@@ -223,7 +225,7 @@ export class Assistant implements ChatService {
     const conversation = this.conversation(user.id);
     const record: TurnRecord = {
       requestId, userId: user.id, planner: '', intent: '', outcome: 'failed', calls: [], clarify: null, picker: null,
-      envelopes: [], flaggedFigures: [], notes: [], timingsMs: { plan: 0, gate: 0, tools: 0, total: 0 }, epochMs: { start: epochNow(), card: null }, usage: null, fallback: null, rowAsks: [],
+      envelopes: [], flaggedFigures: [], notes: [], timingsMs: { plan: 0, gate: 0, tools: 0, total: 0 }, epochMs: { start: epochNow(), card: null }, usage: null, fallback: null, rowAsks: [], rowComparison: null,
     };
     const stop = new AbortController();
     const onTransportAbort = () => stop.abort();
@@ -435,6 +437,7 @@ export class Assistant implements ChatService {
     const decision = named.whole(framed.decision);
     const asks = framed.asks;
     record.rowAsks = asks;
+    record.rowComparison = framed.comparison;
     record.timingsMs.plan = round(this.clock() - t0);
     return { decision, today, readAs: named.text };
   }
@@ -544,6 +547,15 @@ export class Assistant implements ChatService {
     const computed: string[] = [];
     /** The one account or match an answer named ("who owes me the most"): "him" next. */
     let named: NonNullable<ReturnType<typeof answerRows>['named']> | null = null;
+    // "pnl this week vs last week": both figures and the difference first, then each period's own answer.
+    const compared = record.rowComparison ?? null;
+    const comparedRows = compared && this.options.registry.get(compared.tool)?.rows;
+    const comparison = compared && comparedRows
+      ? answerComparison(compared, results.map((r) => ({ tool: r.tool, args: r.args, data: r.envelope.ok ? r.envelope.data : null })), comparedRows) : null;
+    if (comparison) {
+      sentences.push(comparison.text);
+      computed.push(...comparison.figures);
+    }
     for (const { tool, args, envelope } of results) {
       if (envelope.ok && this.options.registry.get(tool)?.isDestructive) {
         const proposal = this.proposals.propose(tool, args, envelope.data as ToolPreview, ctx.user);
@@ -556,7 +568,7 @@ export class Assistant implements ChatService {
       if (asked && rows && envelope.ok) {
         // The question's own answer first, in words; the card shows the rows and says how they were read.
         const period = periodOf(envelope.data, args);
-        const answer = answerRows(asked, envelope.data, rows, { agentName: outcome.action === 'tools' ? outcome.agent?.name ?? null : null, period });
+        const answer = answerRows(asked, envelope.data, rows, { agentName: outcome.action === 'tools' ? outcome.agent?.name ?? null : null, period, timezone: ctx.user.timezone });
         if (envelope.ui) cards.push(answer.caption ? { ...envelope.ui, caption: answer.caption } : envelope.ui);
         sentences.push(answer.text);
         computed.push(...answer.figures);

@@ -17,9 +17,11 @@ export default defineTool({
   rows: {
     row: 'bet', list: 'bets', name: 'playerName', id: 'playerId', noun: ['bet', 'bets'], measure: 'stake', plain: ['odds'],
     columns: { stake: 'stake', odds: 'odds', potentialWin: 'potentialWin', exposure: 'liability', pnl: 'result' },
+    groups: { fixture: { key: 'fixtureId', name: 'fixtureName' }, player: { key: 'playerId', name: 'playerName' }, day: { key: 'placedAt' } },
     backend: {
       where: ['stake', 'odds', 'potentialWin', 'exposure', 'pnl'], order: { field: 'sort', columns: ['stake', 'odds', 'pnl'] },
       underAgent: true, matched: 'summary.count', totals: { stake: 'summary.stake' }, pageMax: PAGE_SIZE_MAX.bets,
+      grouped: { by: api.BET_GROUPS, list: 'groups', columns: { stake: 'stake' } },
     },
   },
   say(d, args) {

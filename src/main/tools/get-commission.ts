@@ -16,6 +16,7 @@ export default defineTool({
   rows: {
     row: 'account', list: 'rows', name: 'name', id: 'playerId', noun: ['player', 'players'], measure: 'commission',
     columns: { commission: 'commission' },
+    groups: { agent: { key: 'agentName' } },
     backend: {
       where: ['commission'], order: { field: 'orderBy', columns: ['commission'] },
       underAgent: true, matched: 'matched', totals: { commission: 'total' }, pageMax: PAGE_SIZE_MAX.rows,

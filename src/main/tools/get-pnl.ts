@@ -18,6 +18,7 @@ export default defineTool({
   rows: {
     row: 'account', list: 'rows', name: 'name', id: 'playerId', noun: ['player', 'players'], measure: 'pnl', plain: ['bets'],
     columns: { pnl: 'pnl', commission: 'commission', bets: 'bets' },
+    groups: { agent: { key: 'agentName' } },
     backend: {
       where: ['pnl', 'commission', 'bets'], order: { field: 'orderBy', columns: ['pnl', 'commission', 'bets'] },
       underAgent: true, matched: 'matched', totals: { pnl: 'total.pnl', commission: 'total.commission', bets: 'total.bets' }, pageMax: PAGE_SIZE_MAX.rows,

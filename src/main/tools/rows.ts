@@ -10,6 +10,18 @@
 export const COLUMN_CONCEPTS = ['take', 'creditLimit', 'available', 'pnl', 'commission', 'stake', 'exposure', 'bets', 'odds', 'potentialWin', 'amount'] as const;
 export type ColumnConcept = (typeof COLUMN_CONCEPTS)[number];
 
+/** What rows may be grouped by: their match, their player's sub-agent, their player, their day. */
+export const GROUP_KEYS = ['fixture', 'agent', 'player', 'day'] as const;
+export type GroupKey = (typeof GROUP_KEYS)[number];
+
+/** A grouping a tool's rows hold: the row field whose value is the group, and the field naming it. */
+export interface GroupField {
+  /** The field the rows are grouped on; for `day`, an instant read as a day in the user's timezone. */
+  key: string;
+  /** The field naming the group; absent when the key is its own name (a day, an agent's name). */
+  name?: string;
+}
+
 export interface RowsDeclaration {
   /** The output field that holds the rows ("rows", "bets", "fixtures"). */
   list: string;
@@ -24,6 +36,8 @@ export interface RowsDeclaration {
   columns: Partial<Record<ColumnConcept, string>>;
   /** The column a superlative or a total is about when the words name none. */
   measure: ColumnConcept;
+  /** The groupings the rows can answer ("bets per match"), each by its fields. */
+  groups?: Partial<Record<GroupKey, GroupField>>;
   /** Columns whose figures are counts or odds, not money. */
   plain?: readonly ColumnConcept[];
   /**
@@ -46,5 +60,10 @@ export interface RowsDeclaration {
     totals?: Partial<Record<ColumnConcept, string>>;
     /** The most rows one call may return (the input's `limit` maximum). */
     pageMax: number;
+    /**
+     * Groupings the backend adds up over every matched row when the input's `groupBy` names one:
+     * the output list of groups (each with `key`, `name` and `count`) and the column concepts each group sums, by field.
+     */
+    grouped?: { by: readonly GroupKey[]; list: string; columns: Partial<Record<ColumnConcept, string>> };
   };
 }

@@ -147,10 +147,23 @@ export async function betFixtures(deps: ServiceDeps, caller: Caller, input: BetF
   return rows.map((r) => ({ fixtureId: r.id, fixtureName: r.name, startsAt: iso(r.starts_at) }));
 }
 
+/** Every bet the filter keeps, counted and its stake summed per match, player or day placed (the caller's day). */
+async function betGroups(deps: ServiceDeps, caller: Caller, by: 'fixture' | 'player' | 'day', filter: SQL) {
+  const [key, name] = by === 'fixture' ? [sql`f.id::text`, sql`f.name`] : by === 'player' ? [sql`a.id::text`, sql`a.display_name`]
+    : [sql`to_char(b.placed_at at time zone ${caller.timezone}, 'YYYY-MM-DD')`, sql`to_char(b.placed_at at time zone ${caller.timezone}, 'YYYY-MM-DD')`];
+  const rows = await queryRows<{ key: string; name: string; count: string | number; stake: string | null }>(deps.db, sql`
+    select ${key} as key, ${name} as name, count(*) as count, sum(b.stake) as stake
+    from bets b join accounts a on a.id = b.player_id join markets m on m.id = b.market_id
+      join fixtures f on f.id = m.fixture_id join outcomes o on o.id = b.outcome_id
+    where ${filter}
+    group by 1, 2 order by 1`);
+  return rows.map((r) => ({ key: r.key, name: r.name, count: Number(r.count), stake: paisaFromSql(r.stake) }));
+}
+
 export async function getBetHistory(deps: ServiceDeps, caller: Caller, input: {
   playerId?: string | undefined; fixtureId?: string | undefined; status?: Array<'open' | 'settled' | 'void'> | undefined;
   from?: string | undefined; to?: string | undefined; limit: number; cursor?: string | undefined;
-  sort?: BetSort | undefined;
+  sort?: BetSort | undefined; groupBy?: 'fixture' | 'player' | 'day' | undefined;
 } & BetRowFilters) {
   if (input.playerId) await accountInScope(deps, caller, input.playerId);
   const agent = await agentInScope(deps, caller, input.underAgentId);
@@ -190,9 +203,11 @@ export async function getBetHistory(deps: ServiceDeps, caller: Caller, input: {
       sum(b.result) filter (where b.status = 'settled') as settled_result
     from bets b join accounts a on a.id = b.player_id ${joins}
     where ${filter}`);
+  const groups = input.groupBy ? await betGroups(deps, caller, input.groupBy, filter) : undefined;
   const pageRows = rows.slice(0, input.limit);
   const last = pageRows[pageRows.length - 1];
   return {
+    ...(groups && { groups }),
     bets: pageRows.map((r) => {
       const terms = { side: r.side, stake: paisaFromSql(r.stake), odds: r.odds };
       return {

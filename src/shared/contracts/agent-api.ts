@@ -224,6 +224,8 @@ export const betRow = z.object({
  * newest first.
  */
 export const betSort = z.strictObject({ by: z.enum(BET_SORT_KEYS), dir: z.enum(BET_SORT_DIRECTIONS) });
+/** What bets may be added up by: their match, their player, the day they were placed (in the caller's timezone). */
+export const BET_GROUPS = ['fixture', 'player', 'day'] as const;
 export const getBetHistoryInput = z.strictObject({
   playerId: id.optional(), fixtureId: id.optional(), status: z.array(betStatus).min(1).max(3).optional(),
   ...dateRange, limit: pageSize(PAGE_SIZE_MAX.bets, 50), cursor: cursor.optional(),
@@ -235,9 +237,13 @@ export const getBetHistoryInput = z.strictObject({
   side: z.enum(['back', 'lay']).optional(),
   /** The bets of the players anywhere under that agent. */
   ...underAgentId,
+  /** Also add every bet the filters keep (all pages) up by this, into `groups`. */
+  groupBy: z.enum(BET_GROUPS).optional(),
 });
 export const getBetHistoryOutput = z.object({
   bets: z.array(betRow),
+  /** With `groupBy`: every kept bet counted and its stake summed per group; `key` is the id, or the day as YYYY-MM-DD. */
+  groups: z.array(z.object({ key: z.string(), name: z.string(), count: z.number().int(), stake: paisa })).optional(),
   /** Over every bet the filters keep (all pages), the search and `where` included. */
   summary: z.object({ count: z.number().int(), stake: paisa, openLiability: paisa, settledResult: paisa }),
   nextCursor: z.string().nullable(),

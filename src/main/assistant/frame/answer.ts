@@ -8,12 +8,13 @@
  * and order it was read with.
  */
 import { z } from 'zod';
+import { localDate } from '../../../shared/dates.js';
 import { formatDay } from '../../../shared/format.js';
 import { mulDivRound } from '../../../shared/money.js';
-import { COLUMN_CONCEPTS, type ColumnConcept, type RowsDeclaration } from '../../tools/rows.js';
+import { COLUMN_CONCEPTS, type ColumnConcept, GROUP_KEYS, type RowsDeclaration } from '../../tools/rows.js';
 import { money, name } from '../../../shared/sentences.js';
-import { type AppliedAsk, numberAt, rowsOf } from './apply.js';
-import type { Comparison } from './row-ask.js';
+import { type AppliedAsk, type AppliedComparison, numberAt, rowsOf } from './apply.js';
+import type { Comparison, Period } from './row-ask.js';
 import answers from './lexicon/answers.json' with { type: 'json' };
 
 export interface RowAnswer {
@@ -32,6 +33,8 @@ interface Scope {
   agentName: string | null;
   /** The period the rows are of, when they have one. */
   period: { from: string; to: string } | null;
+  /** The user's timezone: the day a bet was placed in, for rows grouped by day. */
+  timezone?: string;
 }
 
 type Row = Record<string, unknown>;
@@ -51,6 +54,15 @@ const WORDS = z.strictObject({
   negative: z.record(columns, z.string().min(1).optional()),
   /** Several rows level at the top (or the bottom): each named, with the figure they share. */
   level: ends,
+  /** A group in words (singular, plural), and the sentences of a grouped answer. */
+  groups: z.strictObject({
+    ...Object.fromEntries(GROUP_KEYS.map((g) => [g, z.tuple([z.string().min(1), z.string().min(1)])])) as Record<(typeof GROUP_KEYS)[number], z.ZodTuple<[z.ZodString, z.ZodString]>>,
+    sentence: z.string().min(1), cannot: z.string().min(1), incomplete: z.string().min(1),
+  }),
+  /** Two periods side by side, and the difference in words by its sign. */
+  compare: z.strictObject({
+    sentence: z.string().min(1), higher: z.string().min(1), lower: z.string().min(1), more: z.string().min(1), fewer: z.string().min(1), same: z.string().min(1),
+  }),
 }).parse(answers);
 const DEFAULT_TOP = WORDS.superlatives.default!;
 const LABEL = WORDS.labels;
@@ -78,9 +90,32 @@ export function answerRows(a: AppliedAsk, output: unknown, rows: RowsDeclaration
   const owing = a.direction === 'owes_you' ? ' that owe you' : a.direction === 'you_owe' ? ' that you owe' : '';
   const caption = captionOf(a, rows, filterWords, ordered);
   const figures: string[] = [];
-  const cant = a.unsupported.length > 0 ? ` I can't filter ${rows.noun[1]} by ${a.unsupported.join(' or ')}; this is without it.` : '';
+  const cant = `${a.unsupported.length > 0 ? ` I can't filter ${rows.noun[1]} by ${a.unsupported.join(' or ')}; this is without it.` : ''}${
+    a.cannotGroup !== null ? ` ${fill(WORDS.groups.cannot, { rows: rows.noun[1], group: WORDS.groups[a.cannotGroup][0] })}` : ''}`;
   const say = (text: string) => ({ text: `${text}${cant}`, caption, figures });
 
+  if (a.groupBy !== null) {
+    const said = { when, under: `${under}${owing}`, filters: withFilters, group: WORDS.groups[a.groupBy.by][0] };
+    const added = a.groupBy.backend ? backendGroups(a, output, rows) : null;
+    if (!added && !whole) return say(fill(WORDS.groups.incomplete, { ...said, read: String(list.length), rows: count(matched, noun) }));
+    const groups = ranked(a, added ?? groupsOf(a, list, scope.timezone ?? 'UTC', valueOf));
+    if (groups.length === 0) return say(`No ${nounOf(a, rows, 0)}${under}${owing}${when}${withFilters}.`);
+    const counted = a.aggregate === 'count';
+    const shown = groups.slice(0, NAMED_IN_LIST).map((g) => {
+      figures.push(String(g.rows));
+      if (counted) return `${g.name} ${count(g.rows, nounOf(a, rows, g.rows))}`;
+      figures.push(bare(a.column, g.total, plain));
+      const sum = WORDS.signed[a.column] ? valueWords(a.column, g.total, plain) : `${LABEL[a.column]} ${figure(a.column, g.total, plain)}`;
+      return `${g.name} ${count(g.rows, nounOf(a, rows, g.rows))}, ${sum}`;
+    });
+    const more = groups.length - shown.length;
+    const [one, many] = WORDS.groups[a.groupBy.by];
+    const text = fill(WORDS.groups.sentence, {
+      ...said, rows: capital(nounOf(a, rows, 2)), count: count(groups.length, groups.length === 1 ? one : many),
+      list: `${shown.join('; ')}${more > 0 ? `; and ${more} more` : ''}`,
+    });
+    return { ...say(text), caption: groupCaption(a, rows, groups, caption) };
+  }
   if (a.aggregate === 'count') {
     if (a.underAgent !== null && a.filters.length === 0 && a.direction === null) return say(`${name(scope.agentName ?? a.underAgent)} has ${count(matched, noun)}${when}.`);
     const head = `${count(matched, noun)}${under}${owing}${when}${withFilters}`;
@@ -122,6 +157,95 @@ export function answerRows(a: AppliedAsk, output: unknown, rows: RowsDeclaration
     return say(`${side} ${n} by ${LABEL[a.column]}${under}${owing}${when}${withFilters}: ${shown.join(', ')}.`);
   }
   return say(`${capital(`${count(matched, noun)}${under}${owing}${when}${withFilters}`)}${listed(list, matched, rows, a.column, plain)}.`);
+}
+
+interface Group {
+  name: string;
+  rows: number;
+  /** The column's sum over the group's rows, in paisa (or the plain count). */
+  total: number;
+}
+
+/** The groups as the backend added them up over every matched row, or null when the result has none. */
+function backendGroups(a: AppliedAsk, output: unknown, rows: RowsDeclaration): Group[] | null {
+  const grouped = rows.backend?.grouped;
+  const list = (output as Record<string, unknown> | null)?.[grouped?.list ?? ''];
+  if (!grouped || !Array.isArray(list)) return null;
+  const field = grouped.columns[a.column];
+  return (list as Row[]).map((g) => ({
+    name: a.groupBy!.by === 'day' ? formatDay(String(g.key)) : name(String(g.name)),
+    rows: typeof g.count === 'number' ? g.count : 0,
+    total: field !== undefined && typeof g[field] === 'number' ? (g[field] as number) : 0,
+  }));
+}
+
+/** The largest group first (by rows for a count, else by the column's total; the smallest first when asked), ties by name. */
+function ranked(a: AppliedAsk, groups: Group[]): Group[] {
+  const measure = (g: Group) => (a.aggregate === 'count' ? g.rows : g.total);
+  const sign = a.extreme === 'min' ? 1 : -1;
+  return [...groups].sort((x, y) => sign * (measure(x) - measure(y)) || x.name.localeCompare(y.name));
+}
+
+/** A complete result's rows added up group by group; days read in the user's timezone. */
+function groupsOf(a: AppliedAsk, list: Row[], timezone: string, valueOf: (r: Row) => number): Group[] {
+  const { by, field } = a.groupBy!;
+  const groups = new Map<string, Group>();
+  for (const r of list) {
+    const raw = r[field.key];
+    if (raw === null || raw === undefined) continue;
+    const key = by === 'day' ? localDate(new Date(String(raw)), timezone) : String(raw);
+    const named = by === 'day' ? formatDay(key) : name(String(field.name ? r[field.name] ?? key : key));
+    const group = groups.get(key) ?? { name: named, rows: 0, total: 0 };
+    group.rows += 1;
+    group.total += valueOf(r);
+    groups.set(key, group);
+  }
+  return [...groups.values()];
+}
+
+/** The card's caption for grouped rows: what they are grouped by, and each group's figure, as long as a caption holds. */
+function groupCaption(a: AppliedAsk, rows: RowsDeclaration, groups: readonly Group[], before: string): string {
+  const plain = new Set(rows.plain ?? []);
+  const head = `${capital(rows.noun[1])} grouped by ${WORDS.groups[a.groupBy!.by][0]}${before ? ` (${before})` : ''}: `;
+  let caption = head;
+  for (const [i, g] of groups.entries()) {
+    const part = `${i > 0 ? '; ' : ''}${g.name} ${g.rows}${a.aggregate === 'count' ? '' : ` · ${bare(a.column, g.total, plain)}`}`;
+    if (caption.length + part.length > CAPTION_MAX - 12) return `${caption}; ${groups.length - i} more`;
+    caption += part;
+  }
+  return caption;
+}
+
+/** A card caption's limit (cards' `caption` in the contracts). */
+const CAPTION_MAX = 300;
+
+/**
+ * Two periods side by side ("pnl this week vs last week"): each period's figure as the backend
+ * counted or totalled it over every matched row, and the difference with its sign in words. Null
+ * when a period's read failed or holds no such figure.
+ */
+export function answerComparison(c: AppliedComparison, results: ReadonlyArray<{ tool: string; args: Record<string, unknown>; data: unknown }>, rows: RowsDeclaration): RowAnswer | null {
+  const backend = rows.backend;
+  if (!backend) return null;
+  const path = c.column === null ? backend.matched : backend.totals?.[c.column];
+  if (path === undefined) return null;
+  const figureOf = (p: Period) => {
+    const result = results.find((r) => r.tool === c.tool && r.args.from === p.from && r.args.to === p.to && r.data !== null);
+    return result ? numberAt(result.data, path) : null;
+  };
+  const [first, second] = c.periods.map(figureOf);
+  if (first === null || second === null || first === undefined || second === undefined) return null;
+  const plain = new Set(rows.plain ?? []);
+  const difference = first - second;
+  const counted = c.column === null;
+  const shown = (value: number) => (counted ? String(value) : c.column !== null && WORDS.signed[c.column] ? valueWords(c.column, value, plain) : figure(c.column!, value, plain));
+  const amount = counted ? String(Math.abs(difference)) : figure(c.column!, Math.abs(difference), plain);
+  const words = difference === 0 ? WORDS.compare.same : fill(difference > 0 ? (counted ? WORDS.compare.more : WORDS.compare.higher) : counted ? WORDS.compare.fewer : WORDS.compare.lower, { amount });
+  const text = fill(WORDS.compare.sentence, {
+    subject: capital(counted ? rows.noun[1] : LABEL[c.column!]), first: periodWords(c.periods[0]), second: periodWords(c.periods[1]),
+    a: shown(first), b: shown(second), difference: words,
+  });
+  return { text, caption: '', figures: [counted ? String(Math.abs(difference)) : bare(c.column!, Math.abs(difference), plain)] };
 }
 
 /** The total of the column over every matched row: the backend's total, or the rows' own sum when the result is whole. */

@@ -5,9 +5,9 @@
  * result. What the tool cannot run is said, never dropped: the answer names it.
  */
 import type { ToolModule } from '../../tools/define.js';
-import type { ColumnConcept, RowsDeclaration } from '../../tools/rows.js';
+import type { ColumnConcept, GroupField, GroupKey, RowsDeclaration } from '../../tools/rows.js';
 import type { PlannedCall } from '../planner/types.js';
-import type { Comparison, RowAsk } from './row-ask.js';
+import type { Comparison, Period, RowAsk } from './row-ask.js';
 
 /** What the answer states, with each column as the tool's rows name it. */
 export interface AppliedAsk {
@@ -26,6 +26,24 @@ export interface AppliedAsk {
   unsupported: readonly string[];
   /** The rows come back ordered (by the backend, or sorted in main over a complete result). */
   ordered: boolean;
+  /**
+   * "per match": the groups the answer adds the rows up by, over every row; `backend` when the
+   * backend adds them up (its `groups` list), else main does over a complete result. Null when none is asked.
+   */
+  groupBy: { by: GroupKey; field: GroupField; backend: boolean } | null;
+  /** A grouping asked that these rows do not hold ("bets per sub-agent"): the answer says so. */
+  cannotGroup: GroupKey | null;
+}
+
+/**
+ * Two periods compared ("pnl this week vs last week"): the read planned once per period, and the
+ * figure of each the answer sets side by side: the backend's count or total over every matched row.
+ */
+export interface AppliedComparison {
+  tool: string;
+  /** The column totalled; null: the rows are counted. */
+  column: ColumnConcept | null;
+  periods: readonly [Period, Period];
 }
 
 /** Rows read for a superlative: the one it names, and those behind it on the card. */
@@ -51,6 +69,12 @@ export function applyRowAsk(call: PlannedCall, ask: RowAsk, module: ToolModule):
   // One player's own row answers no superlative, count or total; one player's bets still do.
   if (rows.row === 'account' && args.player !== undefined) return null;
 
+  // An account's row is one player's already: "avg commission per player" is the average of the rows.
+  const asked = ask.groupBy === 'player' && rows.row === 'account' ? null : ask.groupBy;
+  const group = asked !== null ? rows.groups?.[asked] : undefined;
+  const groupBy = asked !== null && group ? { by: asked, field: group, backend: false } : null;
+  // A grouping alone that these rows cannot hold leaves the read as planned.
+  if (ask.groupBy !== null && !groupBy && !asksBesidesGroups(ask)) return null;
   const column = ask.measure !== null && rows.columns[ask.measure] !== undefined ? ask.measure : rows.measure;
   const field = rows.columns[column]!;
   const unsupported: string[] = [];
@@ -73,7 +97,8 @@ export function applyRowAsk(call: PlannedCall, ask: RowAsk, module: ToolModule):
   // An order or a row count the planner read from the words itself stands ("10 most recent bets"):
   // the frame answers from it when it is the same ranking, and otherwise leaves the read as planned.
   const planned = backend ? (args[backend.order.field] as { by?: unknown; dir?: unknown } | undefined) : undefined;
-  if (ask.extreme !== null) {
+  // Groups are ranked in main over every row, never the rows themselves.
+  if (ask.extreme !== null && groupBy === null) {
     const dir = ask.extreme === 'max' ? 'desc' : 'asc';
     if (!backend) ordered = true;
     else if (planned) {
@@ -86,12 +111,46 @@ export function applyRowAsk(call: PlannedCall, ask: RowAsk, module: ToolModule):
   }
   // A ranking needs only its first rows (a superlative a few more, to see a tie and show the runners-up);
   // anything else is answered from every row there is.
-  if (backend && args.limit === undefined) args.limit = ordered && ask.limit !== null && ask.aggregate === null ? (ask.limit === 1 ? SUPERLATIVE_ROWS : ask.limit) : backend.pageMax;
+  if (backend && groupBy !== null) {
+    args.limit = backend.pageMax;
+    // The backend adds up every matched row when it sums what is asked: never a page.
+    const grouped = backend.grouped;
+    if (grouped?.by.includes(groupBy.by) && (ask.aggregate === 'count' || grouped.columns[column] !== undefined)) {
+      args.groupBy = groupBy.by;
+      groupBy.backend = true;
+    }
+  }
+  else if (backend && args.limit === undefined) args.limit = ordered && ask.limit !== null && ask.aggregate === null ? (ask.limit === 1 ? SUPERLATIVE_ROWS : ask.limit) : backend.pageMax;
   const applied: AppliedAsk = {
     tool: call.tool, column, extreme: ask.extreme, limit: ask.limit, aggregate: ask.aggregate, filters, direction: ask.direction,
-    role: ask.role, underAgent, unsupported, ordered,
+    role: ask.role, underAgent, unsupported, ordered, groupBy, cannotGroup: groupBy === null ? asked : null,
   };
   return { call: { tool: call.tool, args }, applied };
+}
+
+/** Whether the question asks something of the rows besides its grouping. */
+function asksBesidesGroups(ask: RowAsk): boolean {
+  return ask.extreme !== null || ask.aggregate !== null || ask.filters.length > 0 || (ask.direction !== null && ask.role !== null);
+}
+
+/**
+ * What a comparison of two periods sets side by side, when the plan reads the same rows once for
+ * each period (rule-planner's periodsCompared) and the backend counts or totals them over every
+ * matched row; null otherwise.
+ */
+export function comparisonOf(calls: readonly PlannedCall[], ask: RowAsk, moduleOf: (tool: string) => ToolModule | undefined): AppliedComparison | null {
+  if (ask.periods === null) return null;
+  const [first, second] = ask.periods;
+  const of = (c: PlannedCall, p: Period) => c.args.from === p.from && c.args.to === p.to;
+  for (const call of calls.filter((c) => of(c, first))) {
+    const backend = moduleOf(call.tool)?.rows?.backend;
+    const rows = moduleOf(call.tool)?.rows;
+    if (!rows || !backend || !calls.some((c) => c.tool === call.tool && of(c, second))) continue;
+    if (ask.aggregate === 'count') return { tool: call.tool, column: null, periods: ask.periods };
+    const asked = ask.measure !== null && backend.totals?.[ask.measure] !== undefined ? ask.measure : rows.measure;
+    if (backend.totals?.[asked] !== undefined) return { tool: call.tool, column: asked, periods: ask.periods };
+  }
+  return null;
 }
 
 const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();

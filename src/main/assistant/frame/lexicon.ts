@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { findAmounts } from '../../../shared/parse/amount.js';
 import { type PhraseTable, matchPhrases, phraseTable, wordsOf } from '../../../shared/parse/phrases.js';
-import { COLUMN_CONCEPTS } from '../../tools/rows.js';
+import { COLUMN_CONCEPTS, GROUP_KEYS } from '../../tools/rows.js';
 import { fold } from '../planner/grammar.js';
 import entries from './lexicon/rows.json' with { type: 'json' };
 
@@ -22,6 +22,10 @@ export const CONCEPTS = [
   'filler',
   /** The name of a limit ("min stake", "max win"): its "min" and "max" are no superlative. */
   'limit_name',
+  /** "per match", "day wise", "har agent": the rows' figures asked group by group. */
+  ...GROUP_KEYS.map((g) => `group:${g}` as const),
+  /** "vs", "ke muqable" between two periods; "se compare" after the second. */
+  'versus', 'versus_after',
 ] as const;
 export type Concept = (typeof CONCEPTS)[number];
 

@@ -13,14 +13,14 @@ import { read } from '../planner/grammar.js';
 import { KNOWN_WORDS } from '../planner/rule-planner.js';
 import { Slots } from '../planner/slots.js';
 import type { PlannedCall, PlannerInput } from '../planner/types.js';
-import { type AppliedAsk, applyRowAsk } from './apply.js';
+import { type AppliedAsk, type AppliedComparison, applyRowAsk, comparisonOf } from './apply.js';
 import { ROW_WORDS, tokenize, typedCapitalised } from './lexicon.js';
 import { type RowAsk, readRowAsk } from './row-ask.js';
 import { planningOf } from '../planner/intents/index.js';
 
 /** What the message asks of rows, read once; its names as the planner reads them tell "under Arjun" whom it means. */
 export function rowAskOf(input: Pick<PlannerInput, 'text' | 'today'>): RowAsk {
-  return readRowAsk(input.text, read(input.text, input.today, KNOWN_WORDS).names);
+  return readRowAsk(input.text, read(input.text, input.today, KNOWN_WORDS).names, input.today);
 }
 
 const moduleOf = (tool: string): ToolModule | undefined => (isToolName(tool) ? (TOOLS[tool] as ToolModule) : undefined);
@@ -36,6 +36,8 @@ export interface Framed {
   asks: AppliedAsk[];
   /** The frame this turn asked, for the next turn to edit; null when it asked nothing of rows. */
   frame: RowFrame | null;
+  /** Two periods the answer sets side by side, when the plan reads the same rows for each. */
+  comparison: AppliedComparison | null;
 }
 
 /**
@@ -45,6 +47,11 @@ export interface Framed {
  * edits it: the same read, with the operators it says changed.
  */
 export function withRowAsk(decision: Decision, ask: RowAsk, input: PlannerInput, previous: RowFrame | null = null): Framed {
+  const framed = withOperators(decision, ask, input, previous);
+  return { ...framed, comparison: framed.decision.action === 'tools' ? comparisonOf(framed.decision.calls, ask, moduleOf) : null };
+}
+
+function withOperators(decision: Decision, ask: RowAsk, input: PlannerInput, previous: RowFrame | null): Omit<Framed, 'comparison'> {
   if (!ask.asks) return { decision, asks: [], frame: null };
   // A change planned, or a change the planner is asking a detail of ("What amount?"), is never turned
   // into a read; unless the words average, count or total, which no order does ("average stake on ind v aus").
@@ -79,15 +86,19 @@ export function withRowAsk(decision: Decision, ask: RowAsk, input: PlannerInput,
   // was no read; a read the planner chose stands unless the question counts, totals or filters
   // accounts, which no read without rows can ("how many accounts do I owe", "players I owe more
   // than 5k", planned as the upline's balance).
-  const questionOnly = ask.aggregate !== null || ask.extreme !== null;
+  const ranksOrTotals = ask.aggregate !== null || ask.extreme !== null;
+  const questionOnly = ranksOrTotals || ask.groupBy !== null;
   const ofAccounts = (ask.aggregate !== null || ask.filters.length > 0) && (ask.direction !== null || ask.role !== null || ask.underAgent !== null);
   // A superlative, count or total that no planned read can carry, and that no ranking read answers by
   // itself ("sabse risky market kaunsa hai" planned as the live exposure), is answered by a guess:
   // below the fast path, so a key sends it to Claude.
-  const unanswerable = decision.action === 'tools' && !writes && questionOnly && !decision.calls.some((c) => planningOf(c.tool)?.follows?.metric);
-  const none: Framed = { decision: unanswerable ? { ...decision, confidence: Math.min(decision.confidence, 0.8) } : decision, asks: [], frame: null };
+  const unanswerable = decision.action === 'tools' && !writes && ranksOrTotals && !decision.calls.some((c) => planningOf(c.tool)?.follows?.metric);
+  const none: Omit<Framed, 'comparison'> = { decision: unanswerable ? { ...decision, confidence: Math.min(decision.confidence, 0.8) } : decision, asks: [], frame: null };
   // One read replaced by one read: a message that also asks something else keeps its plan.
-  if (writes || decision.calls.length > 1 || (decision.action !== 'tools' && !questionOnly) || (decision.action === 'tools' && !ofAccounts)) return none;
+  // "stake per player" read as the players' PnL: the column named is grouped where it is kept. A
+  // read without rows (a report "bets by match") is what was asked for, never replaced.
+  const regroups = ask.groupBy !== null && ask.measure !== null && decision.calls.every((c) => moduleOf(c.tool)?.rows !== undefined);
+  if (writes || decision.calls.length > 1 || (decision.action !== 'tools' && !questionOnly) || (decision.action === 'tools' && !ofAccounts && !regroups)) return none;
   const home = homeOf(ask);
   const homePlanning = home ? planningOf(home.name) : undefined;
   if (!home || !homePlanning) return none;
@@ -125,25 +136,30 @@ function editFrame(before: RowAsk, now: RowAsk): RowAsk {
     filters: now.filters.length > 0 ? now.filters : before.filters,
     direction: now.direction ?? before.direction,
     role: now.role ?? before.role,
+    groupBy: now.groupBy ?? before.groupBy,
     asks: true,
   });
 }
 
 /**
- * A "player" the planner took from words that are all words of the question ("avg", "jinka",
- * "sabse"): no name at all, so no one to look up, and the question is about every row.
+ * A "player" or a match the planner took from words that are all words of the question ("avg",
+ * "jinka", "sabse", the "har" of "har match"): no name at all, so nothing to look up, and the
+ * question is about every row.
  */
 function withoutQuestionWords(call: PlannedCall, typed: string): PlannedCall {
-  const player = call.args.player;
-  if (typeof player !== 'string') return call;
-  const words = tokenize(player);
-  if (words.length === 0 || !words.every((w) => ROW_WORDS.has(w.word))) return call;
   // Typed with a capital ("show Max's bets"), a word is a name: the planner's own rule for names.
   const capitalised = tokenize(typed).filter((t) => typedCapitalised(typed, t)).map((t) => t.word);
-  if (words.some((w) => capitalised.includes(w.word))) return call;
-  const { player: _questionWords, ...args } = call.args;
-  return { tool: call.tool, args };
+  const questionWords = (value: unknown) => {
+    if (typeof value !== 'string') return false;
+    const words = tokenize(value);
+    return words.length > 0 && words.every((w) => ROW_WORDS.has(w.word)) && !words.some((w) => capitalised.includes(w.word));
+  };
+  const args = Object.fromEntries(Object.entries(call.args).filter(([k, v]) => !(NAMED_ARGS.includes(k) && questionWords(v))));
+  return Object.keys(args).length === Object.keys(call.args).length ? call : { tool: call.tool, args };
 }
+
+/** The planner-form arguments that hold a name as typed. */
+const NAMED_ARGS: readonly string[] = ['player', 'fixture'];
 
 /** The read whose rows a question is about: the one whose own measure it names, else the accounts for a question about accounts. */
 function homeOf(ask: RowAsk): ToolModule | undefined {

@@ -6,7 +6,10 @@
  * module only arranges what the matcher found. Tools then say which of it their rows can answer
  * (apply.ts), and the answer's first sentence states it (answer.ts).
  */
-import { COLUMN_CONCEPTS, type ColumnConcept } from '../../tools/rows.js';
+import type { IsoDate } from '../../../shared/dates.js';
+import { findDateRange } from '../../../shared/parse/dates.js';
+import { COLUMN_CONCEPTS, type ColumnConcept, GROUP_KEYS, type GroupKey } from '../../tools/rows.js';
+import { fold } from '../planner/grammar.js';
 import { type Concept, type ConceptMatch, type WordToken, matchConcepts, tokenize, typedCapitalised, wordsOf } from './lexicon.js';
 
 export type Comparison = 'gt' | 'gte' | 'lt' | 'lte';
@@ -36,12 +39,23 @@ export interface RowAsk {
   role: 'player' | 'agent' | null;
   /** "under Arjun", "Arjun ke neeche": the sub-agent whose accounts are meant, as typed. */
   underAgent: string | null;
+  /** "per match", "day wise": the rows' figures asked group by group. */
+  groupBy: GroupKey | null;
+  /** "this week vs last week": the same read for each of two periods, the first as said first. */
+  periods: readonly [Period, Period] | null;
   /** Something to answer from the rows: without it the frame leaves a plan as it is. */
   asks: boolean;
 }
 
+/** Whole days, both ends included. */
+export interface Period {
+  from: IsoDate;
+  to: IsoDate;
+}
+
 const NO_ASK: RowAsk = Object.freeze({
-  measure: null, extreme: null, limit: null, aggregate: null, filters: Object.freeze([]), direction: null, role: null, underAgent: null, asks: false,
+  measure: null, extreme: null, limit: null, aggregate: null, filters: Object.freeze([]), direction: null, role: null, underAgent: null,
+  groupBy: null, periods: null, asks: false,
 });
 
 const COLUMN_OF = new Map<Concept, ColumnConcept>(COLUMN_CONCEPTS.map((c) => [`col:${c}` as Concept, c]));
@@ -64,8 +78,9 @@ export const MAX_TOP = 20;
 /**
  * The rows part of the frame for a message. `names`: the runs of words the planner reads as
  * names, so "under Arjun" can say whom it means; never a number or a word of the lexicon.
+ * `today`: the day periods are read against; without it no two periods are compared.
  */
-export function readRowAsk(text: string, names: ReadonlyArray<{ text: string }> = []): RowAsk {
+export function readRowAsk(text: string, names: ReadonlyArray<{ text: string }> = [], today: IsoDate | null = null): RowAsk {
   // A word of a name typed with a capital ("show Max's bets") is the name, never an operator.
   const nameWords = new Set(names.flatMap((n) => wordsOf(n.text)));
   const typed = tokenize(text);
@@ -135,10 +150,47 @@ export function readRowAsk(text: string, names: ReadonlyArray<{ text: string }> 
   const order = has('desc') ? 'max' : has('asc') ? 'min' : null;
   if (extreme === null && order !== null) extreme = order;
 
+  const groupBy = GROUP_KEYS.find((g) => has(`group:${g}`)) ?? null;
+  const periods = today === null ? null : periodsIn(text, typed, matches, today);
+
   // "who is under Arjun" alone asks for the tree, not for anything of its rows.
-  const asks = extreme !== null || aggregate !== null || filters.length > 0 || (direction !== null && role !== null);
-  if (!asks) return NO_ASK;
-  return Object.freeze({ measure, extreme, limit, aggregate, filters: Object.freeze(filters), direction, role, underAgent, asks });
+  const asks = extreme !== null || aggregate !== null || filters.length > 0 || (direction !== null && role !== null) || groupBy !== null;
+  if (!asks && periods === null) return NO_ASK;
+  return Object.freeze({ measure, extreme, limit, aggregate, filters: Object.freeze(filters), direction, role, underAgent, groupBy, periods, asks });
+}
+
+/**
+ * The two periods a message compares, in the order said: each side of a joiner ("this week vs
+ * last week", "is hafte ke muqable pichle hafte"), or, for a joiner said after both ("is hafte ka
+ * pnl pichle hafte se compare karo"), the period just before it and the one before that. Null
+ * unless both are periods and they differ.
+ */
+export function comparedPeriods(text: string, today: IsoDate): readonly [Period, Period] | null {
+  const tokens = tokenize(text);
+  return periodsIn(text, tokens, matchConcepts(tokens), today);
+}
+
+function periodsIn(text: string, tokens: readonly WordToken[], matches: readonly ConceptMatch[], today: IsoDate): readonly [Period, Period] | null {
+  // The date reader reads a run of the message's own words, as typed.
+  const periodOf = (from: number, to: number): Period | null => {
+    if (from >= to) return null;
+    const found = findDateRange(fold(text.slice(tokens[from]!.start, tokens[to - 1]!.end)), today);
+    return found && { from: found.from, to: found.to };
+  };
+  for (const m of matches) {
+    let pair: [Period | null, Period | null] = [null, null];
+    if (m.concepts.includes('versus')) pair = [periodOf(0, m.from), periodOf(m.to, tokens.length)];
+    else if (m.concepts.includes('versus_after')) {
+      // The shortest run of words before the joiner that is a period is the second one.
+      for (let k = m.from - 1; k > 0; k--) {
+        const second = periodOf(k, m.from);
+        if (second) { pair = [periodOf(0, k), second]; break; }
+      }
+    }
+    const [first, second] = pair;
+    if (first && second && (first.from !== second.from || first.to !== second.to)) return Object.freeze([first, second] as const);
+  }
+  return null;
 }
 
 /** What a name's word is to the matcher: nothing of the lexicon. */

@@ -32,6 +32,7 @@ import { type IsoDate, addDays, endOfMonth, startOfMonth } from '../../../shared
 import { classifyIntent, decideIntent, splitClauses } from './classifier.js';
 import type { PlannedCall, Planner, PlannerInput, ToolPlanning } from './types.js';
 import { planningOf } from './intents/index.js';
+import { type Period, comparedPeriods } from '../frame/row-ask.js';
 
 /** An intent group: a tool's planning with the tool it plans. */
 export interface IntentSpec extends ToolPlanning {
@@ -160,30 +161,17 @@ function smallTalk(folded: string): boolean {
   return s.tokens.slice(i).every((t) => t !== ',' && GREETING_MARKS.has(t));
 }
 const FRESHNESS = ['now', 'today', 'latest', 'current', 'updated', 'live', 'refresh', 'refreshed', 'reload', 'again', 'fresh', 'newest'];
-/** Words that set two periods side by side to compare them. */
-const PERIOD_VS = /\s+(?:vs\.?|versus|v\/s|compared\s+(?:to|with)|against)\s+/i;
-
 /**
- * A request put to two periods set against each other, as one request per period ("this week vs
- * last week's pnl" is this week's pnl and last week's pnl), or null when the message does not
- * set two periods side by side.
+ * A request put to two periods set against each other ("pnl this week vs last week", "is hafte vs
+ * pichle hafte ka PnL"): the request as read once, each of its reads planned for each period with
+ * that period's dates in its own arguments, or null when a read of it takes no dates.
  */
-function periodsCompared(text: string, today: IsoDate): [string, string] | null {
-  const joiner = PERIOD_VS.exec(text);
-  if (!joiner) return null;
-  const left = text.slice(0, joiner.index);
-  const right = text.slice(joiner.index + joiner[0].length);
-  const first = findDateRange(fold(left), today);
-  const second = findDateRange(fold(right), today);
-  if (!first || !second || (first.from === second.from && first.to === second.to)) return null;
-  // The period's words as typed: "is hafte", "this month".
-  const firstAt = phraseAsTyped(first.raw).exec(left);
-  const secondAt = phraseAsTyped(second.raw).exec(right);
-  if (!firstAt || !secondAt) return null;
-  const withoutFirst = left.slice(0, firstAt.index) + left.slice(firstAt.index + firstAt[0].length);
-  const withoutSecond = right.slice(0, secondAt.index) + right.slice(secondAt.index + secondAt[0].length);
-  const tidy = (t: string) => t.replace(/\s{2,}/g, ' ').trim();
-  return [tidy(`${left} ${withoutSecond}`), tidy(`${withoutFirst} ${secondAt[0]} ${withoutSecond}`)];
+function periodsCompared(decision: Decision, periods: readonly [Period, Period]): Decision | null {
+  if (decision.action !== 'tools' || !decision.calls.every((c) => specOf(c.tool)?.range !== undefined)) return null;
+  return {
+    ...decision, intent: periods.map(() => decision.intent).join('+'), confidence: 0.8,
+    calls: periods.flatMap((p) => decision.calls.map((c) => withRange(c, p))).slice(0, 4),
+  };
 }
 
 /** Any date: a period corrected in the same breath is found by its words, whatever today is. */
@@ -651,8 +639,9 @@ export class RulePlanner implements Planner {
     // "Thank you — and what about last week?": thanks before a request is courtesy, the request is the rest.
     const input = asked({ ...given, text: withoutThanksFirst(text) });
     // "is hafte vs pichle hafte ka PnL", "Arjun's commission this month vs last": the same request for each period.
-    const periods = periodsCompared(input.text, input.today);
-    if (periods) return this.planClauses(input, periods, periods.map((t) => read(t, input.today, KNOWN_WORDS)));
+    const periods = comparedPeriods(input.text, input.today);
+    const compared = periods && periodsCompared(this.planOneNamed(input), periods);
+    if (compared) return compared;
     const clauses = clausesOf(input.text, input.today);
     // "take 5k from Karan and give it to Neha": an order no tool does is refused whole, never split into parts that one could.
     if (clauses.length > 1 && says(fold(input.text), 'money_moved') && unsupportedOrder(read(input.text, input.today, KNOWN_WORDS).folded)) return this.planOne(input);

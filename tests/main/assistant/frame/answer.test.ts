@@ -6,7 +6,7 @@ import getTake from '../../../../src/main/tools/get-take.js';
 
 const ask = (over: Partial<AppliedAsk>): AppliedAsk => ({
   tool: getTake.name, column: 'take', extreme: null, limit: null, aggregate: null, filters: [], direction: null, role: null,
-  underAgent: null, unsupported: [], ordered: false, ...over,
+  underAgent: null, unsupported: [], ordered: false, groupBy: null, cannotGroup: null, ...over,
 });
 const takeRow = (name: string, take: number) => ({ accountId: name, name, role: 'player', take, creditLimit: 100_000, available: 100_000 - take, direction: 'owes_you' });
 const takeResult = (rows: ReturnType<typeof takeRow>[], matched = rows.length) => ({
