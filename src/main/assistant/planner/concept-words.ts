@@ -6,8 +6,8 @@
  * said in a message's tokens and decides on tokens, never on a pattern over the text.
  */
 import { z } from 'zod';
-import { type PhraseMatch, type PhraseTable, matchPhrases, phraseTable, tokensOf } from '../../../shared/parse/phrases.js';
-import { type SpeechEntry, entrySchema, saidOf, says } from './lexicon.js';
+import { type PhraseMatch, type PhraseTable, matchPhrases, tokensOf } from '../../../shared/parse/phrases.js';
+import { type SpeechEntry, conceptLexicon, entrySchema, saidOf, says } from './lexicon.js';
 import clauseEntries from './lexicon/clauses.json' with { type: 'json' };
 import followUpEntries from './lexicon/follow-ups.json' with { type: 'json' };
 import slotEntries from './lexicon/slots.json' with { type: 'json' };
@@ -17,22 +17,8 @@ export const CLAUSE_WORDS: readonly SpeechEntry[] = Object.freeze(z.array(entryS
 export const FOLLOW_UP_WORDS: readonly SpeechEntry[] = Object.freeze(z.array(entrySchema).parse(followUpEntries));
 export const SLOT_WORDS: readonly SpeechEntry[] = Object.freeze(z.array(entrySchema).parse(slotEntries));
 
-/** One table per concept: a concept's phrases are matched on their own, longest first. */
-const TABLES: ReadonlyMap<string, PhraseTable<string>> = (() => {
-  const byConcept = new Map<string, Array<[string, string]>>();
-  for (const e of [...CLAUSE_WORDS, ...FOLLOW_UP_WORDS, ...SLOT_WORDS]) {
-    const list = byConcept.get(e.concept) ?? [];
-    list.push([e.phrase, e.concept]);
-    byConcept.set(e.concept, list);
-  }
-  return new Map([...byConcept].map(([concept, list]) => [concept, phraseTable(list)]));
-})();
-
-function tableOf(concept: string): PhraseTable<string> {
-  const table = TABLES.get(concept);
-  if (!table) throw new Error(`No concept "${concept}" in the planner's lexicons.`);
-  return table;
-}
+const WORDS = conceptLexicon("planner's lexicons", [...CLAUSE_WORDS, ...FOLLOW_UP_WORDS, ...SLOT_WORDS]);
+const tableOf = (concept: string): PhraseTable<string> => WORDS.table(concept);
 
 const MEMO = new Map<string, readonly string[]>();
 /** A folded text is asked about many times a turn: its tokens are read once. */

@@ -58,51 +58,6 @@ export const SPEECH_LEXICON: readonly SpeechEntry[] = Object.freeze(z.array(entr
 export const REFUSAL_LEXICON: readonly SpeechEntry[] = Object.freeze(z.array(entrySchema).parse(refusalEntries));
 export const SPEECH_RULES: readonly SpeechRule[] = Object.freeze(z.array(ruleSchema).parse(ruleEntries));
 
-const BUILT_IN = new Set(['word', 'any', 'number', '?']);
-
-const TABLES: ReadonlyMap<string, PhraseTable<string>> = (() => {
-  const byConcept = new Map<string, Array<[string, string]>>();
-  for (const e of [...SPEECH_LEXICON, ...REFUSAL_LEXICON]) {
-    const list = byConcept.get(e.concept) ?? [];
-    list.push([e.phrase, e.concept]);
-    byConcept.set(e.concept, list);
-  }
-  return new Map([...byConcept].map(([concept, list]) => [concept, phraseTable(list)]));
-})();
-
-interface Step { concept: string; gap: number; optional: boolean; repeat: boolean }
-interface Sequence { start: boolean; end: boolean; steps: Step[] }
-
-function sequenceOf(steps: readonly string[], rule: string): Sequence {
-  const seq: Sequence = { start: false, end: false, steps: [] };
-  let gap = 0;
-  for (const s of steps) {
-    if (s === '^') seq.start = true;
-    else if (s === '$') seq.end = true;
-    else if (s.startsWith('…')) gap = s === '…' ? Infinity : Number(s.slice(1));
-    else {
-      const repeat = s.endsWith('*');
-      const optional = s.endsWith('?') && s !== '?';
-      const concept = repeat || optional ? s.slice(0, -1) : s;
-      if (!TABLES.has(concept) && !BUILT_IN.has(concept)) throw new Error(`Rule ${rule} names the unknown concept "${concept}".`);
-      if (Number.isNaN(gap)) throw new Error(`Rule ${rule} has a gap that is no number.`);
-      seq.steps.push({ concept, gap, optional, repeat });
-      gap = 0;
-    }
-  }
-  return seq;
-}
-
-const RULES: ReadonlyMap<string, ReadonlyArray<{ all: Sequence[]; none: Sequence[] }>> = (() => {
-  const rules = new Map<string, Array<{ all: Sequence[]; none: Sequence[] }>>();
-  for (const r of SPEECH_RULES) {
-    const list = rules.get(r.id) ?? [];
-    list.push({ all: r.all.map((s) => sequenceOf(s, r.id)), none: (r.none ?? []).map((s) => sequenceOf(s, r.id)) });
-    rules.set(r.id, list);
-  }
-  return rules;
-})();
-
 /** A message's words and marks in order ("kar do?" is "kar", "do", "?"), and the concepts found in them. */
 export interface Said {
   readonly tokens: readonly string[];
@@ -110,8 +65,6 @@ export interface Said {
   readonly last: number;
   readonly found: Map<string, PhraseMatch<string>[]>;
 }
-
-const DIGIT = /\p{N}/u;
 
 /** The folded text's tokens: runs of letters and digits, and each other mark alone. */
 export function saidOf(folded: string | readonly string[]): Said {
@@ -121,83 +74,143 @@ export function saidOf(folded: string | readonly string[]): Said {
   return { tokens, last, found: new Map() };
 }
 
+const DIGIT = /\p{N}/u;
 
-const MEMO = new Map<string, Said>();
-/** The same text is read many times a turn (every speech act asks): its tokens are kept. */
-function said(text: string | Said): Said {
-  if (typeof text !== 'string') return text;
-  let s = MEMO.get(text);
-  if (!s) {
-    if (MEMO.size > 2000) MEMO.clear();
-    s = saidOf(text);
-    MEMO.set(text, s);
-  }
-  return s;
-}
+/** The concepts every rule may name besides a lexicon's own: a word of letters, any word, a word with a digit, a question mark. */
+const BUILT_IN: Readonly<Record<string, (t: string) => boolean>> = {
+  word: isLetters,
+  any: isWord,
+  number: (t) => isWord(t) && DIGIT.test(t),
+  '?': (t) => t === '?',
+};
 
-/** Where a concept is said: its phrases longest first, never overlapping. */
-export function occurrences(text: string | Said, concept: string): readonly PhraseMatch<string>[] {
-  const s = said(text);
-  let found = s.found.get(concept);
-  if (found) return found;
-  const table = TABLES.get(concept);
-  if (table) found = matchPhrases(table, s.tokens);
-  else {
-    const fits = concept === 'word' ? isLetters
-      : concept === 'any' ? isWord
-        : concept === 'number' ? (t: string) => isWord(t) && DIGIT.test(t)
-          : concept === '?' ? (t: string) => t === '?' : null;
-    if (!fits) throw new Error(`No concept "${concept}" in the lexicon.`);
-    found = s.tokens.flatMap((t, i) => (fits(t) ? [{ values: [concept], from: i, to: i + 1 }] : []));
-  }
-  s.found.set(concept, found);
-  return found;
-}
-
-/** Whether the text says the concept anywhere. */
-export const says = (text: string | Said, concept: string): boolean => occurrences(text, concept).length > 0;
-
-/** The first place the sequence is found: the words [from, to) it covers. */
-function find(s: Said, seq: Sequence): { from: number; to: number } | null {
-  const go = (i: number, pos: number, gap: number, from: number | null): { from: number; to: number } | null => {
-    if (i === seq.steps.length) return !seq.end || pos === s.last ? { from: from ?? pos, to: pos } : null;
-    const step = seq.steps[i]!;
-    const room = Math.max(gap, step.gap);
-    for (const at of occurrences(s, step.concept)) {
-      if (at.from < pos || at.from - pos > room) continue;
-      const next = go(i + 1, at.to, 0, from ?? at.from) ?? (step.repeat ? go(i, at.to, 0, from ?? at.from) : null);
-      if (next) return next;
-    }
-    return step.optional || step.repeat ? go(i + 1, pos, room, from) : null;
-  };
-  return go(0, 0, seq.start ? 0 : Infinity, null);
-}
+interface Step { concept: string; gap: number; optional: boolean; repeat: boolean }
+interface Sequence { start: boolean; end: boolean; steps: Step[] }
+interface Compiled { all: Sequence[]; none: Sequence[] }
 
 /**
- * Where a rule of that id holds, the words its first sequence covers, or null: the rules of one id
- * are alternatives, tried in the data's order.
+ * A lexicon of concept entries and the rules over them, read by the one tokenizer and matcher:
+ * where a concept is said, whether a rule holds. Each lexicon keeps its own memo of the texts it
+ * was asked about, so two lexicons may use the same concept name for different words.
  */
-export function ruleAt(text: string | Said, id: string): { from: number; to: number } | null {
-  const s = said(text);
-  const rules = RULES.get(id);
-  if (!rules) throw new Error(`No rule "${id}" in the lexicon.`);
-  for (const rule of rules) {
-    const spans = rule.all.map((seq) => find(s, seq));
-    if (spans.every(Boolean) && !rule.none.some((seq) => find(s, seq))) return spans[0]!;
-  }
-  return null;
+export interface ConceptLexicon {
+  /** Where a concept is said: its phrases longest first, never overlapping. */
+  occurrences(text: string | readonly string[] | Said, concept: string): readonly PhraseMatch<string>[];
+  /** Whether the text says the concept anywhere. */
+  says(text: string | readonly string[] | Said, concept: string): boolean;
+  /** Whether one word (a token, not a phrase) stands for the concept. */
+  means(word: string | undefined, concept: string): boolean;
+  /** The concept's phrase table; a concept of no entry is an error. */
+  table(concept: string): PhraseTable<string>;
+  /** Where a rule of that id holds, the words its first sequence covers, or null: rules of one id are alternatives, in the data's order. */
+  ruleAt(text: string | Said, id: string): { from: number; to: number } | null;
+  /** Whether a rule of that id holds. */
+  holds(text: string | Said, id: string): boolean;
+  /** One rule's own match, for the corpus tests: every rule's example must hold by that rule alone. */
+  ruleHolds(text: string, rule: SpeechRule): boolean;
 }
 
-/** Whether a rule of that id holds. */
-export const holds = (text: string | Said, id: string): boolean => ruleAt(text, id) !== null;
+/** The lexicon of these entries and rules; `name` says which in an error. A rule naming a concept of no entry is an error at load. */
+export function conceptLexicon(name: string, entries: readonly SpeechEntry[], rules: readonly SpeechRule[] = []): ConceptLexicon {
+  const tables: ReadonlyMap<string, PhraseTable<string>> = (() => {
+    const byConcept = new Map<string, Array<[string, string]>>();
+    for (const e of entries) {
+      const list = byConcept.get(e.concept) ?? [];
+      list.push([e.phrase, e.concept]);
+      byConcept.set(e.concept, list);
+    }
+    return new Map([...byConcept].map(([concept, list]) => [concept, phraseTable(list)]));
+  })();
 
-/** Each rule's own match, for the corpus test: every rule's example must hold by that rule alone. */
-export function ruleHolds(text: string, rule: SpeechRule): boolean {
-  const s = saidOf(text);
-  const all = rule.all.map((steps) => sequenceOf(steps, rule.id));
-  const none = (rule.none ?? []).map((steps) => sequenceOf(steps, rule.id));
-  return all.every((seq) => find(s, seq) !== null) && !none.some((seq) => find(s, seq) !== null);
+  const sequenceOf = (steps: readonly string[], rule: string): Sequence => {
+    const seq: Sequence = { start: false, end: false, steps: [] };
+    let gap = 0;
+    for (const s of steps) {
+      if (s === '^') seq.start = true;
+      else if (s === '$') seq.end = true;
+      else if (s.startsWith('…')) gap = s === '…' ? Infinity : Number(s.slice(1));
+      else {
+        const repeat = s.endsWith('*');
+        const optional = s.endsWith('?') && s !== '?';
+        const concept = repeat || optional ? s.slice(0, -1) : s;
+        if (!tables.has(concept) && !(concept in BUILT_IN)) throw new Error(`Rule ${rule} of the ${name} names the unknown concept "${concept}".`);
+        if (Number.isNaN(gap)) throw new Error(`Rule ${rule} of the ${name} has a gap that is no number.`);
+        seq.steps.push({ concept, gap, optional, repeat });
+        gap = 0;
+      }
+    }
+    return seq;
+  };
+  const compile = (r: SpeechRule): Compiled => ({ all: r.all.map((s) => sequenceOf(s, r.id)), none: (r.none ?? []).map((s) => sequenceOf(s, r.id)) });
+  const compiled = new Map<string, Compiled[]>();
+  for (const r of rules) compiled.set(r.id, [...(compiled.get(r.id) ?? []), compile(r)]);
+
+  // The same text is asked about many times a turn (every speech act, every intent): its tokens and finds are kept.
+  const memo = new Map<string, Said>();
+  const said = (text: string | readonly string[] | Said): Said => {
+    if (typeof text !== 'string') return 'found' in text ? text : saidOf(text);
+    let s = memo.get(text);
+    if (!s) {
+      if (memo.size > 2000) memo.clear();
+      s = saidOf(text);
+      memo.set(text, s);
+    }
+    return s;
+  };
+
+  const table = (concept: string): PhraseTable<string> => {
+    const t = tables.get(concept);
+    if (!t) throw new Error(`No concept "${concept}" in the ${name}.`);
+    return t;
+  };
+
+  const occurrences = (text: string | readonly string[] | Said, concept: string): readonly PhraseMatch<string>[] => {
+    const s = said(text);
+    let found = s.found.get(concept);
+    if (found) return found;
+    const fits = BUILT_IN[concept];
+    found = tables.has(concept) || !fits ? matchPhrases(table(concept), s.tokens)
+      : s.tokens.flatMap((t, i) => (fits(t) ? [{ values: [concept], from: i, to: i + 1 }] : []));
+    s.found.set(concept, found);
+    return found;
+  };
+
+  const find = (s: Said, seq: Sequence): { from: number; to: number } | null => {
+    const go = (i: number, pos: number, gap: number, from: number | null): { from: number; to: number } | null => {
+      if (i === seq.steps.length) return !seq.end || pos === s.last ? { from: from ?? pos, to: pos } : null;
+      const step = seq.steps[i]!;
+      const room = Math.max(gap, step.gap);
+      for (const at of occurrences(s, step.concept)) {
+        if (at.from < pos || at.from - pos > room) continue;
+        const next = go(i + 1, at.to, 0, from ?? at.from) ?? (step.repeat ? go(i, at.to, 0, from ?? at.from) : null);
+        if (next) return next;
+      }
+      return step.optional || step.repeat ? go(i + 1, pos, room, from) : null;
+    };
+    return go(0, 0, seq.start ? 0 : Infinity, null);
+  };
+  const holdsOne = (s: Said, rule: Compiled) => rule.all.every((seq) => find(s, seq) !== null) && !rule.none.some((seq) => find(s, seq) !== null);
+
+  const ruleAt = (text: string | Said, id: string): { from: number; to: number } | null => {
+    const s = said(text);
+    const alternatives = compiled.get(id);
+    if (!alternatives) throw new Error(`No rule "${id}" in the ${name}.`);
+    for (const rule of alternatives) if (holdsOne(s, rule)) return find(s, rule.all[0]!);
+    return null;
+  };
+
+  return {
+    occurrences,
+    says: (text, concept) => occurrences(text, concept).length > 0,
+    means: (word, concept) => word !== undefined && (tables.get(concept)?.phrases.has(word) ?? false),
+    table,
+    ruleAt,
+    holds: (text, id) => ruleAt(text, id) !== null,
+    ruleHolds: (text, rule) => holdsOne(saidOf(text), compile(rule)),
+  };
 }
 
-/** The ids of the rules whose id starts with the prefix ("refuse:"), in the data's order. */
-export const ruleIds = (prefix: string): string[] => [...RULES.keys()].filter((id) => id.startsWith(prefix));
+/** How things are said: speech acts, refusals and their rules. */
+const SPEECH = conceptLexicon('speech lexicon', [...SPEECH_LEXICON, ...REFUSAL_LEXICON], SPEECH_RULES);
+export const { occurrences, says, ruleAt, holds, ruleHolds } = SPEECH;
+
