@@ -1,50 +1,33 @@
-import { appendFile, mkdtemp, readFile, readdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { appendFile, readFile, readdir } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { createTRPCClient, httpLink } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Assistant, type TurnRecord } from '../../../src/main/assistant/assistant.js';
+import type { Assistant, AssistantOptions } from '../../../src/main/assistant/assistant.js';
 import { RateLimiter } from '../../../src/main/assistant/guards/rate-limit.js';
 import { WITHHELD, allowedFigures, guardNumbers } from '../../../src/main/assistant/guards/number-guard.js';
 import { FileChatHistory } from '../../../src/main/assistant/history.js';
 import { GLOSSARY } from '../../../src/main/assistant/glossary.js';
-import { AuditLog } from '../../../src/main/audit/audit-log.js';
-import { NonceStore } from '../../../src/main/confirm/nonce-store.js';
 import { RulePlanner } from '../../../src/main/assistant/planner/rule-planner.js';
 import type { BackendClient } from '../../../src/main/backend/connection.js';
-import { createToolRegistry } from '../../../src/main/tools/registry.js';
-import { createLogger, silentLogger } from '../../../src/infra/log.js';
+import { createLogger } from '../../../src/infra/log.js';
 import type { AppRouter } from '../../../src/server/trpc/router.js';
 import type { User } from '../../../src/shared/contracts/agent-api.js';
 import type { Card } from '../../../src/shared/contracts/assistant.js';
 import { type ChatTurnInput, type PageContext, type TurnEvent, turnEventSchema } from '../../../src/shared/contracts/chat.js';
 import { formatPoints } from '../../../src/shared/money.js';
-import { type TestBackend, accountId, databaseFingerprint, startTestBackend } from '../../helpers/backend.js';
+import { deskAssistant, openDesk } from '../../helpers/desk.js';
+import { type TestBackend, accountId, databaseFingerprint } from '../../helpers/backend.js';
 import { howToOf } from '../../../src/main/assistant/planner/question-kind.js';
 
 const DASHBOARD: PageContext = { path: '/agent/dashboard', query: {} };
 
-let backend: TestBackend;
-let api: BackendClient;
-let user: User;
-let dir: string;
-
-beforeAll(async () => {
-  backend = await startTestBackend('pglite');
-  api = backend.client(await backend.login('priya'));
-  user = await api.auth.me.query();
-  dir = await mkdtemp(join(tmpdir(), 'assistant-'));
-});
+let backend: TestBackend, api: BackendClient, user: User, dir: string;
+beforeAll(async () => ({ backend, api, user, dir } = await openDesk('assistant')));
 afterAll(() => backend.close());
 
-function assistant(over: Partial<ConstructorParameters<typeof Assistant>[0]> = {}) {
-  const records: TurnRecord[] = [];
-  const a = new Assistant({
-    registry: createToolRegistry(), planners: [new RulePlanner()], history: new FileChatHistory(join(dir, String(Math.random()))),
-    nonces: new NonceStore(), audit: new AuditLog(join(dir, `audit-${Math.random()}.jsonl`)),
-    limiter: new RateLimiter(), log: silentLogger, onTurn: (r) => records.push(r), ...over,
-  });
-  return { a, records };
+function assistant(over: Partial<AssistantOptions> = {}) {
+  return deskAssistant(dir, { history: new FileChatHistory(join(dir, randomUUID())), ...over });
 }
 
 async function run(a: Assistant, input: ChatTurnInput | string, caller: { user: User; api: BackendClient } = { user, api }) {

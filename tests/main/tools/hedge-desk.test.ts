@@ -1,49 +1,34 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Assistant } from '../../../src/main/assistant/assistant.js';
 import { RateLimiter } from '../../../src/main/assistant/guards/rate-limit.js';
-import { MemoryChatHistory } from '../../../src/main/assistant/history.js';
-import { RulePlanner } from '../../../src/main/assistant/planner/rule-planner.js';
 import { AuditLog } from '../../../src/main/audit/audit-log.js';
 import { idempotencyKeyFor, readAnchors, verifyAuditLog } from '../../../src/main/audit/verify.js';
 import type { BackendClient } from '../../../src/main/backend/connection.js';
 import { NonceStore } from '../../../src/main/confirm/nonce-store.js';
 import { createToolRegistry } from '../../../src/main/tools/registry.js';
 import { queryRows } from '../../../src/server/db/client.js';
-import { silentLogger } from '../../../src/infra/log.js';
 import type { User } from '../../../src/shared/contracts/agent-api.js';
 import type { Card } from '../../../src/shared/contracts/assistant.js';
 import type { ChatMessage, PageContext } from '../../../src/shared/contracts/chat.js';
 import { addDays, localDate, startOfLocalDay } from '../../../src/shared/dates.js';
-import { BOOK_NOW, type TestBackend, startTestBackend } from '../../helpers/backend.js';
+import { BOOK_NOW, type TestBackend } from '../../helpers/backend.js';
+import { deskAssistant, openDesk } from '../../helpers/desk.js';
 
 /**
  * Hedge bets and alert mutes from the chat, through the real assistant, gate and registry on a
  * real backend: the slip the user confirms is the bet the backend places, once, and the exposure
  * afterwards is the one the slip said; a mute lands on the alert settings at the instant said.
  */
-let backend: TestBackend;
-let api: BackendClient;
-let user: User;
-let dir: string;
-
-beforeAll(async () => {
-  backend = await startTestBackend('pglite');
-  api = backend.client(await backend.login('priya'));
-  user = await api.auth.me.query();
-  dir = await mkdtemp(join(tmpdir(), 'hedge-'));
-});
+let backend: TestBackend, api: BackendClient, user: User, dir: string;
+beforeAll(async () => ({ backend, api, user, dir } = await openDesk('hedge')));
 afterAll(() => backend.close());
 
 function desk() {
-  const audit = new AuditLog(join(dir, `audit-${Math.random()}.jsonl`));
-  const a = new Assistant({
-    registry: createToolRegistry({ backoffMs: 0 }), planners: [new RulePlanner()], history: new MemoryChatHistory(),
-    limiter: new RateLimiter({ limit: 1000 }), log: silentLogger, nonces: new NonceStore({ ttlMs: 60_000 }), audit,
-  });
+  const audit = new AuditLog(join(dir, `audit-${randomUUID()}.jsonl`));
+  const { a } = deskAssistant(dir, { registry: createToolRegistry({ backoffMs: 0 }), limiter: new RateLimiter({ limit: 1000 }), nonces: new NonceStore({ ttlMs: 60_000 }), audit });
   const caller = { user, api };
   return {
     a, audit, caller,

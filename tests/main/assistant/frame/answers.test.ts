@@ -3,37 +3,19 @@
  * (PGlite, the test book): the first sentence states the answer, and the answer is checked against
  * the truth computed here by plain SQL over the tables, never through the app's own reads.
  */
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Assistant, type TurnRecord } from '../../../../src/main/assistant/assistant.js';
-import { RateLimiter } from '../../../../src/main/assistant/guards/rate-limit.js';
-import { MemoryChatHistory } from '../../../../src/main/assistant/history.js';
-import { RulePlanner } from '../../../../src/main/assistant/planner/rule-planner.js';
-import { AuditLog } from '../../../../src/main/audit/audit-log.js';
+import { type Assistant, type TurnRecord } from '../../../../src/main/assistant/assistant.js';
 import type { BackendClient } from '../../../../src/main/backend/connection.js';
-import { NonceStore } from '../../../../src/main/confirm/nonce-store.js';
-import { createToolRegistry } from '../../../../src/main/tools/registry.js';
-import { silentLogger } from '../../../../src/infra/log.js';
 import { queryRows } from '../../../../src/server/db/client.js';
 import type { User } from '../../../../src/shared/contracts/agent-api.js';
 import { type TurnEvent, turnEventSchema } from '../../../../src/shared/contracts/chat.js';
 import { formatPoints, mulDivRound } from '../../../../src/shared/money.js';
-import { type TestBackend, accountId, startTestBackend } from '../../../helpers/backend.js';
+import { deskAssistant, openDesk } from '../../../helpers/desk.js';
+import { type TestBackend, accountId } from '../../../helpers/backend.js';
 
-let backend: TestBackend;
-let api: BackendClient;
-let user: User;
-let dir: string;
-
-beforeAll(async () => {
-  backend = await startTestBackend('pglite');
-  api = backend.client(await backend.login('priya'));
-  user = await api.auth.me.query();
-  dir = await mkdtemp(join(tmpdir(), 'answers-'));
-});
+let backend: TestBackend, api: BackendClient, user: User, dir: string;
+beforeAll(async () => ({ backend, api, user, dir } = await openDesk('answers')));
 afterAll(() => backend.close());
 
 async function ask(text: string, a = assistant()) {
@@ -46,12 +28,7 @@ async function ask(text: string, a = assistant()) {
 }
 
 function assistant(): Assistant & { records: TurnRecord[] } {
-  const records: TurnRecord[] = [];
-  const a = new Assistant({
-    registry: createToolRegistry(), planners: [new RulePlanner()], history: new MemoryChatHistory(), nonces: new NonceStore(),
-    audit: new AuditLog(join(dir, `audit-${Math.random()}.jsonl`)), limiter: new RateLimiter(), log: silentLogger,
-    onTurn: (r) => records.push(r),
-  });
+  const { a, records } = deskAssistant(dir);
   return Object.assign(a, { records });
 }
 

@@ -3,46 +3,22 @@
  * asked through the real assistant against a real backend (PGlite, the test book): the first
  * sentence states the figures, checked against plain SQL over the tables, never the app's reads.
  */
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Assistant, type TurnRecord } from '../../../../src/main/assistant/assistant.js';
-import { RateLimiter } from '../../../../src/main/assistant/guards/rate-limit.js';
-import { MemoryChatHistory } from '../../../../src/main/assistant/history.js';
-import { RulePlanner } from '../../../../src/main/assistant/planner/rule-planner.js';
-import { AuditLog } from '../../../../src/main/audit/audit-log.js';
 import type { BackendClient } from '../../../../src/main/backend/connection.js';
-import { NonceStore } from '../../../../src/main/confirm/nonce-store.js';
-import { createToolRegistry } from '../../../../src/main/tools/registry.js';
-import { silentLogger } from '../../../../src/infra/log.js';
 import { queryRows } from '../../../../src/server/db/client.js';
 import type { User } from '../../../../src/shared/contracts/agent-api.js';
 import { type TurnEvent, turnEventSchema } from '../../../../src/shared/contracts/chat.js';
 import { formatPoints } from '../../../../src/shared/money.js';
-import { type TestBackend, startTestBackend } from '../../../helpers/backend.js';
+import { deskAssistant, openDesk } from '../../../helpers/desk.js';
+import { type TestBackend } from '../../../helpers/backend.js';
 
-let backend: TestBackend;
-let api: BackendClient;
-let user: User;
-let dir: string;
-
-beforeAll(async () => {
-  backend = await startTestBackend('pglite');
-  api = backend.client(await backend.login('priya'));
-  user = await api.auth.me.query();
-  dir = await mkdtemp(join(tmpdir(), 'group-compare-'));
-});
+let backend: TestBackend, api: BackendClient, user: User, dir: string;
+beforeAll(async () => ({ backend, api, user, dir } = await openDesk('group-compare')));
 afterAll(() => backend.close());
 
 async function ask(text: string) {
-  const records: TurnRecord[] = [];
-  const a = new Assistant({
-    registry: createToolRegistry(), planners: [new RulePlanner()], history: new MemoryChatHistory(), nonces: new NonceStore(),
-    audit: new AuditLog(join(dir, `audit-${Math.random()}.jsonl`)), limiter: new RateLimiter(), log: silentLogger,
-    onTurn: (r) => records.push(r),
-  });
+  const { a, records } = deskAssistant(dir);
   const events: TurnEvent[] = [];
   for await (const event of a.turn({ kind: 'message', text, page: { path: '/agent/dashboard', query: {} } }, { user, api })) events.push(turnEventSchema.parse(event));
   const done = events.at(-1);
