@@ -1187,7 +1187,9 @@ export class RulePlanner implements Planner {
   /** No intent of its own: a follow-up that changes one slot of the last plan, or not finance at all. */
   private followUpOrNot(input: PlannerInput, r: Reading): Decision {
     const base = { request_id: input.requestId };
-    const last = input.context.lastCalls;
+    // The page's own read is the answer on screen when the conversation has none yet: "only last
+    // week" on the settlements page narrows it, as it would the same read asked in the chat.
+    const last = input.context.lastCalls?.length ? input.context.lastCalls : readShownOn(input);
     const mute = (last?.length === 1 && r.tokens.length <= 8 ? planMuteFollowUp(r.folded, last[0]!) : null)
       ?? (input.context.lastText && r.tokens.length <= 8 ? planMuteOfMentioned(r.folded, read(input.context.lastText, input.today, KNOWN_WORDS).folded) : null);
     if (mute) return { ...base, intent: 'follow_up:mute_alerts', action: 'tools', calls: [mute], confidence: 0.8 };
@@ -1289,6 +1291,15 @@ export class RulePlanner implements Planner {
   }
 }
 
+
+/** The read the page shows (a tool's `shownOn`), filled for that page's own player or match, or null when the page shows none. */
+function readShownOn(input: PlannerInput): PlannedCall[] | null {
+  const path = input.page.path;
+  const intent = INTENTS.find((i) => i.shownOn !== undefined && (path === i.shownOn || path.startsWith(`${i.shownOn}/`)));
+  if (!intent || isWrite(intent)) return null;
+  const filled = intent.fill(new Slots({ ...input, text: '' }, read('', input.today, KNOWN_WORDS)));
+  return 'args' in filled ? [{ tool: intent.tool, args: filled.args }] : null;
+}
 
 /** "did I pay my upline?", "settled the upline": a payment to the upline said. */
 function paysUpline(folded: string): boolean {
