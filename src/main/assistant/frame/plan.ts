@@ -117,7 +117,9 @@ function withOperators(decision: Decision, ask: RowAsk, input: PlannerInput, pre
   };
 }
 
-const CHANGE_INTENTS: readonly string[] = (TOOL_MODULES as readonly ToolModule[]).flatMap((m) => { const p = planningOf(m.name); return m.isDestructive && p ? [p.id] : []; });
+// A change planned outside the intents (sharing a report) goes by its tool's name: "agent.shareReport" is "share_report".
+const intentNameOf = (tool: string): string => [...tool.slice(tool.indexOf('.') + 1)].map((c) => (c !== c.toLowerCase() ? `_${c.toLowerCase()}` : c)).join('');
+const CHANGE_INTENTS: readonly string[] = (TOOL_MODULES as readonly ToolModule[]).flatMap((m) => (m.isDestructive ? [planningOf(m.name)?.id ?? intentNameOf(m.name)] : []));
 
 /** A clarify or a follow-up of a change's intent ("edit_limit", "follow_up:settle"). */
 function asksForAChange(decision: Decision): boolean {

@@ -97,3 +97,14 @@ describe('a grouped answer', () => {
       .toBe("I can only read the first 1 of 3 bets, so I can't group them by match exactly.");
   });
 });
+
+describe('a change the planner asked a detail of', () => {
+  it('keeps its question: a report to share is never turned into a grouped read', async () => {
+    const { withRowAsk, rowAskOf } = await import('../../../../src/main/assistant/frame/plan.js');
+    const input = { requestId: 'r', text: 'generate bets by match xlsx for india vs australia and share it with me', page: { path: '/agent/dashboard', query: {} }, today: '2026-11-20' as IsoDate, role: 'agent' as const, context: EMPTY_CONTEXT };
+    const decision = new RulePlanner().plan(input);
+    expect(decision.intent).toBe('share_report');
+    const framed = withRowAsk(decision, rowAskOf(input), input);
+    expect(framed.decision).toEqual(decision);
+  });
+});
