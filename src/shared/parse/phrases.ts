@@ -11,6 +11,8 @@ export interface PhraseTable<T> {
   readonly words: ReadonlySet<string>;
   /** The most words any phrase has. */
   readonly longest: number;
+  /** The first word of every phrase: a place whose word opens none is passed over at once. */
+  readonly firsts: ReadonlySet<string>;
 }
 
 /** A phrase found: its values and the words [from, to) it covers. */
@@ -59,6 +61,7 @@ export function phraseTable<T>(entries: Iterable<readonly [phrase: string, value
     phrases,
     words: new Set(keys.flatMap(wordsOf)),
     longest: Math.max(0, ...keys.map((k) => wordsOf(k).length)),
+    firsts: new Set(keys.map((k) => wordsOf(k)[0]!)),
   };
 }
 
@@ -75,6 +78,11 @@ export function matchPhrases<T>(
 ): PhraseMatch<T>[] {
   const found: PhraseMatch<T>[] = [];
   for (let i = 0; i < words.length;) {
+    const first = words[i];
+    if (first === null || first === undefined || !table.firsts.has(first)) {
+      i++;
+      continue;
+    }
     let hit: PhraseMatch<T> | null = null;
     for (let n = Math.min(table.longest, words.length - i); n >= 1 && !hit; n--) {
       const span = words.slice(i, i + n);

@@ -74,10 +74,17 @@ function holdsFrom(rule: Rule, item: number, words: readonly string[], at: numbe
 }
 
 /** Whether the message asks for its change to skip (or claim) the user's confirmation. */
+const ASKED = new Map<string, boolean>();
 export function asksToSkipConfirmation(text: string): boolean {
+  // The planner asks it of the same message at several steps: the answer is kept.
+  const known = ASKED.get(text);
+  if (known !== undefined) return known;
   // "don't" is read as "dont": an apostrophe joins a word, every other mark parts words.
   const words = tokensOf(text.toLowerCase().replaceAll("'", '').replaceAll('’', '')).filter((t) => isWord(t));
-  return BYPASS.some((rule) => words.some((_, at) => holdsFrom(rule, 0, words, at)));
+  const asks = BYPASS.some((rule) => words.some((_, at) => holdsFrom(rule, 0, words, at)));
+  if (ASKED.size > 2000) ASKED.clear();
+  ASKED.set(text, asks);
+  return asks;
 }
 
 export const SKIP_CONFIRMATION_ANSWER = 'Every change waits for you to press Confirm on its preview: I can\'t skip that, take it as given, '

@@ -1359,9 +1359,14 @@ function namedAsMatch(folded: string, name: string): boolean {
 function evidenceOf(decision: Decision, input: PlannerInput): Evidence {
   const whole = read(input.text, input.today, KNOWN_WORDS);
   const carried = fold(JSON.stringify(decision.calls.map((c) => c.args)));
+  let intents: ReadonlySet<string> | null = null;
   return {
     act: speechAct(whole.folded, ORDER_VERBS),
-    triggered: new Set(triggered(whole).map((i) => i.id)),
+    // Every intent's triggers run again over the whole message: only a rule that asks pays for it.
+    get triggered() {
+      intents ??= new Set(triggered(whole).map((i) => i.id));
+      return intents;
+    },
     writes: WRITE_INTENT_IDS,
     twins: TWINS,
     unusedNames: whole.names.map((n) => fold(n.text)).filter((n) => !carried.includes(n)),
