@@ -117,7 +117,7 @@ function withOperators(decision: Decision, ask: RowAsk, input: PlannerInput, pre
   };
 }
 
-// A change planned outside the intents (sharing a report) goes by its tool's name: "agent.shareReport" is "share_report".
+// A change planned outside the intents (sharing a report) goes by its tool's name: the tool sharing reports is "share_report".
 const intentNameOf = (tool: string): string => [...tool.slice(tool.indexOf('.') + 1)].map((c) => (c !== c.toLowerCase() ? `_${c.toLowerCase()}` : c)).join('');
 const CHANGE_INTENTS: readonly string[] = (TOOL_MODULES as readonly ToolModule[]).flatMap((m) => (m.isDestructive ? [planningOf(m.name)?.id ?? intentNameOf(m.name)] : []));
 
