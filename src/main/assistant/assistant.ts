@@ -49,10 +49,10 @@ import { answerComparison, answerRows } from './frame/answer.js';
 import { type RowFrame, rowAskOf, withRowAsk } from './frame/plan.js';
 import { type ConversationContext, EMPTY_CONTEXT, type KnownEntity, type PlannedCall, type Planner } from './planner/types.js';
 
-/** Everything one turn did, for the log line, the evaluation and the benchmarks. */
 /** Now on the wall clock with performance.now()'s precision: comparable across processes of one machine. */
 const epochNow = () => performance.timeOrigin + performance.now();
 
+/** Everything one turn did, for the log line, the evaluation and the benchmarks. */
 export interface TurnRecord {
   requestId: string;
   userId: string;

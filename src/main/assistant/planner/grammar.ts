@@ -152,7 +152,6 @@ export function fold(text: string): string {
   return out + lower.slice(at);
 }
 
-/** `known`: the words that are never names (the planner passes LEXICON and every intent's vocabulary). */
 /** Words of dates, so "octobr" and "yestarday" are read as dates. */
 const DATE_WORDS = ['january', 'february', 'march', 'april', 'june', 'july', 'august', 'september', 'october', 'november', 'december',
   'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'yesterday', 'today', 'week', 'weeks', 'month', 'months', 'fortnight'];
@@ -685,11 +684,6 @@ function cuedWords(words: readonly string[]): Set<string> {
   return cued;
 }
 
-/**
- * Everyday words the user marks as a name: typed with a capital inside a sentence ("balance of
- * Major"), a capitalised word before another capitalised one ("Happy Singh ka udhaar"), or any word
- * owned by what follows it ("Major's bets", "major ka udhaar").
- */
 /** What follows a verb, never a name: "to bother you", "to see the …". */
 const OBJECT_AFTER_VERB: ReadonlySet<string> = new Set(['you', 'u', 'me', 'him', 'her', 'it', 'them', 'us', 'the', 'a', 'an', 'my', 'your', 'this', 'that', 'these', 'those', 'his', 'their', 'our', 'up', 'out', 'in', 'back', 'off', 'all']);
 
@@ -697,6 +691,11 @@ const OBJECT_AFTER_VERB: ReadonlySet<string> = new Set(['you', 'u', 'me', 'him',
 const EVERYONE: ReadonlySet<string> = new Set(['everyone', 'everybody', 'anyone', 'anybody', 'someone', 'somebody', 'nobody', 'all', 'each', 'every', 'sab', 'sabka', 'sabki', 'sabke',
   'bank', 'gpay', 'upi', 'paytm', 'phonepe', 'neft', 'imps', 'rtgs', 'online', 'cash', 'cheque', 'hawala']);
 
+/**
+ * Everyday words the user marks as a name: typed with a capital inside a sentence ("balance of
+ * Major"), a capitalised word before another capitalised one ("Happy Singh ka udhaar"), or any word
+ * owned by what follows it ("Major's bets", "major ka udhaar").
+ */
 function namedDespiteEveryday(text: string): Set<string> {
   const out = new Set<string>();
   for (const m of text.matchAll(/\p{Lu}[\p{L}'’]*/gu)) {

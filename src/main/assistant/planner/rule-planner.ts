@@ -52,7 +52,6 @@ const TAKES_PLAYER: ReadonlySet<string> = new Set((TOOL_MODULES as readonly Tool
 const TAKES_MARKET: ReadonlySet<string> = new Set((TOOL_MODULES as readonly ToolModule[]).filter((m) => m.entities?.market !== undefined).map((m) => m.name));
 /** Tools about the user alone (their upline balance): no player, match or market narrows them. */
 const ABOUT_USER_ALONE: ReadonlySet<string> = new Set((TOOL_MODULES as readonly ToolModule[]).filter((m) => Object.keys(m.entities ?? {}).length === 0).map((m) => m.name));
-/** Words that point at one player without naming them: a pronoun, or "that guy", "the new client", "us bande". */
 /**
  * Whether the words point at one player without naming them: a pronoun ("uska"), or "that guy",
  * "the new client", "us naye bande". "iski pdf", "its list": "its" before a report or a list points
@@ -1348,13 +1347,6 @@ function namedAsMatch(folded: string, name: string): boolean {
   return tokens.some((t, i) => t === 'the' && named.every((w, j) => tokens[i + 1 + j] === w) && saidAt(tokens, i + 1 + named.length, 'match_word') >= 0);
 }
 
-/** Intents a reading triggers, as planOne would match them (fallbacks only when nothing else). */
-/**
- * A plan that leaves a clause of the message unanswered ("pnl today, and how much did Karan bet?"
- * planned as the P&L alone) is not sure of itself, whatever its own confidence: below the fast
- * path, so a key sends it to Claude. A clause is answered when a tool it asks for (or a change's
- * read twin) is among the calls.
- */
 /** What the planner knows of the whole message beside its plan, for the guess rules (confidence.ts). */
 function evidenceOf(decision: Decision, input: PlannerInput): Evidence {
   const whole = read(input.text, input.today, KNOWN_WORDS);
@@ -1376,6 +1368,12 @@ function evidenceOf(decision: Decision, input: PlannerInput): Evidence {
 const WRITE_INTENT_IDS: ReadonlySet<string> = new Set(INTENTS.filter(isWrite).map((i) => i.id));
 const TWINS: ReadonlyMap<string, string> = new Map(INTENTS.flatMap((i) => (i.asQuestion ? [[i.id, i.asQuestion] as const] : [])));
 
+/**
+ * A plan that leaves a clause of the message unanswered ("pnl today, and how much did Karan bet?"
+ * planned as the P&L alone) is not sure of itself, whatever its own confidence: below the fast
+ * path, so a key sends it to Claude. A clause is answered when a tool it asks for (or a change's
+ * read twin) is among the calls.
+ */
 export function unansweredClause(decision: Decision, input: PlannerInput): Decision {
   if (decision.action !== 'tools' || decision.confidence < 0.85) return decision;
   const planned = new Set(decision.calls.map((c) => c.tool));
@@ -1395,12 +1393,12 @@ export function unansweredClause(decision: Decision, input: PlannerInput): Decis
   return unanswered ? { ...decision, confidence: 0.8 } : decision;
 }
 
+/** Intents a reading triggers, as planOne would match them (fallbacks only when nothing else). */
 function triggered(r: Reading): IntentSpec[] {
   const matched = INTENTS.filter((i) => i.triggers(r));
   return matched.some((i) => !i.fallback) ? matched.filter((i) => !i.fallback) : matched;
 }
 
-/** Whether one clause's exclusive intent would take the whole plan from another clause's own request. */
 /**
  * "what do I owe my upline, and how much does Farhan owe me": a clause about the user alone (its
  * tools take no player, match or market) shares no slot with a clause asking something else.
@@ -1410,6 +1408,7 @@ function selfBesideNamed(alone: readonly Decision[], readings: readonly Reading[
   return own.some(Boolean) && readings.some((r, i) => !own[i] && alone[i]!.action === 'tools');
 }
 
+/** Whether one clause's exclusive intent would take the whole plan from another clause's own request. */
 function swallows(readings: readonly Reading[]): boolean {
   const intents = readings.map(triggered);
   return intents.some((own) => own.some((e) => e.exclusive && intents.some((other) => other.length > 0 && !other.includes(e))));
