@@ -5,7 +5,7 @@
  * (phrases.ts), longest first, so "aaj tak" is "till today" and never "today" then "tak".
  */
 import { z } from 'zod';
-import { type PhraseMatch, type PhraseTable, matchPhrases, phraseTable } from './phrases.js';
+import { type PhraseMatch, type PhraseTable, isDigits, matchPhrases, phraseTable } from './phrases.js';
 import entries from './lexicon/dates.json' with { type: 'json' };
 
 const REGIONS = ['hi', 'gu', 'mr'] as const;
@@ -56,7 +56,7 @@ export function tokenize(lower: string): Token[] {
 }
 
 const isCharIn = (c: string, lo: string, hi: string) => c >= lo && c <= hi;
-export const isDigits = (w: string | undefined): w is string => !!w && [...w].every((c) => isCharIn(c, '0', '9'));
+export { isDigits };
 export const isLetters = (w: string | undefined): w is string => !!w && [...w].every((c) => isCharIn(c, 'a', 'z'));
 export const isAlnum = (w: string | undefined): boolean => !!w && (isCharIn(w[0]!, '0', '9') || isCharIn(w[0]!, 'a', 'z'));
 

@@ -40,6 +40,10 @@ export const isWord = (t: string | undefined): t is string => t !== undefined &&
 /** Whether a token is letters only: a word, no number. */
 export const isLetters = (t: string | undefined): t is string => t !== undefined && LETTERS.test(t);
 
+/** Whether a token is a number written in digits alone ("10", not "10k"), of at most `most` of them. */
+export const isDigits = (t: string | undefined, most = Infinity): t is string =>
+  t !== undefined && t.length > 0 && t.length <= most && [...t].every((c) => c >= '0' && c <= '9');
+
 /** Whether a token starts with a digit ("10k", "1st"): a number, or a word glued to one. */
 export const startsWithDigit = (t: string): boolean => t.length > 0 && t[0]! >= '0' && t[0]! <= '9';
 

@@ -6,7 +6,7 @@
  * said in a message's tokens and decides on tokens, never on a pattern over the text.
  */
 import { z } from 'zod';
-import { type PhraseMatch, type PhraseTable, matchPhrases, tokensOf } from '../../../shared/parse/phrases.js';
+import { type PhraseMatch, type PhraseTable, isDigits, isLetters, matchPhrases, tokensOf } from '../../../shared/parse/phrases.js';
 import { type SpeechEntry, conceptLexicon, entrySchema, saidOf, says } from './lexicon.js';
 import clauseEntries from './lexicon/clauses.json' with { type: 'json' };
 import followUpEntries from './lexicon/follow-ups.json' with { type: 'json' };
@@ -65,10 +65,7 @@ export function pastMarks(tokens: readonly string[], from: number, marks: Readon
   return at;
 }
 
-const DIGITS: ReadonlySet<string> = new Set('0123456789');
-/** Whether a token is a number written in digits alone ("10", not "10k"), of at most `most` of them. */
-export const isDigits = (token: string | undefined, most = Infinity): token is string =>
-  token !== undefined && token.length > 0 && token.length <= most && [...token].every((c) => DIGITS.has(c));
+export { isDigits, isLetters };
 
 /** Where the tokens end when the marks of `marks` after the last word ("…kar do!!", "yesterday?") are left off. */
 export function wordsEnd(tokens: readonly string[], marks: ReadonlySet<string>): number {
@@ -80,9 +77,6 @@ export function wordsEnd(tokens: readonly string[], marks: ReadonlySet<string>):
 /** Whether a token is a number glued to one of the units ("5k", "2cr", "10pct"). */
 export const endsInUnit = (token: string, units: readonly string[]): boolean =>
   units.some((u) => token.length > u.length && token.endsWith(u) && isDigits(token[token.length - u.length - 1]));
-
-/** Whether a token is a word of letters alone ("karan", not "10k"). */
-export const lettersOnly = (token: string | undefined): boolean => token !== undefined && says(saidOf([token]), 'word');
 
 /** Whether a token is a word with a digit in it ("40k", "5"). */
 export const hasDigit = (token: string | undefined): boolean => token !== undefined && says(saidOf([token]), 'number');

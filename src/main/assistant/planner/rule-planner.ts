@@ -25,7 +25,7 @@ import { type FoundAmount, amountRefusal, findAmounts } from '../../../shared/pa
 import { findDateRange } from '../../../shared/parse/dates.js';
 import { phraseAsTyped } from '../../../shared/text.js';
 import { wordsOf } from '../../../shared/parse/phrases.js';
-import { CLAUSE_WORDS, endsInUnit, isDigits, lettersOnly, wordsEnd, pastAll, pastMarks, pastOptional, said, saidAt, tokensIn, whereSaid } from './concept-words.js';
+import { CLAUSE_WORDS, endsInUnit, isDigits, isLetters, wordsEnd, pastAll, pastMarks, pastOptional, said, saidAt, tokensIn, whereSaid } from './concept-words.js';
 import { amountDoubt } from '../guards/amount-guard.js';
 import { SKIP_CONFIRMATION_ANSWER, asksToSkipConfirmation } from '../guards/consent-guard.js';
 import { type IsoDate, addDays, endOfMonth, startOfMonth } from '../../../shared/dates.js';
@@ -287,9 +287,9 @@ function firstCorrection(out: string): string | null {
     // "with karan, sorry, with sneha": the preposition said again goes with the slip.
     const slipWord = head - (tokens[head - 1] === 's' && (tokens[head - 2] === "'" || tokens[head - 2] === '’') ? 3 : 1);
     const fixAt = from(end);
-    const fixPreposition = fixAt >= 0 && saidAt(tokens, fixAt, 'slip_preposition') === fixAt + 1 && lettersOnly(tokens[fixAt + 1]) ? tokens[fixAt]! : null;
+    const fixPreposition = fixAt >= 0 && saidAt(tokens, fixAt, 'slip_preposition') === fixAt + 1 && isLetters(tokens[fixAt + 1]) ? tokens[fixAt]! : null;
     const fixWord = fixPreposition ? fixAt + 1 : fixAt;
-    const nameLike = (i: number) => i >= 0 && lettersOnly(tokens[i]) && tokens[i]!.length >= 3 && !KNOWN_WORDS.has(fold(tokens[i]!)) && !PLAIN_WORDS.has(fold(tokens[i]!)) && !isGrammarWord(fold(tokens[i]!));
+    const nameLike = (i: number) => i >= 0 && isLetters(tokens[i]) && tokens[i]!.length >= 3 && !KNOWN_WORDS.has(fold(tokens[i]!)) && !PLAIN_WORDS.has(fold(tokens[i]!)) && !isGrammarWord(fold(tokens[i]!));
     if (nameLike(slipWord) && fixWord >= 0 && nameLike(fixWord)) {
       const slipPreposition = slipWord > 0 && saidAt(tokens, slipWord - 1, 'slip_preposition') === slipWord ? tokens[slipWord - 1] : null;
       const cut = slipPreposition !== null && slipPreposition === fixPreposition ? spans[slipWord - 1]!.start : spans[slipWord]!.start;
@@ -306,12 +306,12 @@ function firstCorrection(out: string): string | null {
 function namedAgain(text: string, spans: Spans, at: number): { turnedDown: string; fix: number; end: number } | null {
   if (at < 0) return null;
   const tokens = spans.map((t) => t.token);
-  const turnedDown = lettersOnly(tokens[at]) && saidAt(tokens, at + 1, 'name_turned_down') === at + 2 ? tokens[at]!
-    : saidAt(tokens, at, 'name_turned_down_first') === at + 1 && lettersOnly(tokens[at + 1]) ? tokens[at + 1]! : null;
+  const turnedDown = isLetters(tokens[at]) && saidAt(tokens, at + 1, 'name_turned_down') === at + 2 ? tokens[at]!
+    : saidAt(tokens, at, 'name_turned_down_first') === at + 1 && isLetters(tokens[at + 1]) ? tokens[at + 1]! : null;
   if (turnedDown === null) return null;
   const fix = pastMarks(tokens, at + 2, NAMED_AGAIN_PAUSE);
   const pausedBefore = fix > at + 2 || (spans[fix] !== undefined && spans[fix]!.start > spans[at + 1]!.end);
-  if (!pausedBefore || !lettersOnly(tokens[fix])) return null;
+  if (!pausedBefore || !isLetters(tokens[fix])) return null;
   const owned = saidAt(tokens, fix + 1, 'name_owned') === fix + 2 && spans[fix + 1]!.start > spans[fix]!.end;
   return { turnedDown: fold(turnedDown), fix, end: spans[owned ? fix + 1 : fix]!.end };
 }
@@ -583,7 +583,7 @@ function scaleSaid(text: string): boolean {
 function byMeasureOnly(folded: string): boolean {
   const tokens = tokensIn(folded);
   const by = pastAll(tokens, 0, 'by_measure_lead');
-  return saidAt(tokens, by, 'by') === by + 1 && lettersOnly(tokens[by + 1]) && endsAsked(tokens, pastOptional(tokens, by + 2, 'by_measure_tail'));
+  return saidAt(tokens, by, 'by') === by + 1 && isLetters(tokens[by + 1]) && endsAsked(tokens, pastOptional(tokens, by + 2, 'by_measure_tail'));
 }
 /** What a payment clears, said right after its verb ("cleared her dues", "paid off the balance", "udhaar chukaya"): the tokens it covers, or null. */
 function objectOfPayment(tokens: readonly string[]): { from: number; to: number } | null {
@@ -617,8 +617,8 @@ function namesOnlyAgain(folded: string, named: string): boolean {
   const gone = new Set(at >= 0 ? name.map((_w, j) => at + j) : []);
   for (let i = 0; i < tokens.length; i++) {
     if (gone.has(i) || gone.has(i + 1)) continue;
-    const turnedDown = (lettersOnly(tokens[i]) && saidAt(tokens, i + 1, 'turned_down_hi') === i + 2)
-      || (saidAt(tokens, i, 'turned_down_en') === i + 1 && lettersOnly(tokens[i + 1]));
+    const turnedDown = (isLetters(tokens[i]) && saidAt(tokens, i + 1, 'turned_down_hi') === i + 2)
+      || (saidAt(tokens, i, 'turned_down_en') === i + 1 && isLetters(tokens[i + 1]));
     if (turnedDown) gone.add(i).add(i + 1);
   }
   const letterless = (t: string) => !isWord(t) || isDigits(t);
@@ -1203,12 +1203,12 @@ export class RulePlanner implements Planner {
     const tokens = tokensIn(r.folded);
     const afterAb = saidAt(tokens, 0, 'now_hi');
     const nowAsJoiner = ((saidAt(tokens, 0, 'now') === 1 && saidAt(tokens, 1, 'now_joined') >= 0)
-      || (afterAb >= 0 && lettersOnly(tokens[afterAb]) && saidAt(tokens, afterAb + 1, 'possessive_hi') >= 0)) && (r.names.length > 0 || r.fixture !== null);
+      || (afterAb >= 0 && isLetters(tokens[afterAb]) && saidAt(tokens, afterAb + 1, 'possessive_hi') >= 0)) && (r.names.length > 0 || r.fixture !== null);
     // "ab kitna?", "abhi kya hai": Hindi's "now" ("ab tak" is a period, till now).
     const fresh = !nowAsJoiner && (FRESHNESS.some((w) => r.words.has(w)) || said(tokens, 'now') || whereSaid(tokens, 'now_fresh_hi').some((m) => saidAt(tokens, m.to, 'till_hi') < 0));
     const earlier = r.range === null && said(r.folded, 'earlier');
     // "and by pnl?": a ranking asked again by another measure ("by" names it, so "pnl today" stays a request of its own).
-    const metric = whereSaid(tokens, 'by').some((m) => lettersOnly(tokens[m.to])) ? metricOf(r) : null;
+    const metric = whereSaid(tokens, 'by').some((m) => isLetters(tokens[m.to])) ? metricOf(r) : null;
     const refines = (c: PlannedCall) => specOf(c.tool)?.follows?.refine?.(r) ?? null;
     // "just the over under market" after a match's exposure: that market of the match.
     const market = r.market !== null && r.fixture === null && r.names.length === 0 && (last ?? []).some((c) => TAKES_MARKET.has(c.tool) && c.args.fixture !== undefined) ? r.market : null;
@@ -1335,7 +1335,7 @@ function asksWhetherDeskDoes(folded: string): boolean {
   const which = saidAt(t, end, 'kind_which');
   const kind = which >= 0 ? saidAt(t, which, 'kind_word') : -1;
   if (kind < 0) return false;
-  const of = saidAt(t, kind, 'kind_of') >= 0 && lettersOnly(t[kind + 1]) ? kind + 2 : kind;
+  const of = saidAt(t, kind, 'kind_of') >= 0 && isLetters(t[kind + 1]) ? kind + 2 : kind;
   const ask = saidAt(t, of, 'kind_ask');
   return ask >= 0 && pastMarks(t, ask, SENTENCE_MARKS) === t.length;
 }

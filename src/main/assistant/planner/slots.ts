@@ -6,7 +6,7 @@
 import type { LimitType } from '../../../shared/contracts/agent-actions.js';
 import { amountRefusal } from '../../../shared/parse/amount.js';
 import { isWord, tokenSpans } from '../../../shared/parse/phrases.js';
-import { SLOT_WORDS, endsInUnit, hasDigit, isDigits, lettersOnly, pastOptional, said, saidAt, tokensIn, whereSaid } from './concept-words.js';
+import { SLOT_WORDS, endsInUnit, hasDigit, isDigits, isLetters, pastOptional, said, saidAt, tokensIn, whereSaid } from './concept-words.js';
 import { hasAny, type Reading } from './grammar.js';
 import type { Filled, PlannerInput } from './types.js';
 
@@ -286,7 +286,7 @@ function toCueAt(tokens: readonly string[], i: number): number {
   if (t === '=') return tokens[i + 1] === '>' ? i + 2 : i + 1;
   if (t === '-' && tokens[i + 1] === '>') return i + 2;
   // Hindi's "from … to" is "se", said after the amount it is from ("40k se", "40 k se").
-  const afterAmount = hasDigit(tokens[i - 1]) || (lettersOnly(tokens[i - 1]) && isDigits(tokens[i - 2]?.at(-1)));
+  const afterAmount = hasDigit(tokens[i - 1]) || (isLetters(tokens[i - 1]) && isDigits(tokens[i - 2]?.at(-1)));
   return saidAt(tokens, i, 'from_to_hi') === i + 1 && afterAmount ? i + 1 : -1;
 }
 

@@ -6,7 +6,9 @@
  * an intent module asks of concepts, never of patterns.
  */
 import { z } from 'zod';
-import { type PhraseMatch, isWord, tokenSpans } from '../../../../shared/parse/phrases.js';
+import { type PhraseMatch, isDigits, isWord, tokenSpans } from '../../../../shared/parse/phrases.js';
+
+export { isDigits };
 import { type SpeechEntry, type SpeechRule, conceptLexicon, entrySchema, ruleSchema } from '../lexicon.js';
 import betEntries from '../lexicon/intents/bets.json' with { type: 'json' };
 import findEntries from '../lexicon/intents/find.json' with { type: 'json' };
@@ -63,9 +65,6 @@ export function figuresAndRest(token: string | undefined): { figures: string; re
   while (i < t.length && FIGURE.has(t[i]!)) i++;
   return { figures: t.slice(0, i), rest: t.slice(i) };
 }
-
-/** Whether a token is figures only ("10", "2026"). */
-export const isFigures = (t: string | undefined): boolean => t !== undefined && t !== '' && figuresAndRest(t).rest === '';
 
 /** Where a concept is said in the folded text: its phrases longest first, never overlapping. */
 export const found = (folded: string, concept: string): readonly PhraseMatch<string>[] => LEXICON.occurrences(folded, concept);

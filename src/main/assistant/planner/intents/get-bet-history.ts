@@ -1,13 +1,13 @@
 import { hasAny, put, statusOf } from '../slots.js';
 import type { ToolPlanning } from '../types.js';
-import { found, holds, isFigures, means, ruleAt, said, tokensIn } from './concepts.js';
+import { found, holds, isDigits, means, ruleAt, said, tokensIn } from './concepts.js';
 
 
 /** The most rows one answer lists, asked as "top N" or "last N". */
 const MOST_ROWS = 1000;
 
 /** Whether a token is a count of one to three figures ("latest 10"), not a longer number or an amount ("10k"). */
-const smallCount = (t: string | undefined) => isFigures(t) && t!.length <= 3;
+const smallCount = (t: string | undefined) => isDigits(t) && t!.length <= 3;
 
 /** "newest first", "oldest 5": the edge of the list said, then where it goes; "latest 7 days" is a period. */
 function edgeFirst(folded: string): { from: number } | null {

@@ -5,7 +5,7 @@ import { speechAct } from '../speech-act.js';
 import type { ToolPlanning } from '../types.js';
 import { z } from 'zod';
 import { isWord, matchPhrases, phraseTable, tokensOf } from '../../../../shared/parse/phrases.js';
-import { figuresAndRest, found, gluedBefore, isFigures, means, tokensIn } from './concepts.js';
+import { figuresAndRest, found, gluedBefore, isDigits, means, tokensIn } from './concepts.js';
 import alertEntries from '../lexicon/alerts.json' with { type: 'json' };
 import { fold } from '../grammar.js';
 import { conceptEntry } from '../lexicon.js';
@@ -137,7 +137,7 @@ function untilWords(folded: string): { at: string } | { forMinutes: number } | {
   const span = tokens.map((_, i) => spanAt(tokens, i)).find((s) => s !== null);
   if (span) {
     const raw = span.count ?? 'one';
-    const n = isFigures(raw) ? Number(raw) : raw === 'half' ? 0.5 : HINDI_SPAN_COUNTS[raw] ?? COUNTS[raw] ?? 1;
+    const n = isDigits(raw) ? Number(raw) : raw === 'half' ? 0.5 : HINDI_SPAN_COUNTS[raw] ?? COUNTS[raw] ?? 1;
     const minutes = Math.round(means(span.unit, 'mute:hour') ? n * 60 : n);
     return minutes >= 1 && minutes <= 7 * 24 * 60 ? { forMinutes: minutes } : { problem: 'For how long? I mute alerts for up to a week, or until you unmute them.' };
   }

@@ -5,7 +5,7 @@ import type { PlannedCall, ToolPlanning } from '../types.js';
 import type { Reading } from '../grammar.js';
 import { speechAct } from '../speech-act.js';
 import hedgeTool from '../../../tools/place-hedge-bet.js';
-import { found, holds, isFigures, means, opensWithFigure, ruleAt, spacedBefore, spansOf, tokensIn } from './concepts.js';
+import { found, holds, isDigits, means, opensWithFigure, ruleAt, spacedBefore, spansOf, tokensIn } from './concepts.js';
 
 /** "on X", "back X", "lay X": the word before a name that makes it the outcome. */
 const cuesOutcome = (before: string | null) => before !== null && means(before, 'hedge:outcome_cue');
@@ -24,9 +24,9 @@ function marketOutcome(folded: string): string | null {
   for (const m of found(folded, 'hedge:outcome')) {
     let to = m.to;
     // "over 2.5": the line's figures and points, typed together.
-    if (means(tokens[m.from], 'hedge:line') && spaced(to) && isFigures(tokens[to])) {
+    if (means(tokens[m.from], 'hedge:line') && spaced(to) && isDigits(tokens[to])) {
       let end = to + 1;
-      while (end < tokens.length && !spaced(end) && (isFigures(tokens[end]) || tokens[end] === '.')) end++;
+      while (end < tokens.length && !spaced(end) && (isDigits(tokens[end]) || tokens[end] === '.')) end++;
       while (tokens[end - 1] === '.') end--;
       to = end;
     }
