@@ -14,7 +14,6 @@ import { TOOL_MODULES } from '../../tools/index.js';
 import { planMuteFollowUp, planMuteOfMentioned } from './intents/mute-alerts.js';
 import { planHedgeFollowUp } from './intents/place-hedge-bet.js';
 import { planShare } from './intents/share-report.js';
-import limitChange from '../../tools/edit-limit.js';
 import { limitAnswered } from './intents/edit-limit.js';
 import { LEXICON, type Reading, SPORTS, WORLD, fold, hasAny, isGrammarWord, read } from './grammar.js';
 import { PLAIN_WORDS } from './plain-words.js';
@@ -68,6 +67,9 @@ function pointsAtOnePlayer(folded: string): boolean {
   };
   return tokens.some((_t, i) => (saidAt(tokens, i, 'pointing_det') >= 0 && person(i + 1, false)) || (saidAt(tokens, i, 'the_det') >= 0 && person(i + 1, true)));
 }
+/** The questions a reply can answer with a value: the detail a request left out. */
+const ANSWERED_BY_REPLY: ReadonlySet<string> = new Set(['needs_amount', 'needs_limit_type', 'needs_player', 'needs_outcome', 'needs_fixture']);
+
 const WRITE_TOOLS: ReadonlySet<string> = new Set((TOOL_MODULES as readonly ToolModule[]).filter((m) => m.isDestructive).map((m) => m.name));
 const isWrite = (intent: IntentSpec) => WRITE_TOOLS.has(intent.tool);
 /** The read that answers a write's words asked as a question. */
@@ -836,8 +838,8 @@ export class RulePlanner implements Planner {
       const check = BY_ID.get('settlements')?.fill(new Slots(input, r));
       if (check && 'args' in check) return { ...base, intent: `told:${told.id}`, action: 'tools', calls: [{ tool: BY_ID.get('settlements')!.tool, args: check.args }], confidence: 0.7 };
     }
-    // "daily win" right after "Which limit…?": the change asked for before, with that limit.
-    const answered = this.changeWithAnsweredLimit(input, r);
+    // "50k", "daily win", "Rahul Verma, 15k" right after the desk asked for that detail: the request asked before, with it.
+    const answered = this.answerToAsked(input, r);
     if (answered) return answered;
     // "ok record it", "settle it" right after such an offer: what was told is who and how much.
     const agreed = (input.context.lastCalls ?? []).length === 0 || input.context.lastIntent?.startsWith('told:') ? this.agreedToAskedChange(input, r) : null;
@@ -1121,19 +1123,28 @@ export class RulePlanner implements Planner {
   }
 
   /**
-   * "set Rahul's wager cap to 50k" … "Which limit…?" … "daily win": the limit named in answer
-   * completes the change the last message asked for; nothing else of it is read from this one.
-   * Only when the last message, planned again, still leaves its change's limit open.
+   * The reply to the desk's question about the last request: "set CL for Sneha" … "What should the
+   * new limit be?" … "50k kar do"; "set Rahul's wager cap to 50k" … "Which limit…?" … "daily win";
+   * "set CL for Rahul" … "Rahul Verma, 15k"; a hedge … "Which outcome…?" … "australia". The last
+   * request is planned again with the slots the reply fills (`PlannerInput.answer`). Only when that
+   * request, planned again, still asks for a detail, the reply gives one, and the reply asks for
+   * nothing of its own (every intent its words call for is that request's or its read's).
    */
-  private changeWithAnsweredLimit(input: PlannerInput, r: Reading): Decision | null {
+  private answerToAsked(input: PlannerInput, r: Reading): Decision | null {
     const lastText = input.context.lastText;
-    const limit = lastText && input.answeredLimit === undefined ? limitAnswered(r) : null;
-    if (!lastText || !limit) return null;
+    if (!lastText || input.answer || (r.amounts.length === 0 && r.names.length === 0 && r.fixture === null && limitAnswered(r) === null)) return null;
     const again: PlannerInput = { ...input, text: lastText, context: { ...input.context, lastText: null } };
     const asked = this.plan(again);
-    const open = asked.action === 'clarify' ? asked.clarify?.reason === 'needs_limit_type'
-      : asked.calls.some((c) => c.tool === limitChange.name && c.args.limitType === undefined);
-    return open ? this.plan({ ...again, answeredLimit: limit }) : null;
+    if (asked.action !== 'clarify' || !ANSWERED_BY_REPLY.has(asked.clarify?.reason ?? '')) return null;
+    const spec = BY_ID.get(asked.intent);
+    if (!spec) return null;
+    const own = triggered(r).filter((i) => !i.fallback && i !== spec && i.id !== spec.asQuestion);
+    // "what's Sneha's CL?" after "Which player…?" asks a question of its own; "Rahul Verma?" answers.
+    if (own.length > 0 || (speechAct(r.folded, ORDER_VERBS) === 'question' && triggered(r).length > 0)) return null;
+    const answered = this.plan({ ...again, answer: r });
+    // The reply must fill what was asked: the same question again means it did not.
+    if (answered.action === 'clarify' && answered.clarify?.reason === asked.clarify?.reason && answered.clarify?.question === asked.clarify?.question) return null;
+    return answered;
   }
 
   /**

@@ -3,7 +3,6 @@
  * (player, fixture, dates, from the text, the page or the last turn) and the readings several
  * intents share (bet status, amounts, periods). Free of I/O, like the rest of the planner.
  */
-import type { LimitType } from '../../../shared/contracts/agent-actions.js';
 import { amountRefusal } from '../../../shared/parse/amount.js';
 import { isWord, tokenSpans } from '../../../shared/parse/phrases.js';
 import { SLOT_WORDS, endsInUnit, hasDigit, isDigits, isLetters, pastOptional, said, saidAt, tokensIn, whereSaid } from './concept-words.js';
@@ -116,6 +115,7 @@ export class Slots {
   }
 
   namedFixture(): string | null {
+    if (this.input.answer?.fixture) return this.input.answer.fixture;
     if (this.r.fixture) return this.r.fixture;
     if (this.r.pronounFixture) return this.contextFixture();
     return null;
@@ -173,6 +173,9 @@ export class Slots {
    * match reads "on Neha" as Neha (`takesFixture: false`).
    */
   player(options: { takesFixture?: boolean } = { takesFixture: true }): string | null {
+    // "Rahul Verma, 15k" in reply to "Which Rahul?": the one the reply names is the one meant.
+    const answered = this.input.answer?.names[0]?.text;
+    if (answered) return answered;
     const named = this.namedPlayer({ anyCue: options.takesFixture === false });
     if (named) return named;
     if (SELF.some((w) => this.r.words.has(w)) || BULK.test(this.r.folded) || hasAny(this.r, 'total', 'overall')) return null;
@@ -201,9 +204,14 @@ export class Slots {
     return this.input.today;
   }
 
-  /** The limit the user named in answer to "Which limit…?", for the change asked for before. */
-  get answeredLimit(): LimitType | null {
-    return this.input.answeredLimit ?? null;
+  /** The user's reply to the desk's question about this request, when it is one (`PlannerInput.answer`). */
+  get answer(): Reading | null {
+    return this.input.answer ?? null;
+  }
+
+  /** The reading a request's amounts come from: the reply's when it gives any (it answers "What amount?"), else the request's own. */
+  get amountReading(): Reading {
+    return this.input.answer && this.input.answer.amounts.length > 0 ? this.input.answer : this.r;
   }
 
   /** The arguments of the last plan's call to `tool`, in planner form, for a follow-up that redoes it ("as pdf instead"). */

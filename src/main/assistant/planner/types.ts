@@ -1,4 +1,3 @@
-import type { LimitType } from '../../../shared/contracts/agent-actions.js';
 import type { Role } from '../../../shared/contracts/agent-api.js';
 import type { Decision } from '../../../shared/contracts/assistant.js';
 import type { PageContext } from '../../../shared/contracts/chat.js';
@@ -50,8 +49,12 @@ export interface PlannerInput {
   continuesClause?: boolean;
   /** The player an earlier clause of the same message named: "R Verma: per click win 5k, min stake 100" is his min stake too. */
   clausePlayer?: string;
-  /** The limit the user named when asked which one ("daily win" after "Which limit…?"): the change's limit, whatever its words left open. */
-  answeredLimit?: LimitType;
+  /**
+   * The user's reply to the desk's question about the last request ("50k" after "What amount?",
+   * "daily win" after "Which limit…?", "Rahul Verma, 15k" after "Which Rahul?"): that request is
+   * planned again with the slots the reply fills, the reply's values before its own.
+   */
+  answer?: Reading;
 }
 
 /** Any planner (rules, or a model later) returns the decision contract; the runtime validates it. */

@@ -182,11 +182,12 @@ export default {
   fill(s) {
     const r = s.r;
     if (BULK.test(r.folded)) return ask('not_allowed', 'I change one player’s limit at a time, and only after you confirm it. Which player?');
-    const target = newValueOf(r);
+    const target = newValueOf(s.amountReading);
     // An amount given but not usable (negative, zero, a change by it) is said first: asking which
     // limit, then planning that amount once the user answers, would lose the reason.
-    if ('problem' in target && r.amounts.length > 0) return ask('needs_amount', target.problem);
-    const limitType = s.answeredLimit ?? limitTypeOf(r);
+    if ('problem' in target && s.amountReading.amounts.length > 0) return ask('needs_amount', target.problem);
+    // "daily win", "CL 60k" in reply to "Which limit…?": the limit the reply names.
+    const limitType = (s.answer && (limitAnswered(s.answer) ?? limitTypeOf(s.answer))) ?? limitTypeOf(r);
     if (!limitType) return ask('needs_limit_type', WHICH_LIMIT);
     // "aggregate daily win 2 lakh kar do" right after Anita's limits: hers (the preview names her before anything changes).
     const player = s.player({ takesFixture: false }) ?? (r.names.length === 0 ? s.lastAnswerPlayer() : null);

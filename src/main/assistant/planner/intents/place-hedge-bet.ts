@@ -100,8 +100,10 @@ function titled(text: string): string {
  */
 function fillHedge(s: Slots) {
   const r = s.r;
-  const market = marketOutcome(r.folded);
-  const outcomeName = (market === 'draw' ? 'the draw' : market)
+  // "australia", "lay australia" in reply to "Which outcome…?": the outcome the reply names.
+  const answered = s.answer?.names[0]?.text ?? null;
+  const market = answered === null ? marketOutcome(r.folded) : null;
+  const outcomeName = answered ?? (market === 'draw' ? 'the draw' : market)
     ?? r.names.find((n) => cuesOutcome(n.before) && !afterBookWord(r.folded, n.text))?.text
     // Hindi puts the cue after: "india pe back karo", "15k australia par", "australia back karo 25k".
     ?? r.names.find((n) => nameThen(r.folded, n.text, 'hedge:cue_after'))?.text
@@ -120,16 +122,17 @@ function fillHedge(s: Slots) {
     ?? (outcomeName && market === null ? outcomeName : null);
   const said = outcomeName && market === null ? titled(outcomeName) : outcomeName;
   // A stake that can never be placed (negative, zero) is refused first: no match would make it right.
-  const early = r.amounts.length === 1 ? amountRefusal(r.amounts[0]!) : null;
+  const amounts = s.amountReading.amounts;
+  const early = amounts.length === 1 ? amountRefusal(amounts[0]!) : null;
   if (early !== null) return ask('needs_amount', early);
   if (!fixture) return ask('needs_fixture', said ? `Which match should I ${r.words.has('lay') ? 'lay' : 'back'} ${said} in?` : 'Which match should the hedge be on?');
-  if (r.amounts.length > 1) return ask('needs_amount', 'I found more than one amount. What stake?');
-  const stake = r.amounts[0];
+  if (amounts.length > 1) return ask('needs_amount', 'I found more than one amount. What stake?');
+  const stake = amounts[0];
   if (!stake) return ask('needs_amount', 'What stake?');
   const refusal = amountRefusal(stake);
   if (refusal !== null || stake.paisa === null) return ask('needs_amount', refusal ?? 'What stake?');
   if (!outcomeName) return ask('needs_outcome', 'Which outcome should I back or lay?');
-  const side = sideOf(r.folded);
+  const side = s.answer && found(s.answer.folded, 'hedge:side').length > 0 ? sideOf(s.answer.folded) : sideOf(r.folded);
   // No market named: the gate takes the one market of the match that has this outcome, and asks when none has.
   return { args: { fixture, ...(r.market && { market: r.market }), outcome: outcomeName, side, stake: stake.paisa } };
 }

@@ -51,8 +51,9 @@ export default {
     const player = s.player({ takesFixture: false }) ?? (r.names.length === 0 && r.tokens.length <= 6 ? s.lastAnswerPlayer() : null);
     if (!player) return ask('needs_player', 'Which player should I settle with?');
     const args: Record<string, unknown> = { player, mode: 'auto' };
-    if (r.amounts.length > 1) return ask('needs_amount', 'I found more than one amount. How much should be settled?');
-    const amount = r.amounts[0];
+    const amounts = s.amountReading.amounts;
+    if (amounts.length > 1) return ask('needs_amount', 'I found more than one amount. How much should be settled?');
+    const amount = amounts[0];
     // A payment to book ("Deepak paid something in cash, record it") is of what was paid, never the whole balance.
     // "Karan paid me everything he owed, record that": all of it was paid, the whole balance.
     if (!amount && hasAny(r, 'recorded') && !PAID_IN_FULL.test(r.folded)) {
