@@ -24,6 +24,8 @@ import { callOptions } from '../backend/connection.js';
 import { isBackendUnreachable } from '../backend/unreachable.js';
 import { toolLabel } from '../tools/index.js';
 import { errorCard } from '../tools/registry.js';
+import generateReport, { generatedReport } from '../tools/generate-report.js';
+import { REPORT_MADE_THIS_TURN } from '../tools/share-report.js';
 import type { ToolContext, ToolPreview, ToolRegistry } from '../tools/types.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { NonceStore } from '../confirm/nonce-store.js';
@@ -525,13 +527,22 @@ export class Assistant implements ChatService {
     const t0 = this.clock();
     const results: Array<{ tool: string; args: Record<string, unknown>; envelope: Envelope }> = [];
     for (const call of outcome.calls) yield { type: 'tool', requestId: record.requestId, tool: call.tool, label: toolLabel(call.tool), status: 'started' };
-    const runs = outcome.calls.map(async (call) => {
-      const callStarted = this.clock();
-      const envelope = call.definition.isDestructive
-        ? await this.options.registry.prepare(call.tool, call.args, ctx)
-        : await this.options.registry.call(call.tool, call.args, ctx, { retries: 2 });
-      return { call, envelope, ms: round(this.clock() - callStarted) };
-    });
+    type Run = { call: (typeof outcome.calls)[number]; envelope: Envelope; ms: number };
+    const runs: Array<Promise<Run>> = [];
+    for (const call of outcome.calls) {
+      const before = [...runs];
+      runs.push((async () => {
+        // "make the report and send it to me": the share waits for the report, and names the one made.
+        const made = call.args.artifactId === REPORT_MADE_THIS_TURN ? await reportMade(before) : null;
+        const callStarted = this.clock();
+        const args = made?.ok ? { ...call.args, artifactId: made.artifactId } : call.args;
+        const envelope = made && !made.ok ? made.envelope(call.tool)
+          : call.definition.isDestructive
+            ? await this.options.registry.prepare(call.tool, args, ctx)
+            : await this.options.registry.call(call.tool, args, ctx, { retries: 2 });
+        return { call: { ...call, args }, envelope, ms: round(this.clock() - callStarted) };
+      })());
+    }
     for (const run of runs) {
       if (signal?.aborted) break;
       const { call, envelope, ms } = await run;
@@ -811,4 +822,22 @@ function periodOf(data: unknown, args: Record<string, unknown>): { from: string;
   const own = (data as { period?: { from?: unknown; to?: unknown } } | null)?.period;
   if (own && typeof own.from === 'string' && typeof own.to === 'string') return { from: own.from, to: own.to };
   return typeof args.from === 'string' && typeof args.to === 'string' ? { from: args.from, to: args.to } : null;
+}
+
+/** The report an earlier call of the turn made, for the share that sends it; an error envelope when none was made. */
+async function reportMade(earlier: ReadonlyArray<Promise<{ call: { tool: string }; envelope: Envelope }>>):
+  Promise<{ ok: true; artifactId: string } | { ok: false; envelope: (tool: string) => Envelope }> {
+  for (const run of earlier) {
+    const { call, envelope } = await run;
+    if (call.tool !== generateReport.name) continue;
+    const made = envelope.ok ? generatedReport.safeParse(envelope.data) : null;
+    if (made?.success) return { ok: true, artifactId: made.data.artifactId };
+  }
+  return {
+    ok: false,
+    envelope: (tool) => ({
+      schema_version: 1, generated_at: new Date().toISOString(), tool, ok: false,
+      error: { code: 'NOT_MADE', message: 'the report to send was not made, so nothing was sent' },
+    }),
+  };
 }

@@ -4,6 +4,13 @@ import { reportsShareOutput } from '../../shared/contracts/reports.js';
 import { DESK, IDS, opts } from './common.js';
 import { defineTool } from './define.js';
 
+/**
+ * The artifact a share names when the report is asked for in the same message ("make last month's
+ * PnL in Excel and send it to me"): the report is made first, and its id takes this one's place
+ * before the share's preview is prepared. Never an id the backend sees.
+ */
+export const REPORT_MADE_THIS_TURN = 'report-made-this-turn';
+
 /** What a share's preview froze: the report and whom it goes to, for the audit log's `before`. */
 const shareSnapshot = z.object({ title: z.string(), recipientName: z.string(), alreadyShared: z.boolean() });
 

@@ -21,6 +21,8 @@ export interface Evidence {
   twins: ReadonlyMap<string, string>;
   /** Runs of words the planner read as names that no planned call carries. */
   unusedNames: readonly string[];
+  /** The message named a match that no planned call carries ("how deep in the hole am I on india australia" read as the whole book's take). */
+  unusedFixture: boolean;
   /** The conversation had a plan before this one: a follow-up leans on it, which the words alone do not show. */
   followsUp: boolean;
 }
@@ -41,7 +43,8 @@ export const GUESSES: readonly Guess[] = Object.freeze([
   {
     id: 'clarify_beside_request',
     why: 'it asks for a detail of one request while the words ask for another too ("make the pnl pdf and send it to me")',
-    applies: (d, e) => d.action === 'clarify' && e.triggered.size > 1
+    // A refusal asks for no detail: what else the words ask for does not make it a guess.
+    applies: (d, e) => d.action === 'clarify' && d.clarify?.reason !== 'not_allowed' && e.triggered.size > 1
       && [...e.triggered].some((i) => !intentsOf(d).includes(i) && !intentsOf(d).some((own) => e.twins.get(own) === i)),
   },
   {
@@ -54,6 +57,11 @@ export const GUESSES: readonly Guess[] = Object.freeze([
     id: 'name_left_unread',
     why: 'words read as a name are carried by no call: the plan answers a message with a part it did not read ("the India match and the tennis")',
     applies: (d, e) => d.action === 'tools' && !e.followsUp && e.unusedNames.length > 0,
+  },
+  {
+    id: 'match_left_unread',
+    why: 'a match is named but no call reads it: the plan answers of the whole book what was asked of one match',
+    applies: (d, e) => d.action === 'tools' && !e.followsUp && e.unusedFixture,
   },
 ]);
 

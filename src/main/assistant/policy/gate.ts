@@ -18,6 +18,11 @@ import { WHICH_LIMIT } from '../planner/intents/edit-limit.js';
 import getCreditLimit from '../../tools/get-credit-limit.js';
 import getTake from '../../tools/get-take.js';
 import getUpline from '../../tools/get-upline.js';
+import generateReport from '../../tools/generate-report.js';
+import { REPORT_MADE_THIS_TURN } from '../../tools/share-report.js';
+
+/** The id a share of a report not yet made is checked with (it is never sent). */
+const NOT_YET_MADE = '00000000-0000-0000-0000-000000000000';
 
 export const MAX_CALLS_PER_TURN = 6;
 /** Proposals one turn may carry: changes the user listed one by one ("settle Karan and Sneha"). */
@@ -247,7 +252,12 @@ export async function gate(decision: Decision, registry: ToolRegistry, user: Use
     if (landed) return { action: 'clarify', intent, ...landed, notes, searches: resolver.searches };
     const args = await placeEntities(call, definition, resolver, notes);
     if ('clarify' in args) return { action: 'clarify', intent, ...args.clarify, notes, searches: resolver.searches };
-    const parsed = definition.input.safeParse(args.args);
+    // A share of the report this turn makes: checked with a stand-in id, which its made report's id replaces before the preview.
+    const madeThisTurn = args.args.artifactId === REPORT_MADE_THIS_TURN;
+    if (madeThisTurn && !planned.some((c) => c.tool === generateReport.name)) {
+      return { action: 'clarify', intent, reason: 'unplannable', question: 'Which report should I send? Ask me for one first, then tell me who gets it.', notes, searches: resolver.searches };
+    }
+    const parsed = definition.input.safeParse(madeThisTurn ? { ...args.args, artifactId: NOT_YET_MADE } : args.args);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       const field = issue.path.join('.');

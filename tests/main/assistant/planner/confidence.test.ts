@@ -15,7 +15,7 @@ const guessOf = (d: Decision) => /guess: (\w+)/.exec(d.notes ?? '')?.[1] ?? null
 
 describe('a plan the rules guess at', () => {
   it('is below the fast path when a change asks a detail while the words ask for another request too', () => {
-    const d = plan('last week ka per player pnl excel bana ke mujhe bhej do');
+    const d = plan("set anita's limit and show her pnl");
     expect(d.action).toBe('clarify');
     expect(guessOf(d)).toBe('clarify_beside_request');
     expect(ClaudeBrain.confident(d)).toBe(false);
@@ -35,6 +35,13 @@ describe('a plan the rules guess at', () => {
     expect(ClaudeBrain.confident(d)).toBe(false);
   });
 
+  it('is below the fast path when a match is named and no call reads it', () => {
+    const d = plan('how deep in the hole am i on india australia');
+    expect(d.calls.every((c) => c.args.fixture === undefined)).toBe(true);
+    expect(guessOf(d)).toBe('match_left_unread');
+    expect(ClaudeBrain.confident(d)).toBe(false);
+  });
+
   it('leaves a plan that reads every word sure', () => {
     for (const text of ['show my pnl', "what is Rahul Sharma's credit limit", 'top 5 markets by exposure today', 'settle Rahul Sharma fully']) {
       const d = plan(text);
@@ -50,7 +57,7 @@ describe('a plan the rules guess at', () => {
 
   it('never raises a confidence, and names each rule once', () => {
     const low: Decision = { request_id: 'r', intent: 'pnl', action: 'tools', calls: [{ tool: 'agent.getPnL', args: {} }], confidence: 0.5 };
-    const evidence = { act: 'statement' as const, triggered: new Set(['pnl', 'take']), writes: new Set<string>(), twins: new Map([['settle', 'pnl']]), unusedNames: ['x'], followsUp: false };
+    const evidence = { act: 'statement' as const, triggered: new Set(['pnl', 'take']), writes: new Set<string>(), twins: new Map([['settle', 'pnl']]), unusedNames: ['x'], unusedFixture: false, followsUp: false };
     expect(withGuesses(low, evidence)).toBe(low);
     expect(withGuesses({ ...low, confidence: 0.9 }, evidence).confidence).toBe(GUESSED);
     expect(new Set(GUESSES.map((g) => g.id)).size).toBe(GUESSES.length);

@@ -71,6 +71,11 @@ describe('precedence where intents overlap', () => {
     expect(calls('upar wala balance').map((c) => c.tool)).toEqual(['agent.getUpline']);
     expect(calls('kiske upar sabse zyada udhaar hai').map((c) => c.tool)).toEqual(['agent.getTake']);
   });
+  it("the credit the user has left is their own, with their upline; someone else's is that player's limit", () => {
+    expect(calls('how much credit do i have left').map((c) => c.tool)).toEqual(['agent.getUpline']);
+    expect(calls('how much limit have i got remaining').map((c) => c.tool)).toEqual(['agent.getUpline']);
+    expect(calls('how much credit does karan have left')).toEqual([{ tool: 'agent.getCreditLimit', args: { player: 'karan' } }]);
+  });
   it('two reads asked together are both planned', () => {
     expect(calls('exposure and pnl today').map((c) => c.tool).sort()).toEqual(['agent.getLiveExposure', 'agent.getPnL']);
   });
@@ -171,6 +176,9 @@ describe('follow-ups and the freshness breaker', () => {
 describe('direct and clarify', () => {
   it.each(['hi', 'hello!', 'thanks', 'what can you do?', 'help'])('%s → direct', (text) => {
     expect(plan(text).action).toBe('direct');
+  });
+  it.each(['chai time, baad mein baat karte hain', 'lunch break, talk later', 'ok ttyl', 'baad mein baat karte hain'])('a sign-off with a break named is small talk: %s', (text) => {
+    expect(plan(text)).toMatchObject({ action: 'direct', intent: 'greeting' });
   });
   it('off-topic is answered directly, finance-like but unplannable gets a question', () => {
     expect(plan("what's the weather in Mumbai").action).toBe('direct');
@@ -1288,5 +1296,11 @@ describe('round-14 blind-set fixes: half an hour in Hindi, the one best market, 
     expect(calls('where do I stand with Vikram')).toEqual([{ tool: 'agent.getTake', args: { player: 'vikram' } }]);
     const proposed = { context: { ...EMPTY_CONTEXT, lastText: "set Anita's CL to 5 lakh", lastCalls: [{ tool: 'agent.editLimit', args: { player: 'anita', limitType: 'creditLimit', newValue: 50_000_000 } }] } };
     expect(calls('is that too much?', proposed)).toEqual([{ tool: 'agent.getCreditLimit', args: { player: 'anita' } }]);
+  });
+});
+
+describe('an outcome word beside a match', () => {
+  it('"the draw" before "eng vs nz" is the outcome, never a team of the match', () => {
+    expect(calls('lay 15k on the draw eng vs nz')[0]).toMatchObject({ tool: 'agent.placeHedgeBet', args: { fixture: 'eng vs nz', outcome: 'the draw', side: 'lay' } });
   });
 });

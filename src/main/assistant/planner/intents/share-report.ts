@@ -1,4 +1,5 @@
 /** How people ask to send a report the conversation made: planned as a follow-up, never as an intent of its own. */
+import { REPORT_MADE_THIS_TURN } from '../../../tools/share-report.js';
 import { type Slots, ask, hasAny } from '../slots.js';
 import { speechAct } from '../speech-act.js';
 import type { Filled } from '../types.js';
@@ -18,10 +19,10 @@ const SHARE_VERBS: ReadonlySet<string> = new Set(['share', 'send', 'forward', 'e
  * made (ConversationContext.lastArtifact), so it is planned there rather than as an intent of its
  * own. Null: the message is not a share request.
  */
-export function planShare(s: Slots): Filled | null {
+export function planShare(s: Slots, madeWith = false): Filled | null {
   const r = s.r;
   if (r.amounts.length > 0 || !asksToShare(r.folded)) return null;
-  const artifact = s.lastArtifact;
+  const artifact = s.lastArtifact ?? (madeWith ? { id: REPORT_MADE_THIS_TURN } : null);
   if (!artifact) {
     return hasAny(r, 'report', 'reports', 'file', 'sheet', 'spreadsheet', 'pdf', 'excel', 'xlsx')
       ? ask('unplannable', 'Which report should I send? Ask me for one first (say, "excel of last month\'s PnL per player"), then tell me who gets it.')
