@@ -33,7 +33,7 @@ import type { TurnUsage } from '../src/shared/contracts/model-settings.js';
 import { formatMicroUsd } from '../src/shared/usd.js';
 // Dev tools, not product code: the eval's record and replay are the fakes' own.
 import { DEFAULT_FAKE_KEY, startFakeMessagesApi } from '../tests/fakes/messages-api.js';
-import { replayResponder, startRecordingProxy } from '../tests/fakes/transcripts.js';
+import { type ReplayMismatch, replayResponder, startRecordingProxy } from '../tests/fakes/transcripts.js';
 
 const oneOrMany = z.union([z.string(), z.array(z.string()).min(1)]);
 
@@ -512,20 +512,26 @@ export type ClaudeEndpointMode = { kind: 'live' } | { kind: 'record'; dir: strin
  * are of the real API and a real key is needed. Replay: the fake Messages API answering from the
  * transcripts, with the fake's key: offline, and the same answers every run.
  */
-export async function claudeEndpoint(mode: ClaudeEndpointMode, env: NodeJS.ProcessEnv): Promise<{ env: NodeJS.ProcessEnv; close(): Promise<void> }> {
+export async function claudeEndpoint(mode: ClaudeEndpointMode, env: NodeJS.ProcessEnv): Promise<{
+  env: NodeJS.ProcessEnv;
+  close(): Promise<void>;
+  /** A replay's requests that no recording matched (each answered with an error, not a stale answer). */
+  drift: ReplayMismatch[];
+}> {
   const key = env[ENV_KEY]?.trim() || undefined;
   const upstream = env.ANTHROPIC_BASE_URL?.trim() || undefined;
-  if (mode.kind === 'live') return { env: { [ENV_KEY]: key, ANTHROPIC_BASE_URL: upstream }, close: async () => undefined };
+  if (mode.kind === 'live') return { env: { [ENV_KEY]: key, ANTHROPIC_BASE_URL: upstream }, close: async () => undefined, drift: [] };
   if (mode.kind === 'record') {
     if (!key) throw new EvalUsageError(`--record needs a real API key: set ${ENV_KEY} (the transcripts are the API's answers to it; the key itself is never written)`);
     const proxy = await startRecordingProxy({ upstream: upstream ?? 'https://api.anthropic.com', dir: mode.dir });
-    return { env: { [ENV_KEY]: key, ANTHROPIC_BASE_URL: proxy.url }, close: () => proxy.close() };
+    return { env: { [ENV_KEY]: key, ANTHROPIC_BASE_URL: proxy.url }, close: () => proxy.close(), drift: [] };
   }
   if (!existsSync(mode.dir) || !readdirSync(mode.dir).some((f) => f.endsWith('.json'))) {
     throw new EvalUsageError(`--replay ${mode.dir}: no recorded exchanges there (make them with --record)`);
   }
-  const fake = await startFakeMessagesApi({ responder: replayResponder(mode.dir) });
-  return { env: { [ENV_KEY]: DEFAULT_FAKE_KEY, ANTHROPIC_BASE_URL: fake.url }, close: () => fake.close() };
+  const drift: ReplayMismatch[] = [];
+  const fake = await startFakeMessagesApi({ responder: replayResponder(mode.dir, { onMismatch: (m) => drift.push(m) }) });
+  return { env: { [ENV_KEY]: DEFAULT_FAKE_KEY, ANTHROPIC_BASE_URL: fake.url }, close: () => fake.close(), drift };
 }
 
 export interface ClaudeSummary {

@@ -8,8 +8,9 @@
  * With `--planner claude` each case's assistant has Claude behind the rule planner, as the desk
  * has once a key is added: the key from ANTHROPIC_API_KEY, the endpoint from ANTHROPIC_BASE_URL
  * (else the real API). `--record DIR` keeps a transcript of every model call (a real key is
- * needed); `--replay DIR` answers from one, offline. `--always-model` skips the fast path. A last
- * line then says how many turns called the model, their tokens, cache-read share and cost.
+ * needed); `--replay DIR` answers from one, offline, and fails naming the recorded turn a request
+ * no longer matches. `--always-model` skips the fast path. A last line then says how many turns
+ * called the model, their tokens, cache-read share and cost.
  */
 import { readFile } from 'node:fs/promises';
 import {
@@ -71,4 +72,7 @@ const passed = results.filter((r) => r.difference === null).length;
 process.stdout.write(`${formatReport(summarizeResults(results)).join('\n')}\n`);
 process.stdout.write(`eval: ${passed} passed, ${results.length - passed} failed\n`);
 if (endpoint) process.stdout.write(`${formatClaudeSummary(summarizeClaude(results))}\n`);
-process.exit(passed / Math.max(1, results.length) >= min ? 0 : 1);
+// A replay whose prompts drifted from the recording measures nothing: it fails, saying where.
+for (const m of endpoint?.drift ?? []) process.stderr.write(`replay: request ${m.request} matches no recording: recorded turn ${m.recording} differs first in ${m.differs}\n`);
+const drifted = (endpoint?.drift.length ?? 0) > 0;
+process.exit(!drifted && passed / Math.max(1, results.length) >= min ? 0 : 1);

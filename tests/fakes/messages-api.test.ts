@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Anthropic, { AnthropicError, APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, AuthenticationError } from '@anthropic-ai/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_FAKE_KEY, type FakeMessagesApi, startFakeMessagesApi, textReply, toolUseReply } from './messages-api.js';
-import { replayResponder, requestKey, startRecordingProxy } from './transcripts.js';
+import { DEFAULT_FAKE_KEY, type FakeMessagesApi, startFakeMessagesApi, textReply, toolUseReply, withThinking } from './messages-api.js';
+import { type ReplayMismatch, replayResponder, requestKey, startRecordingProxy } from './transcripts.js';
 
 const MODEL = 'claude-haiku-5-5';
 const closers: Array<() => Promise<unknown>> = [];
@@ -215,6 +215,85 @@ describe('fake Messages API', () => {
   });
 });
 
+describe('the shapes a real model answers in', () => {
+  it('streams thinking with its signature, and refuses a thinking block sent back changed', async () => {
+    const api = await fake();
+    api.script(withThinking(toolUseReply('lookup', { q: 'x' }), 'I should look it up.'), { kind: 'message', content: [{ type: 'redacted_thinking' }, { type: 'text', text: 'Done.' }] });
+    const anthropic = client(api.url);
+    const thinking: string[] = [];
+    const first = await anthropic.messages.stream(ask('hi')).on('thinking', (d) => void thinking.push(d)).finalMessage();
+    expect(thinking.join('')).toBe('I should look it up.');
+    const block = first.content[0]!;
+    expect(block).toMatchObject({ type: 'thinking', thinking: 'I should look it up.', signature: expect.stringMatching(/^fake-sig-/) });
+    const use = first.content.find((b) => b.type === 'tool_use')!;
+    const loop = (content: Anthropic.ContentBlockParam[]) => ({
+      ...ask('hi'),
+      messages: [...ask('hi').messages, { role: 'assistant' as const, content }, { role: 'user' as const, content: [{ type: 'tool_result' as const, tool_use_id: use.id, content: 'ok' }] }],
+    });
+    const second = await anthropic.messages.stream(loop(first.content as Anthropic.ContentBlockParam[])).finalMessage();
+    expect(second.content[0]).toMatchObject({ type: 'redacted_thinking', data: expect.stringMatching(/^fake-redacted-/) });
+    const edited = first.content.map((b) => (b.type === 'thinking' ? { ...b, thinking: 'Something else.' } : b)) as Anthropic.ContentBlockParam[];
+    const refused = await anthropic.messages.stream(loop(edited)).finalMessage().catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(APIError);
+    expect((refused as APIError).status).toBe(400);
+    expect((refused as APIError).message).toMatch(/signature/);
+  });
+
+  it('sends no thinking text when the request asks for display "omitted"', async () => {
+    const api = await fake();
+    api.script(withThinking(textReply('Hi.')));
+    const message = await client(api.url).messages.stream({ ...ask('hi'), thinking: { type: 'adaptive', display: 'omitted' } }).finalMessage();
+    expect(message.content[0]).toMatchObject({ type: 'thinking', thinking: '', signature: expect.stringMatching(/^fake-sig-/) });
+  });
+
+  it('cuts an answer off at max_tokens mid-word, and a tool call mid-input', async () => {
+    const api = await fake();
+    api.script(
+      { kind: 'message', content: [{ type: 'text', text: 'Karan owes you twelve thousand points.' }], cutAfterChars: 17 },
+      { kind: 'message', content: [{ type: 'thinking', thinking: 'Think.' }, { type: 'tool_use', name: 'edit', input: { player: 'Karan', newValue: 6_000_000 } }], cutAfterChars: 6 + 30 },
+      { kind: 'message', content: [{ type: 'thinking', thinking: 'A long thought that never ends.' }, { type: 'text', text: 'Never said.' }], cutAfterChars: 10 },
+    );
+    const anthropic = client(api.url);
+    const text = await anthropic.messages.stream(ask('hi')).finalMessage();
+    expect(text.stop_reason).toBe('max_tokens');
+    expect(text.content).toEqual([expect.objectContaining({ type: 'text', text: 'Karan owes you tw' })]);
+    const pieces: string[] = [];
+    const tool = await anthropic.messages.stream(ask('hi')).on('inputJson', (d) => void pieces.push(d)).finalMessage();
+    expect(tool.stop_reason).toBe('max_tokens');
+    expect(pieces.join('')).toBe(JSON.stringify({ player: 'Karan', newValue: 6_000_000 }).slice(0, 30));
+    const thinkingOnly = await anthropic.messages.stream(ask('hi')).finalMessage();
+    expect(thinkingOnly.stop_reason).toBe('max_tokens');
+    expect(thinkingOnly.content.map((b) => b.type)).toEqual(['thinking']);
+  });
+
+  it('ends a refusal with stop_details, and a paused turn with pause_turn', async () => {
+    const api = await fake();
+    api.script(
+      { kind: 'message', content: [{ type: 'text', text: 'I can' }], stopReason: 'refusal', stopDetails: { category: 'general_harms', explanation: 'no' } },
+      { kind: 'message', content: [{ type: 'text', text: 'Still working.' }], stopReason: 'pause_turn' },
+    );
+    const anthropic = client(api.url);
+    const refusal = await anthropic.messages.stream(ask('hi')).finalMessage();
+    expect(refusal.stop_reason).toBe('refusal');
+    expect(refusal.stop_details).toEqual({ type: 'refusal', category: 'general_harms', explanation: 'no' });
+    expect((await anthropic.messages.stream(ask('hi')).finalMessage()).stop_reason).toBe('pause_turn');
+  });
+
+  it('opens a stream and then goes silent: the first event arrives, nothing after it', async () => {
+    const api = await fake();
+    api.script({ kind: 'idle' });
+    const controller = new AbortController();
+    const events: string[] = [];
+    const stream = client(api.url).messages.stream(ask('hi'), { signal: controller.signal }).on('streamEvent', (e) => void events.push(e.type));
+    const settled = stream.finalMessage().catch((e: unknown) => e);
+    await until(() => events.length > 0);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(events).toEqual(['message_start']);
+    controller.abort();
+    expect(await settled).toBeInstanceOf(APIUserAbortError);
+  });
+});
+
 describe('record and replay', () => {
   it('records through a proxy without the key, and a replay gives the same text and tool_use', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'fake-transcripts-'));
@@ -249,6 +328,31 @@ describe('record and replay', () => {
     expect(replayed1.content).toEqual(recorded1.content);
     expect(replayed2.content).toEqual(recorded2.content);
     expect(replayed2.content.find((b) => b.type === 'tool_use')).toMatchObject({ name: 'list_bets', input: { player: 'Neha', status: 'open' } });
+  });
+
+  it('never serves a recording whose request no longer matches: the reply says which recorded turn differs, and where', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'fake-transcripts-'));
+    closers.push(() => rm(dir, { recursive: true, force: true }));
+    const upstream = await fake();
+    upstream.script(textReply('First.'), textReply('Second.'));
+    const proxy = await startRecordingProxy({ upstream: upstream.url, dir });
+    const first = { ...ask('How many open bets has Neha?'), system: 'You are the desk assistant.' };
+    const second = { ...ask('List them.'), messages: [...first.messages, { role: 'assistant' as const, content: 'First.' }, { role: 'user' as const, content: 'List them.' }] };
+    await client(proxy.url).messages.stream(first).finalMessage();
+    await client(proxy.url).messages.stream(second).finalMessage();
+    await proxy.close();
+
+    const drift: ReplayMismatch[] = [];
+    const replay = await fake({ responder: replayResponder(dir, { onMismatch: (m) => drift.push(m) }) });
+    const direct = client(replay.url);
+    expect((await direct.messages.stream(first).finalMessage()).content).toEqual([expect.objectContaining({ text: 'First.' })]);
+    const drifted = { ...second, messages: [...first.messages, { role: 'assistant' as const, content: 'First!' }, { role: 'user' as const, content: 'List them.' }] };
+    const refused = await direct.messages.stream(drifted).finalMessage().catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(APIError);
+    expect((refused as APIError).message).toMatch(/request 2 .*recorded turn 2.*messages\[1\]/);
+    const newSystem = await direct.messages.stream({ ...first, system: 'You are another assistant.' }).finalMessage().catch((e: unknown) => e);
+    expect((newSystem as APIError).message).toMatch(/system/);
+    expect(drift).toEqual([{ request: 2, recording: 2, differs: 'messages[1]' }, { request: 3, recording: 1, differs: 'system' }]);
   });
 
   it('keys requests by content, with tool_use ids normalised', () => {

@@ -26,7 +26,14 @@ export interface RecordedRequest {
   body: MessagesRequestBody | null;
 }
 
-export type ContentBlock = { type: 'text'; text: string } | { type: 'tool_use'; id?: string; name: string; input: unknown };
+export type ContentBlock =
+  | { type: 'text'; text: string }
+  | { type: 'tool_use'; id?: string; name: string; input: unknown }
+  /** Signed by the fake; a request that sends it back changed (or with another signature) is refused, as the API does. */
+  | { type: 'thinking'; thinking: string }
+  | { type: 'redacted_thinking' };
+
+export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'pause_turn' | 'refusal' | 'model_context_window_exceeded';
 
 /** One SSE event as it goes over the wire: `event: <event>` and `data: <JSON of data>`. */
 export interface SseEvent {
@@ -38,7 +45,16 @@ export type ScriptedReply =
   | {
       kind: 'message';
       content: ContentBlock[];
-      stopReason?: 'end_turn' | 'tool_use' | 'max_tokens';
+      stopReason?: StopReason;
+      /**
+       * The model runs out of `max_tokens` after this many characters of its output (thinking,
+       * text and tool input, in order): the stream stops there, mid-word or mid-JSON, and ends
+       * with stop_reason max_tokens. A non-streaming request gets the cut text and a cut tool's
+       * input as {}.
+       */
+      cutAfterChars?: number;
+      /** For stop_reason refusal: the API's `stop_details`. */
+      stopDetails?: { category: string | null; explanation: string | null };
       /** Size of each text_delta and input_json_delta piece; default 12. */
       chunkChars?: number;
       /** Pause between SSE events; default 0. */
@@ -67,6 +83,8 @@ export type ScriptedReply =
   | { kind: 'drop'; textBefore?: string }
   /** Accepts the request and never answers (client timeout / abort). */
   | { kind: 'hang' }
+  /** HTTP 200 and message_start (and the deltas of `textBefore`), then silence: a stream that stalls. */
+  | { kind: 'idle'; textBefore?: string }
   /** Recorded SSE written verbatim (replay). A non-streaming request gets the Message they assemble to. */
   | { kind: 'raw_sse'; events: SseEvent[]; headers?: Record<string, string> }
   /** A recorded JSON answer written verbatim (replay). A 200 Message is streamed when the request streams. */
@@ -84,6 +102,8 @@ export interface FakeMessagesApi {
   requests: RecordedRequest[];
   /** Queues replies for the next /v1/messages calls, FIFO. */
   script(...replies: ScriptedReply[]): void;
+  /** Empties the queue: what one test scripted and did not use never answers the next. */
+  clear(): void;
   /** Used when the queue is empty; null removes it. */
   respond(responder: Responder | null): void;
   close(): Promise<void>;
@@ -115,6 +135,12 @@ const DEFAULT_ERROR_MESSAGES: Record<string, string> = {
 
 export function textReply(text: string, extra?: Partial<Omit<MessageReply, 'kind' | 'content'>>): ScriptedReply {
   return { ...extra, kind: 'message', content: [{ type: 'text', text }] };
+}
+
+/** Thinking, then the given reply's content: the shape of an answer from a model that thinks. */
+export function withThinking(reply: ScriptedReply, thinking = 'The user wants figures from the book; a read tool has them.'): ScriptedReply {
+  if (reply.kind !== 'message') return reply;
+  return { ...reply, content: [{ type: 'thinking', thinking }, ...reply.content] };
 }
 
 export function toolUseReply(name: string, input: unknown, text?: string): ScriptedReply {
@@ -241,33 +267,111 @@ interface WireMessage {
   content: Array<Record<string, unknown>>;
   stop_reason: string | null;
   stop_sequence: string | null;
-  stop_details: null;
+  stop_details: Record<string, unknown> | null;
   container: null;
   usage: Record<string, unknown>;
 }
 
-function buildMessage(reply: MessageReply, model: string, usage: UsageCounts): WireMessage {
-  let outputChars = 0;
-  const content = reply.content.map((block): Record<string, unknown> => {
-    if (block.type === 'text') {
-      outputChars += block.text.length;
-      return { type: 'text', text: block.text };
+/**
+ * The thinking blocks one fake has sent: the API's signatures are opaque, and it refuses a block
+ * sent back with other text or a signature it did not give. A recording replayed counts as sent.
+ */
+class Signatures {
+  private readonly thinking = new Map<string, string>();
+  private readonly redacted = new Set<string>();
+
+  sign(thinking: string): string {
+    const signature = randomId('fake-sig-', 32);
+    this.thinking.set(signature, thinking);
+    return signature;
+  }
+
+  redact(): string {
+    const data = randomId('fake-redacted-', 32);
+    this.redacted.add(data);
+    return data;
+  }
+
+  /** The thinking blocks of a message this fake streams from a recording. */
+  adopt(message: Record<string, unknown> | null): void {
+    const content = message?.['content'];
+    if (!Array.isArray(content)) return;
+    for (const block of content) {
+      if (!isRecord(block)) continue;
+      if (block['type'] === 'thinking' && typeof block['signature'] === 'string') this.thinking.set(block['signature'], String(block['thinking'] ?? ''));
+      if (block['type'] === 'redacted_thinking' && typeof block['data'] === 'string') this.redacted.add(block['data']);
     }
-    outputChars += JSON.stringify(block.input ?? {}).length;
-    return { type: 'tool_use', id: block.id ?? randomId('toolu_'), name: block.name, input: block.input ?? {} };
-  });
-  const stopReason = reply.stopReason ?? (reply.content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');
+  }
+
+  /** Why the API would refuse the thinking blocks a request sends back; null when they pass. */
+  problem(body: MessagesRequestBody): string | null {
+    for (const [m, message] of body.messages.entries()) {
+      if (message.role !== 'assistant' || !Array.isArray(message.content)) continue;
+      for (const [b, block] of message.content.entries()) {
+        if (!isRecord(block)) continue;
+        const at = `messages.${m}.content.${b}`;
+        if (block['type'] === 'thinking' && this.thinking.get(String(block['signature'])) !== block['thinking']) return `${at}: Invalid \`signature\` in \`thinking\` block`;
+        if (block['type'] === 'redacted_thinking' && !this.redacted.has(String(block['data']))) return `${at}: Invalid \`data\` in \`redacted_thinking\` block`;
+      }
+    }
+    return null;
+  }
+}
+
+interface Built {
+  message: WireMessage;
+  /** The cut JSON of a tool_use block the output ran out in (streamed as it is; not valid JSON). */
+  partialJson: Map<number, string>;
+}
+
+function buildMessage(reply: MessageReply, model: string, usage: UsageCounts, signatures: Signatures, display?: unknown): Built {
+  let outputChars = 0;
+  let budget = reply.cutAfterChars ?? Number.POSITIVE_INFINITY;
+  const take = (text: string): string => {
+    const kept = Array.from(text).slice(0, Math.max(0, budget)).join('');
+    budget -= Array.from(text).length;
+    outputChars += kept.length;
+    return kept;
+  };
+  const partialJson = new Map<number, string>();
+  const content: Array<Record<string, unknown>> = [];
+  for (const block of reply.content) {
+    if (budget <= 0) break;
+    const index = content.length;
+    if (block.type === 'text') {
+      content.push({ type: 'text', text: take(block.text) });
+    } else if (block.type === 'thinking') {
+      const whole = budget >= Array.from(block.thinking).length;
+      const thinking = take(block.thinking);
+      // With display "omitted" the API sends the signature and no text.
+      const shown = display === 'omitted' ? '' : thinking;
+      content.push({ type: 'thinking', thinking: shown, signature: whole ? signatures.sign(shown) : '' });
+    } else if (block.type === 'redacted_thinking') {
+      content.push({ type: 'redacted_thinking', data: signatures.redact() });
+    } else {
+      const json = JSON.stringify(block.input ?? {});
+      const kept = take(json);
+      if (kept.length < json.length) partialJson.set(index, kept);
+      content.push({ type: 'tool_use', id: block.id ?? randomId('toolu_'), name: block.name, input: kept.length < json.length ? {} : block.input ?? {} });
+    }
+  }
+  const cut = reply.cutAfterChars !== undefined && budget < 0;
+  const stopReason = cut ? 'max_tokens' : reply.stopReason ?? (reply.content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');
+  const stopDetails = stopReason === 'refusal' ? { type: 'refusal', category: null, explanation: null, ...reply.stopDetails } : null;
   return {
-    id: randomId('msg_'),
-    type: 'message',
-    role: 'assistant',
-    model,
-    content,
-    stop_reason: stopReason,
-    stop_sequence: null,
-    stop_details: null,
-    container: null,
-    usage: { ...usage, output_tokens: reply.outputTokens ?? Math.max(1, tokensOf(outputChars)), service_tier: 'standard', server_tool_use: null },
+    message: {
+      id: randomId('msg_'),
+      type: 'message',
+      role: 'assistant',
+      model,
+      content,
+      stop_reason: stopReason,
+      stop_sequence: null,
+      stop_details: stopDetails,
+      container: null,
+      usage: { ...usage, output_tokens: reply.outputTokens ?? Math.max(1, tokensOf(outputChars)), service_tier: 'standard', server_tool_use: null },
+    },
+    partialJson,
   };
 }
 
@@ -279,24 +383,27 @@ function pieces(text: string, size: number): string[] {
 }
 
 /** The SSE the API sends for a whole message. */
-function messageEvents(message: WireMessage, chunkChars: number): SseEvent[] {
+function messageEvents(message: WireMessage, chunkChars: number, partialJson: ReadonlyMap<number, string> = new Map()): SseEvent[] {
   const size = Math.max(1, Math.floor(chunkChars));
   const usage = message.usage;
   const events: SseEvent[] = [
-    { event: 'message_start', data: { type: 'message_start', message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } } },
+    { event: 'message_start', data: { type: 'message_start', message: { ...message, content: [], stop_reason: null, stop_sequence: null, stop_details: null, usage: { ...usage, output_tokens: 1 } } } },
     { event: 'ping', data: { type: 'ping' } },
   ];
+  const delta = (index: number, d: Record<string, unknown>) => events.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: d } });
   message.content.forEach((block, index) => {
     if (block['type'] === 'tool_use') {
       events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'tool_use', id: block['id'], name: block['name'], input: {} } } });
-      for (const partial of pieces(JSON.stringify(block['input']), size)) {
-        events.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: partial } } });
-      }
+      for (const partial of pieces(partialJson.get(index) ?? JSON.stringify(block['input']), size)) delta(index, { type: 'input_json_delta', partial_json: partial });
+    } else if (block['type'] === 'thinking') {
+      events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } } });
+      for (const thinking of pieces(String(block['thinking']), size)) delta(index, { type: 'thinking_delta', thinking });
+      if (block['signature']) delta(index, { type: 'signature_delta', signature: block['signature'] });
+    } else if (block['type'] === 'redacted_thinking') {
+      events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { ...block } } });
     } else {
       events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'text', text: '' } } });
-      for (const text of pieces(String(block['text'] ?? ''), size)) {
-        events.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'text_delta', text } } });
-      }
+      for (const text of pieces(String(block['text'] ?? ''), size)) delta(index, { type: 'text_delta', text });
     }
     events.push({ event: 'content_block_stop', data: { type: 'content_block_stop', index } });
   });
@@ -304,7 +411,7 @@ function messageEvents(message: WireMessage, chunkChars: number): SseEvent[] {
     event: 'message_delta',
     data: {
       type: 'message_delta',
-      delta: { stop_reason: message.stop_reason, stop_sequence: null, stop_details: null, container: null },
+      delta: { stop_reason: message.stop_reason, stop_sequence: null, stop_details: message.stop_details, container: null },
       usage: {
         output_tokens: usage['output_tokens'],
         input_tokens: usage['input_tokens'],
@@ -340,11 +447,20 @@ export function assembleMessage(events: SseEvent[]): Record<string, unknown> | n
         if (!isRecord(delta) || !block) break;
         if (delta['type'] === 'text_delta') block['text'] = String(block['text'] ?? '') + String(delta['text']);
         if (delta['type'] === 'input_json_delta') json[index] = (json[index] ?? '') + String(delta['partial_json']);
+        if (delta['type'] === 'thinking_delta') block['thinking'] = String(block['thinking'] ?? '') + String(delta['thinking']);
+        if (delta['type'] === 'signature_delta') block['signature'] = String(delta['signature']);
         break;
       }
       case 'content_block_stop': {
         const block = content[index];
-        if (block && block['type'] === 'tool_use' && json[index]) block['input'] = JSON.parse(json[index]);
+        if (block && block['type'] === 'tool_use' && json[index]) {
+          try {
+            block['input'] = JSON.parse(json[index]);
+          } catch {
+            // Cut off by max_tokens: the API's input is not a whole object.
+            block['input'] = {};
+          }
+        }
         break;
       }
       case 'message_delta':
@@ -384,6 +500,7 @@ export function startFakeMessagesApi(options?: { key?: string; models?: string[]
   let responder: Responder | null = options?.responder ?? null;
   let messageIndex = 0;
   const cache = new PromptCache();
+  const signatures = new Signatures();
 
   const authorised = (req: IncomingMessage): boolean => {
     const bearer = req.headers['authorization'];
@@ -421,7 +538,7 @@ export function startFakeMessagesApi(options?: { key?: string; models?: string[]
 
   /** message_start and text deltas of `textBefore`: the part of a stream a failure comes after. */
   const openingEvents = (body: MessagesRequestBody, textBefore: string): SseEvent[] => {
-    const message = buildMessage({ kind: 'message', content: [{ type: 'text', text: textBefore }] }, body.model, cache.usage(body));
+    const { message } = buildMessage({ kind: 'message', content: [{ type: 'text', text: textBefore }] }, body.model, cache.usage(body), signatures);
     const events = messageEvents(message, 12);
     const stop = events.findIndex((e) => e.event === 'content_block_stop');
     return events.slice(0, stop < 0 ? events.length : stop);
@@ -431,9 +548,10 @@ export function startFakeMessagesApi(options?: { key?: string; models?: string[]
     const streaming = body.stream === true;
     switch (reply.kind) {
       case 'message': {
-        const message = buildMessage(reply, body.model, cache.usage(body));
+        const display = isRecord(body['thinking']) ? body['thinking']['display'] : undefined;
+        const { message, partialJson } = buildMessage(reply, body.model, cache.usage(body), signatures, display);
         if (!streaming) return sendJson(res, 200, message);
-        return writeSse(res, messageEvents(message, reply.chunkChars ?? 12), reply.delayMs ?? 0, {}, reply.holds);
+        return writeSse(res, messageEvents(message, reply.chunkChars ?? 12, partialJson), reply.delayMs ?? 0, {}, reply.holds);
       }
       case 'http_error': {
         const type = reply.errorType ?? DEFAULT_ERROR_TYPES[reply.status] ?? 'api_error';
@@ -463,14 +581,25 @@ export function startFakeMessagesApi(options?: { key?: string; models?: string[]
       }
       case 'hang':
         return;
+      case 'idle': {
+        if (!streaming) return;
+        res.writeHead(200, { 'request-id': randomId('req_'), 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
+        res.flushHeaders();
+        const opening = openingEvents(body, reply.textBefore ?? '');
+        // No text: message_start alone, the stream open and silent after it.
+        for (const event of reply.textBefore ? opening : opening.slice(0, 1)) await write(res, sseChunk(event));
+        return;
+      }
       case 'raw_sse': {
-        if (streaming) return writeSse(res, reply.events, 0, replayHeaders(reply.headers));
         const message = assembleMessage(reply.events);
+        signatures.adopt(message);
+        if (streaming) return writeSse(res, reply.events, 0, replayHeaders(reply.headers));
         if (message) return sendJson(res, 200, message, replayHeaders(reply.headers));
         return sendError(res, 500, 'api_error', 'recorded stream holds no message');
       }
       case 'raw_json': {
         const recorded = reply.body;
+        if (isRecord(recorded)) signatures.adopt(recorded);
         if (streaming && reply.status === 200 && isRecord(recorded) && recorded['type'] === 'message') {
           return writeSse(res, messageEvents(recorded as unknown as WireMessage, 12), 0, replayHeaders(reply.headers));
         }
@@ -556,6 +685,8 @@ export function startFakeMessagesApi(options?: { key?: string; models?: string[]
             : null;
     if (problem) return sendError(res, 400, 'invalid_request_error', problem);
     const body = parsed as MessagesRequestBody;
+    const changed = signatures.problem(body);
+    if (changed) return sendError(res, 400, 'invalid_request_error', changed);
 
     let reply: ScriptedReply;
     try {
@@ -582,6 +713,7 @@ export function startFakeMessagesApi(options?: { key?: string; models?: string[]
         url: `http://127.0.0.1:${port}`,
         requests,
         script: (...replies) => void queue.push(...replies),
+        clear: () => void queue.splice(0),
         respond: (next) => void (responder = next),
         close: () =>
           new Promise<void>((done, fail) => {

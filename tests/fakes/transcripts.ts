@@ -15,7 +15,7 @@ import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { type MessagesRequestBody, type Responder, type ScriptedReply, type SseEvent, textReply } from './messages-api.js';
+import type { MessagesRequestBody, Responder, ScriptedReply, SseEvent } from './messages-api.js';
 
 /** One file of a transcript directory. */
 export interface RecordedExchange {
@@ -241,12 +241,46 @@ function toReply(exchange: RecordedExchange): ScriptedReply {
   return { kind: 'raw_json', status: exchange.status, body: exchange.json ?? null, headers: exchange.headers };
 }
 
+/** A request of a replay that no recording matches, and the recording nearest to it. */
+export interface ReplayMismatch {
+  /** Which /v1/messages request of this replay, from 1. */
+  request: number;
+  /** The nearest recording's sequence number (its file's prefix): the recorded turn that differs. */
+  recording: number;
+  /** The first part that differs: `model`, `system`, `tools` or `messages[i]`. */
+  differs: string;
+}
+
+/**
+ * How close a recording is to a request, part by part in the order the key reads them, and the
+ * first part that differs (null: none does). Messages count by their common start, a whole match
+ * counting half a message more.
+ */
+function compare(body: MessagesRequestBody, recorded: MessagesRequestBody): { score: number[]; differs: string | null } {
+  const same = (a: unknown, b: unknown) => sortedJson(a ?? null) === sortedJson(b ?? null);
+  const parts = [same(body.model, recorded.model), same(body.system, recorded.system), same(body.tools, recorded.tools)];
+  const mine = normaliseToolIds(body.messages) as unknown[];
+  const theirs = normaliseToolIds(recorded.messages) as unknown[];
+  let common = 0;
+  while (common < mine.length && common < theirs.length && same(mine[common], theirs[common])) common++;
+  const whole = common === mine.length && common === theirs.length;
+  const firstPart = ['model', 'system', 'tools'][parts.indexOf(false)];
+  return { score: [...parts.map(Number), common + (whole ? 0.5 : 0)], differs: firstPart ?? (whole ? null : `messages[${common}]`) };
+}
+
+const better = (a: number[], b: number[]): boolean => {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! > b[i]!;
+  return false;
+};
+
 /**
  * Answers each request with the recording of the same key (repeats of one key in recorded
- * order, the last again once they run out); a request never recorded gets the first recording
- * not yet used, so a run whose prompts drifted still gets the recorded turns in order.
+ * order, the last again once they run out). A request no recording matches is never served an
+ * answer recorded for another one: it gets an error that names the nearest recorded turn and
+ * the first part of the request that differs (and `onMismatch` hears of it), so a run whose
+ * prompts drifted says where instead of replaying stale answers.
  */
-export function replayResponder(dir: string): Responder {
+export function replayResponder(dir: string, options: { onMismatch?: (mismatch: ReplayMismatch) => void } = {}): Responder {
   let loaded: RecordedExchange[] | null = null;
   const used = new Set<RecordedExchange>();
   const load = (): RecordedExchange[] => {
@@ -256,13 +290,28 @@ export function replayResponder(dir: string): Responder {
       .sort((a, b) => a.seq - b.seq);
     return loaded;
   };
+  let requests = 0;
   return (body) => {
+    requests += 1;
     const all = load();
     const key = requestKey(body);
     const sameKey = all.filter((e) => e.key === key);
-    const pick = sameKey.find((e) => !used.has(e)) ?? sameKey.at(-1) ?? all.find((e) => !used.has(e));
-    if (!pick) return textReply('(no recorded reply)');
-    used.add(pick);
-    return toReply(pick);
+    const pick = sameKey.find((e) => !used.has(e)) ?? sameKey.at(-1);
+    if (pick) {
+      used.add(pick);
+      return toReply(pick);
+    }
+    let nearest: { exchange: RecordedExchange; score: number[]; differs: string } | null = null;
+    for (const exchange of all) {
+      const { score, differs } = compare(body, exchange.request);
+      if (differs !== null && (!nearest || better(score, nearest.score))) nearest = { exchange, score, differs };
+    }
+    const mismatch: ReplayMismatch = { request: requests, recording: nearest?.exchange.seq ?? 0, differs: nearest?.differs ?? 'model' };
+    options.onMismatch?.(mismatch);
+    const where = nearest ? `recorded turn ${mismatch.recording} differs from it first in ${mismatch.differs}` : 'nothing is recorded';
+    return {
+      kind: 'http_error', status: 400, errorType: 'invalid_request_error',
+      message: `replay: request ${mismatch.request} matches no recording (${where}); record the run again`,
+    };
   };
 }

@@ -85,6 +85,8 @@ describe('eval --planner claude', () => {
     expect(recordedTurns[0]![1].calls[0]!.args).toHaveProperty('playerId');
     expect(recorded.find((r) => r.id === 'take-karan')!.difference).toBeNull();
 
+    // Every request matched its recording: nothing was answered with an error for drift.
+    expect(replaying.drift).toEqual([]);
     expect(replayed.map(outcome)).toEqual(recorded.map(outcome));
     expect(callsOf(replayedTurns)).toEqual(callsOf(recordedTurns));
 

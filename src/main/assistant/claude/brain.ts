@@ -39,7 +39,10 @@ export interface ClaudeBrainOptions {
   env: NodeJS.ProcessEnv;
   registry: ToolRegistry;
   log: Logger;
+  /** The longest wait for a streamed event (claude-turn.ts, IDLE_TIMEOUT_MS). */
   idleTimeoutMs?: number;
+  /** When a failing model call stops retrying (claude-turn.ts, CALL_DEADLINE_MS). */
+  callDeadlineMs?: number;
   random?: () => number;
 }
 
@@ -81,6 +84,7 @@ export class ClaudeBrain implements ModelSettingsService {
     return yield* claudeTurn({ ...input, model: route.model, settings: route.settings }, {
       client, registry: this.options.registry,
       ...(this.options.idleTimeoutMs !== undefined && { idleTimeoutMs: this.options.idleTimeoutMs }),
+      ...(this.options.callDeadlineMs !== undefined && { callDeadlineMs: this.options.callDeadlineMs }),
       ...(this.options.random && { random: this.options.random }),
     });
   }

@@ -7,6 +7,12 @@
  * preview with a nonce exactly as an offline plan would, and a picker ends it the same way.
  * Invalid arguments go back to the model once as an `is_error` result; a second time, or a model
  * that does not answer, gives the turn to the offline planner with the reason.
+ *
+ * Every reply's `stop_reason` is read: a reply cut off by `max_tokens` is never used (a cut tool
+ * call would run with partial arguments, a cut sentence would show mid-word) but asked again once
+ * with more room; a refusal is answered offline; a paused turn is continued. Once a card has been
+ * shown, a failure ends the turn with what it has rather than handing it to the offline planner,
+ * which would read the same rows again and show each card twice.
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { User } from '../../../shared/contracts/agent-api.js';
@@ -31,6 +37,9 @@ import { BULK } from '../planner/slots.js';
 import { typedAmounts } from '../planner/rule-planner.js';
 import { SKIP_CONFIRMATION_ANSWER, asksToSkipConfirmation } from '../guards/consent-guard.js';
 import { planningOf } from '../planner/intents/index.js';
+import { z } from 'zod';
+import { canonicalJson } from '../../../shared/canonical-json.js';
+import { MORE_ROOM, requestShape } from './model-params.js';
 
 /**
  * An earlier exchange of the conversation, as the model is shown it: in words, and for a turn
@@ -89,21 +98,48 @@ export type ClaudeTurnResult = Common & (
   | { kind: 'answered'; messages: Anthropic.MessageParam[] }
   /** A change or a picker: the runtime finishes the turn with this outcome, as for an offline plan. */
   | { kind: 'handoff'; outcome: GateOutcome }
-  | { kind: 'fallback'; reason: string; failure: ModelFailure['kind'] | 'budget' | 'invalid_arguments' }
+  | { kind: 'fallback'; reason: string; failure: FailureKind }
   | { kind: 'stopped' }
 );
+
+/** Why the model did not answer the turn. */
+type FailureKind = ModelFailure['kind'] | 'budget' | 'invalid_arguments' | 'cut_off' | 'refusal';
 
 export interface ClaudeTurnDeps {
   client: Anthropic;
   registry: ToolRegistry;
-  /** The longest wait for the next streamed event before a call counts as timed out. */
+  /** The longest wait for a streamed event — the first, and each after it — before an attempt counts as timed out. */
   idleTimeoutMs?: number;
+  /** How long after it started a failing call stops retrying and the offline planner answers. */
+  callDeadlineMs?: number;
   random?: () => number;
 }
 
-const MAX_OUTPUT_TOKENS = 1_024;
+/** A call's first streamed event is waited for this long before the attempt is given up (and retried). */
+export const IDLE_TIMEOUT_MS = 8_000;
+/**
+ * A failing call retries only while this much time from its start allows, so a hung API is
+ * answered offline within 15 s of Enter (the offline answer takes well under a second).
+ */
+export const CALL_DEADLINE_MS = 14_000;
+
+/**
+ * How long the next attempt of a call may wait for an event, `elapsedMs` after the call started
+ * (its wait before retrying included), or null when it should not be made: no attempt runs past
+ * the deadline, and one left with less than half a wait could hardly be answered.
+ */
+export function attemptWindow(elapsedMs: number, idleMs: number, deadlineMs: number): number | null {
+  const left = Math.floor(deadlineMs - elapsedMs);
+  return left >= idleMs / 2 ? Math.min(idleMs, left) : null;
+}
+
 /** Model calls one turn may make: the tool calls it may run, and one to answer, and one spare. */
 export const MAX_MODEL_CALLS = MAX_CALLS_PER_TURN + 2;
+/** Less room than this for a reply (the turn's token budget nearly spent) is no room for thinking and an answer. */
+const MIN_ROOM = 1_024;
+
+/** Why the model stopped, as the API says; anything else (or none) is an answer that broke off. */
+const stopReasonSchema = z.enum(['end_turn', 'stop_sequence', 'tool_use', 'max_tokens', 'model_context_window_exceeded', 'pause_turn', 'refusal']).nullable().catch(null);
 
 /** Runs the turn; yields tool progress, cards and guarded text as they happen. */
 export async function* claudeTurn(input: ClaudeTurnInput, deps: ClaudeTurnDeps): AsyncGenerator<TurnEvent, ClaudeTurnResult> {
@@ -137,32 +173,75 @@ export async function* claudeTurn(input: ClaudeTurnInput, deps: ClaudeTurnDeps):
     }
     return { ...common, ...ending } as ClaudeTurnResult;
   };
-  let toolCalls = 0;
+  /** The turn's closing words: the tail of the answer, and when a claim was dropped, what is true. */
+  function* closing(tail: string): Generator<TurnEvent> {
+    if (tail) yield { type: 'text', requestId: input.requestId, delta: tail };
+    // A claim was dropped: the user is told once what really happened, not left with a gap.
+    const state = guard.claimed ? trueState(refusals, input.ordered) : null;
+    const said = state ? guard.say(state) : '';
+    if (said) yield { type: 'text', requestId: input.requestId, delta: said };
+  }
+  /**
+   * What the next turns are shown of this one: its calls and their results, and the words as they
+   * reached the user. Not its thinking, which belongs to this model and this turn.
+   */
+  const kept = (): Anthropic.MessageParam[] => {
+    const turn: Anthropic.MessageParam[] = [];
+    for (const m of messages.slice(turnStart)) {
+      if (m.role !== 'assistant' || !Array.isArray(m.content)) turn.push(m);
+      else {
+        const uses = m.content.filter((b) => b.type === 'tool_use');
+        if (uses.length > 0) turn.push({ ...m, content: uses });
+      }
+    }
+    // Calls whose results never went back (the turn ended among them) would leave a tool_use without its result.
+    if (turn.at(-1)?.role === 'assistant') turn.pop();
+    turn.push({ role: 'assistant', content: guard.shown.trim() || '(cards shown)' });
+    return turn;
+  };
+  /**
+   * The model will not answer: the offline planner does, with the reason — unless cards were
+   * shown, which the offline plan would read again and show twice. Then the turn ends with them
+   * and says why the words stop.
+   */
+  function* giveUp(reason: string, failure: FailureKind): Generator<TurnEvent, ClaudeTurnResult> {
+    if (common.cards.length === 0) return finish({ kind: 'fallback', reason, failure });
+    common.notes.push(`claude stopped after its cards (${failure}): ${reason}`);
+    yield* closing(guard.cut());
+    const said = guard.say(`${reason.charAt(0).toUpperCase()}${reason.slice(1)}; the cards above are what it found.`);
+    yield { type: 'text', requestId: input.requestId, delta: said };
+    return finish({ kind: 'answered', messages: kept() });
+  }
+
+  const shape = requestShape(input.model);
+  /** Whether a reply cut off by max_tokens was already asked again with more room: once a turn. */
+  let roomier = false;
   let invalid = 0;
+  /** Each call run this turn, as tool and arguments: a call the model repeats is not run again. */
+  const ran = new Set<string>();
+  const callKey = (tool: string, args: unknown) => `${tool} ${canonicalJson(args)}`;
 
   for (;;) {
     // A model that keeps asking for what is refused (an unknown tool, a change for a question) would go round for ever.
-    if (common.usage.calls >= MAX_MODEL_CALLS) {
-      return finish({ kind: 'fallback', reason: 'Claude went round without answering', failure: 'invalid_arguments' });
-    }
+    if (common.usage.calls >= MAX_MODEL_CALLS) return yield* giveUp('Claude went round without answering', 'invalid_arguments');
     const used = common.usage.inputTokens + common.usage.outputTokens + common.usage.cacheReadTokens + common.usage.cacheWriteTokens;
-    if (used >= input.settings.maxTokensPerTurn) {
-      return finish({ kind: 'fallback', reason: `this turn reached its budget of ${input.settings.maxTokensPerTurn} tokens`, failure: 'budget' });
-    }
+    const room = Math.min(shape.maxTokens * (roomier ? MORE_ROOM : 1), input.settings.maxTokensPerTurn - used);
+    if (room < MIN_ROOM) return yield* giveUp(`this turn reached its budget of ${input.settings.maxTokensPerTurn} tokens`, 'budget');
     withCacheBreakpoint(messages);
     let response: Anthropic.Message;
     try {
       response = yield* callModel(deps, {
-        model: input.model, max_tokens: Math.min(MAX_OUTPUT_TOKENS, input.settings.maxTokensPerTurn - used), system, tools: catalog.tools as Anthropic.Tool[], messages,
+        model: input.model, max_tokens: room, ...shape.params, system, tools: catalog.tools as Anthropic.Tool[], messages,
       }, guard, input);
     } catch (error) {
       if (error instanceof TurnStopped) {
-        const tail = guard.end();
+        // What had arrived stands, to its last whole sentence.
+        const tail = guard.cut();
         if (tail) yield { type: 'text', requestId: input.requestId, delta: tail };
         return finish({ kind: 'stopped' });
       }
       const failure = error as ModelFailure;
-      return finish({ kind: 'fallback', reason: failure.reason, failure: failure.kind });
+      return yield* giveUp(failure.reason, failure.kind);
     } finally {
       stripCacheBreakpoints(messages);
     }
@@ -179,31 +258,44 @@ export async function* claudeTurn(input: ClaudeTurnInput, deps: ClaudeTurnDeps):
       models: common.usage.models.includes(input.model) ? common.usage.models : [...common.usage.models, input.model],
     };
 
+    const stop = stopReasonSchema.parse(response.stop_reason);
+    if (stop === 'max_tokens' || stop === 'model_context_window_exceeded') {
+      // Nothing of a cut reply is used. Unseen, it is asked again with more room, if the budget has it.
+      const spent = used + tokens.inputTokens + tokens.outputTokens + tokens.cacheReadTokens + tokens.cacheWriteTokens;
+      const more = Math.min(shape.maxTokens * MORE_ROOM, input.settings.maxTokensPerTurn - spent);
+      if (stop === 'max_tokens' && !roomier && guard.unseenSinceCheckpoint && more > room) {
+        common.notes.push(`reply cut off at ${room} tokens: asked again with more room`);
+        guard.rollback();
+        roomier = true;
+        continue;
+      }
+      return yield* giveUp('Claude\'s answer was cut off', 'cut_off');
+    }
+    if (stop === 'refusal') return yield* giveUp('Claude declined to answer this', 'refusal');
+    if (stop === null) return yield* giveUp('Claude\'s answer broke off', 'stream_error');
     const uses = response.content.filter((b): b is Anthropic.ToolUseBlock => b.type === 'tool_use');
+    if (stop === 'pause_turn' && uses.length === 0) {
+      // The API paused a long turn: its content goes back as it came, and the model carries on from there.
+      if (response.content.length > 0) messages.push({ role: 'assistant', content: response.content as Anthropic.ContentBlockParam[] });
+      continue;
+    }
+
     if (uses.length === 0) {
-      const tail = guard.end();
-      if (tail) yield { type: 'text', requestId: input.requestId, delta: tail };
-      // A claim was dropped: the user is told once what really happened, not left with a gap.
-      const state = guard.claimed ? trueState(refusals, input.ordered) : null;
-      const said = state ? guard.say(state) : '';
-      if (said) yield { type: 'text', requestId: input.requestId, delta: said };
-      // What the next turns are shown: the calls and results, and the words as they reached the user.
-      const kept = messages.slice(turnStart).map((m) => (m.role === 'assistant' && Array.isArray(m.content)
-        ? { ...m, content: m.content.filter((b) => b.type === 'tool_use') }
-        : m));
-      kept.push({ role: 'assistant', content: guard.shown.trim() || '(cards shown)' });
-      return finish({ kind: 'answered', messages: kept });
+      yield* closing(guard.end());
+      return finish({ kind: 'answered', messages: kept() });
     }
 
     if (uses.some((u) => catalog.definitionOf(u.name)?.isDestructive)) changeAsked = true;
     const apart = guard.endBlock();
     if (apart) yield { type: 'text', requestId: input.requestId, delta: apart };
+    // Thinking blocks go back unchanged and in place: the API checks them within a tool loop.
     messages.push({ role: 'assistant', content: response.content as Anthropic.ContentBlockParam[] });
     const results: Anthropic.ToolResultBlockParam[] = [];
     // Several changes asked for in one reply are one request for many: none is proposed, as offline.
     const changes = uses.filter((u) => catalog.definitionOf(u.name)?.isDestructive).length;
     for (const use of uses) {
       const refuse = (text: string) => results.push({ type: 'tool_result', tool_use_id: use.id, is_error: true, content: text });
+      const again = () => results.push({ type: 'tool_result', tool_use_id: use.id, content: 'Already called with these arguments this turn; its result is above. Answer with it.' });
       const definition = catalog.definitionOf(use.name);
       if (!definition) {
         refuse(`There is no tool called ${use.name}.`);
@@ -234,12 +326,16 @@ export async function* claudeTurn(input: ClaudeTurnInput, deps: ClaudeTurnDeps):
         refuseChange(held);
         continue;
       }
-      if (toolCalls >= MAX_CALLS_PER_TURN) {
+      const asked = callKey(definition.name, args);
+      if (ran.has(asked)) {
+        again();
+        continue;
+      }
+      if (runs.length >= MAX_CALLS_PER_TURN) {
         if (definition.isDestructive) refusals.push('this turn reached its limit of tool calls');
         refuse(`That is the ${MAX_CALLS_PER_TURN}-call limit of this turn: answer with the results you have.`);
         continue;
       }
-      toolCalls += 1;
       // The offline planner's name for the intent, so its follow-ups ("change it to 30k", "and for Rahul?") work on this plan too.
       const intent = planningOf(definition.name)?.id ?? definition.name;
       const decision: Decision = { request_id: input.requestId, intent, action: 'tools', calls: [{ tool: definition.name, args }], confidence: 1 };
@@ -250,7 +346,7 @@ export async function* claudeTurn(input: ClaudeTurnInput, deps: ClaudeTurnDeps):
       if (definition.isDestructive && outcome.action !== 'tools') refusals.push(gateRefusal(outcome));
       if (outcome.action === 'clarify' || outcome.action === 'direct') {
         invalid += 1;
-        if (invalid >= 2) return finish({ kind: 'fallback', reason: 'Claude could not form a valid request', failure: 'invalid_arguments' });
+        if (invalid >= 2) return yield* giveUp('Claude could not form a valid request', 'invalid_arguments');
         refuse(outcome.action === 'clarify' ? `Invalid arguments: ${outcome.question}` : 'Invalid arguments.');
         continue;
       }
@@ -259,6 +355,13 @@ export async function* claudeTurn(input: ClaudeTurnInput, deps: ClaudeTurnDeps):
         continue;
       }
       for (const call of outcome.calls) {
+        // The same read reached by other words (a name spelt another way): its card is already shown.
+        const resolved = callKey(call.tool, call.args);
+        if (ran.has(resolved)) {
+          again();
+          continue;
+        }
+        ran.add(resolved);
         yield { type: 'tool', requestId: input.requestId, tool: call.tool, label: toolLabel(call.tool), status: 'started' };
         const started = performance.now();
         const envelope = await deps.registry.call(call.tool, call.args, { ...input.ctx, ...(input.signal && { signal: input.signal }) }, { retries: 2 });
@@ -276,10 +379,11 @@ export async function* claudeTurn(input: ClaudeTurnInput, deps: ClaudeTurnDeps):
           results.push({ type: 'tool_result', tool_use_id: use.id, content: resultText(summary, envelope.data) });
         } else {
           if (envelope.error.code === 'VALIDATION') invalid += 1;
-          if (invalid >= 2) return finish({ kind: 'fallback', reason: 'Claude could not form a valid request', failure: 'invalid_arguments' });
+          if (invalid >= 2) return yield* giveUp('Claude could not form a valid request', 'invalid_arguments');
           refuse(failureText(envelope));
         }
       }
+      ran.add(asked);
     }
     messages.push({ role: 'user', content: results });
     const released = guard.recheck();
@@ -345,10 +449,17 @@ function trueState(refusals: readonly string[], ordered: boolean): string | null
   return ordered ? 'Not done — nothing was changed.' : null;
 }
 
-/** One model call, streamed; retried while nothing of it has been shown. Throws ModelFailure or TurnStopped. */
+/**
+ * One model call, streamed; retried while nothing of it has been shown and its deadline allows.
+ * Each attempt waits at most its window for every event, the first included. Throws ModelFailure
+ * or TurnStopped.
+ */
 async function* callModel(deps: ClaudeTurnDeps, params: Anthropic.MessageCreateParamsNonStreaming, guard: ProseGuard, input: ClaudeTurnInput):
   AsyncGenerator<TurnEvent, Anthropic.Message> {
-  const idleMs = deps.idleTimeoutMs ?? 20_000;
+  const idleMs = deps.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
+  const deadlineMs = deps.callDeadlineMs ?? CALL_DEADLINE_MS;
+  const started = performance.now();
+  let windowMs = attemptWindow(0, idleMs, deadlineMs) ?? Math.min(idleMs, deadlineMs);
   for (let attempt = 0; ; attempt++) {
     if (input.signal?.aborted) throw new TurnStopped();
     guard.checkpoint();
@@ -362,11 +473,11 @@ async function* callModel(deps: ClaudeTurnDeps, params: Anthropic.MessageCreateP
       idle = setTimeout(() => {
         timedOut = true;
         call.abort();
-      }, idleMs);
+      }, windowMs);
     };
     try {
       awake();
-      const stream = deps.client.messages.stream(params, { signal: call.signal, maxRetries: 0, timeout: idleMs });
+      const stream = deps.client.messages.stream(params, { signal: call.signal, maxRetries: 0, timeout: windowMs });
       for await (const event of stream) {
         awake();
         if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') {
@@ -379,8 +490,11 @@ async function* callModel(deps: ClaudeTurnDeps, params: Anthropic.MessageCreateP
       if (input.signal?.aborted) throw new TurnStopped();
       const failure = classifyFailure(error, attempt, timedOut, deps.random);
       if (!failure.retry || attempt >= MAX_MODEL_RETRIES || !guard.unseenSinceCheckpoint) throw failure;
+      const next = attemptWindow(performance.now() - started + failure.waitMs, idleMs, deadlineMs);
+      if (next === null) throw failure;
       guard.rollback();
       await sleep(failure.waitMs, input.signal);
+      windowMs = next;
     } finally {
       clearTimeout(idle);
       input.signal?.removeEventListener('abort', onStop);

@@ -1,29 +1,41 @@
 /**
- * What Claude costs, from one table (USD per million tokens): cache writes cost 1.25×
- * the input price, cache reads 0.1×. Costs are computed in integers — prices in micro-dollars
- * per million tokens, so a token's cost is exact in pico-dollars — and a call's cost is rounded
- * up to the micro-dollar, so a budget is never under-counted.
+ * What Claude costs, from one table: each model's published prices (platform.claude.com, "Model
+ * pricing") in USD per million tokens — input, output, 5-minute cache writes (the only kind the
+ * app writes) and cache reads, each as listed, since the ratios differ between models. Costs are
+ * computed in integers — prices in micro-dollars per million tokens, so a token's cost is exact
+ * in pico-dollars — and a call's cost is rounded up to the micro-dollar, so a budget is never
+ * under-counted.
  */
 import type { TokenUsage } from '../../../shared/contracts/model-settings.js';
 
 interface Price {
-  /** Micro-dollars per million input tokens (= USD per token × 10^12 / 10^6). */
+  /** Micro-dollars per million tokens (= USD per token × 10^12 / 10^6). */
   input: number;
   output: number;
+  cacheWrite: number;
+  cacheRead: number;
 }
 
-const usdPerMillion = (input: number, output: number): Price => ({ input: Math.round(input * 1_000_000), output: Math.round(output * 1_000_000) });
+interface ModelPrice extends Price {
+  /** A dearer price for every token of a call whose prompt (input, cache writes and reads) is over `tokens`. */
+  longPrompt?: { tokens: number } & Price;
+}
 
-export const PRICES: Readonly<Record<string, Price>> = {
-  'claude-haiku-5-5': usdPerMillion(0.10, 0.50),
-  'claude-sonnet-5-5': usdPerMillion(2, 10),
-  'claude-opus-5-5': usdPerMillion(4, 20),
+const usdPerMillion = (input: number, output: number, cacheWrite: number, cacheRead: number): Price => ({
+  input: Math.round(input * 1_000_000), output: Math.round(output * 1_000_000),
+  cacheWrite: Math.round(cacheWrite * 1_000_000), cacheRead: Math.round(cacheRead * 1_000_000),
+});
+
+export const PRICES: Readonly<Record<string, ModelPrice>> = {
+  'claude-haiku-5-5': { ...usdPerMillion(0.10, 0.50, 0.125, 0.01), longPrompt: { tokens: 100_000, ...usdPerMillion(0.50, 2.50, 0.625, 0.05) } },
+  'claude-sonnet-5-5': usdPerMillion(2, 10, 2.50, 0.10),
+  'claude-opus-5-5': usdPerMillion(4, 20, 5, 0.20),
 };
 
 /** A model the table does not know (one `models.list` offered) is charged as the dearest known one. */
 const DEAREST = Object.values(PRICES).reduce((a, b) => (b.input > a.input ? b : a));
 
-export function priceOf(model: string): { price: Price; known: boolean } {
+export function priceOf(model: string): { price: ModelPrice; known: boolean } {
   const price = PRICES[model];
   return price ? { price, known: true } : { price: DEAREST, known: false };
 }
@@ -37,10 +49,11 @@ export interface CallTokens {
 
 /** One call's cost in micro-dollars, rounded up. */
 export function costMicroUsd(model: string, t: CallTokens): number {
-  const { price } = priceOf(model);
-  // Pico-dollars: tokens × micro-dollars per million. ×5/4 and /10 stay whole for every price above.
-  const pico = t.inputTokens * price.input + t.outputTokens * price.output
-    + (t.cacheWriteTokens * price.input * 5) / 4 + (t.cacheReadTokens * price.input) / 10;
+  const { price: listed } = priceOf(model);
+  const prompt = t.inputTokens + t.cacheWriteTokens + t.cacheReadTokens;
+  const price = listed.longPrompt && prompt > listed.longPrompt.tokens ? listed.longPrompt : listed;
+  // Pico-dollars: tokens × micro-dollars per million.
+  const pico = t.inputTokens * price.input + t.outputTokens * price.output + t.cacheWriteTokens * price.cacheWrite + t.cacheReadTokens * price.cacheRead;
   return Math.ceil(pico / 1_000_000);
 }
 

@@ -18,8 +18,9 @@ const MARKUP = /<\s*\/?\s*[a-z!][^>]*>/i;
 /**
  * `claim`: says a change was made or consented to, which a model's turn never does (only the
  * human's Confirm executes). `voice`: speaks as the desk, a tool or the user ("SYSTEM: …").
+ * `cut`: the unfinished end of an answer that broke off (max_tokens, an error mid-stream).
  */
-export type DropReason = 'figure' | 'claim' | 'markup' | 'voice';
+export type DropReason = 'figure' | 'claim' | 'markup' | 'voice' | 'cut';
 
 /** A sentence ends at . ! or ? before a space, or at a line break ("1,234.50" does not end one). */
 const SENTENCE_END = /[.!?]+(?=\s)\s*|\n+/g;
@@ -270,6 +271,13 @@ export class ProseGuard {
   /** The answer is complete: the last sentence is checked, and whatever still fails is dropped. */
   end(): string {
     if (this.partial.trim()) this.held.push({ text: this.partial, lineEnd: true });
+    this.partial = '';
+    return this.release(true);
+  }
+
+  /** The answer broke off: what it left unfinished is never shown, and the whole sentences before it are checked as at the end. */
+  cut(): string {
+    if (this.partial.trim()) this.dropped.push({ sentence: this.partial.trim(), figures: [], reason: 'cut' });
     this.partial = '';
     return this.release(true);
   }

@@ -22,17 +22,32 @@ import { silentLogger } from '../../../../src/infra/log.js';
 import type { Decision } from '../../../../src/shared/contracts/assistant.js';
 
 describe('prices', () => {
-  it('charges each model from the table, cache writes at 1.25× and reads at 0.1× of input, rounded up to the micro-dollar', () => {
-    // 1M input tokens of haiku-5-5 is $0.10; output $0.50.
-    expect(costMicroUsd('claude-haiku-5-5', { inputTokens: 1_000_000, outputTokens: 0, cacheWriteTokens: 0, cacheReadTokens: 0 })).toBe(100_000);
-    expect(costMicroUsd('claude-haiku-5-5', { inputTokens: 0, outputTokens: 1_000_000, cacheWriteTokens: 0, cacheReadTokens: 0 })).toBe(500_000);
-    expect(costMicroUsd('claude-sonnet-5-5', { inputTokens: 0, outputTokens: 0, cacheWriteTokens: 1_000_000, cacheReadTokens: 0 })).toBe(2_500_000);
-    expect(costMicroUsd('claude-sonnet-5-5', { inputTokens: 0, outputTokens: 0, cacheWriteTokens: 0, cacheReadTokens: 1_000_000 })).toBe(200_000);
+  it('charges each model its published prices: input, output, 5-minute cache writes and cache reads, rounded up to the micro-dollar', () => {
+    // 100,000 tokens: the most a Haiku 5.5 prompt may hold at its first price.
+    const tokens = (part: 'inputTokens' | 'outputTokens' | 'cacheWriteTokens' | 'cacheReadTokens', count = 100_000) => ({
+      inputTokens: 0, outputTokens: 0, cacheWriteTokens: 0, cacheReadTokens: 0, [part]: count,
+    });
+    // USD per million tokens, as platform.claude.com lists them: input, output, 5m cache write, cache read.
+    const published: Record<string, [number, number, number, number]> = {
+      'claude-haiku-5-5': [0.10, 0.50, 0.125, 0.01],
+      'claude-sonnet-5-5': [2, 10, 2.50, 0.10],
+      'claude-opus-5-5': [4, 20, 5, 0.20],
+    };
+    for (const [model, [input, output, write, read]] of Object.entries(published)) {
+      expect(costMicroUsd(model, tokens('inputTokens')), model).toBe(Math.round(input * 100_000));
+      expect(costMicroUsd(model, tokens('outputTokens')), model).toBe(Math.round(output * 100_000));
+      expect(costMicroUsd(model, tokens('cacheWriteTokens')), model).toBe(Math.round(write * 100_000));
+      expect(costMicroUsd(model, tokens('cacheReadTokens')), model).toBe(Math.round(read * 100_000));
+    }
     expect(costMicroUsd('claude-opus-5-5', { inputTokens: 1_000, outputTokens: 1_000, cacheWriteTokens: 0, cacheReadTokens: 0 })).toBe(24_000);
+    // Haiku 5.5 charges a prompt over 100,000 tokens (cache reads and writes counted) five times over, output too.
+    expect(costMicroUsd('claude-haiku-5-5', { inputTokens: 1_000, outputTokens: 1_000, cacheWriteTokens: 0, cacheReadTokens: 100_000 })).toBe(Math.ceil(0.5 * 1_000 + 2.5 * 1_000 + 0.05 * 100_000));
+    expect(costMicroUsd('claude-haiku-5-5', { inputTokens: 1_000, outputTokens: 1_000, cacheWriteTokens: 0, cacheReadTokens: 99_000 })).toBe(Math.ceil(0.1 * 1_000 + 0.5 * 1_000 + 0.01 * 99_000));
     // One haiku input token costs a tenth of a micro-dollar: charged as one, never as zero.
     expect(costMicroUsd('claude-haiku-5-5', { inputTokens: 1, outputTokens: 0, cacheWriteTokens: 0, cacheReadTokens: 0 })).toBe(1);
     // An unknown model is charged as the dearest known one.
     expect(costMicroUsd('claude-new-9', { inputTokens: 1_000, outputTokens: 0, cacheWriteTokens: 0, cacheReadTokens: 0 })).toBe(4_000);
+    expect(costMicroUsd('claude-new-9', tokens('cacheReadTokens'))).toBe(20_000);
   });
 
   it('measures the cache-read share of the prompt', () => {

@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Assistant, type TurnRecord } from '../../../../src/main/assistant/assistant.js';
 import { ClaudeBrain } from '../../../../src/main/assistant/claude/brain.js';
-import { MAX_MODEL_CALLS } from '../../../../src/main/assistant/claude/claude-turn.js';
+import { CALL_DEADLINE_MS, IDLE_TIMEOUT_MS, MAX_MODEL_CALLS, attemptWindow } from '../../../../src/main/assistant/claude/claude-turn.js';
+import { backoffMs } from '../../../../src/main/assistant/claude/failures.js';
+import { MAX_CALLS_PER_TURN } from '../../../../src/main/assistant/policy/gate.js';
 import { RateLimiter } from '../../../../src/main/assistant/guards/rate-limit.js';
 import { MemoryChatHistory } from '../../../../src/main/assistant/history.js';
 import { RulePlanner } from '../../../../src/main/assistant/planner/rule-planner.js';
@@ -24,7 +26,7 @@ import type { User } from '../../../../src/shared/contracts/agent-api.js';
 import type { Card } from '../../../../src/shared/contracts/assistant.js';
 import { type ChatTurnInput, type TurnEvent, turnEventSchema } from '../../../../src/shared/contracts/chat.js';
 import { formatPoints } from '../../../../src/shared/money.js';
-import { DEFAULT_FAKE_KEY, type FakeMessagesApi, type MessagesRequestBody, startFakeMessagesApi, textReply, toolUseReply } from '../../../fakes/messages-api.js';
+import { DEFAULT_FAKE_KEY, type FakeMessagesApi, type MessagesRequestBody, startFakeMessagesApi, textReply, toolUseReply, withThinking } from '../../../fakes/messages-api.js';
 import { type TestBackend, accountId, databaseFingerprint, startTestBackend } from '../../../helpers/backend.js';
 
 let backend: TestBackend;
@@ -45,6 +47,7 @@ afterAll(async () => {
   await backend.close();
 });
 beforeEach(() => {
+  fake.clear();
   fake.respond(null);
   fake.requests.length = 0;
 });
@@ -55,13 +58,14 @@ const unsure = (confidence = 0.7): Planner => {
   return { name: 'rules', plan: async (input) => ({ ...(await rules.plan(input)), confidence }) };
 };
 
-async function desk(options: { planner?: Planner; key?: boolean; idleTimeoutMs?: number; settings?: Parameters<ClaudeBrain['update']>[0] } = {}) {
+async function desk(options: { planner?: Planner; key?: boolean; idleTimeoutMs?: number; callDeadlineMs?: number; settings?: Parameters<ClaudeBrain['update']>[0] } = {}) {
   const secrets = sessionStore();
   if (options.key !== false) await secrets.set(DEFAULT_FAKE_KEY);
   const registry = createToolRegistry();
   const brain = new ClaudeBrain({
     secrets: { read: [secrets], write: secrets, writeNote: '' }, dataDir: await mkdtemp(join(dir, 'd-')), env: { ANTHROPIC_BASE_URL: fake.url },
     registry, log: silentLogger, idleTimeoutMs: options.idleTimeoutMs ?? 5_000, random: () => 0,
+    ...(options.callDeadlineMs !== undefined && { callDeadlineMs: options.callDeadlineMs }),
   });
   if (options.settings) await brain.update(options.settings, user.timezone);
   const records: TurnRecord[] = [];
@@ -86,6 +90,7 @@ async function run(a: Assistant, text: string | ChatTurnInput, onEvent?: (e: Tur
 
 const cardOf = <T extends Card['type']>(cards: Card[], type: T) => cards.find((c): c is Extract<Card, { type: T }> => c.type === type);
 const messageRequests = () => fake.requests.filter((r) => r.path === '/v1/messages' && r.body).map((r) => r.body!);
+const assistantBlocks = (body: MessagesRequestBody) => body.messages.filter((m) => m.role === 'assistant').flatMap((m) => (Array.isArray(m.content) ? m.content : []) as Array<Record<string, unknown>>);
 const toolResults = (body: MessagesRequestBody) => body.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : []))
   .filter((b): b is { type: 'tool_result'; is_error?: boolean; content: string } => (b as { type?: string }).type === 'tool_result');
 
@@ -278,6 +283,159 @@ describe('when Claude fails', () => {
     const after = await run(poor.assistant, 'show my downline');
     expect(messageRequests()).toHaveLength(requests);
     expect(after.message.text).toMatch(/^Today's Claude budget of <\$0\.0001 is used up, so I answered offline\./);
+  });
+});
+
+describe('a real model\'s response shapes', () => {
+  it('asks each model with adaptive thinking, its effort and room to think, and nothing a model it does not know might refuse', async () => {
+    const { assistant } = await desk();
+    fake.respond(() => textReply('Nothing to report.'));
+    await run(assistant, 'aaj ka haal batao');
+    await run(assistant, 'karan ki limit 60k kar do');
+    const [fast, strong] = messageRequests();
+    expect(fast).toMatchObject({ model: 'claude-haiku-5-5', thinking: { type: 'adaptive', display: 'summarized' }, output_config: { effort: 'low' } });
+    expect(strong).toMatchObject({ model: 'claude-sonnet-5-5', thinking: { type: 'adaptive', display: 'summarized' }, output_config: { effort: 'medium' } });
+    expect(fast!.max_tokens).toBeGreaterThanOrEqual(8_000);
+    expect(strong!.max_tokens).toBeGreaterThanOrEqual(16_000);
+    const other = await desk({ settings: { fastModel: 'claude-haiku-4-5' } });
+    await run(other.assistant, 'kuch aur batao');
+    const old = messageRequests().at(-1)!;
+    expect(old.model).toBe('claude-haiku-4-5');
+    expect(old).not.toHaveProperty('thinking');
+    expect(old).not.toHaveProperty('output_config');
+  });
+
+  it('passes thinking blocks back unchanged within the turn\'s tool loop, and never into a later turn', async () => {
+    const { assistant } = await desk();
+    fake.script(
+      withThinking(toolUseReply('agent_getDownline', {}), 'The user wants the downline.'),
+      { kind: 'message', content: [{ type: 'redacted_thinking' }, { type: 'text', text: 'Here is your downline.' }] },
+      textReply('Nothing else.'),
+    );
+    const { message } = await run(assistant, 'downline dikhao');
+    expect(message.text).toBe('Here is your downline.');
+    const [, second] = messageRequests();
+    expect(assistantBlocks(second!)[0]).toMatchObject({ type: 'thinking', thinking: 'The user wants the downline.', signature: expect.stringMatching(/^fake-sig-/) });
+    await run(assistant, 'aur kuch?');
+    expect(assistantBlocks(messageRequests()[2]!).map((b) => b['type'])).not.toContain('thinking');
+  });
+
+  it('never runs a tool call cut off by max_tokens: the call is made again with more room, once', async () => {
+    const { assistant, records } = await desk();
+    const karan = await accountId(backend, 'karan');
+    const input = { player: 'Karan Malhotra' };
+    fake.script(
+      { kind: 'message', content: [{ type: 'thinking', thinking: 'Karan.' }, { type: 'tool_use', name: 'agent_getTake', input }], cutAfterChars: 'Karan.'.length + 14 },
+      toolUseReply('agent_getTake', input),
+      textReply('That is his take.'),
+    );
+    const { message } = await run(assistant, 'karan ka hisaab batao');
+    const [cut, again, answer] = messageRequests();
+    expect(again!.max_tokens).toBeGreaterThan(cut!.max_tokens);
+    expect(again!.messages).toEqual(cut!.messages.map((m) => m));
+    expect(toolResults(again!)).toHaveLength(0);
+    expect(records[0]!.calls).toEqual([{ tool: 'agent.getTake', args: { playerId: karan } }]);
+    expect(toolResults(answer!)).toHaveLength(1);
+    expect(message.text).toBe('That is his take.');
+  });
+
+  it('gives a reply that spent its room on thinking a second try, then answers offline with the reason', async () => {
+    const { assistant } = await desk();
+    const thinkingOnly = { kind: 'message' as const, content: [{ type: 'thinking' as const, thinking: 'Let me think about this at great length.' }, { type: 'text' as const, text: 'Never said.' }], cutAfterChars: 20 };
+    fake.script(thinkingOnly, textReply('Your book is quiet today.'));
+    expect((await run(assistant, 'kya chal raha hai')).message.text).toBe('Your book is quiet today.');
+    fake.script(thinkingOnly, thinkingOnly);
+    const { message } = await run(assistant, 'show my downline');
+    expect(message.text).toMatch(/^Claude's answer was cut off, so I answered offline\./);
+    expect(message.text).not.toContain('no answer');
+    expect(cardOf(message.cards, 'downline_tree')).toBeDefined();
+  });
+
+  it('never shows text cut off mid-word: the sentences shown stand and the offline planner answers', async () => {
+    const { assistant } = await desk();
+    fake.script({ kind: 'message', content: [{ type: 'text', text: 'Your downline is below. It has three sub-agents and twelve players.' }], cutAfterChars: 40 });
+    const { message, streamed } = await run(assistant, 'show my downline');
+    expect(streamed).not.toContain('It has th');
+    expect(message.text).not.toContain('It has th');
+    expect(message.text).toMatch(/^Your downline is below\. Claude's answer was cut off, so I answered offline\./);
+    expect(cardOf(message.cards, 'downline_tree')).toBeDefined();
+  });
+
+  it('answers a refusal offline, saying Claude declined, and shows none of its words', async () => {
+    const { assistant, records } = await desk();
+    fake.script({ kind: 'message', content: [{ type: 'text', text: 'I can' }], stopReason: 'refusal', stopDetails: { category: 'general_harms', explanation: null } });
+    const { message } = await run(assistant, 'show my downline');
+    expect(message.text).toMatch(/^Claude declined to answer this, so I answered offline\./);
+    expect(message.text).not.toContain('I can');
+    expect(cardOf(message.cards, 'downline_tree')).toBeDefined();
+    expect(records[0]!.fallback).toBe('Claude declined to answer this');
+  });
+
+  it('continues a paused turn by sending the assistant content back as it came', async () => {
+    const { assistant } = await desk();
+    fake.script(
+      withThinking({ kind: 'message', content: [{ type: 'text', text: 'Looking at the book. ' }], stopReason: 'pause_turn' }, 'Still going.'),
+      textReply('Nothing is open.'),
+    );
+    const { message } = await run(assistant, 'kuch open hai?');
+    expect(message.text).toBe('Looking at the book. Nothing is open.');
+    const [, second] = messageRequests();
+    expect(second!.messages.at(-1)!.role).toBe('assistant');
+    expect(assistantBlocks(second!)[0]).toMatchObject({ type: 'thinking', thinking: 'Still going.' });
+  });
+});
+
+describe('a model that misbehaves mid-turn', () => {
+  it('gives up on a hung API within the call\'s deadline, retrying only while the deadline allows', async () => {
+    const { assistant } = await desk({ idleTimeoutMs: 200, callDeadlineMs: 550 });
+    fake.script({ kind: 'hang' }, { kind: 'hang' }, { kind: 'hang' });
+    const { message } = await run(assistant, 'show my downline');
+    expect(message.text).toMatch(/^Claude did not answer in time, so I answered offline\./);
+    expect(messageRequests()).toHaveLength(2);
+  });
+
+  it('waits at most 8 s for a first event and reaches the offline answer within 15 s of Enter when the API hangs', () => {
+    // The real timings, played out: every attempt waits its whole window and fails, with the largest backoff.
+    let elapsed = 0;
+    for (let attempt = 0; ; attempt++) {
+      const window = attemptWindow(elapsed, IDLE_TIMEOUT_MS, CALL_DEADLINE_MS);
+      if (window === null) break;
+      expect(window).toBeLessThanOrEqual(8_000);
+      elapsed += window + backoffMs(attempt, () => 1);
+    }
+    expect(elapsed).toBeLessThanOrEqual(15_000);
+  });
+
+  it('retries a stream that opens and goes silent', async () => {
+    const { assistant } = await desk({ idleTimeoutMs: 200 });
+    fake.script({ kind: 'idle' }, textReply('Back.'));
+    expect((await run(assistant, 'status?')).message.text).toBe('Back.');
+    expect(messageRequests()).toHaveLength(2);
+  });
+
+  it('shows one card per result when the answer fails after its text was shown: no offline re-run of the same read', async () => {
+    const { assistant, records } = await desk();
+    fake.script(toolUseReply('agent_getDownline', {}), { kind: 'stream_error', errorType: 'api_error', textBefore: 'Here is your downline. It has' });
+    const { message } = await run(assistant, 'downline dikhao');
+    expect(message.cards.filter((c) => c.type === 'downline_tree')).toHaveLength(1);
+    expect(message.text).toBe("Here is your downline. Claude's answer broke off; the cards above are what it found.");
+    expect(message.text).not.toContain('It has');
+    expect(records[0]!.calls).toHaveLength(1);
+  });
+
+  it('runs a call the model repeats only once a turn, and caps a runaway loop without adding an offline table', async () => {
+    const { assistant, records } = await desk();
+    fake.script(toolUseReply('agent_getDownline', { depth: 2 }), toolUseReply('agent_getDownline', { depth: 2 }), textReply('Done.'));
+    const { message } = await run(assistant, 'downline dikhao');
+    expect(message.cards.filter((c) => c.type === 'downline_tree')).toHaveLength(1);
+    expect(records[0]!.calls).toHaveLength(1);
+    expect(toolResults(messageRequests()[2]!).at(-1)!.content).toMatch(/already/i);
+
+    fake.requests.length = 0;
+    fake.respond((_, i) => toolUseReply('agent_getDownline', { depth: (i % 10) + 1 }));
+    const runaway = await run(assistant, 'downline dikhao phir se');
+    expect(runaway.message.cards.filter((c) => c.type === 'downline_tree').length).toBeLessThanOrEqual(MAX_CALLS_PER_TURN);
+    expect(records[1]!.calls.length).toBeLessThanOrEqual(MAX_CALLS_PER_TURN);
   });
 });
 
