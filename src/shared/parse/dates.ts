@@ -820,7 +820,8 @@ function beforeLast(W: Words, i: number, unit: 'week' | 'month', span: () => Spa
 
 function thisPeriod(W: Words, i: number, unit: 'week' | 'month' | 'year', t: IsoDate): Read | null {
   const read = (end: number) => ({ start: i, end, span: running(unit, t) });
-  if (conceptAt(W, i, 'mod:this', true) && word(W, i + 1, unit)) return read(i + 2);
+  // "this weeks pnl": the possessive typed without its apostrophe is the period, not weeks.
+  if (conceptAt(W, i, 'mod:this', true) && word(W, i + 1, unit, `${unit}s`)) return read(i + 2);
   const r = regional(W, i, 'this', unit);
   if (r >= 0) return read(r);
   if (unit !== 'year') {
@@ -837,7 +838,7 @@ function thisPeriod(W: Words, i: number, unit: 'week' | 'month' | 'year', t: Iso
 }
 
 function lastPeriod(W: Words, i: number, unit: 'week' | 'month' | 'year', span: () => Span): Read | null {
-  if (conceptAt(W, i, 'mod:last', true) && word(W, i + 1, unit)) return { start: i, end: i + 2, span: span() };
+  if (conceptAt(W, i, 'mod:last', true) && word(W, i + 1, unit, `${unit}s`)) return { start: i, end: i + 2, span: span() };
   const r = regional(W, i, 'last', unit);
   return r >= 0 ? { start: i, end: r, span: span() } : null;
 }

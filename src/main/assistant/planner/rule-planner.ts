@@ -1165,7 +1165,9 @@ export class RulePlanner implements Planner {
     if (!spec) return null;
     const own = triggered(r).filter((i) => !i.fallback && i !== spec && i.id !== spec.asQuestion);
     // "what's Sneha's CL?" after "Which player…?" asks a question of its own; "Rahul Verma?" answers.
-    if (own.length > 0 || (speechAct(r.folded, ORDER_VERBS) === 'question' && triggered(r).length > 0)) return null;
+    // A short answer naming one limit ("the per bet one") answers whatever else its words could ask.
+    const asks = own.length > 0 || (speechAct(r.folded, ORDER_VERBS) === 'question' && triggered(r).length > 0);
+    if (asks && limitAnswered(r) === null) return null;
     const answered = this.plan({ ...again, answer: r });
     // The reply must fill what was asked: the same question again means it did not.
     if (answered.action === 'clarify' && answered.clarify?.reason === asked.clarify?.reason && answered.clarify?.question === asked.clarify?.question) return null;

@@ -87,3 +87,15 @@ describe('a message that tells the desk to set its rules aside or take another r
     expect(refusal('what are the rules for settling a player?')).toBeNull();
   });
 });
+
+describe('"void" before bets is their status, after an order verb or before a name it is the order', () => {
+  it('reads the void bets', () => {
+    expect(plan('void bets this month').calls).toEqual([{ tool: 'agent.getBetHistory', args: { status: ['void'], from: '2026-11-01', to: '2026-11-20' } }]);
+    expect(plan('voided bets of karan').calls).toEqual([{ tool: 'agent.getBetHistory', args: { player: 'karan', status: ['void'] } }]);
+  });
+
+  it('refuses voiding a bet', () => {
+    expect(refusal("please void deepak's last bet")).toContain("change a bet's result");
+    expect(refusal('void all bets of karan')).toContain("change a bet's result");
+  });
+});
