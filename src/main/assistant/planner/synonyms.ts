@@ -157,9 +157,8 @@ const HOW_FAR: readonly [RegExp, string] = [/\b(?:max(?:imum)?\s+)?(kitna|kitni)
 const CARRIED: ReadonlyArray<readonly [RegExp, string | ((...groups: string[]) => string)]> = [
   // "no the other rahul yaar, verma wala": the one of that first name with this surname.
   [/\b(?:the\s+other|other|dusra|doosra|dusre|doosre|wo|woh)\s+(\p{L}+)(?:\s+(?:yaar|yar|bhai|na|ji))?[\s,]+(\p{L}+)\s+(?:wala|wali|wale|vala|vali|vale)\b/gu, ' $1 $2 '],
-  // "bottom 3 players last week": the players ranked by their results; "top5 mkts": a count typed onto its word.
-  [/\b(?:(?:bottom|worst|top|best)\s+(\d{1,2})\s+(?:players|punters|clients)|top(\d{1,3}))\b/g,
-    (_m, ranked?: string, glued?: string) => (ranked !== undefined ? ` top ${ranked} players pnl ` : ` top ${glued} `)],
+  // "top5 mkts": a count typed onto its word.
+  [/\btop(\d{1,3})\b/g, ' top $1 '],
   // "what's left on sneha's line": the room left on her credit.
   [/\b(?:left|remaining|available|bacha|baaki)\s+(?:on|in)\s+(\p{L}+)\s+(?:line|credit)\b/gu, ' $1 creditlimit '],
   // "the most Karan can win on any single bet": the per-click win, the player's name kept.

@@ -558,6 +558,16 @@ describe('held-out batch 8', () => {
     expect(calls(text)).toEqual(expected);
   });
 
+  it('a ranking of players by a measure it names reads that measure alone; named none, it is their results', () => {
+    const tools = (text: string) => calls(text).map((c) => c.tool);
+    expect(tools('top 3 players by comm this month')).toEqual(['agent.getCommission']);
+    expect(tools('best 3 players by commission')).toEqual(['agent.getCommission']);
+    expect(tools('worst 5 players by take')).toEqual(['agent.getTake']);
+    expect(tools('top 3 players this month by commission')).toEqual(['agent.getCommission']);
+    expect(tools('top 3 players this month')).toEqual(['agent.getPnL']);
+    expect(tools('bottom 3 players last week')).toEqual(['agent.getPnL']);
+  });
+
   it('"top 3 of those" after a ranking is the same ranking, three rows', () => {
     const context: ConversationContext = { ...EMPTY_CONTEXT, lastCalls: [{ tool: 'agent.getTopMarkets', args: { period: 'week', metric: 'volume' } }], lastIntent: 'top_markets' };
     expect(calls('top 3 of those', { context })).toEqual([{ tool: 'agent.getTopMarkets', args: { period: 'week', metric: 'volume', limit: 3 } }]);
