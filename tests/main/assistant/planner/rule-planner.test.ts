@@ -568,6 +568,12 @@ describe('held-out batch 8', () => {
     expect(tools('bottom 3 players last week')).toEqual(['agent.getPnL']);
   });
 
+  it('"which player … the most money" asks of players, never of markets', () => {
+    expect(calls('Which player has lost the most money this month?')).toEqual([{ tool: 'agent.getPnL', args: { from: '2026-11-01', to: '2026-11-20' } }]);
+    expect(calls('which client has won the most money today').map((c) => c.tool)).toEqual(['agent.getPnL']);
+    expect(calls('where is most of the betting money').map((c) => c.tool)).toEqual(['agent.getTopMarkets']);
+  });
+
   it('"top 3 of those" after a ranking is the same ranking, three rows', () => {
     const context: ConversationContext = { ...EMPTY_CONTEXT, lastCalls: [{ tool: 'agent.getTopMarkets', args: { period: 'week', metric: 'volume' } }], lastIntent: 'top_markets' };
     expect(calls('top 3 of those', { context })).toEqual([{ tool: 'agent.getTopMarkets', args: { period: 'week', metric: 'volume', limit: 3 } }]);
