@@ -574,6 +574,12 @@ describe('held-out batch 8', () => {
     expect(calls('where is most of the betting money').map((c) => c.tool)).toEqual(['agent.getTopMarkets']);
   });
 
+  it('a Hindi superlative of a market by its measure ("sabse profitable market") ranks the markets', () => {
+    expect(calls('is mahine sabse profitable market konsa')).toEqual([{ tool: 'agent.getTopMarkets', args: { period: 'month', metric: 'pnl', limit: 1 } }]);
+    expect(calls('sabse nuksaan wala market')).toEqual([{ tool: 'agent.getTopMarkets', args: { period: 'today', metric: 'pnl', limit: 1 } }]);
+    expect(calls('is hafte sabse profitable markets')).toEqual([{ tool: 'agent.getTopMarkets', args: { period: 'week', metric: 'pnl' } }]);
+  });
+
   it('"top 3 of those" after a ranking is the same ranking, three rows', () => {
     const context: ConversationContext = { ...EMPTY_CONTEXT, lastCalls: [{ tool: 'agent.getTopMarkets', args: { period: 'week', metric: 'volume' } }], lastIntent: 'top_markets' };
     expect(calls('top 3 of those', { context })).toEqual([{ tool: 'agent.getTopMarkets', args: { period: 'week', metric: 'volume', limit: 3 } }]);
