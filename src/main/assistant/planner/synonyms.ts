@@ -14,7 +14,7 @@ import entries from './lexicon/synonyms.json' with { type: 'json' };
 
 /**
  * Words a phrase may stand beside: folded words, or a kind of word — "#number" (a word that starts
- * with a digit; before a phrase, one that ends with one or with an ordinal: "10th"), "#letter" (a
+ * with a digit: "10th", "10k"; before a phrase, one that ends with one too: "nov15"), "#letter" (a
  * word whose letter touches the phrase), "#digits" (a number and nothing else: "15"), "#amount" (a
  * number word: "paanch", "lakh").
  */
@@ -75,12 +75,11 @@ export const SYNONYM_LEXICON: readonly SynonymEntry[] = checkedSynonyms(entries)
 
 const TABLE: PhraseTable<SynonymEntry> = phraseTable(SYNONYM_LEXICON.map((e) => [e.phrase, e] as const));
 
-const ORDINALS: ReadonlySet<string> = new Set(['st', 'nd', 'rd', 'th']);
 /** Whether a word is the item, a word or a kind of word, on that side of the phrase (its first letter touches a phrase before it). */
 function isItem(word: string | undefined, item: string, side: 'after' | 'before'): boolean {
   if (word === undefined) return false;
   if (item === '#amount') return AMOUNT_WORDS.has(word) && isLetters(word) && word.length >= 2;
-  if (item === '#number') return side === 'after' ? startsWithDigit(word) : startsWithDigit(word.slice(-1)) || (ORDINALS.has(word.slice(-2)) && startsWithDigit(word.slice(-3)));
+  if (item === '#number') return side === 'after' ? startsWithDigit(word) : startsWithDigit(word) || startsWithDigit(word.slice(-1));
   if (item === '#digits') return word.length > 0 && [...word].every((c) => startsWithDigit(c));
   if (item === '#letter') return isWord(word) && isLetters(side === 'after' ? word[0] : word.at(-1));
   return word === item;

@@ -70,6 +70,10 @@ describe('precedence where intents overlap', () => {
     expect(calls('mujhe upar kitna dena hai').map((c) => c.tool)).toEqual(['agent.getUpline']);
     expect(calls('upar wala balance').map((c) => c.tool)).toEqual(['agent.getUpline']);
     expect(calls('kiske upar sabse zyada udhaar hai').map((c) => c.tool)).toEqual(['agent.getTake']);
+    // After an amount and its "se" or "ke" it is "above" that amount: a threshold, no upline.
+    for (const text of ['aaj 10k se upar ki bets dikhao', '50,000 se upar ki bets', '1 lakh ke upar wale bets', '10 hazaar se upar ki bets']) {
+      expect(calls(text).map((c) => c.tool), text).toEqual(['agent.getBetHistory']);
+    }
   });
   it('two reads asked together are both planned', () => {
     expect(calls('exposure and pnl today').map((c) => c.tool).sort()).toEqual(['agent.getLiveExposure', 'agent.getPnL']);
