@@ -31,6 +31,8 @@ export const CONCEPTS = [
   ...GROUP_KEYS.map((g) => `group:${g}` as const),
   /** "vs", "ke muqable" between two periods; "se compare" after the second. */
   'versus', 'versus_after',
+  /** "compare … with …": "with", "and", "to" join two periods only after a word of comparing. */
+  'compare', 'versus_compared',
 ] as const;
 export type Concept = (typeof CONCEPTS)[number];
 

@@ -183,9 +183,19 @@ function periodsIn(text: string, tokens: readonly WordToken[], matches: readonly
     const found = findDateRange(fold(text.slice(tokens[from]!.start, tokens[to - 1]!.end)), today);
     return found && { from: found.from, to: found.to };
   };
+  const comparing = matches.find((m) => m.concepts.includes('compare'));
   for (const m of matches) {
     let pair: [Period | null, Period | null] = [null, null];
     if (m.concepts.includes('versus')) pair = [periodOf(0, m.from), periodOf(m.to, tokens.length)];
+    else if (m.concepts.includes('versus_compared') && comparing && comparing.to <= m.from) {
+      // "compare this month's commission with last month's"; never the "to" or "and" of one range
+      // ("compare pnl from 1 nov to 10 nov"), which the date reader reads across the joiner as one.
+      const first = periodOf(comparing.to, m.from);
+      const second = periodOf(m.to, tokens.length);
+      const across = periodOf(comparing.to, tokens.length);
+      const oneRange = across !== null && [first, second].every((p) => p === null || p.from !== across.from || p.to !== across.to);
+      if (!oneRange) pair = [first, second];
+    }
     else if (m.concepts.includes('versus_after')) {
       // The shortest run of words before the joiner that is a period is the second one.
       for (let k = m.from - 1; k > 0; k--) {
