@@ -38,6 +38,7 @@ export function listScope(args: Record<string, unknown>): string {
   const parts: string[] = [];
   if (typeof args.from === 'string' && typeof args.to === 'string') parts.push(period({ from: args.from, to: args.to }));
   if (Array.isArray(args.status) && args.status.length > 0 && args.status.length < 3) parts.push(`${args.status.join(' or ')} only`);
+  if (args.side === 'back' || args.side === 'lay') parts.push(`${args.side} bets only`);
   const sort = args.sort as { by?: unknown; dir?: unknown } | undefined;
   if (sort && typeof sort.by === 'string' && sort.by !== 'placedAt') {
     const by = sort.by;

@@ -9,7 +9,7 @@ export default defineTool({
   label: 'bets',
   description: 'Bets placed by the downline, newest first: player, fixture, market, outcome, back/lay, stake, odds '
     + '(decimal odds ×100: 250 is 2.50), status (open, settled, void), result, liability, with a summary. Filter by playerId, fixtureId, '
-    + `status and dates. ${DATES} ${MONEY} ${IDS} ${ROWS}`,
+    + `status, side (back or lay) and dates. ${DATES} ${MONEY} ${IDS} ${ROWS}`,
   input: api.getBetHistoryInput, output: api.getBetHistoryOutput,
   allowedRoles: DESK, isDestructive: false, card: 'bet_table', entities: { player: 'playerId', agent: 'underAgentId', fixture: 'fixtureId' },
   invoke: (args, ctx) => ctx.api.agent.getBetHistory.query(args, opts(ctx)),

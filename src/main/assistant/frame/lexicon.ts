@@ -17,6 +17,11 @@ export const CONCEPTS = [
   'max', 'min', 'gt', 'gte', 'lt', 'lte', 'gt_after', 'gte_after', 'lt_after', 'lte_after', 'count', 'sum', 'avg', 'desc', 'asc', 'order', 'rank_top', 'rank_bottom',
   ...COLUMN_CONCEPTS.map((c) => `col:${c}` as const),
   'loser', 'winner', 'debtor', 'creditor', 'net', 'role:player', 'role:agent', 'role:account', 'under', 'under_after',
+  /**
+   * Hindi's "dena" (to give), which runs either way: "giver_asked" ("kaun", "kisne") asks who gives,
+   * "receiver_named" ("kisko", "Vikram ko") says who is given to.
+   */
+  'give_hi', 'giver_asked', 'receiver_named',
   'noun:bet', 'noun:match', 'noun:settlement', 'line',
   /** A word of how questions are asked ("jinka", "kaun"): it means nothing here, but it is never a name. */
   'filler',
@@ -26,6 +31,8 @@ export const CONCEPTS = [
   ...GROUP_KEYS.map((g) => `group:${g}` as const),
   /** "vs", "ke muqable" between two periods; "se compare" after the second. */
   'versus', 'versus_after',
+  /** "compare … with …": "with", "and", "to" join two periods only after a word of comparing. */
+  'compare', 'versus_compared',
 ] as const;
 export type Concept = (typeof CONCEPTS)[number];
 

@@ -60,7 +60,8 @@ const NO_ASK: RowAsk = Object.freeze({
 
 const COLUMN_OF = new Map<Concept, ColumnConcept>(COLUMN_CONCEPTS.map((c) => [`col:${c}` as Concept, c]));
 /** Words that name a column and the end of it they point to: the biggest loser lost the most. */
-const POLAR: Partial<Record<Concept, { column: ColumnConcept; extreme: 'max' | 'min'; direction?: 'owes_you' | 'you_owe' }>> = {
+interface Polar { column: ColumnConcept; extreme: 'max' | 'min'; direction?: 'owes_you' | 'you_owe' }
+const POLAR: Partial<Record<Concept, Polar>> = {
   loser: { column: 'pnl', extreme: 'min' },
   winner: { column: 'pnl', extreme: 'max' },
   debtor: { column: 'take', extreme: 'max', direction: 'owes_you' },
@@ -92,7 +93,12 @@ export function readRowAsk(text: string, names: ReadonlyArray<{ text: string }> 
   const before = (m: ConceptMatch) => (m.from > 0 ? tokens[m.from - 1] : undefined);
 
   // The column asked about: a word with a direction of its own first ("loser"), else the first named.
-  const polar = matches.flatMap((m) => m.concepts.map((c) => POLAR[c]).filter((p) => p !== undefined))[0] ?? null;
+  // Hindi's "dena" is the user's to give ("mujhe dena hai", "kisko dena hai") unless the question asks
+  // who gives and names no one given to: "sabse zyada kaun dena hai mujhe" is who owes the user the most.
+  const givenToUser = has('giver_asked') && !has('receiver_named');
+  const polarOf = (m: ConceptMatch): Polar | undefined => (givenToUser && m.concepts.includes('give_hi') ? POLAR.debtor
+    : m.concepts.map((c) => POLAR[c]).find((p) => p !== undefined));
+  const polar = matches.map(polarOf).find((p) => p !== undefined) ?? null;
   // A question about bets with no column named is about their stakes ("bets over 5k").
   const measure = polar?.column ?? matches.flatMap((m) => m.concepts.map((c) => COLUMN_OF.get(c)).filter((c) => c !== undefined))[0]
     ?? (has('noun:bet') ? 'stake' : null);
@@ -108,7 +114,7 @@ export function readRowAsk(text: string, names: ReadonlyArray<{ text: string }> 
       if (amount?.paisa === undefined) continue;
       const next = at(compare.amount === 'follows' ? m.to + 1 : m.to);
       if (next?.concepts.includes('line')) continue;
-      const near = columnNear(matches, compare.amount === 'follows' ? m.from : m.from - 1);
+      const near = columnNear(matches, polarOf, compare.amount === 'follows' ? m.from : m.from - 1);
       const span = compare.amount === 'follows' ? [tokens[m.from]!, amount] : [amount, tokens[m.to - 1]!];
       const column = near?.column ?? measure;
       const value = valueFor(column, amount);
@@ -177,9 +183,19 @@ function periodsIn(text: string, tokens: readonly WordToken[], matches: readonly
     const found = findDateRange(fold(text.slice(tokens[from]!.start, tokens[to - 1]!.end)), today);
     return found && { from: found.from, to: found.to };
   };
+  const comparing = matches.find((m) => m.concepts.includes('compare'));
   for (const m of matches) {
     let pair: [Period | null, Period | null] = [null, null];
     if (m.concepts.includes('versus')) pair = [periodOf(0, m.from), periodOf(m.to, tokens.length)];
+    else if (m.concepts.includes('versus_compared') && comparing && comparing.to <= m.from) {
+      // "compare this month's commission with last month's"; never the "to" or "and" of one range
+      // ("compare pnl from 1 nov to 10 nov"), which the date reader reads across the joiner as one.
+      const first = periodOf(comparing.to, m.from);
+      const second = periodOf(m.to, tokens.length);
+      const across = periodOf(comparing.to, tokens.length);
+      const oneRange = across !== null && [first, second].every((p) => p === null || p.from !== across.from || p.to !== across.to);
+      if (!oneRange) pair = [first, second];
+    }
     else if (m.concepts.includes('versus_after')) {
       // The shortest run of words before the joiner that is a period is the second one.
       for (let k = m.from - 1; k > 0; k--) {
@@ -211,11 +227,15 @@ const FLIP: Record<Comparison, Comparison> = { gt: 'lt', gte: 'lte', lt: 'gt', l
  * The column a comparison is about: the nearest column word before it, else the first after it;
  * `negative` when that word counts the column's negative side (a loss, what the user owes).
  */
-function columnNear(matches: readonly ConceptMatch[], index: number): { column: ColumnConcept; negative: boolean } | null {
-  const columns = matches.flatMap((m) => m.concepts.flatMap((c) => {
-    const column = COLUMN_OF.get(c) ?? POLAR[c]?.column;
-    return column ? [{ column, negative: POLAR[c]?.extreme === 'min', at: m.from }] : [];
-  }));
+function columnNear(matches: readonly ConceptMatch[], polarOf: (m: ConceptMatch) => Polar | undefined, index: number): { column: ColumnConcept; negative: boolean } | null {
+  const columns = matches.flatMap((m) => {
+    const polar = polarOf(m);
+    if (polar) return [{ column: polar.column, negative: polar.extreme === 'min', at: m.from }];
+    return m.concepts.flatMap((c) => {
+      const column = COLUMN_OF.get(c);
+      return column ? [{ column, negative: false, at: m.from }] : [];
+    });
+  });
   return columns.filter((c) => c.at <= index).at(-1) ?? columns.find((c) => c.at > index) ?? null;
 }
 

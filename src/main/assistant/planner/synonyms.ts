@@ -14,7 +14,7 @@ import entries from './lexicon/synonyms.json' with { type: 'json' };
 
 /**
  * Words a phrase may stand beside: folded words, or a kind of word — "#number" (a word that starts
- * with a digit; before a phrase, one that ends with one or with an ordinal: "10th"), "#letter" (a
+ * with a digit: "10th", "10k"; before a phrase, one that ends with one too: "nov15"), "#letter" (a
  * word whose letter touches the phrase), "#digits" (a number and nothing else: "15"), "#amount" (a
  * number word: "paanch", "lakh").
  */
@@ -75,12 +75,11 @@ export const SYNONYM_LEXICON: readonly SynonymEntry[] = checkedSynonyms(entries)
 
 const TABLE: PhraseTable<SynonymEntry> = phraseTable(SYNONYM_LEXICON.map((e) => [e.phrase, e] as const));
 
-const ORDINALS: ReadonlySet<string> = new Set(['st', 'nd', 'rd', 'th']);
 /** Whether a word is the item, a word or a kind of word, on that side of the phrase (its first letter touches a phrase before it). */
 function isItem(word: string | undefined, item: string, side: 'after' | 'before'): boolean {
   if (word === undefined) return false;
   if (item === '#amount') return AMOUNT_WORDS.has(word) && isLetters(word) && word.length >= 2;
-  if (item === '#number') return side === 'after' ? startsWithDigit(word) : startsWithDigit(word.slice(-1)) || (ORDINALS.has(word.slice(-2)) && startsWithDigit(word.slice(-3)));
+  if (item === '#number') return side === 'after' ? startsWithDigit(word) : startsWithDigit(word) || startsWithDigit(word.slice(-1));
   if (item === '#digits') return word.length > 0 && [...word].every((c) => startsWithDigit(c));
   if (item === '#letter') return isWord(word) && isLetters(side === 'after' ? word[0] : word.at(-1));
   return word === item;
@@ -157,9 +156,8 @@ const HOW_FAR: readonly [RegExp, string] = [/\b(?:max(?:imum)?\s+)?(kitna|kitni)
 const CARRIED: ReadonlyArray<readonly [RegExp, string | ((...groups: string[]) => string)]> = [
   // "no the other rahul yaar, verma wala": the one of that first name with this surname.
   [/\b(?:the\s+other|other|dusra|doosra|dusre|doosre|wo|woh)\s+(\p{L}+)(?:\s+(?:yaar|yar|bhai|na|ji))?[\s,]+(\p{L}+)\s+(?:wala|wali|wale|vala|vali|vale)\b/gu, ' $1 $2 '],
-  // "bottom 3 players last week": the players ranked by their results; "top5 mkts": a count typed onto its word.
-  [/\b(?:(?:bottom|worst|top|best)\s+(\d{1,2})\s+(?:players|punters|clients)|top(\d{1,3}))\b/g,
-    (_m, ranked?: string, glued?: string) => (ranked !== undefined ? ` top ${ranked} players pnl ` : ` top ${glued} `)],
+  // "top5 mkts": a count typed onto its word.
+  [/\btop(\d{1,3})\b/g, ' top $1 '],
   // "what's left on sneha's line": the room left on her credit.
   [/\b(?:left|remaining|available|bacha|baaki)\s+(?:on|in)\s+(\p{L}+)\s+(?:line|credit)\b/gu, ' $1 creditlimit '],
   // "the most Karan can win on any single bet": the per-click win, the player's name kept.

@@ -37,11 +37,21 @@ describe('two periods compared', () => {
     ['is hafte ka pnl pichle hafte se compare karo', THIS_WEEK, LAST_WEEK],
     ['commission last week compared to this week', LAST_WEEK, THIS_WEEK],
     ['pichle hafte ke muqable is hafte ka pnl', LAST_WEEK, THIS_WEEK],
+    // A word of comparing makes "with", "and", "to", "aur" its joiners.
+    ["compare this month's commission with last month's", { from: '2026-11-01', to: '2026-11-20' }, { from: '2026-10-01', to: '2026-10-31' }],
+    ["compare this week's pnl to last week's", THIS_WEEK, LAST_WEEK],
+    ["comparing this week's pnl and last week's", THIS_WEEK, LAST_WEEK],
+    ['how does this week compare to last week', THIS_WEEK, LAST_WEEK],
+    ['compare karo is hafte aur pichle hafte ka pnl', THIS_WEEK, LAST_WEEK],
   ])('“%s” compares its two periods in the order said', (text, first, second) => {
     expect(comparedPeriods(text, TODAY)).toEqual([first, second]);
   });
 
-  it.each(['bets on ind vs aus', 'ind vs aus bets today', 'pnl this week vs this week', 'bets against india last week'])('“%s” compares no periods', (text) => {
+  it.each([
+    'bets on ind vs aus', 'ind vs aus bets today', 'pnl this week vs this week', 'bets against india last week',
+    // One range's "to" or "and", and a joiner with no word of comparing before it.
+    'compare pnl from 1 nov to 10 nov', 'compare pnl between 2nd and 9th nov', 'pnl this week and commission last week', 'compare karan with sneha this week',
+  ])('“%s” compares no periods', (text) => {
     expect(comparedPeriods(text, TODAY)).toBeNull();
   });
 

@@ -51,6 +51,22 @@ describe('what the intents read from their words', () => {
   ])('bets: %s', (text, sort) => expect(args(text).sort).toEqual(sort));
 
   it.each([
+    ['open lay bets over 5k', 'lay'],
+    ['karan ke back bets', 'back'],
+    ['aaj ki khai wali bets', 'lay'],
+    ['bets on the lay side today', 'lay'],
+    // Both sides said, or the trade's "khai lagai" (lay and back), is every bet.
+    ['back and lay bets today', undefined],
+    ['karan ki saari khai lagai dikha', undefined],
+    ['show bets of karan', undefined],
+  ])('bets of one side: %s', (text, side) => expect(args(text).side).toBe(side));
+
+  it('a follow-up names the side of the bets just listed', () => {
+    const context: ConversationContext = { ...EMPTY_CONTEXT, lastIntent: 'bets', lastCalls: [{ tool: 'agent.getBetHistory', args: { player: 'karan' } }] };
+    expect(args('only the lay ones', context)).toEqual({ player: 'karan', side: 'lay' });
+  });
+
+  it.each([
     ['mute large bet alerts for 2hrs', { kind: 'large_bet', forMinutes: 120 }],
     ['mute login alerts for half an hour', { kind: 'player_login', forMinutes: 30 }],
     ['mute large bet alerts until 18:30', { kind: 'large_bet', at: '18:30' }],

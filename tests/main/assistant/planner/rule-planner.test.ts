@@ -70,6 +70,10 @@ describe('precedence where intents overlap', () => {
     expect(calls('mujhe upar kitna dena hai').map((c) => c.tool)).toEqual(['agent.getUpline']);
     expect(calls('upar wala balance').map((c) => c.tool)).toEqual(['agent.getUpline']);
     expect(calls('kiske upar sabse zyada udhaar hai').map((c) => c.tool)).toEqual(['agent.getTake']);
+    // After an amount and its "se" or "ke" it is "above" that amount: a threshold, no upline.
+    for (const text of ['aaj 10k se upar ki bets dikhao', '50,000 se upar ki bets', '1 lakh ke upar wale bets', '10 hazaar se upar ki bets']) {
+      expect(calls(text).map((c) => c.tool), text).toEqual(['agent.getBetHistory']);
+    }
   });
   it("the credit the user has left is their own, with their upline; someone else's is that player's limit", () => {
     expect(calls('how much credit do i have left').map((c) => c.tool)).toEqual(['agent.getUpline']);
@@ -564,6 +568,28 @@ describe('held-out batch 8', () => {
     ['snooze settled market alerts for 30 mins', [{ tool: 'agent.muteAlerts', args: { kind: 'market_settled', forMinutes: 30 } }]],
   ])('%s', (text, expected) => {
     expect(calls(text)).toEqual(expected);
+  });
+
+  it('a ranking of players by a measure it names reads that measure alone; named none, it is their results', () => {
+    const tools = (text: string) => calls(text).map((c) => c.tool);
+    expect(tools('top 3 players by comm this month')).toEqual(['agent.getCommission']);
+    expect(tools('best 3 players by commission')).toEqual(['agent.getCommission']);
+    expect(tools('worst 5 players by take')).toEqual(['agent.getTake']);
+    expect(tools('top 3 players this month by commission')).toEqual(['agent.getCommission']);
+    expect(tools('top 3 players this month')).toEqual(['agent.getPnL']);
+    expect(tools('bottom 3 players last week')).toEqual(['agent.getPnL']);
+  });
+
+  it('"which player … the most money" asks of players, never of markets', () => {
+    expect(calls('Which player has lost the most money this month?')).toEqual([{ tool: 'agent.getPnL', args: { from: '2026-11-01', to: '2026-11-20' } }]);
+    expect(calls('which client has won the most money today').map((c) => c.tool)).toEqual(['agent.getPnL']);
+    expect(calls('where is most of the betting money').map((c) => c.tool)).toEqual(['agent.getTopMarkets']);
+  });
+
+  it('a Hindi superlative of a market by its measure ("sabse profitable market") ranks the markets', () => {
+    expect(calls('is mahine sabse profitable market konsa')).toEqual([{ tool: 'agent.getTopMarkets', args: { period: 'month', metric: 'pnl', limit: 1 } }]);
+    expect(calls('sabse nuksaan wala market')).toEqual([{ tool: 'agent.getTopMarkets', args: { period: 'today', metric: 'pnl', limit: 1 } }]);
+    expect(calls('is hafte sabse profitable markets')).toEqual([{ tool: 'agent.getTopMarkets', args: { period: 'week', metric: 'pnl' } }]);
   });
 
   it('"top 3 of those" after a ranking is the same ranking, three rows', () => {

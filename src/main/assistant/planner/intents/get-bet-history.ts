@@ -45,9 +45,29 @@ function betSortOf(folded: string): { by: 'stake' | 'odds' | 'placedAt'; dir: 'a
   return { by: 'placedAt', dir: means(tokens[when.from], 'bets:when_old') ? 'asc' : 'desc' };
 }
 
+/**
+ * "lay bets", "back side", "khai wali bets": the bets of one side. Both sides said ("back and lay
+ * bets", "khai lagai": the trade's word for the back is read as the bets) is every bet.
+ */
+function sideOf(folded: string): 'back' | 'lay' | null {
+  const tokens = tokensIn(folded);
+  const sided = ruleAt(folded, 'bets:sided');
+  if (!sided) return null;
+  const sides = [...found(folded, 'bets:side'), ...found(folded, 'bets:side_hi')];
+  if (sides.some((m) => means(tokens[m.from], 'bets:lay')) && sides.some((m) => !means(tokens[m.from], 'bets:lay'))) return null;
+  return means(tokens[sided.from], 'bets:lay') ? 'lay' : 'back';
+}
+
+/** What a follow-up says of the bets just listed: "biggest first", "only the lay ones". */
+function refineOf(r: { folded: string }): Record<string, unknown> | null {
+  const sort = betSortOf(r.folded);
+  const side = sideOf(r.folded);
+  return sort || side ? { ...(sort && { sort }), ...(side && { side }) } : null;
+}
+
 /** The rule planner's intent for this tool: the words that ask for it, the slots they fill, what a follow-up may change. */
 export default {
-  id: 'bets', precedence: 130, exclusive: false, shownOn: '/agent/bets', refreshes: true, follows: { player: true, fixture: true, status: true, count: MOST_ROWS, refine: (r) => { const sort = betSortOf(r.folded); return sort && { sort }; } }, range: 'dates',
+  id: 'bets', precedence: 130, exclusive: false, shownOn: '/agent/bets', refreshes: true, follows: { player: true, fixture: true, status: true, count: MOST_ROWS, refine: refineOf }, range: 'dates',
   vocabulary: [
     'bet', 'bets', 'betting', 'wager', 'wagers', 'ticket', 'tickets', 'slip', 'slips', 'stake', 'stakes', 'punt', 'punts',
     'open', 'unsettled', 'pending', 'running', 'active', 'settled', 'closed', 'completed', 'finished', 'graded', 'void', 'voided', 'cancelled', 'canceled',
@@ -65,6 +85,7 @@ export default {
     if (range) Object.assign(args, range);
     if (s.r.count) args.limit = Math.min(s.r.count, MOST_ROWS);
     put(args, 'sort', betSortOf(s.r.folded));
+    put(args, 'side', sideOf(s.r.folded));
     return { args };
   },
   examples: ["show Rahul's bets", 'open bets for Anita', 'bets on MI vs CSK'],
