@@ -19,7 +19,7 @@ export const GLOSSARY = {
     text: 'A credit limit (CL) is the credit an account is given by the agent above it: play on the desk is on credit (udhaar), settled later. What is still available to bet is the credit limit minus the take. You set your players\' limits, and only when you confirm the change; your upline sets yours.',
   },
   available: {
-    words: ['available', 'headroom'],
+    words: ['available', 'headroom', 'available credit'],
     text: 'Available is the credit limit minus the take: how much of its credit an account can still use for bets.',
   },
   commission: {

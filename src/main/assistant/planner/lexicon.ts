@@ -24,9 +24,16 @@ export const lexiconPhrase = z.string().min(1).max(60).regex(PHRASE, 'a phrase i
 /** The languages agents type in, Roman script: English, Hindi, Marathi, Tamil, Telugu, Kannada, Gujarati, Punjabi, Bengali, Gulf Arabic. */
 export const lexiconLang = z.enum(['en', 'hi', 'mr', 'ta', 'te', 'kn', 'gu', 'pa', 'bn', 'ar']);
 
+/**
+ * A phrase that may hold marks, as the one tokenizer reads them: "v / s", "worst - case", ",".
+ * Each word and each mark is a token of its own, one space apart, so every mark is literal.
+ */
+export const tokenPhrase = z.string().min(1).max(60)
+  .refine((p) => p === p.toLowerCase() && tokensOf(p).join(' ') === p, 'a phrase is folded words and marks, one space apart');
+
 /** An entry of a lexicon whose concepts `concept` checks: a phrase, what it stands for, its language, an example request. */
-export function conceptEntry<C extends z.ZodType>(concept: C) {
-  return z.strictObject({ phrase: lexiconPhrase, concept, lang: lexiconLang, example: z.string().min(1).max(200) });
+export function conceptEntry<C extends z.ZodType>(concept: C, phrase: z.ZodType<string> = lexiconPhrase) {
+  return z.strictObject({ phrase, concept, lang: lexiconLang, example: z.string().min(1).max(200) });
 }
 
 /** A list of plain words of one language: words that only need to be known, standing for nothing else. */
@@ -34,13 +41,18 @@ export const wordGroup = z.strictObject({ lang: lexiconLang, words: z.array(lexi
 export type WordGroup = z.infer<typeof wordGroup>;
 
 export const entrySchema = conceptEntry(z.string().regex(CONCEPT));
+/** An entry whose phrase may hold marks (`tokenPhrase`). */
+export const tokenEntrySchema = conceptEntry(z.string().regex(CONCEPT), tokenPhrase);
 export type SpeechEntry = z.infer<typeof entrySchema>;
 
 /**
  * A rule's steps, in order: a concept (next to the step before), "name?" (may be left out),
  * "name*" (any number in a row), "…" (any words between), "…N" (at most N words between), "^" (the
  * message's first word), "$" (its last, marks after it aside). Built in: "word" (letters only),
- * "any" (any word), "number" (a word with a digit), "?" (a question mark).
+ * "any" (any word), "number" (a word with a digit), "?" (a question mark). "@id" is the words of
+ * one of the rules of that id (with "?" and "*" as for a concept): a group of steps said together,
+ * or one of several ("the word take", "on my dashboard"). A rule so named has one sequence and no
+ * `none`, and never names itself.
  */
 const stepsSchema = z.array(z.string().min(1)).min(1);
 export const ruleSchema = z.strictObject({
@@ -84,9 +96,20 @@ const BUILT_IN: Readonly<Record<string, (t: string) => boolean>> = {
   '?': (t) => t === '?',
 };
 
-interface Step { concept: string; gap: number; optional: boolean; repeat: boolean }
+/** A step: a concept, or (`rule`) the id of the rules whose words it is. */
+interface Step { concept: string; rule: boolean; gap: number; optional: boolean; repeat: boolean }
 interface Sequence { start: boolean; end: boolean; steps: Step[] }
 interface Compiled { all: Sequence[]; none: Sequence[] }
+
+/** Where a rule holds, and what each step covered: a concept's phrase, a built-in's word, a named rule's own steps. */
+export interface RuleMatch {
+  readonly from: number;
+  readonly to: number;
+  readonly steps: readonly PhraseMatch<string>[];
+}
+
+/** Words a named rule covers from one place, and what its steps covered there. */
+interface Span extends PhraseMatch<string> { steps: readonly PhraseMatch<string>[] }
 
 /**
  * A lexicon of concept entries and the rules over them, read by the one tokenizer and matcher:
@@ -104,6 +127,8 @@ export interface ConceptLexicon {
   table(concept: string): PhraseTable<string>;
   /** Where a rule of that id holds, the words its first sequence covers, or null: rules of one id are alternatives, in the data's order. */
   ruleAt(text: string | Said, id: string): { from: number; to: number } | null;
+  /** As `ruleAt`, with what each step of that sequence covered, in order (the steps of a rule named "@id" in its place). */
+  ruleMatch(text: string | Said, id: string): RuleMatch | null;
   /** Whether a rule of that id holds. */
   holds(text: string | Said, id: string): boolean;
   /** One rule's own match, for the corpus tests: every rule's example must hold by that rule alone. */
@@ -122,6 +147,7 @@ export function conceptLexicon(name: string, entries: readonly SpeechEntry[], ru
     return new Map([...byConcept].map(([concept, list]) => [concept, phraseTable(list)]));
   })();
 
+  const ids = new Set(rules.map((r) => r.id));
   const sequenceOf = (steps: readonly string[], rule: string): Sequence => {
     const seq: Sequence = { start: false, end: false, steps: [] };
     let gap = 0;
@@ -132,10 +158,14 @@ export function conceptLexicon(name: string, entries: readonly SpeechEntry[], ru
       else {
         const repeat = s.endsWith('*');
         const optional = s.endsWith('?') && s !== '?';
-        const concept = repeat || optional ? s.slice(0, -1) : s;
-        if (!tables.has(concept) && !(concept in BUILT_IN)) throw new Error(`Rule ${rule} of the ${name} names the unknown concept "${concept}".`);
+        const named = repeat || optional ? s.slice(0, -1) : s;
+        const isRule = named.startsWith('@');
+        const concept = isRule ? named.slice(1) : named;
+        if (isRule ? !ids.has(concept) : !tables.has(concept) && !(concept in BUILT_IN)) {
+          throw new Error(`Rule ${rule} of the ${name} names the unknown ${isRule ? 'rule' : 'concept'} "${concept}".`);
+        }
         if (Number.isNaN(gap)) throw new Error(`Rule ${rule} of the ${name} has a gap that is no number.`);
-        seq.steps.push({ concept, gap, optional, repeat });
+        seq.steps.push({ concept, rule: isRule, gap, optional, repeat });
         gap = 0;
       }
     }
@@ -144,6 +174,20 @@ export function conceptLexicon(name: string, entries: readonly SpeechEntry[], ru
   const compile = (r: SpeechRule): Compiled => ({ all: r.all.map((s) => sequenceOf(s, r.id)), none: (r.none ?? []).map((s) => sequenceOf(s, r.id)) });
   const compiled = new Map<string, Compiled[]>();
   for (const r of rules) compiled.set(r.id, [...(compiled.get(r.id) ?? []), compile(r)]);
+  // A rule named as a step is one sequence of words, and reaches itself through no chain of names.
+  const namedIn = (id: string): string[] => compiled.get(id)!.flatMap((c) => c.all.flatMap((q) => q.steps.filter((st) => st.rule).map((st) => st.concept)));
+  for (const id of new Set([...compiled.keys()].flatMap(namedIn))) {
+    if (compiled.get(id)!.some((c) => c.all.length !== 1 || c.none.length > 0)) throw new Error(`Rule ${id} of the ${name} is named as a step, so it has one sequence and no "none".`);
+    const seen = new Set<string>();
+    const reach = [...namedIn(id)];
+    while (reach.length > 0) {
+      const next = reach.pop()!;
+      if (next === id) throw new Error(`Rule ${id} of the ${name} names itself.`);
+      if (seen.has(next)) continue;
+      seen.add(next);
+      reach.push(...namedIn(next));
+    }
+  }
 
   // The same text is asked about many times a turn (every speech act, every intent): its tokens and finds are kept.
   const memo = new Map<string, Said>();
@@ -175,28 +219,81 @@ export function conceptLexicon(name: string, entries: readonly SpeechEntry[], ru
     return found;
   };
 
-  const find = (s: Said, seq: Sequence): { from: number; to: number } | null => {
-    const go = (i: number, pos: number, gap: number, from: number | null): { from: number; to: number } | null => {
-      if (i === seq.steps.length) return !seq.end || pos === s.last ? { from: from ?? pos, to: pos } : null;
+  /**
+   * Walks the sequence from `start` (anywhere after it, unless anchored there), trying each
+   * step's phrases in order and backing off; `done` is told each way through, with what each step
+   * covered, and stops the walk by returning true.
+   */
+  const walk = (s: Said, seq: Sequence, start: number, anchored: boolean, done: (from: number, to: number, steps: readonly PhraseMatch<string>[]) => boolean): boolean => {
+    const steps: PhraseMatch<string>[] = [];
+    const go = (i: number, pos: number, gap: number, from: number | null): boolean => {
+      if (i === seq.steps.length) return (!seq.end || pos === s.last) && done(from ?? pos, pos, steps);
       const step = seq.steps[i]!;
       const room = Math.max(gap, step.gap);
-      for (const at of occurrences(s, step.concept)) {
+      for (const at of step.rule ? spansFrom(s, step.concept, pos, room) : occurrences(s, step.concept)) {
         if (at.from < pos || at.from - pos > room) continue;
-        const next = go(i + 1, at.to, 0, from ?? at.from) ?? (step.repeat ? go(i, at.to, 0, from ?? at.from) : null);
-        if (next) return next;
+        const kept = steps.length;
+        if ('steps' in at) steps.push(...(at as Span).steps);
+        else steps.push(at);
+        if (go(i + 1, at.to, 0, from ?? at.from) || (step.repeat && go(i, at.to, 0, from ?? at.from))) return true;
+        steps.length = kept;
       }
-      return step.optional || step.repeat ? go(i + 1, pos, room, from) : null;
+      return (step.optional || step.repeat) && go(i + 1, pos, room, from);
     };
-    return go(0, 0, seq.start ? 0 : Infinity, null);
+    return (!seq.start || start === 0) && go(0, start, seq.start || anchored ? 0 : Infinity, null);
+  };
+  const find = (s: Said, seq: Sequence, withSteps = false): RuleMatch | null => {
+    let match: RuleMatch | null = null;
+    walk(s, seq, 0, false, (from, to, steps) => {
+      match = { from, to, steps: withSteps ? [...steps] : [] };
+      return true;
+    });
+    return match;
+  };
+
+  // Where a named rule's words are from one place: every way through it, in the order tried, each once. Kept per text.
+  const spans = new WeakMap<Said, Map<string, readonly Span[]>>();
+  const spansAt = (s: Said, id: string, start: number): readonly Span[] => {
+    let known = spans.get(s);
+    if (!known) spans.set(s, known = new Map());
+    const key = `${id} ${start}`;
+    let list = known.get(key);
+    if (list) return list;
+    const found: Span[] = [];
+    const ends = new Set<number>();
+    for (const rule of compiled.get(id)!) {
+      walk(s, rule.all[0]!, start, true, (from, to, steps) => {
+        // An empty way through covers no words: as a step it would repeat for ever.
+        if (to > from && !ends.has(to)) {
+          ends.add(to);
+          found.push({ values: [id], from, to, steps: [...steps] });
+        }
+        return false;
+      });
+    }
+    known.set(key, list = found);
+    return list;
+  };
+  /** A named rule's words from `pos` or up to `room` words after it. */
+  const spansFrom = (s: Said, id: string, pos: number, room: number): readonly Span[] => {
+    const last = Math.min(s.tokens.length - 1, pos + room);
+    if (last === pos) return spansAt(s, id, pos);
+    const all: Span[] = [];
+    for (let start = pos; start <= last; start++) all.push(...spansAt(s, id, start));
+    return all;
   };
   const holdsOne = (s: Said, rule: Compiled) => rule.all.every((seq) => find(s, seq) !== null) && !rule.none.some((seq) => find(s, seq) !== null);
 
-  const ruleAt = (text: string | Said, id: string): { from: number; to: number } | null => {
+  const matchOf = (text: string | Said, id: string, withSteps: boolean): RuleMatch | null => {
     const s = said(text);
     const alternatives = compiled.get(id);
     if (!alternatives) throw new Error(`No rule "${id}" in the ${name}.`);
-    for (const rule of alternatives) if (holdsOne(s, rule)) return find(s, rule.all[0]!);
+    for (const rule of alternatives) if (holdsOne(s, rule)) return find(s, rule.all[0]!, withSteps);
     return null;
+  };
+  const ruleAt = (text: string | Said, id: string): { from: number; to: number } | null => {
+    const match = matchOf(text, id, false);
+    return match && { from: match.from, to: match.to };
   };
 
   return {
@@ -205,6 +302,7 @@ export function conceptLexicon(name: string, entries: readonly SpeechEntry[], ru
     means: (word, concept) => word !== undefined && (tables.get(concept)?.phrases.has(word) ?? false),
     table,
     ruleAt,
+    ruleMatch: (text, id) => matchOf(text, id, true),
     holds: (text, id) => ruleAt(text, id) !== null,
     ruleHolds: (text, rule) => holdsOne(saidOf(text), compile(rule)),
   };

@@ -81,6 +81,9 @@ describe('a definition asked around other words', () => {
     ['I want to know what downline is', 'downline'],
     ['what is liability in betting', 'liability'],
     ['confused about take. I see it on my dashboard', 'take'],
+    // "exactly" after a bare what-is asks the meaning, even of a figure the book has.
+    ['what is take exactly?', 'take'],
+    ['how is available credit calculated', 'available'],
   ])('%s → definition:%s', (text, term) => {
     expect(plan(text)).toMatchObject({ action: 'direct', intent: `${DEFINITION_INTENT}${term}`, calls: [] });
   });
