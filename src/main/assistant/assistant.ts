@@ -24,7 +24,7 @@ import { callOptions } from '../backend/connection.js';
 import { isBackendUnreachable } from '../backend/unreachable.js';
 import { toolLabel } from '../tools/index.js';
 import { errorCard } from '../tools/registry.js';
-import generateReport, { generatedReport } from '../tools/generate-report.js';
+import reportTool, { generatedReport } from '../tools/generate-report.js';
 import { REPORT_MADE_THIS_TURN } from '../tools/share-report.js';
 import type { ToolContext, ToolPreview, ToolRegistry } from '../tools/types.js';
 import type { AuditLog } from '../audit/audit-log.js';
@@ -829,7 +829,7 @@ async function reportMade(earlier: ReadonlyArray<Promise<{ call: { tool: string 
   Promise<{ ok: true; artifactId: string } | { ok: false; envelope: (tool: string) => Envelope }> {
   for (const run of earlier) {
     const { call, envelope } = await run;
-    if (call.tool !== generateReport.name) continue;
+    if (call.tool !== reportTool.name) continue;
     const made = envelope.ok ? generatedReport.safeParse(envelope.data) : null;
     if (made?.success) return { ok: true, artifactId: made.data.artifactId };
   }

@@ -237,7 +237,9 @@ describe('audit log', () => {
 
 describe('npm run audit:verify', () => {
   const run = (args: string[], cwd = ROOT) => new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), [join(ROOT, 'scripts/audit-verify.ts'), ...args], { cwd });
+    // The default file is the one under the working folder's .data: a data folder set for the whole run would move it.
+    const { DESK_DATA_DIR: _dataDir, ...env } = process.env;
+    const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), [join(ROOT, 'scripts/audit-verify.ts'), ...args], { cwd, env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });

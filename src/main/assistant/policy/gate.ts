@@ -18,7 +18,7 @@ import { WHICH_LIMIT } from '../planner/intents/edit-limit.js';
 import getCreditLimit from '../../tools/get-credit-limit.js';
 import getTake from '../../tools/get-take.js';
 import getUpline from '../../tools/get-upline.js';
-import generateReport from '../../tools/generate-report.js';
+import reportTool from '../../tools/generate-report.js';
 import { REPORT_MADE_THIS_TURN } from '../../tools/share-report.js';
 
 /** The id a share of a report not yet made is checked with (it is never sent). */
@@ -254,7 +254,7 @@ export async function gate(decision: Decision, registry: ToolRegistry, user: Use
     if ('clarify' in args) return { action: 'clarify', intent, ...args.clarify, notes, searches: resolver.searches };
     // A share of the report this turn makes: checked with a stand-in id, which its made report's id replaces before the preview.
     const madeThisTurn = args.args.artifactId === REPORT_MADE_THIS_TURN;
-    if (madeThisTurn && !planned.some((c) => c.tool === generateReport.name)) {
+    if (madeThisTurn && !planned.some((c) => c.tool === reportTool.name)) {
       return { action: 'clarify', intent, reason: 'unplannable', question: 'Which report should I send? Ask me for one first, then tell me who gets it.', notes, searches: resolver.searches };
     }
     const parsed = definition.input.safeParse(madeThisTurn ? { ...args.args, artifactId: NOT_YET_MADE } : args.args);

@@ -108,12 +108,12 @@ describe('a grouped answer', () => {
   });
 });
 
-describe('a change the planner asked a detail of', () => {
-  it('keeps its question: a report to share is never turned into a grouped read', async () => {
+describe('a report made and shared', () => {
+  it('stays the report and its share: a report "by match" is never turned into a grouped read', async () => {
     const { withRowAsk, rowAskOf } = await import('../../../../src/main/assistant/frame/plan.js');
     const input = { requestId: 'r', text: 'generate bets by match xlsx for india vs australia and share it with me', page: { path: '/agent/dashboard', query: {} }, today: '2026-11-20' as IsoDate, role: 'agent' as const, context: EMPTY_CONTEXT };
     const decision = new RulePlanner().plan(input);
-    expect(decision.intent).toBe('share_report');
+    expect(decision.calls.map((c) => c.tool)).toEqual(['agent.generateReport', 'agent.shareReport']);
     const framed = withRowAsk(decision, rowAskOf(input), input);
     expect(framed.decision).toEqual(decision);
   });
