@@ -9,7 +9,7 @@
 import type { IsoDate } from '../../../shared/dates.js';
 import { findDateRange } from '../../../shared/parse/dates.js';
 import { COLUMN_CONCEPTS, type ColumnConcept, GROUP_KEYS, type GroupKey } from '../../tools/rows.js';
-import { fold } from '../planner/grammar.js';
+import { SLANG, fold } from '../planner/grammar.js';
 import { type Concept, type ConceptMatch, type WordToken, matchConcepts, tokenize, typedCapitalised, wordsOf } from './lexicon.js';
 
 export type Comparison = 'gt' | 'gte' | 'lt' | 'lte';
@@ -85,7 +85,7 @@ export function readRowAsk(text: string, names: ReadonlyArray<{ text: string }> 
   // A word of a name typed with a capital ("show Max's bets") is the name, never an operator.
   const nameWords = new Set(names.flatMap((n) => wordsOf(n.text)));
   const typed = tokenize(text);
-  const tokens = typed.map((t) => (nameWords.has(t.word) && typedCapitalised(text, t) ? { ...t, word: NAME_WORD } : t));
+  const tokens = inPlainWords(typed.map((t) => (nameWords.has(t.word) && typedCapitalised(text, t) ? { ...t, word: NAME_WORD } : t)));
   const matches = matchConcepts(tokens);
   const has = (c: Concept) => matches.some((m) => m.concepts.includes(c));
   const at = (i: number) => matches.find((m) => m.from === i);
@@ -171,6 +171,19 @@ export function readRowAsk(text: string, names: ReadonlyArray<{ text: string }> 
  * pnl pichle hafte se compare karo"), the period just before it and the one before that. Null
  * unless both are periods and they differ.
  */
+/**
+ * The tokens with each word no concept of the frame reads put as the planner's slang reads it
+ * ("ows" owes, "abve" above, "sauthi vadhu" sabse zyada): one lexicon of slang and slips for both
+ * readers. A word the frame knows stays as typed, and so does one whose slang is more than a word.
+ */
+function inPlainWords(tokens: readonly WordToken[]): WordToken[] {
+  const read = new Set(matchConcepts(tokens).flatMap((m) => Array.from({ length: m.to - m.from }, (_, k) => m.from + k)));
+  return tokens.map((t, i) => {
+    const plain = read.has(i) ? undefined : SLANG[t.word];
+    return plain !== undefined && wordsOf(plain).length === 1 ? { ...t, word: plain } : t;
+  });
+}
+
 export function comparedPeriods(text: string, today: IsoDate): readonly [Period, Period] | null {
   const tokens = tokenize(text);
   return periodsIn(text, tokens, matchConcepts(tokens), today);
