@@ -112,6 +112,23 @@ describe('amounts in words, Indian scales and signs', () => {
     expect(amountRefusal(parseAmount('100000 trillion')!)).toMatch(/too large/);
   });
 
+  it('says how precisely each amount was written, how, and whether a currency or points marked it as money', () => {
+    const read = (text: string) => findAmounts(text).map((a) => [a.raw, a.paisa, a.step, a.written, a.money]);
+    expect(read('12,345.00 and 5,000')).toEqual([['12,345.00', 1_234_500, 1, 'digits', false], ['5,000', 500_000, 100, 'digits', false]]);
+    expect(read('about 2 lakh, 1.2 lakh, 50k, 2.5Cr')).toEqual([
+      ['2 lakh', 20_000_000, 10_000_000, 'scaled', false], ['1.2 lakh', 12_000_000, 1_000_000, 'scaled', false],
+      ['50k', 5_000_000, 100_000, 'scaled', false], ['2.5Cr', 2_500_000_000, 100_000_000, 'scaled', false],
+    ]);
+    expect(read('two thousand five hundred')).toEqual([['two thousand five hundred', 250_000, 10_000, 'words', false]]);
+    expect(read('two hundred fifty')).toEqual([['two hundred fifty', 25_000, 100, 'words', false]]);
+    // Said in halves, quarters or tenths of the scale: that part of it.
+    expect(read('dedh lakh')).toEqual([['dedh lakh', 15_000_000, 5_000_000, 'words', false]]);
+    expect(read('sawa lakh')).toEqual([['sawa lakh', 12_500_000, 2_500_000, 'words', false]]);
+    expect(read('one point five lakh')).toEqual([['one point five lakh', 15_000_000, 1_000_000, 'words', false]]);
+    expect(read('2 lakh 50 hazaar')).toEqual([['2 lakh 50 hazaar', 25_000_000, 100_000, 'scaled', false]]);
+    expect(read('₹5,000 and 500 pts')).toEqual([['₹5,000', 500_000, 100, 'digits', true], ['500 pts', 50_000, 100, 'digits', true]]);
+  });
+
   it('does not take a dash between numbers, words or display units for amounts or signs', () => {
     expect(findAmounts('10k - 20k').map((a) => [a.raw, a.negative])).toEqual([['10k', false], ['20k', false]]);
     expect(findAmounts('5-8 oct').map((a) => a.negative)).toEqual([false, false]);

@@ -25,6 +25,16 @@ export interface FoundAmount {
   raw: string;
   start: number;
   end: number;
+  /**
+   * The paisa that one unit of the last place written stands for: how precisely the wording states
+   * the amount. 1 for "12.50", 100 for "5,000", a lakh for "2 lakh", a tenth of a lakh for "1.2 lakh",
+   * a thousand points for "two thousand", a quarter lakh for "sawa lakh".
+   */
+  step: number;
+  /** Digits alone ("1,200.00"), digits with a scale ("2 lakh", "50k"), or number words ("two thousand"). */
+  written: 'digits' | 'scaled' | 'words';
+  /** A currency ("₹", "rs", "INR") or points ("pts") was written with it: money, never a count. */
+  money: boolean;
 }
 
 const MULTIPLIERS: Record<string, bigint> = {
@@ -138,12 +148,25 @@ interface Part {
   end: number;
   /** The multiplier named last, when joining parts ("2 lakh 50 hazaar"). */
   scale: bigint;
+  /** FoundAmount's `step`, in paisa. */
+  step: bigint;
   currency: boolean;
+  /** A points unit followed it ("500 pts"). */
+  points: boolean;
   words: boolean;
 }
 
+/**
+ * The finest part of a unit a quantity in hundredths was said to: a whole ("two"), a half ("dedh"),
+ * a quarter ("sawa"), or the tenths and hundredths "point" says ("one point two five").
+ */
+function finest(hundredths: bigint, pointed: bigint | null): bigint {
+  if (pointed !== null) return pointed;
+  return [100n, 50n, 25n, 10n].find((d) => hundredths % d === 0n) ?? 1n;
+}
+
 /** A run of number words as paisa, or null when it is not an amount (no scale word, or out of order). */
-function wordsToPaisa(words: string[]): { paisa: bigint; scale: bigint } | null {
+function wordsToPaisa(words: string[]): { paisa: bigint; scale: bigint; step: bigint } | null {
   let total = 0n;
   let current = 0n; // hundredths of the quantity being read
   let adjust = 0n; // "sawa", "saadhe", "paune": applied to the next quantity
@@ -153,6 +176,12 @@ function wordsToPaisa(words: string[]): { paisa: bigint; scale: bigint } | null 
   let sawQuantity = false;
   /** The quantity word just read, while no scale or hundred has followed it. */
   let previousUnit: number | null = null;
+  /** The paisa one unit of the last place said stands for (FoundAmount's `step`). */
+  let step = 100n;
+  /** The decimals "point" said of the quantity being read: tenths (10) or hundredths (1). */
+  let pointed: bigint | null = null;
+  /** Whether a quantity was said after the last scale ("two hundred fifty"): its unit is a point. */
+  let unitsAfterScale = false;
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
     const next = words[i + 1];
@@ -164,10 +193,12 @@ function wordsToPaisa(words: string[]): { paisa: bigint; scale: bigint } | null 
       const tenths = UNITS[next];
       if (previousUnit === null || tenths === undefined || tenths > 9) return null;
       current += BigInt(tenths) * 10n;
+      pointed = 10n;
       i++;
       const hundredths = UNITS[words[i + 1] ?? ''];
       if (hundredths !== undefined && hundredths <= 9) {
         current += BigInt(hundredths);
+        pointed = 1n;
         i++;
       }
       // After the decimals only a scale may follow ("one point five six lakh" is no amount).
@@ -202,6 +233,7 @@ function wordsToPaisa(words: string[]): { paisa: bigint; scale: bigint } | null 
       previousUnit = unit;
       adjust = 0n;
       sawQuantity = true;
+      unitsAfterScale = sawScale;
     } else if (WHOLE_FRACTIONS[w] !== undefined) {
       current += BigInt(WHOLE_FRACTIONS[w]);
       sawQuantity = true;
@@ -210,7 +242,11 @@ function wordsToPaisa(words: string[]): { paisa: bigint; scale: bigint } | null 
       sawQuantity = true;
     } else if (HUNDRED[w] !== undefined) {
       previousUnit = null;
-      current = (current === 0n ? 100n + adjust : current) * 100n;
+      const quantity = current === 0n ? 100n + adjust : current;
+      step = finest(quantity, pointed) * 100n;
+      pointed = null;
+      unitsAfterScale = false;
+      current = quantity * 100n;
       adjust = 0n;
       sawScale = true;
     } else {
@@ -222,6 +258,9 @@ function wordsToPaisa(words: string[]): { paisa: bigint; scale: bigint } | null 
       if (!sawQuantity) return null;
       if (current === 0n) current = 100n + adjust; // "sawa lakh", "lakh"
       adjust = 0n;
+      step = finest(current, pointed) * scale;
+      pointed = null;
+      unitsAfterScale = false;
       total += current * scale;
       current = 0n;
       lastScale = scale;
@@ -229,11 +268,11 @@ function wordsToPaisa(words: string[]): { paisa: bigint; scale: bigint } | null 
     }
   }
   // "zero" needs no scale to be an amount ("daily win zero kar do"): no count or date reads it.
-  if (words.length === 1 && words[0] === 'zero') return { paisa: 0n, scale: 1n };
+  if (words.length === 1 && words[0] === 'zero') return { paisa: 0n, scale: 1n, step: 100n };
   if (!sawScale || adjust !== 0n) return null;
   total += current;
   // `total` is hundredths of a point: that is paisa.
-  return { paisa: total, scale: lastScale || 100n };
+  return { paisa: total, scale: lastScale || 100n, step: unitsAfterScale ? 100n : step };
 }
 
 /**
@@ -319,19 +358,23 @@ function readings(spans: readonly Span[], j: number, first: DigitToken): Reading
 }
 
 /** The multiplier and point unit after a reading, and the token it ends on; null when letters run on that are neither. */
-function tail(spans: readonly Span[], r: Reading): { multiplier: bigint; last: number } | null {
+function tail(spans: readonly Span[], r: Reading): { multiplier: bigint; last: number; points: boolean } | null {
   let multiplier = 1n;
   let last = r.last;
   if (r.suffix !== '') {
     if (MULTIPLIERS[r.suffix] !== undefined) multiplier = MULTIPLIERS[r.suffix]!;
     else if (!POINT_UNITS.has(r.suffix)) return null;
-    else return wordEnds(spans, last) ? { multiplier, last } : null;
+    else return wordEnds(spans, last) ? { multiplier, last, points: true } : null;
   } else if (MULTIPLIERS[spans[last + 1]?.token ?? ''] !== undefined && !glued(spans[last], spans[last + 1]) && wordEnds(spans, last + 1)) {
     multiplier = MULTIPLIERS[spans[last + 1]!.token]!;
     last++;
   }
-  if (POINT_UNITS.has(spans[last + 1]?.token ?? '') && !glued(spans[last], spans[last + 1]) && wordEnds(spans, last + 1)) last++;
-  return wordEnds(spans, last) ? { multiplier, last } : null;
+  let points = false;
+  if (POINT_UNITS.has(spans[last + 1]?.token ?? '') && !glued(spans[last], spans[last + 1]) && wordEnds(spans, last + 1)) {
+    last++;
+    points = true;
+  }
+  return wordEnds(spans, last) ? { multiplier, last, points } : null;
 }
 
 function digitParts(spans: readonly Span[]): Part[] {
@@ -348,7 +391,7 @@ function digitParts(spans: readonly Span[]): Part[] {
     const first = digitToken(spans[at], currency ? new Set() : CURRENCY);
     if (!first) continue;
     if (first.prefix !== '') currency = true;
-    let found: { r: Reading; multiplier: bigint; last: number } | null = null;
+    let found: { r: Reading; multiplier: bigint; last: number; points: boolean } | null = null;
     for (const r of readings(spans, at, first)) {
       const t = tail(spans, r);
       if (t) {
@@ -357,13 +400,15 @@ function digitParts(spans: readonly Span[]): Part[] {
       }
     }
     if (!found) continue;
-    const { r, multiplier } = found;
+    const { r, multiplier, points } = found;
     // paisa = digits × multiplier × 100 / 10^decimals, exactly.
     const scaled = BigInt(r.whole + r.fraction) * multiplier * 100n;
     const divisor = 10n ** BigInt(r.fraction.length);
     const start = spans[i]!.start;
     const end = spans[found.last]!.end;
-    const base = { negative, start, end, scale: multiplier, words: false, currency };
+    // The last digit's place: a unit of the scale, over ten for each decimal ("1.2 lakh": a tenth of a lakh).
+    const step = multiplier * 100n / divisor || 1n;
+    const base = { negative, start, end, scale: multiplier, step, words: false, currency, points };
     if (scaled % divisor !== 0n) parts.push({ ...base, paisa: null, problem: 'fraction_of_paisa' });
     else parts.push({ ...base, paisa: scaled / divisor, problem: null });
     i = found.last;
@@ -391,7 +436,8 @@ function wordParts(spans: readonly Span[], taken: Part[]): Part[] {
     while (run.length > 1 && !wordEnds(spans, run.at(-1)!)) run.pop();
     if (!wordEnds(spans, run.at(-1)!)) continue;
     let matchEnd = run.at(-1)!;
-    if (POINT_UNITS.has(spans[matchEnd + 1]?.token ?? '') && !glued(spans[matchEnd], spans[matchEnd + 1]) && wordEnds(spans, matchEnd + 1)) matchEnd++;
+    const points = POINT_UNITS.has(spans[matchEnd + 1]?.token ?? '') && !glued(spans[matchEnd], spans[matchEnd + 1]) && wordEnds(spans, matchEnd + 1);
+    if (points) matchEnd++;
     const fullLength = run.length;
     // "dedh lakh and -50k": a joining word at the end belongs to what follows.
     while (run.length > 1 && ['and', 'a'].includes(spans[run.at(-1)!]!.token)) run.pop();
@@ -408,7 +454,7 @@ function wordParts(spans: readonly Span[], taken: Part[]): Part[] {
       if (taken.some((t) => start < t.end && end > t.start)) break;
       parts.push({
         paisa: value.paisa, problem: null, negative: skip === 0 && negative, start, end,
-        scale: value.scale, words: true, currency: skip === 0 && currency,
+        scale: value.scale, step: value.step, words: true, currency: skip === 0 && currency, points: points && run.length === fullLength,
       });
       break;
     }
@@ -436,11 +482,16 @@ export function findAmounts(text: string): FoundAmount[] {
     if (prev && prev.paisa !== null && part.paisa !== null && !part.negative && !part.currency
       && prev.scale > 1n && part.scale > 1n && part.scale < prev.scale
       && apartBySpace(text, prev.end, part.start, part.words)) {
-      joined[joined.length - 1] = { ...prev, paisa: prev.paisa + part.paisa, end: part.end, scale: part.scale };
+      joined[joined.length - 1] = {
+        ...prev, paisa: prev.paisa + part.paisa, end: part.end, scale: part.scale, step: part.step, words: prev.words || part.words, points: part.points,
+      };
     } else joined.push(part);
   }
   return joined.map((p) => {
-    const base = { negative: p.negative, raw: text.slice(p.start, p.end).trim(), start: p.start, end: p.end };
+    const base = {
+      negative: p.negative, raw: text.slice(p.start, p.end).trim(), start: p.start, end: p.end,
+      step: Number(p.step), written: p.words ? 'words' as const : p.scale > 1n ? 'scaled' as const : 'digits' as const, money: p.currency || p.points,
+    };
     if (p.paisa === null) return { ...base, paisa: null, problem: p.problem };
     if (p.paisa > MAX) return { ...base, paisa: null, problem: 'too_large' as const };
     return { ...base, paisa: Number(p.paisa), problem: null };
