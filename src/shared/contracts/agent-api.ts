@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { BET_SORT_DIRECTIONS, BET_SORT_KEYS, MAX_BET_SEARCH_LENGTH } from './bet-list.js';
-import { PAGE_SIZE_MAX, boundedText, isoDate, pageSize } from './bounds.js';
+import { PAGE_SIZE_MAX, boundedText, isoDate, moneySchemas, pageSize } from './bounds.js';
 import {
   BET_COLUMNS, COMMISSION_COLUMNS, COMMISSION_ORDER_COLUMNS, CREDIT_LIMIT_COLUMNS, CREDIT_LIMIT_ORDER_COLUMNS, PNL_COLUMNS,
   PNL_ORDER_COLUMNS, SETTLEMENT_COLUMNS, SETTLEMENT_ORDER_COLUMNS, TAKE_COLUMNS, TAKE_ORDER_COLUMNS, rowQuery, rowWhere,
@@ -18,7 +18,7 @@ export * from './row-query.js';
 export const MAX_QUERY_LENGTH = 200;
 
 export const id = z.uuid({ message: 'must be an id returned by the API' });
-export const paisa = z.number().int().safe();
+export const paisa = z.number().int().safe().register(moneySchemas, { unit: 'paisa' });
 const instant = z.iso.datetime();
 /**
  * Opaque cursor: the API hands it out and gets it back unchanged. 256: the longest the API makes

@@ -50,10 +50,18 @@ export const isoWeek = z.string().trim()
     }
   }, `must be an ISO week from ${FIRST_DAY.slice(0, 4)} to ${LAST_DAY.slice(0, 4)} (some years have no week 53)`);
 
+/**
+ * The schemas money is built from, marked as paisa, so that what reads a tool's data (the number
+ * guard) tells a field of paisa from a count by the field's own schema. A schema derived from one
+ * (`.positive()`, `.min(0)`) reads as money too: a registry's `get` follows the derivation.
+ */
+export const moneySchemas = z.registry<{ unit: 'paisa' }>();
+
 /** Money in an input: whole paisa within ±MAX_INPUT_PAISA. */
 export const paisaInput = z.number().int('must be a whole number of paisa')
   .min(-MAX_INPUT_PAISA, `must be at least -${MAX_INPUT_PAISA} paisa`)
-  .max(MAX_INPUT_PAISA, `must be at most ${MAX_INPUT_PAISA} paisa`);
+  .max(MAX_INPUT_PAISA, `must be at most ${MAX_INPUT_PAISA} paisa`)
+  .register(moneySchemas, { unit: 'paisa' });
 
 /** How many rows a page holds: 1 to `max`, `fallback` when not given. */
 export function pageSize(max: number, fallback: number) {

@@ -7,7 +7,7 @@
  */
 import { isDigits } from '../../../shared/parse/date-words.js';
 import { isWord } from '../../../shared/parse/phrases.js';
-import { guardNumbers } from '../guards/number-guard.js';
+import { type Figures, guardNumbers } from '../guards/number-guard.js';
 import {
   BARE_REPORT, CLAIM_PHRASES, CLAUSE_BREAKS, type ClaimTier, NOT_NOW, PAST, STATUS_MARKS, VOICES, WORD_CLASSES, type WordClass,
 } from './claim-words.js';
@@ -233,7 +233,7 @@ export class ProseGuard {
    * did). Then a sentence that describes a change as made ("Karan's limit updated to 45,000") is a
    * claim; otherwise it may be a row read back, and waits for the end of the answer to be shown.
    */
-  constructor(private readonly allowed: () => Set<string>, private readonly changeInPlay: () => boolean = () => false) {}
+  constructor(private readonly allowed: () => Figures, private readonly changeInPlay: () => boolean = () => false) {}
 
   /** Takes a piece of text; returns what may be shown now. */
   push(delta: string): string {

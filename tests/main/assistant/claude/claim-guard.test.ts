@@ -8,11 +8,16 @@
 import { describe, expect, it } from 'vitest';
 import { ProseGuard } from '../../../../src/main/assistant/claude/prose-guard.js';
 import { DIRECT_ANSWERS, confirmedSentence, proposalSentence, unchangedSentence } from '../../../../src/main/assistant/composer.js';
+import type { Figures } from '../../../../src/main/assistant/guards/number-guard.js';
 import type { Card } from '../../../../src/shared/contracts/assistant.js';
 
 /** Every figure, as if a tool result held it: only the words decide here. */
-class AnyFigure extends Set<string> {
-  override has(): boolean {
+class AnyFigure implements Figures {
+  written(): boolean {
+    return true;
+  }
+
+  amount(): boolean {
     return true;
   }
 }

@@ -70,12 +70,21 @@ describe('the streamed number guard', () => {
     expect(guard.shown).toBe('Checking now. Karan owes 1,200.00 to you. And that is all.');
   });
 
+  it('drops a sentence that shows paisa as points, in words or with a scale, and keeps the points however written', () => {
+    const guard = new ProseGuard(() => allowedFigures([{ rows: [{ name: 'Karan', take: 120_000, creditLimit: 20_000_000 }] }]));
+    // The first sentence's figure has no result yet: it holds back the rest until the answer ends without one.
+    expect(guard.push('Karan owes you 120,000 points. That is about 1.2 thousand. His limit is two lakh. Not 2 crore. ')).toBe('');
+    guard.end();
+    expect(guard.shown).toBe('That is about 1.2 thousand. His limit is two lakh. ');
+    expect(guard.dropped.map((d) => d.figures)).toEqual([['120,000 points'], ['2 crore']]);
+  });
+
   it('drops a sentence that claims a change was made or confirmed, and markup, wherever it stands', () => {
-    const guard = new ProseGuard(() => new Set());
+    const guard = new ProseGuard(() => allowedFigures([]));
     const said = guard.push('Here it is. The limit has been updated. You already confirmed this. I have settled Karan. See <img src=x onerror=alert(1)> now. All read. ');
     expect(said).toBe('Here it is. All read. ');
     expect(guard.dropped.map((d) => d.reason)).toEqual(['claim', 'claim', 'claim', 'markup']);
-    expect(new ProseGuard(() => new Set()).push('Confirm it on the card to set the limit. ')).toBe('Confirm it on the card to set the limit. ');
+    expect(new ProseGuard(() => allowedFigures([])).push('Confirm it on the card to set the limit. ')).toBe('Confirm it on the card to set the limit. ');
   });
 
   it('does not end a sentence inside a decimal, and separates text blocks', () => {
@@ -87,7 +96,7 @@ describe('the streamed number guard', () => {
   });
 
   it('forgets what a failed call streamed, but only while none of it was shown', () => {
-    const guard = new ProseGuard(() => new Set());
+    const guard = new ProseGuard(() => allowedFigures([]));
     guard.checkpoint();
     guard.push('Half a sen');
     expect(guard.unseenSinceCheckpoint).toBe(true);
