@@ -109,6 +109,7 @@ export function answerRows(a: AppliedAsk, output: unknown, rows: RowsDeclaration
       return `${g.name} ${count(g.rows, nounOf(a, rows, g.rows))}, ${sum}`;
     });
     const more = groups.length - shown.length;
+    if (more > 0) figures.push(String(more));
     const [one, many] = WORDS.groups[a.groupBy.by];
     const text = fill(WORDS.groups.sentence, {
       ...said, rows: capital(nounOf(a, rows, 2)), count: count(groups.length, groups.length === 1 ? one : many),
@@ -119,7 +120,7 @@ export function answerRows(a: AppliedAsk, output: unknown, rows: RowsDeclaration
   if (a.aggregate === 'count') {
     if (a.underAgent !== null && a.filters.length === 0 && a.direction === null) return say(`${name(scope.agentName ?? a.underAgent)} has ${count(matched, noun)}${when}.`);
     const head = `${count(matched, noun)}${under}${owing}${when}${withFilters}`;
-    return say(matched === 0 ? `${capital(head)}.` : `${capital(head)}${listed(list, matched, rows, a.column, plain)}.`);
+    return say(matched === 0 ? `${capital(head)}.` : `${capital(head)}${listed(list, matched, rows, a.column, plain, figures)}.`);
   }
   if (a.aggregate === 'sum' || a.aggregate === 'avg') {
     const total = totalOf(a, output, rows, list, whole, valueOf);
@@ -138,7 +139,7 @@ export function answerRows(a: AppliedAsk, output: unknown, rows: RowsDeclaration
   }
   if (list.length === 0) return say(`No ${noun}${under}${owing}${when}${withFilters}.`);
   if (a.extreme !== null && !ordered) {
-    return say(`I can't rank ${rows.noun[1]} by ${LABEL[a.column]} here; ${count(matched, noun)}${under}${owing}${when}${withFilters}${listed(list, matched, rows, a.column, plain)}.`);
+    return say(`I can't rank ${rows.noun[1]} by ${LABEL[a.column]} here; ${count(matched, noun)}${under}${owing}${when}${withFilters}${listed(list, matched, rows, a.column, plain, figures)}.`);
   }
   if (a.extreme !== null && (a.limit ?? 1) === 1) {
     const best = valueOf(list[0]!);
@@ -156,7 +157,7 @@ export function answerRows(a: AppliedAsk, output: unknown, rows: RowsDeclaration
     const shown = list.slice(0, n).map((r) => `${name(String(r[rows.name] ?? ''))} (${valueWords(a.column, valueOf(r), plain)})`);
     return say(`${side} ${n} by ${LABEL[a.column]}${under}${owing}${when}${withFilters}: ${shown.join(', ')}.`);
   }
-  return say(`${capital(`${count(matched, noun)}${under}${owing}${when}${withFilters}`)}${listed(list, matched, rows, a.column, plain)}.`);
+  return say(`${capital(`${count(matched, noun)}${under}${owing}${when}${withFilters}`)}${listed(list, matched, rows, a.column, plain, figures)}.`);
 }
 
 interface Group {
@@ -318,12 +319,13 @@ function valueWords(column: ColumnConcept, value: number, plain: ReadonlySet<Col
   return fill(value > 0 ? signed.positive : value < 0 ? signed.negative : signed.zero, { value: shown });
 }
 
-/** ": A (v), B (v), and 3 more" for a short list of rows. */
-function listed(list: Row[], matched: number, rows: RowsDeclaration, column: ColumnConcept, plain: ReadonlySet<ColumnConcept>): string {
+/** ": A (v), B (v), and 3 more" for a short list of rows; how many more is a figure computed, added to `figures`. */
+function listed(list: Row[], matched: number, rows: RowsDeclaration, column: ColumnConcept, plain: ReadonlySet<ColumnConcept>, figures: string[]): string {
   if (list.length === 0) return '';
   const field = rows.columns[column]!;
   const shown = list.slice(0, NAMED_IN_LIST).map((r) => `${name(String(r[rows.name] ?? ''))} (${valueWords(column, typeof r[field] === 'number' ? (r[field] as number) : 0, plain)})`);
   const more = matched - shown.length;
+  if (more > 0) figures.push(String(more));
   return `: ${shown.join(', ')}${more > 0 ? `, and ${more} more` : ''}`;
 }
 

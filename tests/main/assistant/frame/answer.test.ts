@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AppliedAsk } from '../../../../src/main/assistant/frame/apply.js';
 import { answerRows } from '../../../../src/main/assistant/frame/answer.js';
+import { allowedFigures, guardNumbers } from '../../../../src/main/assistant/guards/number-guard.js';
 import getLiveExposure from '../../../../src/main/tools/get-live-exposure.js';
 import getTake from '../../../../src/main/tools/get-take.js';
 
@@ -26,6 +27,14 @@ describe('the first sentence of an answer about rows', () => {
     expect(whole.figures).toContain('35.50');
     const paged = answerRows(ask({ aggregate: 'sum' }), takeResult([takeRow('A', 1_000)], 40), getTake.rows!, none);
     expect(paged.text).toBe('The total take of 40 accounts is 9,999.99 points.');
+  });
+
+  it('hands the number guard how many more a list left unnamed, a figure it computed', () => {
+    const names = ['A', 'B', 'C', 'D', 'E', 'F'];
+    const output = takeResult(names.map((n, i) => takeRow(n, 1_000 * (i + 1))), 40);
+    const { text, figures } = answerRows(ask({ aggregate: 'count' }), output, getTake.rows!, none);
+    expect(text).toMatch(/^40 accounts: A \(owes you 10\.00 points\), .*, and 35 more\.$/);
+    expect(guardNumbers(text, allowedFigures([output], figures)).flagged).toEqual([]);
   });
 
   it('averages through the rounding helper, half away from zero', () => {

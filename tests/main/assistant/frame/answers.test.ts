@@ -67,6 +67,8 @@ describe('questions about rows, answered in words first with the exact figure', 
     const { first, record } = await ask('how many bets over 5k today');
     expect(first).toMatch(new RegExp(`^${Number(n!.n)} bets? on 20 Nov 2026 with stake over 5,000\\.00 points`));
     expect(record.calls[0]!.args).toMatchObject({ where: [{ column: 'stake', op: 'gt', value: 500000 }] });
+    // "…, and 12 more": how many more is a figure the answer computed, never withheld.
+    expect(record.flaggedFigures).toEqual([]);
   });
 
   it('an average over every row, through the one rounding helper', async () => {
