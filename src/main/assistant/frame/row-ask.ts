@@ -85,8 +85,7 @@ export function readRowAsk(text: string, names: ReadonlyArray<{ text: string }> 
   // A word of a name typed with a capital ("show Max's bets") is the name, never an operator.
   const nameWords = new Set(names.flatMap((n) => wordsOf(n.text)));
   const typed = tokenize(text);
-  const tokens = inPlainWords(typed.map((t) => (nameWords.has(t.word) && typedCapitalised(text, t) ? { ...t, word: NAME_WORD } : t)));
-  const matches = matchConcepts(tokens);
+  const { tokens, matches } = inPlainWords(typed.map((t) => (nameWords.has(t.word) && typedCapitalised(text, t) ? { ...t, word: NAME_WORD } : t)));
   const has = (c: Concept) => matches.some((m) => m.concepts.includes(c));
   const at = (i: number) => matches.find((m) => m.from === i);
   const after = (m: ConceptMatch) => tokens[m.to];
@@ -166,24 +165,30 @@ export function readRowAsk(text: string, names: ReadonlyArray<{ text: string }> 
 }
 
 /**
+ * The tokens with each word no concept of the frame reads put as the planner's slang reads it
+ * ("ows" owes, "abve" above, "sauthi vadhu" sabse zyada): one lexicon of slang and slips for both
+ * readers. A word the frame knows stays as typed, and so does one whose slang is more than a word.
+ */
+function inPlainWords(typed: readonly WordToken[]): { tokens: readonly WordToken[]; matches: ConceptMatch[] } {
+  const first = matchConcepts(typed);
+  const read = new Set(first.flatMap((m) => Array.from({ length: m.to - m.from }, (_, k) => m.from + k)));
+  let changed = false;
+  const tokens = typed.map((t, i) => {
+    const plain = read.has(i) ? undefined : SLANG[t.word];
+    if (plain === undefined || wordsOf(plain).length !== 1) return t;
+    changed = true;
+    return { ...t, word: plain };
+  });
+  // Only a word put in plain words is read again.
+  return changed ? { tokens, matches: matchConcepts(tokens) } : { tokens: typed, matches: first };
+}
+
+/**
  * The two periods a message compares, in the order said: each side of a joiner ("this week vs
  * last week", "is hafte ke muqable pichle hafte"), or, for a joiner said after both ("is hafte ka
  * pnl pichle hafte se compare karo"), the period just before it and the one before that. Null
  * unless both are periods and they differ.
  */
-/**
- * The tokens with each word no concept of the frame reads put as the planner's slang reads it
- * ("ows" owes, "abve" above, "sauthi vadhu" sabse zyada): one lexicon of slang and slips for both
- * readers. A word the frame knows stays as typed, and so does one whose slang is more than a word.
- */
-function inPlainWords(tokens: readonly WordToken[]): WordToken[] {
-  const read = new Set(matchConcepts(tokens).flatMap((m) => Array.from({ length: m.to - m.from }, (_, k) => m.from + k)));
-  return tokens.map((t, i) => {
-    const plain = read.has(i) ? undefined : SLANG[t.word];
-    return plain !== undefined && wordsOf(plain).length === 1 ? { ...t, word: plain } : t;
-  });
-}
-
 export function comparedPeriods(text: string, today: IsoDate): readonly [Period, Period] | null {
   const tokens = tokenize(text);
   return periodsIn(text, tokens, matchConcepts(tokens), today);

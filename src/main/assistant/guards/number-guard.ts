@@ -11,6 +11,7 @@
  * "1,200.00" is carried by 120000 paisa and "120,000" or "1.2 lakh" is not (paisa shown as points,
  * 100× too big). Days, times and percentages are checked as the figures the results write.
  */
+import { id } from '../../../shared/contracts/agent-api.js';
 import { isIsoDate } from '../../../shared/dates.js';
 import { FORMATTED_DAY, formatDate, formatDay, formatPoints } from '../../../shared/format.js';
 import { type FoundAmount, findAmounts } from '../../../shared/parse/amount.js';
@@ -27,7 +28,7 @@ const unsigned = (figure: string): string => (figure.startsWith('-') ? figure.sl
 /** An instant as the API writes one ("2026-11-20T18:30:00Z"), whose day the user reads in their own time zone. */
 const isInstant = (value: string): boolean => value[10] === 'T' && isIsoDate(value.slice(0, 10));
 /** An id as the API writes one: its digit runs are no amounts. */
-const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const isId = (text: string): boolean => id.safeParse(text).success;
 export const WITHHELD = '[figure withheld]';
 
 export interface GuardResult {
@@ -88,7 +89,7 @@ class CarriedFigures implements Figures {
       this.figures.add(m[0]).add(unsigned(m[0])).add(formatDay(m[0]));
     }
     // An id or an instant is no text anyone reads an amount in.
-    if (ID.test(text) || isInstant(text)) return true;
+    if (isId(text) || isInstant(text)) return true;
     for (const a of amountsOf(text)) {
       if (a.paisa === null) continue;
       this.money.add(a.paisa);
