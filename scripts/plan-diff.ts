@@ -8,13 +8,15 @@
  *
  * Each text is planned in a few conversations (none, after a read of one player, after a change,
  * after a report) at one fixed day, straight through the rule planner: no backend, no gate. The
- * ratchet stays the judge of what is right; this only says what moved.
+ * ratchet stays the judge of what is right; this only says what moved. Each decision is taken with
+ * the question frame's operators laid on it, as the assistant lays them.
  */
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseChatRoute } from '../src/shared/contracts/chat.js';
 import type { IsoDate } from '../src/shared/dates.js';
 import { RulePlanner } from '../src/main/assistant/planner/rule-planner.js';
+import { rowAskOf, withRowAsk } from '../src/main/assistant/frame/plan.js';
 import { type ConversationContext, EMPTY_CONTEXT } from '../src/main/assistant/planner/types.js';
 import { parseCases } from './eval-harness.js';
 
@@ -54,8 +56,10 @@ function decisions(): Record<string, string> {
   const out: Record<string, string> = {};
   for (const text of texts()) {
     for (const [name, context] of Object.entries(CONTEXTS)) {
-      const decision = planner.plan({ requestId: 'r', text, page, today: TODAY, role: 'agent', context });
-      out[`${name}\t${text}`] = JSON.stringify(decision);
+      const input = { requestId: 'r', text, page, today: TODAY, role: 'agent' as const, context };
+      // The frame's operators are part of the plan: what a question asks of the rows moves with it.
+      const framed = withRowAsk(planner.plan(input), rowAskOf(input), input);
+      out[`${name}\t${text}`] = JSON.stringify({ decision: framed.decision, asks: framed.asks });
     }
   }
   return out;

@@ -17,6 +17,8 @@ export const CONCEPTS = [
   'max', 'min', 'gt', 'gte', 'lt', 'lte', 'gt_after', 'gte_after', 'lt_after', 'lte_after', 'count', 'sum', 'avg', 'desc', 'asc', 'order', 'rank_top', 'rank_bottom',
   ...COLUMN_CONCEPTS.map((c) => `col:${c}` as const),
   'loser', 'winner', 'debtor', 'creditor', 'net', 'role:player', 'role:agent', 'role:account', 'under', 'under_after',
+  /** "players of Arjun" (the sub-agent follows), "Arjun ke players" (the sub-agent before): whose accounts. */
+  'of_whom', 'whose_after',
   /**
    * Hindi's "dena" (to give), which runs either way: "giver_asked" ("kaun", "kisne") asks who gives,
    * "receiver_named" ("kisko", "Vikram ko") says who is given to.

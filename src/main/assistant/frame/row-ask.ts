@@ -151,15 +151,17 @@ export function readRowAsk(text: string, names: ReadonlyArray<{ text: string }> 
   // "net kitna lena hai": the signed total of both sides, not only of those who owe.
   const direction = has('net') ? null : polar?.direction ?? null;
   const role = has('role:agent') ? 'agent' : has('role:player') ? 'player' : null;
-  const underAgent = underWhom(typed, matches, names);
+  const underAgent = underWhom(text, typed, matches, names);
   const order = has('desc') ? 'max' : has('asc') ? 'min' : null;
   if (extreme === null && order !== null) extreme = order;
 
   const groupBy = GROUP_KEYS.find((g) => has(`group:${g}`)) ?? null;
   const periods = today === null ? null : periodsIn(text, typed, matches, today);
 
-  // "who is under Arjun" alone asks for the tree, not for anything of its rows.
-  const asks = extreme !== null || aggregate !== null || filters.length > 0 || (direction !== null && role !== null) || groupBy !== null;
+  // "who is under Arjun" alone asks for the tree, not for anything of its rows; "Arjun's players' PnL"
+  // asks for a figure of the accounts under him.
+  const asks = extreme !== null || aggregate !== null || filters.length > 0 || (direction !== null && role !== null) || groupBy !== null
+    || (underAgent !== null && measure !== null);
   if (!asks && periods === null) return NO_ASK;
   return Object.freeze({ measure, extreme, limit, aggregate, filters: Object.freeze(filters), direction, role, underAgent, groupBy, periods, asks });
 }
@@ -266,7 +268,7 @@ function countBeside(tokens: readonly WordToken[], m: ConceptMatch): number | nu
 }
 
 /** The sub-agent a question is about: the name right after "under", or right before "ke neeche". */
-function underWhom(tokens: readonly WordToken[], matches: readonly ConceptMatch[], names: ReadonlyArray<{ text: string }>): string | null {
+function underWhom(text: string, tokens: readonly WordToken[], matches: readonly ConceptMatch[], names: ReadonlyArray<{ text: string }>): string | null {
   for (const m of matches) {
     const follows = m.concepts.includes('under');
     const precedes = m.concepts.includes('under_after');
@@ -279,5 +281,27 @@ function underWhom(tokens: readonly WordToken[], matches: readonly ConceptMatch[
     });
     if (name) return name.text;
   }
+  // "Arjun's players", "arjun ke players", "the players of Arjun": a possessive of the accounts' word.
+  for (const m of matches) {
+    if (!m.concepts.includes('role:player')) continue;
+    const link = m.from > 0 ? matches.find((l) => l.to === m.from && l.concepts.includes('whose_after')) : undefined;
+    const owner = link ? tokens[link.from - 1] : m.from > 0 && possessive(text, tokens[m.from - 1]!) ? tokens[m.from - 1] : undefined;
+    if (owner && owner.paisa === undefined) {
+      const name = names.find((n) => wordsOf(n.text).at(-1) === owner.word);
+      if (name) return name.text;
+    }
+    const of = matches.find((l) => l.from === m.to && l.concepts.includes('of_whom'));
+    const next = of ? tokens[of.to] : undefined;
+    if (next && next.paisa === undefined) {
+      const name = names.find((n) => wordsOf(n.text)[0] === next.word);
+      if (name) return name.text;
+    }
+  }
   return null;
+}
+
+/** Whether a word was typed with a possessive ending ("Arjun's"), which folding drops. */
+function possessive(text: string, token: WordToken): boolean {
+  const typed = text.slice(token.start, token.end).toLowerCase();
+  return typed.endsWith("'s") || typed.endsWith('’s');
 }
