@@ -32,6 +32,7 @@ import { type IsoDate, addDays, endOfMonth, startOfMonth } from '../../../shared
 import { classifyIntent, decideIntent, splitClauses } from './classifier.js';
 import type { PlannedCall, Planner, PlannerInput, ToolPlanning } from './types.js';
 import { planningOf } from './intents/index.js';
+import { ruleAt as intentRuleAt } from './intents/concepts.js';
 import { type Period, comparedPeriods } from '../frame/row-ask.js';
 
 /** An intent group: a tool's planning with the tool it plans. */
@@ -799,7 +800,9 @@ export class RulePlanner implements Planner {
     // change asked about, not ordered, is explained. A hypothetical naming someone ("what if I lay
     // india?") is left to the change's read twin, which shows the figures it would move.
     const asked = questionKind(fold(input.text));
-    const explained = asked && (asked === 'how_to' || (r.names.length === 0 && r.amounts.length === 0 && r.fixture === null))
+    // With no one and no match named or pointed at there is nothing a read could show: "what happens
+    // if I set a player's CL to zero" is explained, its amount part of the supposed change.
+    const explained = asked && (asked === 'how_to' || (r.names.length === 0 && r.fixture === null && (r.amounts.length === 0 || !(r.pronounPlayer || r.pronounFixture))))
       ? triggered(r).find((i) => explains(i.id)) : undefined;
     if (explained) return { ...base, intent: `${HOW_TO_INTENT}${explained.id}`, action: 'direct', calls: [], confidence: 0.9 };
     // "how do I confirm a limit change, kahan click karna hai?": how the desk is used, not a read of the book.
@@ -893,6 +896,9 @@ export class RulePlanner implements Planner {
     if (intents.some((i) => i.id === 'settlements') && paysUpline(r.folded)) {
       intents = intents.filter((i) => i.id !== 'upline');
     }
+    // "open bets above 25k across the tree", "who in my downline owes me": the tree said as where
+    // the rows come from, beside a read of them, is no second request for the tree itself.
+    if (intents.length > 1 && intentRuleAt(r.folded, 'down:scope') !== null) intents = intents.filter((i) => i.id !== 'downline');
     if (intents.length === 0) return this.followUpOrNot(input, r);
 
     const slots = new Slots(input, r);

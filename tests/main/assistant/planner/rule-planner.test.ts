@@ -85,6 +85,42 @@ describe('precedence where intents overlap', () => {
   });
 });
 
+describe('the tree said as where the rows come from', () => {
+  it.each([
+    ['open bets above 25k across the tree', 'agent.getBetHistory'],
+    ['total risk across the tree', 'agent.getLiveExposure'],
+    ["who's the biggest winner in my tree this week", 'agent.getPnL'],
+    ['how did the whole tree do last week, pnl', 'agent.getPnL'],
+    ['Who in my downline owes me? Largest first.', 'agent.getTake'],
+    ['poore tree mein kitna exposure hai', 'agent.getLiveExposure'],
+  ])('%s → %s alone, no second read of the tree', (text, tool) => {
+    expect(calls(text).map((c) => c.tool)).toEqual([tool]);
+  });
+  it.each(['show my downline', 'show my whole tree', 'list of my downline'])('%s still asks for the tree', (text) => {
+    expect(calls(text).map((c) => c.tool)).toEqual(['agent.getDownline']);
+  });
+});
+
+describe('questions about the desk, not its figures', () => {
+  it.each([
+    ['Briefly, what does available credit mean?', 'definition:available'],
+    ['what does take mean exactly and which way does the sign go', 'definition:take'],
+    ['what does take mean and how is it calculated', 'definition:take'],
+    ['what happens if i set a players credit limit to zero', 'how_to:edit_limit'],
+    ['report kaise download karte hai, file kahan save hoti h', 'how_to:report'],
+  ])('%s → %s, answered in words', (text, intent) => {
+    const d = plan(text);
+    expect([d.intent, d.action]).toEqual([intent, 'direct']);
+  });
+  it('a second question with a name after a definition is still a read', () => {
+    expect(calls('what does take mean and how much does rahul owe').map((c) => c.tool)).toEqual(['agent.getTake']);
+  });
+  it('a supposed change pointing at the last player still reads that player', () => {
+    const context: ConversationContext = { ...EMPTY_CONTEXT, lastCalls: [{ tool: 'agent.getCreditLimit', args: { player: PLAYER_ID } }], lastIntent: 'credit_limit', lastPlayer: { id: PLAYER_ID, name: 'Anita Desai' } };
+    expect(calls('agar uska CL 1 lakh kar du to kya hoga?', { context }).map((c) => c.tool)).toEqual(['agent.getCreditLimit']);
+  });
+});
+
 describe('slots', () => {
   it('names come through with possessives, accents and apostrophes folded', () => {
     expect(calls("Sam O'Brien's pnl")[0]!.args.player).toBe('sam obrien');
@@ -1193,6 +1229,9 @@ describe('rounds 8-10 blind-set fixes: teams side by side, Hindi chat words, cal
   it('follow-ups: a count, several players, both of two named, the whole book, the same period', () => {
     expect(calls('make it 10', after('top 3 markets by exposure today', [{ tool: 'agent.getTopMarkets', args: { period: 'today', metric: 'exposure', limit: 3 } }])))
       .toEqual([{ tool: 'agent.getTopMarkets', args: { period: 'today', metric: 'exposure', limit: 10 } }]);
+    const ranking = after('top 5 markets by volume today', [{ tool: 'agent.getTopMarkets', args: { period: 'today', metric: 'volume', limit: 5 } }]);
+    expect(calls('same list by pnl', ranking)).toEqual([{ tool: 'agent.getTopMarkets', args: { period: 'today', metric: 'pnl', limit: 5 } }]);
+    expect(calls('same thing but by exposure instead', ranking)).toEqual([{ tool: 'agent.getTopMarkets', args: { period: 'today', metric: 'exposure', limit: 5 } }]);
     const pnl = after('karan ka pnl last week', [{ tool: 'agent.getPnL', args: { player: 'karan', from: '2026-11-09', to: '2026-11-15' } }], 'karan');
     expect(calls('same for anita and deepak', pnl).map((c) => c.args.player)).toEqual(['anita', 'deepak']);
     expect(calls('sab ka total', pnl)).toEqual([{ tool: 'agent.getPnL', args: { from: '2026-11-09', to: '2026-11-15' } }]);
