@@ -29,6 +29,10 @@ export const MAX_CALLS_PER_TURN = 6;
 export const MAX_CHANGES_PER_TURN = 3;
 /** Whether a planned argument is already an id (from the page, an earlier turn), not a name to resolve. */
 export const isEntityId = (value: string): boolean => z.guid().safeParse(value).success;
+/** A read whose rows are players only (no role among them) that can be asked of a sub-agent's players. */
+const playersOnly = (tool: ToolDefinition): boolean => !tool.isDestructive && tool.entities.agent !== undefined
+  && tool.rows?.backend?.underAgent === true && tool.rows.backend.role !== true;
+
 const ENTITY_KINDS: EntityKind[] = ['player', 'agent', 'fixture', 'market', 'outcome'];
 
 type ClarifyReason = NonNullable<Decision['clarify']>['reason'];
@@ -226,8 +230,18 @@ export async function gate(decision: Decision, registry: ToolRegistry, user: Use
         const refusal = notTheirs(found.entity as PlayerRef, user.id);
         if (refusal) return { action: 'clarify', intent, reason: 'not_allowed', question: refusal, notes, searches: resolver.searches };
       }
-      for (const call of planned) if (call.args[kind] === name) call.args[kind] = found.entity.id;
-      if (kind === 'player') player = { id: found.entity.id, name: found.entity.name };
+      for (const call of planned) {
+        if (call.args[kind] !== name) continue;
+        // "arjun's open bets", "compare priya and arjun pnl": a sub-agent places no bets and has no
+        // PnL row of their own; a read whose rows are players only is of the players under them.
+        if (kind === 'player' && (found.entity as PlayerRef).role === 'agent' && playersOnly(registry.get(call.tool)!) && call.args.agent === undefined) {
+          delete call.args.player;
+          call.args.agent = found.entity.id;
+          agent ??= { id: found.entity.id, name: found.entity.name };
+          notes.push(`“${oneLine(name)}” is a sub-agent: the players under them are read`);
+        } else call.args[kind] = found.entity.id;
+      }
+      if (kind === 'player' && planned.some((c) => c.args.player === found.entity.id)) player = { id: found.entity.id, name: found.entity.name };
       else fixture = found.entity;
     }
   }
