@@ -85,6 +85,25 @@ describe('policy gate', () => {
     expect(own).toMatchObject({ action: 'tools' });
   });
 
+  it("a sub-agent named for a read whose rows are players only is read as the players under them; their own take row stays theirs", async () => {
+    const arjun = await accountId(backend, 'arjun');
+    const out = await run([
+      { tool: 'agent.getBetHistory', args: { player: 'Arjun Mehta', status: ['open'] } },
+      { tool: 'agent.getPnL', args: { player: 'Arjun Mehta' } },
+      { tool: 'agent.getTake', args: { player: 'Arjun Mehta' } },
+    ]);
+    expect(out).toMatchObject({
+      action: 'tools',
+      calls: [
+        { tool: 'agent.getBetHistory', args: { underAgentId: arjun, status: ['open'] } },
+        { tool: 'agent.getPnL', args: { underAgentId: arjun } },
+        { tool: 'agent.getTake', args: { playerId: arjun } },
+      ],
+    });
+    const { calls } = out as Extract<typeof out, { action: 'tools' }>;
+    expect(calls.slice(0, 2).every((c) => c.args.playerId === undefined)).toBe(true);
+  });
+
   it('a surname with one letter put for another that sounds different is, for a change, offered and never used; a read resolves it; a letter dropped is a typo', async () => {
     const settle = await run([{ tool: 'agent.settlePlayer', args: { player: 'Rahul Varma', mode: 'auto' } }]);
     expect(settle).toMatchObject({ action: 'clarify', reason: 'player_not_found' });
