@@ -41,7 +41,7 @@ export type Concept = (typeof CONCEPTS)[number];
 const entrySchema = z.strictObject({
   phrase: z.string().min(1).max(60),
   concept: z.enum(CONCEPTS),
-  lang: z.enum(['en', 'hi']),
+  lang: z.enum(['en', 'hi', 'mr']),
   example: z.string().min(1).max(200),
 });
 export type LexiconEntry = z.infer<typeof entrySchema>;

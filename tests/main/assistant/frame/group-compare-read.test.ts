@@ -18,6 +18,8 @@ describe('what a question groups its rows by', () => {
     ['bets per match today', 'fixture'], ['har match ka stake', 'fixture'], ['matchwise bets yesterday', 'fixture'],
     ['pnl per sub-agent last week', 'agent'], ['agent wise commission', 'agent'],
     ['stake per player this week', 'player'], ['how many bets per day this week', 'day'], ['day wise bets', 'day'], ['roz ka stake', 'day'],
+    // Marathi (lang "mr" in rows.json): "roj" is each day.
+    ['ya athavdyat roj kiti bets zhale', 'day'],
   ])('“%s” groups by %s', (text, by) => {
     const ask = readRowAsk(text, [], TODAY);
     expect(ask.groupBy).toBe(by);
