@@ -25,7 +25,7 @@ function lineDetail(l: StatementLine) {
 }
 
 /** A line's author: a person for a settlement or a limit change; what a market's settlement posted says so. */
-const madeBy = (l: StatementLine) => l.madeByName ?? (l.kind === 'adjustment' ? '—' : 'market settlement');
+const madeBy = (l: StatementLine) => l.madeByName ?? (l.kind === 'adjustment' ? '—' : 'market result');
 
 /**
  * The statement's columns, in the ledger's order (a running balance only reads top to bottom, so
@@ -37,16 +37,16 @@ export function useStatementColumns(account: { parentId: string; parentName: str
   const { parentId, parentName } = account;
   return useMemo((): Column<StatementLine>[] => [
     { id: 'when', header: 'When', render: (l) => formatDateTime(l.at, timezone), cellClass: () => 'nowrap', width: '150px' },
-    { id: 'kind', header: 'Kind', render: (l) => STATEMENT_KIND_LABELS[l.kind], width: '130px' },
-    { id: 'detail', header: 'Detail', render: (l) => <span title={lineDetail(l)}>{lineDetail(l)}</span>, width: '300px' },
-    { id: 'counterparty', header: 'Counterparty', render: (l) => l.counterpartyName, width: '140px' },
-    { id: 'by', header: 'By', render: madeBy, width: '140px' },
+    { id: 'kind', header: 'Kind', render: (l) => STATEMENT_KIND_LABELS[l.kind], width: '110px' },
+    { id: 'detail', header: 'Detail', render: (l) => <span title={lineDetail(l)}>{lineDetail(l)}</span>, width: '200px' },
+    { id: 'counterparty', header: 'Counterparty', render: (l) => l.counterpartyName, width: '110px' },
+    { id: 'by', header: 'By', render: madeBy, width: '130px' },
     {
-      id: 'amount', header: 'Amount', numeric: true, width: '120px',
+      id: 'amount', header: 'Amount', numeric: true, width: '110px',
       render: (l) => (l.amount === null ? '—' : formatPoints(l.amount)), cellClass: (l) => signClass(l.amount ?? 0),
     },
     {
-      id: 'balance', header: 'Balance', numeric: true, width: '130px', cellClass: (l) => signClass(l.balanceAfter),
+      id: 'balance', header: 'Balance', numeric: true, width: '120px', cellClass: (l) => signClass(l.balanceAfter),
       render: (l) => <span title={takeTowards(l.balanceAfter, { id: parentId, name: parentName }, meId)}>{formatPoints(l.balanceAfter)}</span>,
     },
   ], [timezone, meId, parentId, parentName]);
@@ -73,7 +73,7 @@ export function StatementTable({ card }: CardProps<'statement_table'>) {
         <span>{takeTowards(d.account.take, parent, me.id)}</span>
       </p>
       {d.lines.length === 0 ? <p className="state empty chat-card-text">No lines match.</p> : (
-        <SortableTable label="Statement" rows={d.lines} columns={columns} rowKey={(l) => l.id} rowTestId="card-row" minWidth={1100} />
+        <SortableTable label="Statement" rows={d.lines} columns={columns} rowKey={(l) => l.id} rowTestId="card-row" minWidth={930} />
       )}
       {href && <p className="chat-card-text"><Link to={href}>{d.nextCursor !== null ? 'The rest on the Statement page' : 'Open on the Statement page'}</Link></p>}
     </CardFrame>

@@ -1,4 +1,4 @@
-import { useDeferredValue, useState } from 'react';
+import { type ReactNode, useDeferredValue, useState } from 'react';
 import { STATEMENT_KINDS, type StatementKind } from '../../../shared/contracts/agent-api';
 import { PAGE_SIZE_MAX } from '../../../shared/contracts/page-size';
 import { isIsoDate } from '../../../shared/dates';
@@ -45,23 +45,20 @@ export function StatementPage() {
   };
   if (!account) return <AccountPicker />;
   if (!UUID.test(account)) return <AccountNotFound />;
-  return (
-    <section aria-labelledby="statement-title">
-      <div className="filters" role="group" aria-label="Filters">
-        <label>From <input type="date" value={from} max={to || undefined} data-testid="statement-from" onChange={(e) => setQuery({ from: e.target.value })} /></label>
-        <label>To <input type="date" value={to} min={from || undefined} data-testid="statement-to" onChange={(e) => setQuery({ to: e.target.value })} /></label>
-        <fieldset className="checks" data-testid="statement-kinds">
-          <legend>Kinds</legend>
-          {STATEMENT_KINDS.map((k) => (
-            <label key={k}><input type="checkbox" checked={kinds.includes(k)} onChange={() => toggleKind(k)} data-testid={`statement-kind-${k}`} /> {STATEMENT_KIND_LABELS[k]}</label>
-          ))}
-        </fieldset>
-        {(from || to || kinds.length > 0) && <button type="button" onClick={() => navigate(buildHref(path, { account }))}>Clear filters</button>}
-      </div>
-      {problem ? <p className="state error" role="alert">{problem}</p>
-        : <StatementView key={`${account}:${from}:${to}:${kinds.join(',')}`} accountId={account} from={from} to={to} kinds={kinds} />}
-    </section>
+  const filters = (
+    <div className="filters" role="group" aria-label="Filters">
+      <label>From <input type="date" value={from} max={to || undefined} data-testid="statement-from" onChange={(e) => setQuery({ from: e.target.value })} /></label>
+      <label>To <input type="date" value={to} min={from || undefined} data-testid="statement-to" onChange={(e) => setQuery({ to: e.target.value })} /></label>
+      <fieldset className="checks" data-testid="statement-kinds">
+        <legend>Kinds</legend>
+        {STATEMENT_KINDS.map((k) => (
+          <label key={k}><input type="checkbox" checked={kinds.includes(k)} onChange={() => toggleKind(k)} data-testid={`statement-kind-${k}`} /> {STATEMENT_KIND_LABELS[k]}</label>
+        ))}
+      </fieldset>
+      {(from || to || kinds.length > 0) && <button type="button" onClick={() => navigate(buildHref(path, { account }))}>Clear filters</button>}
+    </div>
   );
+  return <StatementView key={account} accountId={account} from={problem ? '' : from} to={problem ? '' : to} kinds={kinds} filters={filters} problem={problem} />;
 }
 
 function AccountNotFound() {
@@ -72,47 +69,62 @@ function AccountNotFound() {
   );
 }
 
-function StatementView({ accountId, from, to, kinds }: { accountId: string; from: string; to: string; kinds: StatementKind[] }) {
+/**
+ * One account's statement. The heading and filters stay while another filter's lines load; the
+ * account is the one the last answer named (the same for every filter of this view).
+ */
+function StatementView({ accountId, from, to, kinds, filters, problem }: {
+  accountId: string; from: string; to: string; kinds: StatementKind[]; filters: ReactNode; problem: string | null;
+}) {
   const me = useSession((s) => s.user)!;
   const state = usePaged(panelPages('statement', {
     accountId, limit: PAGE_SIZE_MAX.statement, ...(from && { from }), ...(to && { to }), ...(kinds.length > 0 && { kinds }),
   }), (p: StatementOutput) => p.lines);
+  const [account, setAccount] = useState<StatementOutput['account'] | null>(null);
+  const loaded = state.status === 'ready' ? state.data.first.account : null;
+  if (loaded && loaded !== account) setAccount(loaded);
   if (state.status === 'error' && isNotFoundCode(state.code)) return <AccountNotFound />;
+  const a = loaded ?? account;
   return (
-    <Loadable state={state}>
-      {(d) => {
-        const a = d.first.account;
-        const parent = { id: a.parentId, name: a.parentName };
-        return (
-          <>
-            <p className="crumbs">
-              <Link to="/agent/downline">Downline</Link> › {a.role === 'player'
-                ? <Link to={`/agent/players/${a.id}`}>{a.name}</Link> : <Link to={buildHref('/agent/downline', { agentId: a.id })}>{a.name}</Link>} › <span>Statement</span>
-            </p>
-            <h1 id="statement-title" data-testid="statement-name">Statement · {a.name}</h1>
-            <div className="tiles">
-              <Tile label="Balance now" value={formatPoints(a.take)} note={takeTowards(a.take, parent, me.id)} tone={signClass(a.take)} testId="statement-take" />
-              <Tile label="Credit limit" value={formatPoints(a.creditLimit)} testId="statement-cl" />
-              {d.first.period && <Tile label="Opening balance" value={formatPoints(d.first.openingBalance)} note={formatPeriod(d.first.period)} tone={signClass(d.first.openingBalance)} testId="statement-opening" />}
-              {d.first.period && <Tile label="Closing balance" value={formatPoints(d.first.closingBalance)} tone={signClass(d.first.closingBalance)} testId="statement-closing" />}
-              <Tile label="Lines" value={formatCount(d.first.matched)} note={`net ${formatPoints(d.first.net)}`} testId="statement-lines" />
-            </div>
-            {d.rows.length === 0 ? <p className="state empty" data-testid="statement-empty">No lines match.</p> : (
+    <section aria-labelledby="statement-title">
+      <p className="crumbs">
+        <Link to="/agent/downline">Downline</Link> › {a && (a.role === 'player'
+          ? <Link to={`/agent/players/${a.id}`}>{a.name}</Link> : <Link to={buildHref('/agent/downline', { agentId: a.id })}>{a.name}</Link>)}{a && ' › '}<span>Statement</span>
+      </p>
+      <h1 id="statement-title" data-testid="statement-name">{a ? `Statement · ${a.name}` : 'Statement'}</h1>
+      {filters}
+      {problem ? <p className="state error" role="alert">{problem}</p> : (
+        <Loadable state={state}>
+          {(d) => {
+            const acc = d.first.account;
+            const parent = { id: acc.parentId, name: acc.parentName };
+            return (
               <>
-                <StatementLines rows={d.rows} account={a} />
-                <More hasMore={d.nextCursor !== null} loading={d.loadingMore} error={d.moreError} loadMore={state.loadMore} shown={d.rows.length} />
+                <div className="tiles">
+                  <Tile label="Balance now" value={formatPoints(acc.take)} note={takeTowards(acc.take, parent, me.id)} tone={signClass(acc.take)} testId="statement-take" />
+                  <Tile label="Credit limit" value={formatPoints(acc.creditLimit)} testId="statement-cl" />
+                  {d.first.period && <Tile label="Opening balance" value={formatPoints(d.first.openingBalance)} note={formatPeriod(d.first.period)} tone={signClass(d.first.openingBalance)} testId="statement-opening" />}
+                  {d.first.period && <Tile label="Closing balance" value={formatPoints(d.first.closingBalance)} tone={signClass(d.first.closingBalance)} testId="statement-closing" />}
+                  <Tile label="Lines" value={formatCount(d.first.matched)} note={`net ${formatPoints(d.first.net)}`} testId="statement-lines" />
+                </div>
+                {d.rows.length === 0 ? <p className="state empty" data-testid="statement-empty">No lines match.</p> : (
+                  <>
+                    <StatementLines rows={d.rows} account={acc} />
+                    <More hasMore={d.nextCursor !== null} loading={d.loadingMore} error={d.moreError} loadMore={state.loadMore} shown={d.rows.length} />
+                  </>
+                )}
               </>
-            )}
-          </>
-        );
-      }}
-    </Loadable>
+            );
+          }}
+        </Loadable>
+      )}
+    </section>
   );
 }
 
 function StatementLines({ rows, account }: { rows: StatementOutput['lines']; account: StatementOutput['account'] }) {
   const columns = useStatementColumns(account);
-  return <SortableTable rows={rows} columns={columns} rowKey={(l) => l.id} label="Statement" rowTestId="statement-row" testId="statement-table" minWidth={1200} page />;
+  return <SortableTable rows={rows} columns={columns} rowKey={(l) => l.id} label="Statement" rowTestId="statement-row" testId="statement-table" minWidth={930} page />;
 }
 
 /** Whose statement: the downline's accounts by name, each a link to its statement. */
