@@ -11,6 +11,7 @@ const NAV_PAGES: Array<{ nav: string; heading: RegExp; path: string }> = [
   { nav: 'Exposure', heading: /exposure/i, path: '/agent/exposure' },
   { nav: 'PnL', heading: /Profit and loss|PnL/, path: '/agent/pnl' },
   { nav: 'Settlements', heading: /^Settlements$/, path: '/agent/settlements' },
+  { nav: 'Statement', heading: /^Statement$/, path: '/agent/statement' },
 ];
 
 test.describe('pages', () => {

@@ -11,6 +11,7 @@ const byAccount: Record<string, (c: Client, id: string) => Promise<unknown>> = {
   getCommission: (c, id) => c.agent.getCommission.query({ playerId: id }),
   getSettlementHistory: (c, id) => c.agent.getSettlementHistory.query({ counterpartyId: id }),
   getBetHistory: (c, id) => c.agent.getBetHistory.query({ playerId: id }),
+  getStatement: (c, id) => c.agent.getStatement.query({ accountId: id }),
   // The dry runs read like the reads; for a sub-agent's player they answer with a refusal.
   'limits.preview': (c, id) => c.limits.preview.query({ playerId: id, limitType: 'creditLimit', newValue: 100_000 }),
   'settlements.preview': (c, id) => c.settlements.preview.query({ playerId: id, mode: 'auto' }),
@@ -31,6 +32,7 @@ const everyProcedure: Record<string, (c: Client) => Promise<unknown>> = {
   getCommission: (c) => c.agent.getCommission.query({}),
   getSettlementHistory: (c) => c.agent.getSettlementHistory.query({}),
   getBetHistory: (c) => c.agent.getBetHistory.query({}),
+  getStatement: (c) => c.agent.getStatement.query({ accountId: randomUUID() }),
   getUpline: (c) => c.agent.getUpline.query({}),
   getTopMarkets: (c) => c.agent.getTopMarkets.query({ period: 'month', metric: 'pnl' }),
   searchFixtures: (c) => c.match.searchFixtures.query({ query: 'India' }),

@@ -44,6 +44,8 @@ describe.each(ENGINES)('bad input on %s', (engine) => {
     // A keyset cursor forged with year 0 reached PostgreSQL's timestamptz and failed there (500).
     ['forged cursor in year 0 (bets)', 'agent.getBetHistory', { cursor: Buffer.from(JSON.stringify({ t: '0000-01-01T00:00:00Z', id: '00000000-0000-4000-8000-000000000000' })).toString('base64url') }, /not a cursor/],
     ['forged cursor in year 0 (settlements)', 'agent.getSettlementHistory', { cursor: Buffer.from(JSON.stringify({ t: '0000-01-01T00:00:00Z', id: '00000000-0000-4000-8000-000000000000' })).toString('base64url') }, /not a cursor/],
+    ['forged cursor in year 0 (statement)', 'agent.getStatement', { accountId: '00000000-0000-4000-8000-000000000000', cursor: Buffer.from(JSON.stringify({ t: '0000-01-01T00:00:00Z', k: 0, n: 1 })).toString('base64url') }, /not a cursor/],
+    ['unknown statement kind', 'agent.getStatement', { accountId: '00000000-0000-4000-8000-000000000000', kinds: ['bonus'] }, /kinds/],
     ['negative limit value', 'limits.preview', { playerId: '00000000-0000-4000-8000-000000000000', limitType: 'creditLimit', newValue: -1 }, /must not be negative/],
     ['unknown limit type', 'limits.preview', { playerId: '00000000-0000-4000-8000-000000000000', limitType: 'maxBet', newValue: 1 }, /limitType/],
     ['amount without amount mode', 'settlements.preview', { playerId: '00000000-0000-4000-8000-000000000000', mode: 'auto', amount: 100 }, /only allowed when mode is 'amount'/],
@@ -59,6 +61,7 @@ describe.each(ENGINES)('bad input on %s', (engine) => {
     ['a lone surrogate in a search', 'match.searchFixtures', { query: 'ind\ud800' }, /well-formed Unicode/],
     ['a page over the cap (bets)', 'agent.getBetHistory', { limit: PAGE_SIZE_MAX.bets + 1 }, new RegExp(`at most ${PAGE_SIZE_MAX.bets} rows`)],
     ['a page over the cap (settlements)', 'agent.getSettlementHistory', { limit: PAGE_SIZE_MAX.settlements + 1 }, new RegExp(`at most ${PAGE_SIZE_MAX.settlements} rows`)],
+    ['a page over the cap (statement)', 'agent.getStatement', { accountId: '00000000-0000-4000-8000-000000000000', limit: PAGE_SIZE_MAX.statement + 1 }, new RegExp(`at most ${PAGE_SIZE_MAX.statement} rows`)],
     ['a page over the cap (take)', 'agent.getTake', { limit: PAGE_SIZE_MAX.rows + 1 }, new RegExp(`at most ${PAGE_SIZE_MAX.rows} rows`)],
     ['an amount past any book', 'limits.preview', { playerId: '00000000-0000-4000-8000-000000000000', limitType: 'creditLimit', newValue: 2 ** 53 - 1 }, /at most 1000000000000000 paisa/],
     ['an expected take past any book', 'settlements.settle', { playerId: '00000000-0000-4000-8000-000000000000', mode: 'auto', idempotencyKey: 'bad-input-0123456789', expectedTakeBefore: -(2 ** 53 - 1) }, /at least -1000000000000000 paisa/],

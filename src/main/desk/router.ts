@@ -299,6 +299,7 @@ export const deskRouter = t.router({
     pnl: signedIn.input(api.getPnLInput).query(({ ctx, input }) => relay(ctx, () => ctx.api.agent.getPnL.query(input))),
     commission: signedIn.input(api.getCommissionInput).query(({ ctx, input }) => relay(ctx, () => ctx.api.agent.getCommission.query(input))),
     settlements: signedIn.input(api.getSettlementHistoryInput).query(({ ctx, input }) => relay(ctx, () => ctx.api.agent.getSettlementHistory.query(input))),
+    statement: signedIn.input(api.getStatementInput).query(({ ctx, input }) => relay(ctx, () => ctx.api.agent.getStatement.query(input))),
     topMarkets: signedIn.input(api.getTopMarketsInput).query(({ ctx, input }) => relay(ctx, () => ctx.api.agent.getTopMarkets.query(input))),
     searchPlayers: signedIn.input(api.searchPlayersInput).query(({ ctx, input }) => relay(ctx, () => ctx.api.agent.searchPlayers.query(input))),
     searchFixtures: signedIn.input(api.searchFixturesInput).query(({ ctx, input }) => relay(ctx, () => ctx.api.match.searchFixtures.query(input))),

@@ -17,6 +17,7 @@ import pnl from './get-pnl.js';
 import commission from './get-commission.js';
 import settlements from './get-settlement-history.js';
 import bets from './get-bet-history.js';
+import statement from './get-statement.js';
 import topMarkets from './get-top-markets.js';
 import limitEdit from './edit-limit.js';
 import settle from './settle-player.js';
@@ -26,7 +27,7 @@ import reportShare from './share-report.js';
 import muteAlerts from './mute-alerts.js';
 
 export const TOOL_MODULES = [
-  playerSearch, fixtureSearch, downline, take, upline, creditLimit, exposure, pnl, commission, settlements, bets, topMarkets,
+  playerSearch, fixtureSearch, downline, take, upline, creditLimit, exposure, pnl, commission, settlements, bets, statement, topMarkets,
   // the user's own settings: no preview, nothing in the book moves
   muteAlerts,
   // actions: previewed, confirmed by the user through a nonce, then written by the backend

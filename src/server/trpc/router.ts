@@ -18,6 +18,7 @@ import {
   cancelReport, deleteReport, generateReport, getReport, listReports, previewShare, readReport, shareReport,
 } from '../services/reports.js';
 import { searchFixtures, searchPlayers } from '../services/search.js';
+import { getStatement } from '../services/statement.js';
 import { previewSettlement, settlePlayer } from '../services/settlements.js';
 import { hedgePlaceInput, hedgePlaceOutput, hedgePreviewInput, hedgePreviewOutput, placeHedge, previewHedge } from '../services/hedge.js';
 import { marketPrices, marketPricesInput, marketPricesOutput, marketSettleInput, marketSettleOutput, settleMarketAsAdmin } from '../services/markets.js';
@@ -57,6 +58,8 @@ export const appRouter = router({
       .query(({ ctx, input }) => getCommission(ctx.deps, ctx.caller, input)),
     getSettlementHistory: deskProcedure.input(api.getSettlementHistoryInput).output(api.getSettlementHistoryOutput)
       .query(({ ctx, input }) => getSettlementHistory(ctx.deps, ctx.caller, input)),
+    getStatement: deskProcedure.input(api.getStatementInput).output(api.getStatementOutput)
+      .query(({ ctx, input }) => getStatement(ctx.deps, ctx.caller, input)),
     getBetHistory: deskProcedure.input(api.getBetHistoryInput).output(api.getBetHistoryOutput)
       .query(({ ctx, input }) => getBetHistory(ctx.deps, ctx.caller, input)),
     getUpline: deskProcedure.input(api.getUplineInput).output(api.getUplineOutput)

@@ -210,6 +210,62 @@ export const getSettlementHistoryInput = z.strictObject({
 });
 export const getSettlementHistoryOutput = z.object({ rows: z.array(settlementRow), matched, nextCursor: z.string().nullable() });
 
+// ── agent.getStatement ───────────────────────────────────────────────────────────────────────
+/**
+ * What a statement line records: the ledger's kinds (a bet's result, commission on a winning
+ * market, a sub-agent's share passed up, a settlement, an adjustment) and a change of the
+ * account's credit limit (from the audit of changes: it moves no money).
+ */
+export const STATEMENT_KINDS = ['bet_result', 'commission', 'share', 'settlement', 'adjustment', 'credit_limit'] as const;
+export const statementKind = z.enum(STATEMENT_KINDS);
+export type StatementKind = z.infer<typeof statementKind>;
+export const statementLine = z.object({
+  /** Unique within the statement (a ledger posting or an audit record). */
+  id: z.string(),
+  /** When it was recorded (UTC; shown in the user's timezone). */
+  at: instant,
+  kind: statementKind,
+  /** The other account of the pair: the account's upline, whose book the line is in. */
+  counterpartyId: id, counterpartyName: z.string(),
+  /** Who made it: the user who settled or changed the limit; null for what a market's settlement posted. */
+  madeById: id.nullable(), madeByName: z.string().nullable(),
+  /** Signed as take: positive, the account owes its upline that much more; null on a credit-limit line. */
+  amount: paisa.nullable(),
+  /** The take after this line: what the account owes its upline (negative: the upline owes it). */
+  balanceAfter: paisa,
+  marketId: id.nullable(), marketName: z.string().nullable(), fixtureName: z.string().nullable(),
+  betId: id.nullable(), outcomeName: z.string().nullable(), side: z.enum(['back', 'lay']).nullable(),
+  settlementId: id.nullable(), periodId: z.string().nullable(),
+  /** A credit-limit line's limit before and after the change. */
+  creditLimitBefore: paisa.nullable(), creditLimitAfter: paisa.nullable(),
+});
+export type StatementLine = z.infer<typeof statementLine>;
+/**
+ * One account of the downline (a player or a sub-agent) against its upline, newest line first.
+ * `kinds` keeps only those lines; `from`/`to` are days in the caller's timezone. Balances are of
+ * every line whatever the filters, so a filtered page still shows the true running take.
+ */
+export const getStatementInput = z.strictObject({
+  accountId: id, ...dateRange, kinds: z.array(statementKind).min(1).max(STATEMENT_KINDS.length).optional(),
+  limit: pageSize(PAGE_SIZE_MAX.statement, 50), cursor: cursor.optional(),
+});
+export const getStatementOutput = z.object({
+  account: z.object({
+    id, name: z.string(), role: roleSchema, parentId: id, parentName: z.string(), creditLimit: paisa,
+    /** The take now: the balance after the newest line. */
+    take: paisa,
+  }),
+  /** The period asked for, in the caller's days; null without dates. */
+  period: periodSchema.nullable(),
+  /** The take before the period's first day (0 without a start), and at the end of its last day (the take now without an end). */
+  openingBalance: paisa, closingBalance: paisa,
+  lines: z.array(statementLine),
+  matched,
+  /** Σ amount of every matched line (all pages): without `kinds`, closingBalance − openingBalance. */
+  net: paisa,
+  nextCursor: z.string().nullable(),
+});
+
 // ── agent.getBetHistory ──────────────────────────────────────────────────────────────────────
 export const betStatus = z.enum(['open', 'settled', 'void']);
 export const betRow = z.object({

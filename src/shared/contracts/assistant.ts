@@ -52,6 +52,10 @@ export const settlementTableCard = card('settlement_table', api.getSettlementHis
 export const betTableCard = card('bet_table', api.getBetHistoryOutput.extend({
   query: api.getBetHistoryInput.omit({ limit: true, cursor: true }).optional(),
 }));
+/** agent.getStatement: one page of lines; `query` the filters it was read with, so the card can page on and open the page. */
+export const statementCard = card('statement_table', api.getStatementOutput.extend({
+  query: api.getStatementInput.omit({ limit: true, cursor: true }).optional(),
+}));
 export const downlineTreeCard = card('downline_tree', api.getDownlineOutput);
 export const playerPickerCard = card('player_picker', z.object({ query: z.string(), players: z.array(api.playerRef) }));
 export const fixturePickerCard = card('fixture_picker', z.object({ query: z.string(), fixtures: z.array(api.fixtureRef) }));
@@ -104,7 +108,7 @@ export const reportShareCard = card('report_share', z.object({
 export const errorCard = card('error_card', z.object({ code: z.string().max(64), message: z.string().max(500), retryable: z.boolean() }));
 
 export const cardSchema = z.discriminatedUnion('type', [
-  balanceCard, exposureCard, pnlTableCard, takeTableCard, commissionTableCard, settlementTableCard, betTableCard,
+  balanceCard, exposureCard, pnlTableCard, takeTableCard, commissionTableCard, settlementTableCard, betTableCard, statementCard,
   downlineTreeCard, playerPickerCard, fixturePickerCard, diffCard, settlementSummaryCard, betSlipCard, reportArtifactCard, reportShareCard, errorCard,
 ]);
 export type Card = z.infer<typeof cardSchema>;

@@ -6,6 +6,8 @@
 export const PAGE_SIZE_MAX = {
   bets: 200,
   settlements: 200,
+  /** Statement lines: about the width of a settlement row. */
+  statement: 200,
   /** Take, credit limits, PnL, commission: rows of about 200 bytes. */
   rows: 500,
   /** Search results and top-N lists: what a person picks from. */

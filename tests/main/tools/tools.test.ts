@@ -20,7 +20,8 @@ import { planningOf } from '../../../src/main/assistant/planner/intents/index.js
 
 const READ_TOOLS = [
   'agent.searchPlayers', 'match.searchFixtures', 'agent.getDownline', 'agent.getTake', 'agent.getUpline', 'agent.getCreditLimit',
-  'agent.getLiveExposure', 'agent.getPnL', 'agent.getCommission', 'agent.getSettlementHistory', 'agent.getBetHistory', 'agent.getTopMarkets',
+  'agent.getLiveExposure', 'agent.getPnL', 'agent.getCommission', 'agent.getSettlementHistory', 'agent.getBetHistory', 'agent.getStatement',
+  'agent.getTopMarkets',
 ] as const;
 type ReadTool = (typeof READ_TOOLS)[number];
 
@@ -79,6 +80,7 @@ describe('tool catalog', () => {
     ]);
     expect(TOOLS['agent.getPnL'].entities).toEqual({ player: 'playerId', agent: 'underAgentId', fixture: 'fixtureId', market: 'marketId' });
     expect(TOOLS['agent.getSettlementHistory'].entities).toEqual({ player: 'counterpartyId' });
+    expect(TOOLS['agent.getStatement'].entities).toEqual({ player: 'accountId' });
     expect(TOOLS['agent.generateReport'].entities).toEqual({ player: 'filters.playerId', fixture: 'filters.fixtureId' });
   });
 
@@ -315,6 +317,21 @@ describe.each(ENGINES)('tool registry on %s', (engine) => {
       empty: { as: 'priya', args: () => ({ from: '2020-01-01', to: '2020-01-31' }), check: (d: { bets: unknown[]; summary: { count: number } }) => {
         expect(d.bets).toEqual([]);
         expect(d.summary.count).toBe(0);
+      } },
+    },
+    'agent.getStatement': {
+      happy: () => ({ accountId: ids['rahul.sharma'], limit: 200 }),
+      check: (d: { account: { name: string; take: number }; lines: Array<{ amount: number | null; balanceAfter: number }>; nextCursor: string | null }, env) => {
+        expect(d.account.name).toBe('Rahul Sharma');
+        expect(d.lines.length).toBeGreaterThan(0);
+        expect(d.lines[0]!.balanceAfter).toBe(d.account.take);
+        if (d.nextCursor === null) expect(d.lines.reduce((s, l) => s + (l.amount ?? 0), 0)).toBe(d.account.take);
+        expect(env.ui).toMatchObject({ type: 'statement_table', data: { lines: d.lines, query: { accountId: ids['rahul.sharma'] } } });
+      },
+      bad: { accountId: 'Rahul Sharma' }, badMessage: 'accountId: must be an id returned by the API',
+      empty: { as: 'priya', args: () => ({ accountId: ids['rahul.sharma'], from: '2020-01-01', to: '2020-01-31' }), check: (d: { lines: unknown[]; matched: number; net: number }) => {
+        expect(d.lines).toEqual([]);
+        expect([d.matched, d.net]).toEqual([0, 0]);
       } },
     },
     'agent.getTopMarkets': {

@@ -199,7 +199,7 @@ export function trainingSet(): Array<{ text: string; intent: string; act: Speech
   const rows: Array<{ text: string; intent: string; act: SpeechAct | null }> = [];
   for (const m of TOOL_MODULES as readonly ToolModule[]) {
     const p = planningOf(m.name);
-    if (!p) continue;
+    if (!p || p.classified === false) continue;
     for (const text of p.examples) rows.push({ text, intent: p.id, act: null });
   }
   for (const [intent, set] of Object.entries(PARAPHRASES)) {
@@ -209,9 +209,9 @@ export function trainingSet(): Array<{ text: string; intent: string; act: Speech
   return rows;
 }
 
-/** Intent labels: the tools' planning ids in module order, then the classes that are no tool. */
+/** Intent labels: the tools' planning ids in module order (those the classifier reads), then the classes that are no tool. */
 export function intentLabels(): string[] {
-  const ids = (TOOL_MODULES as readonly ToolModule[]).flatMap((m) => { const p = planningOf(m.name); return p ? [p.id] : []; });
+  const ids = (TOOL_MODULES as readonly ToolModule[]).flatMap((m) => { const p = planningOf(m.name); return p && p.classified !== false ? [p.id] : []; });
   return [...ids, ...NON_TOOL_INTENTS];
 }
 

@@ -127,6 +127,12 @@ export interface ToolPlanning {
    * "yes, record it" then orders it.
    */
   toldAsOrder?: (r: Reading) => boolean;
+  /**
+   * False: no class of the intent classifier (classifier.ts). For an intent whose requests always
+   * say its own word, which the trigger reads: a class would only be consulted when that word is
+   * missing, and would retrain the model every other intent's untriggered wordings are read by.
+   */
+  classified?: boolean;
   /** Requests that must plan to this tool (checked by tests/main/assistant/planner/rule-planner.test.ts). */
   examples: readonly string[];
 }

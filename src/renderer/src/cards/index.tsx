@@ -16,6 +16,7 @@ import { ReportShare } from './ReportShare';
 import { CardCaption } from './shared';
 import { SettlementSummary } from './SettlementSummary';
 import { SettlementTable } from './SettlementTable';
+import { StatementTable } from './StatementTable';
 import { TakeTable } from './TakeTable';
 import type { CardHandlers, CardProps } from './types';
 
@@ -31,6 +32,7 @@ const RENDERERS = {
   settlement_summary: SettlementSummary,
   settlement_table: SettlementTable,
   bet_table: BetTable,
+  statement_table: StatementTable,
   downline_tree: DownlineTree,
   diff_card: DiffCard,
   report_artifact: ReportArtifact,

@@ -71,6 +71,7 @@ function PlayerView({ playerId }: { playerId: string }) {
                 <Tile label="Min stake" value={d.limits?.minStake == null ? '—' : formatPoints(d.limits.minStake)} testId="player-min-stake" />
               </div>
               {d.limits?.notes && <p className="muted player-notes" data-testid="player-notes">Notes: {d.limits.notes}</p>}
+              <p><Link to={buildHref('/agent/statement', { account: playerId })} data-testid="player-statement">Statement: every line with the running balance and the credit-limit history</Link></p>
 
               <h2>Profit and loss <span className="muted period-note">{formatPeriod(d.pnl.period)}</span></h2>
               {d.pnl.rows.length === 0 ? <p className="state empty">No settled bets in this period.</p> : (

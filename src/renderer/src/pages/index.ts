@@ -10,6 +10,7 @@ import { PnlPage } from './Pnl';
 import { ReportsPage } from './Reports';
 import { SettingsPage } from './Settings';
 import { SettlementsPage } from './Settlements';
+import { StatementPage } from './Statement';
 
 /**
  * The panel's pages by route pattern (AGENT.md, Page context). A page reads its own params and
@@ -33,6 +34,7 @@ export const PAGES: PageEntry[] = [
   { pattern: '/agent/exposure', title: 'Exposure', nav: 'Exposure', Component: ExposurePage },
   { pattern: '/agent/pnl', title: 'PnL', nav: 'PnL', Component: PnlPage },
   { pattern: '/agent/settlements', title: 'Settlements', nav: 'Settlements', Component: SettlementsPage },
+  { pattern: '/agent/statement', title: 'Statement', nav: 'Statement', Component: StatementPage },
   { pattern: '/agent/reports', title: 'Reports', nav: 'Reports', Component: ReportsPage },
   { pattern: '/agent/approvals', title: 'Approvals', nav: 'Approvals', Component: ApprovalsPage },
   { pattern: '/agent/audit', title: 'Audit', nav: 'Audit', Component: AuditPage },

@@ -18,11 +18,12 @@ import muteEntries from '../lexicon/intents/mute.json' with { type: 'json' };
 import readEntries from '../lexicon/intents/reads.json' with { type: 'json' };
 import reportEntries from '../lexicon/intents/report.json' with { type: 'json' };
 import settleEntries from '../lexicon/intents/settle.json' with { type: 'json' };
+import statementEntries from '../lexicon/intents/statement.json' with { type: 'json' };
 import ruleEntries from '../lexicon/intents/rules.json' with { type: 'json' };
 
 /** Each lexicon file, checked once: a malformed line is a startup error, not a silent miss. */
 export const INTENT_LEXICONS: Readonly<Record<string, readonly SpeechEntry[]>> = Object.freeze(Object.fromEntries(
-  Object.entries({ bets: betEntries, find: findEntries, hedge: hedgeEntries, limit: limitEntries, mute: muteEntries, reads: readEntries, report: reportEntries, settle: settleEntries })
+  Object.entries({ bets: betEntries, find: findEntries, hedge: hedgeEntries, limit: limitEntries, mute: muteEntries, reads: readEntries, report: reportEntries, settle: settleEntries, statement: statementEntries })
     .map(([file, entries]) => [file, Object.freeze(z.array(entrySchema).parse(entries))]),
 ));
 export const INTENT_RULES: readonly SpeechRule[] = Object.freeze(z.array(ruleSchema).parse(ruleEntries));

@@ -25,8 +25,9 @@ const REPORT_OF_READ: ReadonlyArray<readonly [tool: string, template: 'per_playe
 export default {
   id: 'report', precedence: 10, exclusive: true, range: 'filters', follows: { player: true, fixture: true },
   vocabulary: ['report', 'reports', 'excel', 'xlsx', 'spreadsheet', 'sheet', 'pdf', 'csv', 'export', 'download', 'statement'],
-  // "settlement log bhi same format mein": a report in the format of the last one.
-  triggers: (r) => hasAny(r, 'report', 'reports', 'excel', 'xlsx', 'spreadsheet', 'sheet', 'pdf', 'csv', 'export', 'download', 'statement') || SAME_FORMAT.test(r.folded),
+  // "settlement log bhi same format mein": a report in the format of the last one. "Statement" alone
+  // is the statement on screen (agent.getStatement); with a file word ("statement pdf") it is a report.
+  triggers: (r) => hasAny(r, 'report', 'reports', 'excel', 'xlsx', 'spreadsheet', 'sheet', 'pdf', 'csv', 'export', 'download') || SAME_FORMAT.test(r.folded),
   fill(s) {
     const r = s.r;
     const earlier = s.lastCall(reportTool.name);

@@ -17,6 +17,7 @@ import pnlTool from '../../../tools/get-pnl.js';
 import commissionTool from '../../../tools/get-commission.js';
 import settlementsTool from '../../../tools/get-settlement-history.js';
 import betsTool from '../../../tools/get-bet-history.js';
+import statementTool from '../../../tools/get-statement.js';
 import topMarketsTool from '../../../tools/get-top-markets.js';
 import alertMuteTool from '../../../tools/mute-alerts.js';
 import limitEditTool from '../../../tools/edit-limit.js';
@@ -34,6 +35,7 @@ import pnl from './get-pnl.js';
 import commission from './get-commission.js';
 import settlements from './get-settlement-history.js';
 import bets from './get-bet-history.js';
+import statement from './get-statement.js';
 import topMarkets from './get-top-markets.js';
 import limitEdit from './edit-limit.js';
 import settle from './settle-player.js';
@@ -54,6 +56,7 @@ const PAIRS: ReadonlyArray<readonly [{ name: ToolName }, ToolPlanning]> = [
   [commissionTool, commission],
   [settlementsTool, settlements],
   [betsTool, bets],
+  [statementTool, statement],
   [topMarketsTool, topMarkets],
   [alertMuteTool, alertMute],
   [limitEditTool, limitEdit],
