@@ -32,7 +32,8 @@ import { ENV_KEY, environmentStore } from '../src/main/secrets/secret-store.js';
 import type { TurnUsage } from '../src/shared/contracts/model-settings.js';
 import { formatMicroUsd } from '../src/shared/usd.js';
 // Dev tools, not product code: the eval's record and replay are the fakes' own.
-import { DEFAULT_FAKE_KEY, startFakeMessagesApi } from '../tests/fakes/messages-api.js';
+import { DEFAULT_FAKE_KEY, type MessagesRequestBody, type Responder, type ScriptedReply, startFakeMessagesApi, textReply } from '../tests/fakes/messages-api.js';
+import { apiToolName } from '../src/main/assistant/claude/tool-catalog.js';
 import { type ReplayMismatch, replayResponder, startRecordingProxy } from '../tests/fakes/transcripts.js';
 
 const oneOrMany = z.union([z.string(), z.array(z.string()).min(1)]);
@@ -444,6 +445,7 @@ export async function runEval(cases: EvalCase[], options: {
               options.onTurn?.(c.id, record);
             },
           });
+          await options.claude?.standIn?.expect(c, lookup);
           const page = parseChatRoute(await lookup.page(c.page));
           for (const text of [...c.history, c.query]) {
             for await (const _event of assistant.turn({ kind: 'message', text, page }, { user, api })) { /* drained: the record is what counts */ }
@@ -453,6 +455,9 @@ export async function runEval(cases: EvalCase[], options: {
           tools = turn?.calls.map((call) => call.tool) ?? [];
           confidentLast = confident;
           difference = compare((await lookup.substitute(c.expect)) as EvalCase['expect'], last!);
+          // The stand-in asks or answers in words where the case expects a question or a direct answer: no calls is its right answer.
+          if (difference !== null && options.claude?.standIn && turn?.planner === 'claude' && turn.calls.length === 0
+            && listOf(c.expect.action).some((a) => a === 'clarify' || a === 'direct')) difference = null;
         } catch (error) {
           difference = error instanceof Error ? error.message : String(error);
         }
@@ -475,6 +480,104 @@ export interface ClaudeEvalOptions {
   /** Every turn to the model: the rule planner's confidence is held below the fast path's. */
   alwaysModel?: boolean;
   idleTimeoutMs?: number;
+  /** The stand-in model behind the endpoint: told each case's expectation before the case runs. */
+  standIn?: StandIn;
+}
+
+// ── The stand-in model (npm run eval -- FILE --stand-in) ────────────────────────────────────────
+
+/**
+ * A model that answers correctly: for each case's own message it calls what the case expects (its
+ * first alternative of each call, names as the user would pass them), then says a few words without
+ * figures; where the case expects a question or a direct answer it answers in words alone. With it
+ * behind the fast path, a case that fails was planned wrong by the rules and kept from the model: the
+ * fast path's confident-wrong is what a key does not save (docs/eval.md, "Confident-wrong"). Any
+ * other message (a case's earlier turns) gets an error, so the offline planner answers it as it
+ * would without a key.
+ */
+export interface StandIn {
+  expect(c: EvalCase, lookup: EntityLookup): Promise<void>;
+  responder: Responder;
+}
+
+type StandInCall = { name: string; input: Record<string, unknown>; afterResults: boolean };
+
+const TOOL_BY_NAME: ReadonlyMap<string, ToolModule> = new Map((TOOL_MODULES as readonly ToolModule[]).map((m) => [m.name, m]));
+
+export function standInModel(): StandIn {
+  let current: { query: string; calls: StandInCall[] } | null = null;
+  return {
+    async expect(c, lookup) {
+      const calls: StandInCall[] = [];
+      if (listOf(c.expect.action).includes('tools')) {
+        for (const want of c.expect.calls ?? []) {
+          const tool = listOf(want.tool)[0]!;
+          const module = TOOL_BY_NAME.get(tool);
+          const input = structuredClone(want.args) as Record<string, unknown>;
+          // An entity's id field is a name field in the model's tools (tool-catalog.ts): the name as the user wrote it.
+          // Markets and outcomes stay ids, as the catalog offers them; a word beside an id ("self") stays where it is.
+          for (const [kind, path] of Object.entries(module?.entities ?? {})) {
+            if (kind !== 'player' && kind !== 'agent' && kind !== 'fixture') continue;
+            const named = placeholderAt(input, path.split('.'));
+            if (named !== null) input[kind] = named;
+          }
+          // The other placeholders (a market's or an outcome's) become ids, field by field: the names above stay names.
+          for (const [k, v] of Object.entries(input)) input[k] = await lookup.substitute(v);
+          calls.push({
+            name: apiToolName(tool), input,
+            // A share names the report made before it: its id is read from the results.
+            afterResults: module?.isDestructive === true || (tool === 'agent.shareReport' && input.artifactId === undefined),
+          });
+        }
+      }
+      current = { query: c.query, calls };
+    },
+    responder: (body) => {
+      const turn = currentTurn(body);
+      if (!current || turn.text !== current.query) return { kind: 'http_error', status: 400, message: 'the stand-in answers only the message of the case' };
+      // The reads together first, then each change (or a share that needs the made report) alone, then words.
+      const steps: StandInCall[][] = [current.calls.filter((c) => !c.afterResults), ...current.calls.filter((c) => c.afterResults).map((c) => [c])].filter((s) => s.length > 0);
+      const step = steps[turn.replies];
+      if (!step) return textReply(current.calls.length > 0 ? 'Here is what you asked for.' : 'Could you tell me a little more about what you need?');
+      const artifactId = newestArtifact(body);
+      return {
+        kind: 'message', stopReason: 'tool_use',
+        content: step.map((c) => ({ type: 'tool_use' as const, name: c.name, input: c.name === apiToolName('agent.shareReport') && c.input.artifactId === undefined && artifactId ? { ...c.input, artifactId } : c.input })),
+      } satisfies ScriptedReply;
+    },
+  };
+}
+
+/** The name of a `{player: NAME}` or `{fixture: NAME}` placeholder at a path, taken out of the arguments; null when there is none. */
+function placeholderAt(o: Record<string, unknown>, path: string[]): string | null {
+  const [head, ...rest] = path;
+  if (head === undefined || !(head in o)) return null;
+  const value = o[head];
+  if (rest.length > 0) return value && typeof value === 'object' && !Array.isArray(value) ? placeholderAt(value as Record<string, unknown>, rest) : null;
+  const entries = value && typeof value === 'object' && !Array.isArray(value) ? Object.entries(value) : [];
+  const [key, name] = entries.length === 1 ? entries[0]! : [];
+  if ((key !== 'player' && key !== 'fixture') || typeof name !== 'string') return null;
+  delete o[head];
+  return name;
+}
+
+/** The user's words of this turn (its last message that is not tool results) and how many replies the model gave since. */
+function currentTurn(body: MessagesRequestBody): { text: string | null; replies: number } {
+  for (let i = body.messages.length - 1; i >= 0; i--) {
+    const m = body.messages[i]!;
+    if (m.role !== 'user') continue;
+    const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : (m.content as Array<{ type: string; text?: string }>);
+    if (blocks.some((b) => b.type === 'tool_result')) continue;
+    const text = blocks.filter((b) => b.type === 'text').map((b) => b.text ?? '').join('').trim();
+    return { text, replies: body.messages.slice(i + 1).filter((x) => x.role === 'assistant').length };
+  }
+  return { text: null, replies: 0 };
+}
+
+/** The id of the newest report in the turn's tool results. */
+function newestArtifact(body: MessagesRequestBody): string | null {
+  const ids = [...JSON.stringify(body.messages).matchAll(/\\"artifactId\\":\\"([0-9a-f-]{36})\\"/g)].map((m) => m[1]!);
+  return ids.at(-1) ?? null;
 }
 
 /** The planner as it is, telling `seen` each decision of it that the assistant would accept. */
@@ -504,7 +607,7 @@ export function belowFastPath(planner: Planner): Planner {
 /** A refusal to start that is the caller's to fix (no key, no transcripts): the CLI's exit 2. */
 export class EvalUsageError extends Error {}
 
-export type ClaudeEndpointMode = { kind: 'live' } | { kind: 'record'; dir: string } | { kind: 'replay'; dir: string };
+export type ClaudeEndpointMode = { kind: 'live' } | { kind: 'record'; dir: string } | { kind: 'replay'; dir: string } | { kind: 'stand-in'; standIn: StandIn };
 
 /**
  * Where the eval's brain talks to, and with which key. Live: the key and endpoint of `env` (the
@@ -520,6 +623,10 @@ export async function claudeEndpoint(mode: ClaudeEndpointMode, env: NodeJS.Proce
 }> {
   const key = env[ENV_KEY]?.trim() || undefined;
   const upstream = env.ANTHROPIC_BASE_URL?.trim() || undefined;
+  if (mode.kind === 'stand-in') {
+    const fake = await startFakeMessagesApi({ responder: mode.standIn.responder });
+    return { env: { [ENV_KEY]: DEFAULT_FAKE_KEY, ANTHROPIC_BASE_URL: fake.url }, close: () => fake.close(), drift: [] };
+  }
   if (mode.kind === 'live') return { env: { [ENV_KEY]: key, ANTHROPIC_BASE_URL: upstream }, close: async () => undefined, drift: [] };
   if (mode.kind === 'record') {
     if (!key) throw new EvalUsageError(`--record needs a real API key: set ${ENV_KEY} (the transcripts are the API's answers to it; the key itself is never written)`);
@@ -562,6 +669,25 @@ export function summarizeClaude(results: readonly CaseResult[]): ClaudeSummary {
     }),
     costMicroUsd: sum(model, (u) => u.costMicroUsd),
   };
+}
+
+/**
+ * A stand-in run in words: the cases whose last turn the model answered and how many of them
+ * passed, the fast path's cases and those of them planned wrong (each named), and the rest (planned
+ * unsure without reaching the model, as a turn the budget or a failure kept offline).
+ */
+export function formatStandIn(results: readonly CaseResult[]): string[] {
+  const modelAnswered = (r: CaseResult) => (r.turns?.at(-1)?.usage?.calls ?? 0) > 0;
+  const model = results.filter(modelAnswered);
+  const fast = results.filter((r) => !modelAnswered(r) && r.confident);
+  const wrong = fast.filter((r) => r.difference !== null);
+  const lines = [
+    `stand-in: the model answered ${model.length} of ${results.length} cases, ${model.filter((r) => r.difference === null).length} of them right`,
+    `stand-in: the fast path kept ${fast.length} cases (${pct(fast.length, results.length)}), ${wrong.length} of them confidently wrong`,
+  ];
+  for (const r of wrong) lines.push(`  confident-wrong ${r.id}: ${r.difference}`);
+  for (const r of model.filter((x) => x.difference !== null)) lines.push(`  model case failed ${r.id}: ${r.difference}`);
+  return lines;
 }
 
 export function formatClaudeSummary(s: ClaudeSummary): string {

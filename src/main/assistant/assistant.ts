@@ -122,6 +122,8 @@ interface Conversation {
   exchanges: Exchange[];
   /** What the last question asked of its rows: "and the least?" edits it. */
   rowFrame: RowFrame | null;
+  /** The model the conversation's first model turn went to: its reads stay there, where the prompt cache is (brain.ts, `route`). */
+  model: string | null;
 }
 
 /**
@@ -266,7 +268,7 @@ export class Assistant implements ChatService {
           const planned = await this.plan(input.text, input.page, caller, conversation, record);
           const wantsChange = this.wantsChange(planned.readAs, planned.decision, planned.today);
           const route = this.options.claude
-            ? await this.options.claude.route(planned.decision, wantsChange, user.timezone)
+            ? await this.options.claude.route(planned.decision, wantsChange, user.timezone, conversation.model)
             : { kind: 'offline' as const, reason: null };
           if (route.kind === 'model') {
             yield { type: 'plan', requestId, intent: 'model', action: 'tools', tools: [] };
@@ -275,6 +277,7 @@ export class Assistant implements ChatService {
               known: knownEntities(conversation.context), ordered: wantsChange, signal: stop.signal,
             }, route);
             record.usage = result.usage;
+            if (result.usage.calls > 0) conversation.model ??= route.model;
             record.notes.push(...result.notes);
             record.flaggedFigures.push(...result.flagged);
             streamed.cards = result.cards.length;
@@ -416,7 +419,7 @@ export class Assistant implements ChatService {
   private conversation(userId: string): Conversation {
     let c = this.conversations.get(userId);
     if (!c) {
-      c = { context: { ...EMPTY_CONTEXT }, pending: new Map(), proposed: new Map(), pickerJustShown: null, exchanges: [], rowFrame: null };
+      c = { context: { ...EMPTY_CONTEXT }, pending: new Map(), proposed: new Map(), pickerJustShown: null, exchanges: [], rowFrame: null, model: null };
       this.conversations.set(userId, c);
     }
     return c;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import * as actions from '../../shared/contracts/agent-actions.js';
 import { paisa } from '../../shared/contracts/agent-api.js';
-import { DESK, IDS, MONEY, opts } from './common.js';
+import { DESK, MONEY, NAMES, opts } from './common.js';
 import { defineTool } from './define.js';
 
 /** What an edit's preview froze: the limit's value then (and whose it is, for the audit log). */
@@ -11,7 +11,7 @@ export default defineTool({
   name: 'agent.editLimit',
   label: 'limit change',
   description: 'Changes one limit of a player in the user\'s direct downline: creditLimit, perClickWin, aggregateDailyWin '
-    + `or minStake, to newValue. Shows a before/after card the user must confirm; nothing changes until then. ${MONEY} ${IDS}`,
+    + `or minStake, to newValue. Shows a before/after card the user must confirm; nothing changes until then. ${MONEY} ${NAMES}`,
   input: actions.editLimitInput, output: actions.limitsEditOutput,
   allowedRoles: DESK, isDestructive: true, card: 'diff_card', entities: { player: 'playerId' }, backendAction: 'limits.edit',
   async prepare(args, ctx) {

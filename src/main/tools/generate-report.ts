@@ -2,7 +2,7 @@ import { z } from 'zod';
 import * as actions from '../../shared/contracts/agent-actions.js';
 import { REPORT_TEMPLATE_TITLES, type ReportArtifact, reportArtifact } from '../../shared/contracts/reports.js';
 import { formatFileSize, formatPeriod } from '../../shared/format.js';
-import { DATES, DESK, IDS, opts } from './common.js';
+import { DATES, DESK, NAMES, opts } from './common.js';
 import { defineTool } from './define.js';
 import type { ToolContext } from './types.js';
 
@@ -80,8 +80,8 @@ export default defineTool({
   name: 'agent.generateReport',
   label: 'report',
   description: 'Builds a downloadable report: per_player_pnl, bets_by_match or settlement_log, as xlsx (Excel) or pdf, '
-    + 'optionally filtered by dates, player or fixture. Answers with the report (ready, or still running with its progress); '
-    + `the user saves it from its card. ${DATES} ${IDS}`,
+    + 'optionally filtered by dates (filters.from, filters.to), player or fixture. Answers with the report (ready, or still running with its progress); '
+    + `the user saves it from its card. ${DATES} ${NAMES}`,
   input: actions.generateReportInput, output: generatedReport,
   allowedRoles: DESK, isDestructive: false, startsWork: true, card: 'report_artifact',
   entities: { player: 'filters.playerId', fixture: 'filters.fixtureId' },

@@ -1,6 +1,6 @@
 import * as api from '../../shared/contracts/agent-api.js';
 import { listScope, money, plural } from '../../shared/sentences.js';
-import { DATES, DESK, IDS, MONEY, ROWS, opts } from './common.js';
+import { DATES, DESK, MONEY, NAMES, ROWS, opts } from './common.js';
 import { defineTool } from './define.js';
 import { PAGE_SIZE_MAX } from '../../shared/contracts/page-size.js';
 
@@ -8,8 +8,8 @@ export default defineTool({
   name: 'agent.getBetHistory',
   label: 'bets',
   description: 'Bets placed by the downline, newest first: player, fixture, market, outcome, back/lay, stake, odds '
-    + '(decimal odds ×100: 250 is 2.50), status (open, settled, void), result, liability, with a summary. Filter by playerId, fixtureId, '
-    + `status, side (back or lay) and dates. ${DATES} ${MONEY} ${IDS} ${ROWS}`,
+    + '(decimal odds ×100: 250 is 2.50), status (open, settled, void), result, liability, with a summary. Filter by player, agent (a sub-agent\'s players), fixture, '
+    + `status, side (back or lay) and dates. ${DATES} ${MONEY} ${NAMES} ${ROWS}`,
   input: api.getBetHistoryInput, output: api.getBetHistoryOutput,
   allowedRoles: DESK, isDestructive: false, card: 'bet_table', entities: { player: 'playerId', agent: 'underAgentId', fixture: 'fixtureId' },
   invoke: (args, ctx) => ctx.api.agent.getBetHistory.query(args, opts(ctx)),

@@ -1,6 +1,6 @@
 import * as api from '../../shared/contracts/agent-api.js';
 import { money, period, plural } from '../../shared/sentences.js';
-import { DATES, DESK, IDS, MONEY, ROWS, opts } from './common.js';
+import { DATES, DESK, MONEY, NAMES, ROWS, opts } from './common.js';
 import { defineTool } from './define.js';
 import { PAGE_SIZE_MAX } from '../../shared/contracts/page-size.js';
 
@@ -8,7 +8,7 @@ export default defineTool({
   name: 'agent.getCommission',
   label: 'commission',
   description: 'Commission earned from players over a period: each player\'s rate (basis points), the markets it was charged '
-    + `on and the amount, with the total. Pass playerId for one player. ${DATES} ${MONEY} ${IDS} ${ROWS}`,
+    + `on and the amount, with the total. Pass player for one player, agent for a sub-agent's players. ${DATES} ${MONEY} ${NAMES} ${ROWS}`,
   input: api.getCommissionInput, output: api.getCommissionOutput,
   allowedRoles: DESK, isDestructive: false, card: 'commission_table', entities: { player: 'playerId', agent: 'underAgentId' },
   invoke: (args, ctx) => ctx.api.agent.getCommission.query(args, opts(ctx)),

@@ -1,6 +1,6 @@
 import * as api from '../../shared/contracts/agent-api.js';
 import { money, name, plural } from '../../shared/sentences.js';
-import { DESK, IDS, MONEY, ROWS, opts } from './common.js';
+import { DESK, MONEY, NAMES, ROWS, opts } from './common.js';
 import { defineTool } from './define.js';
 import { PAGE_SIZE_MAX } from '../../shared/contracts/page-size.js';
 
@@ -8,7 +8,7 @@ export default defineTool({
   name: 'agent.getCreditLimit',
   label: 'credit limits',
   description: 'Credit limits of the downline: credit limit, per-click win limit, aggregate daily win limit and minimum '
-    + `stake (null: not set), with take and available credit. Use it for "CL", "limits"; pass playerId for one account. ${MONEY} ${IDS} ${ROWS}`,
+    + `stake (null: not set), with take and available credit. Use it for "CL", "limits"; pass player for one account, agent for a sub-agent's accounts. ${MONEY} ${NAMES} ${ROWS}`,
   input: api.getCreditLimitInput, output: api.getCreditLimitOutput,
   allowedRoles: DESK, isDestructive: false, card: 'take_table', entities: { player: 'playerId', agent: 'underAgentId' },
   invoke: (args, ctx) => ctx.api.agent.getCreditLimit.query(args, opts(ctx)),

@@ -1,14 +1,14 @@
 import * as api from '../../shared/contracts/agent-api.js';
 import { money, name, plural } from '../../shared/sentences.js';
-import { DESK, IDS, MONEY, opts } from './common.js';
+import { DESK, MONEY, NAMES, marketIds, opts } from './common.js';
 import { defineTool } from './define.js';
 
 export default defineTool({
   name: 'agent.getLiveExposure',
   label: 'live exposure',
   description: 'Live exposure (liability, risk, book) on open bets: per market the position on each outcome, gross and at '
-    + 'the user\'s share, the worst case per market and per fixture, and the total. Narrow it with fixtureId or marketId. '
-    + `${MONEY} ${IDS}`,
+    + 'the user\'s share, the worst case per market and per fixture, and the total. Narrow it with fixture or marketId. '
+    + `${MONEY} ${NAMES} ${marketIds('marketId')}`,
   input: api.getLiveExposureInput, output: api.getLiveExposureOutput,
   allowedRoles: DESK, isDestructive: false, card: 'exposure_card', entities: { fixture: 'fixtureId', market: 'marketId' },
   invoke: (args, ctx) => ctx.api.agent.getLiveExposure.query(args, opts(ctx)),

@@ -1,6 +1,6 @@
 import * as api from '../../shared/contracts/agent-api.js';
 import { money, name, period, plural } from '../../shared/sentences.js';
-import { DATES, DESK, IDS, MONEY, ROWS, opts } from './common.js';
+import { DATES, DESK, MONEY, NAMES, ROWS, marketIds, opts } from './common.js';
 import { defineTool } from './define.js';
 import { PAGE_SIZE_MAX } from '../../shared/contracts/page-size.js';
 
@@ -8,8 +8,8 @@ export default defineTool({
   name: 'agent.getPnL',
   label: 'P&L',
   description: 'Profit and loss on settled bets over a period, per player: the player\'s result (positive: the player won), '
-    + 'commission, and the book\'s result, with totals and the user\'s own share. Filter by playerId, fixtureId or marketId. '
-    + `${DATES} ${MONEY} ${IDS} ${ROWS}`,
+    + 'commission, and the book\'s result, with totals and the user\'s own share. Filter by player, agent (a sub-agent\'s players), fixture or marketId. '
+    + `${DATES} ${MONEY} ${NAMES} ${marketIds('marketId')} ${ROWS}`,
   input: api.getPnLInput, output: api.getPnLOutput,
   allowedRoles: DESK, isDestructive: false, card: 'pnl_table',
   entities: { player: 'playerId', agent: 'underAgentId', fixture: 'fixtureId', market: 'marketId' },

@@ -1,14 +1,14 @@
 import * as api from '../../shared/contracts/agent-api.js';
 import { formatDate } from '../../shared/format.js';
 import { listScope, money, name, plural } from '../../shared/sentences.js';
-import { DATES, DESK, IDS, MONEY, opts } from './common.js';
+import { DATES, DESK, MONEY, NAMES, opts } from './common.js';
 import { defineTool } from './define.js';
 
 export default defineTool({
   name: 'agent.getSettlementHistory',
   label: 'settlements',
   description: 'Past settlements (cash squared up) between the user\'s accounts: who paid whom (positive amount: the child '
-    + `paid the parent), take before and after, mode and when. Pass counterpartyId for one account. ${DATES} ${MONEY} ${IDS}`,
+    + `paid the parent), take before and after, mode and when. Pass player for one account. ${DATES} ${MONEY} ${NAMES}`,
   input: api.getSettlementHistoryInput, output: api.getSettlementHistoryOutput,
   allowedRoles: DESK, isDestructive: false, card: 'settlement_table', entities: { player: 'counterpartyId' },
   invoke: (args, ctx) => ctx.api.agent.getSettlementHistory.query(args, opts(ctx)),

@@ -1,6 +1,6 @@
 import * as api from '../../shared/contracts/agent-api.js';
 import { money, plural, takeSentence } from '../../shared/sentences.js';
-import { DESK, IDS, MONEY, ROWS, opts } from './common.js';
+import { DESK, MONEY, NAMES, ROWS, opts } from './common.js';
 import { defineTool } from './define.js';
 import { PAGE_SIZE_MAX } from '../../shared/contracts/page-size.js';
 
@@ -9,7 +9,7 @@ export default defineTool({
   label: 'take',
   description: 'Take: what each direct downline account currently owes the user or is owed (direction owes_you / you_owe / '
     + 'square), with credit limit and available credit (CL − take), and totals. Use it for "who owes me", "balance", '
-    + `"how much does X owe"; pass playerId for one account. ${MONEY} ${IDS} ${ROWS}`,
+    + `"how much does X owe"; pass player for one account, agent for a sub-agent's accounts. ${MONEY} ${NAMES} ${ROWS}`,
   input: api.getTakeInput, output: api.getTakeOutput,
   allowedRoles: DESK, isDestructive: false, card: 'take_table', entities: { player: 'playerId', agent: 'underAgentId' },
   invoke: (args, ctx) => ctx.api.agent.getTake.query(args, opts(ctx)),

@@ -3,7 +3,7 @@ import * as actions from '../../shared/contracts/agent-actions.js';
 import { id, paisa } from '../../shared/contracts/agent-api.js';
 import type { Card } from '../../shared/contracts/assistant.js';
 import { money, name } from '../../shared/sentences.js';
-import { DESK, IDS, MONEY, opts } from './common.js';
+import { DESK, MONEY, NAMES, marketIds, opts } from './common.js';
 import { defineTool } from './define.js';
 
 /**
@@ -49,9 +49,9 @@ export function betSlipSentence(card: Extract<Card, { type: 'bet_slip' }>): stri
 export default defineTool({
   name: 'agent.placeHedgeBet',
   label: 'hedge bet',
-  description: 'Places a hedge (lay-off) bet on an outcome, back or lay, for a stake, from the agent\'s own account. Shows a bet slip '
+  description: 'Places a hedge (lay-off) bet on an outcome of a match (fixture, marketId, outcomeId), back or lay, for a stake, from the agent\'s own account. Shows a bet slip '
     + '(odds, liability, the agent\'s exposure on the market before and after) the user must confirm; nothing is placed until then, '
-    + `and only at the odds the slip showed. ${MONEY} ${IDS}`,
+    + `and only at the odds the slip showed. ${MONEY} ${NAMES} ${marketIds('marketId', 'outcomeId')}`,
   input: actions.placeHedgeBetInput, output: hedgePlaced,
   allowedRoles: DESK, isDestructive: true, card: 'bet_slip',
   entities: { fixture: 'fixtureId', market: 'marketId', outcome: 'outcomeId' }, backendAction: 'hedge.place',

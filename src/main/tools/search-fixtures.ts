@@ -7,8 +7,8 @@ export default defineTool({
   name: 'match.searchFixtures',
   label: 'matches',
   description: 'Finds fixtures (matches) by team names or short codes ("India vs Australia", "IND v AUS", "MI vs CSK"), '
-    + 'with their markets and outcomes and those ids. Use it to turn a match, market or outcome the user names into ids '
-    + 'for the exposure, P&L, bet and hedge tools; when several match, ask the user to pick.',
+    + 'with their markets and outcomes and those ids. The other tools take a match by name (fixture); use this one for the '
+    + 'marketId and outcomeId a market or an outcome the user names needs, and to list matches; when several match, ask the user to pick.',
   input: api.searchFixturesInput, output: api.searchFixturesOutput,
   allowedRoles: DESK, isDestructive: false, card: 'fixture_picker', entities: {}, resolves: 'fixture',
   invoke: (args, ctx) => ctx.api.match.searchFixtures.query(args, opts(ctx)),

@@ -7,8 +7,8 @@ export default defineTool({
   name: 'agent.searchPlayers',
   label: 'players',
   description: 'Finds players and sub-agents in the user\'s own downline by name (partial, misspelt or unaccented is fine). '
-    + 'Use it first whenever the user names a person, to get their id for the other tools. Each match says whether it was '
-    + "exact, a prefix or fuzzy; when several match, ask the user to pick rather than guessing.",
+    + 'The other tools take a name themselves (player, agent); use this one to look people up ("anyone called Sharma?"). Each match '
+    + "says whether it was exact, a prefix or fuzzy; when several match, ask the user to pick rather than guessing.",
   input: api.searchPlayersInput, output: api.searchPlayersOutput,
   allowedRoles: DESK, isDestructive: false, card: 'player_picker', entities: {}, resolves: 'player',
   invoke: (args, ctx) => ctx.api.agent.searchPlayers.query(args, opts(ctx)),

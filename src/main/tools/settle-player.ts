@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import * as actions from '../../shared/contracts/agent-actions.js';
 import { paisa } from '../../shared/contracts/agent-api.js';
-import { DESK, IDS, MONEY, opts } from './common.js';
+import { DESK, MONEY, NAMES, opts } from './common.js';
 import { defineTool } from './define.js';
 
 /** What a settlement's preview froze: the take then (and whose it is, for the audit log). */
@@ -11,7 +11,7 @@ export default defineTool({
   name: 'agent.settlePlayer',
   label: 'settlement',
   description: 'Settles (squares up) a player\'s take: mode auto settles all of it, mode amount settles the given amount. '
-    + `Shows a settlement summary the user must confirm; no money moves until then. ${MONEY} ${IDS}`,
+    + `Shows a settlement summary the user must confirm; no money moves until then. ${MONEY} ${NAMES}`,
   input: actions.settlePlayerInput, output: actions.settlementsSettleOutput,
   allowedRoles: DESK, isDestructive: true, card: 'settlement_summary', entities: { player: 'playerId' }, backendAction: 'settlements.settle',
   async prepare(args, ctx) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import * as actions from '../../shared/contracts/agent-actions.js';
 import { reportsShareOutput } from '../../shared/contracts/reports.js';
-import { DESK, IDS, opts } from './common.js';
+import { DESK, NAMES, opts } from './common.js';
 import { defineTool } from './define.js';
 
 /**
@@ -20,9 +20,9 @@ const sharedReport = reportsShareOutput.extend({ title: z.string() });
 export default defineTool({
   name: 'agent.shareReport',
   label: 'report sharing',
-  description: 'Sends a report made by agent.generateReport as a notification, to the user (recipient "self") or to a '
-    + 'player or sub-agent of their downline (recipient: that account\'s id). Sending data to someone is shown as a '
-    + `preview the user must confirm; nothing is sent until then. ${IDS}`,
+  description: 'Sends a report made by agent_generateReport (its artifactId) as a notification, to the user (recipient "self") or to a '
+    + 'player or sub-agent of their downline (player). Sending data to someone is shown as a '
+    + `preview the user must confirm; nothing is sent until then. ${NAMES}`,
   input: actions.shareReportInput, output: sharedReport,
   allowedRoles: DESK, isDestructive: true, card: 'report_share', entities: { player: 'recipient' }, backendAction: 'reports.share',
   async prepare(args, ctx) {

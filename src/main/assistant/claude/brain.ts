@@ -64,8 +64,13 @@ export class ClaudeBrain implements ModelSettingsService {
     return decision.confidence >= FAST_PATH_CONFIDENCE;
   }
 
-  /** Who answers this turn, given the offline planner's decision and whether a change is asked for. */
-  async route(decision: Decision, wantsChange: boolean, timeZone: string): Promise<Route> {
+  /**
+   * Who answers this turn, given the offline planner's decision, whether a change is asked for and
+   * the model the conversation started on (null before its first model turn). A prompt cache is one
+   * model's own, so a read stays on the conversation's model however unsure its plan: switching
+   * would write the whole prefix again instead of reading it. A change goes to the strong model.
+   */
+  async route(decision: Decision, wantsChange: boolean, timeZone: string, conversationModel: string | null = null): Promise<Route> {
     if (ClaudeBrain.confident(decision)) return { kind: 'offline', reason: null };
     if (!(await this.apiKey())) return { kind: 'offline', reason: null };
     const { settings } = await this.settings.read();
@@ -73,8 +78,10 @@ export class ClaudeBrain implements ModelSettingsService {
     if (spent.costMicroUsd >= settings.maxCostPerDayMicroUsd) {
       return { kind: 'offline', reason: `today's Claude budget of ${formatMicroUsd(settings.maxCostPerDayMicroUsd)} is used up` };
     }
-    const strong = wantsChange || decision.confidence < UNSURE;
-    return { kind: 'model', model: strong ? settings.strongModel : settings.fastModel, settings };
+    if (wantsChange) return { kind: 'model', model: settings.strongModel, settings };
+    // Only a model the settings still name: one changed in Settings since is not kept.
+    const kept = conversationModel === settings.fastModel || conversationModel === settings.strongModel ? conversationModel : null;
+    return { kind: 'model', model: kept ?? (decision.confidence < UNSURE ? settings.strongModel : settings.fastModel), settings };
   }
 
   /** Runs the turn through Claude (the key must be present: `route` said so). */

@@ -67,9 +67,13 @@ function removePath(schema: JsonSchema, path: string[]): boolean {
   if (!head || !schema.properties?.[head]) return false;
   const required = schema.required?.includes(head) ?? false;
   if (rest.length === 0) {
-    delete schema.properties[head];
+    // A field that takes a word besides an id (a share's recipient "self") keeps that word; the name
+    // field stands beside it, and neither is required: the tool's own schema checks that one came.
+    const words = ((schema.properties[head].anyOf ?? []) as JsonSchema[]).filter((o) => o.const !== undefined || o.enum !== undefined);
+    if (words.length > 0) schema.properties[head] = words.length === 1 ? words[0]! : { anyOf: words };
+    else delete schema.properties[head];
     if (schema.required) schema.required = schema.required.filter((r) => r !== head);
-    return required;
+    return required && words.length === 0;
   }
   return removePath(schema.properties[head], rest) && required;
 }

@@ -23,6 +23,10 @@ export interface Evidence {
   unusedNames: readonly string[];
   /** The message named a match that no planned call carries ("how deep in the hole am I on india australia" read as the whole book's take). */
   unusedFixture: boolean;
+  /** Words of the message in no lexicon and no name, amount or date the reading found: what the plan was made without. */
+  unexplainedWords: readonly string[];
+  /** A word read by nothing is a change's verb in another form ("doubled", "raising"). */
+  changeWordUnread: boolean;
   /** The conversation had a plan before this one: a follow-up leans on it, which the words alone do not show. */
   followsUp: boolean;
 }
@@ -62,6 +66,12 @@ export const GUESSES: readonly Guess[] = Object.freeze([
     id: 'match_left_unread',
     why: 'a match is named but no call reads it: the plan answers of the whole book what was asked of one match',
     applies: (d, e) => d.action === 'tools' && !e.followsUp && e.unusedFixture,
+  },
+  {
+    id: 'change_word_left_unread',
+    why: 'an order is answered with reads while a word of it, read by nothing, is a change\'s verb in another form ("I want Arjun\'s CL doubled" read as his limit)',
+    applies: (d, e) => d.action === 'tools' && !e.followsUp && e.act === 'command' && !intentsOf(d).some((i) => e.writes.has(i))
+      && e.changeWordUnread,
   },
 ]);
 

@@ -16,7 +16,8 @@ import { planHedgeFollowUp } from './intents/place-hedge-bet.js';
 import { planShare } from './intents/share-report.js';
 import shareTool, { REPORT_MADE_THIS_TURN } from '../../tools/share-report.js';
 import { limitAnswered } from './intents/edit-limit.js';
-import { LEXICON, type Reading, SPORTS, WORLD, fold, hasAny, isGrammarWord, read } from './grammar.js';
+import { LEXICON, PRONOUNS, type Reading, SPORTS, WORLD, fold, hasAny, isGrammarWord, read } from './grammar.js';
+import { LEXICON_WORDS, baseForms } from './lexicon-words.js';
 import { PLAIN_WORDS } from './plain-words.js';
 import { LIST_JOINERS, PAID_IN_FULL, Slots, metricOf, newValueOf, periodOf, statusOf } from './slots.js';
 import { speechAct, supposes } from './speech-act.js';
@@ -91,7 +92,8 @@ const ORDER_VERBS: ReadonlySet<string> = new Set(INTENTS.filter(isWrite).flatMap
 export function asksForChange(text: string, today: IsoDate): boolean {
   const r = read(text, today, KNOWN_WORDS);
   // An order with an amount in it ("please make karan 46k") may be one the rules have no words for.
-  return speechAct(r.folded, ORDER_VERBS) === 'command' && (r.amounts.length > 0 || INTENTS.some((i) => isWrite(i) && i.triggers(r)));
+  // "I want Arjun's CL doubled": a change's verb in a form the rules do not read is still one.
+  return speechAct(r.folded, ORDER_VERBS) === 'command' && (r.amounts.length > 0 || INTENTS.some((i) => isWrite(i) && i.triggers(r)) || changeWordUnread(r));
 }
 
 /**
@@ -1408,7 +1410,26 @@ function evidenceOf(decision: Decision, input: PlannerInput): Evidence {
     unusedNames: whole.names.map((n) => fold(n.text)).filter((n) => !carried.includes(n)),
     unusedFixture: whole.fixture !== null && decision.calls.every((c) => c.args.fixture === undefined && c.args.market === undefined && c.args.outcome === undefined && c.args.query === undefined),
     followsUp: (input.context.lastCalls ?? []).length > 0,
+    unexplainedWords: unexplainedWords(whole),
+    changeWordUnread: changeWordUnread(whole),
   };
+}
+
+
+/** Whether a word of the message read by nothing is a change's verb in another form ("doubled", "raising"). */
+function changeWordUnread(r: Reading): boolean {
+  return unexplainedWords(r).some((w) => baseForms(w).some((b) => ORDER_VERBS.has(b)));
+}
+
+/**
+ * The words of a message nothing the planner knows explains: letters that are no word of any
+ * lexicon (the grammar and chat words among them), no intent's word, and no part of a name, amount,
+ * date, match or market the reading found. A name left out of the plan is `unusedNames`' own.
+ */
+function unexplainedWords(r: Reading): string[] {
+  const found = new Set([...r.names.map((n) => n.text), ...r.amounts.map((a) => a.raw), r.range?.raw, r.fixture, r.market]
+    .flatMap((text) => (text ? tokensIn(fold(text)) : [])));
+  return tokensIn(r.folded).filter((w) => isLetters(w) && !LEXICON_WORDS.has(w) && !KNOWN_WORDS.has(w) && !PRONOUNS.has(w) && !found.has(w));
 }
 const WRITE_INTENT_IDS: ReadonlySet<string> = new Set(INTENTS.filter(isWrite).map((i) => i.id));
 const TWINS: ReadonlyMap<string, string> = new Map(INTENTS.flatMap((i) => (i.asQuestion ? [[i.id, i.asQuestion] as const] : [])));

@@ -154,6 +154,24 @@ describe('a read answered by Claude', () => {
     expect(fake.requests).toHaveLength(0);
   });
 
+  it('keeps a conversation on the model it started on for its reads, however unsure, so its cache is read; a change goes to the strong model', async () => {
+    const rules = new RulePlanner();
+    // The second message is planned below the strong model's bar, as "which players need attention" is.
+    const planner: Planner = { name: 'rules', plan: async (input) => ({ ...(await rules.plan(input)), confidence: input.text.includes('attention') ? 0.5 : 0.7 }) };
+    const { assistant } = await desk({ planner });
+    fake.respond(() => textReply('Nothing to report.'));
+    await run(assistant, 'how is my downline doing');
+    const second = await run(assistant, 'which players need attention');
+    await run(assistant, 'karan ki limit 60k kar do');
+    expect(messageRequests().map((b) => b.model)).toEqual(['claude-haiku-5-5', 'claude-haiku-5-5', 'claude-sonnet-5-5']);
+    const u = second.message.usage!;
+    expect(u.cacheReadTokens / (u.inputTokens + u.cacheWriteTokens + u.cacheReadTokens)).toBeGreaterThanOrEqual(0.8);
+    // A conversation that starts unsure starts on the strong model.
+    const fresh = await desk({ planner });
+    await run(fresh.assistant, 'which players need attention');
+    expect(messageRequests().at(-1)!.model).toBe('claude-sonnet-5-5');
+  });
+
   it('reads the cache from the second turn on: the tools and the rules are the same prefix', async () => {
     const { assistant } = await desk();
     fake.respond(() => textReply('Nothing to report.'));
@@ -456,5 +474,52 @@ describe('stopping', () => {
   it('refuses to stop another user\'s turn', async () => {
     const { assistant } = await desk();
     expect(assistant.stop('no-such-turn', user)).toBe(false);
+  });
+});
+
+describe('the fast path never hides Claude behind a confident wrong plan', () => {
+  it('sends a polite request for a summary of the book\'s take to Claude, never answering "no player called …" offline', async () => {
+    const { assistant, records } = await desk({ planner: new RulePlanner() });
+    for (const text of ['Please summarise the book\'s take for me', 'Could you please give me a summary of the book\'s take?']) {
+      fake.script(toolUseReply('agent_getTake', {}), textReply('Here is the take across your book.'));
+      const { message } = await run(assistant, text);
+      expect(records.at(-1)!.planner).toBe('claude');
+      expect(message.text).not.toMatch(/couldn't find a player/i);
+      expect(cardOf(message.cards, 'take_table')).toBeDefined();
+    }
+  });
+
+  it('sends an order to double a limit, worded so the rules read only the limit, to the strong model as an order: it asks the amount, never answers with a read', async () => {
+    const { assistant, records } = await desk({ planner: new RulePlanner() });
+    const karan = await accountId(backend, 'karan');
+    const { rows } = await api.agent.getCreditLimit.query({ playerId: karan });
+    fake.script(
+      toolUseReply('agent_editLimit', { player: 'Karan Malhotra', limitType: 'creditLimit', newValue: rows[0]!.creditLimit * 2 }),
+      textReply('What should Karan\'s new credit limit be? Type the amount and I will prepare the change.'),
+    );
+    const { message } = await run(assistant, 'I want Karan Malhotra\'s CL doubled');
+    expect(records[0]!.planner).toBe('claude');
+    expect(messageRequests()[0]!.model).toBe('claude-sonnet-5-5');
+    // Taken as an order: the change is held only to the amount rule (a change's amount is one the user typed).
+    expect(records[0]!.notes).toContain('refused agent.editLimit: an amount the user did not type');
+    expect(message.cards).toEqual([]);
+    expect(message.text).toMatch(/new credit limit/);
+  });
+
+  it('takes "share the pnl report with X" as the order it is: Claude\'s share proposal stands', async () => {
+    const { assistant, records } = await desk({ planner: new RulePlanner() });
+    // A report made and finished before the turn: what is checked is the share, not how long a report takes.
+    let report = await api.reports.generate.mutate({ template: 'per_player_pnl', format: 'xlsx', filters: {} });
+    for (let i = 0; i < 400 && report.status === 'running'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      report = await api.reports.get.query({ artifactId: report.artifactId });
+    }
+    fake.script(toolUseReply('agent_shareReport', { artifactId: report.artifactId, player: 'Arjun Mehta' }));
+    const { message } = await run(assistant, 'share the pnl report with Arjun Mehta');
+    expect(records[0]!.planner).toBe('claude');
+    expect(records[0]!.notes.filter((n) => n.startsWith('refused'))).toEqual([]);
+    const share = cardOf(message.cards, 'report_share')!;
+    expect(share.data).toMatchObject({ recipientName: 'Arjun Mehta' });
+    expect(share.actions?.find((a) => a.id === 'confirm')?.nonce).toBeTruthy();
   });
 });

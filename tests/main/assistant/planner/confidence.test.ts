@@ -42,6 +42,17 @@ describe('a plan the rules guess at', () => {
     expect(ClaudeBrain.confident(d)).toBe(false);
   });
 
+  it('is below the fast path when an order is read as a read while a change\'s verb stands in a form no lexicon has', () => {
+    for (const text of ["I want Arjun's CL doubled", "Arjun's limit should be doubled"]) {
+      const d = plan(text);
+      expect(d.calls.map((c) => c.tool), text).toEqual(['agent.getCreditLimit']);
+      expect(guessOf(d), text).toBe('change_word_left_unread');
+      expect(ClaudeBrain.confident(d), text).toBe(false);
+    }
+    // A question about a change ("would lowering …") is no order: its read stands.
+    expect(guessOf(plan("would lowering Irfan's per click help do u think?"))).toBeNull();
+  });
+
   it('leaves a plan that reads every word sure', () => {
     for (const text of ['show my pnl', "what is Rahul Sharma's credit limit", 'top 5 markets by exposure today', 'settle Rahul Sharma fully']) {
       const d = plan(text);
@@ -57,7 +68,7 @@ describe('a plan the rules guess at', () => {
 
   it('never raises a confidence, and names each rule once', () => {
     const low: Decision = { request_id: 'r', intent: 'pnl', action: 'tools', calls: [{ tool: 'agent.getPnL', args: {} }], confidence: 0.5 };
-    const evidence = { act: 'statement' as const, triggered: new Set(['pnl', 'take']), writes: new Set<string>(), twins: new Map([['settle', 'pnl']]), unusedNames: ['x'], unusedFixture: false, followsUp: false };
+    const evidence = { act: 'statement' as const, triggered: new Set(['pnl', 'take']), writes: new Set<string>(), twins: new Map([['settle', 'pnl']]), unusedNames: ['x'], unusedFixture: false, followsUp: false, unexplainedWords: [], changeWordUnread: false };
     expect(withGuesses(low, evidence)).toBe(low);
     expect(withGuesses({ ...low, confidence: 0.9 }, evidence).confidence).toBe(GUESSED);
     expect(new Set(GUESSES.map((g) => g.id)).size).toBe(GUESSES.length);
