@@ -1,6 +1,6 @@
 import * as api from '../../shared/contracts/agent-api.js';
 import { listScope, money, name, plural } from '../../shared/sentences.js';
-import { DATES, DESK, IDS, MONEY, opts } from './common.js';
+import { DATES, DESK, MONEY, NAMES, opts } from './common.js';
 import { defineTool } from './define.js';
 
 /** The take of the pair in words, between the account and its upline (who may be the user or a sub-agent of theirs). */
@@ -13,11 +13,11 @@ function owes(account: { name: string; parentName: string }, take: number): stri
 export default defineTool({
   name: 'agent.getStatement',
   label: 'statement',
-  description: 'The account statement of one player or sub-agent of the downline (accountId) against its upline, newest line first: '
+  description: 'The account statement of one player or sub-agent of the downline (player) against its upline, newest line first: '
     + 'each bet result, commission, share passed up, settlement, adjustment and credit-limit change, with when, who made it, the '
     + 'amount (positive: the account owes its upline that much more) and the running balance (the take after the line), plus the '
     + 'opening and closing balance of the period. Use it for "X\'s statement", "account statement", "ledger of X"; for a file '
-    + `(pdf, excel) use a report instead. Filter by dates and kinds. ${DATES} ${MONEY} ${IDS}`,
+    + `(pdf, excel) use a report instead. Filter by dates and kinds. ${DATES} ${MONEY} ${NAMES}`,
   input: api.getStatementInput, output: api.getStatementOutput,
   allowedRoles: DESK, isDestructive: false, card: 'statement_table', entities: { player: 'accountId' },
   invoke: (args, ctx) => ctx.api.agent.getStatement.query(args, opts(ctx)),
