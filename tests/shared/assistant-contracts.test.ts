@@ -26,11 +26,11 @@ describe('the decision contract', () => {
 });
 
 describe('cards and the envelope', () => {
-  it('has exactly the card types of AGENT.md, and the report share proposal', () => {
+  it('has exactly the card types of AGENT.md, the report share proposal and the statement', () => {
     expect([...CARD_TYPES].sort()).toEqual([
       'balance_card', 'bet_slip', 'bet_table', 'commission_table', 'diff_card', 'downline_tree', 'error_card',
       'exposure_card', 'fixture_picker', 'player_picker', 'pnl_table', 'report_artifact', 'report_share', 'settlement_summary',
-      'settlement_table', 'take_table',
+      'settlement_table', 'statement_table', 'take_table',
     ]);
   });
 
