@@ -23,8 +23,6 @@ export interface Evidence {
   unusedNames: readonly string[];
   /** The message named a match that no planned call carries ("how deep in the hole am I on india australia" read as the whole book's take). */
   unusedFixture: boolean;
-  /** Words of the message in no lexicon and no name, amount or date the reading found: what the plan was made without. */
-  unexplainedWords: readonly string[];
   /** A word read by nothing is a change's verb in another form ("doubled", "raising"). */
   changeWordUnread: boolean;
   /** The conversation had a plan before this one: a follow-up leans on it, which the words alone do not show. */

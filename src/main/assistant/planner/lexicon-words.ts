@@ -4,8 +4,8 @@
  * words of amounts and dates the shared readers know, and the rows frame's words. A word
  * of a message that is none of these, and no name, amount or date the reading found, is one the
  * planner has no use for: a plan made without it may have missed what the message asks
- * (confidence.ts, `word_left_unexplained`). Read off the data, so a word added to any lexicon is
- * known here at once.
+ * (confidence.ts, `change_word_left_unread`). Read off the data (every intent lexicon through
+ * `INTENT_LEXICONS`), so a word added to a lexicon is known here at once.
  */
 import alertNegatives from './lexicon/alert-negatives.json' with { type: 'json' };
 import alerts from './lexicon/alerts.json' with { type: 'json' };
@@ -13,14 +13,6 @@ import clauses from './lexicon/clauses.json' with { type: 'json' };
 import definition from './lexicon/definition.json' with { type: 'json' };
 import followUps from './lexicon/follow-ups.json' with { type: 'json' };
 import inContext from './lexicon/in-context.json' with { type: 'json' };
-import bets from './lexicon/intents/bets.json' with { type: 'json' };
-import find from './lexicon/intents/find.json' with { type: 'json' };
-import hedge from './lexicon/intents/hedge.json' with { type: 'json' };
-import limit from './lexicon/intents/limit.json' with { type: 'json' };
-import mute from './lexicon/intents/mute.json' with { type: 'json' };
-import reads from './lexicon/intents/reads.json' with { type: 'json' };
-import report from './lexicon/intents/report.json' with { type: 'json' };
-import settle from './lexicon/intents/settle.json' with { type: 'json' };
 import questionKinds from './lexicon/question-kinds.json' with { type: 'json' };
 import refusals from './lexicon/refusals.json' with { type: 'json' };
 import slang from './lexicon/slang.json' with { type: 'json' };
@@ -32,6 +24,7 @@ import { AMOUNT_WORDS } from '../../../shared/parse/amount.js';
 import { DATE_LEXICON } from '../../../shared/parse/date-words.js';
 import { ROW_WORDS } from '../frame/lexicon.js';
 import { tokensIn } from './concept-words.js';
+import { INTENT_LEXICONS } from './intents/concepts.js';
 
 /**
  * The fields whose strings are vocabulary: a phrase, the words it is read as, a word list, and the
@@ -48,7 +41,7 @@ function collect(value: unknown, field: string | null, into: Set<string>): void 
 
 export const LEXICON_WORDS: ReadonlySet<string> = (() => {
   const all = new Set<string>();
-  for (const file of [alertNegatives, alerts, clauses, definition, followUps, inContext, bets, find, hedge, limit, mute, reads, report, settle, questionKinds, refusals, slang, slots, speech, synonyms, words]) {
+  for (const file of [alertNegatives, alerts, clauses, definition, followUps, inContext, ...Object.values(INTENT_LEXICONS), questionKinds, refusals, slang, slots, speech, synonyms, words]) {
     collect(file, null, all);
   }
   for (const w of [...AMOUNT_WORDS, ...DATE_LEXICON.flatMap((e) => tokensIn(e.phrase)), ...ROW_WORDS]) all.add(w);

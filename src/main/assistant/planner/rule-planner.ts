@@ -1398,6 +1398,7 @@ function evidenceOf(decision: Decision, input: PlannerInput): Evidence {
   const whole = read(input.text, input.today, KNOWN_WORDS);
   const carried = fold(JSON.stringify(decision.calls.map((c) => c.args)));
   let intents: ReadonlySet<string> | null = null;
+  let unread: boolean | null = null;
   return {
     act: speechAct(whole.folded, ORDER_VERBS),
     // Every intent's triggers run again over the whole message: only a rule that asks pays for it.
@@ -1410,8 +1411,11 @@ function evidenceOf(decision: Decision, input: PlannerInput): Evidence {
     unusedNames: whole.names.map((n) => fold(n.text)).filter((n) => !carried.includes(n)),
     unusedFixture: whole.fixture !== null && decision.calls.every((c) => c.args.fixture === undefined && c.args.market === undefined && c.args.outcome === undefined && c.args.query === undefined),
     followsUp: (input.context.lastCalls ?? []).length > 0,
-    unexplainedWords: unexplainedWords(whole),
-    changeWordUnread: changeWordUnread(whole),
+    // Read only when a rule asks, as `triggered` is.
+    get changeWordUnread() {
+      unread ??= changeWordUnread(whole);
+      return unread;
+    },
   };
 }
 
