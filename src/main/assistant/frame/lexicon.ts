@@ -4,7 +4,7 @@
  * matcher read every entry; a new wording is a new line in the data, never a pattern in code.
  */
 import { z } from 'zod';
-import { findAmounts } from '../../../shared/parse/amount.js';
+import { findAmounts, numberWords } from '../../../shared/parse/amount.js';
 import { type PhraseTable, matchPhrases, phraseTable, wordsOf } from '../../../shared/parse/phrases.js';
 import { COLUMN_CONCEPTS, GROUP_KEYS } from '../../tools/rows.js';
 import { fold } from '../planner/grammar.js';
@@ -80,10 +80,14 @@ export function tokenize(text: string): WordToken[] {
     const end = start + withoutTrailingMarks(m[0]).length;
     if (amounts.some((a) => start < a.end && end > a.start)) continue;
     const word = fold(text.slice(start, end)).trim();
-    if (word !== '') tokens.push({ word, start, end });
+    const count = COUNT_WORDS[word];
+    if (word !== '') tokens.push({ word, start, end, ...(count !== undefined && { whole: count }) });
   }
   return tokens.sort((a, b) => a.start - b.start);
 }
+
+/** A row count said in words ("top five", "which three players"); "one" is no count of rows. */
+const COUNT_WORDS: Readonly<Record<string, number>> = Object.fromEntries(Object.entries(numberWords(false)).filter(([, n]) => n >= 2 && n <= 100));
 
 /** "5", "10", "250": a number typed as a row count could be, not "10k" or "5.5". */
 function isSmallWhole(typed: string): boolean {

@@ -9,7 +9,7 @@
 import type { IsoDate } from '../../../shared/dates.js';
 import { findDateRange } from '../../../shared/parse/dates.js';
 import { COLUMN_CONCEPTS, type ColumnConcept, GROUP_KEYS, type GroupKey } from '../../tools/rows.js';
-import { SLANG, fold } from '../planner/grammar.js';
+import { SLANG, fold, wordsInContext } from '../planner/grammar.js';
 import { type Concept, type ConceptMatch, type WordToken, matchConcepts, tokenize, typedCapitalised, wordsOf } from './lexicon.js';
 
 export type Comparison = 'gt' | 'gte' | 'lt' | 'lte';
@@ -138,7 +138,7 @@ export function readRowAsk(text: string, names: ReadonlyArray<{ text: string }> 
     limit = rankCount;
   } else if (superlative) {
     extreme = superlative.concepts.includes('max') ? 'max' : 'min';
-    limit = superCount ?? 1;
+    limit = superCount ?? countedRows(tokens, matches) ?? 1;
   } else if (polar) {
     // "3 biggest debtors" has its superlative; "debtors" alone is a filter by direction, not a ranking.
     extreme = null;
@@ -174,12 +174,15 @@ export function readRowAsk(text: string, names: ReadonlyArray<{ text: string }> 
 function inPlainWords(typed: readonly WordToken[]): { tokens: readonly WordToken[]; matches: ConceptMatch[] } {
   const first = matchConcepts(typed);
   const read = new Set(first.flatMap((m) => Array.from({ length: m.to - m.from }, (_, k) => m.from + k)));
+  // A word that means another beside its neighbours ("the top for players" is four) means it here too.
+  const inContext = wordsInContext(typed.map((t) => t.word));
   let changed = false;
   const tokens = typed.map((t, i) => {
-    const plain = read.has(i) ? undefined : SLANG[t.word];
+    const plain = read.has(i) ? undefined : inContext.get(i) ?? SLANG[t.word];
     if (plain === undefined || wordsOf(plain).length !== 1) return t;
     changed = true;
-    return { ...t, word: plain };
+    const n = Number(plain);
+    return { ...t, word: plain, ...(Number.isInteger(n) && String(n) === plain && { whole: n }) };
   });
   // Only a word put in plain words is read again.
   return changed ? { tokens, matches: matchConcepts(tokens) } : { tokens: typed, matches: first };
@@ -192,8 +195,8 @@ function inPlainWords(typed: readonly WordToken[]): { tokens: readonly WordToken
  * unless both are periods and they differ.
  */
 export function comparedPeriods(text: string, today: IsoDate): readonly [Period, Period] | null {
-  const tokens = tokenize(text);
-  return periodsIn(text, tokens, matchConcepts(tokens), today);
+  const { tokens, matches } = inPlainWords(tokenize(text));
+  return periodsIn(text, tokens, matches, today);
 }
 
 function periodsIn(text: string, tokens: readonly WordToken[], matches: readonly ConceptMatch[], today: IsoDate): readonly [Period, Period] | null {
@@ -265,6 +268,12 @@ function countBeside(tokens: readonly WordToken[], m: ConceptMatch): number | nu
   if (next?.whole !== undefined) return next.whole;
   const previous = m.from > 0 ? tokens[m.from - 1] : undefined;
   return previous?.whole ?? null;
+}
+
+/** "which three players won the most": the whole number said right before the rows' own noun, far from the superlative. */
+function countedRows(tokens: readonly WordToken[], matches: readonly ConceptMatch[]): number | null {
+  const noun = matches.find((m) => m.from > 0 && tokens[m.from - 1]!.whole !== undefined && m.concepts.some((c) => c.startsWith('role:') || c.startsWith('noun:')));
+  return noun ? tokens[noun.from - 1]!.whole! : null;
 }
 
 /** The sub-agent a question is about: the name right after "under", or right before "ke neeche". */

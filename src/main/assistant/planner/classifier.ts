@@ -12,7 +12,7 @@ import { distance } from 'fastest-levenshtein';
 import type { ToolModule } from '../../tools/define.js';
 import { TOOL_MODULES } from '../../tools/index.js';
 import { LEXICON, fold } from './grammar.js';
-import { NAME_POOL, PARAPHRASES } from './paraphrases.js';
+import { EXPLANATIONS, NAME_POOL, PARAPHRASES } from './paraphrases.js';
 import { planningOf } from './intents/index.js';
 
 export type SpeechAct = 'question' | 'command';
@@ -352,6 +352,67 @@ function softmaxInPlace(s: Float64Array): void {
 }
 
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
+
+// ---------------------------------------------------------------- the explanation head
+
+/**
+ * A third head, trained after the intent model on its features: whether a message asks how the
+ * trade or the desk works ("is commission charged per bet or on the net?") rather than for anyone's
+ * figures. Its positives are EXPLANATIONS, its negatives every training sentence of the intents; it
+ * has no class among the intents, so adding it moves none of their scores.
+ */
+export interface ExplainHead {
+  readonly weights: Float32Array;
+  readonly bias: number;
+}
+
+const EXPLAIN_SEED = 0x5eed_e8a1;
+
+export function trainExplainHead(model: IntentModel): ExplainHead {
+  const examples = [
+    ...[...EXPLANATIONS.q, ...EXPLANATIONS.c].flatMap((t) => [t, t.toLowerCase()]).map((t) => ({ features: featuresOf(model, t), y: 1 })),
+    ...trainingSet().map((r) => ({ features: featuresOf(model, r.text), y: 0 })),
+  ];
+  const weights = new Float32Array(DIM);
+  const squares = new Float32Array(DIM);
+  let bias = 0;
+  let biasSquares = 0;
+  const random = mulberry32(EXPLAIN_SEED);
+  const order = examples.map((_, i) => i);
+  for (let epoch = 0; epoch < EPOCHS; epoch++) {
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [order[i], order[j]] = [order[j]!, order[i]!];
+    }
+    for (const e of order) {
+      const { features: { index, value }, y } = examples[e]!;
+      let z = bias;
+      for (let n = 0; n < index.length; n++) z += weights[index[n]!]! * value[n]!;
+      const g0 = sigmoid(z) - y;
+      if (Math.abs(g0) < SETTLED) continue;
+      biasSquares += g0 * g0;
+      bias -= (RATE * g0) / (Math.sqrt(biasSquares) + 1e-8);
+      for (let n = 0; n < index.length; n++) {
+        const f = index[n]!;
+        const g = g0 * value[n]! + L2 * weights[f]!;
+        squares[f]! += g * g;
+        weights[f]! -= (RATE * g) / (Math.sqrt(squares[f]!) + 1e-8);
+      }
+    }
+  }
+  return { weights, bias };
+}
+
+let explainHead: ExplainHead | null = null;
+
+/** The probability that a message asks how the trade or the desk works, not for figures. */
+export function asksHowItWorks(text: string, model: IntentModel = intentModel()): number {
+  explainHead ??= trainExplainHead(model);
+  const { index, value } = featuresOf(model, text);
+  let z = explainHead.bias;
+  for (let n = 0; n < index.length; n++) z += explainHead.weights[index[n]!]! * value[n]!;
+  return sigmoid(z);
+}
 
 // ---------------------------------------------------------------- inference
 

@@ -13,7 +13,7 @@
  */
 import { z } from 'zod';
 import { GLOSSARY, type GlossaryTerm } from '../glossary.js';
-import { tokensOf } from '../../../shared/parse/phrases.js';
+import { isWord, matchPhrases, phraseTable, tokensOf } from '../../../shared/parse/phrases.js';
 import { type SpeechEntry, type SpeechRule, conceptLexicon, ruleSchema, tokenEntrySchema } from './lexicon.js';
 import definitionData from './lexicon/definition.json' with { type: 'json' };
 
@@ -79,4 +79,19 @@ function termsOf(folded: string, rule: string, hindi: boolean): GlossaryTerm[] |
   if (terms.includes('lay') && terms.includes('bet')) terms[terms.indexOf('bet')] = 'back';
   const once = [...new Set(terms)];
   return once.length === 0 || once.length > 2 ? null : once.sort();
+}
+
+const TERM_TABLE = phraseTable([...TERM_OF].map(([w, term]) => [w, term] as const));
+/** Words of the trade every question about a figure says beside it ("a bet", "the market"): named alone, they are what is asked. */
+const SETTING: ReadonlySet<GlossaryTerm> = new Set(['bet', 'market', 'fixture', 'outcome', 'book', 'line', 'odds', 'stake']);
+
+/**
+ * The words of the desk a message names, for a question about how the trade works asked in words
+ * no frame above reads ("is commission charged on every winning bet or on the net?"): the figures
+ * named, or the words of the setting when nothing else is, at most two, in the order said.
+ */
+export function termsNamed(folded: string): GlossaryTerm[] {
+  const named = [...new Set(matchPhrases(TERM_TABLE, tokensOf(folded).filter(isWord)).flatMap((m) => m.values))];
+  const figures = named.filter((t) => !SETTING.has(t));
+  return (figures.length > 0 ? figures : named).slice(0, 2);
 }

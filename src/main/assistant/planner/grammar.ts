@@ -10,7 +10,7 @@ import { type FoundRange, findDateRange } from '../../../shared/parse/dates.js';
 import type { IsoDate } from '../../../shared/dates.js';
 import { COMMON_WORD_SLIPS, EVERYDAY, PLAIN_WORDS, PUNJABI_WORDS, REGIONAL_WORDS, SLANG, STOPWORDS, TEAM_NAMES, WORLD } from './plain-words.js';
 import { holds } from './lexicon.js';
-import { type SynonymEntry, checkedSynonyms, foldSynonyms, readInContext } from './synonyms.js';
+import { type SynonymEntry, checkedSynonyms, foldSynonyms, inContextWords, readInContext } from './synonyms.js';
 import inContextEntries from './lexicon/in-context.json' with { type: 'json' };
 import { type PhraseTable, isLetters, isWord, phraseTable, startsWithDigit, tokenSpans, tokensOf } from '../../../shared/parse/phrases.js';
 
@@ -379,6 +379,9 @@ const AS_TYPED: PhraseTable<SynonymEntry> = phraseTable(IN_CONTEXT_LEXICON.filte
 const IN_CONTEXT: PhraseTable<SynonymEntry> = phraseTable(IN_CONTEXT_LEXICON.filter((e) => !e.asTyped && !e.barePeriod).map((e) => [e.phrase, e] as const));
 /** Read when nothing else gives a date: a period said bare, the ledger's way ("pl wk", "comm month", "p&l mtd"), is the current one. */
 const BARE_PERIODS: PhraseTable<SynonymEntry> = phraseTable(IN_CONTEXT_LEXICON.filter((e) => e.barePeriod).map((e) => [e.phrase, e] as const));
+
+/** The words of a message that mean another beside the words around them, one word each, by index: what the question frame reads them as. */
+export const wordsInContext = (words: readonly string[]): ReadonlyMap<number, string> => inContextWords(IN_CONTEXT, words, languagesOf(words.join(' ')));
 
 /** The languages a message is in by words only that language has: a message with none of them keeps its Hindi "te", "hun", "ton", "je". */
 export function languagesOf(folded: string): ReadonlySet<string> {

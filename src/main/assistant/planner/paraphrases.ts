@@ -282,3 +282,46 @@ export const NAME_POOL: readonly string[] = [
   'ritu', 'zubin', 'lalit', 'omkar', 'parth', 'gaurav', 'kunal', 'manav', 'naveen', 'tanvi', 'hemant', 'jatin', 'sameer', 'ojas',
   'keshav', 'vihaan', 'aarav', 'ekta', 'zorawar', 'nandini', 'pritam', 'salim', 'bablu', 'gopal', 'meher', 'rustam', 'tejas',
 ];
+
+/**
+ * How the trade or the desk works, asked in general (the explanation head of classifier.ts): answered
+ * from the glossary, never with anyone's figures. Every other sentence above is a counter-example.
+ */
+export const EXPLANATIONS: ParaphraseSet = {
+  q: [
+    'how does commission get decided on a winning market?', 'why does exposure go up when a big bet comes in?',
+    'is exposure the same as what I will actually lose?', 'does available credit drop the moment a bet is placed?',
+    'when does take go back to zero?', 'who pays commission, the player or me?', 'is commission taken on losing markets too?',
+    'which figure should I trust, gross or my share?', 'is it normal for take to change after a match settles?',
+    'does a lay bet need more credit than a back bet?', 'why is my share smaller than the gross figure?',
+    'how does money move between me and my upline?', 'what decides how much of a loss comes to me?',
+    'is a settlement the same thing as a market settling?', 'can take be negative, and what would that mean?',
+    'does the credit limit stop a player from betting more?', 'how is liability on a lay bet worked out?',
+    'why would exposure be higher than the credit limit?', 'what is the point of hedging a market?',
+    'do limit changes happen at once or after I confirm?', 'is pnl counted before or after commission?',
+    'should I worry when exposure swings during a live game?', 'what is the difference between what I owe and what I can bet?',
+    'commission har bet pe lagta hai ya market ke net pe?', 'take kab zero hota hai?', 'exposure itna upar neeche kyun hota hai?',
+    'upline ko paisa kaise jaata hai?', 'lay bet mein liability zyada kyun hoti hai?', 'share aur gross mein kaunsa dekhna chahiye?',
+    'settle karne ke baad take ka kya hota hai?', 'CL kam karne se purane bets pe kya asar padta hai?',
+    'how do the numbers on the exposure screen add up?', 'why does my take differ from my pnl?',
+    'is a lay on one side the same as backing the other?', 'how do sub-agents get their cut?',
+    'does a new credit limit apply to bets already placed?', 'do I have to confirm a settlement before it goes through?',
+    'does a limit change take effect right away?', 'once I settle, does the player see it at once?',
+    'limit badalne ke baad confirm karna padta hai kya?',
+    'why does available go down as soon as a bet is placed?', 'why would take change when nobody paid anything?',
+    'is commission worked out per market or per day?', 'is liability counted on open bets only?',
+    'why does the worst case change when odds move?', 'is share applied before or after commission?',
+    'why is gross bigger than what I keep?', 'does my upline see my players\' bets?', 'why can exposure be more than the stakes?',
+    'does settling a player change his credit limit?', 'is the take reset at the end of the week?',
+    'what makes exposure go down during a match?', 'how come my pnl is up but my take is not?',
+    'are void bets counted in pnl?', 'does a hedge bet cost commission?', 'is the odds figure decimal or fractional here?',
+    'commission kis pe lagta hai, jeet pe ya har bet pe?', 'exposure kam kab hota hai?', 'available kyun kam ho gaya bina loss ke?',
+    'take aur pnl alag kyun dikhte hai?', 'hedge karne se commission lagta hai kya?',
+  ],
+  c: [
+    'explain how commission works on a market', 'tell me how take moves up the chain', 'walk me through how exposure is worked out',
+    'explain the difference between gross and my share', 'help me understand how a lay bet works', 'explain why take and pnl differ',
+    'samjhao commission kaise lagta hai', 'exposure ka hisaab samjha do', 'explain how limits and available credit relate',
+    'tell me what happens to take after a settlement',
+  ],
+};

@@ -5,7 +5,7 @@
  * names here — the policy gate resolves them. docs/intent-map.md is this file in words.
  */
 import { DEFINITION_INTENT } from '../glossary.js';
-import { definitionAsked } from './definition.js';
+import { definitionAsked, termsNamed } from './definition.js';
 import { HOW_TO_INTENT, explains, questionKind } from './question-kind.js';
 import { type Evidence, withGuesses } from './confidence.js';
 import type { Decision } from '../../../shared/contracts/assistant.js';
@@ -30,7 +30,7 @@ import { CLAUSE_WORDS, endsInUnit, isDigits, isLetters, wordsEnd, pastAll, pastM
 import { amountDoubt } from '../guards/amount-guard.js';
 import { SKIP_CONFIRMATION_ANSWER, asksToSkipConfirmation } from '../guards/consent-guard.js';
 import { type IsoDate, addDays, endOfMonth, startOfMonth } from '../../../shared/dates.js';
-import { classifyIntent, decideIntent, splitClauses } from './classifier.js';
+import { asksHowItWorks, classifyIntent, decideIntent, splitClauses } from './classifier.js';
 import type { PlannedCall, Planner, PlannerInput, ToolPlanning } from './types.js';
 import { planningOf } from './intents/index.js';
 import { ruleAt as intentRuleAt } from './intents/concepts.js';
@@ -817,6 +817,8 @@ export class RulePlanner implements Planner {
     }
     const term = definitionAsked(r.folded);
     if (term) return { ...base, intent: `${DEFINITION_INTENT}${term}`, action: 'direct', calls: [], confidence: 0.95 };
+    const general = explanationAsked(input, r);
+    if (general) return { ...base, ...general, action: 'direct', calls: [] };
     // "who won the world cup in 2011": a question about the world, with nothing of the book named, is
     // not a request for the book's figures (its "won" is not a player's winnings).
     // "what's the weather like in Mumbai": nothing of the book asked at all, whatever else is named.
@@ -1391,6 +1393,33 @@ function namedAsMatch(folded: string, name: string): boolean {
   const tokens = tokensIn(folded);
   const named = tokensIn(fold(name));
   return tokens.some((t, i) => t === 'the' && named.every((w, j) => tokens[i + 1 + j] === w) && saidAt(tokens, i + 1 + named.length, 'match_word') >= 0);
+}
+
+/**
+ * "is commission charged on every winning bet or on the net?", "do limit changes go through at once
+ * or after I confirm?": how the trade or the desk works, asked in words no definition frame reads.
+ * The classifier's explanation head decides it, and only where nothing of the book is named or
+ * pointed at (a player, a match, a period, an amount), so no one's figures could be what is asked.
+ * It is answered with the meaning of the words of the desk it names, or with how the change it
+ * speaks of is done; naming neither, it is not taken.
+ */
+/** Measured on the eval's cases (docs/intent-map.md): below it, reads of the book were taken for explanations. */
+const EXPLAIN_ACCEPT = 0.8;
+const EXPLAIN_MIN_WORDS = 5;
+
+function explanationAsked(input: PlannerInput, r: Reading): { intent: string; confidence: number } | null {
+  // "the player's net" with no player in the conversation is anyone's: a pronoun points only where there is someone to point at.
+  const pointed = (r.pronounPlayer && input.context.lastPlayer) || (r.pronounFixture && input.context.lastFixture);
+  if (r.names.length > 0 || r.fixture !== null || r.range !== null || r.amounts.length > 0 || pointed) return null;
+  // A few words are too few for the head to judge ("uska take?"): the definition frames above read the short questions.
+  if (tokensIn(r.folded).filter(isLetters).length < EXPLAIN_MIN_WORDS) return null;
+  const p = asksHowItWorks(input.text);
+  if (p < EXPLAIN_ACCEPT) return null;
+  const confidence = Math.min(p, 0.9);
+  const change = triggered(r).find((i) => isWrite(i) && explains(i.id));
+  if (change) return { intent: `${HOW_TO_INTENT}${change.id}`, confidence };
+  const terms = termsNamed(r.folded);
+  return terms.length > 0 ? { intent: `${DEFINITION_INTENT}${[...terms].sort().join('+')}`, confidence } : null;
 }
 
 /** What the planner knows of the whole message beside its plan, for the guess rules (confidence.ts). */

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { AMOUNT_WORDS } from '../../../shared/parse/amount.js';
 import { lexiconLang } from './lexicon.js';
-import { type PhraseTable, isLetters, isWord, matchPhrases, startsWithDigit, phraseTable, tokenSpans, tokensOf } from '../../../shared/parse/phrases.js';
+import { type PhraseTable, isLetters, isWord, matchPhrases, startsWithDigit, phraseTable, tokenSpans, tokensOf, wordsOf } from '../../../shared/parse/phrases.js';
 import entries from './lexicon/synonyms.json' with { type: 'json' };
 
 /**
@@ -138,6 +138,15 @@ export function readInContext(table: PhraseTable<SynonymEntry>, text: string, la
     at = spans[m.to - 1]!.end;
   }
   return out + text.slice(at);
+}
+
+/** The one-word meanings `readInContext` would give, by the index of the word in `words` ("top for players": 1 → "4"). */
+export function inContextWords(table: PhraseTable<SynonymEntry>, words: readonly string[], langs: ReadonlySet<string>): ReadonlyMap<number, string> {
+  const out = new Map<number, string>();
+  for (const m of matchPhrases(table, words, (e, from, to) => fits(e, words, from, to, langs))) {
+    if (m.to - m.from === 1 && wordsOf(m.values[0]!.means).length === 1) out.set(m.from, m.values[0]!.means);
+  }
+  return out;
 }
 
 /**

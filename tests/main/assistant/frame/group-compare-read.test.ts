@@ -45,6 +45,8 @@ describe('two periods compared', () => {
     ["comparing this week's pnl and last week's", THIS_WEEK, LAST_WEEK],
     ['how does this week compare to last week', THIS_WEEK, LAST_WEEK],
     ['compare karo is hafte aur pichle hafte ka pnl', THIS_WEEK, LAST_WEEK],
+    // A voice slip read by its neighbours (lexicon/in-context.json): "too" between two periods is "to".
+    ['compare my profit and loss this week too last week', THIS_WEEK, LAST_WEEK],
   ])('“%s” compares its two periods in the order said', (text, first, second) => {
     expect(comparedPeriods(text, TODAY)).toEqual([first, second]);
   });
@@ -53,6 +55,8 @@ describe('two periods compared', () => {
     'bets on ind vs aus', 'ind vs aus bets today', 'pnl this week vs this week', 'bets against india last week',
     // One range's "to" or "and", and a joiner with no word of comparing before it.
     'compare pnl from 1 nov to 10 nov', 'compare pnl between 2nd and 9th nov', 'pnl this week and commission last week', 'compare karan with sneha this week',
+    // "too" after a period is "as well" when no second period follows it.
+    'compare my pnl this week too',
   ])('“%s” compares no periods', (text) => {
     expect(comparedPeriods(text, TODAY)).toBeNull();
   });

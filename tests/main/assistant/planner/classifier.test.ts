@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../src/infra/log.js';
 import { createAgentRuntime } from '../../../../src/main/assistant/create.js';
-import { THRESHOLDS, classifyIntent, decideIntent, intentLabels, intentModel, splitClauses, trainIntentModel } from '../../../../src/main/assistant/planner/classifier.js';
+import { THRESHOLDS, asksHowItWorks, classifyIntent, decideIntent, intentLabels, intentModel, splitClauses, trainIntentModel } from '../../../../src/main/assistant/planner/classifier.js';
 import { PARAPHRASES } from '../../../../src/main/assistant/planner/paraphrases.js';
 import { fold } from '../../../../src/main/assistant/planner/grammar.js';
 import { TOOL_PLANNING } from '../../../../src/main/assistant/planner/intents/index.js';
@@ -253,5 +253,26 @@ describe('the model at start-up', () => {
     await new Promise((resolve) => setImmediate(resolve));
     const trained = lines.map((l) => JSON.parse(l) as { msg?: string; ms?: unknown }).find((l) => l.msg === 'intent model trained');
     expect(trained?.ms).toEqual(expect.any(Number));
+  });
+});
+
+describe('the explanation head', () => {
+  // Written for this test, none in EXPLANATIONS: how the trade works, asked as agents ask it.
+  const HELD_OUT = [
+    'is commission charged per bet or on the net result of the market?',
+    'why does my available credit go down when nobody has lost yet?',
+    'does a lay bet tie up more credit than a back bet of the same stake?',
+    'settlement ke baad take zero ho jata hai kya?',
+  ];
+  it('scores held-out explanation questions above the planner\'s bar, reads of the book far below it', () => {
+    for (const text of HELD_OUT) expect(asksHowItWorks(text), text).toBeGreaterThanOrEqual(0.8);
+    for (const text of ['how much commission did I make this week', 'who owes me the most', 'show me the open bets on india vs australia', 'set rahul cl to 50k']) {
+      expect(asksHowItWorks(text), text).toBeLessThan(0.5);
+    }
+  });
+  it('takes almost none of the intents\' own training sentences for an explanation', () => {
+    const sentences = Object.values(PARAPHRASES).flatMap((set) => [...set.q, ...set.c]);
+    const taken = sentences.filter((t) => asksHowItWorks(t) >= 0.8);
+    expect(taken.length / sentences.length).toBeLessThan(0.01);
   });
 });

@@ -1369,3 +1369,27 @@ describe('an outcome word beside a match', () => {
     expect(calls('lay 15k on the draw eng vs nz')[0]).toMatchObject({ tool: 'agent.placeHedgeBet', args: { fixture: 'eng vs nz', outcome: 'the draw', side: 'lay' } });
   });
 });
+
+describe('how the trade works, asked in words no definition frame has (the explanation head of classifier.ts)', () => {
+  it('is explained from the glossary, or by how the change is done', () => {
+    expect(plan('when a market settles, is commission charged on every winning bet or on the net for the market?')).toMatchObject({ action: 'direct', intent: 'definition:commission' });
+    expect(plan('when I change a limit, does it happen at once or do I have to confirm it first?')).toMatchObject({ action: 'direct', intent: 'how_to:edit_limit' });
+    expect(plan('How is commission worked out on a market a player wins?')).toMatchObject({ action: 'direct', intent: 'definition:commission' });
+  });
+  it('never where the book is named, pointed at or too few words to judge', () => {
+    expect(calls('how much commission did I make this week').map((c) => c.tool)).toEqual(['agent.getCommission']);
+    expect(calls('how is commission worked out for Rahul this week').map((c) => c.tool)).toEqual(['agent.getCommission']);
+    expect(plan('uska take?').intent).not.toMatch(/^definition:/);
+    const onRahul = { context: { ...EMPTY_CONTEXT, lastPlayer: { id: 'p-rahul', name: 'Rahul Sharma' } } };
+    expect(plan("is the player's net what commission is charged on, or every winning bet?", onRahul).intent).not.toMatch(/^definition:/);
+  });
+});
+
+describe('the tree said as the rows, or turned down, is no request for the tree', () => {
+  it('"which sub-agent", "X\'s downline only" and "not X\'s whole tree" plan no tree read', () => {
+    expect(calls('which sub-agent brought in more commission last month, priya or arjun?').map((c) => c.tool)).toEqual(['agent.getCommission', 'agent.getCommission']);
+    expect(calls("For Priya's downline only: the pnl for last month, and the commission her players paid").map((c) => c.tool)).not.toContain('agent.getDownline');
+    expect(calls("Meera's players, what's their take? Just her lot, not Sanjay's whole tree.").map((c) => c.tool)).toEqual(['agent.getTake']);
+    expect(calls("show priya's downline and her commission").map((c) => c.tool)).toContain('agent.getDownline');
+  });
+});

@@ -13,7 +13,8 @@ function listAsked(folded: string): boolean {
 export default {
   id: 'downline', precedence: 140, exclusive: false, shownOn: '/agent/downline', refreshes: true,
   vocabulary: ['downline', 'subagents', 'hierarchy', 'tree', 'structure', 'network'],
-  triggers: (r) => hasAny(r, 'downline', 'subagents', 'hierarchy', 'tree', 'structure', 'network')
+  // "her lot only, not Sanjay's whole tree": the tree turned down is not asked for.
+  triggers: (r) => (hasAny(r, 'downline', 'subagents', 'hierarchy', 'tree', 'structure', 'network') && ruleAt(r.folded, 'down:declined') === null)
     // "in my players" is where a name is looked for ("is there a raju in my players"), "with my players" where money is: not the list itself.
     || listAsked(r.folded)
     // "arjun ke neeche kaun kaun hai", "who is under arjun": who sits below, asked and nothing else of them.
