@@ -270,15 +270,12 @@ export function trainIntentModel(): IntentModel {
   }
 
   const W = model.weights;
-  const A = model.actWeights;
   // AdaGrad, one accumulator per bucket (shared by its classes: a sqrt per feature, not per weight):
   // each bucket's step shrinks with its own gradient history, so rare n-grams still learn.
   const gW = new Float32Array(DIM);
   const grad = new Float64Array(K);
-  const gA = new Float32Array(DIM);
+  const actHead = new BinaryLearner(model.actWeights);
   const gB = new Float64Array(K);
-  let gActBias = 0;
-  let actBias = 0;
   const random = mulberry32(SEED);
   const order = examples.map((_, i) => i);
   const scores = new Float64Array(K);
@@ -311,23 +308,34 @@ export function trainIntentModel(): IntentModel {
         const step = RATE / (Math.sqrt(gW[f]!) + 1e-8);
         for (let k = 0; k < K; k++) W[base + k]! -= step * grad[k]!;
       }
-      if (act >= 0) {
-        let z = actBias;
-        for (let n = 0; n < index.length; n++) z += A[index[n]!]! * value[n]!;
-        const g0 = sigmoid(z) - act;
-        if (Math.abs(g0) < SETTLED) continue;
-        gActBias += g0 * g0;
-        actBias -= (RATE * g0) / (Math.sqrt(gActBias) + 1e-8);
-        for (let n = 0; n < index.length; n++) {
-          const f = index[n]!;
-          const g = g0 * value[n]! + L2 * A[f]!;
-          gA[f]! += g * g;
-          A[f]! -= (RATE * g) / (Math.sqrt(gA[f]!) + 1e-8);
-        }
-      }
+      if (act >= 0) actHead.learn(features, act);
     }
   }
-  return { ...model, actBias };
+  return { ...model, actBias: actHead.bias };
+}
+
+/** A binary logistic head learning by AdaGrad, one accumulator per bucket: the act head and the explanation head. */
+class BinaryLearner {
+  bias = 0;
+  private biasSquares = 0;
+  private readonly squares = new Float32Array(DIM);
+  constructor(readonly weights: Float32Array) {}
+
+  /** One step on one example (`y` 1 or 0); one the head already gets right to within SETTLED is skipped. */
+  learn({ index, value }: Feature, y: number): void {
+    let z = this.bias;
+    for (let n = 0; n < index.length; n++) z += this.weights[index[n]!]! * value[n]!;
+    const g0 = sigmoid(z) - y;
+    if (Math.abs(g0) < SETTLED) return;
+    this.biasSquares += g0 * g0;
+    this.bias -= (RATE * g0) / (Math.sqrt(this.biasSquares) + 1e-8);
+    for (let n = 0; n < index.length; n++) {
+      const f = index[n]!;
+      const g = g0 * value[n]! + L2 * this.weights[f]!;
+      this.squares[f]! += g * g;
+      this.weights[f]! -= (RATE * g) / (Math.sqrt(this.squares[f]!) + 1e-8);
+    }
+  }
 }
 
 function scoresOf(model: IntentModel, f: Feature, out: Float64Array): void {
@@ -373,10 +381,7 @@ export function trainExplainHead(model: IntentModel): ExplainHead {
     ...[...EXPLANATIONS.q, ...EXPLANATIONS.c].flatMap((t) => [t, t.toLowerCase()]).map((t) => ({ features: featuresOf(model, t), y: 1 })),
     ...trainingSet().map((r) => ({ features: featuresOf(model, r.text), y: 0 })),
   ];
-  const weights = new Float32Array(DIM);
-  const squares = new Float32Array(DIM);
-  let bias = 0;
-  let biasSquares = 0;
+  const head = new BinaryLearner(new Float32Array(DIM));
   const random = mulberry32(EXPLAIN_SEED);
   const order = examples.map((_, i) => i);
   for (let epoch = 0; epoch < EPOCHS; epoch++) {
@@ -384,23 +389,9 @@ export function trainExplainHead(model: IntentModel): ExplainHead {
       const j = Math.floor(random() * (i + 1));
       [order[i], order[j]] = [order[j]!, order[i]!];
     }
-    for (const e of order) {
-      const { features: { index, value }, y } = examples[e]!;
-      let z = bias;
-      for (let n = 0; n < index.length; n++) z += weights[index[n]!]! * value[n]!;
-      const g0 = sigmoid(z) - y;
-      if (Math.abs(g0) < SETTLED) continue;
-      biasSquares += g0 * g0;
-      bias -= (RATE * g0) / (Math.sqrt(biasSquares) + 1e-8);
-      for (let n = 0; n < index.length; n++) {
-        const f = index[n]!;
-        const g = g0 * value[n]! + L2 * weights[f]!;
-        squares[f]! += g * g;
-        weights[f]! -= (RATE * g) / (Math.sqrt(squares[f]!) + 1e-8);
-      }
-    }
+    for (const e of order) head.learn(examples[e]!.features, examples[e]!.y);
   }
-  return { weights, bias };
+  return { weights: head.weights, bias: head.bias };
 }
 
 let explainHead: ExplainHead | null = null;
