@@ -2,6 +2,7 @@ import { z } from 'zod';
 import * as actions from '../../shared/contracts/agent-actions.js';
 import { id, paisa } from '../../shared/contracts/agent-api.js';
 import type { Card } from '../../shared/contracts/assistant.js';
+import { formatOdds } from '../../shared/format.js';
 import { riskWarning, worstCaseMove } from '../../shared/hedge-risk.js';
 import { money, name } from '../../shared/sentences.js';
 import { DESK, MONEY, NAMES, marketIds, opts } from './common.js';
@@ -27,10 +28,6 @@ const hedgePlaced = actions.placeHedgeBetOutput.extend({
   odds: z.number().int(), betId: id, selfAccountId: id, liability: paisa, potentialWin: paisa, anchor: actions.auditAnchor,
   exposureBefore: paisa.optional(), exposureAfter: paisa.optional(),
 });
-
-
-/** Odds are kept in hundredths (210 = 2.10). */
-const formatOdds = (hundredths: number) => (hundredths / 100).toFixed(2);
 
 /** The words a slip's bet is said in: "back India for 20,000.00 at 2.10". */
 export function betWords(d: { side: 'back' | 'lay'; outcomeName: string; stake: number; odds?: number | undefined }): string {

@@ -14,7 +14,7 @@
 // Relative imports end in .js: the node-side typecheck reads this module too (its unit test).
 import type { AuditEntry } from '../../../shared/contracts/audit.js';
 import { eventKind } from '../../../shared/contracts/events.js';
-import { formatDateTime, formatPoints } from '../../../shared/format.js';
+import { formatDateTime, formatOdds, formatPoints } from '../../../shared/format.js';
 import { worstCaseMove } from '../../../shared/hedge-risk.js';
 import { name, takeSentence } from '../../../shared/sentences.js';
 import { KIND_LABELS } from './alerts.js';
@@ -111,7 +111,7 @@ function hedgeSentence(entry: AuditEntry, args: Json, executed: boolean): string
   const odds = paisa(before?.odds) ?? paisa(after?.odds);
   const outcomeWords = outcome ? name(outcome) : shortId('outcome', str(args.outcomeId));
   const verb = side === 'lay' ? (executed ? 'Laid' : 'Lay') : side === 'back' ? (executed ? 'Backed' : 'Back') : 'Bet on';
-  const terms = `${stake === null ? '' : ` for ${formatPoints(stake)}`}${odds === null ? '' : ` at ${(odds / 100).toFixed(2)}`}`;
+  const terms = `${stake === null ? '' : ` for ${formatPoints(stake)}`}${odds === null ? '' : ` at ${formatOdds(odds)}`}`;
   const where = `${fixture ? name(fixture) : shortId('fixture', str(args.fixtureId))} (${market ? name(market) : shortId('market', str(args.marketId))})`;
   // Executed: what the backend read once the bet stood; otherwise what the slip said it would be.
   const from = paisa(executed ? after?.exposureBefore : undefined) ?? paisa(before?.exposureBefore);
