@@ -6,8 +6,12 @@
  * desk watching the book sees them arrive. `--seconds` instead of `--minutes` for a short run.
  *
  * The book: PGlite in PGLITE_DIR (default ./.data/pglite, as `npm run server`; the demo book is
- * written there on first use), or DATABASE_URL. PGlite has one writer: to watch a desk live while
- * this runs, both must use PostgreSQL (DATABASE_URL).
+ * written there on first use), or DATABASE_URL. PGlite has one writer, so a desk cannot open the
+ * folder this writes: `--desk` is the one command to watch the alerts arrive. It opens the browser
+ * shell's own book instead (./.data/desk, DESK_DATA_DIR and PGLITE_DIR read as the shell reads
+ * them), serves it on a loopback port, and starts the browser shell (its build, out/main/web.js)
+ * against that backend, so the desk at http://127.0.0.1:5180 shows the book being written — and
+ * keeps serving it after the run until Ctrl+C.
  *
  * Deterministic: the same --seed on the same book makes the same choices at the same business
  * times. Business time is the book's clock at the start plus the schedule's offset (action k of R a
@@ -16,10 +20,15 @@
  *
  * stdout: one line per simulated minute with its counts, then a total line. Exit 2: a bad command line.
  */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { createLogger } from '../src/infra/log.js';
+import { browserShellDataDirs } from '../src/main/data-dirs.js';
 import { openBackend } from '../src/server/backend.js';
+import { startBackendServer } from '../src/server/http.js';
 import { type Db, databaseConfigFromEnv, queryRows } from '../src/server/db/client.js';
 import { potentialWin } from '../src/server/domain/bets.js';
 import { SeededRandom } from '../src/server/seed/random.js';
@@ -28,7 +37,7 @@ import type { ServiceDeps } from '../src/server/services/caller.js';
 import { UsageError, parseFlags } from './lib/command-line.js';
 import { outcomePrice, settleMarketNow, tradingStatus } from '../src/server/services/markets.js';
 
-const USAGE = 'usage: npm run simulate -- (--minutes N | --seconds N) [--rate BETS_PER_MINUTE] [--seed S] [--settle-per-minute P]';
+const USAGE = 'usage: npm run simulate -- (--minutes N | --seconds N) [--rate BETS_PER_MINUTE] [--seed S] [--settle-per-minute P] [--desk]';
 const POINT = 100;
 const MINUTE = 60_000;
 
@@ -160,9 +169,13 @@ export async function simulate(deps: ServiceDeps, options: SimulateOptions, prin
   return total;
 }
 
-export function parseCommandLine(argv: string[]): Omit<SimulateOptions, 'realTime'> {
+/** The command line: the run's options, and `desk` when the browser shell is to show the book (see above). */
+export type CommandLine = Omit<SimulateOptions, 'realTime'> & { desk?: true };
+
+export function parseCommandLine(argv: string[]): CommandLine {
   const { values, num } = parseFlags(argv, {
     minutes: { type: 'string' }, seconds: { type: 'string' }, rate: { type: 'string' }, seed: { type: 'string' }, 'settle-per-minute': { type: 'string' },
+    desk: { type: 'boolean' },
   }, 0);
   if ((values.minutes === undefined) === (values.seconds === undefined)) throw new UsageError('give one of --minutes or --seconds');
   const durationMs = values.minutes !== undefined ? num('minutes') * MINUTE : num('seconds') * 1000;
@@ -170,11 +183,56 @@ export function parseCommandLine(argv: string[]): Omit<SimulateOptions, 'realTim
     durationMs, rate: num('rate', 60), seed: typeof values.seed === 'string' ? values.seed : 'simulate', settlePerMinute: num('settle-per-minute', 0.3),
   });
   if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
-  return parsed.data;
+  return { ...parsed.data, ...(values.desk === true && { desk: true as const }) };
+}
+
+const ROOT = resolve(new URL('..', import.meta.url).pathname);
+const SHELL_BUNDLE = resolve(ROOT, 'out/main/web.js');
+
+/**
+ * `--desk`: the browser shell's book, served to a browser shell started here, while the run writes
+ * into it. Resolves when the user stops it (Ctrl+C) or the shell ends.
+ */
+async function simulateOnDesk(options: Omit<SimulateOptions, 'realTime'>): Promise<number> {
+  if (!existsSync(SHELL_BUNDLE)) {
+    process.stdout.write('simulate: building the app first (npm run build)…\n');
+    const built = spawnSync(process.execPath, [resolve(ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], { cwd: ROOT, stdio: 'inherit' });
+    if (built.status !== 0) return built.status ?? 1;
+  }
+  const dirs = browserShellDataDirs(process.env);
+  const log = createLogger({ level: 'warn', base: { service: 'agent-desk-simulate' } });
+  process.stdout.write(`simulate: opening the browser shell's book in ${dirs.pgliteDir}…\n`);
+  const backend = await openBackend({
+    database: databaseConfigFromEnv(process.env, dirs.pgliteDir), seedDemoIfEmpty: true, log, ...(process.env.CLOCK ? { clock: process.env.CLOCK } : {}),
+  });
+  const server = await startBackendServer(backend.deps, log, { port: 0 });
+  // The shell reaches the book through this backend: it must not open the folder itself (PGlite takes one writer).
+  const shell = spawn(process.execPath, [SHELL_BUNDLE], {
+    cwd: process.cwd(), stdio: 'inherit', env: { ...process.env, BACKEND_URL: server.url, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
+  });
+  const stopped = new Promise<number>((done) => {
+    shell.once('exit', (code) => done(code ?? 0));
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => { shell.kill(signal); });
+  });
+  try {
+    const finished = simulate(backend.deps, { ...options, realTime: true }, (l) => process.stdout.write(`${l}\n`));
+    const first = await Promise.race([finished.then(() => null), stopped]);
+    if (first !== null) {
+      // Stopped mid-run: the run ends on the closed book below, which is no failure to report.
+      finished.catch(() => undefined);
+      return first;
+    }
+    process.stdout.write('simulate: the run is over; the desk keeps showing the book until Ctrl+C.\n');
+    return await stopped;
+  } finally {
+    shell.kill('SIGTERM');
+    await server.close();
+    await backend.database.close();
+  }
 }
 
 async function main(): Promise<number> {
-  let options: Omit<SimulateOptions, 'realTime'>;
+  let options: CommandLine;
   try {
     options = parseCommandLine(process.argv.slice(2));
   } catch (error) {
@@ -182,11 +240,13 @@ async function main(): Promise<number> {
     process.stderr.write(`${error.message}\n${USAGE}\n`);
     return 2;
   }
+  const { desk, ...run } = options;
+  if (desk) return simulateOnDesk(run);
   const backend = await openBackend({
     database: databaseConfigFromEnv(process.env, resolve('.data/pglite')), seedDemoIfEmpty: true, ...(process.env.CLOCK ? { clock: process.env.CLOCK } : {}),
   });
   try {
-    await simulate(backend.deps, { ...options, realTime: true }, (l) => process.stdout.write(`${l}\n`));
+    await simulate(backend.deps, { ...run, realTime: true }, (l) => process.stdout.write(`${l}\n`));
     return 0;
   } finally {
     await backend.database.close();

@@ -35,4 +35,6 @@ await startElectronApp({
   log,
   rendererDir: join(here, '../renderer'),
   preload: join(here, '../preload/index.cjs'),
+  // Packaged, resources/ sits in the app's asar beside out/ (electron-builder.yml, files).
+  icon: join(here, '../../resources/icon.png'),
 });

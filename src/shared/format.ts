@@ -8,6 +8,11 @@ import { formatPoints } from './money.js';
 
 export { formatPoints };
 
+/** Odds, kept in hundredths (210), as the exchange writes them: "2.10". */
+export function formatOdds(hundredths: number): string {
+  return (hundredths / 100).toFixed(2);
+}
+
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
 
 /** "20 Nov 2026" as the number guard finds it in a sentence. */

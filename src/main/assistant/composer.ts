@@ -7,6 +7,7 @@ import type { Card, Envelope } from '../../shared/contracts/assistant.js';
 import type { ToolModule } from '../tools/define.js';
 import { TOOLS, isToolName } from '../tools/index.js';
 import { betSlipSentence, betWords } from '../tools/place-hedge-bet.js';
+import { hedgeRisk } from '../../shared/hedge-risk.js';
 import { money, name } from '../../shared/sentences.js';
 
 export { name };
@@ -65,7 +66,12 @@ export function changeSummary(card: Card): string {
       return d.direction === 'player_pays' ? `Settle: ${name(d.playerName)} pays you ${money(d.amount)}` : `Settle: you pay ${name(d.playerName)} ${money(d.amount)}`;
     }
     case 'report_share': return `Send ${reportName(card.data.title)} to ${name(card.data.recipientName)}`;
-    case 'bet_slip': return `Hedge: ${betWords(card.data)} in ${name(card.data.fixtureName)}`;
+    case 'bet_slip': {
+      const d = card.data;
+      // An approval is answered from this line too: a bet that adds to the risk says so in it.
+      const adds = d.exposureBefore !== undefined && d.exposureAfter !== undefined && hedgeRisk(d.exposureBefore, d.exposureAfter).change === 'increases';
+      return `Hedge: ${betWords(d)} in ${name(d.fixtureName)}${adds ? ` (increases your worst case on the market from ${money(d.exposureBefore!)} to ${money(d.exposureAfter!)})` : ''}`;
+    }
     default: return 'A change';
   }
 }

@@ -18,7 +18,7 @@ protocol.registerSchemesAsPrivileged([{ scheme: 'app', privileges: { standard: t
 app.enableSandbox();
 
 /** The Electron adapter: window, hardening, the desk IPC channel. Everything else is plain Node. */
-export async function startElectronApp(given: DeskServices & { rendererDir: string; preload: string }): Promise<void> {
+export async function startElectronApp(given: DeskServices & { rendererDir: string; preload: string; icon: string }): Promise<void> {
   // Reports are saved through the native dialog here (the browser shell hands out downloads instead).
   const deps = { ...given, files: given.files ?? new ElectronFileSaver() };
   await app.whenReady();
@@ -65,7 +65,7 @@ export async function startElectronApp(given: DeskServices & { rendererDir: stri
   });
 
   const window = new BrowserWindow({
-    width: 1360, height: 860, show: false, title: 'Agent Desk',
+    width: 1360, height: 860, show: false, title: 'Agent Desk', icon: deps.icon,
     webPreferences: {
       preload: deps.preload, contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, spellcheck: false,
       // A middle-click on a link is one more way to ask for a new window; setWindowOpenHandler

@@ -2,16 +2,21 @@ import { z } from 'zod';
 import * as actions from '../../shared/contracts/agent-actions.js';
 import { id, paisa } from '../../shared/contracts/agent-api.js';
 import type { Card } from '../../shared/contracts/assistant.js';
+import { formatOdds } from '../../shared/format.js';
+import { riskWarning, worstCaseMove } from '../../shared/hedge-risk.js';
 import { money, name } from '../../shared/sentences.js';
 import { DESK, MONEY, NAMES, marketIds, opts } from './common.js';
 import { defineTool } from './define.js';
 
 /**
  * What a hedge's preview froze: the odds (the bet is placed only at them), and what the slip
- * said, for the audit log's `before` and its verification against the backend's record.
+ * said — the names and the worst case before and after — for the audit log's `before` (the Audit
+ * page's sentence) and its verification against the backend's record. Proposals made before the
+ * worst case after was kept have no `exposureAfter`.
  */
 const hedgeSnapshot = z.object({
   odds: z.number().int(), fixtureName: z.string(), marketName: z.string(), outcomeName: z.string(), exposureBefore: z.number().int(),
+  exposureAfter: z.number().int().optional(),
 });
 
 /**
@@ -24,10 +29,6 @@ const hedgePlaced = actions.placeHedgeBetOutput.extend({
   exposureBefore: paisa.optional(), exposureAfter: paisa.optional(),
 });
 
-
-/** Odds are kept in hundredths (210 = 2.10). */
-const formatOdds = (hundredths: number) => (hundredths / 100).toFixed(2);
-
 /** The words a slip's bet is said in: "back India for 20,000.00 at 2.10". */
 export function betWords(d: { side: 'back' | 'lay'; outcomeName: string; stake: number; odds?: number | undefined }): string {
   return `${d.side} ${name(d.outcomeName)} for ${money(d.stake)}${d.odds === undefined ? '' : ` at ${formatOdds(d.odds)}`}`;
@@ -38,12 +39,14 @@ export function betSlipSentence(card: Extract<Card, { type: 'bet_slip' }>): stri
   const d = card.data;
   const where = `in ${name(d.fixtureName)} (${name(d.marketName)})`;
   if (d.refusal) return `I can't ${betWords(d)} ${where}: ${d.refusal}`;
-  const exposure = d.exposureBefore !== undefined && d.exposureAfter !== undefined
-    ? `your exposure on the market ${d.state === 'confirmed' ? 'went' : 'goes'} from ${money(d.exposureBefore)} to ${money(d.exposureAfter)}` : '';
+  const known = d.exposureBefore !== undefined && d.exposureAfter !== undefined;
+  const exposure = known ? `your worst case on the market ${worstCaseMove(d.exposureBefore!, d.exposureAfter!, d.state === 'confirmed')}` : '';
   const liability = d.liability === undefined ? '' : `liability ${money(d.liability)}`;
   const facts = [liability, exposure].filter(Boolean).join(', and ');
   if (d.state === 'confirmed') return `Placed: ${betWords(d)} ${where}${facts ? `; ${facts}` : ''}.`;
-  return `Confirm to ${betWords(d)} ${where}${facts ? `: ${facts}` : ''}. Nothing is placed until you do.`;
+  // Said before the facts, so a bet that adds to the risk is never confirmed as a hedge without a word.
+  const warning = known ? riskWarning(d, d.exposureBefore!, d.exposureAfter!) : null;
+  return `${warning ? `Warning: ${warning} ` : ''}Confirm to ${betWords(d)} ${where}${facts ? `: ${facts}` : ''}. Nothing is placed until you do.`;
 }
 
 export default defineTool({
@@ -66,7 +69,9 @@ export default defineTool({
           ...(p.refusal !== null && { refusal: p.refusal, state: 'refused' as const }),
         },
       },
-      snapshot: { odds: p.odds, fixtureName: p.fixtureName, marketName: p.marketName, outcomeName: p.outcomeName, exposureBefore: p.exposureBefore },
+      snapshot: {
+        odds: p.odds, fixtureName: p.fixtureName, marketName: p.marketName, outcomeName: p.outcomeName, exposureBefore: p.exposureBefore, exposureAfter: p.exposureAfter,
+      },
       refusal: p.refusal,
     };
   },

@@ -14,6 +14,8 @@ import type { User } from '../../../src/shared/contracts/agent-api.js';
 import type { Card } from '../../../src/shared/contracts/assistant.js';
 import type { ChatMessage, PageContext } from '../../../src/shared/contracts/chat.js';
 import { addDays, localDate, startOfLocalDay } from '../../../src/shared/dates.js';
+import { formatPoints } from '../../../src/shared/format.js';
+import { betResult, worstCaseExposure } from '../../../src/server/domain/bets.js';
 import { BOOK_NOW, type TestBackend } from '../../helpers/backend.js';
 import { deskAssistant, openDesk } from '../../helpers/desk.js';
 
@@ -75,7 +77,7 @@ describe('a hedge from the chat', () => {
     expect(slip.data.refusal).toBeUndefined();
     expect(slip.actions?.map((a) => a.id)).toEqual(['confirm', 'cancel']);
     expect(answerOf(slip).nonce).toMatch(/\S{16,}/);
-    expect(m.text).toMatch(/^Confirm to back Australia for 5,000\.00 at \d+\.\d\d in India vs Australia \(Match Odds\): liability 5,000\.00, and your exposure on the market goes from [\d,.]+ to [\d,.]+\. Nothing is placed until you do\.$/);
+    expect(m.text).toMatch(/^(?:Warning: .+ )?Confirm to back Australia for 5,000\.00 at \d+\.\d\d in India vs Australia \(Match Odds\): liability 5,000\.00, and your worst case on the market goes from [\d,.]+ to [\d,.]+\. Nothing is placed until you do\.$/);
     // Planned is not placed.
     expect(await hedgeBets()).toBe(betsBefore);
 
@@ -164,6 +166,55 @@ describe('a hedge from the chat', () => {
     await d.ask('exposure on India vs Australia');
     const slip = slipOf(await d.ask('lay india for 1k'));
     expect(slip?.data).toMatchObject({ fixtureName: 'India vs Australia', outcomeName: 'India', side: 'lay', stake: 100_000 });
+  });
+});
+
+describe('what a hedge does to the worst case', () => {
+  /** The market's outcomes now, the one the book does worst on first, and the worst case, as the Exposure page reads them. */
+  async function book() {
+    const { fixture, market } = await indAus();
+    const scope = (await api.agent.getLiveExposure.query({ fixtureId: fixture.id, marketId: market.id })).scopes.find((s) => s.marketId === market.id)!;
+    const outcomes = [...scope.outcomes].sort((x, y) => x.positionAtShare - y.positionAtShare);
+    return { outcomes, worst: scope.exposureAtShare };
+  }
+  /** The worst case after the slip's bet, exactly, in paisa: each outcome's position at the agent's share plus what the bet pays on it (the agent's own bet counts whole). */
+  const expectedAfter = (outcomes: Array<{ outcomeId: string; positionAtShare: number }>, bet: { side: 'back' | 'lay'; stake: number; odds: number; outcomeId: string }) =>
+    worstCaseExposure(outcomes.map((o) => o.positionAtShare + betResult(bet, o.outcomeId)));
+
+  it('backing the side the book is long on raises the worst case by the stake: the slip, its sentence and the audit entry say so', async () => {
+    const d = desk();
+    const { outcomes, worst } = await book();
+    const long = outcomes.at(-1)!;
+    // A market with an open position: one outcome the book does better on than the other.
+    expect(long.positionAtShare).toBeGreaterThan(outcomes[0]!.positionAtShare);
+    const m = await d.ask(`back ${long.name} 2k in India vs Australia`);
+    const slip = slipOf(m)!;
+    expect(slip.data).toMatchObject({ outcomeName: long.name, side: 'back', stake: 200_000, exposureBefore: worst, state: 'pending' });
+    const after = expectedAfter(outcomes, { side: 'back', stake: 200_000, odds: slip.data.odds!, outcomeId: long.outcomeId });
+    expect(slip.data.exposureAfter).toBe(after);
+    expect(after).toBe(worst + 200_000);
+    expect(m.text).toMatch(new RegExp(`^Warning: this bet increases your worst case on the market instead of hedging it: backing ${long.name} loses the 2,000\\.00 stake if ${long.name} does not win, and that is where your worst case is\\. Confirm to back ${long.name}`));
+    expect(m.text).toContain(`your worst case on the market goes from ${formatPoints(worst)} to ${formatPoints(after)}.`);
+    // Cancelled here: the audit entry keeps what the slip said, names and worst case both.
+    await d.a.cancel(answerOf(slip), d.caller);
+    const [entry] = await d.audit.entries();
+    expect(entry).toMatchObject({ outcome: 'cancelled', before: { fixtureName: 'India vs Australia', marketName: 'Match Odds', outcomeName: long.name, exposureBefore: worst, exposureAfter: after } });
+  });
+
+  it('backing the side the book is short on lowers the worst case, without a warning', async () => {
+    const d = desk();
+    const { outcomes, worst } = await book();
+    const short = outcomes[0]!;
+    // The gap between the two sides is more than the stake, so the bet cannot overshoot.
+    expect(outcomes.at(-1)!.positionAtShare - short.positionAtShare).toBeGreaterThan(200_000);
+    const m = await d.ask(`back ${short.name} 1k in India vs Australia`);
+    const slip = slipOf(m)!;
+    const after = expectedAfter(outcomes, { side: 'back', stake: 100_000, odds: slip.data.odds!, outcomeId: short.outcomeId });
+    expect(slip.data).toMatchObject({ outcomeName: short.name, exposureBefore: worst, exposureAfter: after });
+    expect(after).toBeLessThan(worst);
+    expect(m.text).toMatch(/^Confirm to back /);
+    expect(m.text).not.toContain('Warning');
+    expect(m.text).toContain(`your worst case on the market goes from ${formatPoints(worst)} to ${formatPoints(after)}.`);
   });
 });
 

@@ -81,6 +81,7 @@ describe('each tool is named in one place', () => {
       const text = await readFile(join(renderer, file), 'utf8');
       for (const m of TOOL_MODULES) if (text.includes(`'${m.name}'`)) naming.push(`${file}: ${m.name}`);
     }
-    expect(naming.sort()).toEqual(['pages/Audit.tsx: agent.editLimit', 'pages/Audit.tsx: agent.settlePlayer']);
+    // The Audit page's sentences, one for each kind of entry the log holds.
+    expect(naming.sort()).toEqual(['agent.editLimit', 'agent.muteAlerts', 'agent.placeHedgeBet', 'agent.settlePlayer', 'agent.shareReport'].map((t) => `lib/audit-sentences.ts: ${t}`));
   });
 });

@@ -1,14 +1,8 @@
 import { formatPoints } from '../lib/format';
+import { LIMIT_FIELDS } from '../lib/limit-fields';
 import { ProposalBadge, ProposalFooter, proposalTone, useProposal } from './Proposal';
 import { CardFrame, useMe } from './shared';
-import type { CardOf, CardProps } from './types';
-
-export const LIMIT_FIELDS: Record<CardOf<'diff_card'>['data']['field'], string> = {
-  creditLimit: 'Credit limit',
-  perClickWin: 'Per-click win limit',
-  aggregateDailyWin: 'Aggregate daily win limit',
-  minStake: 'Minimum stake',
-};
+import type { CardProps } from './types';
 
 /**
  * agent.editLimit: planned (the exact change to confirm or cancel; nothing changes until

@@ -6,17 +6,13 @@
 import { isoWeekRange } from '../../../shared/dates';
 import { formatDay, formatPoints } from '../../../shared/format';
 
-export { formatAge, formatDate, formatDateTime, formatDay, formatFileSize, formatPeriod, formatPoints, formatReadAt, formatTime } from '../../../shared/format';
+export { formatAge, formatDate, formatDateTime, formatDay, formatFileSize, formatOdds, formatPeriod, formatPoints, formatReadAt, formatTime } from '../../../shared/format';
 
 /** A take in words, from the agent's side: "owes you 1,200.00" / "you owe 1,200.00" / "square". */
 export function takeInWords(take: number): string {
   if (take > 0) return `owes you ${formatPoints(take)}`;
   if (take < 0) return `you owe ${formatPoints(-take)}`;
   return 'square';
-}
-
-export function formatOdds(hundredths: number): string {
-  return (hundredths / 100).toFixed(2);
 }
 
 /** The signed class of a figure: "pos" / "neg" / "" (for colouring only; the sign is in the text). */

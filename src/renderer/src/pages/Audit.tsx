@@ -1,8 +1,8 @@
 import { PlayerLink } from '../cards/PlayerLink';
 import { playerHref } from '../cards/shared';
-import { LIMIT_FIELDS } from '../cards/DiffCard';
+import { auditSentence, clip, obj, paisa, recordedPlayerName, str } from '../lib/audit-sentences';
 import type { desk } from '../lib/desk';
-import { formatCount, formatDateTime, formatPoints, takeInWords } from '../lib/format';
+import { formatCount, formatDateTime, formatPoints } from '../lib/format';
 import { useSession } from '../lib/session';
 import { auditListQuery, playerNamesQuery } from '../lib/queries';
 import { useDeskQuery } from '../lib/useQuery';
@@ -100,13 +100,6 @@ const OUTCOMES: Record<AuditOutcome, string> = {
   edited: 'Edited',
 };
 
-// ── reading an entry: the file is a trust boundary, so every field is checked before use ──────
-type Json = Record<string, unknown>;
-const obj = (v: unknown): Json | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : null);
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-const paisa = (v: unknown): number | null => (typeof v === 'number' && Number.isSafeInteger(v) ? v : null);
-const clip = (s: string, n = 120) => (s.length > n ? `${s.slice(0, n)}…` : s);
-
 /** The player an entry acts on: its id, and a name from this entry or another one about them. */
 function playerOf(entry: AuditEntry, names: Map<string, string>): { id: string; name: string } | null {
   const id = str(obj(entry.args)?.playerId) ?? str(obj(entry.after)?.playerId);
@@ -114,50 +107,15 @@ function playerOf(entry: AuditEntry, names: Map<string, string>): { id: string; 
   return { id, name: names.get(id) ?? `player ${id.slice(0, 8)}…` };
 }
 
+/** The names the entries recorded for their players, when they were answered. */
 function namesOf(entries: readonly AuditEntry[]): Map<string, string> {
   const names = new Map<string, string>();
   for (const e of entries) {
-    const after = obj(e.after);
-    const id = str(after?.playerId);
-    const name = str(after?.playerName);
+    const id = str(obj(e.args)?.playerId) ?? str(obj(e.after)?.playerId);
+    const name = recordedPlayerName(e);
     if (id && name && !names.has(id)) names.set(id, clip(name, 80));
   }
   return names;
-}
-
-/** What the entry did or would have done, in words; amounts are paisa. */
-function summaryOf(entry: AuditEntry, playerName: string): string {
-  const args = obj(entry.args) ?? {};
-  const before = obj(entry.before);
-  const after = obj(entry.after);
-  const executed = entry.outcome === 'executed';
-  if (entry.tool === 'agent.editLimit') {
-    const field = str(args.limitType);
-    const label = field && field in LIMIT_FIELDS ? LIMIT_FIELDS[field as keyof typeof LIMIT_FIELDS] : 'Limit';
-    const from = paisa(executed ? after?.before : undefined) ?? paisa(before?.before);
-    const to = paisa(executed ? after?.after : undefined) ?? paisa(args.newValue);
-    return `${label}: ${from === null ? '' : `${formatPoints(from)} → `}${to === null ? '?' : formatPoints(to)}`;
-  }
-  if (entry.tool === 'agent.settlePlayer') {
-    const period = str(args.periodId);
-    const forPeriod = period ? ` for ${clip(period, 20)}` : '';
-    const amount = paisa(after?.amount);
-    const direction = str(after?.direction);
-    if (executed && amount !== null && (direction === 'player_pays' || direction === 'agent_pays')) {
-      return `${direction === 'player_pays' ? `${playerName} paid you` : `You paid ${playerName}`} ${formatPoints(amount)}${forPeriod}`;
-    }
-    const asked = paisa(args.amount);
-    const takeThen = paisa(before?.takeBefore);
-    const what = args.mode === 'amount' && asked !== null ? `Settle ${formatPoints(asked)}` : 'Settle the full take';
-    return `${what}${forPeriod}${takeThen === null ? '' : ` (take then: ${takeInWords(takeThen)})`}`;
-  }
-  // Another tool: its plain arguments, with money-looking ones as points.
-  const parts = Object.entries(args).filter(([k]) => k !== 'playerId').slice(0, 6).map(([k, v]) => {
-    const money = /amount|value|stake|limit/i.test(k) && paisa(v) !== null;
-    const shown = money ? formatPoints(v as number) : typeof v === 'string' ? clip(v, 60) : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '…';
-    return `${clip(k, 30)}: ${shown}`;
-  });
-  return parts.join(', ') || '—';
 }
 
 /**
@@ -186,8 +144,8 @@ function editedTo(entry: AuditEntry): string | null {
 const NAME_LOOKUPS = 25;
 
 /**
- * Names for the players no entry names (only an executed entry carries the backend's answer,
- * with the name): looked up by id, well-formed ids only. A failed lookup leaves the short id.
+ * Names for the players no entry names (entries keep the name the preview showed; an older or
+ * damaged one may not): looked up by id, well-formed ids only. A failed lookup leaves the short id.
  */
 function usePlayerNames(entries: readonly AuditEntry[]): Map<string, string> {
   const known = namesOf(entries);
@@ -240,7 +198,7 @@ function AuditTable({ entries, toolLabels, flagged }: { entries: AuditEntry[]; t
                 </td>
                 <td data-testid="audit-player">{player ? <PlayerLink id={player.id} name={player.name} /> : '—'}</td>
                 <td data-testid="audit-summary" className="audit-summary">
-                  {summaryOf(e, player?.name ?? 'the player')}
+                  {auditSentence(e, { playerName: player?.name, toolLabel: Object.hasOwn(toolLabels, e.tool) ? toolLabels[e.tool] : undefined, timeZone: timezone })}
                   {reason && <span className="audit-reason muted">{reason}</span>}
                 </td>
                 <td>
