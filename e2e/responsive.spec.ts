@@ -171,7 +171,7 @@ test.describe('responsive layout', () => {
     expect(await columnsInView(page, '[data-testid="settlements-table"]', all)).toEqual(Object.fromEntries(all.map((h) => [h, true])));
   });
 
-  test('at phone width the sidebar is a menu button that opens and closes by mouse and keyboard', async ({ page, app }) => {
+  test('at phone width the sidebar is a menu button that opens and closes by mouse and keyboard', async ({ page, app }, testInfo) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await app.open();
     await app.signIn();
@@ -185,6 +185,9 @@ test.describe('responsive layout', () => {
     await menu.click();
     await expect(menu).toHaveAttribute('aria-expanded', 'true');
     await expect(bets).toBeVisible();
+    const shot = testInfo.outputPath('menu-open-390.png');
+    await page.screenshot({ path: shot });
+    await testInfo.attach('menu open at 390px', { path: shot, contentType: 'image/png' });
     await bets.click();
     await expect(page.getByRole('heading', { level: 1, name: 'Bets' })).toBeVisible();
     await expect(menu).toHaveAttribute('aria-expanded', 'false');
@@ -203,6 +206,12 @@ test.describe('responsive layout', () => {
     await dashboard.focus();
     await page.keyboard.press('Enter');
     await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+    await expect(menu).toHaveAttribute('aria-expanded', 'false');
+
+    // A press outside the menu (beside it, on the page) closes it.
+    await menu.click();
+    await expect(bets).toBeVisible();
+    await page.mouse.click(370, 600);
     await expect(menu).toHaveAttribute('aria-expanded', 'false');
 
     // At desktop width the same navigation is a sidebar, always open, with no menu button.

@@ -197,9 +197,9 @@ function Header({ children, by, numeric, col, sort, sortBy }: {
 
 const COLUMNS = ['placed', 'player', 'fixture', 'selection', 'side', 'odds', 'stake', 'liability', 'status', 'result'] as const;
 /**
- * Each column's classes: its width (bc-…) and its priority. What an agent reads a bet by (who,
- * how much, what it stands at) always shows; its time goes on a phone-wide page, what it is on
- * (fixture, selection, side, odds) on a laptop-wide one: the player's link and the filters have it.
+ * Each column's classes: its width (bc-…) and its priority (styles.css). Who placed it, how much
+ * is at stake and where it stands always show; the time gives way on a phone-wide page, and what
+ * the bet is on (fixture, selection, side, odds) on a laptop-wide one.
  */
 const COL: Record<(typeof COLUMNS)[number], string> = {
   placed: 'bc-placed nowrap col-p2', player: 'bc-player', fixture: 'bc-fixture col-p3', selection: 'bc-selection col-p3',
