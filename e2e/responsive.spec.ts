@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures.js';
+import { type AppUnderTest, expect, test } from './fixtures.js';
 
 /**
  * The panel at the three widths it is made for (docs/architecture.md, "Layout at every width"):
@@ -121,16 +121,25 @@ async function columnsInView(page: Page, table: string, headers: string[]): Prom
   }, { table, headers });
 }
 
+/** Every header named is in view (polled: a resize lays the page out again). */
+async function expectInView(page: Page, table: string, headers: string[]): Promise<void> {
+  await expect.poll(() => columnsInView(page, table, headers)).toEqual(Object.fromEntries(headers.map((h) => [h, true])));
+}
+
+async function signInAt(page: Page, app: AppUnderTest, size: { width: number; height: number }): Promise<void> {
+  await page.setViewportSize(size);
+  await app.open();
+  await app.signIn();
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+}
+
 test.describe('responsive layout', () => {
   for (const size of WIDTHS) {
     test(`every page at ${size.width}×${size.height} (${size.name})`, async ({ page, app }, testInfo) => {
       test.setTimeout(180_000);
       const direct = await app.direct();
       const [player] = (await direct.agent.searchPlayers.query({ query: 'Karan Malhotra' })).players;
-      await page.setViewportSize({ width: size.width, height: size.height });
-      await app.open();
-      await app.signIn();
-      await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+      await signInAt(page, app, size);
       await expect(page.getByTestId('chat-open')).toBeVisible();
 
       const found: string[] = [];
@@ -149,33 +158,23 @@ test.describe('responsive layout', () => {
 
   test('Bets keeps stake, liability, status and result in view at 1024 px, every column at 1440 px', async ({ page, app }) => {
     const money = ['Stake', 'Liability', 'Status', 'Result'];
-    await page.setViewportSize({ width: 1024, height: 700 });
-    await app.open();
-    await app.signIn();
+    await signInAt(page, app, { width: 1024, height: 700 });
     await go(page, '/agent/bets');
     await expect(page.getByTestId('bet-row').first()).toBeVisible();
-    expect(await columnsInView(page, '.bets-table', money)).toEqual(Object.fromEntries(money.map((h) => [h, true])));
-
-    const all = ['Placed', 'Player', 'Fixture', 'Selection', 'Side', 'Odds', ...money];
+    await expectInView(page, '.bets-table', money);
     await page.setViewportSize({ width: 1440, height: 900 });
-    await expect.poll(() => columnsInView(page, '.bets-table', all)).toEqual(Object.fromEntries(all.map((h) => [h, true])));
+    await expectInView(page, '.bets-table', ['Placed', 'Player', 'Fixture', 'Selection', 'Side', 'Odds', ...money]);
   });
 
   test('Settlements shows all its columns at 1440 px', async ({ page, app }) => {
-    const all = ['Date', 'Counterparty', 'Amount', 'Payment', 'Take before', 'Take after', 'Mode', 'Period', 'By'];
-    await page.setViewportSize({ width: 1440, height: 900 });
-    await app.open();
-    await app.signIn();
+    await signInAt(page, app, { width: 1440, height: 900 });
     await go(page, '/agent/settlements');
     await expect(page.getByTestId('settlement-row').first()).toBeVisible();
-    expect(await columnsInView(page, '[data-testid="settlements-table"]', all)).toEqual(Object.fromEntries(all.map((h) => [h, true])));
+    await expectInView(page, '[data-testid="settlements-table"]', ['Date', 'Counterparty', 'Amount', 'Payment', 'Take before', 'Take after', 'Mode', 'Period', 'By']);
   });
 
   test('at phone width the sidebar is a menu button that opens and closes by mouse and keyboard', async ({ page, app }, testInfo) => {
-    await page.setViewportSize({ width: 390, height: 844 });
-    await app.open();
-    await app.signIn();
-    await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+    await signInAt(page, app, { width: 390, height: 844 });
     const nav = page.getByRole('navigation', { name: 'Panel' });
     const menu = nav.getByRole('button', { name: 'Menu' });
     const bets = nav.getByRole('link', { name: 'Bets', exact: true });
