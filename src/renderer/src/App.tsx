@@ -1,4 +1,4 @@
-import { type CSSProperties, useEffect } from 'react';
+import { type CSSProperties, type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { ChatPanel } from './chat/ChatPanel';
 import { BackendBanner } from './components/BackendBanner';
 import { AlertToasts, Bell } from './components/Bell';
@@ -14,6 +14,7 @@ export function App() {
   const { path, navigate } = useRoute();
   const chatDocked = useChat((s) => s.open && s.docked);
   const chatWidth = useChat((s) => s.width);
+  const menu = useMenu(path);
   useEffect(() => { void check(); }, [check]);
 
   if (status === 'checking') return <p className="state" role="status">Starting…</p>;
@@ -26,22 +27,29 @@ export function App() {
   }
   return (
     <div className={chatDocked ? 'shell with-chat' : 'shell'} style={{ '--chat-width': `${chatWidth}px` } as CSSProperties}>
-      <nav aria-label="Panel">
+      <nav aria-label="Panel" ref={menu.navRef} onKeyDown={menu.onKeyDown}>
         <div className="brand-row">
+          {/* Shown only where the sidebar is folded away (styles.css, narrow widths). */}
+          <button type="button" className="nav-toggle" ref={menu.toggleRef} aria-expanded={menu.open} aria-controls="panel-menu"
+            aria-label="Menu" data-testid="nav-toggle" onClick={() => menu.setOpen(!menu.open)}>
+            <svg aria-hidden="true" viewBox="0 0 24 24" width="22" height="22"><path fill="currentColor" d="M3 5h18v2H3zm0 6h18v2H3zm0 6h18v2H3z" /></svg>
+          </button>
           <div className="brand">Agent Desk</div>
           <Bell />
         </div>
-        <ul>
-          {PAGES.filter((p) => p.nav).map((p) => (
-            <li key={p.pattern}>
-              <a href={p.pattern} aria-current={page?.entry === p ? 'page' : undefined}
-                onClick={(e) => { e.preventDefault(); navigate(p.pattern); }}>{p.nav}</a>
-            </li>
-          ))}
-        </ul>
-        <div className="who">
-          <span>{user.name}</span>
-          <button type="button" onClick={() => void logout()}>Sign out</button>
+        <div className="nav-menu" id="panel-menu" data-open={menu.open}>
+          <ul>
+            {PAGES.filter((p) => p.nav).map((p) => (
+              <li key={p.pattern}>
+                <a href={p.pattern} aria-current={page?.entry === p ? 'page' : undefined}
+                  onClick={(e) => { e.preventDefault(); menu.setOpen(false); navigate(p.pattern); }}>{p.nav}</a>
+              </li>
+            ))}
+          </ul>
+          <div className="who">
+            <span>{user.name}</span>
+            <button type="button" onClick={() => void logout()}>Sign out</button>
+          </div>
         </div>
       </nav>
       <main className="content">
@@ -52,4 +60,31 @@ export function App() {
       <AlertToasts />
     </div>
   );
+}
+
+/**
+ * The folded sidebar's menu (narrow widths; at wider ones the button is not shown and the menu is
+ * always laid out). It closes when a page opens, on Escape (the focus goes back to its button),
+ * and on a press outside the navigation.
+ */
+function useMenu(path: string) {
+  const [open, setOpen] = useState(false);
+  const navRef = useRef<HTMLElement>(null);
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => setOpen(false), [path]);
+  useEffect(() => {
+    if (!open) return;
+    const outside = (e: PointerEvent) => {
+      if (!navRef.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', outside);
+    return () => document.removeEventListener('pointerdown', outside);
+  }, [open]);
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key !== 'Escape' || !open) return;
+    e.stopPropagation();
+    setOpen(false);
+    toggleRef.current?.focus();
+  };
+  return { open, setOpen, navRef, toggleRef, onKeyDown };
 }

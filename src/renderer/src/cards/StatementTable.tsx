@@ -36,11 +36,11 @@ export function useStatementColumns(account: { parentId: string; parentName: str
   const { timezone, id: meId } = me;
   const { parentId, parentName } = account;
   return useMemo((): Column<StatementLine>[] => [
-    { id: 'when', header: 'When', render: (l) => formatDateTime(l.at, timezone), cellClass: () => 'nowrap', width: '150px' },
-    { id: 'kind', header: 'Kind', render: (l) => STATEMENT_KIND_LABELS[l.kind], width: '110px' },
-    { id: 'detail', header: 'Detail', render: (l) => <span title={lineDetail(l)}>{lineDetail(l)}</span>, width: '200px' },
-    { id: 'counterparty', header: 'Counterparty', render: (l) => l.counterpartyName, width: '110px' },
-    { id: 'by', header: 'By', render: madeBy, width: '130px' },
+    { id: 'when', header: 'When', render: (l) => formatDateTime(l.at, timezone), cellClass: () => 'nowrap', width: '164px' },
+    { id: 'kind', header: 'Kind', render: (l) => STATEMENT_KIND_LABELS[l.kind], title: (l) => STATEMENT_KIND_LABELS[l.kind], width: '124px', priority: 2 },
+    { id: 'detail', header: 'Detail', render: (l) => <span title={lineDetail(l)}>{lineDetail(l)}</span>, priority: 2 },
+    { id: 'counterparty', header: 'Counterparty', render: (l) => l.counterpartyName, title: (l) => l.counterpartyName, width: '120px', priority: 3 },
+    { id: 'by', header: 'By', render: madeBy, title: madeBy, width: '130px', priority: 3 },
     {
       id: 'amount', header: 'Amount', numeric: true, width: '110px',
       render: (l) => (l.amount === null ? '—' : formatPoints(l.amount)), cellClass: (l) => signClass(l.amount ?? 0),

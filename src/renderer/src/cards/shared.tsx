@@ -93,6 +93,20 @@ export interface Column<R> {
   cellClass?: (row: R) => string;
   /** Fixed width, used when the table is virtualized (fixed layout). */
   width?: string;
+  /**
+   * A column that gives way on a narrow page (styles.css, column priorities): 3 hides first (a
+   * laptop-wide page), 2 on a phone-wide one. Without it the column always shows.
+   */
+  priority?: ColumnPriority;
+  /** The cell's whole text as a tooltip, for a column narrow enough to cut it. */
+  title?: (row: R) => string;
+}
+
+export type ColumnPriority = 2 | 3;
+
+/** The class that hides a column of this priority where the page is too narrow for it. */
+export function priorityClass(priority: ColumnPriority | undefined): string {
+  return priority ? `col-p${priority}` : '';
 }
 
 type Sort = { id: string; dir: 'asc' | 'desc' } | null;
@@ -158,14 +172,14 @@ export function SortableTable<R>({ rows, columns, rowKey, label, footer, footerR
       <table className={`table card-table${virtual ? ' fixed' : ''}`} data-testid={testId} aria-rowcount={virtual ? rows.length + 1 + (footer ? 1 : 0) : undefined}
         style={{ minWidth: `${minWidth ?? columns.length * MIN_COLUMN_PX}px` }}>
         {virtual && (
-          <colgroup>{columns.map((c) => <col key={c.id} style={c.width ? { width: c.width } : undefined} />)}</colgroup>
+          <colgroup>{columns.map((c) => <col key={c.id} className={priorityClass(c.priority) || undefined} style={c.width ? { width: c.width } : undefined} />)}</colgroup>
         )}
         <thead>
           <tr aria-rowindex={virtual ? 1 : undefined}>
             {columns.map((c) => {
               const active = sort?.id === c.id;
               return (
-                <th key={c.id} scope="col" className={c.numeric ? 'num' : undefined}
+                <th key={c.id} scope="col" className={[c.numeric ? 'num' : '', priorityClass(c.priority)].filter(Boolean).join(' ') || undefined}
                   aria-sort={c.sortValue ? (active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none') : undefined}>
                   {c.sortValue ? (
                     <button type="button" className="sort-button" onClick={() => toggle(c)} data-testid={`sort-${c.id}`}>
@@ -201,8 +215,8 @@ function TableRow<R>({ row, columns, rowTestId, index }: { row: R; columns: Colu
     <tr data-testid={rowTestId} data-index={index} aria-rowindex={index === undefined ? undefined : index + 2}
       style={index === undefined ? undefined : { height: `${ROW_HEIGHT}px` }}>
       {columns.map((c) => {
-        const cls = [c.numeric ? 'num' : '', c.cellClass?.(row) ?? ''].filter(Boolean).join(' ');
-        return <td key={c.id} className={cls || undefined}>{c.render(row)}</td>;
+        const cls = [c.numeric ? 'num' : '', priorityClass(c.priority), c.cellClass?.(row) ?? ''].filter(Boolean).join(' ');
+        return <td key={c.id} className={cls || undefined} title={c.title?.(row)}>{c.render(row)}</td>;
       })}
     </tr>
   );
@@ -232,14 +246,16 @@ function VirtualBody<R>({ rows, columns, rowKey, scrollEl, rowTestId, onNearEnd 
   }, [nearEnd, rows.length, onNearEnd]);
   const top = items.length ? items[0]!.start : 0;
   const bottom = items.length ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;
+  // The spacers span one column: a span over all of them would bring back, empty, the columns a
+  // narrow page hides (styles.css, column priorities), and they would take width from the rest.
   return (
     <tbody>
-      {top > 0 && <tr aria-hidden="true" className="spacer"><td colSpan={columns.length} style={{ height: `${top}px` }} /></tr>}
+      {top > 0 && <tr aria-hidden="true" className="spacer"><td style={{ height: `${top}px` }} /></tr>}
       {items.map((item) => {
         const r = rows[item.index]!;
         return <Row key={rowKey(r, item.index)} row={r} columns={columns} rowTestId={rowTestId} index={item.index} />;
       })}
-      {bottom > 0 && <tr aria-hidden="true" className="spacer"><td colSpan={columns.length} style={{ height: `${bottom}px` }} /></tr>}
+      {bottom > 0 && <tr aria-hidden="true" className="spacer"><td style={{ height: `${bottom}px` }} /></tr>}
     </tbody>
   );
 }

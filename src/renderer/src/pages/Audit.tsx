@@ -178,8 +178,8 @@ function AuditTable({ entries, toolLabels, flagged }: { entries: AuditEntry[]; t
         <caption className="visually-hidden">Your audit entries, newest first</caption>
         <thead>
           <tr>
-            <th scope="col" className="num">Seq</th><th scope="col">Time</th><th scope="col">Action</th><th scope="col">Player</th>
-            <th scope="col">Details</th><th scope="col">Outcome</th><th scope="col">Hash</th>
+            <th scope="col" className="num">Seq</th><th scope="col">Time</th><th scope="col">Action</th><th scope="col" className="col-p2">Player</th>
+            <th scope="col">Details</th><th scope="col">Outcome</th><th scope="col" className="col-p3">Hash</th>
           </tr>
         </thead>
         <tbody>
@@ -196,7 +196,7 @@ function AuditTable({ entries, toolLabels, flagged }: { entries: AuditEntry[]; t
                   {capitalise(Object.hasOwn(toolLabels, e.tool) ? toolLabels[e.tool]! : e.tool)}
                   {e.channel === 'mcp' && <span className="muted" data-testid="audit-channel"> (asked over MCP)</span>}
                 </td>
-                <td data-testid="audit-player">{player ? <PlayerLink id={player.id} name={player.name} /> : '—'}</td>
+                <td data-testid="audit-player" className="col-p2">{player ? <PlayerLink id={player.id} name={player.name} /> : '—'}</td>
                 <td data-testid="audit-summary" className="audit-summary">
                   {auditSentence(e, { playerName: player?.name, toolLabel: Object.hasOwn(toolLabels, e.tool) ? toolLabels[e.tool] : undefined, timeZone: timezone })}
                   {reason && <span className="audit-reason muted">{reason}</span>}
@@ -205,7 +205,7 @@ function AuditTable({ entries, toolLabels, flagged }: { entries: AuditEntry[]; t
                   <span className={`badge audit-outcome ${e.outcome}`} data-testid="audit-outcome">{OUTCOMES[e.outcome] ?? e.outcome}</span>
                   {e.stepUp && <span className="muted" data-testid="audit-step-up"> with your password</span>}
                 </td>
-                <td><code className="audit-hash" title={e.hash}>{shortHash(e.hash)}</code></td>
+                <td className="col-p3"><code className="audit-hash" title={e.hash}>{shortHash(e.hash)}</code></td>
               </tr>
             );
           })}

@@ -177,13 +177,16 @@ function BetsList({ input, playerId, fixtureId, searching, sort, sortBy, clear }
 }
 
 /** A column header; with `by`, a button that sorts the list by it, marked like SortableTable's (cards/shared.tsx). */
-function Header({ children, by, numeric, sort, sortBy }: {
+function Header({ children, by, numeric, col, sort, sortBy }: {
   children: ReactNode; by?: SortKey; numeric?: boolean; sort: BetSort; sortBy(by: SortKey): void;
+  /** The column's classes (its priority: styles.css). */
+  col: string;
 }) {
-  if (!by) return <th scope="col" className={numeric ? 'num' : undefined}>{children}</th>;
+  const className = numeric ? `num ${col}` : col;
+  if (!by) return <th scope="col" className={className}>{children}</th>;
   const active = sort.by === by;
   return (
-    <th scope="col" className={numeric ? 'num' : undefined} aria-sort={active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
+    <th scope="col" className={className} aria-sort={active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
       <button type="button" className="sort-button" onClick={() => sortBy(by)} data-testid={`sort-${by}`}>
         {children}
         <span aria-hidden="true" className="sort-mark">{active ? (sort.dir === 'asc' ? '▲' : '▼') : '↕'}</span>
@@ -191,6 +194,17 @@ function Header({ children, by, numeric, sort, sortBy }: {
     </th>
   );
 }
+
+const COLUMNS = ['placed', 'player', 'fixture', 'selection', 'side', 'odds', 'stake', 'liability', 'status', 'result'] as const;
+/**
+ * Each column's classes: its width (bc-…) and its priority (styles.css). Who placed it, how much
+ * is at stake and where it stands always show; the time gives way on a phone-wide page, and what
+ * the bet is on (fixture, selection, side, odds) on a laptop-wide one.
+ */
+const COL: Record<(typeof COLUMNS)[number], string> = {
+  placed: 'bc-placed nowrap col-p2', player: 'bc-player', fixture: 'bc-fixture col-p3', selection: 'bc-selection col-p3',
+  side: 'bc-side col-p3', odds: 'bc-odds col-p3', stake: 'bc-stake', liability: 'bc-liability', status: 'bc-status', result: 'bc-result',
+};
 
 function BetsTable({ rows, total, hasMore, loadingMore, moreError, loadMore, sort, sortBy }: {
   rows: Bet[]; total: number; hasMore: boolean; loadingMore: boolean; moreError: string | null; loadMore(): void;
@@ -241,27 +255,27 @@ function BetsTable({ rows, total, hasMore, loadingMore, moreError, loadMore, sor
     <>
       <div className="bets-scroll" ref={scrollRef} data-testid="bets-scroll">
         <table className="table bets-table" aria-rowcount={total + 1}>
+          {/* The widths are styles.css's (.bets-table .bc-…); a narrower page hides the columns marked col-p2/col-p3. */}
           <colgroup>
-            <col style={{ width: '156px' }} /><col style={{ width: '136px' }} /><col /><col style={{ width: '200px' }} />
-            <col style={{ width: '62px' }} /><col style={{ width: '80px' }} /><col style={{ width: '104px' }} /><col style={{ width: '104px' }} />
-            <col style={{ width: '82px' }} /><col style={{ width: '104px' }} />
+            {COLUMNS.map((c) => <col key={c} className={COL[c]} />)}
           </colgroup>
           <thead>
             <tr aria-rowindex={1}>
-              <Header by="placedAt" sort={sort} sortBy={sortBy}>Placed</Header>
-              <Header by="player" sort={sort} sortBy={sortBy}>Player</Header>
-              <Header sort={sort} sortBy={sortBy}>Fixture</Header>
-              <Header sort={sort} sortBy={sortBy}>Selection</Header>
-              <Header sort={sort} sortBy={sortBy}>Side</Header>
-              <Header by="odds" numeric sort={sort} sortBy={sortBy}>Odds</Header>
-              <Header by="stake" numeric sort={sort} sortBy={sortBy}>Stake</Header>
-              <Header numeric sort={sort} sortBy={sortBy}>Liability</Header>
-              <Header sort={sort} sortBy={sortBy}>Status</Header>
-              <Header by="result" numeric sort={sort} sortBy={sortBy}>Result</Header>
+              <Header by="placedAt" col={COL.placed} sort={sort} sortBy={sortBy}>Placed</Header>
+              <Header by="player" col={COL.player} sort={sort} sortBy={sortBy}>Player</Header>
+              <Header col={COL.fixture} sort={sort} sortBy={sortBy}>Fixture</Header>
+              <Header col={COL.selection} sort={sort} sortBy={sortBy}>Selection</Header>
+              <Header col={COL.side} sort={sort} sortBy={sortBy}>Side</Header>
+              <Header by="odds" numeric col={COL.odds} sort={sort} sortBy={sortBy}>Odds</Header>
+              <Header by="stake" numeric col={COL.stake} sort={sort} sortBy={sortBy}>Stake</Header>
+              <Header numeric col={COL.liability} sort={sort} sortBy={sortBy}>Liability</Header>
+              <Header col={COL.status} sort={sort} sortBy={sortBy}>Status</Header>
+              <Header by="result" numeric col={COL.result} sort={sort} sortBy={sortBy}>Result</Header>
             </tr>
           </thead>
           <tbody>
-            {top > 0 && <tr aria-hidden="true" className="spacer"><td colSpan={10} style={{ height: `${top}px` }} /></tr>}
+            {/* One column, as SortableTable's spacers (cards/shared.tsx): a hidden column must not come back empty. */}
+            {top > 0 && <tr aria-hidden="true" className="spacer"><td style={{ height: `${top}px` }} /></tr>}
             {items.map((item) => {
               const b = rows[item.index]!;
               return (
@@ -269,20 +283,20 @@ function BetsTable({ rows, total, hasMore, loadingMore, moreError, loadMore, sor
                   tabIndex={item.index === activeIndex ? 0 : -1} style={{ height: `${ROW_HEIGHT}px` }}
                   onFocus={(e) => { if (e.target === e.currentTarget) setActive(item.index); }}
                   onKeyDown={(e) => onKeyDown(e, item.index)}>
-                  <td className="nowrap">{formatDateTime(b.placedAt, timezone)}</td>
-                  <td><Link to={`/agent/players/${b.playerId}`} tabIndex={item.index === activeIndex ? 0 : -1}>{b.playerName}</Link></td>
-                  <td><Link to={buildHref('/agent/bets', { fixtureId: b.fixtureId })} tabIndex={item.index === activeIndex ? 0 : -1}>{b.fixtureName}</Link></td>
-                  <td title={`${b.marketName} › ${b.outcomeName}`}>{b.outcomeName} <span className="muted">· {b.marketName}</span></td>
-                  <td>{b.side}</td>
-                  <td className="num">{formatOdds(b.odds)}</td>
-                  <td className="num">{formatPoints(b.stake)}</td>
-                  <td className="num">{formatPoints(b.liability)}</td>
-                  <td><span className={`badge ${b.status}`}>{b.status}</span></td>
-                  <td className={`num ${signClass(b.result ?? 0)}`}>{b.result === null ? '—' : formatPoints(b.result)}</td>
+                  <td className={COL.placed}>{formatDateTime(b.placedAt, timezone)}</td>
+                  <td className={COL.player} title={b.playerName}><Link to={`/agent/players/${b.playerId}`} tabIndex={item.index === activeIndex ? 0 : -1}>{b.playerName}</Link></td>
+                  <td className={COL.fixture} title={b.fixtureName}><Link to={buildHref('/agent/bets', { fixtureId: b.fixtureId })} tabIndex={item.index === activeIndex ? 0 : -1}>{b.fixtureName}</Link></td>
+                  <td className={COL.selection} title={`${b.marketName} › ${b.outcomeName}`}>{b.outcomeName} <span className="muted">· {b.marketName}</span></td>
+                  <td className={COL.side}>{b.side}</td>
+                  <td className={`num ${COL.odds}`}>{formatOdds(b.odds)}</td>
+                  <td className={`num ${COL.stake}`}>{formatPoints(b.stake)}</td>
+                  <td className={`num ${COL.liability}`}>{formatPoints(b.liability)}</td>
+                  <td className={COL.status}><span className={`badge ${b.status}`}>{b.status}</span></td>
+                  <td className={`num ${COL.result} ${signClass(b.result ?? 0)}`}>{b.result === null ? '—' : formatPoints(b.result)}</td>
                 </tr>
               );
             })}
-            {bottom > 0 && <tr aria-hidden="true" className="spacer"><td colSpan={10} style={{ height: `${bottom}px` }} /></tr>}
+            {bottom > 0 && <tr aria-hidden="true" className="spacer"><td style={{ height: `${bottom}px` }} /></tr>}
           </tbody>
         </table>
       </div>

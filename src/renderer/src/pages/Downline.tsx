@@ -83,7 +83,7 @@ function DownlineTree({ tree, truncated, focusId }: { tree: DownlineNode[]; trun
         <table className="table tree" data-testid="downline-tree">
           <thead>
             <tr>
-              <th scope="col">Name</th><th scope="col">Role</th><th scope="col" className="num nowrap">Share / comm.</th>
+              <th scope="col">Name</th><th scope="col" className="col-p3">Role</th><th scope="col" className="num nowrap col-p2">Share / comm.</th>
               <th scope="col" className="num">CL</th><th scope="col">Take</th><th scope="col" className="num">Available</th>
             </tr>
           </thead>
@@ -107,8 +107,8 @@ function DownlineTree({ tree, truncated, focusId }: { tree: DownlineNode[]; trun
                     <span className="muted username">@{node.username}</span>
                   </span>
                 </td>
-                <td>{node.role}</td>
-                <td className="num">{node.role === 'agent' ? formatBps(node.shareBps) : formatBps(node.commissionBps)}</td>
+                <td className="col-p3">{node.role}</td>
+                <td className="num col-p2">{node.role === 'agent' ? formatBps(node.shareBps) : formatBps(node.commissionBps)}</td>
                 <td className="num">{formatPoints(node.creditLimit)}</td>
                 <td className={signClass(node.take)} data-testid="downline-take">{takeTowards(node.take, parent, me.id)}</td>
                 <td className="num">{formatPoints(node.available)}</td>

@@ -75,7 +75,7 @@ function PlayerView({ playerId }: { playerId: string }) {
 
               <h2>Profit and loss <span className="muted period-note">{formatPeriod(d.pnl.period)}</span></h2>
               {d.pnl.rows.length === 0 ? <p className="state empty">No settled bets in this period.</p> : (
-                <table className="table" data-testid="player-pnl">
+                <div className="table-scroll"><table className="table" data-testid="player-pnl">
                   <thead><tr><th scope="col">Period</th><th scope="col" className="num">Bets</th><th scope="col" className="num">Player PnL</th><th scope="col" className="num">Commission</th><th scope="col" className="num">Book result</th></tr></thead>
                   <tbody>
                     {d.pnl.rows.map((r) => (
@@ -91,7 +91,7 @@ function PlayerView({ playerId }: { playerId: string }) {
                       <PnlCells bets={d.pnl.total.bets} pnl={d.pnl.total.pnl} commission={d.pnl.total.commission} bookResult={d.pnl.total.bookResult} />
                     </tr>
                   </tfoot>
-                </table>
+                </table></div>
               )}
 
               <div className="section-head">
@@ -99,11 +99,11 @@ function PlayerView({ playerId }: { playerId: string }) {
                 <Link to={buildHref('/agent/bets', { playerId })} data-testid="player-all-bets">All bets of this player</Link>
               </div>
               {d.bets.bets.length === 0 ? <p className="state empty">No bets yet.</p> : (
-                <table className="table" data-testid="player-bets">
+                <div className="table-scroll"><table className="table" data-testid="player-bets">
                   <thead>
                     <tr>
-                      <th scope="col">Placed</th><th scope="col">Fixture</th><th scope="col">Market</th><th scope="col">Outcome</th>
-                      <th scope="col">Side</th><th scope="col" className="num">Odds</th><th scope="col" className="num">Stake</th>
+                      <th scope="col">Placed</th><th scope="col">Fixture</th><th scope="col" className="col-p3">Market</th><th scope="col">Outcome</th>
+                      <th scope="col" className="col-p3">Side</th><th scope="col" className="num col-p3">Odds</th><th scope="col" className="num">Stake</th>
                       <th scope="col">Status</th><th scope="col" className="num">Result</th>
                     </tr>
                   </thead>
@@ -112,24 +112,27 @@ function PlayerView({ playerId }: { playerId: string }) {
                       <tr key={b.id}>
                         <td className="nowrap">{formatDateTime(b.placedAt, me.timezone)}</td>
                         <td><Link to={buildHref('/agent/bets', { playerId, fixtureId: b.fixtureId })}>{b.fixtureName}</Link></td>
-                        <td>{b.marketName}</td>
+                        <td className="col-p3">{b.marketName}</td>
                         <td>{b.outcomeName}</td>
-                        <td>{b.side}</td>
-                        <td className="num">{formatOdds(b.odds)}</td>
+                        <td className="col-p3">{b.side}</td>
+                        <td className="num col-p3">{formatOdds(b.odds)}</td>
                         <td className="num">{formatPoints(b.stake)}</td>
                         <td><span className={`badge ${b.status}`}>{b.status}</span></td>
                         <td className={`num ${signClass(b.result ?? 0)}`}>{b.result === null ? '—' : formatPoints(b.result)}</td>
                       </tr>
                     ))}
                   </tbody>
-                </table>
+                </table></div>
               )}
 
               <h2>Settlements</h2>
               {d.settlements.length === 0 ? <p className="state empty">No settlements yet.</p> : (
-                <table className="table" data-testid="player-settlements">
+                <div className="table-scroll"><table className="table" data-testid="player-settlements">
                   <thead>
-                    <tr><th scope="col">Date</th><th scope="col">Payment</th><th scope="col">Take before</th><th scope="col">Take after</th><th scope="col">Mode</th><th scope="col">Period</th><th scope="col">By</th></tr>
+                    <tr>
+                      <th scope="col">Date</th><th scope="col">Payment</th><th scope="col" className="col-p3">Take before</th><th scope="col">Take after</th>
+                      <th scope="col" className="col-p3">Mode</th><th scope="col" className="col-p3">Period</th><th scope="col" className="col-p3">By</th>
+                    </tr>
                   </thead>
                   <tbody>
                     {d.settlements.map((s) => {
@@ -139,16 +142,16 @@ function PlayerView({ playerId }: { playerId: string }) {
                         <tr key={s.id}>
                           <td className="nowrap">{formatDateTime(s.createdAt, me.timezone)}</td>
                           <td>{paidInWords(s.amount, child, parent, me.id)}</td>
-                          <td>{owesInWords(s.takeBefore, child, parent, me.id)}</td>
+                          <td className="col-p3">{owesInWords(s.takeBefore, child, parent, me.id)}</td>
                           <td>{owesInWords(s.takeAfter, child, parent, me.id)}</td>
-                          <td>{s.mode}</td>
-                          <td className="nowrap" title={s.periodId ?? undefined}>{s.periodId ? formatWeek(s.periodId) : '—'}</td>
-                          <td>{s.createdByName}</td>
+                          <td className="col-p3">{s.mode}</td>
+                          <td className="nowrap col-p3" title={s.periodId ?? undefined}>{s.periodId ? formatWeek(s.periodId) : '—'}</td>
+                          <td className="col-p3">{s.createdByName}</td>
                         </tr>
                       );
                     })}
                   </tbody>
-                </table>
+                </table></div>
               )}
             </>
           );

@@ -47,10 +47,10 @@ export function ReportsPage() {
 
 function ReportTable({ reports }: { reports: Report[] }) {
   return (
-    <div className="reports-box">
+    <div className="reports-box table-scroll">
       <table className="table reports-table" data-testid="reports-table">
         <thead>
-          <tr><th>Report</th><th>Period</th><th>Status</th><th className="num">Rows</th><th className="num">Size</th><th>Made</th><th>Actions</th></tr>
+          <tr><th>Report</th><th>Period</th><th>Status</th><th className="num">Rows</th><th className="num col-p3">Size</th><th className="col-p2">Made</th><th>Actions</th></tr>
         </thead>
         <tbody>
           {reports.map((r) => <ReportRow key={r.artifactId} report={r} />)}
@@ -96,8 +96,8 @@ function ReportRow({ report: r }: { report: Report }) {
         {r.status === 'failed' && r.error && <div className="error">{r.error}</div>}
       </td>
       <td className="num">{r.status === 'running' ? <ReportProgress report={r} /> : rowsInWords(r)}</td>
-      <td className="num">{formatSize(r.sizeBytes)}</td>
-      <td>{formatDateTime(r.createdAt, me.timezone)}</td>
+      <td className="num col-p3">{formatSize(r.sizeBytes)}</td>
+      <td className="col-p2">{formatDateTime(r.createdAt, me.timezone)}</td>
       <td>
         <div className="row-actions">
           {r.status === 'ready' && <SaveControls report={r} compact />}

@@ -61,41 +61,36 @@ function SettlementTable({ rows }: { rows: Settlement[] }) {
     const parent = (s: Settlement) => ({ id: s.parentId, name: s.parentName });
     // Signed towards you, so a sort puts what you received apart from what you paid.
     const towardsMe = (n: number, s: Settlement) => (s.childId === me.id ? -n : n);
+    const payment = (s: Settlement) => side(s) ? paidForMe(s.amount, side(s) === 'upline') : paidInWords(s.amount, child(s), parent(s), me.id);
+    const owes = (take: number, s: Settlement) => side(s) ? owesForMe(take, side(s) === 'upline') : owesInWords(take, child(s), parent(s), me.id);
+    // Widths for the virtualized (fixed) layout; the four columns of names and sentences share what is left.
     return [
-      { id: 'date', header: 'Date', sortValue: (s) => s.createdAt, render: (s) => formatDateTime(s.createdAt, me.timezone), cellClass: () => 'nowrap', width: '170px' },
+      { id: 'date', header: 'Date', sortValue: (s) => s.createdAt, render: (s) => formatDateTime(s.createdAt, me.timezone), cellClass: () => 'nowrap', width: '160px', priority: 2 },
       {
-        id: 'counterparty', header: 'Counterparty', width: '260px',
+        id: 'counterparty', header: 'Counterparty',
         sortValue: (s) => (side(s) === 'downline' ? s.parentName : s.childName),
+        title: (s) => side(s) === 'downline' ? `${s.parentName} (your upline)` : side(s) === 'upline' ? s.childName : `${s.childName} with ${s.parentName}`,
         render: (s) => side(s) === 'downline' ? <>{s.parentName} <span className="muted">(your upline)</span></>
           : side(s) === 'upline' ? <Link to={buildHref('/agent/downline', { agentId: s.childId })}>{s.childName}</Link>
             : <><Link to={buildHref('/agent/downline', { agentId: s.childId })}>{s.childName}</Link> <span className="muted">with {s.parentName}</span></>,
       },
-      { id: 'amount', header: 'Amount', numeric: true, sortValue: (s) => Math.abs(s.amount), render: (s) => formatPoints(Math.abs(s.amount)), width: '120px' },
+      { id: 'amount', header: 'Amount', numeric: true, sortValue: (s) => Math.abs(s.amount), render: (s) => formatPoints(Math.abs(s.amount)), width: '100px' },
+      { id: 'payment', header: 'Payment', sortValue: (s) => towardsMe(s.amount, s), render: payment, title: payment },
+      { id: 'before', header: 'Take before', sortValue: (s) => towardsMe(s.takeBefore, s), render: (s) => owes(s.takeBefore, s), title: (s) => owes(s.takeBefore, s), priority: 3 },
+      { id: 'after', header: 'Take after', sortValue: (s) => towardsMe(s.takeAfter, s), render: (s) => owes(s.takeAfter, s), title: (s) => owes(s.takeAfter, s), priority: 2 },
+      { id: 'mode', header: 'Mode', sortValue: (s) => s.mode, render: (s) => (s.mode === 'auto' ? 'full (auto)' : 'part (amount)'), width: '116px', priority: 3 },
       {
-        id: 'payment', header: 'Payment', sortValue: (s) => towardsMe(s.amount, s), width: '280px',
-        render: (s) => side(s) ? paidForMe(s.amount, side(s) === 'upline') : paidInWords(s.amount, child(s), parent(s), me.id),
-      },
-      {
-        id: 'before', header: 'Take before', sortValue: (s) => towardsMe(s.takeBefore, s), width: '280px',
-        render: (s) => side(s) ? owesForMe(s.takeBefore, side(s) === 'upline') : owesInWords(s.takeBefore, child(s), parent(s), me.id),
-      },
-      {
-        id: 'after', header: 'Take after', sortValue: (s) => towardsMe(s.takeAfter, s), width: '280px',
-        render: (s) => side(s) ? owesForMe(s.takeAfter, side(s) === 'upline') : owesInWords(s.takeAfter, child(s), parent(s), me.id),
-      },
-      { id: 'mode', header: 'Mode', sortValue: (s) => s.mode, render: (s) => (s.mode === 'auto' ? 'full (auto)' : 'part (amount)'), width: '120px' },
-      {
-        id: 'period', header: 'Period', sortValue: (s) => s.periodId, width: '130px', cellClass: () => 'nowrap',
+        id: 'period', header: 'Period', sortValue: (s) => s.periodId, width: '128px', cellClass: () => 'nowrap', priority: 3,
         render: (s) => <span title={s.periodId ?? undefined}>{s.periodId ? formatWeek(s.periodId) : '—'}</span>,
       },
-      { id: 'by', header: 'By', sortValue: (s) => s.createdByName, render: (s) => s.createdByName, width: '140px' },
+      { id: 'by', header: 'By', sortValue: (s) => s.createdByName, render: (s) => s.createdByName, title: (s) => s.createdByName, width: '108px', priority: 3 },
     ];
   }, [me.id, me.timezone]);
   return (
     <>
       <TableSearch query={search.query} onChange={search.setQuery} label="Search settlements by name" shown={search.rows.length} total={rows.length} testId="settlements-search" />
       <SortableTable rows={search.rows} columns={columns} rowKey={(s) => s.id} label="Settlements" rowTestId="settlement-row"
-        testId="settlements-table" minWidth={1800} page />
+        testId="settlements-table" minWidth={0} page />
     </>
   );
 }

@@ -124,7 +124,7 @@ function StatementView({ accountId, from, to, kinds, filters, problem }: {
 
 function StatementLines({ rows, account }: { rows: StatementOutput['lines']; account: StatementOutput['account'] }) {
   const columns = useStatementColumns(account);
-  return <SortableTable rows={rows} columns={columns} rowKey={(l) => l.id} label="Statement" rowTestId="statement-row" testId="statement-table" minWidth={930} page />;
+  return <SortableTable rows={rows} columns={columns} rowKey={(l) => l.id} label="Statement" rowTestId="statement-row" testId="statement-table" minWidth={0} page />;
 }
 
 /** Whose statement: the downline's accounts by name, each a link to its statement. */
