@@ -54,6 +54,10 @@ function fakeChat() {
     },
     history: async () => ({ messages: [], earlier: false }),
     clear: async () => undefined,
+    listConversations: async () => [],
+    open: async () => false,
+    start: async () => undefined,
+    remove: async () => false,
     // Proposals are not under test here: answering one says so.
     confirm: async () => message('assistant', 'no proposal'),
     cancel: async () => message('assistant', 'no proposal'),
