@@ -170,6 +170,9 @@ abstract class ConversationStore implements ChatHistoryStore {
     if (all.has(id)) await this.erase(userId, id);
     all.delete(id);
     if (wasCurrent) this.current.set(userId, randomUUID());
+    // The next call reads the user's conversations afresh: one put in place meanwhile (a restored
+    // backup, another copy of the app) is listed without a restart.
+    this.forget(userId);
   }
 
   /** A new conversation is about to be kept: at the cap, the one used longest ago goes. */

@@ -301,7 +301,7 @@ function MessageList() {
             <li className="chat-msg assistant error" data-testid="chat-message" data-role="assistant" data-outcome="error">
               <p className="chat-text" role="alert">{error}</p>
               <div className="chat-msg-actions">
-                <button type="button" data-testid="chat-retry" onClick={() => retry()} title="Ask the same question again">Retry</button>
+                <RetryButton onClick={() => retry()} />
               </div>
             </li>
           )}
@@ -372,9 +372,14 @@ const Message = memo(function Message({ message: m, timezone, pick, pickable, on
       {assistant && m.planner === 'claude' && m.usage && <p className="chat-usage" data-testid="chat-usage">{usageLine(m.usage)}</p>}
       {assistant && (
         <div className="chat-msg-actions">
-          <button type="button" data-testid="chat-copy" onClick={copy} title="Copy the answer: its words, and its tables as tab-separated rows">Copy</button>
+          <button type="button" className="chat-icon-button" data-testid="chat-copy" onClick={copy} aria-label="Copy the answer"
+            title="Copy the answer: its words, and its tables as tab-separated rows">
+            <svg aria-hidden="true" focusable="false" viewBox="0 0 24 24" width="14" height="14">
+              <path fill="currentColor" d="M16 1H4a2 2 0 0 0-2 2v14h2V3h12zm3 4H8a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h11a2 2 0 0 0 2-2V7a2 2 0 0 0-2-2zm0 16H8V7h11z" />
+            </svg>
+          </button>
           {/* An answer to a Confirm or Cancel asked no question: there is nothing to ask again. */}
-          {!m.resolves && <button type="button" data-testid="chat-retry" onClick={() => retry(m.id)} title="Ask the same question again">Retry</button>}
+          {!m.resolves && <RetryButton onClick={() => retry(m.id)} />}
           <span role="status" className="muted chat-copied" data-testid="chat-copied">
             {copied === 'copied' ? 'Copied' : copied === 'failed' ? 'Could not copy' : ''}
           </span>
@@ -383,6 +388,17 @@ const Message = memo(function Message({ message: m, timezone, pick, pickable, on
     </li>
   );
 });
+
+/** An icon, not a word: the message's text stays the answer's own (what a reader or a copy takes). */
+function RetryButton({ onClick }: { onClick(): void }) {
+  return (
+    <button type="button" className="chat-icon-button" data-testid="chat-retry" onClick={onClick} aria-label="Ask again" title="Ask the same question again">
+      <svg aria-hidden="true" focusable="false" viewBox="0 0 24 24" width="14" height="14">
+        <path fill="currentColor" d="M17.65 6.35A7.96 7.96 0 0 0 12 4a8 8 0 1 0 7.73 10h-2.08A6 6 0 1 1 12 6c1.66 0 3.14.69 4.22 1.78L13 11h7V4z" />
+      </svg>
+    </button>
+  );
+}
 
 function PendingMessage({ turn }: { turn: TurnState }) {
   return (
