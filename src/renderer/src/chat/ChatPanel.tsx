@@ -351,7 +351,8 @@ const Message = memo(function Message({ message: m, timezone, pick, pickable, on
     flushSync(() => setAllRows(true));
     const text = ref.current ? answerText(ref.current) : '';
     flushSync(() => setAllRows(false));
-    navigator.clipboard.writeText(text).then(() => setCopied('copied'), () => setCopied('failed'));
+    // No clipboard (a page served over plain http from elsewhere) is a failed copy, said as one.
+    Promise.resolve().then(() => navigator.clipboard.writeText(text)).then(() => setCopied('copied'), () => setCopied('failed'));
   };
   useEffect(() => {
     if (copied === null) return;
