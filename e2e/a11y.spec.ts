@@ -50,9 +50,13 @@ test.describe('accessibility with the assistant open', () => {
     });
   }
 
-  test('the conversation list: no serious or critical axe violations', async ({ page, app }) => {
+  test('the conversation list: no serious or critical axe violations; the bell is drawn, not an emoji', async ({ page, app }) => {
     await app.open();
     await app.signIn();
+    // An emoji needs a colour-emoji font, and without one it shows as an empty box.
+    const bell = page.locator('.bell-button');
+    await expect(bell.locator('svg')).toBeVisible();
+    expect(await bell.textContent()).not.toMatch(/\p{Extended_Pictographic}/u);
     await ask(page, 'show my downline');
     await page.getByTestId('chat-conversations').click();
     await expect(page.getByTestId('chat-list')).toHaveAttribute('data-state', 'ready');
