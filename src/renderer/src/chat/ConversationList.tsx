@@ -37,7 +37,12 @@ export function ConversationList() {
         <label htmlFor={`${id}-search`} className="visually-hidden">Search conversations</label>
         <input ref={searchRef} id={`${id}-search`} type="search" data-testid="chat-search" value={query} maxLength={100}
           placeholder="Search titles and messages" onChange={(e) => setQuery(e.target.value)}
-          onKeyDown={(e) => { if (e.key === 'Escape' && query === '') { e.stopPropagation(); hideConversations(); } }} />
+          onKeyDown={(e) => {
+            // Escape empties the search first (the field's own), then leaves the list; it never closes the panel from here.
+            if (e.key !== 'Escape') return;
+            e.stopPropagation();
+            if (query === '') hideConversations();
+          }} />
         <button type="button" data-testid="chat-list-back" onClick={hideConversations}>Back</button>
       </div>
       {list.state === 'error' && <p className="state error chat-note" role="alert">The conversations could not be listed: {list.error}</p>}
