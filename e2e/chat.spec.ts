@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ChatMessage, HISTORY_PAGE } from '../src/shared/contracts/chat.js';
@@ -130,13 +131,18 @@ test.describe('assistant', () => {
     const conversation: ChatMessage[] = Array.from({ length: total }, (_, i) => ({
       id: `e2e-${i}`, role: i % 2 === 0 ? 'user' : 'assistant', at: '2026-11-20T06:30:00.000Z', text: `message ${i}`, cards: [], requestId: `e2e-r${i >> 1}`,
     }));
-    const folder = join(desk.claude!.dataDir, 'conversations');
+    const folder = join(desk.claude!.dataDir, 'conversations', me.id);
     await mkdir(folder, { recursive: true });
-    await writeFile(join(folder, `${me.id}.jsonl`), conversation.map((m) => `${JSON.stringify(m)}\n`).join(''));
+    const id = randomUUID();
+    await writeFile(join(folder, `${id}.jsonl`), conversation.map((m) => `${JSON.stringify(m)}\n`).join(''));
 
     try {
       await page.reload();
       await openChat();
+      // Cleared, the panel shows a new conversation: the one written is in the list.
+      await page.getByTestId('chat-conversations').click();
+      await page.locator(`[data-conversation-id="${id}"]`).getByTestId('chat-conversation-open').click();
+      await expect(page.getByTestId('chat-messages')).toHaveAttribute('data-history', 'ready');
       await expect(shown).toHaveCount(HISTORY_PAGE);
       await expect(shown.first()).toHaveText(`message ${total - HISTORY_PAGE}`);
       await expect(shown.last()).toHaveText(`message ${total - 1}`);

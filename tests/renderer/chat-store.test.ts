@@ -4,7 +4,7 @@ import type { Card } from '../../src/shared/contracts/assistant.js';
 import type { ChatHistoryInput, ChatHistoryPage, ChatMessage, ChatTurnInput, TurnEvent } from '../../src/shared/contracts/chat.js';
 import {
   CHAT_WIDTH, type ChatClient, HISTORY_PAGE, MAX_LENGTH, STALE_AFTER_ANSWER, STALE_AFTER_CHANGE, STALE_AFTER_MODEL_TURN, STOP_GRACE_MS, STOP_UNCONFIRMED, type StaleKeys,
-  createChatStore, pageContext,
+  createChatStore, pageContext, questionOf,
 } from '../../src/renderer/src/chat/store.js';
 
 /** A desk error as the renderer receives it (tRPC's client error, the desk's code in `data`). */
@@ -47,6 +47,10 @@ function fakeDesk() {
       cancel: { mutate: (input) => { const d = deferred<ChatMessage>(); calls.cancel.push({ input, answer: d }); return d.promise; } },
       edit: { mutate: (input) => { const d = deferred<ChatMessage>(); calls.edit.push({ input, answer: d }); return d.promise; } },
       clear: { mutate: () => { const d = deferred<unknown>(); calls.clear.push(d); return d.promise; } },
+      conversations: { query: async () => [] },
+      open: { mutate: async () => ({ ok: true }) },
+      start: { mutate: async () => ({ ok: true }) },
+      remove: { mutate: async () => ({ ok: true }) },
       stop: { mutate: (input) => { const d = deferred<{ stopped: boolean }>(); calls.stop.push({ input, answer: d }); return d.promise; } },
     },
   };
@@ -609,5 +613,50 @@ describe('chat store: dock mode and page context', () => {
   it('trims the page context to what the contract accepts', () => {
     expect(pageContext('/agent/bets', { playerId: 'p', [''.padEnd(41, 'k')]: 'x', long: 'v'.repeat(201) })).toEqual({ path: '/agent/bets', query: { playerId: 'p' } });
     expect(pageContext('javascript:alert(1)', {}).path).toBe('/agent/dashboard');
+  });
+});
+
+describe('chat store: retry', () => {
+  it('asks the question an answer answered again, as a new turn with the page the user is on now', () => {
+    const { store, turns } = setup();
+    store.setState({
+      messages: [
+        message({ id: 'u1', role: 'user', text: 'who owes me the most', requestId: 'r1' }),
+        message({ id: 'a1', text: 'Karan owes you 5,000.00', requestId: 'r1' }),
+        message({ id: 'u2', role: 'user', text: 'show my downline', requestId: 'r2' }),
+        message({ id: 'a2', text: 'Something went wrong', requestId: 'r2', outcome: 'failed' }),
+      ],
+    });
+    store.getState().retry('a1');
+    expect(turns).toHaveLength(1);
+    expect(turns[0]!.input).toEqual({ kind: 'message', text: 'who owes me the most', page: pageContext('/agent/players/p-1', { tab: 'bets' }) });
+    // One turn at a time: a second retry while the first runs sends nothing.
+    store.getState().retry('a2');
+    expect(turns).toHaveLength(1);
+  });
+
+  it('finds the question of a turn that failed before main kept it, and of an answer to a proposal', () => {
+    const held = [
+      message({ id: 'u1', role: 'user', text: 'settle Karan', requestId: 'r1' }),
+      message({ id: 'a1', text: 'Settle 5,000.00?', requestId: 'r1' }),
+      message({ id: 'a2', text: 'Settled.', requestId: 'r9', resolves: { nonce: NONCE, state: 'confirmed' } }),
+      message({ id: 'local-3', text: 'partial', requestId: '', outcome: 'failed' }),
+    ];
+    expect(questionOf(held, 'a2')).toBe('settle Karan');
+    expect(questionOf(held, 'local-3')).toBe('settle Karan');
+    expect(questionOf(held, 'nope')).toBeNull();
+    expect(questionOf([message({ id: 'a0' })], 'a0')).toBeNull();
+  });
+
+  it('without an answer to retry, asks the last question sent again (a turn that failed before any answer)', () => {
+    const { store, turns } = setup();
+    store.getState().retry();
+    expect(turns).toHaveLength(0);
+    expect(store.getState().send('exposure on India vs Australia')).toBe(true);
+    turns[0]!.observer.onError(deskError('INTERNAL_SERVER_ERROR', 'boom'));
+    expect(store.getState().error).not.toBeNull();
+    store.getState().retry();
+    expect(turns).toHaveLength(2);
+    expect(turns[1]!.input).toMatchObject({ kind: 'message', text: 'exposure on India vs Australia' });
   });
 });

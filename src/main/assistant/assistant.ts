@@ -9,8 +9,8 @@ import { randomUUID } from 'node:crypto';
 import type { User } from '../../shared/contracts/agent-api.js';
 import { type Card, type Decision, type Envelope, decisionSchema } from '../../shared/contracts/assistant.js';
 import type {
-  ChatCancelRequest, ChatConfirmInput, ChatConfirmRequest, ChatEditRequest, ChatHistoryInput, ChatHistoryPage, ChatMessage, ChatTurnInput, PageContext,
-  TurnEvent, TurnOutcome,
+  ChatCancelRequest, ChatConfirmInput, ChatConfirmRequest, ChatEditRequest, ChatHistoryInput, ChatHistoryPage, ChatMessage, ChatTurnInput, ConversationSummary,
+  PageContext, TurnEvent, TurnOutcome,
 } from '../../shared/contracts/chat.js';
 import type { TurnUsage } from '../../shared/contracts/model-settings.js';
 import type { IsoDate } from '../../shared/dates.js';
@@ -220,6 +220,30 @@ export class Assistant implements ChatService {
   async clear(user: User): Promise<void> {
     this.conversations.delete(user.id);
     await this.options.history.clear(user.id);
+  }
+
+  listConversations(user: User, query?: string): Promise<ConversationSummary[]> {
+    return this.options.history.list(user.id, query);
+  }
+
+  // What the last turns were about (pickers, proposals, the rows asked of) belongs to the
+  // conversation they were in: another conversation starts without it.
+  async open(user: User, conversationId: string): Promise<boolean> {
+    const opened = await this.options.history.open(user.id, conversationId);
+    if (opened) this.conversations.delete(user.id);
+    return opened;
+  }
+
+  async start(user: User): Promise<void> {
+    this.conversations.delete(user.id);
+    await this.options.history.start(user.id);
+  }
+
+  async remove(user: User, conversationId: string): Promise<boolean> {
+    const current = (await this.options.history.list(user.id)).find((c) => c.current)?.id;
+    const removed = await this.options.history.remove(user.id, conversationId);
+    if (removed && current === conversationId) this.conversations.delete(user.id);
+    return removed;
   }
 
   async *turn(input: ChatTurnInput, caller: TurnCaller, signal?: AbortSignal): AsyncIterable<TurnEvent> {

@@ -9,7 +9,7 @@ import type { BackendClient, BackendConnection } from '../backend/connection.js'
 import { isBackendUnreachable } from '../backend/unreachable.js';
 import { deadlineSignal } from '../backend/deadline.js';
 import {
-  chatCancelRequest, chatConfirmRequest, chatEditRequest, chatHistoryInput, chatHistoryOutput, chatMessageSchema, chatTurnInput,
+  chatCancelRequest, chatConfirmRequest, chatConversationInput, chatConversationsInput, chatConversationsOutput, chatEditRequest, chatHistoryInput, chatHistoryOutput, chatMessageSchema, chatTurnInput,
   declineReason,
 } from '../../shared/contracts/chat.js';
 import { checkKeyOutput, modelSettingsPatch, modelSettingsView, setApiKeyInput, stopTurnInput } from '../../shared/contracts/model-settings.js';
@@ -313,6 +313,24 @@ export const deskRouter = t.router({
     history: signedIn.input(chatHistoryInput).output(chatHistoryOutput).query(({ ctx, input }) => ctx.chat.history(ctx.session.user, input)),
     clear: signedIn.mutation(async ({ ctx }) => {
       await ctx.chat.clear(ctx.session.user);
+      return { ok: true as const };
+    }),
+    /** The user's own conversations, latest first, or those a search finds (titles and messages). */
+    conversations: signedIn.input(chatConversationsInput).output(chatConversationsOutput)
+      .query(({ ctx, input }) => ctx.chat.listConversations(ctx.session.user, input.query)),
+    /** Another of the user's conversations becomes the one the panel shows and turns add to. */
+    open: signedIn.input(chatConversationInput).mutation(async ({ ctx, input }) => {
+      if (!(await ctx.chat.open(ctx.session.user, input.id))) throw new TRPCError({ code: 'NOT_FOUND', message: 'No such conversation.' });
+      return { ok: true as const };
+    }),
+    /** A new, empty conversation. */
+    start: signedIn.mutation(async ({ ctx }) => {
+      await ctx.chat.start(ctx.session.user);
+      return { ok: true as const };
+    }),
+    /** Deletes one of the user's conversations. */
+    remove: signedIn.input(chatConversationInput).mutation(async ({ ctx, input }) => {
+      if (!(await ctx.chat.remove(ctx.session.user, input.id))) throw new TRPCError({ code: 'NOT_FOUND', message: 'No such conversation.' });
       return { ok: true as const };
     }),
     /** The human confirmation of a proposal card (with the password again for a large change): the only way a change is ever written. */

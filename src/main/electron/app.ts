@@ -6,7 +6,7 @@ import { handleDeskMessage, stopDeskSubscriptions } from '../desk/ipc.js';
 import type { DeskServices } from '../desk/router.js';
 import { ElectronFileSaver } from './file-saver.js';
 import { ElectronNotifier } from './notifier.js';
-import { APP_ORIGIN, RENDERER_CSP, isAllowedExternal, isAppUrl } from './security.js';
+import { APP_ORIGIN, RENDERER_CSP, allowsPermission, isAllowedExternal, isAppUrl } from './security.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
@@ -38,8 +38,8 @@ export async function startElectronApp(given: DeskServices & { rendererDir: stri
     }
   });
 
-  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
-  session.defaultSession.setPermissionCheckHandler(() => false);
+  session.defaultSession.setPermissionRequestHandler((wc, permission, callback) => callback(allowsPermission(permission, wc.getURL(), devServerUrl)));
+  session.defaultSession.setPermissionCheckHandler((_wc, permission, origin) => allowsPermission(permission, origin, devServerUrl));
 
   app.on('web-contents-created', (_event, contents) => {
     // Read now: once destroyed, the contents can no longer be asked for its id.

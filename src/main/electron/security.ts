@@ -17,6 +17,15 @@ export function isAppUrl(url: string | undefined, devServerUrl: string | undefin
   return false;
 }
 
+/**
+ * The only permission a page is granted: writing text to the clipboard (an answer's Copy), and only
+ * to the app's own pages. Chromium still asks for a user gesture for each write, and the text is
+ * sanitized; reading the clipboard, and everything else, stays refused.
+ */
+export function allowsPermission(permission: string, url: string | undefined, devServerUrl: string | undefined): boolean {
+  return permission === 'clipboard-sanitized-write' && isAppUrl(url, devServerUrl);
+}
+
 /** Links that may open in the system browser: https to these hosts only. */
 export const EXTERNAL_ALLOW_LIST = new Set(['docs.agentdesk.app', 'support.agentdesk.app']);
 

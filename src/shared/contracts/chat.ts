@@ -100,6 +100,37 @@ export const chatHistoryOutput = z.strictObject({
 });
 export type ChatHistoryPage = z.infer<typeof chatHistoryOutput>;
 
+/** How many conversations a user keeps: starting one more deletes the one used longest ago. */
+export const MAX_CONVERSATIONS = 50;
+/** The longest title a conversation gets (its first message, on one line). */
+export const MAX_TITLE_LENGTH = 60;
+
+/** A conversation of the signed-in user, named by id: another user's id names nothing. */
+export const chatConversationInput = z.strictObject({ id: z.guid() });
+export type ChatConversationInput = z.infer<typeof chatConversationInput>;
+
+/** The conversation list, or with `query` only those whose title or messages hold its words. */
+export const chatConversationsInput = z.strictObject({
+  query: z.string().trim().max(100).optional(),
+}).prefault({});
+export type ChatConversationsInput = z.infer<typeof chatConversationsInput>;
+
+/** One conversation in the list: its title is its first message, `at` its latest message. */
+export const conversationSummarySchema = z.strictObject({
+  id: z.guid(),
+  title: z.string().max(MAX_TITLE_LENGTH),
+  at: z.iso.datetime(),
+  messages: z.number().int().nonnegative(),
+  /** The one the panel shows and a turn adds to. */
+  current: z.boolean(),
+  /** A search's hit: the first message that holds the words, on one line. */
+  match: z.string().max(120).optional(),
+});
+export type ConversationSummary = z.infer<typeof conversationSummarySchema>;
+
+/** Latest first. */
+export const chatConversationsOutput = z.array(conversationSummarySchema).max(MAX_CONVERSATIONS);
+
 /** The user's answer to a proposal: the nonce and the hash of the frozen call, as the card carried them. */
 export const chatConfirmInput = z.strictObject({
   nonce: z.string().min(20).max(128).regex(/^[A-Za-z0-9_-]+$/, 'not a nonce'),

@@ -2,8 +2,8 @@ import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FileChatHistory, MAX_KEPT_MESSAGES, MemoryChatHistory } from '../../../src/main/assistant/history.js';
-import type { ChatMessage } from '../../../src/shared/contracts/chat.js';
+import { type ChatHistoryStore, FileChatHistory, MAX_KEPT_MESSAGES, MemoryChatHistory } from '../../../src/main/assistant/history.js';
+import { type ChatMessage, MAX_CONVERSATIONS } from '../../../src/shared/contracts/chat.js';
 
 const USER = '11111111-1111-4111-8111-111111111111';
 const message = (i: number): ChatMessage => ({
@@ -12,6 +12,13 @@ const message = (i: number): ChatMessage => ({
 });
 const texts = (messages: ChatMessage[]) => messages.map((m) => m.text);
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `message ${from + i}`);
+
+/** The one conversation file of USER's folder. */
+async function onlyFile(dir: string): Promise<string> {
+  const files = (await readdir(join(dir, USER))).filter((f) => f.endsWith('.jsonl'));
+  expect(files).toHaveLength(1);
+  return join(dir, USER, files[0]!);
+}
 
 async function filled(count: number): Promise<{ dir: string; history: FileChatHistory }> {
   const dir = await mkdtemp(join(tmpdir(), 'history-'));
@@ -28,7 +35,7 @@ async function filled(count: number): Promise<{ dir: string; history: FileChatHi
 describe('the conversation file', () => {
   it('appends lines without rewriting the file, and compacts to the newest once it holds twice the cap', async () => {
     const { dir, history } = await filled(4);
-    const file = join(dir, `${USER}.jsonl`);
+    const file = await onlyFile(dir);
     // Were the file rewritten from what the process holds, this edit would be lost.
     const edited = (await readFile(file, 'utf8')).replace('message 0', 'message zero');
     await writeFile(file, edited);
@@ -87,12 +94,12 @@ describe('the conversation file', () => {
 
   it('a torn last write is set aside, and the next append starts a clean line', async () => {
     const { dir } = await filled(4);
-    const file = join(dir, `${USER}.jsonl`);
+    const file = await onlyFile(dir);
     await writeFile(file, `${await readFile(file, 'utf8')}{"id":"torn`);
     const reopened = new FileChatHistory(dir);
     await reopened.append(USER, [message(4), message(5)]);
     expect(texts((await new FileChatHistory(dir).page(USER, { limit: 60 })).messages)).toEqual(range(0, 6));
-    expect((await readdir(dir)).some((f) => f.includes('.damaged-'))).toBe(true);
+    expect((await readdir(join(dir, USER))).some((f) => f.includes('.damaged-'))).toBe(true);
   });
 
   it('converts a conversation kept in the format before paging, once', async () => {
@@ -101,7 +108,18 @@ describe('the conversation file', () => {
     const history = new FileChatHistory(dir);
     await history.append(USER, [message(2), message(3)]);
     expect(texts((await new FileChatHistory(dir).page(USER, { limit: 60 })).messages)).toEqual(range(0, 4));
-    expect(await readdir(dir)).toEqual([`${USER}.jsonl`]);
+    expect(await readdir(dir)).toEqual([USER]);
+    await onlyFile(dir);
+  });
+
+  it('keeps the single conversation of before as the first of the user\'s conversations', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'history-'));
+    await writeFile(join(dir, `${USER}.jsonl`), [message(0), message(1)].map((m) => `${JSON.stringify(m)}\n`).join(''));
+    const history = new FileChatHistory(dir);
+    expect((await history.list(USER)).map((c) => c.title)).toEqual(['message 0']);
+    await history.append(USER, [message(2), message(3)]);
+    expect(texts((await new FileChatHistory(dir).page(USER, { limit: 60 })).messages)).toEqual(range(0, 4));
+    expect(await readdir(dir)).toEqual([USER]);
   });
 });
 
@@ -114,5 +132,122 @@ describe('the conversation in memory', () => {
     let oldest = latest;
     while (oldest.earlier) oldest = await history.page(USER, { limit: 100, before: oldest.messages[0]!.id });
     expect(Number(oldest.messages[0]!.text.split(' ')[1])).toBeLessThanOrEqual(MAX_KEPT_MESSAGES + 10);
+  });
+});
+
+const OTHER = '22222222-2222-4222-8222-222222222222';
+const said = (i: number, text: string): ChatMessage => ({ ...message(i), text });
+
+/** A turn: the user's words and an answer, `i` apart from every other turn's ids and times. */
+const turn = (i: number, question: string, answer = `answer ${i}`): ChatMessage[] => [said(i, question), { ...said(i + 1, answer), role: 'assistant' }];
+
+/**
+ * Several conversations per user: the one a turn adds to is the current one; the list names each
+ * by its first message, a search looks at titles and messages, and a user's calls reach their own
+ * conversations only.
+ */
+describe.each([
+  ['in files', async () => new FileChatHistory(await mkdtemp(join(tmpdir(), 'history-')))],
+  ['in memory', async () => new MemoryChatHistory()],
+] as Array<[string, () => Promise<ChatHistoryStore>]>)('conversations %s', (_where, make) => {
+  it('starts another conversation, lists both latest first with their titles, and switches between them', async () => {
+    const history = await make();
+    await history.append(USER, turn(0, 'Who owes me the most?'));
+    await history.start(USER);
+    expect((await history.page(USER, { limit: 60 })).messages).toEqual([]);
+    // A conversation with nothing in it is not listed yet.
+    expect(await history.list(USER)).toHaveLength(1);
+    await history.append(USER, turn(2, '  Show my\n downline  '));
+    const list = await history.list(USER);
+    expect(list.map((c) => [c.title, c.current, c.messages])).toEqual([['Show my downline', true, 2], ['Who owes me the most?', false, 2]]);
+    expect(await history.open(USER, list[1]!.id)).toBe(true);
+    expect(texts((await history.page(USER, { limit: 60 })).messages)).toEqual(['Who owes me the most?', 'answer 0']);
+    await history.append(USER, turn(4, 'and today?'));
+    expect((await history.list(USER)).map((c) => [c.title, c.current])).toEqual([['Who owes me the most?', true], ['Show my downline', false]]);
+  });
+
+  it('a long first message makes a title of one short line', async () => {
+    const history = await make();
+    await history.append(USER, turn(0, `${'very '.repeat(40)}long`));
+    const [only] = await history.list(USER);
+    expect(only!.title.length).toBeLessThanOrEqual(60);
+    expect(only!.title.endsWith('…')).toBe(true);
+  });
+
+  it('searches titles and messages, in any case, and says which message holds the words', async () => {
+    const history = await make();
+    await history.append(USER, turn(0, 'Exposure on India vs Australia', 'Your exposure is 12,000.00 points'));
+    await history.start(USER);
+    await history.append(USER, turn(2, 'Show my downline', 'Karan Malhotra owes you 5,000.00 points'));
+    expect((await history.list(USER, 'india')).map((c) => c.title)).toEqual(['Exposure on India vs Australia']);
+    const [karan, ...rest] = await history.list(USER, 'KARAN malhotra');
+    expect(rest).toEqual([]);
+    expect(karan!.title).toBe('Show my downline');
+    expect(karan!.match).toBe('Karan Malhotra owes you 5,000.00 points');
+    expect(await history.list(USER, 'points')).toHaveLength(2);
+    expect(await history.list(USER, 'nobody said this')).toEqual([]);
+    expect(await history.list(USER, '  ')).toHaveLength(2);
+  });
+
+  it('deletes one conversation; deleting the current one (or clearing it) leaves an empty current one', async () => {
+    const history = await make();
+    await history.append(USER, turn(0, 'first'));
+    await history.start(USER);
+    await history.append(USER, turn(2, 'second'));
+    const [second, first] = await history.list(USER);
+    expect(await history.remove(USER, first!.id)).toBe(true);
+    expect(await history.remove(USER, first!.id)).toBe(false);
+    expect((await history.list(USER)).map((c) => c.title)).toEqual(['second']);
+    expect(texts((await history.page(USER, { limit: 60 })).messages)).toEqual(['second', 'answer 2']);
+    expect(await history.remove(USER, second!.id)).toBe(true);
+    expect(await history.list(USER)).toEqual([]);
+    expect((await history.page(USER, { limit: 60 })).messages).toEqual([]);
+    await history.append(USER, turn(4, 'third'));
+    await history.clear(USER);
+    expect(await history.list(USER)).toEqual([]);
+    expect(await history.open(USER, second!.id)).toBe(false);
+  });
+
+  it("one user never sees, opens or deletes another's conversations", async () => {
+    const history = await make();
+    await history.append(USER, turn(0, 'my secret book'));
+    const [mine] = await history.list(USER);
+    expect(await history.list(OTHER)).toEqual([]);
+    expect(await history.list(OTHER, 'secret')).toEqual([]);
+    expect(await history.open(OTHER, mine!.id)).toBe(false);
+    expect(await history.remove(OTHER, mine!.id)).toBe(false);
+    expect((await history.page(OTHER, { limit: 60 })).messages).toEqual([]);
+    await history.append(OTHER, turn(2, 'their question'));
+    await history.clear(OTHER);
+    expect((await history.list(USER)).map((c) => c.id)).toEqual([mine!.id]);
+    expect(texts((await history.page(USER, { limit: 60 })).messages)).toEqual(['my secret book', 'answer 0']);
+  });
+
+  it(`keeps ${MAX_CONVERSATIONS} conversations: one more deletes the one used longest ago`, async () => {
+    const history = await make();
+    for (let i = 0; i < MAX_CONVERSATIONS + 1; i++) {
+      await history.start(USER);
+      await history.append(USER, turn(2 * i, `question ${i}`));
+    }
+    const titles = (await history.list(USER)).map((c) => c.title);
+    expect(titles).toHaveLength(MAX_CONVERSATIONS);
+    expect(titles).not.toContain('question 0');
+    expect(titles[0]).toBe(`question ${MAX_CONVERSATIONS}`);
+  });
+});
+
+describe('conversations in files, after a restart', () => {
+  it('are all kept, the latest one current', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'history-'));
+    const history = new FileChatHistory(dir);
+    await history.append(USER, turn(0, 'older'));
+    await history.start(USER);
+    await history.append(USER, turn(2, 'newer'));
+    const [newer, older] = await history.list(USER);
+    await history.open(USER, older!.id);
+    const reopened = new FileChatHistory(dir);
+    expect((await reopened.list(USER)).map((c) => [c.id, c.title, c.current])).toEqual([[newer!.id, 'newer', true], [older!.id, 'older', false]]);
+    expect(await reopened.remove(USER, older!.id)).toBe(true);
+    expect((await new FileChatHistory(dir).list(USER)).map((c) => c.title)).toEqual(['newer']);
   });
 });

@@ -8,7 +8,7 @@ import type { ChatService } from '../../../src/main/assistant/chat-service.js';
 import { MAX_SUBSCRIPTIONS_PER_WINDOW, handleDeskMessage, stopDeskSubscriptions } from '../../../src/main/desk/ipc.js';
 import { type IpcSenderEvent, slotForIpcSender } from '../../../src/main/desk/senders.js';
 import { DeskSessions } from '../../../src/main/desk/sessions.js';
-import { APP_ORIGIN, isAllowedExternal, isAppUrl } from '../../../src/main/electron/security.js';
+import { APP_ORIGIN, allowsPermission, isAllowedExternal, isAppUrl } from '../../../src/main/electron/security.js';
 import type { ChatMessage, TurnEvent } from '../../../src/shared/contracts/chat.js';
 import type { DeskCallId, DeskResponse } from '../../../src/shared/contracts/desk-bridge.js';
 import { MAX_DESK_MESSAGE_BYTES, deskResponseSchema } from '../../../src/shared/contracts/desk-transport.js';
@@ -54,6 +54,10 @@ function fakeChat() {
     },
     history: async () => ({ messages: [], earlier: false }),
     clear: async () => undefined,
+    listConversations: async () => [],
+    open: async () => false,
+    start: async () => undefined,
+    remove: async () => false,
     // Proposals are not under test here: answering one says so.
     confirm: async () => message('assistant', 'no proposal'),
     cancel: async () => message('assistant', 'no proposal'),
@@ -103,6 +107,19 @@ describe('isAllowedExternal', () => {
     expect(isAllowedExternal('javascript:alert(1)')).toBe(false);
     expect(isAllowedExternal('smb://docs.agentdesk.app/share')).toBe(false);
     expect(isAllowedExternal('not a url')).toBe(false);
+  });
+});
+
+describe('allowsPermission', () => {
+  it("grants writing to the clipboard to the app's own pages, and nothing else to anyone", () => {
+    expect(allowsPermission('clipboard-sanitized-write', `${APP_ORIGIN}/agent/dashboard`, undefined)).toBe(true);
+    expect(allowsPermission('clipboard-sanitized-write', APP_ORIGIN, undefined)).toBe(true);
+    expect(allowsPermission('clipboard-sanitized-write', 'http://localhost:5173/', 'http://localhost:5173')).toBe(true);
+    expect(allowsPermission('clipboard-sanitized-write', 'https://evil.example/', undefined)).toBe(false);
+    expect(allowsPermission('clipboard-sanitized-write', undefined, undefined)).toBe(false);
+    for (const other of ['clipboard-read', 'notifications', 'media', 'geolocation', 'openExternal']) {
+      expect(allowsPermission(other, `${APP_ORIGIN}/agent/dashboard`, undefined)).toBe(false);
+    }
   });
 });
 

@@ -32,6 +32,10 @@ const chat: ChatService = {
   },
   history: async (_user, request) => pageOf(CONVERSATION, request),
   clear: async () => undefined,
+  listConversations: async () => [],
+  open: async () => false,
+  start: async () => undefined,
+  remove: async () => false,
   // Proposals are not under test here: answering one says so.
   confirm: async () => ({ id: 'a-2', role: 'assistant', at: '2026-11-20T06:30:00.000Z', text: 'no proposal', cards: [], requestId: 'req-2' }),
   cancel: async () => ({ id: 'a-3', role: 'assistant', at: '2026-11-20T06:30:00.000Z', text: 'no proposal', cards: [], requestId: 'req-3' }),

@@ -12,6 +12,9 @@ const NEAR_END_ROWS = 50;
 /** A column narrower than this clips its figures: the table scrolls sideways instead. */
 const MIN_COLUMN_PX = 96;
 
+/** True while an answer is being copied: its tables draw every row, not only those in view (chat/copy.ts). */
+export const AllRows = createContext(false);
+
 /** The filter and order a card's rows were read with, as main stated it: shown under the card's title, as text. */
 export const CardCaption = createContext<string | null>(null);
 
@@ -166,7 +169,8 @@ export function SortableTable<R>({ rows, columns, rowKey, label, footer, footerR
     return { id: c.id, dir: c.numeric ? 'desc' : 'asc' };
   });
 
-  const virtual = rows.length > VIRTUALIZE_OVER;
+  const all = useContext(AllRows);
+  const virtual = !all && rows.length > VIRTUALIZE_OVER;
   return (
     <div className={`card-scroll${virtual ? ' virtual' : ''}${page ? ' page-scroll' : ''}`} ref={setScrollEl} tabIndex={0} role="region" aria-label={label}>
       <table className={`table card-table${virtual ? ' fixed' : ''}`} data-testid={testId} aria-rowcount={virtual ? rows.length + 1 + (footer ? 1 : 0) : undefined}

@@ -1,13 +1,17 @@
 import { type KeyboardEvent, type PointerEvent, type RefObject, memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import type { Card } from '../../../shared/contracts/assistant';
 import type { ChatMessage } from '../../../shared/contracts/chat';
 import { type ActionExtras, type CardAction, CardView, type ProposalStatus } from '../cards';
+import { AllRows } from '../cards/shared';
 import { formatDateTime } from '../lib/format';
 import { useRoute } from '../lib/route';
 import { useSession } from '../lib/session';
 import { usageLine } from '../lib/usage-format';
 import { CHAT_WIDTH, type ChatState, MAX_LENGTH, type TurnState } from './store';
 import { useChat } from './useChat';
+import { answerText } from './copy';
+import { ConversationList } from './ConversationList';
 import { listInWords } from '../lib/format';
 
 /** The Settings page: the Claude key, models and budgets behind the assistant. */
@@ -83,7 +87,7 @@ export function ChatPanel() {
           aria-label="Assistant" onKeyDown={(e) => { if (e.key === 'Escape' && !docked) { e.stopPropagation(); close(); } }}>
           <ResizeHandle />
           <PanelHeader docked={docked} onClose={close} />
-          <MessageList />
+          <Conversation />
           <Composer inputRef={inputRef} />
         </aside>
       )}
@@ -137,6 +141,10 @@ function PanelHeader({ docked, onClose }: { docked: boolean; onClose(): void }) 
   const setDocked = useChat((s) => s.setDocked);
   const clear = useChat((s) => s.clear);
   const busy = useChat((s) => s.turn !== null);
+  const listing = useChat((s) => s.list !== null);
+  const showConversations = useChat((s) => s.showConversations);
+  const hideConversations = useChat((s) => s.hideConversations);
+  const newConversation = useChat((s) => s.newConversation);
   const navigate = useRoute((s) => s.navigate);
   const openSettings = () => {
     navigate(SETTINGS_PATH);
@@ -147,6 +155,10 @@ function PanelHeader({ docked, onClose }: { docked: boolean; onClose(): void }) 
     <header className="chat-head">
       <h2>Assistant</h2>
       <div className="chat-head-tools">
+        <button type="button" data-testid="chat-conversations" aria-expanded={listing}
+          onClick={() => (listing ? hideConversations() : void showConversations())} title="Your conversations: open, search or delete one">Chats</button>
+        <button type="button" data-testid="chat-new" onClick={() => void newConversation()} disabled={busy}
+          title="Start a new conversation (this one stays in Chats)">New</button>
         <button type="button" data-testid="chat-settings" onClick={openSettings}
           title="The assistant's settings: Claude API key, models and budgets">Settings</button>
         <button type="button" data-testid="chat-clear" onClick={() => void clear()} disabled={busy}
@@ -159,6 +171,12 @@ function PanelHeader({ docked, onClose }: { docked: boolean; onClose(): void }) 
       </div>
     </header>
   );
+}
+
+/** The conversation shown, or the list of conversations in its place. */
+function Conversation() {
+  const listing = useChat((s) => s.list !== null);
+  return listing ? <ConversationList /> : <MessageList />;
 }
 
 function MessageList() {
@@ -180,6 +198,7 @@ function MessageList() {
   const declined = useChat((s) => s.declined);
   const answer = useChat((s) => s.answer);
   const edit = useChat((s) => s.edit);
+  const retry = useChat((s) => s.retry);
   const timezone = useSession((s) => s.user?.timezone ?? 'UTC');
   const scrollRef = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
@@ -188,6 +207,8 @@ function MessageList() {
    * page goes in above it, and it stays where it was.
    */
   const reading = useRef<{ id: string; top: number } | null>(null);
+  const lastId = messages.at(-1)?.id;
+  const shownLast = useRef(lastId);
 
   // Follow the conversation as it grows, unless the user has scrolled up to read. Layout is read
   // only for an earlier page: every other draw costs what it did in a short conversation.
@@ -205,8 +226,22 @@ function MessageList() {
       // Messages above it are drawn (content-visibility) only once near the view, at their real
       // height rather than the placeholder's: put it back once more after that frame.
       requestAnimationFrame(keep);
+    } else if (lastId !== shownLast.current && lastId !== undefined) {
+      // A new message (the user's, then the answer) is always brought into view, however far a
+      // large card above it had moved the end: the answer from its start when it is taller than
+      // the view. Again after the next frame, once the messages are drawn at their real height.
+      stick.current = true;
+      const reveal = () => {
+        const node = messageNode(el, lastId);
+        if (!node) return;
+        const top = node.getBoundingClientRect().top - el.getBoundingClientRect().top;
+        el.scrollTop = node.offsetHeight > el.clientHeight ? el.scrollTop + top - 8 : el.scrollHeight;
+      };
+      reveal();
+      requestAnimationFrame(reveal);
     } else if (stick.current) el.scrollTop = el.scrollHeight;
-  }, [messages, turn, error, history, answerErrors, turnedDown]);
+    shownLast.current = lastId;
+  }, [messages, turn, error, history, answerErrors, turnedDown, lastId]);
 
   const showEarlier = () => {
     const first = messages[0];
@@ -254,18 +289,24 @@ function MessageList() {
         </button>
       )}
       {earlier === 'error' && <p className="state error chat-note" role="alert" data-testid="chat-earlier-error">Earlier messages could not be loaded: {earlierError}</p>}
-      <ol className="chat-messages" role="log" aria-live="polite" aria-busy={busy} aria-label="Conversation" data-testid="chat-messages" data-history={history}>
-        {messages.map((m) => (
-          <Message key={m.id} message={m} timezone={timezone} pick={pick} pickable={!busy && m.requestId !== '' && hasPicker(m)}
-            onAction={onAction} onEdit={onEdit} proposals={proposals} />
-        ))}
-        {turn && (turn.text || turn.cards.length > 0) && <PendingMessage turn={turn} />}
-        {error && (
-          <li className="chat-msg assistant error" data-testid="chat-message" data-role="assistant" data-outcome="error" role="alert">
-            <p className="chat-text">{error}</p>
-          </li>
-        )}
-      </ol>
+      {/* The log is the list's region, not the list itself: a list given another role leaves its items without one. */}
+      <div role="log" aria-live="polite" aria-busy={busy} aria-label="Conversation">
+        <ol className="chat-messages" data-testid="chat-messages" data-history={history}>
+          {messages.map((m) => (
+            <Message key={m.id} message={m} timezone={timezone} pick={pick} pickable={!busy && m.requestId !== '' && hasPicker(m)}
+              onAction={onAction} onEdit={onEdit} proposals={proposals} retry={retry} />
+          ))}
+          {turn && (turn.text || turn.cards.length > 0) && <PendingMessage turn={turn} />}
+          {error && (
+            <li className="chat-msg assistant error" data-testid="chat-message" data-role="assistant" data-outcome="error">
+              <p className="chat-text" role="alert">{error}</p>
+              <div className="chat-msg-actions">
+                <RetryButton onClick={() => retry()} />
+              </div>
+            </li>
+          )}
+        </ol>
+      </div>
       {turn && <Thinking turn={turn} />}
     </div>
   );
@@ -294,26 +335,71 @@ function messageNode(list: HTMLElement, id: string): HTMLElement | null {
 
 const hasPicker = (m: ChatMessage) => m.cards.some((c) => c.type === 'player_picker' || c.type === 'fixture_picker');
 
-const Message = memo(function Message({ message: m, timezone, pick, pickable, onAction, onEdit, proposals }: {
+const Message = memo(function Message({ message: m, timezone, pick, pickable, onAction, onEdit, proposals, retry }: {
   message: ChatMessage; timezone: string; pick: (requestId: string, candidateId: string) => void; pickable: boolean;
   onAction: (action: CardAction, extras?: ActionExtras) => void; onEdit: (action: CardAction, value: number) => void; proposals: Proposals;
+  retry: (messageId: string) => void;
 }) {
   const onPick = pickable ? (candidateId: string) => pick(m.requestId, candidateId) : undefined;
   const tone = m.outcome === 'rate_limited' ? ' warn' : m.outcome === 'failed' ? ' failed' : '';
   const assistant = m.role === 'assistant';
+  const ref = useRef<HTMLLIElement>(null);
+  const [allRows, setAllRows] = useState(false);
+  const [copied, setCopied] = useState<'copied' | 'failed' | null>(null);
+  const copy = () => {
+    // Every row of a long table is drawn for the moment of the copy, then only those in view again.
+    flushSync(() => setAllRows(true));
+    const text = ref.current ? answerText(ref.current) : '';
+    flushSync(() => setAllRows(false));
+    // No clipboard (a page served over plain http from elsewhere) is a failed copy, said as one.
+    Promise.resolve().then(() => navigator.clipboard.writeText(text)).then(() => setCopied('copied'), () => setCopied('failed'));
+  };
+  useEffect(() => {
+    if (copied === null) return;
+    const t = setTimeout(() => setCopied(null), 2_000);
+    return () => clearTimeout(t);
+  }, [copied]);
   return (
-    <li className={`chat-msg ${m.role}${tone}`} data-testid="chat-message" data-message-id={m.id} data-role={m.role} data-outcome={m.outcome}
+    <li ref={ref} className={`chat-msg ${m.role}${tone}`} data-testid="chat-message" data-message-id={m.id} data-role={m.role} data-outcome={m.outcome}
       data-request-id={m.requestId} data-resolves={m.resolves?.state} data-planner={m.planner} data-stopped={m.stopped}>
       {assistant && m.stopped && <span className="chat-stopped" data-testid="chat-stopped">Stopped</span>}
       {m.text && <p className="chat-text" title={formatDateTime(m.at, timezone)}>{m.text}</p>}
-      {assistant && m.cards.map((card, i) => (
-        <CardView key={i} card={card} onPick={onPick} onAction={onAction} onEdit={onEdit} proposal={proposalOf(card, proposals)} />
-      ))}
+      <AllRows.Provider value={allRows}>
+        {assistant && m.cards.map((card, i) => (
+          <CardView key={i} card={card} onPick={onPick} onAction={onAction} onEdit={onEdit} proposal={proposalOf(card, proposals)} />
+        ))}
+      </AllRows.Provider>
       {/* What Claude's calls used; the offline planner costs nothing, so it gets no line. */}
       {assistant && m.planner === 'claude' && m.usage && <p className="chat-usage" data-testid="chat-usage">{usageLine(m.usage)}</p>}
+      {assistant && (
+        <div className="chat-msg-actions">
+          <button type="button" className="chat-icon-button" data-testid="chat-copy" onClick={copy} aria-label="Copy the answer"
+            title="Copy the answer: its words, and its tables as tab-separated rows">
+            <svg aria-hidden="true" focusable="false" viewBox="0 0 24 24" width="14" height="14">
+              <path fill="currentColor" d="M16 1H4a2 2 0 0 0-2 2v14h2V3h12zm3 4H8a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h11a2 2 0 0 0 2-2V7a2 2 0 0 0-2-2zm0 16H8V7h11z" />
+            </svg>
+          </button>
+          {/* An answer to a Confirm or Cancel asked no question: there is nothing to ask again. */}
+          {!m.resolves && <RetryButton onClick={() => retry(m.id)} />}
+          <span role="status" className="muted chat-copied" data-testid="chat-copied">
+            {copied === 'copied' ? 'Copied' : copied === 'failed' ? 'Could not copy' : ''}
+          </span>
+        </div>
+      )}
     </li>
   );
 });
+
+/** An icon, not a word: the message's text stays the answer's own (what a reader or a copy takes). */
+function RetryButton({ onClick }: { onClick(): void }) {
+  return (
+    <button type="button" className="chat-icon-button" data-testid="chat-retry" onClick={onClick} aria-label="Ask again" title="Ask the same question again">
+      <svg aria-hidden="true" focusable="false" viewBox="0 0 24 24" width="14" height="14">
+        <path fill="currentColor" d="M17.65 6.35A7.96 7.96 0 0 0 12 4a8 8 0 1 0 7.73 10h-2.08A6 6 0 1 1 12 6c1.66 0 3.14.69 4.22 1.78L13 11h7V4z" />
+      </svg>
+    </button>
+  );
+}
 
 function PendingMessage({ turn }: { turn: TurnState }) {
   return (

@@ -2,7 +2,8 @@
 import { create } from 'zustand';
 import type { Card, ProposalState } from '../../../shared/contracts/assistant.js';
 import type {
-  HISTORY_PAGE as CONTRACT_HISTORY_PAGE, MAX_MESSAGE_LENGTH, ChatHistoryInput, ChatHistoryPage, ChatMessage, ChatTurnInput, PageContext, TurnEvent,
+  HISTORY_PAGE as CONTRACT_HISTORY_PAGE, MAX_MESSAGE_LENGTH, ChatConversationInput, ChatConversationsInput, ChatHistoryInput, ChatHistoryPage, ChatMessage,
+  ChatTurnInput, ConversationSummary, PageContext, TurnEvent,
 } from '../../../shared/contracts/chat.js';
 import { UserFacingError, errorCode, isUnauthorized, userMessage } from '../lib/errors.js';
 
@@ -34,6 +35,15 @@ export interface TurnState {
 }
 
 type HistoryState = 'idle' | 'loading' | 'ready' | 'error';
+
+/** The conversation list: closed, or open with the conversations found (or why none could be). */
+export interface ConversationList {
+  state: 'loading' | 'ready' | 'error';
+  /** The search typed; empty: every conversation. */
+  query: string;
+  found: ConversationSummary[];
+  error: string | null;
+}
 
 /** Messages before the first one the panel holds: none, some kept in main, being fetched, or the fetch failed. */
 export type EarlierState = 'none' | 'more' | 'loading' | 'error';
@@ -71,6 +81,8 @@ export interface ChatState {
   error: string | null;
   /** The composer's text, kept while the panel is closed. */
   draft: string;
+  /** The conversation list, while it is open in place of the messages. */
+  list: ConversationList | null;
   /**
    * How each answered proposal ended, by nonce: the `resolves` of the first message (history
    * included) that answered it. Derived from `messages`, so it survives a reload.
@@ -116,7 +128,22 @@ export interface ChatState {
    * the answer carries the new card and ends the old one as edited.
    */
   edit(nonce: string, payloadHash: string, value: number): Promise<void>;
+  /**
+   * Asks the question that `messageId` (an answer) answered again, as a new turn; without an id,
+   * the last question whose turn failed before any answer came.
+   */
+  retry(messageId?: string): void;
+  /** Deletes the conversation shown; the next question starts a new one. */
   clear(): Promise<void>;
+  /** Opens the conversation list (or closes it), or searches it: `query` over titles and messages. */
+  showConversations(query?: string): Promise<void>;
+  hideConversations(): void;
+  /** Starts a new, empty conversation; the one shown stays in the list. */
+  newConversation(): Promise<void>;
+  /** Shows one of the user's conversations: the next question goes into it. */
+  openConversation(id: string): Promise<void>;
+  /** Deletes one of the user's conversations (the shown one: the panel starts a new one). */
+  removeConversation(id: string): Promise<void>;
   /** Forgets everything but the dock mode and width (sign-out). */
   reset(): void;
 }
@@ -134,6 +161,10 @@ export interface ChatClient {
     cancel: { mutate(input: { nonce: string; payloadHash: string; reason?: string }): Promise<ChatMessage> };
     edit: { mutate(input: { nonce: string; payloadHash: string; value: number }): Promise<ChatMessage> };
     clear: { mutate(): Promise<unknown> };
+    conversations: { query(input: ChatConversationsInput): Promise<ConversationSummary[]> };
+    open: { mutate(input: ChatConversationInput): Promise<unknown> };
+    start: { mutate(): Promise<unknown> };
+    remove: { mutate(input: ChatConversationInput): Promise<unknown> };
     stop: { mutate(input: { requestId: string }): Promise<{ stopped: boolean }> };
   };
 }
@@ -223,6 +254,19 @@ export function declineReasonsOf(messages: readonly ChatMessage[]): Record<strin
     if (m.resolves.reason) reasons[m.resolves.nonce] = m.resolves.reason;
   }
   return reasons;
+}
+
+/**
+ * The question an answer answered: the user's message of its turn, else (a turn that failed
+ * before main kept it, an answer to a proposal) the last question before it.
+ */
+export function questionOf(messages: readonly ChatMessage[], answerId: string): string | null {
+  const at = messages.findIndex((m) => m.id === answerId);
+  if (at === -1) return null;
+  const { requestId } = messages[at]!;
+  const own = requestId ? messages.find((m) => m.role === 'user' && m.requestId === requestId) : undefined;
+  const before = own ?? messages.slice(0, at).findLast((m) => m.role === 'user');
+  return before?.text.trim() || null;
 }
 
 /** Ids the renderer made up (a turn that failed before main saved it): main has no such message to page from. */
@@ -322,6 +366,10 @@ export function createChatStore({ client, page, unauthorized, invalidate, storag
 
   /** The user asked for earlier pages: what they fetched stays until the panel closes. */
   let expanded = false;
+  /** The last question sent, for Retry on a turn that failed before main kept it. */
+  let lastAsked: string | null = null;
+  /** Bumped by each search of the conversation list, so an older search's answer is dropped. */
+  let listRuns = 0;
 
   return create<ChatState>((set, get) => {
     /**
@@ -470,6 +518,7 @@ export function createChatStore({ client, page, unauthorized, invalidate, storag
 
     const run = (input: ChatTurnInput, restore: string | null) => {
       stopActive();
+      if (input.kind === 'message') lastAsked = input.text;
       const token = ++tokens;
       set({ turn: { requestId: null, action: null, tools: [], cards: [], text: '', stopping: false }, error: null });
       let ended = false;
@@ -492,6 +541,18 @@ export function createChatStore({ client, page, unauthorized, invalidate, storag
       }
     };
 
+    /** The conversation shown is gone (deleted, or a new one started): the panel shows an empty one. */
+    const emptied = () => {
+      historyRuns++;
+      expanded = false;
+      set({ list: null, ...withMessages([]), earlier: 'none', earlierError: null, error: null, history: 'ready', historyError: null, answerErrors: {}, turnedDown: {} });
+    };
+
+    const failed = (error: unknown) => {
+      if (isUnauthorized(error)) unauthorized();
+      set({ error: errorText(error) });
+    };
+
     return {
       open: false,
       docked: readDocked(),
@@ -504,6 +565,7 @@ export function createChatStore({ client, page, unauthorized, invalidate, storag
       turn: null,
       error: null,
       draft: '',
+      list: null,
       resolved: {},
       declined: {},
       answering: {},
@@ -577,7 +639,7 @@ export function createChatStore({ client, page, unauthorized, invalidate, storag
       send(raw) {
         const text = raw.trim();
         if (!text || text.length > MAX_LENGTH || get().turn) return false;
-        set({ draft: '' });
+        set({ draft: '', list: null });
         run({ kind: 'message', text, page: page() }, raw);
         return true;
       },
@@ -604,16 +666,75 @@ export function createChatStore({ client, page, unauthorized, invalidate, storag
         if (!Number.isSafeInteger(value) || value <= 0) return;
         await send('edit', nonce, payloadHash, () => client.chat.edit.mutate({ nonce, payloadHash, value }));
       },
+      retry(messageId) {
+        if (get().turn) return;
+        const text = messageId === undefined ? lastAsked : questionOf(get().messages, messageId);
+        if (!text) return;
+        set({ list: null });
+        run({ kind: 'message', text, page: page() }, null);
+      },
       async clear() {
         if (get().turn) return;
         try {
           await client.chat.clear.mutate();
+          emptied();
+        } catch (error) {
+          failed(error);
+        }
+      },
+      async showConversations(query = '') {
+        const runId = ++listRuns;
+        set((s) => ({ list: { state: 'loading', query, found: s.list?.found ?? [], error: null } }));
+        try {
+          const found = await client.chat.conversations.query(query.trim() ? { query: query.trim() } : {});
+          if (runId !== listRuns) return;
+          set({ list: { state: 'ready', query, found, error: null } });
+        } catch (error) {
+          if (runId !== listRuns) return;
+          if (isUnauthorized(error)) unauthorized();
+          set((s) => ({ list: { state: 'error', query, found: s.list?.found ?? [], error: errorText(error) } }));
+        }
+      },
+      hideConversations() {
+        listRuns++;
+        set({ list: null });
+      },
+      async newConversation() {
+        if (get().turn) return;
+        try {
+          await client.chat.start.mutate();
+          listRuns++;
+          emptied();
+        } catch (error) {
+          failed(error);
+        }
+      },
+      async openConversation(id) {
+        if (get().turn) return;
+        try {
+          await client.chat.open.mutate({ id });
+          listRuns++;
           historyRuns++;
           expanded = false;
-          set({ ...withMessages([]), earlier: 'none', earlierError: null, error: null, history: 'ready', historyError: null, answerErrors: {}, turnedDown: {} });
+          set({ list: null, ...withMessages([]), earlier: 'none', earlierError: null, error: null, history: 'idle', historyError: null, answerErrors: {}, turnedDown: {} });
+          await get().loadHistory();
         } catch (error) {
-          if (isUnauthorized(error)) unauthorized();
-          set({ error: errorText(error) });
+          failed(error);
+        }
+      },
+      async removeConversation(id) {
+        if (get().turn) return;
+        const shown = get().list?.found.find((c) => c.id === id)?.current === true;
+        try {
+          await client.chat.remove.mutate({ id });
+          if (shown) {
+            historyRuns++;
+            expanded = false;
+            set({ ...withMessages([]), earlier: 'none', earlierError: null, error: null, history: 'ready', historyError: null, answerErrors: {}, turnedDown: {} });
+          }
+          if (get().list) await get().showConversations(get().list?.query);
+        } catch (error) {
+          failed(error);
         }
       },
       reset() {
@@ -622,8 +743,10 @@ export function createChatStore({ client, page, unauthorized, invalidate, storag
         historyRuns++;
         sessionRuns++;
         expanded = false;
+        listRuns++;
+        lastAsked = null;
         set({
-          open: false, history: 'idle', historyError: null, ...withMessages([]), earlier: 'none', earlierError: null, turn: null, error: null, draft: '',
+          list: null, open: false, history: 'idle', historyError: null, ...withMessages([]), earlier: 'none', earlierError: null, turn: null, error: null, draft: '',
           answering: {}, answerErrors: {}, turnedDown: {},
         });
       },

@@ -135,7 +135,10 @@ export function Bell() {
     <div className="bell">
       <button ref={buttonRef} type="button" className="bell-button" aria-label={bellLabel(unread)} aria-expanded={open}
         aria-controls={`${id}-panel`} data-testid="bell" data-unread={unread} onClick={() => setOpen((o) => !o)}>
-        <span aria-hidden="true">🔔</span>
+        {/* Drawn, not an emoji: a system without a colour-emoji font shows an empty box for one. */}
+        <svg aria-hidden="true" focusable="false" className="bell-icon" viewBox="0 0 24 24" width="18" height="18">
+          <path fill="currentColor" d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22zm7-6V11a7 7 0 0 0-5.5-6.84V3.5a1.5 1.5 0 0 0-3 0v.66A7 7 0 0 0 5 11v5l-2 2v1h18v-1z" />
+        </svg>
         {unread > 0 && <span className="bell-count" data-testid="bell-count" aria-hidden="true">{badgeText(unread)}</span>}
       </button>
       {open && (
