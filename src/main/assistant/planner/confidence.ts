@@ -27,6 +27,8 @@ export interface Evidence {
   changeWordUnread: boolean;
   /** The conversation had a plan before this one: a follow-up leans on it, which the words alone do not show. */
   followsUp: boolean;
+  /** The message supposes something ("if I lower Vivek's CL below his take, what happens?"), as its opening words say. */
+  supposes: boolean;
 }
 
 export interface Guess {
@@ -70,6 +72,11 @@ export const GUESSES: readonly Guess[] = Object.freeze([
     why: 'an order is answered with reads while a word of it, read by nothing, is a change\'s verb in another form ("I want Arjun\'s CL doubled" read as his limit)',
     applies: (d, e) => d.action === 'tools' && !e.followsUp && e.act === 'command' && !intentsOf(d).some((i) => e.writes.has(i))
       && e.changeWordUnread,
+  },
+  {
+    id: 'supposed_read',
+    why: 'a supposition about someone ("if I lower Vivek\'s CL below his take, what happens?") is answered with their figures: it may be asking what the desk would do',
+    applies: (d, e) => d.action === 'tools' && e.supposes && !intentsOf(d).some((i) => e.writes.has(i)),
   },
 ]);
 

@@ -271,8 +271,11 @@ function firstCorrection(out: string): string | null {
       return said.every((t) => isWord(t) || BEFORE_MARKER.has(t)) && pastAll(words, 0, 'slip_filler') === words.length;
     };
     const slip = amounts.find((a) => a.end <= at && between(a));
-    const fix = amounts.find((a) => a.start === end);
-    if (slip && fix) return out.slice(0, slip.start) + out.slice(end, fix.end) + out.slice(slip.end, at) + out.slice(fix.end);
+    // "60,000. Actually no wait, make it 55,000": the words of a change said again lead to the fix.
+    const led = from(end) >= 0 ? pastAll(tokens, from(end), 'fix_lead') : -1;
+    const fixStart = led >= 0 && led < spans.length ? spans[led]!.start : end;
+    const fix = amounts.find((a) => a.start === fixStart);
+    if (slip && fix) return out.slice(0, slip.start) + out.slice(fixStart, fix.end) + out.slice(slip.end, at) + out.slice(fix.end);
     // "anita ka take dikhao, nahi nahi anita nahi, lakshmi ka": the name turned down gives way to the fix.
     const again = namedAgain(out, spans, from(end));
     const head = upTo(at);
@@ -1440,6 +1443,7 @@ function evidenceOf(decision: Decision, input: PlannerInput): Evidence {
     unusedNames: whole.names.map((n) => fold(n.text)).filter((n) => !carried.includes(n)),
     unusedFixture: whole.fixture !== null && decision.calls.every((c) => c.args.fixture === undefined && c.args.market === undefined && c.args.outcome === undefined && c.args.query === undefined),
     followsUp: (input.context.lastCalls ?? []).length > 0,
+    supposes: questionKind(whole.folded) === 'hypothetical',
     // Read only when a rule asks, as `triggered` is.
     get changeWordUnread() {
       unread ??= changeWordUnread(whole);
