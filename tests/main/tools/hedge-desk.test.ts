@@ -175,7 +175,7 @@ describe('alert mutes from the chat', () => {
     const d = desk();
     const today = localDate(BOOK_NOW, user.timezone);
     const m = await d.ask('mute large bet alerts till 6pm');
-    expect(m.text).toBe('Large-bet alerts muted until 6:00 pm today.');
+    expect(m.text).toBe('Large-bet alerts muted until 18:00 today.');
     expect((await api.alerts.get.query()).muted.large_bet).toEqual({ until: at(today, 18) });
 
     backend.clock.now = new Date(at(today, 19));
@@ -183,7 +183,7 @@ describe('alert mutes from the chat', () => {
       const late = await d.ask('large bet alerts band karo 6 baje tak');
       expect(late.text).toBe('Large-bet alerts muted until 6:00 am tomorrow.');
       expect((await api.alerts.get.query()).muted.large_bet).toEqual({ until: at(addDays(today, 1), 6) });
-      expect((await d.ask('mute large bet alerts till 6pm')).text).toBe('Large-bet alerts muted until 6:00 pm tomorrow.');
+      expect((await d.ask('mute large bet alerts till 6pm')).text).toBe('Large-bet alerts muted until 18:00 tomorrow.');
       expect((await api.alerts.get.query()).muted.large_bet).toEqual({ until: at(addDays(today, 1), 18) });
     } finally {
       backend.clock.now = new Date(BOOK_NOW);
