@@ -165,7 +165,7 @@ export async function generateReport(deps: ServiceDeps, caller: Caller, input: z
 
   const words = [player && `Player: ${player.name}`, fixtureName && `Match: ${fixtureName}`,
     `Generated ${formatDateTime(made.toISOString(), caller.timezone)} (${caller.timezone})`].filter(Boolean);
-  const heading = { title, sheetName: REPORT_TEMPLATE_TITLES[input.template].slice(0, 31), subtitle: words.join(' · '), timezone: caller.timezone };
+  const heading = { title, sheetName: REPORT_TEMPLATE_TITLES[input.template].slice(0, 31), subtitle: words.join(' · '), legend: source.legend, timezone: caller.timezone };
   // Read before the job starts: the answer is the job as it began (running, nothing written yet),
   // not whatever a small report had reached by the time the read came back.
   const started = await toArtifact(deps, caller.id, await visibleArtifact(deps, caller.id, id));
