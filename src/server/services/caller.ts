@@ -37,8 +37,8 @@ export interface ServiceDeps {
   clockKind?: ClockKind;
   /**
    * The wall clock, whatever the book's clock says: session expiry, login throttling,
-   * idempotency-key retention and audit timestamps. A security time must never move with a
-   * demo restarted on another data clock.
+   * idempotency-key retention, report and approval expiry. A security time must never move with a
+   * demo restarted on another data clock. What is shown or recorded as when it happened is on `now`.
    */
   realNow: () => Date;
   /** Callers by session token (session-cache.ts); without it every call looks its session up. */
