@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { businessNow, useClockKind } from '../lib/clock';
-import { formatDateTime } from '../lib/format';
+import { formatInstant } from '../lib/format';
 
 /** How often the indicator moves on: it shows minutes. */
 const TICK_MS = 20_000;
@@ -19,7 +19,7 @@ export function DemoClock({ timeZone }: { timeZone: string }) {
     return () => clearInterval(tick);
   }, [kind]);
   if (kind === 'real') return null;
-  const at = formatDateTime(now.toISOString(), timeZone);
+  const at = formatInstant(now, timeZone);
   return (
     <p className="demo-clock" data-testid="demo-clock" data-kind={kind}
       title="Every time the desk shows and records is on this clock, not this computer's.">

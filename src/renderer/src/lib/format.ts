@@ -4,7 +4,7 @@
  * `tests/renderer/format-guard.test.ts` fails when another renderer file formats them itself.
  */
 import { isoWeekRange } from '../../../shared/dates';
-import { formatDay, formatPoints } from '../../../shared/format';
+import { formatDateTime, formatDay, formatPoints } from '../../../shared/format';
 import { owesPhrase, paidPhrase, takePhrase, toneOf } from '../../../shared/sentences';
 
 export { formatAge, formatDate, formatDateTime, formatDay, formatFileSize, formatPeriod, formatPoints, formatReadAt, formatTime } from '../../../shared/format';
@@ -12,6 +12,11 @@ export { formatAge, formatDate, formatDateTime, formatDay, formatFileSize, forma
 /** A take in words, from the agent's side (`who` owes you `take`): "Rahul Sharma owes you 1,200.00" / "you owe 1,200.00" / "square". */
 export function takeInWords(take: number, who?: string): string {
   return takePhrase(take, who);
+}
+
+/** An instant held as a Date (the business clock's now) as every instant is written: "20 Nov 2026, 14:05". */
+export function formatInstant(at: Date, timeZone: string): string {
+  return formatDateTime(at.toISOString(), timeZone);
 }
 
 export function formatOdds(hundredths: number): string {
