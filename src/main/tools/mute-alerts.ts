@@ -31,7 +31,7 @@ export const muteAlertsOutput = z.object({
   kind: eventKind,
   muted: z.boolean(),
   until: z.iso.datetime({ offset: true }).nullable(),
-  /** The instant in the user's words ("6:00 pm today"), so the sentence says the day the clock time fell on. */
+  /** The instant in the user's words ("18:00 today"), so the sentence says the day the clock time fell on. */
   untilLocal: z.string().nullable(),
   settings: alertSettings,
 });
