@@ -34,7 +34,7 @@ const TIMEZONE = 'Asia/Kolkata';
 const E2E_USER = 'admin';
 const HEADING = {
   title: 'Bets by match, 1 Aug 2026 – 20 Nov 2026, Priya Nair', sheetName: 'Bets by match',
-  subtitle: 'Generated 20 Nov 2026, 12:00 (Asia/Kolkata)', timezone: TIMEZONE,
+  subtitle: 'Generated 20 Nov 2026, 12:00 (Asia/Kolkata)', legend: 'Result is the player\'s: a positive amount is their winnings, the book\'s loss.', timezone: TIMEZONE,
 };
 
 type CaseName = 'xlsx-ours' | 'xlsx-bare' | 'pdf-ours' | 'pdf-bare';
@@ -107,6 +107,7 @@ function bareXlsx(path: string) {
           if (v === null) return null;
           const kind = columns[i]!.kind;
           if (typeof v === 'string') return kind === 'datetime' && v.includes('T') ? new Date(v) : v;
+          if (typeof v === 'object') return v.paisa / 100;
           return kind === 'points' || kind === 'odds' ? v / 100 : v;
         }));
         line.cells.forEach((v, i) => {
@@ -161,7 +162,7 @@ function barePdf(path: string) {
           line.cells.forEach((v, i) => {
             const kind = columns[i]!.kind;
             cell(v === null ? '' : typeof v === 'string' ? (kind === 'datetime' ? v.slice(0, 16).replace('T', ' ') : v)
-              : kind === 'points' || kind === 'odds' ? (v / 100).toFixed(2) : String(v), i);
+              : typeof v === 'object' ? v.words : kind === 'points' || kind === 'odds' ? (v / 100).toFixed(2) : String(v), i);
           });
         }
         y += ROW;

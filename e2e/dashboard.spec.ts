@@ -1,4 +1,5 @@
 import { formatPoints } from '../src/shared/money.js';
+import { takePhrase } from '../src/shared/sentences.js';
 import { expect, test } from './fixtures.js';
 
 test.describe('dashboard', () => {
@@ -16,10 +17,10 @@ test.describe('dashboard', () => {
       backend.agent.getPnL.query({}),
     ]);
     const tile = (id: string) => page.getByTestId(id).locator('.tile-value');
-    await expect(tile('tile-downline-take')).toHaveText(formatPoints(take.totals.take));
+    await expect(tile('tile-downline-take')).toHaveText(takePhrase(take.totals.take, 'your downline'));
     await expect(tile('tile-cl')).toHaveText(formatPoints(upline.cl));
     await expect(tile('tile-available')).toHaveText(formatPoints(upline.available));
-    await expect(tile('tile-owed')).toHaveText(formatPoints(upline.owed));
+    await expect(tile('tile-owed')).toHaveText(takePhrase(-upline.owed, upline.uplineName));
     await expect(tile('tile-today')).toHaveText(formatPoints(pnl.total.yourShare ?? 0));
     await expect(tile('tile-exposure')).toHaveText(formatPoints(exposure.total.exposure));
     await expect(page.getByTestId('tile-exposure')).toContainText(`${formatPoints(exposure.total.exposureAtShare)} at your share`);

@@ -1,4 +1,5 @@
 import { formatPoints } from '../src/shared/money.js';
+import { takePhrase } from '../src/shared/sentences.js';
 import { expect, test } from './fixtures.js';
 
 /**
@@ -37,7 +38,8 @@ test.describe('figures', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
     await page.evaluate((id) => { window.history.pushState(null, '', `/agent/players/${id}`); window.dispatchEvent(new PopStateEvent('popstate')); }, anita!.id);
     await expect(page.getByTestId('player-name')).toHaveText('Anita Desai');
-    await expect(page.getByTestId('player-take')).toContainText(formatPoints(rows[0]!.take));
+    // The amount without a sign, its direction in words.
+    await expect(page.getByTestId('player-take')).toContainText(takePhrase(rows[0]!.take));
     await expect(page.getByTestId('player-cl')).toContainText(formatPoints(rows[0]!.creditLimit));
     await app.screenshot('figures-player');
   });

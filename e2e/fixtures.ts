@@ -166,6 +166,7 @@ async function startDesk(target: TargetOptions['target'], modelUrl: string): Pro
     // neither answer for the specs nor be sent to the fake.
     const runtime = createAgentRuntime({
       dataDir, log: silentLogger, secrets: browserShellStores(null, {}), env: { ANTHROPIC_BASE_URL: modelUrl }, modelIdleTimeoutMs: MODEL_IDLE_TIMEOUT_MS,
+      clock: backend.clock,
     });
     const shell = await startBrowserShell({ backend, sessions, ...runtime, log: silentLogger, rendererDir: RENDERER_DIR });
     return {

@@ -1,4 +1,5 @@
 import { formatPoints } from '../src/shared/money.js';
+import { takePhrase } from '../src/shared/sentences.js';
 import { expect, test } from './fixtures.js';
 
 /**
@@ -17,7 +18,9 @@ test.describe('statement', () => {
     await page.getByTestId('statement-account-search').fill('Anita');
     await page.getByTestId('statement-accounts').getByRole('link', { name: 'Anita Desai' }).click();
     await expect(page.getByTestId('statement-name')).toHaveText('Statement · Anita Desai');
-    await expect(page.getByTestId('statement-take')).toContainText(formatPoints(first.account.take));
+    // The balance without a sign, its direction in words (Anita is priya's own player).
+    await expect(page.getByTestId('statement-take')).toContainText(formatPoints(Math.abs(first.account.take)));
+    await expect(page.getByTestId('statement-take')).toContainText(takePhrase(first.account.take));
     const rows = page.getByTestId('statement-row');
     await expect(rows.first()).toContainText(formatPoints(first.lines[0]!.balanceAfter));
     await app.screenshot('statement-anita');

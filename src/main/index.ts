@@ -21,11 +21,11 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 const log = createLogger({ base: { service: 'agent-desk' } });
 
 const dirs = deskDataDirsFromEnv(process.env, userDataDir(), 'pglite');
+const backend = await connectBackend(backendConfigFromEnv(process.env, dirs.pgliteDir), log);
 const runtime = createAgentRuntime({
   dataDir: dirs.dataDir, log, confirmTtlSeconds: confirmTtlFromEnv(process.env), stepUp: stepUpRuleFromEnv(process.env),
-  secrets: await desktopSecretStores(dirs.dataDir, process.env, log),
+  secrets: await desktopSecretStores(dirs.dataDir, process.env, log), clock: backend.clock,
 });
-const backend = await connectBackend(backendConfigFromEnv(process.env, dirs.pgliteDir), log);
 const sessions = new DeskSessions();
 await startElectronApp({
   backend,

@@ -12,6 +12,7 @@ import { AUTH_CHANNEL, SessionCache } from './services/session-cache.js';
 import { startReportMaintenance } from './services/reports.js';
 import { type Logger, silentLogger } from '../infra/log.js';
 import type { BookProgress, BookStage } from '../shared/contracts/startup.js';
+import type { ClockKind } from '../shared/business-clock.js';
 
 /**
  * Business time. A demo book is a snapshot taken at its own clock, so by default its time starts
@@ -24,6 +25,13 @@ export function createClock(spec: string | undefined, bookClock: Date | null, re
   if (Number.isNaN(start.getTime())) throw new Error(`CLOCK must be "real" or an ISO-8601 instant, got "${trimmed}"`);
   const startedAt = realNow();
   return () => new Date(start.getTime() + (realNow() - startedAt));
+}
+
+/** Which clock `createClock` makes of the same settings: the page says so on screen ("Demo book — clock at …"). */
+export function clockKindOf(spec: string | undefined, bookClock: Date | null): ClockKind {
+  const trimmed = spec?.trim();
+  if (trimmed === 'real' || (!trimmed && !bookClock)) return 'real';
+  return trimmed ? 'set' : 'book';
 }
 
 export interface Backend {
@@ -50,6 +58,7 @@ export async function openBackend(options: {
   seedDemoIfEmpty?: boolean;
   book?: Partial<BookOptions>;
   clock?: string;
+  /** Business time given outright (tests): it counts as a set clock. */
   now?: () => Date;
   realNow?: () => Date;
   /** Where the event feed reports a lost listener connection, and the pool a connection lost between queries. */
@@ -76,9 +85,11 @@ export async function openBackend(options: {
         : { stage: 'indexing', percent: STAGE_STARTS.indexing }));
     }
     const book = await readBookMeta(database.db);
-    const now = options.now ?? createClock(options.clock, book ? new Date(book.clock) : null);
+    const bookClock = book ? new Date(book.clock) : null;
+    const now = options.now ?? createClock(options.clock, bookClock);
+    const clockKind: ClockKind = options.now ? 'set' : clockKindOf(options.clock, bookClock);
     const sessionCache = new SessionCache();
-    const deps: ServiceDeps = { db: database.db, now, realNow: options.realNow ?? (() => new Date()), sessionCache };
+    const deps: ServiceDeps = { db: database.db, now, clockKind, realNow: options.realNow ?? (() => new Date()), sessionCache };
     // Expired reports are pruned now and hourly; closing stops that and any report still being written.
     const reports = await startReportMaintenance(deps);
     const log = options.log ?? silentLogger;

@@ -24,10 +24,64 @@ export function period(p: { from: string; to: string }): string {
   return p.from === p.to ? `on ${formatDay(p.from)}` : `from ${formatDay(p.from)} to ${formatDay(p.to)}`;
 }
 
+/** One side of a take: an account, by id and name as the desk shows it. */
+export interface Party {
+  id: string;
+  name: string;
+}
+
+/**
+ * The desk's one way to say which way a take runs, from the agent's side: `take` is what `who`
+ * owes you (DOMAIN.md: positive, they owe you; negative, you owe them). "Rahul Sharma owes you
+ * 1,234.00", "you owe Vikram Rao 1,234.00", "square"; without a name, "owes you 1,234.00" /
+ * "you owe 1,234.00". Every card, page, PDF and sentence says it through here, never with a sign.
+ */
+export function takePhrase(take: number, who?: string): string {
+  const amount = money(take);
+  if (take > 0) return who === undefined ? `owes you ${amount}` : `${who} owes you ${amount}`;
+  if (take < 0) return who === undefined ? `you owe ${amount}` : `you owe ${who} ${amount}`;
+  return who === undefined ? 'square' : `${who} is square with you`;
+}
+
+/**
+ * The take between two accounts from the signed-in user's side: `take` is what `child` owes
+ * `parent` (negative: the parent owes the child). A party that is the user reads "you"; between
+ * two others, "Rahul Sharma owes Arjun Mehta 1,234.00".
+ */
+export function owesPhrase(take: number, child: Party, parent: Party, meId: string): string {
+  if (parent.id === meId) return takePhrase(take, child.name);
+  if (child.id === meId) return takePhrase(-take, parent.name);
+  if (take === 0) return 'square';
+  const [debtor, creditor] = take > 0 ? [child, parent] : [parent, child];
+  return `${debtor.name} owes ${creditor.name} ${money(take)}`;
+}
+
+/** A settlement's direction in the same words: `amount` > 0 means the child paid the parent. */
+export function paidPhrase(amount: number, child: Party, parent: Party, meId: string): string {
+  const [payer, payee] = amount >= 0 ? [child, parent] : [parent, child];
+  const value = money(amount);
+  if (payer.id === meId) return `you paid ${payee.name} ${value}`;
+  if (payee.id === meId) return `${payer.name} paid you ${value}`;
+  return `${payer.name} paid ${payee.name} ${value}`;
+}
+
+/**
+ * Whether a figure is good or bad for the agent, for its colour: money owed to the agent and the
+ * book's winnings are good; a figure of the players' (their PnL, `of: 'players'`) is good for the
+ * agent when it is a loss, as their winnings are the book's loss.
+ */
+export function toneOf(value: number, of: 'agent' | 'players' = 'agent'): 'good' | 'bad' | 'none' {
+  const forAgent = of === 'players' ? -value : value;
+  return forAgent > 0 ? 'good' : forAgent < 0 ? 'bad' : 'none';
+}
+
+/** What a signed take in a spreadsheet means: the legend the files carry beside their signed numbers. */
+export const TAKE_SIGN_LEGEND = 'Take: a positive amount is what the account owes its upline; a negative one, what the upline owes the account.';
+
+/** A take as a sentence of its own, for the assistant: "Rahul Sharma owes you 1,200.00." */
 export function takeSentence(who: string, take: number): string {
-  if (take > 0) return `${name(who)} owes you ${money(take)}.`;
-  if (take < 0) return `You owe ${name(who)} ${money(take)}.`;
-  return `${name(who)} is square with you.`;
+  const phrase = takePhrase(take, name(who));
+  return `${phrase.charAt(0).toUpperCase()}${phrase.slice(1)}.`;
 }
 
 /**

@@ -78,10 +78,10 @@ describe.each(ENGINES)('reports on %s', (engine) => {
     return workbook.worksheets[0]!;
   }
 
-  /** Data and totals rows below the header (row 3), as cell values. */
+  /** Data and totals rows below the header (row 4, under the legend), as cell values. */
   function body(sheet: ExcelJS.Worksheet): ExcelJS.Row[] {
     const rows: ExcelJS.Row[] = [];
-    sheet.eachRow((row, n) => { if (n > 3) rows.push(row); });
+    sheet.eachRow((row, n) => { if (n > 4) rows.push(row); });
     return rows;
   }
 
@@ -109,10 +109,15 @@ describe.each(ENGINES)('reports on %s', (engine) => {
 
     const sheet = await sheetOf(bytes);
     expect(sheet.name).toBe('PnL per player');
-    expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 3 });
+    expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 4 });
     expect(sheet.getCell('A1').value).toBe(a.title);
+    // The file's stamp and the list's "Made …" are one instant, on the book's clock (not the wall clock, days later here).
     expect(String(sheet.getCell('A2').value)).toMatch(/Generated 20 Nov 2026, 12:00 \(Asia\/Kolkata\)/);
-    expect(sheet.getRow(3).values).toEqual([undefined, 'Player', 'Agent', 'Bets', 'Player PnL', 'Commission', 'Book result']);
+    expect(a.createdAt).toBe(b.clock.now.toISOString());
+    expect(b.clock.real.getTime()).not.toBe(b.clock.now.getTime());
+    expect(String(sheet.getCell('A3').value)).toBe('Player PnL is the players\' result: a positive amount is their winnings, the book\'s loss. '
+      + 'Book result is the book\'s: a positive amount is the book\'s winnings.');
+    expect(sheet.getRow(4).values).toEqual([undefined, 'Player', 'Agent', 'Bets', 'Player PnL', 'Commission', 'Book result']);
     expect(sheet.getColumn(1).width).toBeGreaterThan(10);
 
     const rows = body(sheet);
@@ -147,6 +152,8 @@ describe.each(ENGINES)('reports on %s', (engine) => {
     expect(text).toContain('PnL per player, 1 Oct 2026 – 20 Nov 2026, Priya Nair');
     expect(text).toMatch(/Page 1 of \d+/);
     expect(text).toContain('Generated 20 Nov 2026, 12:00 (Asia/Kolkata)');
+    expect(a.createdAt).toBe(b.clock.now.toISOString());
+    expect(text).toContain('a positive amount is their winnings, the book\'s loss');
     for (const figure of [pnl.total.pnl, pnl.total.commission, pnl.total.bookResult]) expect(text).toContain(formatPoints(figure));
     expect(text).toContain(pnl.rows[0]!.name);
   });
@@ -194,10 +201,10 @@ describe.each(ENGINES)('reports on %s', (engine) => {
     expect(one.rowsTotal).toBe(ofFixture.summary.count);
   });
 
-  it('settlement_log: getSettlementHistory\'s rows, amount and direction, and their sums', async () => {
+  it('settlement_log: getSettlementHistory\'s rows with signed amounts and takes under a legend, and their sums', async () => {
     const filters = { from: '2026-08-01', to: TO };
     const a = await make(priya, { template: 'settlement_log', format: 'xlsx', filters });
-    const history: Array<{ amount: number; childName: string }> = [];
+    const history: Array<{ amount: number; childName: string; takeBefore: number; takeAfter: number }> = [];
     let cursor: string | undefined;
     do {
       const page = await priya.agent.getSettlementHistory.query({ ...filters, limit: 200, ...(cursor && { cursor }) });
@@ -205,21 +212,45 @@ describe.each(ENGINES)('reports on %s', (engine) => {
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
     expect(a.rowsTotal).toBe(history.length);
-    const rows = body(await sheetOf(await readAll(priya, a.link!.parts)));
+    const sheet = await sheetOf(await readAll(priya, a.link!.parts));
+    expect(String(sheet.getCell('A2').value)).toMatch(/Generated 20 Nov 2026, 12:00 \(Asia\/Kolkata\)/);
+    expect(String(sheet.getCell('A3').value)).toBe('Amount: a positive amount was paid by the account to its upline; a negative one, by the upline to the account. '
+      + 'Take: a positive amount is what the account owes its upline; a negative one, what the upline owes the account.');
+    const rows = body(sheet);
     expect(rows).toHaveLength(history.length + 3);
+    expect(history.some((h) => h.amount < 0) || history.some((h) => h.takeBefore < 0)).toBe(true);
     history.forEach((h, i) => {
       expect(rows[i]!.getCell(2).value).toBe(h.childName);
-      expect(rows[i]!.getCell(4).value).toBe(h.amount >= 0 ? 'Paid to upline' : 'Paid by upline');
-      expect(rows[i]!.getCell(5).value).toBe(points(Math.abs(h.amount)));
+      expect([rows[i]!.getCell(4).value, rows[i]!.getCell(5).value, rows[i]!.getCell(6).value])
+        .toEqual([points(h.amount), points(h.takeBefore), points(h.takeAfter)]);
     });
     const up = history.filter((h) => h.amount >= 0).reduce((s, h) => s + h.amount, 0);
     const down = history.filter((h) => h.amount < 0).reduce((s, h) => s - h.amount, 0);
-    expect(rows.slice(-3).map((r) => [r.getCell(1).value, r.getCell(5).value])).toEqual([
-      ['Paid to upline', points(up)], ['Paid by upline', points(down)], ['Net to upline', points(up - down)],
+    expect(rows.slice(-3).map((r) => [r.getCell(1).value, r.getCell(4).value])).toEqual([
+      ['Paid to uplines', points(up)], ['Paid to accounts', points(-down)], ['Net', points(up - down)],
     ]);
     const [fixture] = await queryRows<{ id: string }>(b.deps.db, sql`select id from fixtures limit 1`);
     await expect(priya.reports.generate.mutate({ template: 'settlement_log', format: 'pdf', filters: { fixtureId: fixture!.id } }))
       .rejects.toMatchObject({ data: { code: 'BAD_REQUEST' } });
+  });
+
+  it('settlement_log as pdf: who paid and who owes whom in words from the requester\'s side, the legend, the book\'s clock', async () => {
+    const filters = { from: '2026-08-01', to: TO };
+    const a = await make(priya, { template: 'settlement_log', format: 'pdf', filters });
+    const page = await priya.agent.getSettlementHistory.query({ ...filters, limit: 5 });
+    const mine = page.rows.find((r) => r.parentId === ids.priya && r.takeBefore !== 0);
+    expect(mine).toBeDefined();
+    const parser = new PDFParse({ data: new Uint8Array(await readAll(priya, a.link!.parts)) });
+    const { text } = await parser.getText();
+    await parser.destroy();
+    expect(text).toContain('Generated 20 Nov 2026, 12:00 (Asia/Kolkata)');
+    expect(text).toContain('Take: a positive amount is what the account owes its upline');
+    const flat = text.replace(/\s+/g, ' ');
+    expect(flat).toContain(mine!.takeBefore > 0 ? `${mine!.childName} owes you ${formatPoints(mine!.takeBefore)}` : `you owe ${mine!.childName} ${formatPoints(-mine!.takeBefore)}`);
+    expect(flat).toContain(mine!.amount >= 0 ? `${mine!.childName} paid you ${formatPoints(mine!.amount)}` : `you paid ${mine!.childName} ${formatPoints(-mine!.amount)}`);
+    expect(flat).not.toMatch(/Paid (?:to|by) upline\b/);
+    // Between two others (Arjun's players): by role, so the amount is not cut off.
+    expect(flat).toMatch(/(?:account owes upline|upline owes account|account paid upline|upline paid account) \d[\d,]*\.\d\d/);
   });
 
   it('refuses a player outside the downline like the read tool, and creates nothing', async () => {
@@ -325,7 +356,8 @@ describe.each(ENGINES)('reports on %s', (engine) => {
       b.clock.real = new Date(real.getTime() + 20 * 86_400_000);
       const recent = await generateReport(b.deps, caller, { template: 'per_player_pnl', format: 'xlsx', filters: { from: FROM, to: TO } });
       await reportJobsSettled(b.deps);
-      expect(old.expiresAt).toBe(new Date(real.getTime() + 30 * 86_400_000).toISOString());
+      // Kept until is said on the business clock the report was made by; pruning goes by the wall clock.
+      expect(old.expiresAt).toBe(new Date(Date.parse(old.createdAt) + 30 * 86_400_000).toISOString());
       await expect(pruneReports(b.deps)).resolves.toMatchObject({ deleted: 0 });
       b.clock.real = new Date(real.getTime() + 31 * 86_400_000);
       const pruned = await pruneReports(b.deps);

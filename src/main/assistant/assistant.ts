@@ -103,7 +103,10 @@ export interface AssistantOptions {
   /** Claude, when the user has added a key: it answers the turns the planners are not sure of. */
   claude?: ClaudeBrain;
   onTurn?: (record: TurnRecord) => void;
+  /** What turns are timed by (ms, any origin). */
   clock?: () => number;
+  /** The business clock messages are stamped by (the backend's: a demo book runs on its own); default the wall clock. */
+  businessClock?: { now(): Date };
   /** The last good read answers, for turns asked while the backend is away. */
   readCache?: ReadCache;
   /** Which changes are confirmed only with the user's password again (src/main/confirm/step-up.ts); absent: none. */
@@ -204,12 +207,14 @@ function proposalsOf(cards: Card[]): Array<[string, ChatConfirmInput]> {
 export class Assistant implements ChatService {
   private readonly conversations = new Map<string, Conversation>();
   private readonly clock: () => number;
+  private readonly stamp: () => string;
   private readonly proposals: Proposals;
   /** Running turns by request id, so Stop can end one. */
   private readonly running = new Map<string, { userId: string; controller: AbortController }>();
 
   constructor(private readonly options: AssistantOptions) {
     this.clock = options.clock ?? (() => performance.now());
+    this.stamp = () => (options.businessClock?.now() ?? new Date()).toISOString();
     this.proposals = new Proposals({ registry: options.registry, nonces: options.nonces, audit: options.audit, log: options.log, stepUp: options.stepUp });
   }
 
@@ -262,7 +267,7 @@ export class Assistant implements ChatService {
     const pending = input.kind === 'pick' ? conversation.pending.get(input.requestId) : undefined;
     const picked = pending && input.kind === 'pick' ? pending.names.find((n) => n.id === input.candidateId) : undefined;
     const userMessage: ChatMessage = {
-      id: randomUUID(), role: 'user', at: new Date().toISOString(), requestId, cards: [],
+      id: randomUUID(), role: 'user', at: this.stamp(), requestId, cards: [],
       text: input.kind === 'message' ? input.text : picked ? oneLine(picked.name) : '(choice)',
     };
     yield { type: 'start', requestId, user: userMessage };
@@ -402,7 +407,7 @@ export class Assistant implements ChatService {
     const rest = text.startsWith(t.streamed.text) ? text.slice(t.streamed.text.length) : text;
     if (rest.trim()) for (const piece of rest.match(/[^.!?]+[.!?]*\s*/g) ?? [rest]) yield { type: 'text', requestId, delta: piece };
     const message: ChatMessage = {
-      id: randomUUID(), role: 'assistant', at: new Date().toISOString(), text: text.trim(), cards, requestId, outcome: record.outcome,
+      id: randomUUID(), role: 'assistant', at: this.stamp(), text: text.trim(), cards, requestId, outcome: record.outcome,
       ...(record.planner === 'claude' || record.usage ? { planner: record.planner === 'claude' ? 'claude' as const : 'rules' as const } : { planner: 'rules' as const }),
       ...(record.usage && { usage: record.usage }),
       ...(t.stopped && { stopped: true as const }),
@@ -560,7 +565,7 @@ export class Assistant implements ChatService {
       const before = [...runs];
       runs.push((async () => {
         // "make the report and send it to me": the share waits for the report, and names the one made.
-        const made = call.args.artifactId === REPORT_MADE_THIS_TURN ? await reportMade(before) : null;
+        const made = call.args.artifactId === REPORT_MADE_THIS_TURN ? await reportMade(before, this.stamp) : null;
         const callStarted = this.clock();
         const args = made?.ok ? { ...call.args, artifactId: made.artifactId } : call.args;
         const envelope = made && !made.ok ? made.envelope(call.tool)
@@ -768,7 +773,7 @@ export class Assistant implements ChatService {
     const { text, cards, state } = result;
     const reason = answer === 'cancel' && state === 'cancelled' ? input.reason : undefined;
     const message: ChatMessage = {
-      id: randomUUID(), role: 'assistant', at: new Date().toISOString(), text, cards, requestId,
+      id: randomUUID(), role: 'assistant', at: this.stamp(), text, cards, requestId,
       outcome: state === 'confirmed' || state === 'cancelled' || state === 'unchanged' || state === 'edited' ? 'answered' : 'failed',
       resolves: { nonce: input.nonce, state, ...(reason && { reason }) },
     };
@@ -852,7 +857,7 @@ function periodOf(data: unknown, args: Record<string, unknown>): { from: string;
 }
 
 /** The report an earlier call of the turn made, for the share that sends it; an error envelope when none was made. */
-async function reportMade(earlier: ReadonlyArray<Promise<{ call: { tool: string }; envelope: Envelope }>>):
+async function reportMade(earlier: ReadonlyArray<Promise<{ call: { tool: string }; envelope: Envelope }>>, stamp: () => string):
   Promise<{ ok: true; artifactId: string } | { ok: false; envelope: (tool: string) => Envelope }> {
   for (const run of earlier) {
     const { call, envelope } = await run;
@@ -863,7 +868,7 @@ async function reportMade(earlier: ReadonlyArray<Promise<{ call: { tool: string 
   return {
     ok: false,
     envelope: (tool) => ({
-      schema_version: 1, generated_at: new Date().toISOString(), tool, ok: false,
+      schema_version: 1, generated_at: stamp(), tool, ok: false,
       error: { code: 'NOT_MADE', message: 'the report to send was not made, so nothing was sent' },
     }),
   };

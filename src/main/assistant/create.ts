@@ -39,6 +39,8 @@ export interface AgentRuntimeOptions {
   env?: NodeJS.ProcessEnv;
   /** How long a model call may go without a streamed event before it counts as timed out. */
   modelIdleTimeoutMs?: number;
+  /** The backend's business clock (BackendConnection.clock): audit entries, proposals and messages are stamped by it; default the wall clock. */
+  clock?: { now(): Date; nowMs(): number };
   /** When the intent classifier trains: it calls `train` then; default just after start-up (setImmediate). */
   trainIntentModel?: (train: () => void) => void;
 }
@@ -51,7 +53,8 @@ export interface AgentRuntimeOptions {
  * conversations, the audit chain and the model settings and usage (`claude/`).
  */
 export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
-  const audit = new AuditLog(join(options.dataDir, 'audit', 'audit.jsonl'));
+  const now = options.clock ? () => options.clock!.nowMs() : Date.now;
+  const audit = new AuditLog(join(options.dataDir, 'audit', 'audit.jsonl'), { now });
   // The intent classifier trains at start-up (about 200 ms, bench/planner.ts), not on the first
   // message — but after the shell is up, so the login page does not wait for it (the browser
   // shell waits until the book is open and nobody is waiting on it). A message that came sooner
@@ -74,10 +77,11 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     claude: models,
     history: new FileChatHistory(join(options.dataDir, 'conversations')),
     limiter: new RateLimiter({ limit: options.turnsPerMinute ?? 30 }),
-    nonces: new NonceStore({ ttlMs: (options.confirmTtlSeconds ?? 300) * 1000 }),
+    nonces: new NonceStore({ ttlMs: (options.confirmTtlSeconds ?? 300) * 1000, now }),
     audit,
     log: options.log.child({ component: 'assistant' }),
     readCache: new ReadCache(),
+    ...(options.clock && { businessClock: options.clock }),
     stepUp: options.stepUp ?? DEFAULT_STEP_UP_RULE,
   });
   return {

@@ -1,4 +1,5 @@
 import type { Envelope } from '../../shared/contracts/assistant.js';
+import { BusinessClock } from '../../shared/business-clock.js';
 import { formatReadAt } from '../../shared/format.js';
 import type { KnownEntity } from './planner/types.js';
 
@@ -18,8 +19,8 @@ interface UserCache {
   reads: Map<string, CachedRead>;
   /** Players and fixtures the user's turns named: without the backend's search, names resolve only to these. */
   entities: Map<string, KnownEntity>;
-  /** The backend's business clock as last read, against the wall clock then: "today" while it is away. */
-  clock: { businessMs: number; wallMs: number } | null;
+  /** The backend's business clock as last read, run on by the wall clock: "today" while it is away. */
+  clock: BusinessClock | null;
 }
 
 export const READ_CACHE_ENTRIES = 200;
@@ -57,13 +58,14 @@ export class ReadCache {
   }
 
   rememberClock(userId: string, businessNow: Date): void {
-    this.user(userId).clock = { businessMs: businessNow.getTime(), wallMs: this.now() };
+    const user = this.user(userId);
+    user.clock ??= new BusinessClock(this.now);
+    user.clock.read(businessNow.toISOString());
   }
 
   /** The business clock now, run on from its last reading; null if it was never read. */
   businessNow(userId: string): Date | null {
-    const clock = this.users.get(userId)?.clock;
-    return clock ? new Date(clock.businessMs + (this.now() - clock.wallMs)) : null;
+    return this.users.get(userId)?.clock?.now() ?? null;
   }
 
   size(userId: string): number {

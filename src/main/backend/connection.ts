@@ -8,6 +8,7 @@ import { REQUEST_ID } from '../../server/http.js';
 import type { BookOptions } from '../../server/seed/generate.js';
 import type { Logger } from '../../infra/log.js';
 import type { BookProgress } from '../../shared/contracts/startup.js';
+import { BusinessClock } from '../../shared/business-clock.js';
 import { createNodeFetch } from './node-fetch.js';
 import { createPromiseClient } from './promise-client.js';
 import { type AppRouter, appRouter } from '../../server/trpc/router.js';
@@ -25,6 +26,12 @@ export interface BackendConnection {
   client(token: string | null): BackendClient;
   /** The terminating link `client` is made of: what a connection that is still opening hands calls on to. */
   link(token: string | null): TRPCLink<AppRouter>;
+  /**
+   * The backend's business clock, main's one "now" for what it records and shows (audit entries,
+   * proposals' expiry, mutes): the embedded backend's own clock, or a remote one's as last read
+   * (`auth.me` answers; the desk reads it on sign-in and every probe).
+   */
+  readonly clock: BusinessClock;
   close(): Promise<void>;
 }
 
@@ -78,6 +85,7 @@ export async function connectBackend(config: BackendConfig, log: Logger, onProgr
       mode: 'remote',
       url: config.url,
       link,
+      clock: new BusinessClock(),
       client: (token) => createPromiseClient<AppRouter>(link(token)),
       close: async () => { fetchWithDeadline.close(); },
     };
@@ -109,9 +117,12 @@ export function embeddedConnection(backend: Backend, log: Logger): BackendConnec
       createContext: async () => ({ deps: backend.deps, token, requestId, log: log.child({ requestId }), clientAddress: 'embedded' }),
     })(runtime)(opts);
   };
+  const clock = new BusinessClock();
+  clock.follow({ now: backend.deps.now, kind: backend.deps.clockKind ?? 'real' });
   return {
     mode: 'embedded',
     link,
+    clock,
     client: (token) => createPromiseClient<AppRouter>(link(token)),
     close: () => backend.database.close(),
   };
@@ -124,7 +135,12 @@ export function embeddedConnection(backend: Backend, log: Logger): BackendConnec
  */
 export function openingConnection(config: BackendConfig, opening: Promise<BackendConnection>): BackendConnection {
   let open: BackendConnection | null = null;
-  opening.then((connection) => { open = connection; }, () => undefined);
+  // One clock from the start: main may stamp something before the book is open.
+  const clock = new BusinessClock();
+  opening.then((connection) => {
+    open = connection;
+    clock.follow(connection.clock);
+  }, () => undefined);
   const link = (token: string | null): TRPCLink<AppRouter> => (runtime) => {
     let inner: ReturnType<TRPCLink<AppRouter>> | null = null;
     return ({ op, next }) => observable((observer) => {
@@ -146,6 +162,7 @@ export function openingConnection(config: BackendConfig, opening: Promise<Backen
   return {
     mode: config.mode,
     ...(config.mode === 'remote' && { url: config.url }),
+    clock,
     link: (token) => (open ? open.link(token) : link(token)),
     client: (token) => (open ? open.client(token) : createPromiseClient<AppRouter>(link(token))),
     close: async () => {

@@ -12,6 +12,7 @@ import {
   type AlertSettings, type DeskEvent, EVENT_KINDS, type EventKind, alertSettings, alertsUpdateInput, deskEvent, eventKind,
 } from '../../shared/contracts/events.js';
 import { localDate, startOfLocalDay } from '../../shared/dates.js';
+import { BusinessClock } from '../../shared/business-clock.js';
 import { formatPoints } from '../../shared/money.js';
 import type { Logger } from '../../infra/log.js';
 import type { BackendClient, BackendConnection } from '../backend/connection.js';
@@ -224,11 +225,8 @@ class UserFeed {
    * feed: the bell shows them, but they are not news, so nothing is notified for them.
    */
   private historyBefore: number | null = null;
-  /**
-   * The backend's business clock less main's, in ms: event times and mutes are business time (a
-   * demo book runs on its own clock), so "now" for a mute is main's clock moved by this.
-   */
-  clockOffset = 0;
+  /** The backend's business clock as last read: event times and mutes are business time (a demo book runs on its own clock). */
+  readonly clock = new BusinessClock(() => this.hub.now());
   private stop: (() => void) | null = null;
   private retry: ReturnType<typeof setTimeout> | null = null;
   private muteTimer: ReturnType<typeof setTimeout> | null = null;
@@ -322,12 +320,12 @@ class UserFeed {
   readClock(now: string): void {
     const at = Date.parse(now);
     if (!Number.isFinite(at)) return;
-    this.clockOffset = at - this.hub.now();
+    this.clock.read(now);
     if (this.lastEventId === null && this.historyBefore === null) this.historyBefore = at;
   }
 
   businessNow(): number {
-    return this.hub.now() + this.clockOffset;
+    return this.clock.nowMs();
   }
 
   private reconnectLater(): void {

@@ -249,7 +249,11 @@ export const deskRouter = t.router({
     /** What the page trades for the signed-in slot's cookie (see CookieSlot); null where slots are not cookies. */
     cookieClaim: signedIn.mutation(({ ctx }) => ctx.cookieSlot?.claim() ?? null),
     /** The backend's business time (a demo book runs on its own clock). */
-    clock: signedIn.query(async ({ ctx }) => ({ now: (await relay(ctx, () => ctx.api.auth.me.query())).now })),
+    clock: signedIn.query(async ({ ctx }) => {
+      const { now, clock } = await relay(ctx, () => ctx.api.auth.me.query());
+      ctx.backend.clock.read(now, clock);
+      return { now: ctx.backend.clock.now().toISOString(), kind: ctx.backend.clock.kind };
+    }),
     logout: t.procedure.mutation(async ({ ctx }) => {
       const session = ctx.sessions.get(ctx.slot);
       ctx.sessions.clear(ctx.slot);

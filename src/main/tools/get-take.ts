@@ -1,5 +1,5 @@
 import * as api from '../../shared/contracts/agent-api.js';
-import { money, plural, takeSentence } from '../../shared/sentences.js';
+import { plural, takePhrase, takeSentence } from '../../shared/sentences.js';
 import { DESK, MONEY, NAMES, ROWS, opts } from './common.js';
 import { defineTool } from './define.js';
 import { PAGE_SIZE_MAX } from '../../shared/contracts/page-size.js';
@@ -25,7 +25,7 @@ export default defineTool({
   say(d) {
     if (d.rows.length === 0) return 'Nobody in your downline has a balance.';
     if (d.rows.length === 1) return takeSentence(d.rows[0]!.name, d.rows[0]!.take);
-    const net = d.totals.take > 0 ? `your downline owes you ${money(d.totals.take)}` : d.totals.take < 0 ? `you owe your downline ${money(d.totals.take)}` : 'you are square with your downline';
+    const net = takePhrase(d.totals.take, 'your downline');
     return `Take of ${plural(d.rows.length, 'account')}. Net: ${net}.`;
   },
 });

@@ -1,5 +1,5 @@
 import * as api from '../../shared/contracts/agent-api.js';
-import { money, name } from '../../shared/sentences.js';
+import { money, takeSentence } from '../../shared/sentences.js';
 import { AGENT_ONLY, MONEY, opts } from './common.js';
 import { defineTool } from './define.js';
 
@@ -13,7 +13,7 @@ export default defineTool({
   invoke: (args, ctx) => ctx.api.agent.getUpline.query(args, opts(ctx)),
   render: (out) => ({ type: 'balance_card', data: out }),
   say(d) {
-    const owed = d.owed > 0 ? `You owe ${name(d.uplineName)} ${money(d.owed)}` : d.owed < 0 ? `${name(d.uplineName)} owes you ${money(d.owed)}` : `You are square with ${name(d.uplineName)}`;
-    return `${owed}. Your credit limit is ${money(d.cl)}, ${money(d.available)} available.`;
+    // `owed` is the user's take towards the upline: the upline's take towards the user is its negation.
+    return `${takeSentence(d.uplineName, -d.owed)} Your credit limit is ${money(d.cl)}, ${money(d.available)} available.`;
   },
 });

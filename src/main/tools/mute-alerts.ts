@@ -31,7 +31,7 @@ export const muteAlertsOutput = z.object({
   kind: eventKind,
   muted: z.boolean(),
   until: z.iso.datetime({ offset: true }).nullable(),
-  /** The instant in the user's words ("6:00 pm today"), so the sentence says the day the clock time fell on. */
+  /** The instant in the user's words ("18:00 today"), so the sentence says the day the clock time fell on. */
   untilLocal: z.string().nullable(),
   settings: alertSettings,
 });
@@ -40,10 +40,9 @@ const KIND_WORDS: Record<EventKind, string> = {
   large_bet: 'Large-bet alerts', player_login: 'Player-login alerts', market_settled: 'Market-settled alerts', approval_pending: 'Approval alerts',
 };
 
-/** "6:00 pm today", "6:00 pm tomorrow", "9:30 am on 26 Nov 2026" in the user's zone, as seen at `now`. */
+/** "18:00 today", "18:00 tomorrow", "09:30 on 26 Nov 2026" in the user's zone, as seen at `now`: the desk's one way to write a time. */
 export function localWords(until: Date, now: Date, timeZone: string): string {
-  const [h, m] = formatTime(until.toISOString(), timeZone).split(':').map(Number) as [number, number];
-  const time = `${h % 12 === 0 ? 12 : h % 12}:${String(m).padStart(2, '0')} ${h < 12 ? 'am' : 'pm'}`;
+  const time = formatTime(until.toISOString(), timeZone);
   const day = localDate(until, timeZone);
   const today = localDate(now, timeZone);
   return `${time} ${day === today ? 'today' : day === addDays(today, 1) ? 'tomorrow' : `on ${formatDay(day)}`}`;

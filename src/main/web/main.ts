@@ -63,7 +63,7 @@ const secrets = await browserShellSecretStores(process.env, log);
 // The page shows the alerts here (a Web Notification or a toast): the feed's default notifier.
 const alerts = new DeskAlerts({ sessions, backend, log });
 const runtime = createAgentRuntime({
-  dataDir: dirs.dataDir, log, confirmTtlSeconds: confirmTtlFromEnv(process.env), stepUp: stepUpRuleFromEnv(process.env), secrets,
+  dataDir: dirs.dataDir, log, confirmTtlSeconds: confirmTtlFromEnv(process.env), stepUp: stepUpRuleFromEnv(process.env), secrets, clock: backend.clock,
   // Not while the book opens or a page loads: training takes the thread for a few hundred ms.
   trainIntentModel: (train) => void opening.then(() => shell.idle(IDLE_BEFORE_TRAINING_MS)).then(train, () => undefined),
 });

@@ -1,6 +1,7 @@
 import { type CSSProperties, type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { ChatPanel } from './chat/ChatPanel';
 import { BackendBanner } from './components/BackendBanner';
+import { DemoClock } from './components/DemoClock';
 import { AlertToasts, Bell } from './components/Bell';
 import { NotFound } from './components/NotFound';
 import { useChat } from './chat/useChat';
@@ -47,6 +48,7 @@ export function App() {
             ))}
           </ul>
           <div className="who">
+            <DemoClock timeZone={user.timezone} />
             <span>{user.name}</span>
             <button type="button" onClick={() => void logout()}>Sign out</button>
           </div>

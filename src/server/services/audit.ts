@@ -54,7 +54,8 @@ export interface AuditedChange {
  * (actor, seq) index refuses a fork even if that were ever bypassed.
  */
 export async function appendAudited(tx: Db, deps: ServiceDeps, actorId: string, change: AuditedChange): Promise<{ id: number; anchor: AuditAnchor }> {
-  const at = deps.realNow();
+  // The business clock, as every time the desk shows: the Statement sorts a limit change among the ledger's lines by it.
+  const at = deps.now();
   await tx.insert(auditHeads).values({ accountId: actorId, seq: 0, hash: AUDIT_GENESIS, recordedAt: at }).onConflictDoNothing();
   const [head] = await queryRows<{ seq: number; hash: string }>(tx, sql`
     select seq, hash from audit_heads where account_id = ${actorId} for update`);

@@ -8,6 +8,7 @@ import type { SessionScope } from '../../shared/contracts/agent-api.js';
 import { type Db, queryRows } from '../db/client.js';
 import type { Role } from '../db/schema.js';
 import type { SessionCache } from './session-cache.js';
+import type { ClockKind } from '../../shared/business-clock.js';
 
 /** The authenticated account a procedure acts for; every read is scoped by it. */
 export interface Caller {
@@ -32,10 +33,12 @@ export interface ServiceDeps {
    * its own clock, so this may be days away from the wall clock.
    */
   now: () => Date;
+  /** Which clock `now` is (the page says when it is not the wall clock); unset: `real`. */
+  clockKind?: ClockKind;
   /**
    * The wall clock, whatever the book's clock says: session expiry, login throttling,
-   * idempotency-key retention and audit timestamps. A security time must never move with a
-   * demo restarted on another data clock.
+   * idempotency-key retention, report and approval expiry. A security time must never move with a
+   * demo restarted on another data clock. What is shown or recorded as when it happened is on `now`.
    */
   realNow: () => Date;
   /** Callers by session token (session-cache.ts); without it every call looks its session up. */

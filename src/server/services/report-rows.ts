@@ -6,7 +6,8 @@
 import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
 import type { reportTemplate } from '../../shared/contracts/agent-actions.js';
-import { formatDate } from '../../shared/format.js';
+import { formatDate, formatPoints } from '../../shared/format.js';
+import { TAKE_SIGN_LEGEND, owesPhrase, paidPhrase } from '../../shared/sentences.js';
 import type { Caller, ServiceDeps } from './caller.js';
 import { betFixtures, countSettlementRows, getBetHistory, getSettlementHistory } from './history.js';
 import { countPnLRows, getPnL } from './pnl.js';
@@ -22,7 +23,16 @@ export interface Column {
   /** In characters, as a spreadsheet measures; the pdf shares the page out in proportion. */
   width: number;
 }
-export type Cell = string | number | null;
+/**
+ * A signed amount the pdf says in words (who owes or paid whom, from the requester's side:
+ * `owesPhrase`, `paidPhrase`) and the spreadsheet keeps as the signed number, which the
+ * report's legend explains.
+ */
+export interface PhrasedAmount {
+  paisa: number;
+  words: string;
+}
+export type Cell = string | number | PhrasedAmount | null;
 
 export type Line =
   /** A data row: what rowsDone counts. */
@@ -40,6 +50,8 @@ export interface ReportFilters {
 
 export interface RowSource {
   columns: Column[];
+  /** What the signs of its amounts mean, under the heading of both files. */
+  legend: string;
   /** Data rows the read tools hold for these filters now. */
   rowsTotal: number;
   /** The lines in order, in batches of about a page. */
@@ -65,6 +77,7 @@ async function pnlSource(deps: ServiceDeps, caller: Caller, f: ReportFilters): P
       { header: 'Bets', kind: 'count', width: 8 }, { header: 'Player PnL', kind: 'points', width: 16 },
       { header: 'Commission', kind: 'points', width: 14 }, { header: 'Book result', kind: 'points', width: 16 },
     ],
+    legend: PNL_LEGEND,
     rowsTotal: await countPnLRows(deps, caller, query),
     async *batches() {
       let cursor: string | undefined;
@@ -84,6 +97,12 @@ async function pnlSource(deps: ServiceDeps, caller: Caller, f: ReportFilters): P
   };
 }
 
+const PNL_LEGEND = 'Player PnL is the players\' result: a positive amount is their winnings, the book\'s loss. '
+  + 'Book result is the book\'s: a positive amount is the book\'s winnings.';
+const BETS_LEGEND = 'Result is the player\'s: a positive amount is their winnings, the book\'s loss.';
+const SETTLEMENT_LEGEND = 'Amount: a positive amount was paid by the account to its upline; a negative one, by the upline to the account. '
+  + TAKE_SIGN_LEGEND;
+
 /** Exported for bench/reports.ts, which writes rows of this shape without a book. */
 export const BETS_BY_MATCH_COLUMNS: Column[] = [
   { header: 'Placed', kind: 'datetime', width: 18 }, { header: 'Player', kind: 'text', width: 22 },
@@ -98,6 +117,7 @@ async function betsSource(deps: ServiceDeps, caller: Caller, f: ReportFilters): 
   const overall = await getBetHistory(deps, caller, { ...query, limit: 0 });
   return {
     columns: BETS_BY_MATCH_COLUMNS,
+    legend: BETS_LEGEND,
     rowsTotal: overall.summary.count,
     async *batches() {
       for (const fixture of await betFixtures(deps, caller, query)) {
@@ -125,6 +145,8 @@ async function betsSource(deps: ServiceDeps, caller: Caller, f: ReportFilters): 
   };
 }
 
+const netWords = (net: number) => (net === 0 ? 'square' : `${formatPoints(net)} to ${net > 0 ? 'uplines' : 'accounts'}`);
+
 const betCount = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'bet' : 'bets'}`;
 
 async function settlementSource(deps: ServiceDeps, caller: Caller, f: ReportFilters): Promise<RowSource> {
@@ -132,12 +154,12 @@ async function settlementSource(deps: ServiceDeps, caller: Caller, f: ReportFilt
   const query = { from: f.from, to: f.to, counterpartyId: f.playerId };
   return {
     columns: [
-      { header: 'Date', kind: 'datetime', width: 18 }, { header: 'Account', kind: 'text', width: 22 },
-      { header: 'Upline', kind: 'text', width: 22 }, { header: 'Direction', kind: 'text', width: 16 },
-      { header: 'Amount', kind: 'points', width: 14 }, { header: 'Take before', kind: 'points', width: 14 },
-      { header: 'Take after', kind: 'points', width: 14 }, { header: 'Mode', kind: 'text', width: 8 },
-      { header: 'Week', kind: 'text', width: 10 }, { header: 'By', kind: 'text', width: 20 },
+      { header: 'Date', kind: 'datetime', width: 18 }, { header: 'Account', kind: 'text', width: 16 },
+      { header: 'Upline', kind: 'text', width: 16 }, { header: 'Payment', kind: 'points', width: 34 },
+      { header: 'Take before', kind: 'points', width: 34 }, { header: 'Take after', kind: 'points', width: 34 },
+      { header: 'Mode', kind: 'text', width: 7 }, { header: 'Week', kind: 'text', width: 10 }, { header: 'By', kind: 'text', width: 14 },
     ],
+    legend: SETTLEMENT_LEGEND,
     rowsTotal: await countSettlementRows(deps, caller, query),
     async *batches() {
       let cursor: string | undefined;
@@ -150,17 +172,24 @@ async function settlementSource(deps: ServiceDeps, caller: Caller, f: ReportFilt
         yield page.rows.map((r): Line => {
           if (r.amount >= 0) toUpline += r.amount;
           else toAccount -= r.amount;
+          // Between two other accounts, whose names are in the row already, the words name them by role: the amount must fit.
+          const theirs = r.childId !== caller.id && r.parentId !== caller.id;
+          const child = { id: r.childId, name: theirs ? 'account' : r.childName };
+          const parent = { id: r.parentId, name: theirs ? 'upline' : r.parentName };
           return {
             type: 'row',
-            cells: [r.createdAt, r.childName, r.parentName, r.amount >= 0 ? 'Paid to upline' : 'Paid by upline', Math.abs(r.amount),
-              r.takeBefore, r.takeAfter, r.mode, r.periodId, r.createdByName],
+            cells: [r.createdAt, r.childName, r.parentName,
+              { paisa: r.amount, words: paidPhrase(r.amount, child, parent, caller.id) },
+              { paisa: r.takeBefore, words: owesPhrase(r.takeBefore, child, parent, caller.id) },
+              { paisa: r.takeAfter, words: owesPhrase(r.takeAfter, child, parent, caller.id) },
+              r.mode, r.periodId, r.createdByName],
           };
         });
       } while (cursor);
       yield [
-        { type: 'total', cells: ['Paid to upline', null, null, null, toUpline, null, null, null, null, null] },
-        { type: 'total', cells: ['Paid by upline', null, null, null, toAccount, null, null, null, null, null] },
-        { type: 'total', cells: ['Net to upline', null, null, null, toUpline - toAccount, null, null, null, null, null] },
+        { type: 'total', cells: ['Paid to uplines', null, null, { paisa: toUpline, words: formatPoints(toUpline) }, null, null, null, null, null] },
+        { type: 'total', cells: ['Paid to accounts', null, null, { paisa: -toAccount, words: formatPoints(toAccount) }, null, null, null, null, null] },
+        { type: 'total', cells: ['Net', null, null, { paisa: toUpline - toAccount, words: netWords(toUpline - toAccount) }, null, null, null, null, null] },
       ];
     },
   };

@@ -20,6 +20,8 @@ export interface ReportHeading {
   sheetName: string;
   /** Filters in words, and when and in which timezone it was made. */
   subtitle: string;
+  /** What the signs of the amounts mean: the spreadsheet keeps signed numbers, and says so. */
+  legend: string;
   timezone: string;
 }
 
@@ -89,6 +91,7 @@ const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T/;
 /** The value a cell holds and its number format; text in a numeric column (a totals label) stays text. */
 function xlsxCell(cell: Cell, column: Column, wallClock: (iso: string) => Date): { value: ExcelJS.CellValue; numFmt?: string } {
   if (cell === null) return { value: null };
+  if (typeof cell === 'object') return { value: cell.paisa / PAISA_PER_POINT, numFmt: POINTS_FORMAT };
   if (typeof cell === 'string') return column.kind === 'datetime' && ISO_INSTANT.test(cell)
     ? { value: wallClock(cell), numFmt: DATETIME_FORMAT }
     : { value: cell };
@@ -109,8 +112,8 @@ function xlsxWriter(Excel: typeof ExcelJS, path: string, heading: ReportHeading,
   failed.catch(() => undefined);
   const workbook = new Excel.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   workbook.creator = 'Agent Desk';
-  // Title, subtitle and the header stay in view while scrolling.
-  const sheet = workbook.addWorksheet(heading.sheetName, { views: [{ state: 'frozen', xSplit: 0, ySplit: 3 }] });
+  // Title, subtitle, legend and the header stay in view while scrolling.
+  const sheet = workbook.addWorksheet(heading.sheetName, { views: [{ state: 'frozen', xSplit: 0, ySplit: 4 }] });
   sheet.columns = columns.map((c, i) => ({ key: `c${i}`, width: c.width }));
   const title = sheet.addRow([heading.title]);
   title.font = { bold: true, size: 14 };
@@ -118,6 +121,9 @@ function xlsxWriter(Excel: typeof ExcelJS, path: string, heading: ReportHeading,
   const subtitle = sheet.addRow([heading.subtitle]);
   subtitle.font = { italic: true, color: { argb: 'FF555555' } };
   subtitle.commit();
+  const legend = sheet.addRow([heading.legend]);
+  legend.font = { italic: true, color: { argb: 'FF555555' } };
+  legend.commit();
   const header = sheet.addRow(columns.map((c) => c.header));
   header.eachCell((cell, n) => {
     cell.font = { bold: true };
@@ -172,6 +178,7 @@ const FOOTER = 24;
 
 function pdfText(cell: Cell, column: Column, wallClock: (iso: string) => Date): string {
   if (cell === null) return '';
+  if (typeof cell === 'object') return cell.words;
   if (typeof cell === 'string') {
     if (column.kind !== 'datetime' || !ISO_INSTANT.test(cell)) return cell;
     // formatDateTime's "20 Nov 2026, 14:05", from the cached wall clock.
@@ -237,6 +244,8 @@ function pdfWriter(PDFDocument: typeof PDFKitDocument, path: string, heading: Re
   doc.font('Helvetica-Bold').fontSize(14).text(heading.title, MARGIN, y, { width: usable });
   y = doc.y + 2;
   doc.font('Helvetica').fontSize(9).fillColor('#555555').text(heading.subtitle, MARGIN, y, { width: usable });
+  y = doc.y + 2;
+  doc.text(heading.legend, MARGIN, y, { width: usable });
   doc.fillColor('black');
   y = doc.y + 8;
   tableHeader();

@@ -116,7 +116,8 @@ async function toArtifact(deps: ServiceDeps, viewerId: string, r: ArtifactRow): 
     filters: { from: f.from, to: f.to, ...(f.playerId && { playerId: f.playerId }), ...(f.fixtureId && { fixtureId: f.fixtureId }) },
     title: r.title, fileName: r.file_name, status: r.status, rowsDone: Number(r.rows_done), rowsTotal: Number(r.rows_total),
     sizeBytes: r.size_bytes === null ? null : Number(r.size_bytes), error: r.error,
-    createdAt: iso(r.created_at), expiresAt: iso(r.expires_at),
+    // Kept until is said on the business clock the report was made by; `expires_at` itself is wall-clock time, which pruning goes by.
+    createdAt: iso(r.created_at), expiresAt: new Date(Date.parse(iso(r.created_at)) + REPORT_TTL_DAYS * DAY_MS).toISOString(),
     owner: { id: r.owner_id, name: r.owner_name },
     sharedBy: r.shared_by && r.shared_at ? { id: r.shared_by, name: r.shared_by_name ?? '', at: iso(r.shared_at) } : null,
     link: r.status === 'ready' ? await issueLink(deps, r.id, viewerId) : null,
@@ -154,15 +155,17 @@ export async function generateReport(deps: ServiceDeps, caller: Caller, input: z
   const fileName = `${FILE_STEMS[input.template]}_${period.from}_${period.to}.${input.format}`;
   const id = randomUUID();
   const expiresAt = new Date(realNow.getTime() + REPORT_TTL_DAYS * DAY_MS);
+  // One stamp for the list's "Made …" and the file's "Generated …": the business clock's, as every time the desk shows.
+  const made = deps.now();
   await queryRows(deps.db, sql`
     insert into report_artifacts (id, owner_id, template, format, filters, content, created_at, expires_at, status, title, file_name,
       rows_done, rows_total, updated_at)
-    values (${id}, ${caller.id}, ${input.template}, ${input.format}, ${JSON.stringify(filters)}::jsonb, null, ${realNow.toISOString()}::timestamptz,
+    values (${id}, ${caller.id}, ${input.template}, ${input.format}, ${JSON.stringify(filters)}::jsonb, null, ${made.toISOString()}::timestamptz,
       ${expiresAt.toISOString()}::timestamptz, 'running', ${title}, ${fileName}, 0, ${source.rowsTotal}, ${realNow.toISOString()}::timestamptz)`);
 
   const words = [player && `Player: ${player.name}`, fixtureName && `Match: ${fixtureName}`,
-    `Generated ${formatDateTime(deps.now().toISOString(), caller.timezone)} (${caller.timezone})`].filter(Boolean);
-  const heading = { title, sheetName: REPORT_TEMPLATE_TITLES[input.template].slice(0, 31), subtitle: words.join(' · '), timezone: caller.timezone };
+    `Generated ${formatDateTime(made.toISOString(), caller.timezone)} (${caller.timezone})`].filter(Boolean);
+  const heading = { title, sheetName: REPORT_TEMPLATE_TITLES[input.template].slice(0, 31), subtitle: words.join(' · '), legend: source.legend, timezone: caller.timezone };
   // Read before the job starts: the answer is the job as it began (running, nothing written yet),
   // not whatever a small report had reached by the time the read came back.
   const started = await toArtifact(deps, caller.id, await visibleArtifact(deps, caller.id, id));
@@ -358,7 +361,7 @@ export async function shareReport(deps: ServiceDeps, caller: Caller, input: Shar
   return withIdempotency(deps, caller, 'reports.share', idempotencyKey, params, async (tx) => {
     const check = await checkShare({ ...deps, db: tx }, caller, params);
     if (check.refusal) throw new TRPCError({ code: check.refusalCode, message: check.refusal });
-    const sharedAt = deps.realNow();
+    const sharedAt = deps.now();
     const inserted = await queryRows(tx, sql`
       insert into report_shares (artifact_id, recipient_id, shared_by, shared_at)
       values (${check.artifact.id}, ${check.recipientId}, ${caller.id}, ${sharedAt.toISOString()}::timestamptz)

@@ -35,7 +35,7 @@ export const appRouter = router({
     /** The caller, and the backend's business time: clients date "today" by it, not by their own clock. */
     me: authedProcedure.output(api.meOutput).query(({ ctx }) => ({
       id: ctx.caller.id, username: ctx.caller.username, name: ctx.caller.name, role: ctx.caller.role, timezone: ctx.caller.timezone,
-      now: ctx.deps.now().toISOString(),
+      now: ctx.deps.now().toISOString(), clock: ctx.deps.clockKind ?? 'real',
     })),
     /** Step-up before a large change is confirmed: the user's password again, throttled as a sign-in. Desk sessions only. */
     verifyPassword: deskWriteProcedure.input(api.verifyPasswordInput).output(api.verifyPasswordOutput)

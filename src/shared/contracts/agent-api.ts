@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { BET_SORT_DIRECTIONS, BET_SORT_KEYS, MAX_BET_SEARCH_LENGTH } from './bet-list.js';
 import { PAGE_SIZE_MAX, boundedText, isoDate, moneySchemas, pageSize } from './bounds.js';
+import { clockKind } from '../business-clock.js';
 import {
   BET_COLUMNS, COMMISSION_COLUMNS, COMMISSION_ORDER_COLUMNS, CREDIT_LIMIT_COLUMNS, CREDIT_LIMIT_ORDER_COLUMNS, PNL_COLUMNS,
   PNL_ORDER_COLUMNS, SETTLEMENT_COLUMNS, SETTLEMENT_ORDER_COLUMNS, TAKE_COLUMNS, TAKE_ORDER_COLUMNS, rowQuery, rowWhere,
@@ -60,7 +61,8 @@ export const userSchema = z.object({
 });
 export type User = z.infer<typeof userSchema>;
 export const loginOutput = z.object({ token: z.string(), expiresAt: instant, user: userSchema });
-export const meOutput = userSchema.extend({ now: instant });
+/** `clock`: which clock `now` is on (a demo book's own, a set one, or the wall clock): the page says so. */
+export const meOutput = userSchema.extend({ now: instant, clock: clockKind });
 /** The signed-in user's password again, before a large change is confirmed (step-up); counted by the sign-in throttle. */
 export const verifyPasswordInput = z.strictObject({ password: loginInput.shape.password });
 export const verifyPasswordOutput = z.object({ ok: z.literal(true) });

@@ -27,6 +27,7 @@ import { ENGINES, type TestBackend, startTestBackend } from '../../helpers/backe
 /** These fakes answer through `client` only. */
 const noLink = (): never => { throw new Error('not used'); };
 import { keylessModels } from '../../helpers/model-settings.js';
+import { BusinessClock } from '../../../src/shared/business-clock.js';
 
 /**
  * Main's audit log checked against the backend's audit chain. A genuine log is written once per
@@ -246,7 +247,7 @@ describe.each(ENGINES)('audit log against the backend\'s records on %s', (engine
       const log = new AuditLog(file);
       const sessions = new DeskSessions();
       sessions.set('window-1', { token, user, expiresAt: new Date(Date.now() + 3_600_000).toISOString() });
-      const backend = connection ?? { mode: 'remote' as const, link: noLink, client: (t: string | null) => b.client(t ?? undefined), close: async () => {} };
+      const backend = connection ?? { mode: 'remote' as const, clock: new BusinessClock(), link: noLink, client: (t: string | null) => b.client(t ?? undefined), close: async () => {} };
       const desk = deskRouter.createCaller({ sessions, backend, log: silentLogger, chat: assistant(log), audit: log, models: keylessModels(), slot: 'window-1' });
       return desk.audit.list();
     }
@@ -273,7 +274,7 @@ describe.each(ENGINES)('audit log against the backend\'s records on %s', (engine
       let reads = 0;
       // The first read misses the last record, as one taken just before that change committed would.
       const racing: BackendConnection = {
-        mode: 'remote',
+        mode: 'remote', clock: new BusinessClock(),
         link: noLink,
         client: () => new Proxy(real, {
           get: (target, key) => (key !== 'audit' ? Reflect.get(target, key) : {
@@ -295,7 +296,7 @@ describe.each(ENGINES)('audit log against the backend\'s records on %s', (engine
 
     it('stays readable when the backend does not answer: the file is checked alone, and says so', async () => {
       const down: BackendConnection = {
-        mode: 'remote',
+        mode: 'remote', clock: new BusinessClock(),
         link: noLink,
         // Every call fails as fetch does with no server there.
         client: () => new Proxy({}, { get: () => new Proxy({}, { get: () => ({ query: () => Promise.reject(new TypeError('fetch failed')) }) }) }) as BackendClient,
@@ -307,7 +308,7 @@ describe.each(ENGINES)('audit log against the backend\'s records on %s', (engine
       // A backend whose answer is not a page of records (out-of-range numbers, wrong shapes) is not believed.
       for (const answer of [{ anchors: [{ ...anchors[0], seq: 2_147_483_648 }], next: null, head: null }, { anchors: null }, 'garbage', { anchors: [], next: 0, head: null }]) {
         const lying: BackendConnection = {
-          mode: 'remote',
+          mode: 'remote', clock: new BusinessClock(),
           link: noLink,
           client: () => new Proxy({}, { get: () => ({ anchors: { query: async () => answer } }) }) as BackendClient,
           close: async () => {},

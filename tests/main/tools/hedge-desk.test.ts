@@ -226,15 +226,15 @@ describe('alert mutes from the chat', () => {
     const d = desk();
     const today = localDate(BOOK_NOW, user.timezone);
     const m = await d.ask('mute large bet alerts till 6pm');
-    expect(m.text).toBe('Large-bet alerts muted until 6:00 pm today.');
+    expect(m.text).toBe('Large-bet alerts muted until 18:00 today.');
     expect((await api.alerts.get.query()).muted.large_bet).toEqual({ until: at(today, 18) });
 
     backend.clock.now = new Date(at(today, 19));
     try {
       const late = await d.ask('large bet alerts band karo 6 baje tak');
-      expect(late.text).toBe('Large-bet alerts muted until 6:00 am tomorrow.');
+      expect(late.text).toBe('Large-bet alerts muted until 06:00 tomorrow.');
       expect((await api.alerts.get.query()).muted.large_bet).toEqual({ until: at(addDays(today, 1), 6) });
-      expect((await d.ask('mute large bet alerts till 6pm')).text).toBe('Large-bet alerts muted until 6:00 pm tomorrow.');
+      expect((await d.ask('mute large bet alerts till 6pm')).text).toBe('Large-bet alerts muted until 18:00 tomorrow.');
       expect((await api.alerts.get.query()).muted.large_bet).toEqual({ until: at(addDays(today, 1), 18) });
     } finally {
       backend.clock.now = new Date(BOOK_NOW);
@@ -243,7 +243,7 @@ describe('alert mutes from the chat', () => {
 
   it('for a while, until unmuted, and unmuted', async () => {
     const d = desk();
-    expect((await d.ask('mute big bet notifications for 2 hours')).text).toMatch(/^Large-bet alerts muted until \d{1,2}:\d\d [ap]m today\.$/);
+    expect((await d.ask('mute big bet notifications for 2 hours')).text).toMatch(/^Large-bet alerts muted until \d\d:\d\d (?:today|tomorrow)\.$/);
     expect((await api.alerts.get.query()).muted.large_bet).toEqual({ until: new Date(BOOK_NOW.getTime() + 2 * 3_600_000).toISOString() });
     expect((await d.ask('mute login alerts')).text).toBe('Player-login alerts muted until you unmute them.');
     expect((await api.alerts.get.query()).muted.player_login).toEqual({ until: null });

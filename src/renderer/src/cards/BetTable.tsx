@@ -65,7 +65,7 @@ export function BetTable({ card }: CardProps<'bet_table'>) {
     { id: 'status', header: 'Status', sortValue: (r) => r.status, render: (r) => <span className={`badge ${r.status}`}>{r.status}</span>, width: '76px' },
     {
       id: 'result', header: 'Result', numeric: true, sortValue: (r) => r.result, width: '96px',
-      render: (r) => (r.result === null ? '—' : formatPoints(r.result)), cellClass: (r) => signClass(r.result ?? 0),
+      render: (r) => (r.result === null ? '—' : formatPoints(r.result)), cellClass: (r) => signClass(r.result ?? 0, 'players'),
     },
   ], [timezone]);
   return (
@@ -73,7 +73,7 @@ export function BetTable({ card }: CardProps<'bet_table'>) {
       <p className="summary chat-summary" data-testid="bet-summary">
         <span>stake <b>{formatPoints(s.stake)}</b></span>
         <span>open liability <b>{formatPoints(s.openLiability)}</b></span>
-        <span>settled result (players) <b className={signClass(s.settledResult)}>{formatPoints(s.settledResult)}</b></span>
+        <span>settled result (players) <b className={signClass(s.settledResult, 'players')}>{formatPoints(s.settledResult)}</b></span>
       </p>
       {rows.length === 0 ? <p className="state empty chat-card-text">No bets match.</p> : (
         <SortableTable label="Bets" rows={rows} columns={columns} rowKey={(r) => r.id} rowTestId="card-row"

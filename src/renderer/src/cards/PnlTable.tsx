@@ -23,7 +23,7 @@ const pnlColumns: Column<PnlRow>[] = [
   { id: 'name', header: 'Player', sortValue: (r) => r.name, render: (r) => <PlayerLink id={r.playerId} name={r.name} />, width: '28%' },
   { id: 'agent', header: 'Agent', sortValue: (r) => r.agentName, render: (r) => r.agentName, width: '20%' },
   { id: 'bets', header: 'Bets', numeric: true, sortValue: (r) => r.bets, render: (r) => formatCount(r.bets) },
-  { id: 'pnl', header: 'Player P&L', numeric: true, sortValue: (r) => r.pnl, render: (r) => formatPoints(r.pnl), cellClass: (r) => signClass(r.pnl) },
+  { id: 'pnl', header: 'Player P&L', numeric: true, sortValue: (r) => r.pnl, render: (r) => formatPoints(r.pnl), cellClass: (r) => signClass(r.pnl, 'players') },
   { id: 'commission', header: 'Commission', numeric: true, sortValue: (r) => r.commission, render: (r) => formatPoints(r.commission) },
   { id: 'book', header: 'Book result', numeric: true, sortValue: (r) => r.bookResult, render: (r) => formatPoints(r.bookResult), cellClass: (r) => signClass(r.bookResult) },
 ];
@@ -35,7 +35,7 @@ function PlayerPnl({ data }: { data: PnL }) {
       <p className="summary chat-summary" data-testid="pnl-summary">
         <span>your share <b className={signClass(t.yourShare ?? 0)}>{t.yourShare === null ? 'not attributable' : formatPoints(t.yourShare)}</b></span>
         <span>book result <b className={signClass(t.bookResult)}>{formatPoints(t.bookResult)}</b></span>
-        <span>players' P&L <b className={signClass(t.pnl)}>{formatPoints(t.pnl)}</b></span>
+        <span>players' P&L <b className={signClass(t.pnl, 'players')}>{formatPoints(t.pnl)}</b></span>
         <span>commission <b>{formatPoints(t.commission)}</b></span>
         <span>{formatCount(t.bets)} settled bets</span>
       </p>
@@ -45,7 +45,7 @@ function PlayerPnl({ data }: { data: PnL }) {
           footer={<>
             <th scope="row" colSpan={2}>Total</th>
             <td className="num">{formatCount(t.bets)}</td>
-            <td className={`num ${signClass(t.pnl)}`}>{formatPoints(t.pnl)}</td>
+            <td className={`num ${signClass(t.pnl, 'players')}`}>{formatPoints(t.pnl)}</td>
             <td className="num">{formatPoints(t.commission)}</td>
             <td className={`num ${signClass(t.bookResult)}`}>{formatPoints(t.bookResult)}</td>
           </>} />

@@ -4,6 +4,7 @@ import type { MAX_DECLINE_REASON_LENGTH } from '../../../shared/contracts/chat';
 import { amountRefusal, parseAmount } from '../../../shared/parse/amount';
 import { formatPoints, formatTime } from '../lib/format';
 import { WRITES_BLOCKED_REASON, useWritesBlocked } from '../lib/reachability';
+import { businessNow } from '../lib/clock';
 import type { ActionExtras, CardAction, ProposalStatus } from './types';
 
 /**
@@ -23,14 +24,9 @@ export const STATE_LABELS: Record<ProposalState, string> = {
   edited: 'Edited',
 };
 
-/**
- * The clock a proposal expires on. Main's nonce store stamps `expiresAt` from its own wall clock
- * (Date.now) and refuses a late confirm by that clock, which this window (same machine) shares;
- * the backend's business clock (businessNow) can run days away from it for a demo book, so it
- * would show live proposals as expired, or expired ones as live. Switch here if main changes.
- */
+/** The clock a proposal expires on: the business clock, which main's nonce store stamps and checks `expiresAt` by too. */
 export function proposalNow(): number {
-  return Date.now();
+  return businessNow().getTime();
 }
 
 /** The proposal clock, re-read every second while `active`. */

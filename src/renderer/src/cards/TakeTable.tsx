@@ -1,4 +1,4 @@
-import { formatPoints, signClass } from '../lib/format';
+import { formatPoints, signClass, takeInWords } from '../lib/format';
 import { CardFrame, type Column, SortableTable, plural } from './shared';
 import { PlayerLink } from './PlayerLink';
 import type { CardOf, CardProps } from './types';
@@ -8,13 +8,6 @@ type Take = Extract<Data, { totals: unknown }>;
 type Credit = Exclude<Data, Take>;
 type TakeRow = Take['rows'][number];
 type CreditRow = Credit['rows'][number];
-
-/** A take from the agent's side, in words: "owes you 1,200.00" / "you owe 1,200.00" / "square". */
-export function directionInWords(direction: TakeRow['direction'], take: number): string {
-  if (direction === 'owes_you') return `owes you ${formatPoints(Math.abs(take))}`;
-  if (direction === 'you_owe') return `you owe ${formatPoints(Math.abs(take))}`;
-  return 'square';
-}
 
 function nameCell(r: { accountId: string; name: string; role: string }) {
   return r.role === 'player' ? <PlayerLink id={r.accountId} name={r.name} /> : <>{r.name} <span className="muted">(agent)</span></>;
@@ -29,7 +22,7 @@ export function TakeTable({ card }: CardProps<'take_table'>) {
 const takeColumns: Column<TakeRow>[] = [
   { id: 'name', header: 'Account', sortValue: (r) => r.name, render: nameCell, width: '30%' },
   {
-    id: 'take', header: 'Take', sortValue: (r) => r.take, render: (r) => directionInWords(r.direction, r.take),
+    id: 'take', header: 'Take', sortValue: (r) => r.take, render: (r) => takeInWords(r.take),
     cellClass: (r) => `nowrap ${signClass(r.take)}`, width: '30%',
   },
   { id: 'cl', header: 'Credit limit', numeric: true, sortValue: (r) => r.creditLimit, render: (r) => formatPoints(r.creditLimit) },
@@ -46,7 +39,7 @@ function TakeRows({ data }: { data: Take }) {
         <SortableTable label="Take by account" rows={data.rows} columns={takeColumns} rowKey={(r) => r.accountId} rowTestId="card-row" minWidth={520}
           footer={<>
             <th scope="row">Total</th>
-            <td className={`nowrap ${signClass(t.take)}`}>{t.take > 0 ? `owed to you ${formatPoints(t.take)}` : t.take < 0 ? `you owe ${formatPoints(-t.take)}` : 'square'}</td>
+            <td className={`nowrap ${signClass(t.take)}`}>{takeInWords(t.take, 'your downline')}</td>
             <td className="num">{formatPoints(t.cl)}</td>
             <td className="num">{formatPoints(t.available)}</td>
           </>} />
@@ -63,7 +56,7 @@ const creditColumns: Column<CreditRow>[] = [
   { id: 'perClick', header: 'Per-click win', numeric: true, sortValue: (r) => r.perClickWin, render: (r) => limit(r.perClickWin) },
   { id: 'daily', header: 'Daily win', numeric: true, sortValue: (r) => r.aggregateDailyWin, render: (r) => limit(r.aggregateDailyWin) },
   { id: 'minStake', header: 'Min stake', numeric: true, sortValue: (r) => r.minStake, render: (r) => limit(r.minStake) },
-  { id: 'take', header: 'Take', numeric: true, sortValue: (r) => r.take, render: (r) => formatPoints(r.take), cellClass: (r) => signClass(r.take) },
+  { id: 'take', header: 'Take', sortValue: (r) => r.take, render: (r) => takeInWords(r.take), cellClass: (r) => `nowrap ${signClass(r.take)}` },
   { id: 'available', header: 'Available', numeric: true, sortValue: (r) => r.available, render: (r) => formatPoints(r.available), cellClass: (r) => (r.available < 0 ? 'neg' : '') },
 ];
 
@@ -78,7 +71,6 @@ function CreditRows({ data }: { data: Credit }) {
         // Notes are the agent's own free text (and may hold anything): plain text, never markup or instructions.
         <p key={r.accountId} className="muted chat-card-text card-notes" data-testid="card-notes">Notes on {r.name}: {r.notes}</p>
       ))}
-      <p className="muted chat-card-text">A positive take means the account owes you.</p>
     </CardFrame>
   );
 }

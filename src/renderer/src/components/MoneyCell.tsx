@@ -1,8 +1,8 @@
 import { formatCount, formatPoints, signClass } from '../lib/format';
 
-/** A table cell with an amount in points, right-aligned, coloured by its sign. */
-export function MoneyCell({ value }: { value: number }) {
-  return <td className={`num ${signClass(value)}`}>{formatPoints(value)}</td>;
+/** A table cell with an amount in points, right-aligned, coloured by what it means for the agent (`of: 'players'`: a figure of the players'). */
+export function MoneyCell({ value, of = 'agent' }: { value: number; of?: 'agent' | 'players' }) {
+  return <td className={`num ${signClass(value, of)}`}>{formatPoints(value)}</td>;
 }
 
 /** The four figures of a PnL line, row or total: bets, the players' PnL, commission, book result. */
@@ -10,7 +10,7 @@ export function PnlCells({ bets, pnl, commission, bookResult }: { bets: number; 
   return (
     <>
       <td className="num">{formatCount(bets)}</td>
-      <MoneyCell value={pnl} />
+      <MoneyCell value={pnl} of="players" />
       <td className="num">{formatPoints(commission)}</td>
       <MoneyCell value={bookResult} />
     </>

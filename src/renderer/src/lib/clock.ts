@@ -1,12 +1,18 @@
-/** Backend business time minus this machine's clock; "today" is the backend's today. */
-let clockOffsetMs = 0;
+import { create } from 'zustand';
+import { BusinessClock, type ClockKind } from '../../../shared/business-clock';
+
+/** The backend's business clock as last read: the page's one "now" ("today", expiries, the demo clock's indicator). */
+const clock = new BusinessClock();
+
+/** Which clock the backend runs on, as last read: the shell says so when it is not the wall clock. */
+export const useClockKind = create<{ kind: ClockKind }>(() => ({ kind: 'real' }));
 
 export function businessNow(): Date {
-  return new Date(Date.now() + clockOffsetMs);
+  return clock.now();
 }
 
-/** Sets the offset from the backend's `now` (an ISO instant) as just answered. */
-export function setBusinessNow(now: string): void {
-  const at = new Date(now).getTime();
-  if (Number.isFinite(at)) clockOffsetMs = at - Date.now();
+/** Takes the backend's `now` (an ISO instant) as just answered, and which clock it is. */
+export function setBusinessNow(now: string, kind?: ClockKind): void {
+  clock.read(now, kind);
+  if (kind && useClockKind.getState().kind !== kind) useClockKind.setState({ kind });
 }

@@ -4,43 +4,36 @@
  * `tests/renderer/format-guard.test.ts` fails when another renderer file formats them itself.
  */
 import { isoWeekRange } from '../../../shared/dates';
-import { formatDay, formatPoints } from '../../../shared/format';
+import { formatDateTime, formatDay, formatPoints } from '../../../shared/format';
+import { owesPhrase, paidPhrase, takePhrase, toneOf } from '../../../shared/sentences';
 
 export { formatAge, formatDate, formatDateTime, formatDay, formatFileSize, formatOdds, formatPeriod, formatPoints, formatReadAt, formatTime } from '../../../shared/format';
 
-/** A take in words, from the agent's side: "owes you 1,200.00" / "you owe 1,200.00" / "square". */
-export function takeInWords(take: number): string {
-  if (take > 0) return `owes you ${formatPoints(take)}`;
-  if (take < 0) return `you owe ${formatPoints(-take)}`;
-  return 'square';
+/** A take in words, from the agent's side (`who` owes you `take`): "Rahul Sharma owes you 1,200.00" / "you owe 1,200.00" / "square". */
+export function takeInWords(take: number, who?: string): string {
+  return takePhrase(take, who);
 }
 
-/** The signed class of a figure: "pos" / "neg" / "" (for colouring only; the sign is in the text). */
-export function signClass(value: number): string {
-  return value > 0 ? 'pos' : value < 0 ? 'neg' : '';
+/** An instant held as a Date (the business clock's now) as every instant is written: "20 Nov 2026, 14:05". */
+export function formatInstant(at: Date, timeZone: string): string {
+  return formatDateTime(at.toISOString(), timeZone);
 }
 
 /**
- * Who owes whom, in words, from the signed-in user's side: `take` is what `child` owes `parent`
- * (negative: the parent owes the child). A party that is the user reads "you".
+ * A figure's colour class by what it means for the agent: "pos" (good: owed to the agent, the
+ * book's winnings), "neg" (bad), "" (neither). `of: 'players'` for the players' own figures
+ * (their PnL), whose winnings are the book's loss. Colour only: the words carry the direction.
  */
-export function owesInWords(take: number, child: { id: string; name: string }, parent: { id: string; name: string }, meId: string): string {
-  if (take === 0) return 'square';
-  const [debtor, creditor] = take > 0 ? [child, parent] : [parent, child];
-  const amount = formatPoints(Math.abs(take));
-  if (debtor.id === meId) return `you owe ${creditor.name} ${amount}`;
-  if (creditor.id === meId) return `${debtor.name} owes you ${amount}`;
-  return `${debtor.name} owes ${creditor.name} ${amount}`;
+export function signClass(value: number, of: 'agent' | 'players' = 'agent'): string {
+  const tone = toneOf(value, of);
+  return tone === 'good' ? 'pos' : tone === 'bad' ? 'neg' : '';
 }
 
-/** A settlement's direction in words: `amount` > 0 means the child paid the parent. */
-export function paidInWords(amount: number, child: { id: string; name: string }, parent: { id: string; name: string }, meId: string): string {
-  const [payer, payee] = amount >= 0 ? [child, parent] : [parent, child];
-  const value = formatPoints(Math.abs(amount));
-  if (payer.id === meId) return `you paid ${payee.name} ${value}`;
-  if (payee.id === meId) return `${payer.name} paid you ${value}`;
-  return `${payer.name} paid ${payee.name} ${value}`;
-}
+/** Who owes whom, in words, from the signed-in user's side (the shared `owesPhrase`). */
+export const owesInWords = owesPhrase;
+
+/** A settlement's direction in words (the shared `paidPhrase`): `amount` > 0 means the child paid the parent. */
+export const paidInWords = paidPhrase;
 
 export function formatBps(bps: number | null): string {
   return bps === null ? '—' : `${(bps / 100).toFixed(2).replace(/\.?0+$/, '')}%`;
@@ -48,7 +41,7 @@ export function formatBps(bps: number | null): string {
 
 /** A row's take towards its own upline, the row's account being understood: "owes you X", "you owe X", "owes Arjun X", "Arjun owes X". */
 export function takeTowards(take: number, parent: { id: string; name: string }, meId: string): string {
-  if (parent.id === meId) return takeInWords(take);
+  if (parent.id === meId) return takePhrase(take);
   if (take > 0) return `owes ${parent.name} ${formatPoints(take)}`;
   if (take < 0) return `${parent.name} owes ${formatPoints(-take)}`;
   return 'square';

@@ -49,8 +49,8 @@ async function probe(): Promise<void> {
   if (probing || !watching) return;
   probing = true;
   try {
-    const { now } = await desk.session.clock.query();
-    setBusinessNow(now);
+    const { now, kind } = await desk.session.clock.query();
+    setBusinessNow(now, kind);
     reportReachable();
   } catch (error) {
     if (isUnreachable(error)) {

@@ -12,8 +12,8 @@ export { businessNow } from './clock';
 type Status = 'checking' | 'signed-out' | 'signed-in';
 
 async function syncClock(): Promise<void> {
-  const { now } = await desk.session.clock.query();
-  setBusinessNow(now);
+  const { now, kind } = await desk.session.clock.query();
+  setBusinessNow(now, kind);
 }
 
 /**

@@ -163,7 +163,7 @@ function BetsList({ input, playerId, fixtureId, searching, sort, sortBy, clear }
               <span data-testid="bets-summary-count">{formatCount(s.count)} bets</span>
               <span>stake <b data-testid="bets-summary-stake">{formatPoints(s.stake)}</b></span>
               <span>open liability <b data-testid="bets-summary-open-liability">{formatPoints(s.openLiability)}</b></span>
-              <span>settled result (players) <b data-testid="bets-summary-settled-result" className={signClass(s.settledResult)}>{formatPoints(s.settledResult)}</b></span>
+              <span>settled result (players) <b data-testid="bets-summary-settled-result" className={signClass(s.settledResult, 'players')}>{formatPoints(s.settledResult)}</b></span>
             </p>
             {d.rows.length === 0 ? <p className="state empty">{searching ? 'No bets match this search and these filters.' : 'No bets match these filters.'}</p> : (
               <BetsTable rows={d.rows} total={s.count} hasMore={d.nextCursor !== null} loadingMore={d.loadingMore}
@@ -292,7 +292,7 @@ function BetsTable({ rows, total, hasMore, loadingMore, moreError, loadMore, sor
                   <td className={`num ${COL.stake}`}>{formatPoints(b.stake)}</td>
                   <td className={`num ${COL.liability}`}>{formatPoints(b.liability)}</td>
                   <td className={COL.status}><span className={`badge ${b.status}`}>{b.status}</span></td>
-                  <td className={`num ${COL.result} ${signClass(b.result ?? 0)}`}>{b.result === null ? '—' : formatPoints(b.result)}</td>
+                  <td className={`num ${COL.result} ${signClass(b.result ?? 0, 'players')}`}>{b.result === null ? '—' : formatPoints(b.result)}</td>
                 </tr>
               );
             })}

@@ -1,5 +1,5 @@
 import { panelQuery } from '../lib/queries';
-import { formatPoints, takeInWords } from '../lib/format';
+import { formatPoints, signClass, takeInWords } from '../lib/format';
 import { useDeskQuery } from '../lib/useQuery';
 import { Link } from '../components/Link';
 import { Loadable } from '../components/States';
@@ -14,11 +14,12 @@ export function DashboardPage() {
         {(d) => (
           <>
             <div className="tiles">
-              <Tile label="Downline take" value={formatPoints(d.downlineTake.take)} note={takeInWords(d.downlineTake.take).replace('owes you', 'owed to you')} testId="tile-downline-take" />
+              <Tile label="Downline take" value={takeInWords(d.downlineTake.take, 'your downline')} tone={signClass(d.downlineTake.take)} testId="tile-downline-take" />
               {d.upline && <Tile label="Credit limit" value={formatPoints(d.upline.cl)} note={`from ${d.upline.uplineName}`} testId="tile-cl" />}
               {d.upline && <Tile label="Available" value={formatPoints(d.upline.available)} testId="tile-available" />}
-              {d.upline && <Tile label="Owed to upline" value={formatPoints(d.upline.owed)} note={d.upline.owed < 0 ? `${d.upline.uplineName} owes you` : undefined} testId="tile-owed" />}
-              <Tile label="Today's result (your share)" value={formatPoints(d.today.yourShare ?? 0)} note={`${d.today.bets} bets settled`} testId="tile-today" />
+              {/* `owed` is the agent's take towards the upline: the upline owes the agent its negation. */}
+              {d.upline && <Tile label="With your upline" value={takeInWords(-d.upline.owed, d.upline.uplineName)} tone={signClass(-d.upline.owed)} testId="tile-owed" />}
+              <Tile label="Today's result (your share)" value={formatPoints(d.today.yourShare ?? 0)} tone={signClass(d.today.yourShare ?? 0)} note={`${d.today.bets} bets settled`} testId="tile-today" />
               <Tile label="Live exposure" value={formatPoints(d.exposure.exposure)} note={`${formatPoints(d.exposure.exposureAtShare)} at your share`} testId="tile-exposure" />
             </div>
             <h2>Top markets today (by volume)</h2>

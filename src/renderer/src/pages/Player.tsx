@@ -63,7 +63,7 @@ function PlayerView({ playerId }: { playerId: string }) {
           return (
             <>
               <div className="tiles">
-                <Tile label="Take" value={formatPoints(take)} note={takeWords} testId="player-take" tone={signClass(take)} />
+                <Tile label="Take" value={formatPoints(Math.abs(take))} note={takeWords} testId="player-take" tone={signClass(take)} />
                 <Tile label="Available" value={formatPoints(d.take?.available ?? d.limits?.available ?? 0)} testId="player-available" />
                 <Tile label="Credit limit" value={formatPoints(d.limits?.creditLimit ?? d.take?.creditLimit ?? 0)} testId="player-cl" />
                 <Tile label="Per-click win" value={d.limits?.perClickWin == null ? '—' : formatPoints(d.limits.perClickWin)} testId="player-per-click-win" />
@@ -118,7 +118,7 @@ function PlayerView({ playerId }: { playerId: string }) {
                         <td className="num col-p3">{formatOdds(b.odds)}</td>
                         <td className="num">{formatPoints(b.stake)}</td>
                         <td><span className={`badge ${b.status}`}>{b.status}</span></td>
-                        <td className={`num ${signClass(b.result ?? 0)}`}>{b.result === null ? '—' : formatPoints(b.result)}</td>
+                        <td className={`num ${signClass(b.result ?? 0, 'players')}`}>{b.result === null ? '—' : formatPoints(b.result)}</td>
                       </tr>
                     ))}
                   </tbody>

@@ -46,7 +46,7 @@ function PnlTable({ from, to }: { from: string; to: string }) {
               <Tile label="Your share" value={formatPoints(t.yourShare ?? 0)} testId="pnl-total-your-share" tone={signClass(t.yourShare ?? 0)}
                 note={t.yourShare === null ? 'not attributable' : 'what you keep'} />
               <Tile label="Book result" value={formatPoints(t.bookResult)} testId="pnl-total-book-result" tone={signClass(t.bookResult)} note="gross, before shares" />
-              <Tile label="Players' PnL" value={formatPoints(t.pnl)} testId="pnl-total-pnl" tone={signClass(t.pnl)} />
+              <Tile label="Players' PnL" value={formatPoints(t.pnl)} testId="pnl-total-pnl" tone={signClass(t.pnl, 'players')} />
               <Tile label="Commission" value={formatPoints(t.commission)} testId="pnl-total-commission" />
               <Tile label="Settled bets" value={formatCount(t.bets)} testId="pnl-total-bets" />
             </div>
@@ -104,7 +104,7 @@ const PNL_COLUMNS: Column<PnlRow>[] = [
   { id: 'player', header: 'Player', sortValue: (r) => r.name, render: (r) => <Link to={`/agent/players/${r.playerId}`}>{r.name}</Link>, width: '200px' },
   { id: 'agent', header: 'Agent', sortValue: (r) => r.agentName, render: (r) => r.agentName, width: '160px' },
   { id: 'bets', header: 'Bets', numeric: true, sortValue: (r) => r.bets, render: (r) => formatCount(r.bets), width: '90px' },
-  { id: 'pnl', header: 'Player PnL', numeric: true, sortValue: (r) => r.pnl, render: (r) => formatPoints(r.pnl), cellClass: (r) => signClass(r.pnl), width: '130px' },
+  { id: 'pnl', header: 'Player PnL', numeric: true, sortValue: (r) => r.pnl, render: (r) => formatPoints(r.pnl), cellClass: (r) => signClass(r.pnl, 'players'), width: '130px' },
   { id: 'commission', header: 'Commission', numeric: true, sortValue: (r) => r.commission, render: (r) => formatPoints(r.commission), width: '120px' },
   { id: 'book', header: 'Book result', numeric: true, sortValue: (r) => r.bookResult, render: (r) => formatPoints(r.bookResult), cellClass: (r) => signClass(r.bookResult), width: '130px' },
 ];

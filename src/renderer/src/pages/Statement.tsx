@@ -101,7 +101,7 @@ function StatementView({ accountId, from, to, kinds, filters, problem }: {
             return (
               <>
                 <div className="tiles">
-                  <Tile label="Balance now" value={formatPoints(acc.take)} note={takeTowards(acc.take, parent, me.id)} tone={signClass(acc.take)} testId="statement-take" />
+                  <Tile label="Balance now" value={formatPoints(Math.abs(acc.take))} note={takeTowards(acc.take, parent, me.id)} tone={signClass(acc.take)} testId="statement-take" />
                   <Tile label="Credit limit" value={formatPoints(acc.creditLimit)} testId="statement-cl" />
                   {d.first.period && <Tile label="Opening balance" value={formatPoints(d.first.openingBalance)} note={formatPeriod(d.first.period)} tone={signClass(d.first.openingBalance)} testId="statement-opening" />}
                   {d.first.period && <Tile label="Closing balance" value={formatPoints(d.first.closingBalance)} tone={signClass(d.first.closingBalance)} testId="statement-closing" />}
