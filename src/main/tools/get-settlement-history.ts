@@ -1,6 +1,7 @@
 import * as api from '../../shared/contracts/agent-api.js';
 import { formatDate } from '../../shared/format.js';
 import { listScope, money, name, plural } from '../../shared/sentences.js';
+import { PAGE_SIZE_MAX } from '../../shared/contracts/page-size.js';
 import { DATES, DESK, MONEY, NAMES, opts } from './common.js';
 import { defineTool } from './define.js';
 
@@ -13,6 +14,12 @@ export default defineTool({
   allowedRoles: DESK, isDestructive: false, card: 'settlement_table', entities: { player: 'counterpartyId' },
   invoke: (args, ctx) => ctx.api.agent.getSettlementHistory.query(args, opts(ctx)),
   render: (out) => ({ type: 'settlement_table', data: out }),
+  // The amount is signed from the child's side (positive: the child paid), so "the largest settlement" is the largest payment up.
+  rows: {
+    row: 'settlement', list: 'rows', name: 'childName', id: 'childId', noun: ['settlement', 'settlements'], measure: 'amount',
+    columns: { amount: 'amount' },
+    backend: { where: ['amount'], order: { field: 'orderBy', columns: ['amount'] }, matched: 'matched', pageMax: PAGE_SIZE_MAX.settlements },
+  },
   say(d, args, timeZone) {
     if (d.rows.length === 0) return `No settlements found${listScope(args)}.`;
     const last = d.rows[0]!;

@@ -29,7 +29,7 @@ export interface RowsDeclaration {
   name: string;
   id: string;
   /** What one row is: one account's row answers no question about many, one bet's list still does. */
-  row: 'account' | 'bet' | 'fixture';
+  row: 'account' | 'bet' | 'fixture' | 'settlement';
   /** A row in words, singular and plural. */
   noun: readonly [string, string];
   /** Column concept → the row's field holding it. */

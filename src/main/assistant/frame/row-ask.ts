@@ -98,9 +98,9 @@ export function readRowAsk(text: string, names: ReadonlyArray<{ text: string }> 
   const polarOf = (m: ConceptMatch): Polar | undefined => (givenToUser && m.concepts.includes('give_hi') ? POLAR.debtor
     : m.concepts.map((c) => POLAR[c]).find((p) => p !== undefined));
   const polar = matches.map(polarOf).find((p) => p !== undefined) ?? null;
-  // A question about bets with no column named is about their stakes ("bets over 5k").
+  // A question about bets with no column named is about their stakes ("bets over 5k"); about settlements, their amounts ("the largest settlement").
   const measure = polar?.column ?? matches.flatMap((m) => m.concepts.map((c) => COLUMN_OF.get(c)).filter((c) => c !== undefined))[0]
-    ?? (has('noun:bet') ? 'stake' : null);
+    ?? (has('noun:bet') ? 'stake' : has('noun:settlement') ? 'amount' : null);
 
   // Thresholds: a comparison and the amount beside it. "over 2.5 goals" is a market's line.
   const filters: RowFilter[] = [];
