@@ -57,14 +57,25 @@ export async function openRowSource(deps: ServiceDeps, caller: Caller, template:
   }
 }
 
+type PnLPage = Awaited<ReturnType<typeof getPnL>>;
+
+/** The per-player PnL table as a report and the PnL page's export lay it out. */
+export const PNL_COLUMNS: Column[] = [
+  { header: 'Player', kind: 'text', width: 28 }, { header: 'Agent', kind: 'text', width: 24 },
+  { header: 'Bets', kind: 'count', width: 8 }, { header: 'Player PnL', kind: 'points', width: 16 },
+  { header: 'Commission', kind: 'points', width: 14 }, { header: 'Book result', kind: 'points', width: 16 },
+];
+export const pnlCells = (r: PnLPage['rows'][number]): Cell[] => [r.name, r.agentName, r.bets, r.pnl, r.commission, r.bookResult];
+export function pnlTotals(total: PnLPage['total']): Line[] {
+  const lines: Line[] = [{ type: 'total', cells: ['Total', null, total.bets, total.pnl, total.commission, total.bookResult] }];
+  if (total.yourShare !== null) lines.push({ type: 'total', cells: ['Your share', null, null, null, null, total.yourShare] });
+  return lines;
+}
+
 async function pnlSource(deps: ServiceDeps, caller: Caller, f: ReportFilters): Promise<RowSource> {
   const query = { from: f.from, to: f.to, playerId: f.playerId, fixtureId: f.fixtureId };
   return {
-    columns: [
-      { header: 'Player', kind: 'text', width: 28 }, { header: 'Agent', kind: 'text', width: 24 },
-      { header: 'Bets', kind: 'count', width: 8 }, { header: 'Player PnL', kind: 'points', width: 16 },
-      { header: 'Commission', kind: 'points', width: 14 }, { header: 'Book result', kind: 'points', width: 16 },
-    ],
+    columns: PNL_COLUMNS,
     rowsTotal: await countPnLRows(deps, caller, query),
     async *batches() {
       let cursor: string | undefined;
@@ -74,12 +85,9 @@ async function pnlSource(deps: ServiceDeps, caller: Caller, f: ReportFilters): P
         // Every page carries the totals over all rows; the first one's are the report's.
         total ??= page.total;
         cursor = page.nextCursor ?? undefined;
-        yield page.rows.map((r): Line => ({ type: 'row', cells: [r.name, r.agentName, r.bets, r.pnl, r.commission, r.bookResult] }));
+        yield page.rows.map((r): Line => ({ type: 'row', cells: pnlCells(r) }));
       } while (cursor);
-      if (!total) return;
-      const lines: Line[] = [{ type: 'total', cells: ['Total', null, total.bets, total.pnl, total.commission, total.bookResult] }];
-      if (total.yourShare !== null) lines.push({ type: 'total', cells: ['Your share', null, null, null, null, total.yourShare] });
-      yield lines;
+      if (total) yield pnlTotals(total);
     },
   };
 }
@@ -127,41 +135,56 @@ async function betsSource(deps: ServiceDeps, caller: Caller, f: ReportFilters): 
 
 const betCount = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'bet' : 'bets'}`;
 
-async function settlementSource(deps: ServiceDeps, caller: Caller, f: ReportFilters): Promise<RowSource> {
-  if (f.fixtureId) throw new TRPCError({ code: 'BAD_REQUEST', message: 'a settlement log is not per match: leave the match out' });
-  const query = { from: f.from, to: f.to, counterpartyId: f.playerId };
+type SettlementRow = Awaited<ReturnType<typeof getSettlementHistory>>['rows'][number];
+
+/** The settlement log as a report and the Settlements page's export lay it out. */
+export const SETTLEMENT_LOG_COLUMNS: Column[] = [
+  { header: 'Date', kind: 'datetime', width: 18 }, { header: 'Account', kind: 'text', width: 22 },
+  { header: 'Upline', kind: 'text', width: 22 }, { header: 'Direction', kind: 'text', width: 16 },
+  { header: 'Amount', kind: 'points', width: 14 }, { header: 'Take before', kind: 'points', width: 14 },
+  { header: 'Take after', kind: 'points', width: 14 }, { header: 'Mode', kind: 'text', width: 8 },
+  { header: 'Week', kind: 'text', width: 10 }, { header: 'By', kind: 'text', width: 20 },
+];
+
+/** Each settlement's line, and the totals of those lines: sums of the read's own amounts, split by who paid, no other arithmetic. */
+export function settlementTotals() {
+  let toUpline = 0;
+  let toAccount = 0;
   return {
-    columns: [
-      { header: 'Date', kind: 'datetime', width: 18 }, { header: 'Account', kind: 'text', width: 22 },
-      { header: 'Upline', kind: 'text', width: 22 }, { header: 'Direction', kind: 'text', width: 16 },
-      { header: 'Amount', kind: 'points', width: 14 }, { header: 'Take before', kind: 'points', width: 14 },
-      { header: 'Take after', kind: 'points', width: 14 }, { header: 'Mode', kind: 'text', width: 8 },
-      { header: 'Week', kind: 'text', width: 10 }, { header: 'By', kind: 'text', width: 20 },
-    ],
-    rowsTotal: await countSettlementRows(deps, caller, query),
-    async *batches() {
-      let cursor: string | undefined;
-      // Sums of the read tool's own amounts, split by who paid: no other arithmetic.
-      let toUpline = 0;
-      let toAccount = 0;
-      do {
-        const page = await getSettlementHistory(deps, caller, { ...query, limit: REPORT_PAGE_ROWS, cursor });
-        cursor = page.nextCursor ?? undefined;
-        yield page.rows.map((r): Line => {
-          if (r.amount >= 0) toUpline += r.amount;
-          else toAccount -= r.amount;
-          return {
-            type: 'row',
-            cells: [r.createdAt, r.childName, r.parentName, r.amount >= 0 ? 'Paid to upline' : 'Paid by upline', Math.abs(r.amount),
-              r.takeBefore, r.takeAfter, r.mode, r.periodId, r.createdByName],
-          };
-        });
-      } while (cursor);
-      yield [
+    add(r: SettlementRow): Line {
+      if (r.amount >= 0) toUpline += r.amount;
+      else toAccount -= r.amount;
+      return {
+        type: 'row',
+        cells: [r.createdAt, r.childName, r.parentName, r.amount >= 0 ? 'Paid to upline' : 'Paid by upline', Math.abs(r.amount),
+          r.takeBefore, r.takeAfter, r.mode, r.periodId, r.createdByName],
+      };
+    },
+    lines(): Line[] {
+      return [
         { type: 'total', cells: ['Paid to upline', null, null, null, toUpline, null, null, null, null, null] },
         { type: 'total', cells: ['Paid by upline', null, null, null, toAccount, null, null, null, null, null] },
         { type: 'total', cells: ['Net to upline', null, null, null, toUpline - toAccount, null, null, null, null, null] },
       ];
+    },
+  };
+}
+
+async function settlementSource(deps: ServiceDeps, caller: Caller, f: ReportFilters): Promise<RowSource> {
+  if (f.fixtureId) throw new TRPCError({ code: 'BAD_REQUEST', message: 'a settlement log is not per match: leave the match out' });
+  const query = { from: f.from, to: f.to, counterpartyId: f.playerId };
+  return {
+    columns: SETTLEMENT_LOG_COLUMNS,
+    rowsTotal: await countSettlementRows(deps, caller, query),
+    async *batches() {
+      let cursor: string | undefined;
+      const totals = settlementTotals();
+      do {
+        const page = await getSettlementHistory(deps, caller, { ...query, limit: REPORT_PAGE_ROWS, cursor });
+        cursor = page.nextCursor ?? undefined;
+        yield page.rows.map((r): Line => totals.add(r));
+      } while (cursor);
+      yield totals.lines();
     },
   };
 }

@@ -219,6 +219,11 @@ export const getSettlementHistoryOutput = z.object({ rows: z.array(settlementRow
 export const STATEMENT_KINDS = ['bet_result', 'commission', 'share', 'settlement', 'adjustment', 'credit_limit'] as const;
 export const statementKind = z.enum(STATEMENT_KINDS);
 export type StatementKind = z.infer<typeof statementKind>;
+/** Each kind of line as the statement names it: the page's filter, its table and an export alike. */
+export const STATEMENT_KIND_LABELS: Record<StatementKind, string> = {
+  bet_result: 'Bet result', commission: 'Commission', share: 'Share passed up', settlement: 'Settlement',
+  adjustment: 'Adjustment', credit_limit: 'Credit limit',
+};
 export const statementLine = z.object({
   /** Unique within the statement (a ledger posting or an audit record). */
   id: z.string(),

@@ -1,0 +1,34 @@
+/**
+ * Exporting a page's table: which table, in which format, with the very input the page's read
+ * was given (its filters, search and order) minus the paging, which the exporter does itself.
+ * Each table's query is its read's own input schema, so a filter the read refuses is refused here
+ * the same way, before anything is read or written.
+ */
+import { z } from 'zod';
+import {
+  getBetHistoryInput, getCommissionInput, getDownlineInput, getLiveExposureInput, getPnLInput, getSettlementHistoryInput, getStatementInput,
+} from './agent-api.js';
+import { boundedText } from './bounds.js';
+
+export const TABLE_EXPORT_FORMATS = ['xlsx', 'csv', 'pdf'] as const;
+export type TableExportFormat = (typeof TABLE_EXPORT_FORMATS)[number];
+const format = z.enum(TABLE_EXPORT_FORMATS);
+
+/** The page's own name search over the rows it holds (components/TableSearch.tsx): the same words, applied to every row. */
+const names = boundedText(200).optional();
+const paging = { cursor: true, limit: true } as const;
+
+export const exportTableInput = z.discriminatedUnion('table', [
+  z.strictObject({ table: z.literal('bets'), format, query: getBetHistoryInput.omit({ ...paging, groupBy: true }) }),
+  z.strictObject({ table: z.literal('pnl'), format, query: getPnLInput.omit(paging), names }),
+  z.strictObject({ table: z.literal('commission'), format, query: getCommissionInput.omit(paging), names }),
+  z.strictObject({ table: z.literal('settlements'), format, query: getSettlementHistoryInput.omit(paging), names }),
+  z.strictObject({ table: z.literal('statement'), format, query: getStatementInput.omit(paging) }),
+  z.strictObject({ table: z.literal('exposure'), format, query: getLiveExposureInput }),
+  z.strictObject({ table: z.literal('downline'), format, query: getDownlineInput, names }),
+]);
+export type ExportTableInput = z.input<typeof exportTableInput>;
+export type ExportTable = ExportTableInput['table'];
+
+/** Tables a report template lays out (per_player_pnl, bets_by_match, settlement_log): these also come as a pdf. */
+export const PDF_TABLES: readonly ExportTable[] = ['bets', 'pnl', 'settlements'];
