@@ -6,7 +6,7 @@ import { type BackendConnection, embeddedConnection } from '../../../src/main/ba
 import type { FileSaver, SavedFile } from '../../../src/main/desk/file-saver.js';
 import { deskRouter } from '../../../src/main/desk/router.js';
 import { DeskSessions } from '../../../src/main/desk/sessions.js';
-import type { Backend } from '../../../src/server/app.js';
+import type { Backend } from '../../../src/server/backend.js';
 import { formatPoints } from '../../../src/shared/money.js';
 import { accountId, openTestBookBackend } from '../../helpers/backend.js';
 import { keylessModels } from '../../helpers/model-settings.js';
