@@ -15,6 +15,7 @@ import { PAGE_SIZE_MAX } from '../../shared/contracts/page-size.js';
 import { PDF_TABLES, type exportTableInput } from '../../shared/contracts/table-export.js';
 import { formatDateTime, formatPeriod } from '../../shared/format.js';
 import { nameMatcher } from '../../shared/text.js';
+import { COMMISSION_SORTS, PNL_SORTS, type SortDir, type SortValue, settlementSorts, sortRows } from '../../shared/table-sort.js';
 import {
   BETS_BY_MATCH_COLUMNS, type Cell, type Column, type Line, PNL_COLUMNS, SETTLEMENT_LOG_COLUMNS, pnlCells, pnlTotals, settlementTotals,
 } from '../../server/services/report-rows.js';
@@ -118,6 +119,21 @@ const namesWords = (names: string | undefined) => names?.trim() && `Names: "${na
 const whereWords = (where: ReadonlyArray<{ column: string; op: string; value: number }> | undefined) =>
   where?.length ? `Where: ${where.map((w) => `${w.column} ${w.op} ${w.value}`).join(', ')}` : undefined;
 
+/**
+ * The rows of every page in the order the page's table shows: the read's own order, or, when the
+ * page sorts its rows by a column, every row sorted by that column's key (so all of them are read first).
+ */
+async function* inPageOrder<P, R>(pages: AsyncGenerator<P>, rows: (page: P) => R[], sort: { key: (row: R) => SortValue; dir: SortDir } | undefined): AsyncGenerator<R[]> {
+  if (!sort) {
+    for await (const page of pages) yield rows(page);
+    return;
+  }
+  const all: R[] = [];
+  for await (const page of pages) all.push(...rows(page));
+  yield sortRows(all, sort.key, sort.dir);
+}
+const sortWords = (sort: { id: string; dir: SortDir } | undefined) => sort && `Sorted by ${sort.id}, ${sort.dir === 'asc' ? 'ascending' : 'descending'}`;
+
 /** The name search the page applies to the rows it holds, applied to every row. */
 function byNames<R>(names: string | undefined, of: (row: R) => Array<string | null>): (rows: R[]) => R[] {
   const match = nameMatcher(names ?? '');
@@ -152,16 +168,17 @@ async function betsSource({ api }: Reader, { query }: Of<'bets'>): Promise<Table
   };
 }
 
-async function pnlSource({ api }: Reader, { query, names }: Of<'pnl'>): Promise<TableSource> {
+async function pnlSource({ api }: Reader, { query, names, sort }: Of<'pnl'>): Promise<TableSource> {
   const { first, pages } = await paged((cursor) => api.agent.getPnL.query({ ...query, limit: PAGE_SIZE_MAX.rows, ...(cursor && { cursor }) }));
   const keep = byNames(names, (r: (typeof first)['rows'][number]) => [r.name, r.agentName]);
   return {
     title: 'Profit and loss',
-    filters: filterWords(first.period, [whereWords(query.where), orderWords(query.orderBy), namesWords(names)]),
+    filters: filterWords(first.period, [whereWords(query.where), sortWords(sort) ?? orderWords(query.orderBy), namesWords(names)]),
     columns: PNL_COLUMNS,
     count: first.matched,
     async *lines() {
-      for await (const page of pages()) yield keep(page.rows).map((r): Line => ({ type: 'row', cells: pnlCells(r) }));
+      const order = sort && { key: PNL_SORTS[sort.id], dir: sort.dir };
+      for await (const rows of inPageOrder(pages(), (p) => keep(p.rows), order)) yield rows.map((r): Line => ({ type: 'row', cells: pnlCells(r) }));
       // The read's totals are of every matched row: a name search narrows the rows, not the read, so they would not add up.
       if (!nameMatcher(names ?? '')) yield pnlTotals(first.total);
     },
@@ -173,34 +190,36 @@ const COMMISSION_COLUMNS: Column[] = [
   { header: 'Winning markets', kind: 'count', width: 14 }, { header: 'Commission', kind: 'points', width: 14 },
 ];
 
-async function commissionSource({ api }: Reader, { query, names }: Of<'commission'>): Promise<TableSource> {
+async function commissionSource({ api }: Reader, { query, names, sort }: Of<'commission'>): Promise<TableSource> {
   const { first, pages } = await paged((cursor) => api.agent.getCommission.query({ ...query, limit: PAGE_SIZE_MAX.rows, ...(cursor && { cursor }) }));
   const keep = byNames(names, (r: (typeof first)['rows'][number]) => [r.name, r.agentName]);
   return {
     title: 'Commission',
-    filters: filterWords(first.period, [whereWords(query.where), orderWords(query.orderBy), namesWords(names)]),
+    filters: filterWords(first.period, [whereWords(query.where), sortWords(sort) ?? orderWords(query.orderBy), namesWords(names)]),
     columns: COMMISSION_COLUMNS,
     count: first.matched,
     async *lines() {
-      for await (const page of pages()) {
-        yield keep(page.rows).map((r): Line => ({ type: 'row', cells: [r.name, r.agentName, r.commissionBps, r.markets, r.commission] }));
+      const order = sort && { key: COMMISSION_SORTS[sort.id], dir: sort.dir };
+      for await (const rows of inPageOrder(pages(), (p) => keep(p.rows), order)) {
+        yield rows.map((r): Line => ({ type: 'row', cells: [r.name, r.agentName, r.commissionBps, r.markets, r.commission] }));
       }
       if (!nameMatcher(names ?? '')) yield [{ type: 'total', cells: ['Total', null, null, null, first.total] }];
     },
   };
 }
 
-async function settlementsSource({ api }: Reader, { query, names }: Of<'settlements'>): Promise<TableSource> {
+async function settlementsSource({ api, me }: Reader, { query, names, sort }: Of<'settlements'>): Promise<TableSource> {
   const { first, pages } = await paged((cursor) => api.agent.getSettlementHistory.query({ ...query, limit: PAGE_SIZE_MAX.settlements, ...(cursor && { cursor }) }));
   const keep = byNames(names, (r: (typeof first)['rows'][number]) => [r.childName, r.parentName, r.createdByName]);
   return {
     title: 'Settlements',
-    filters: filterWords(query, [whereWords(query.where), orderWords(query.orderBy), namesWords(names)]),
+    filters: filterWords(query, [whereWords(query.where), sortWords(sort) ?? orderWords(query.orderBy), namesWords(names)]),
     columns: SETTLEMENT_LOG_COLUMNS,
     count: first.matched,
     async *lines() {
       const totals = settlementTotals();
-      for await (const page of pages()) yield keep(page.rows).map((r) => totals.add(r));
+      const order = sort && { key: settlementSorts(me.id)[sort.id], dir: sort.dir };
+      for await (const rows of inPageOrder(pages(), (p) => keep(p.rows), order)) yield rows.map((r) => totals.add(r));
       yield totals.lines();
     },
   };

@@ -152,6 +152,7 @@ export const pnlRow = z.object({
   /** What the book made from this player: −pnl + commission. */
   bookResult: paisa,
 });
+export type PnlRow = z.infer<typeof pnlRow>;
 /**
  * `underAgentId`: the players anywhere under that agent. `orderBy` absent: the largest book
  * result either way first (|bookResult| descending).
@@ -184,6 +185,7 @@ export const commissionRow = z.object({
   playerId: id, name: z.string(), agentName: z.string(), commissionBps: z.number().int(),
   markets: z.number().int(), commission: paisa,
 });
+export type CommissionRow = z.infer<typeof commissionRow>;
 /** `underAgentId`: the players anywhere under that agent. `orderBy` absent: the most commission first. */
 export const getCommissionInput = z.strictObject({
   ...dateRange, playerId: id.optional(), ...pageInput, ...rowQuery(COMMISSION_COLUMNS, COMMISSION_ORDER_COLUMNS), ...underAgentId,
@@ -203,6 +205,7 @@ export const settlementRow = z.object({
   amount: paisa, takeBefore: paisa, takeAfter: paisa, mode: z.enum(['auto', 'amount']),
   periodId: z.string().nullable(), createdAt: instant, createdByName: z.string(),
 });
+export type SettlementRow = z.infer<typeof settlementRow>;
 /** `where` on the signed `amount` (positive: the child paid). `orderBy` absent: newest first; ties by id. */
 export const getSettlementHistoryInput = z.strictObject({
   counterpartyId: id.optional(), ...dateRange, limit: pageSize(PAGE_SIZE_MAX.settlements, 50), cursor: cursor.optional(),

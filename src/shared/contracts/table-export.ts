@@ -9,6 +9,7 @@ import {
   getBetHistoryInput, getCommissionInput, getDownlineInput, getLiveExposureInput, getPnLInput, getSettlementHistoryInput, getStatementInput,
 } from './agent-api.js';
 import { boundedText } from './bounds.js';
+import { COMMISSION_SORT_IDS, PNL_SORT_IDS, SETTLEMENT_SORT_IDS } from '../table-sort.js';
 
 export const TABLE_EXPORT_FORMATS = ['xlsx', 'csv', 'pdf'] as const;
 export type TableExportFormat = (typeof TABLE_EXPORT_FORMATS)[number];
@@ -17,12 +18,18 @@ const format = z.enum(TABLE_EXPORT_FORMATS);
 /** The page's own name search over the rows it holds (components/TableSearch.tsx): the same words, applied to every row. */
 const names = boundedText(200).optional();
 const paging = { cursor: true, limit: true } as const;
+/**
+ * The column a page table is sorted by on the page (cards/shared.tsx's SortableTable sorts the
+ * rows it holds): the export sorts every row by the same key (src/shared/table-sort.ts).
+ */
+const pageSort = <K extends string>(ids: readonly K[]) =>
+  z.strictObject({ id: z.enum(ids as [K, ...K[]]), dir: z.enum(['asc', 'desc']) }).optional();
 
 export const exportTableInput = z.discriminatedUnion('table', [
   z.strictObject({ table: z.literal('bets'), format, query: getBetHistoryInput.omit({ ...paging, groupBy: true }) }),
-  z.strictObject({ table: z.literal('pnl'), format, query: getPnLInput.omit(paging), names }),
-  z.strictObject({ table: z.literal('commission'), format, query: getCommissionInput.omit(paging), names }),
-  z.strictObject({ table: z.literal('settlements'), format, query: getSettlementHistoryInput.omit(paging), names }),
+  z.strictObject({ table: z.literal('pnl'), format, query: getPnLInput.omit(paging), names, sort: pageSort(PNL_SORT_IDS) }),
+  z.strictObject({ table: z.literal('commission'), format, query: getCommissionInput.omit(paging), names, sort: pageSort(COMMISSION_SORT_IDS) }),
+  z.strictObject({ table: z.literal('settlements'), format, query: getSettlementHistoryInput.omit(paging), names, sort: pageSort(SETTLEMENT_SORT_IDS) }),
   z.strictObject({ table: z.literal('statement'), format, query: getStatementInput.omit(paging) }),
   z.strictObject({ table: z.literal('exposure'), format, query: getLiveExposureInput }),
   z.strictObject({ table: z.literal('downline'), format, query: getDownlineInput, names }),

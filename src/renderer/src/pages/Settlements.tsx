@@ -4,8 +4,10 @@ import { useSession } from '../lib/session';
 import { type PanelOutput, panelPages } from '../lib/queries';
 import { usePaged } from '../lib/usePaged';
 import { isIsoDate } from '../../../shared/dates';
-import { useMemo } from 'react';
-import { type Column, SortableTable } from '../cards/shared';
+import { useMemo, useState } from 'react';
+import { type Column, type Sort, SortableTable } from '../cards/shared';
+import { ExportMenu, exportNames, exportSort } from '../components/ExportMenu';
+import { SETTLEMENT_SORT_IDS, settlementSide, settlementSorts } from '../../../shared/table-sort';
 import { Link } from '../components/Link';
 import { TableSearch, useNameSearch } from '../components/TableSearch';
 import { More } from '../components/More';
@@ -43,7 +45,7 @@ function SettlementList({ from, to }: { from: string; to: string }) {
     <Loadable state={state}>
       {(d) => d.rows.length === 0 ? <p className="state empty" data-testid="settlements-empty">No settlements yet.</p> : (
         <>
-          <SettlementTable rows={d.rows} />
+          <SettlementTable rows={d.rows} from={from} to={to} />
           <More hasMore={d.nextCursor !== null} loading={d.loadingMore} error={d.moreError} loadMore={state.loadMore} shown={d.rows.length} />
         </>
       )}
@@ -51,51 +53,54 @@ function SettlementList({ from, to }: { from: string; to: string }) {
   );
 }
 
-function SettlementTable({ rows }: { rows: Settlement[] }) {
+function SettlementTable({ rows, from, to }: { rows: Settlement[]; from: string; to: string }) {
   const me = useSession((s) => s.user)!;
   const search = useNameSearch(rows, (s) => [s.childName, s.parentName, s.createdByName]);
+  const [sort, setSort] = useState<Sort>(null);
   const columns = useMemo((): Column<Settlement>[] => {
     /** You are the upline of the row (the child is the counterparty), or its downline, or neither. */
-    const side = (s: Settlement) => (s.parentId === me.id ? 'upline' : s.childId === me.id ? 'downline' : null);
+    const side = (s: Settlement) => settlementSide(s, me.id);
     const child = (s: Settlement) => ({ id: s.childId, name: s.childName });
     const parent = (s: Settlement) => ({ id: s.parentId, name: s.parentName });
-    // Signed towards you, so a sort puts what you received apart from what you paid.
-    const towardsMe = (n: number, s: Settlement) => (s.childId === me.id ? -n : n);
+    const by = settlementSorts(me.id);
     return [
-      { id: 'date', header: 'Date', sortValue: (s) => s.createdAt, render: (s) => formatDateTime(s.createdAt, me.timezone), cellClass: () => 'nowrap', width: '170px' },
+      { id: 'date', header: 'Date', sortValue: by.date, render: (s) => formatDateTime(s.createdAt, me.timezone), cellClass: () => 'nowrap', width: '170px' },
       {
         id: 'counterparty', header: 'Counterparty', width: '260px',
-        sortValue: (s) => (side(s) === 'downline' ? s.parentName : s.childName),
+        sortValue: by.counterparty,
         render: (s) => side(s) === 'downline' ? <>{s.parentName} <span className="muted">(your upline)</span></>
           : side(s) === 'upline' ? <Link to={buildHref('/agent/downline', { agentId: s.childId })}>{s.childName}</Link>
             : <><Link to={buildHref('/agent/downline', { agentId: s.childId })}>{s.childName}</Link> <span className="muted">with {s.parentName}</span></>,
       },
-      { id: 'amount', header: 'Amount', numeric: true, sortValue: (s) => Math.abs(s.amount), render: (s) => formatPoints(Math.abs(s.amount)), width: '120px' },
+      { id: 'amount', header: 'Amount', numeric: true, sortValue: by.amount, render: (s) => formatPoints(Math.abs(s.amount)), width: '120px' },
       {
-        id: 'payment', header: 'Payment', sortValue: (s) => towardsMe(s.amount, s), width: '280px',
+        id: 'payment', header: 'Payment', sortValue: by.payment, width: '280px',
         render: (s) => side(s) ? paidForMe(s.amount, side(s) === 'upline') : paidInWords(s.amount, child(s), parent(s), me.id),
       },
       {
-        id: 'before', header: 'Take before', sortValue: (s) => towardsMe(s.takeBefore, s), width: '280px',
+        id: 'before', header: 'Take before', sortValue: by.before, width: '280px',
         render: (s) => side(s) ? owesForMe(s.takeBefore, side(s) === 'upline') : owesInWords(s.takeBefore, child(s), parent(s), me.id),
       },
       {
-        id: 'after', header: 'Take after', sortValue: (s) => towardsMe(s.takeAfter, s), width: '280px',
+        id: 'after', header: 'Take after', sortValue: by.after, width: '280px',
         render: (s) => side(s) ? owesForMe(s.takeAfter, side(s) === 'upline') : owesInWords(s.takeAfter, child(s), parent(s), me.id),
       },
-      { id: 'mode', header: 'Mode', sortValue: (s) => s.mode, render: (s) => (s.mode === 'auto' ? 'full (auto)' : 'part (amount)'), width: '120px' },
+      { id: 'mode', header: 'Mode', sortValue: by.mode, render: (s) => (s.mode === 'auto' ? 'full (auto)' : 'part (amount)'), width: '120px' },
       {
-        id: 'period', header: 'Period', sortValue: (s) => s.periodId, width: '130px', cellClass: () => 'nowrap',
+        id: 'period', header: 'Period', sortValue: by.period, width: '130px', cellClass: () => 'nowrap',
         render: (s) => <span title={s.periodId ?? undefined}>{s.periodId ? formatWeek(s.periodId) : '—'}</span>,
       },
-      { id: 'by', header: 'By', sortValue: (s) => s.createdByName, render: (s) => s.createdByName, width: '140px' },
+      { id: 'by', header: 'By', sortValue: by.by, render: (s) => s.createdByName, width: '140px' },
     ];
   }, [me.id, me.timezone]);
   return (
     <>
       <TableSearch query={search.query} onChange={search.setQuery} label="Search settlements by name" shown={search.rows.length} total={rows.length} testId="settlements-search" />
+      <ExportMenu request={{
+        table: 'settlements', query: { ...(from && { from }), ...(to && { to }) }, ...exportNames(search.query), ...exportSort(sort, SETTLEMENT_SORT_IDS),
+      }} />
       <SortableTable rows={search.rows} columns={columns} rowKey={(s) => s.id} label="Settlements" rowTestId="settlement-row"
-        testId="settlements-table" minWidth={1800} page />
+        testId="settlements-table" minWidth={1800} page onSortChange={setSort} />
     </>
   );
 }
