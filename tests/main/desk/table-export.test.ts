@@ -10,6 +10,7 @@ import type { Backend } from '../../../src/server/backend.js';
 import { formatPoints } from '../../../src/shared/money.js';
 import { accountId, openTestBookBackend } from '../../helpers/backend.js';
 import { keylessModels } from '../../helpers/model-settings.js';
+import { csvRecords } from '../../helpers/csv.js';
 import type { ChatService } from '../../../src/main/assistant/chat-service.js';
 
 /**
@@ -71,24 +72,7 @@ describe('exporting a table through the desk', () => {
     return { header: values(3), rows };
   }
 
-  /** RFC 4180 records (quoted fields may hold commas and quotes), the byte order mark dropped. */
-  function csvRecords(file: SavedFile): string[][] {
-    const text = Buffer.from(file.bytes).toString('utf8').replace(/^\uFEFF/, '');
-    const records: string[][] = [];
-    let field = '';
-    let record: string[] = [];
-    let quoted = false;
-    for (let i = 0; i < text.length; i++) {
-      const c = text[i]!;
-      if (quoted) {
-        if (c === '"' && text[i + 1] === '"') { field += '"'; i++; } else if (c === '"') quoted = false; else field += c;
-      } else if (c === '"') quoted = true;
-      else if (c === ',') { record.push(field); field = ''; } else if (c === '\r' && text[i + 1] === '\n') {
-        record.push(field); records.push(record); record = []; field = ''; i++;
-      } else field += c;
-    }
-    return records;
-  }
+  const csvOf = (file: SavedFile) => csvRecords(Buffer.from(file.bytes).toString('utf8'));
 
   /** Every page of a keyset-paged read, as the page would have loaded them. */
   async function all<P extends { nextCursor: string | null }, R>(read: (cursor?: string) => Promise<P>, rows: (p: P) => R[]): Promise<R[]> {
@@ -133,7 +117,7 @@ describe('exporting a table through the desk', () => {
     expect(file.contentType).toBe('text/csv; charset=utf-8');
     const lines = await all((cursor) => api.agent.getStatement.query({ ...query, limit: 200, ...(cursor && { cursor }) }), (p) => p.lines);
     expect(lines.length).toBeGreaterThan(0);
-    const [header, ...records] = csvRecords(file);
+    const [header, ...records] = csvOf(file);
     expect(header).toEqual(['When', 'Kind', 'Fixture', 'Market', 'Selection', 'Side', 'Week', 'Counterparty', 'By', 'Amount', 'Balance', 'Limit before', 'Limit after']);
     expect(records.map((r) => [r[1], r[9], r[10]])).toEqual(lines.map((l) => [
       l.kind === 'bet_result' ? 'Bet result' : 'Settlement', formatPoints(l.amount!).replaceAll(',', ''), formatPoints(l.balanceAfter).replaceAll(',', ''),
@@ -146,7 +130,7 @@ describe('exporting a table through the desk', () => {
     const orderBy = { by: 'amount' as const, dir: 'asc' as const };
     const settlementsFile = await exported(() => desk.reports.exportTable({ table: 'settlements', format: 'csv', query: { orderBy } }));
     const settlements = await all((cursor) => api.agent.getSettlementHistory.query({ orderBy, limit: 200, ...(cursor && { cursor }) }), (p) => p.rows);
-    const [, ...records] = csvRecords(settlementsFile);
+    const [, ...records] = csvOf(settlementsFile);
     expect(records.map((r) => [r[1], r[4]])).toEqual(settlements.map((s) => [s.childName, formatPoints(Math.abs(s.amount)).replaceAll(',', '')]));
 
     // The PnL page sorts the rows it holds by a column and searches their names: the export does both to every row.
@@ -173,10 +157,10 @@ describe('exporting a table through the desk', () => {
       .rejects.toMatchObject({ code: 'NOT_FOUND' });
     // Meera's own export holds only her own book's bets: none of Priya's player's.
     const file = await exported(() => meera.desk.reports.exportTable({ table: 'bets', format: 'csv', query: { search: 'Rahul Sharma' } }));
-    const players = new Set(csvRecords(file).slice(1).map((r) => r[1]));
+    const players = new Set(csvOf(file).slice(1).map((r) => r[1]));
     expect(players.size).toBeGreaterThan(0);
     const mine = await all((cursor) => meera.api.agent.getBetHistory.query({ search: 'Rahul Sharma', limit: 200, ...(cursor && { cursor }) }), (p) => p.bets);
-    expect(csvRecords(file).length - 1).toBe(mine.length);
+    expect(csvOf(file).length - 1).toBe(mine.length);
     expect(saved.length).toBe(before + 1);
   }, 60_000);
 
