@@ -29,7 +29,7 @@ import { withoutLink } from '../tools/generate-report.js';
 import {
   type ReportArtifact, type ReportLink, REPORT_CHUNK_BYTES, reportArtifact, reportsGetInput, reportsListInput,
 } from '../../shared/contracts/reports.js';
-import { exportTableInput } from '../../shared/contracts/table-export.js';
+import { DASHBOARD_TOP_MARKETS, exportTableInput } from '../../shared/contracts/table-export.js';
 import { type FileSaver, safeFileName, saveResult } from './file-saver.js';
 import { exportTable } from './table-export.js';
 import type { DeskSessions } from './sessions.js';
@@ -271,7 +271,7 @@ export const deskRouter = t.router({
         isAgent ? relay(ctx, () => a.agent.getUpline.query({})) : Promise.resolve(null),
         relay(ctx, () => a.agent.getPnL.query({ limit: 1 })),
         relay(ctx, () => a.agent.getLiveExposure.query({})),
-        relay(ctx, () => a.agent.getTopMarkets.query({ period: 'today', metric: 'volume', limit: 5 })),
+        relay(ctx, () => a.agent.getTopMarkets.query(DASHBOARD_TOP_MARKETS)),
       ]);
       return {
         user: ctx.session.user,

@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TRPCError } from '@trpc/server';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { STATEMENT_KIND_LABELS, type DownlineNode } from '../../shared/contracts/agent-api.js';
 import { PAGE_SIZE_MAX } from '../../shared/contracts/page-size.js';
 import { PDF_TABLES, type exportTableInput } from '../../shared/contracts/table-export.js';
@@ -92,6 +92,7 @@ function openSource(r: Reader, input: Input): Promise<TableSource> {
     case 'statement': return statementSource(r, input);
     case 'exposure': return exposureSource(r, input);
     case 'downline': return downlineSource(r, input);
+    case 'topMarkets': return topMarketsSource(r, input);
   }
 }
 
@@ -308,6 +309,24 @@ async function downlineSource({ api, me }: Reader, { query, names }: Of<'downlin
         type: 'row',
         cells: [n.name, n.username, n.role, upline, n.role === 'agent' ? n.shareBps : n.commissionBps, n.creditLimit, n.take, n.available],
       }));
+    },
+  };
+}
+
+const METRIC_HEADERS = { pnl: 'Your result', volume: 'Volume', exposure: 'Exposure' } as const;
+
+async function topMarketsSource({ api }: Reader, { query }: Of<'topMarkets'>): Promise<TableSource> {
+  const d = await api.agent.getTopMarkets.query(query);
+  return {
+    title: `Top markets by ${query.metric}`,
+    filters: [`Period: ${formatPeriod(d.period)}`, `Top ${query.limit}`],
+    columns: [
+      { header: 'Fixture', kind: 'text', width: 26 }, { header: 'Market', kind: 'text', width: 20 },
+      { header: METRIC_HEADERS[query.metric], kind: 'points', width: 16 }, { header: 'Bets', kind: 'count', width: 8 },
+    ],
+    count: d.rows.length,
+    async *lines() {
+      yield d.rows.map((m): Line => ({ type: 'row', cells: [m.fixtureName, m.marketName, m.value, m.bets] }));
     },
   };
 }

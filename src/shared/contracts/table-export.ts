@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import {
   getBetHistoryInput, getCommissionInput, getDownlineInput, getLiveExposureInput, getPnLInput, getSettlementHistoryInput, getStatementInput,
+  getTopMarketsInput,
 } from './agent-api.js';
 import { boundedText } from './bounds.js';
 import { COMMISSION_SORT_IDS, PNL_SORT_IDS, SETTLEMENT_SORT_IDS } from '../table-sort.js';
@@ -33,9 +34,14 @@ export const exportTableInput = z.discriminatedUnion('table', [
   z.strictObject({ table: z.literal('statement'), format, query: getStatementInput.omit(paging) }),
   z.strictObject({ table: z.literal('exposure'), format, query: getLiveExposureInput }),
   z.strictObject({ table: z.literal('downline'), format, query: getDownlineInput, names }),
+  /** A top-N list: its `limit` is the N the page shows, not a page size. */
+  z.strictObject({ table: z.literal('topMarkets'), format, query: getTopMarketsInput }),
 ]);
 export type ExportTableInput = z.input<typeof exportTableInput>;
 export type ExportTable = ExportTableInput['table'];
 
 /** Tables a report template lays out (per_player_pnl, bets_by_match, settlement_log): these also come as a pdf. */
 export const PDF_TABLES: readonly ExportTable[] = ['bets', 'pnl', 'settlements'];
+
+/** The dashboard's top-markets table: the dashboard reads it and the page exports it with this one query. */
+export const DASHBOARD_TOP_MARKETS = { period: 'today', metric: 'volume', limit: 5 } as const;

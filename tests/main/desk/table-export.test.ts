@@ -87,6 +87,7 @@ describe('exporting a table through the desk', () => {
   }
 
   const points = (paisa: number) => paisa / 100;
+  const plainPoints = (paisa: number) => formatPoints(paisa).replaceAll(',', '');
 
   it('writes every bet the Bets page reads, with its filters and its sort, as an xlsx', async () => {
     const { desk, api } = await signIn('priya');
@@ -174,6 +175,27 @@ describe('exporting a table through the desk', () => {
     await expect(call({ table: 'bets', format: 'csv', query: { cursor: 'abc' } })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
     await expect(call({ table: 'downline', format: 'pdf', query: {} })).rejects.toThrow(/no pdf layout: export it as Excel or CSV/);
     expect(saved.length).toBe(before);
+  });
+
+  it('writes the one-answer tables (exposure, downline, top markets) as their reads answer them', async () => {
+    const { desk, api } = await signIn('priya');
+    const exposure = await api.agent.getLiveExposure.query({});
+    const outcomes = exposure.fixtures.flatMap((f) => exposure.scopes.filter((m) => m.fixtureId === f.fixtureId).flatMap((m) => m.outcomes));
+    expect(outcomes.length).toBeGreaterThan(0);
+    const exposureCsv = csvOf(await exported(() => desk.reports.exportTable({ table: 'exposure', format: 'csv', query: {} })));
+    expect(exposureCsv.slice(1).map((r) => [r[3], r[4]])).toEqual(outcomes.map((o) => [o.name, plainPoints(o.position)]));
+
+    const { tree } = await api.agent.getDownline.query({ depth: 10 });
+    const arjun = tree.find((n) => n.username === 'arjun')!;
+    const downline = csvOf(await exported(() => desk.reports.exportTable({ table: 'downline', format: 'csv', query: { depth: 10 }, names: 'arjun' })));
+    // The search keeps Arjun himself; his players sit under him only by the upline column, which it does not search.
+    expect(downline.slice(1).map((r) => [r[0], r[3], r[6]])).toEqual([[arjun.name, 'Priya Nair', plainPoints(arjun.take)]]);
+
+    const query = { period: 'month' as const, metric: 'volume' as const, limit: 5 };
+    const top = await api.agent.getTopMarkets.query(query);
+    expect(top.rows.length).toBeGreaterThan(0);
+    const topCsv = csvOf(await exported(() => desk.reports.exportTable({ table: 'topMarkets', format: 'csv', query })));
+    expect(topCsv.slice(1).map((r) => [r[1], r[2]])).toEqual(top.rows.map((m) => [m.marketName, plainPoints(m.value)]));
   });
 
   it('writes a pdf where a report lays the table out', async () => {
