@@ -379,7 +379,7 @@ export const deskRouter = t.router({
      */
     exportTable: signedIn.input(exportTableInput).output(saveResult).mutation(async ({ ctx, input }) => {
       const files = saverOf(ctx);
-      const file = await relay(ctx, () => exportTable({ api: ctx.api, me: ctx.session.user }, input));
+      const file = await relay(ctx, () => exportTable({ api: ctx.api, me: ctx.session.user, audit: ctx.audit }, input));
       return files.save({ slot: ctx.slot, fileName: safeFileName(file.fileName, input.format), contentType: file.contentType, bytes: file.bytes });
     }),
     /** Electron: the saved file in its folder, or opened; only files this window saved, by their id. */

@@ -21,7 +21,10 @@ import {
 } from '../../server/services/report-rows.js';
 import { CONTENT_TYPES, openWriter } from '../../server/services/report-writers.js';
 import { REPORT_MAX_ROWS } from '../../server/services/reports.js';
+import type { AuditLog } from '../audit/audit-log.js';
+import { verifyAuditLog } from '../audit/verify.js';
 import type { BackendClient } from '../backend/connection.js';
+import { toolLabel } from '../tools/index.js';
 
 type Input = z.output<typeof exportTableInput>;
 type Of<T extends Input['table']> = Extract<Input, { table: T }>;
@@ -44,7 +47,12 @@ interface TableSource {
   lines(): AsyncGenerator<Line[]>;
 }
 
-interface Reader { api: BackendClient; me: { id: string; name: string; timezone: string } }
+interface Reader {
+  api: BackendClient;
+  me: { id: string; name: string; timezone: string };
+  /** Main's audit log, the Audit page's rows; none: that table is refused. */
+  audit?: AuditLog | undefined;
+}
 
 /** Writes the table the input names, as the caller sees it; refuses (and writes nothing) when the read refuses or it is too long. */
 export async function exportTable(reader: Reader, input: Input): Promise<ExportedTable> {
@@ -93,6 +101,7 @@ function openSource(r: Reader, input: Input): Promise<TableSource> {
     case 'exposure': return exposureSource(r, input);
     case 'downline': return downlineSource(r, input);
     case 'topMarkets': return topMarketsSource(r, input);
+    case 'audit': return auditSource(r);
   }
 }
 
@@ -327,6 +336,35 @@ async function topMarketsSource({ api }: Reader, { query }: Of<'topMarkets'>): P
     count: d.rows.length,
     async *lines() {
       yield d.rows.map((m): Line => ({ type: 'row', cells: [m.fixtureName, m.marketName, m.value, m.bets] }));
+    },
+  };
+}
+
+const AUDIT_COLUMNS: Column[] = [
+  { header: '#', kind: 'count', width: 6 }, { header: 'When', kind: 'datetime', width: 18 }, { header: 'Action', kind: 'text', width: 24 },
+  { header: 'Outcome', kind: 'text', width: 10 }, { header: 'Asked from', kind: 'text', width: 10 }, { header: 'Arguments', kind: 'text', width: 40 },
+  { header: 'Reason', kind: 'text', width: 24 }, { header: 'Password asked again', kind: 'text', width: 10 }, { header: 'Hash', kind: 'text', width: 20 },
+];
+
+/**
+ * The Audit page's rows: the user's entries of main's log as audit.list reads them (the file's
+ * lines that parse), newest first. Their arguments go as JSON text, which the page words.
+ */
+async function auditSource({ me, audit }: Reader): Promise<TableSource> {
+  if (!audit) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: 'this desk keeps no audit log' });
+  const { text, head } = await audit.snapshot();
+  const entries = verifyAuditLog(text, { user: me.id, localHead: head }).entries.filter((e) => e.user === me.id).reverse();
+  return {
+    title: 'Audit',
+    filters: [],
+    columns: AUDIT_COLUMNS,
+    count: entries.length,
+    async *lines() {
+      yield entries.map((e): Line => ({
+        type: 'row',
+        cells: [e.seq, e.ts, toolLabel(e.tool), e.outcome, e.channel === 'mcp' ? 'MCP client' : 'desk', JSON.stringify(e.args),
+          e.reason ?? null, e.stepUp ? 'yes' : null, e.hash],
+      }));
     },
   };
 }

@@ -36,6 +36,8 @@ export const exportTableInput = z.discriminatedUnion('table', [
   z.strictObject({ table: z.literal('downline'), format, query: getDownlineInput, names }),
   /** A top-N list: its `limit` is the N the page shows, not a page size. */
   z.strictObject({ table: z.literal('topMarkets'), format, query: getTopMarketsInput }),
+  /** Main's audit log as the Audit page lists it: the user's entries, newest first. */
+  z.strictObject({ table: z.literal('audit'), format, query: z.strictObject({}) }),
 ]);
 export type ExportTableInput = z.input<typeof exportTableInput>;
 export type ExportTable = ExportTableInput['table'];

@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/infra/log.js';
@@ -22,6 +25,7 @@ describe('exporting a table through the desk', () => {
   let book: Backend;
   let backend: BackendConnection;
   const sessions = new DeskSessions();
+  const audit = new AuditLog(join(mkdtempSync(join(tmpdir(), 'table-export-')), 'audit.jsonl'));
   /** What the desk handed the saver: a test's file, or nothing when it refused. */
   const saved: SavedFile[] = [];
   const saver: FileSaver = {
@@ -42,7 +46,7 @@ describe('exporting a table through the desk', () => {
 
   async function signIn(username: string) {
     const desk = deskRouter.createCaller({
-      sessions, backend, log: silentLogger, chat: {} as ChatService, audit: new AuditLog('/nonexistent/audit.jsonl'),
+      sessions, backend, log: silentLogger, chat: {} as ChatService, audit,
       models: keylessModels(), files: saver, slot: `slot-${username}`,
     });
     await desk.session.login({ username, password: `demo-${username}` });
@@ -196,6 +200,24 @@ describe('exporting a table through the desk', () => {
     expect(top.rows.length).toBeGreaterThan(0);
     const topCsv = csvOf(await exported(() => desk.reports.exportTable({ table: 'topMarkets', format: 'csv', query })));
     expect(topCsv.slice(1).map((r) => [r[1], r[2]])).toEqual(top.rows.map((m) => [m.marketName, plainPoints(m.value)]));
+  });
+
+  it('writes the Audit page\'s rows: the user\'s own entries of main\'s log, newest first, their text never a formula', async () => {
+    const { desk } = await signIn('priya');
+    const priya = sessions.get('slot-priya')!.user.id;
+    const entry = (user: string, i: number, reason?: string) => audit.append({
+      requestId: `req-${i}`, user, tool: 'agent.setCreditLimit', args: { playerId: `p-${i}`, amount: 1_000 * i }, before: { limit: 0 },
+      after: { limit: 1_000 * i }, nonce: `nonce-${i}-${'x'.repeat(30)}`, outcome: reason ? 'cancelled' : 'executed', ...(reason && { reason }),
+    });
+    await entry(priya, 1);
+    await entry('someone-else', 2);
+    await entry(priya, 3, '=HYPERLINK("https://attacker.invalid")');
+    const [header, ...rows] = csvOf(await exported(() => desk.reports.exportTable({ table: 'audit', format: 'csv', query: {} })));
+    expect(header!.slice(0, 4)).toEqual(['#', 'When', 'Action', 'Outcome']);
+    expect(rows.map((r) => [r[0], r[3], r[5], r[6]])).toEqual([
+      ['3', 'cancelled', '{"amount":3000,"playerId":"p-3"}', '\'=HYPERLINK("https://attacker.invalid")'],
+      ['1', 'executed', '{"amount":1000,"playerId":"p-1"}', ''],
+    ]);
   });
 
   it('writes a pdf where a report lays the table out', async () => {
