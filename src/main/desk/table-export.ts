@@ -102,6 +102,7 @@ function openSource(r: Reader, input: Input): Promise<TableSource> {
     case 'downline': return downlineSource(r, input);
     case 'topMarkets': return topMarketsSource(r, input);
     case 'audit': return auditSource(r);
+    case 'reports': return reportsSource(r, input);
   }
 }
 
@@ -364,6 +365,28 @@ async function auditSource({ me, audit }: Reader): Promise<TableSource> {
         type: 'row',
         cells: [e.seq, e.ts, toolLabel(e.tool), e.outcome, e.channel === 'mcp' ? 'MCP client' : 'desk', JSON.stringify(e.args),
           e.reason ?? null, e.stepUp ? 'yes' : null, e.hash],
+      }));
+    },
+  };
+}
+
+const REPORT_COLUMNS: Column[] = [
+  { header: 'Report', kind: 'text', width: 40 }, { header: 'Format', kind: 'text', width: 8 }, { header: 'Status', kind: 'text', width: 10 },
+  { header: 'Rows', kind: 'count', width: 10 }, { header: 'Size (bytes)', kind: 'count', width: 12 }, { header: 'Made', kind: 'datetime', width: 18 },
+  { header: 'Kept until', kind: 'datetime', width: 18 }, { header: 'Owner', kind: 'text', width: 20 }, { header: 'Shared by', kind: 'text', width: 20 },
+];
+
+async function reportsSource({ api }: Reader, { query }: Of<'reports'>): Promise<TableSource> {
+  const { reports } = await api.reports.list.query(query);
+  return {
+    title: 'Reports',
+    filters: ['The last 30 days'],
+    columns: REPORT_COLUMNS,
+    count: reports.length,
+    async *lines() {
+      yield reports.map((r): Line => ({
+        type: 'row',
+        cells: [r.title, r.format, r.status, r.rowsTotal, r.sizeBytes, r.createdAt, r.expiresAt, r.owner.name, r.sharedBy?.name ?? null],
       }));
     },
   };

@@ -10,6 +10,7 @@ import {
   getTopMarketsInput,
 } from './agent-api.js';
 import { boundedText } from './bounds.js';
+import { reportsListInput } from './reports.js';
 import { COMMISSION_SORT_IDS, PNL_SORT_IDS, SETTLEMENT_SORT_IDS } from '../table-sort.js';
 
 export const TABLE_EXPORT_FORMATS = ['xlsx', 'csv', 'pdf'] as const;
@@ -38,6 +39,8 @@ export const exportTableInput = z.discriminatedUnion('table', [
   z.strictObject({ table: z.literal('topMarkets'), format, query: getTopMarketsInput }),
   /** Main's audit log as the Audit page lists it: the user's entries, newest first. */
   z.strictObject({ table: z.literal('audit'), format, query: z.strictObject({}) }),
+  /** The Reports page's list: the user's own and shared reports of the last 30 days. */
+  z.strictObject({ table: z.literal('reports'), format, query: reportsListInput.unwrap() }),
 ]);
 export type ExportTableInput = z.input<typeof exportTableInput>;
 export type ExportTable = ExportTableInput['table'];

@@ -200,6 +200,12 @@ describe('exporting a table through the desk', () => {
     expect(top.rows.length).toBeGreaterThan(0);
     const topCsv = csvOf(await exported(() => desk.reports.exportTable({ table: 'topMarkets', format: 'csv', query })));
     expect(topCsv.slice(1).map((r) => [r[1], r[2]])).toEqual(top.rows.map((m) => [m.marketName, plainPoints(m.value)]));
+
+    await api.reports.generate.mutate({ template: 'settlement_log', format: 'pdf', filters: { from: '2026-11-01', to: '2026-11-20' } });
+    const { reports } = await api.reports.list.query({ limit: 100 });
+    expect(reports.length).toBeGreaterThan(0);
+    const reportsCsv = csvOf(await exported(() => desk.reports.exportTable({ table: 'reports', format: 'csv', query: { limit: 100 } })));
+    expect(reportsCsv.slice(1).map((r) => [r[0], r[1], r[7]])).toEqual(reports.map((r) => [r.title, r.format, r.owner.name]));
   });
 
   it('writes the Audit page\'s rows: the user\'s own entries of main\'s log, newest first, their text never a formula', async () => {
