@@ -106,8 +106,10 @@ function openSource(r: Reader, input: Input): Promise<TableSource> {
   }
 }
 
+interface PagedRead<P> { first: P; pages(): AsyncGenerator<P> }
+
 /** A keyset-paged read to its last page: the first page is read at once (its count and totals), the rest when written. */
-async function paged<P extends { nextCursor: string | null }>(read: (cursor: string | undefined) => Promise<P>) {
+async function paged<P extends { nextCursor: string | null }>(read: (cursor: string | undefined) => Promise<P>): Promise<PagedRead<P>> {
   const first = await read(undefined);
   async function* pages(): AsyncGenerator<P> {
     let page = first;
@@ -179,21 +181,35 @@ async function betsSource({ api }: Reader, { query }: Of<'bets'>): Promise<Table
   };
 }
 
-async function pnlSource({ api }: Reader, { query, names, sort }: Of<'pnl'>): Promise<TableSource> {
-  const { first, pages } = await paged((cursor) => api.agent.getPnL.query({ ...query, limit: PAGE_SIZE_MAX.rows, ...(cursor && { cursor }) }));
-  const keep = byNames(names, (r: (typeof first)['rows'][number]) => [r.name, r.agentName]);
+type PlayerListQuery = { where?: ReadonlyArray<{ column: string; op: string; value: number }> | undefined; orderBy?: { by: string; dir: string } | undefined };
+
+/**
+ * The PnL page's tables, a player a row: every page of the read, with the page's name search and
+ * column sort, and the read's totals unless a name search narrowed the rows (the totals are of
+ * every matched row, so they would not add up).
+ */
+function playerList<R extends { name: string; agentName: string }, K extends string>(
+  { first, pages }: PagedRead<{ rows: R[]; matched: number; period: { from: string; to: string } }>,
+  { query, names, sort }: { query: PlayerListQuery; names?: string | undefined; sort?: { id: K; dir: SortDir } | undefined },
+  layout: { title: string; columns: Column[]; sorts: Record<K, (row: R) => SortValue>; cells(row: R): Cell[]; totals: Line[] },
+): TableSource {
+  const keep = byNames(names, (r: R) => [r.name, r.agentName]);
   return {
-    title: 'Profit and loss',
+    title: layout.title,
     filters: filterWords(first.period, [whereWords(query.where), sortWords(sort) ?? orderWords(query.orderBy), namesWords(names)]),
-    columns: PNL_COLUMNS,
+    columns: layout.columns,
     count: first.matched,
     async *lines() {
-      const order = sort && { key: PNL_SORTS[sort.id], dir: sort.dir };
-      for await (const rows of inPageOrder(pages(), (p) => keep(p.rows), order)) yield rows.map((r): Line => ({ type: 'row', cells: pnlCells(r) }));
-      // The read's totals are of every matched row: a name search narrows the rows, not the read, so they would not add up.
-      if (!nameMatcher(names ?? '')) yield pnlTotals(first.total);
+      const order = sort && { key: layout.sorts[sort.id], dir: sort.dir };
+      for await (const rows of inPageOrder(pages(), (p) => keep(p.rows), order)) yield rows.map((r): Line => ({ type: 'row', cells: layout.cells(r) }));
+      if (!nameMatcher(names ?? '')) yield layout.totals;
     },
   };
+}
+
+async function pnlSource({ api }: Reader, input: Of<'pnl'>): Promise<TableSource> {
+  const read = await paged((cursor) => api.agent.getPnL.query({ ...input.query, limit: PAGE_SIZE_MAX.rows, ...(cursor && { cursor }) }));
+  return playerList(read, input, { title: 'Profit and loss', columns: PNL_COLUMNS, sorts: PNL_SORTS, cells: pnlCells, totals: pnlTotals(read.first.total) });
 }
 
 const COMMISSION_COLUMNS: Column[] = [
@@ -201,22 +217,13 @@ const COMMISSION_COLUMNS: Column[] = [
   { header: 'Winning markets', kind: 'count', width: 14 }, { header: 'Commission', kind: 'points', width: 14 },
 ];
 
-async function commissionSource({ api }: Reader, { query, names, sort }: Of<'commission'>): Promise<TableSource> {
-  const { first, pages } = await paged((cursor) => api.agent.getCommission.query({ ...query, limit: PAGE_SIZE_MAX.rows, ...(cursor && { cursor }) }));
-  const keep = byNames(names, (r: (typeof first)['rows'][number]) => [r.name, r.agentName]);
-  return {
-    title: 'Commission',
-    filters: filterWords(first.period, [whereWords(query.where), sortWords(sort) ?? orderWords(query.orderBy), namesWords(names)]),
-    columns: COMMISSION_COLUMNS,
-    count: first.matched,
-    async *lines() {
-      const order = sort && { key: COMMISSION_SORTS[sort.id], dir: sort.dir };
-      for await (const rows of inPageOrder(pages(), (p) => keep(p.rows), order)) {
-        yield rows.map((r): Line => ({ type: 'row', cells: [r.name, r.agentName, r.commissionBps, r.markets, r.commission] }));
-      }
-      if (!nameMatcher(names ?? '')) yield [{ type: 'total', cells: ['Total', null, null, null, first.total] }];
-    },
-  };
+async function commissionSource({ api }: Reader, input: Of<'commission'>): Promise<TableSource> {
+  const read = await paged((cursor) => api.agent.getCommission.query({ ...input.query, limit: PAGE_SIZE_MAX.rows, ...(cursor && { cursor }) }));
+  return playerList(read, input, {
+    title: 'Commission', columns: COMMISSION_COLUMNS, sorts: COMMISSION_SORTS,
+    cells: (r) => [r.name, r.agentName, r.commissionBps, r.markets, r.commission],
+    totals: [{ type: 'total', cells: ['Total', null, null, null, read.first.total] }],
+  });
 }
 
 async function settlementsSource({ api, me }: Reader, { query, names, sort }: Of<'settlements'>): Promise<TableSource> {
