@@ -35,3 +35,21 @@ export function oneLine(text: string, max = 80): string {
   const flat = text.replace(/[\u0000-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, ' ').replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
+
+/** Lower-cased, accents folded: "Zoë" is found by "zoe". */
+function foldCase(text: string): string {
+  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/**
+ * A page table's name search (and an export of that table): a test of names against what was
+ * typed, each word in one of them. Null: nothing typed.
+ */
+export function nameMatcher(query: string): ((...names: ReadonlyArray<string | null | undefined>) => boolean) | null {
+  const words = foldCase(query).split(/\s+/).filter(Boolean);
+  if (words.length === 0) return null;
+  return (...names) => {
+    const text = foldCase(names.filter(Boolean).join(' '));
+    return words.every((w) => text.includes(w));
+  };
+}

@@ -29,7 +29,9 @@ import { withoutLink } from '../tools/generate-report.js';
 import {
   type ReportArtifact, type ReportLink, REPORT_CHUNK_BYTES, reportArtifact, reportsGetInput, reportsListInput,
 } from '../../shared/contracts/reports.js';
+import { DASHBOARD_TOP_MARKETS, exportTableInput } from '../../shared/contracts/table-export.js';
 import { type FileSaver, safeFileName, saveResult } from './file-saver.js';
+import { exportTable } from './table-export.js';
 import type { DeskSessions } from './sessions.js';
 import { AlertInputError, type DeskAlerts, deskAlertsUpdateInput, markReadInput } from './alerts.js';
 
@@ -85,8 +87,8 @@ export const BACKEND_UNREACHABLE = 'the backend is unreachable';
 
 /**
  * Backend refusals keep their code and message; a backend that does not answer is
- * SERVICE_UNAVAILABLE (the renderer's "backend unreachable — retrying"); anything else is an
- * internal error.
+ * SERVICE_UNAVAILABLE (the renderer's "backend unreachable — retrying"); main's own refusals
+ * pass as they are; anything else is an internal error.
  */
 async function relay<T>(ctx: DeskContext, call: () => Promise<T>): Promise<T> {
   try {
@@ -102,6 +104,8 @@ async function relay<T>(ctx: DeskContext, call: () => Promise<T>): Promise<T> {
       if (code === 'UNAUTHORIZED') ctx.sessions.clear(ctx.slot);
       throw new TRPCError({ code, message: error.message });
     }
+    // Main's own refusal, with the words it chose for the user.
+    if (error instanceof TRPCError) throw error;
     ctx.log.error('desk call failed', { err: error });
     throw new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: 'the backend could not be reached' });
   }
@@ -271,7 +275,7 @@ export const deskRouter = t.router({
         isAgent ? relay(ctx, () => a.agent.getUpline.query({})) : Promise.resolve(null),
         relay(ctx, () => a.agent.getPnL.query({ limit: 1 })),
         relay(ctx, () => a.agent.getLiveExposure.query({})),
-        relay(ctx, () => a.agent.getTopMarkets.query({ period: 'today', metric: 'volume', limit: 5 })),
+        relay(ctx, () => a.agent.getTopMarkets.query(DASHBOARD_TOP_MARKETS)),
       ]);
       return {
         user: ctx.session.user,
@@ -389,6 +393,16 @@ export const deskRouter = t.router({
       const { bytes, contentType } = await readReport(ctx, artifact);
       const type = /^[\w.+-]+\/[\w.+-]+$/.test(contentType) ? contentType : CONTENT_TYPES[artifact.format];
       return files.save({ slot: ctx.slot, fileName: safeFileName(artifact.fileName, artifact.format), contentType: type, bytes });
+    }),
+    /**
+     * A page's table as a file (Excel, CSV, or a pdf where a report lays that table out): the
+     * page's read with the page's filters and order, every page of it, as this user; then the
+     * same saver as a report. A refused read or a bad input saves nothing.
+     */
+    exportTable: signedIn.input(exportTableInput).output(saveResult).mutation(async ({ ctx, input }) => {
+      const files = saverOf(ctx);
+      const file = await relay(ctx, () => exportTable({ api: ctx.api, me: ctx.session.user, audit: ctx.audit }, input));
+      return files.save({ slot: ctx.slot, fileName: safeFileName(file.fileName, input.format), contentType: file.contentType, bytes: file.bytes });
     }),
     /** Electron: the saved file in its folder, or opened; only files this window saved, by their id. */
     reveal: signedIn.input(savedFileInput).mutation(async ({ ctx, input }) => ({ ok: (await saverOf(ctx).reveal?.(ctx.slot, input.savedId)) ?? false })),

@@ -18,7 +18,7 @@ export class ElectronFileSaver implements FileSaver {
 
   async save(file: SavedFile): Promise<SaveResult> {
     const window = windowOf(file.slot);
-    const options = { title: 'Save report', defaultPath: join(app.getPath('downloads'), file.fileName), filters: filtersFor(file.fileName) };
+    const options = { title: 'Save file', defaultPath: join(app.getPath('downloads'), file.fileName), filters: filtersFor(file.fileName) };
     const chosen = window ? await dialog.showSaveDialog(window, options) : await dialog.showSaveDialog(options);
     if (chosen.canceled || !chosen.filePath) return { kind: 'cancelled' };
     await writeFile(chosen.filePath, file.bytes);
@@ -53,5 +53,6 @@ function windowOf(slot: string): BrowserWindow | null {
 function filtersFor(fileName: string): Electron.FileFilter[] {
   if (fileName.endsWith('.pdf')) return [{ name: 'PDF', extensions: ['pdf'] }];
   if (fileName.endsWith('.xlsx')) return [{ name: 'Excel workbook', extensions: ['xlsx'] }];
+  if (fileName.endsWith('.csv')) return [{ name: 'CSV (comma-separated values)', extensions: ['csv'] }];
   return [];
 }

@@ -69,14 +69,25 @@ export async function openRowSource(deps: ServiceDeps, caller: Caller, template:
   }
 }
 
+type PnLPage = Awaited<ReturnType<typeof getPnL>>;
+
+/** The per-player PnL table as a report and the PnL page's export lay it out. */
+export const PNL_COLUMNS: Column[] = [
+  { header: 'Player', kind: 'text', width: 28 }, { header: 'Agent', kind: 'text', width: 24 },
+  { header: 'Bets', kind: 'count', width: 8 }, { header: 'Player PnL', kind: 'points', width: 16 },
+  { header: 'Commission', kind: 'points', width: 14 }, { header: 'Book result', kind: 'points', width: 16 },
+];
+export const pnlCells = (r: PnLPage['rows'][number]): Cell[] => [r.name, r.agentName, r.bets, r.pnl, r.commission, r.bookResult];
+export function pnlTotals(total: PnLPage['total']): Line[] {
+  const lines: Line[] = [{ type: 'total', cells: ['Total', null, total.bets, total.pnl, total.commission, total.bookResult] }];
+  if (total.yourShare !== null) lines.push({ type: 'total', cells: ['Your share', null, null, null, null, total.yourShare] });
+  return lines;
+}
+
 async function pnlSource(deps: ServiceDeps, caller: Caller, f: ReportFilters): Promise<RowSource> {
   const query = { from: f.from, to: f.to, playerId: f.playerId, fixtureId: f.fixtureId };
   return {
-    columns: [
-      { header: 'Player', kind: 'text', width: 28 }, { header: 'Agent', kind: 'text', width: 24 },
-      { header: 'Bets', kind: 'count', width: 8 }, { header: 'Player PnL', kind: 'points', width: 16 },
-      { header: 'Commission', kind: 'points', width: 14 }, { header: 'Book result', kind: 'points', width: 16 },
-    ],
+    columns: PNL_COLUMNS,
     legend: PNL_LEGEND,
     rowsTotal: await countPnLRows(deps, caller, query),
     async *batches() {
@@ -87,20 +98,17 @@ async function pnlSource(deps: ServiceDeps, caller: Caller, f: ReportFilters): P
         // Every page carries the totals over all rows; the first one's are the report's.
         total ??= page.total;
         cursor = page.nextCursor ?? undefined;
-        yield page.rows.map((r): Line => ({ type: 'row', cells: [r.name, r.agentName, r.bets, r.pnl, r.commission, r.bookResult] }));
+        yield page.rows.map((r): Line => ({ type: 'row', cells: pnlCells(r) }));
       } while (cursor);
-      if (!total) return;
-      const lines: Line[] = [{ type: 'total', cells: ['Total', null, total.bets, total.pnl, total.commission, total.bookResult] }];
-      if (total.yourShare !== null) lines.push({ type: 'total', cells: ['Your share', null, null, null, null, total.yourShare] });
-      yield lines;
+      if (total) yield pnlTotals(total);
     },
   };
 }
 
-const PNL_LEGEND = 'Player PnL is the players\' result: a positive amount is their winnings, the book\'s loss. '
+export const PNL_LEGEND = 'Player PnL is the players\' result: a positive amount is their winnings, the book\'s loss. '
   + 'Book result is the book\'s: a positive amount is the book\'s winnings.';
-const BETS_LEGEND = 'Result is the player\'s: a positive amount is their winnings, the book\'s loss.';
-const SETTLEMENT_LEGEND = 'Amount: a positive amount was paid by the account to its upline; a negative one, by the upline to the account. '
+export const BETS_LEGEND = 'Result is the player\'s: a positive amount is their winnings, the book\'s loss.';
+export const SETTLEMENT_LEGEND = 'Amount: a positive amount was paid by the account to its upline; a negative one, by the upline to the account. '
   + TAKE_SIGN_LEGEND;
 
 /** Exported for bench/reports.ts, which writes rows of this shape without a book. */
@@ -149,48 +157,66 @@ const netWords = (net: number) => (net === 0 ? 'square' : `${formatPoints(net)} 
 
 const betCount = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'bet' : 'bets'}`;
 
-async function settlementSource(deps: ServiceDeps, caller: Caller, f: ReportFilters): Promise<RowSource> {
-  if (f.fixtureId) throw new TRPCError({ code: 'BAD_REQUEST', message: 'a settlement log is not per match: leave the match out' });
-  const query = { from: f.from, to: f.to, counterpartyId: f.playerId };
+type SettlementRow = Awaited<ReturnType<typeof getSettlementHistory>>['rows'][number];
+
+/** The settlement log as a report and the Settlements page's export lay it out. */
+export const SETTLEMENT_LOG_COLUMNS: Column[] = [
+  { header: 'Date', kind: 'datetime', width: 18 }, { header: 'Account', kind: 'text', width: 16 },
+  { header: 'Upline', kind: 'text', width: 16 }, { header: 'Payment', kind: 'points', width: 34 },
+  { header: 'Take before', kind: 'points', width: 34 }, { header: 'Take after', kind: 'points', width: 34 },
+  { header: 'Mode', kind: 'text', width: 7 }, { header: 'Week', kind: 'text', width: 10 }, { header: 'By', kind: 'text', width: 14 },
+];
+
+/**
+ * Each settlement's line, its direction in words from the caller's side, and the totals of those
+ * lines: sums of the read's own amounts, split by who paid, no other arithmetic.
+ */
+export function settlementTotals(callerId: string) {
+  let toUpline = 0;
+  let toAccount = 0;
   return {
-    columns: [
-      { header: 'Date', kind: 'datetime', width: 18 }, { header: 'Account', kind: 'text', width: 16 },
-      { header: 'Upline', kind: 'text', width: 16 }, { header: 'Payment', kind: 'points', width: 34 },
-      { header: 'Take before', kind: 'points', width: 34 }, { header: 'Take after', kind: 'points', width: 34 },
-      { header: 'Mode', kind: 'text', width: 7 }, { header: 'Week', kind: 'text', width: 10 }, { header: 'By', kind: 'text', width: 14 },
-    ],
-    legend: SETTLEMENT_LEGEND,
-    rowsTotal: await countSettlementRows(deps, caller, query),
-    async *batches() {
-      let cursor: string | undefined;
-      // Sums of the read tool's own amounts, split by who paid: no other arithmetic.
-      let toUpline = 0;
-      let toAccount = 0;
-      do {
-        const page = await getSettlementHistory(deps, caller, { ...query, limit: REPORT_PAGE_ROWS, cursor });
-        cursor = page.nextCursor ?? undefined;
-        yield page.rows.map((r): Line => {
-          if (r.amount >= 0) toUpline += r.amount;
-          else toAccount -= r.amount;
-          // Between two other accounts, whose names are in the row already, the words name them by role: the amount must fit.
-          const theirs = r.childId !== caller.id && r.parentId !== caller.id;
-          const child = { id: r.childId, name: theirs ? 'account' : r.childName };
-          const parent = { id: r.parentId, name: theirs ? 'upline' : r.parentName };
-          return {
-            type: 'row',
-            cells: [r.createdAt, r.childName, r.parentName,
-              { paisa: r.amount, words: paidPhrase(r.amount, child, parent, caller.id) },
-              { paisa: r.takeBefore, words: owesPhrase(r.takeBefore, child, parent, caller.id) },
-              { paisa: r.takeAfter, words: owesPhrase(r.takeAfter, child, parent, caller.id) },
-              r.mode, r.periodId, r.createdByName],
-          };
-        });
-      } while (cursor);
-      yield [
+    add(r: SettlementRow): Line {
+      if (r.amount >= 0) toUpline += r.amount;
+      else toAccount -= r.amount;
+      // Between two other accounts, whose names are in the row already, the words name them by role: the amount must fit.
+      const theirs = r.childId !== callerId && r.parentId !== callerId;
+      const child = { id: r.childId, name: theirs ? 'account' : r.childName };
+      const parent = { id: r.parentId, name: theirs ? 'upline' : r.parentName };
+      return {
+        type: 'row',
+        cells: [r.createdAt, r.childName, r.parentName,
+          { paisa: r.amount, words: paidPhrase(r.amount, child, parent, callerId) },
+          { paisa: r.takeBefore, words: owesPhrase(r.takeBefore, child, parent, callerId) },
+          { paisa: r.takeAfter, words: owesPhrase(r.takeAfter, child, parent, callerId) },
+          r.mode, r.periodId, r.createdByName],
+      };
+    },
+    lines(): Line[] {
+      return [
         { type: 'total', cells: ['Paid to uplines', null, null, { paisa: toUpline, words: formatPoints(toUpline) }, null, null, null, null, null] },
         { type: 'total', cells: ['Paid to accounts', null, null, { paisa: -toAccount, words: formatPoints(toAccount) }, null, null, null, null, null] },
         { type: 'total', cells: ['Net', null, null, { paisa: toUpline - toAccount, words: netWords(toUpline - toAccount) }, null, null, null, null, null] },
       ];
+    },
+  };
+}
+
+async function settlementSource(deps: ServiceDeps, caller: Caller, f: ReportFilters): Promise<RowSource> {
+  if (f.fixtureId) throw new TRPCError({ code: 'BAD_REQUEST', message: 'a settlement log is not per match: leave the match out' });
+  const query = { from: f.from, to: f.to, counterpartyId: f.playerId };
+  return {
+    columns: SETTLEMENT_LOG_COLUMNS,
+    legend: SETTLEMENT_LEGEND,
+    rowsTotal: await countSettlementRows(deps, caller, query),
+    async *batches() {
+      let cursor: string | undefined;
+      const totals = settlementTotals(caller.id);
+      do {
+        const page = await getSettlementHistory(deps, caller, { ...query, limit: REPORT_PAGE_ROWS, cursor });
+        cursor = page.nextCursor ?? undefined;
+        yield page.rows.map((r): Line => totals.add(r));
+      } while (cursor);
+      yield totals.lines();
     },
   };
 }

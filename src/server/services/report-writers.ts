@@ -1,8 +1,8 @@
 /**
- * The two file formats a report is written in. Both take lines one batch at a time and write
- * them out as they come (to a temp file), so a long report never sits in memory as rows.
- * Money arrives as paisa: the spreadsheet holds points as numbers (paisa / 100, shown with
- * `#,##0.00`), the pdf shows formatPoints' text.
+ * The file formats a report or a page's table is written in. Each takes lines one batch at a
+ * time and writes them out as they come (to a temp file), so a long report never sits in memory
+ * as rows. Money arrives as paisa: the spreadsheet holds points as numbers (paisa / 100, shown
+ * with `#,##0.00`), the pdf shows formatPoints' text, the csv the same digits without separators.
  */
 import { createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -20,7 +20,7 @@ export interface ReportHeading {
   sheetName: string;
   /** Filters in words, and when and in which timezone it was made. */
   subtitle: string;
-  /** What the signs of the amounts mean: the spreadsheet keeps signed numbers, and says so. */
+  /** What the signs of the amounts mean: the spreadsheet keeps signed numbers, and says so; '' for a table with no signed amounts. */
   legend: string;
   timezone: string;
 }
@@ -34,16 +34,20 @@ export interface ReportWriter {
 export const CONTENT_TYPES = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   pdf: 'application/pdf',
+  csv: 'text/csv; charset=utf-8',
 } as const;
+export type WriterFormat = keyof typeof CONTENT_TYPES;
 
 /**
  * exceljs and pdfkit load with the first report, not with the backend: together they are about a
  * fifth of the modules the desk loads before its login page works (bench/ui.ts, start-up).
  */
-export async function openWriter(format: 'xlsx' | 'pdf', path: string, heading: ReportHeading, columns: Column[]): Promise<ReportWriter> {
-  return format === 'xlsx'
-    ? xlsxWriter((await import('exceljs')).default, path, heading, columns)
-    : pdfWriter((await import('pdfkit')).default, path, heading, columns);
+export async function openWriter(format: WriterFormat, path: string, heading: ReportHeading, columns: Column[]): Promise<ReportWriter> {
+  switch (format) {
+    case 'xlsx': return xlsxWriter((await import('exceljs')).default, path, heading, columns);
+    case 'pdf': return pdfWriter((await import('pdfkit')).default, path, heading, columns);
+    case 'csv': return csvWriter(path, heading, columns);
+  }
 }
 
 // ── xlsx ─────────────────────────────────────────────────────────────────────────────────────
@@ -121,9 +125,11 @@ function xlsxWriter(Excel: typeof ExcelJS, path: string, heading: ReportHeading,
   const subtitle = sheet.addRow([heading.subtitle]);
   subtitle.font = { italic: true, color: { argb: 'FF555555' } };
   subtitle.commit();
-  const legend = sheet.addRow([heading.legend]);
-  legend.font = { italic: true, color: { argb: 'FF555555' } };
-  legend.commit();
+  if (heading.legend !== '') {
+    const legend = sheet.addRow([heading.legend]);
+    legend.font = { italic: true, color: { argb: 'FF555555' } };
+    legend.commit();
+  }
   const header = sheet.addRow(columns.map((c) => c.header));
   header.eachCell((cell, n) => {
     cell.font = { bold: true };
@@ -245,7 +251,7 @@ function pdfWriter(PDFDocument: typeof PDFKitDocument, path: string, heading: Re
   y = doc.y + 2;
   doc.font('Helvetica').fontSize(9).fillColor('#555555').text(heading.subtitle, MARGIN, y, { width: usable });
   y = doc.y + 2;
-  doc.text(heading.legend, MARGIN, y, { width: usable });
+  if (heading.legend !== '') doc.text(heading.legend, MARGIN, y, { width: usable });
   doc.fillColor('black');
   y = doc.y + 8;
   tableHeader();
@@ -278,4 +284,59 @@ function pdfWriter(PDFDocument: typeof PDFKitDocument, path: string, heading: Re
       return (await stat(path)).size;
     },
   };
+}
+
+// ── csv ──────────────────────────────────────────────────────────────────────────────────────
+/**
+ * A table for other programs: the header, then one record per data row (no title, groups or
+ * totals, which a program would read as data), RFC 4180 quoting and CRLF, with a byte order
+ * mark so that Excel reads it as UTF-8. Money is points with two decimals from formatPoints'
+ * exact digits; times are the requester's wall clock, as in the other formats.
+ */
+function csvWriter(path: string, heading: ReportHeading, columns: Column[]): ReportWriter {
+  const out = createWriteStream(path);
+  let failure: Error | null = null;
+  out.once('error', (error) => { failure = error; });
+  const wallClock = wallClockReader(heading.timezone);
+  const record = (fields: string[]) => `${fields.map(csvField).join(',')}\r\n`;
+  out.write(`\uFEFF${record(columns.map((c) => c.header))}`);
+  return {
+    write(lines) {
+      if (failure) throw failure;
+      let text = '';
+      for (const line of lines) if (line.type === 'row') text += record(line.cells.map((cell, i) => csvText(cell, columns[i]!, wallClock)));
+      out.write(text);
+    },
+    async finish() {
+      if (failure) throw failure;
+      out.end();
+      await once(out, 'finish');
+      return (await stat(path)).size;
+    },
+  };
+}
+
+function csvText(cell: Cell, column: Column, wallClock: (iso: string) => Date): string {
+  if (cell === null) return '';
+  if (typeof cell === 'string') {
+    if (column.kind !== 'datetime' || !ISO_INSTANT.test(cell)) return cell;
+    return wallClock(cell).toISOString().slice(0, 19).replace('T', ' ');
+  }
+  // An amount said in words is written as its signed number: a CSV keeps numbers, as the spreadsheet does.
+  const n = typeof cell === 'number' ? cell : cell.paisa;
+  switch (column.kind) {
+    // Odds are hundredths as money is paisa: the same exact split into two decimals.
+    case 'points': case 'odds': return formatPoints(n).replaceAll(',', '');
+    default: return String(n);
+  }
+}
+
+/**
+ * A field quoted when it must be; text a spreadsheet would run as a formula (=, +, -, @, a tab
+ * or a carriage return first) gets a leading apostrophe, as OWASP advises for CSV, since names
+ * and notes come from people. Numbers are written by csvText and never start that way but a minus.
+ */
+function csvField(text: string): string {
+  const safe = /^[=+\-@\t\r]/.test(text) && !/^-\d+(\.\d+)?$/.test(text) ? `'${text}` : text;
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }

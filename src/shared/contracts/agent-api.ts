@@ -154,6 +154,7 @@ export const pnlRow = z.object({
   /** What the book made from this player: −pnl + commission. */
   bookResult: paisa,
 });
+export type PnlRow = z.infer<typeof pnlRow>;
 /**
  * `underAgentId`: the players anywhere under that agent. `orderBy` absent: the largest book
  * result either way first (|bookResult| descending).
@@ -186,6 +187,7 @@ export const commissionRow = z.object({
   playerId: id, name: z.string(), agentName: z.string(), commissionBps: z.number().int(),
   markets: z.number().int(), commission: paisa,
 });
+export type CommissionRow = z.infer<typeof commissionRow>;
 /** `underAgentId`: the players anywhere under that agent. `orderBy` absent: the most commission first. */
 export const getCommissionInput = z.strictObject({
   ...dateRange, playerId: id.optional(), ...pageInput, ...rowQuery(COMMISSION_COLUMNS, COMMISSION_ORDER_COLUMNS), ...underAgentId,
@@ -205,6 +207,7 @@ export const settlementRow = z.object({
   amount: paisa, takeBefore: paisa, takeAfter: paisa, mode: z.enum(['auto', 'amount']),
   periodId: z.string().nullable(), createdAt: instant, createdByName: z.string(),
 });
+export type SettlementRow = z.infer<typeof settlementRow>;
 /** `where` on the signed `amount` (positive: the child paid). `orderBy` absent: newest first; ties by id. */
 export const getSettlementHistoryInput = z.strictObject({
   counterpartyId: id.optional(), ...dateRange, limit: pageSize(PAGE_SIZE_MAX.settlements, 50), cursor: cursor.optional(),
@@ -221,6 +224,11 @@ export const getSettlementHistoryOutput = z.object({ rows: z.array(settlementRow
 export const STATEMENT_KINDS = ['bet_result', 'commission', 'share', 'settlement', 'adjustment', 'credit_limit'] as const;
 export const statementKind = z.enum(STATEMENT_KINDS);
 export type StatementKind = z.infer<typeof statementKind>;
+/** Each kind of line as the statement names it: the page's filter, its table and an export alike. */
+export const STATEMENT_KIND_LABELS: Record<StatementKind, string> = {
+  bet_result: 'Bet result', commission: 'Commission', share: 'Share passed up', settlement: 'Settlement',
+  adjustment: 'Adjustment', credit_limit: 'Credit limit',
+};
 export const statementLine = z.object({
   /** Unique within the statement (a ledger posting or an audit record). */
   id: z.string(),

@@ -1,8 +1,10 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { ReportStatus } from '../../../shared/contracts/reports';
 import { desk } from '../lib/desk';
 import { userMessage } from '../lib/errors';
 import { formatCount, formatDateTime, formatFileSize, formatPeriod } from '../lib/format';
+import { useSaveFile } from '../lib/save-file';
+import { SavedFollowUps } from '../components/SavedFollowUps';
 import { CardFrame, useMe } from './shared';
 import type { CardOf, CardProps } from './types';
 
@@ -19,21 +21,6 @@ const STATUS_LABELS: Record<ReportStatus, string> = { running: 'Being made', rea
 
 /** How often a running report is asked after. */
 export const REPORT_POLL_MS = 1_000;
-
-/**
- * Only a path of this app may become a link: one leading slash (not two, which would be another
- * host), no backslashes, no whitespace or control characters, and it must resolve on our origin.
- */
-export function appPath(url: string): string | null {
-  if (!/^\/(?!\/)[^\s\\]*$/.test(url)) return null;
-  try {
-    const base = 'https://app.invalid';
-    const resolved = new URL(url, base);
-    return resolved.origin === base ? `${resolved.pathname}${resolved.search}` : null;
-  } catch {
-    return null;
-  }
-}
 
 /** The size, or a dash while there is no file yet. */
 export function formatSize(bytes: number | null): string {
@@ -69,52 +56,6 @@ export function useLiveReport(initial: ReportView): { report: ReportView; error:
   return { report, error, setReport };
 }
 
-type Saved = { kind: 'saved'; savedId: string; fileName: string; where: string };
-
-/**
- * Saving a report: main reads the file through a fresh link and hands it to its shell. Electron
- * shows the save dialog and answers where the file went (then "Show in folder" and "Open"); the
- * browser shell answers a one-time address of its own, which a link click downloads.
- */
-export function useSaveReport(artifactId: string) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [saved, setSaved] = useState<Saved | null>(null);
-  const save = useCallback(async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      const result = await desk.reports.save.mutate({ artifactId });
-      if (result.kind === 'saved') setSaved(result);
-      else if (result.kind === 'download') {
-        const href = appPath(result.url);
-        if (!href) throw new Error('not an address of this app');
-        const a = document.createElement('a');
-        a.href = href;
-        a.download = result.fileName;
-        a.rel = 'noopener';
-        document.body.append(a);
-        a.click();
-        a.remove();
-      }
-    } catch (e) {
-      setError(userMessage(e));
-    } finally {
-      setBusy(false);
-    }
-  }, [artifactId]);
-  const follow = useCallback(async (how: 'reveal' | 'open') => {
-    if (!saved) return;
-    try {
-      const { ok } = await desk.reports[how].mutate({ savedId: saved.savedId });
-      if (!ok) setError(how === 'open' ? 'The file could not be opened.' : 'The file could not be shown.');
-    } catch (e) {
-      setError(userMessage(e));
-    }
-  }, [saved]);
-  return { save, busy, error, saved, reveal: () => void follow('reveal'), open: () => void follow('open') };
-}
-
 /** Rows done of total, as a bar and in words. */
 export function ReportProgress({ report }: { report: Pick<ReportView, 'status' | 'rowsDone' | 'rowsTotal'> }) {
   const pct = report.rowsTotal > 0 ? Math.min(100, Math.round((report.rowsDone / report.rowsTotal) * 100)) : 0;
@@ -128,21 +69,14 @@ export function ReportProgress({ report }: { report: Pick<ReportView, 'status' |
 
 /** Save… and, once saved by the desktop app, Show in folder and Open. */
 export function SaveControls({ report, compact }: { report: Pick<ReportView, 'artifactId' | 'status'>; compact?: boolean }) {
-  const s = useSaveReport(report.artifactId);
+  const s = useSaveFile();
   return (
     <>
       <button type="button" className={compact ? undefined : 'primary'} data-testid="report-save" disabled={report.status !== 'ready' || s.busy}
-        aria-busy={s.busy || undefined} onClick={() => void s.save()}>
+        aria-busy={s.busy || undefined} onClick={() => void s.save(() => desk.reports.save.mutate({ artifactId: report.artifactId }))}>
         {s.busy ? 'Saving…' : compact ? 'Download' : 'Save…'}
       </button>
-      {s.saved && (
-        <>
-          <span className="muted" data-testid="report-saved">Saved as {s.saved.fileName}</span>
-          <button type="button" data-testid="report-reveal" onClick={s.reveal}>Show in folder</button>
-          <button type="button" data-testid="report-open" onClick={s.open}>Open</button>
-        </>
-      )}
-      {s.error && <span className="error" role="alert" data-testid="report-save-error">{s.error}</span>}
+      <SavedFollowUps file={s} testId="report" />
     </>
   );
 }

@@ -1,16 +1,12 @@
 import { useMemo } from 'react';
-import type { StatementKind, StatementLine } from '../../../shared/contracts/agent-api';
+import { STATEMENT_KIND_LABELS, type StatementLine } from '../../../shared/contracts/agent-api';
 import { formatCount, formatDateTime, formatPoints, formatWeek, signClass, takeTowards } from '../lib/format';
 import { buildHref } from '../lib/route';
 import { Link } from '../components/Link';
 import { CardFrame, type Column, SortableTable, idHref, plural, useMe } from './shared';
 import type { CardOf, CardProps } from './types';
 
-/** Each kind of line as the statement names it (the page's filter and the table alike). */
-export const STATEMENT_KIND_LABELS: Record<StatementKind, string> = {
-  bet_result: 'Bet result', commission: 'Commission', share: 'Share passed up', settlement: 'Settlement',
-  adjustment: 'Adjustment', credit_limit: 'Credit limit',
-};
+export { STATEMENT_KIND_LABELS };
 
 /** What a line is about: the bet, the market, the settlement's week, or the limit's change. */
 function lineDetail(l: StatementLine) {

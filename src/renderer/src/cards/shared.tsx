@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type ReactNode, createContext, memo, useContext, useEffect, useId, useMemo, useState } from 'react';
 import type { CardType } from '../../../shared/contracts/assistant';
+import { type SortDir, sortRows } from '../../../shared/table-sort';
 import { useSession } from '../lib/session';
 import type { CardAction } from './types';
 
@@ -112,21 +113,13 @@ export function priorityClass(priority: ColumnPriority | undefined): string {
   return priority ? `col-p${priority}` : '';
 }
 
-type Sort = { id: string; dir: 'asc' | 'desc' } | null;
-
-function compare(a: number | string | null, b: number | string | null): number {
-  if (a === null && b === null) return 0;
-  if (a === null) return 1;
-  if (b === null) return -1;
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  return String(a).localeCompare(String(b), 'en', { sensitivity: 'base', numeric: true });
-}
+export type Sort = { id: string; dir: SortDir } | null;
 
 /**
  * A table sortable by its column headers (buttons, with aria-sort on the header cell), in a box
  * of fixed max height; over VIRTUALIZE_OVER rows only the rows in view are rendered.
  */
-export function SortableTable<R>({ rows, columns, rowKey, label, footer, footerRows, initialSort, minWidth, rowTestId, testId, page, onNearEnd }: {
+export function SortableTable<R>({ rows, columns, rowKey, label, footer, footerRows, initialSort, minWidth, rowTestId, testId, page, onNearEnd, onSortChange }: {
   rows: readonly R[];
   columns: Column<R>[];
   rowKey: (row: R, index: number) => string;
@@ -145,6 +138,8 @@ export function SortableTable<R>({ rows, columns, rowKey, label, footer, footerR
   page?: boolean;
   /** A virtualized table scrolled to within NEAR_END_ROWS of its last row: a list that pages can ask for the next page. */
   onNearEnd?: (() => void) | undefined;
+  /** Told the column and direction the rows are sorted by, each time they change (a page's export sorts by it too). */
+  onSortChange?: ((sort: Sort) => void) | undefined;
 }) {
   const [sort, setSort] = useState<Sort>(initialSort ?? null);
   // State, not a ref: the virtualized body needs a render once the box exists (refs attach after
@@ -153,16 +148,10 @@ export function SortableTable<R>({ rows, columns, rowKey, label, footer, footerR
   const sorted = useMemo(() => {
     if (!sort) return rows;
     const col = columns.find((c) => c.id === sort.id);
-    if (!col?.sortValue) return rows;
-    const key = col.sortValue;
-    const sign = sort.dir === 'asc' ? 1 : -1;
-    return [...rows].sort((a, b) => {
-      const ka = key(a);
-      const kb = key(b);
-      if (ka === null || kb === null) return compare(ka, kb); // nulls last in both directions
-      return sign * compare(ka, kb);
-    });
+    return col?.sortValue ? sortRows(rows, col.sortValue, sort.dir) : rows;
   }, [rows, columns, sort]);
+  // The page's export follows the order shown.
+  useEffect(() => onSortChange?.(sort), [sort, onSortChange]);
 
   const toggle = (c: Column<R>) => setSort((prev) => {
     if (prev?.id === c.id) return { id: c.id, dir: prev.dir === 'asc' ? 'desc' : 'asc' };

@@ -1,19 +1,7 @@
 import { useDeferredValue, useMemo, useState } from 'react';
+import { nameMatcher } from '../../../shared/text';
 
-/** Lower-cased, accents folded: "Zoë" is found by "zoe". */
-function fold(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
-}
-
-/** A test of names against what was typed: each word must be in one of them. Null: nothing typed. */
-export function nameMatcher(query: string): ((...names: ReadonlyArray<string | null | undefined>) => boolean) | null {
-  const words = fold(query).split(/\s+/).filter(Boolean);
-  if (words.length === 0) return null;
-  return (...names) => {
-    const text = fold(names.filter(Boolean).join(' '));
-    return words.every((w) => text.includes(w));
-  };
-}
+export { nameMatcher };
 
 /**
  * A page table's search box state: the rows whose names contain every word typed (client-side,

@@ -7,6 +7,7 @@ import { useSession } from '../lib/session';
 import { auditListQuery, playerNamesQuery } from '../lib/queries';
 import { useDeskQuery } from '../lib/useQuery';
 import { Loadable } from '../components/States';
+import { ExportMenu } from '../components/ExportMenu';
 
 /**
  * Main's audit log: every proposal the user confirmed, cancelled or had refused, newest first,
@@ -35,6 +36,7 @@ export function AuditPage() {
         {(d) => (
           <>
             <VerificationBanner data={d} />
+            {d.entries.length > 0 && <ExportMenu request={{ table: 'audit', query: {} }} />}
             {d.entries.length === 0
               ? <p className="state empty" data-testid="audit-empty">No audited actions yet.</p>
               : <AuditTable entries={d.entries} toolLabels={d.toolLabels} flagged={flaggedEntries(d)} />}

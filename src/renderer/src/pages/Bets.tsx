@@ -10,6 +10,7 @@ import { PAGE_SIZE_MAX } from '../../../shared/contracts/page-size';
 import { BET_SORT_KEYS, type BetSort, MAX_BET_SEARCH_LENGTH, NEWEST_FIRST } from '../../../shared/contracts/bet-list';
 import { Link } from '../components/Link';
 import { Loadable } from '../components/States';
+import { ExportMenu } from '../components/ExportMenu';
 
 type Status = 'open' | 'settled' | 'void';
 const STATUSES: Status[] = ['open', 'settled', 'void'];
@@ -66,6 +67,8 @@ export function BetsPage() {
     ...(from && { from }), ...(to && { to }), ...(search && { search }), ...(sorted && { sort }), limit: PAGE,
   };
   const key = problem ? 'bets:none' : `bets:${JSON.stringify(input)}`;
+  // The export reads every page itself.
+  const { limit: _limit, ...exportQuery } = input;
 
   return (
     <section aria-labelledby="bets-title" className="bets-page">
@@ -87,6 +90,7 @@ export function BetsPage() {
           <button type="button" onClick={() => navigate(path)} data-testid="bets-clear">Clear filters</button>
         )}
       </div>
+      <ExportMenu request={{ table: 'bets', query: exportQuery }} disabled={problem !== null} />
       {problem ? <p className="state error" role="alert">{problem}</p> : (
         <BetsList key={key} input={input} playerId={playerId} fixtureId={fixtureId} searching={search !== ''}
           sort={sort} sortBy={sortBy} clear={(k) => setQuery({ [k]: undefined })} />

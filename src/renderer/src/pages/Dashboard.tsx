@@ -1,6 +1,8 @@
 import { panelQuery } from '../lib/queries';
 import { formatPoints, signClass, takeInWords } from '../lib/format';
 import { useDeskQuery } from '../lib/useQuery';
+import { DASHBOARD_TOP_MARKETS } from '../../../shared/contracts/table-export';
+import { ExportMenu } from '../components/ExportMenu';
 import { Link } from '../components/Link';
 import { Loadable } from '../components/States';
 import { Tile } from '../components/Tile';
@@ -23,7 +25,8 @@ export function DashboardPage() {
               <Tile label="Live exposure" value={formatPoints(d.exposure.exposure)} note={`${formatPoints(d.exposure.exposureAtShare)} at your share`} testId="tile-exposure" />
             </div>
             <h2>Top markets today (by volume)</h2>
-            {d.topMarkets.length === 0 ? <p className="state empty">No bets placed today.</p> : (
+            {d.topMarkets.length === 0 ? <p className="state empty">No bets placed today.</p> : (<>
+              <ExportMenu label="Export the top markets" request={{ table: 'topMarkets', query: DASHBOARD_TOP_MARKETS }} />
               <table className="table" data-testid="top-markets">
                 <thead><tr><th scope="col">Fixture</th><th scope="col">Market</th><th scope="col" className="num">Volume</th><th scope="col" className="num">Bets</th></tr></thead>
                 <tbody>
@@ -37,7 +40,7 @@ export function DashboardPage() {
                   ))}
                 </tbody>
               </table>
-            )}
+            </>)}
           </>
         )}
       </Loadable>

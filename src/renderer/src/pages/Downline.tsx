@@ -9,6 +9,7 @@ import { Link } from '../components/Link';
 import { Loadable } from '../components/States';
 import { countNodes, matchingRows, visibleRows } from '../lib/tree';
 import { TableSearch, nameMatcher } from '../components/TableSearch';
+import { ExportMenu, exportNames } from '../components/ExportMenu';
 
 /** The whole downline the API gives in one answer (it cuts at its node cap and says so). */
 const DEPTH = 10;
@@ -77,6 +78,7 @@ function DownlineTree({ tree, truncated, focusId }: { tree: DownlineNode[]; trun
         }}>Expand all</button>
         <button type="button" onClick={() => setOpen(new Set())}>Collapse all</button>
       </div>
+      <ExportMenu request={{ table: 'downline', query: { depth: DEPTH }, ...exportNames(query) }} />
       <TableSearch query={query} onChange={setQuery} label="Search the downline by name" shown={match ? rows.filter((r) => match(r.node.name, r.node.username)).length : 0}
         total={countNodes(tree)} testId="downline-search" />
       <div className="table-scroll">

@@ -2,6 +2,7 @@ import { panelQuery } from '../lib/queries';
 import { formatCount, formatPoints } from '../lib/format';
 import { buildHref, useRoute } from '../lib/route';
 import { useDeskQuery } from '../lib/useQuery';
+import { ExportMenu } from '../components/ExportMenu';
 import { Link } from '../components/Link';
 import { Loadable } from '../components/States';
 import { Tile } from '../components/Tile';
@@ -14,6 +15,7 @@ export function ExposurePage() {
     <section aria-labelledby="exposure-title">
       <h1 id="exposure-title">Live exposure</h1>
       {fixtureId && <p className="chips"><span className="chip">One fixture <Link to="/agent/exposure" data-testid="exposure-show-all">Show all fixtures</Link></span></p>}
+      <ExportMenu request={{ table: 'exposure', query: fixtureId ? { fixtureId } : {} }} />
       <Loadable state={state}>
         {(d) => (
           <>

@@ -4,6 +4,7 @@ import { buildHref, useRoute } from '../lib/route';
 import { useSession } from '../lib/session';
 import { useDeskQuery } from '../lib/useQuery';
 import { isNotFoundCode } from '../lib/errors';
+import { ExportMenu } from '../components/ExportMenu';
 import { Link } from '../components/Link';
 import { NotFound } from '../components/NotFound';
 import { PeriodPicker, periodFromQuery } from '../components/Period';
@@ -98,6 +99,7 @@ function PlayerView({ playerId }: { playerId: string }) {
                 <h2>Recent bets</h2>
                 <Link to={buildHref('/agent/bets', { playerId })} data-testid="player-all-bets">All bets of this player</Link>
               </div>
+              {d.bets.bets.length > 0 && <ExportMenu label="Export every bet of this player" request={{ table: 'bets', query: { playerId } }} />}
               {d.bets.bets.length === 0 ? <p className="state empty">No bets yet.</p> : (
                 <div className="table-scroll"><table className="table" data-testid="player-bets">
                   <thead>
@@ -126,6 +128,7 @@ function PlayerView({ playerId }: { playerId: string }) {
               )}
 
               <h2>Settlements</h2>
+              {d.settlements.length > 0 && <ExportMenu label="Export this player's settlements" request={{ table: 'settlements', query: { counterpartyId: playerId } }} />}
               {d.settlements.length === 0 ? <p className="state empty">No settlements yet.</p> : (
                 <div className="table-scroll"><table className="table" data-testid="player-settlements">
                   <thead>

@@ -3,7 +3,10 @@ import { buildHref, useRoute } from '../lib/route';
 import { useSession } from '../lib/session';
 import { type PanelOutput, panelPages } from '../lib/queries';
 import { usePaged } from '../lib/usePaged';
-import { type Column, SortableTable } from '../cards/shared';
+import { useState } from 'react';
+import { type Column, type Sort, SortableTable } from '../cards/shared';
+import { ExportMenu, exportNames, exportSort } from '../components/ExportMenu';
+import { COMMISSION_SORTS, COMMISSION_SORT_IDS, PNL_SORTS, PNL_SORT_IDS } from '../../../shared/table-sort';
 import { Link } from '../components/Link';
 import { TableSearch, useNameSearch } from '../components/TableSearch';
 import { PeriodPicker, periodFromQuery } from '../components/Period';
@@ -51,7 +54,7 @@ function PnlTable({ from, to }: { from: string; to: string }) {
               <Tile label="Settled bets" value={formatCount(t.bets)} testId="pnl-total-bets" />
             </div>
             {d.rows.length === 0 ? <p className="state empty" data-testid="pnl-empty">No settled bets in this period.</p> : (
-              <PnlRows rows={d.rows} total={t} />
+              <PnlRows rows={d.rows} total={t} from={from} to={to} />
             )}
             <More hasMore={d.nextCursor !== null} loading={d.loadingMore} error={d.moreError} loadMore={state.loadMore} shown={d.rows.length} />
           </>
@@ -72,7 +75,7 @@ function CommissionTable({ from, to }: { from: string; to: string }) {
       <Loadable state={state}>
         {(d) => d.rows.length === 0 ? <p className="state empty" data-testid="commission-empty">No commission in this period.</p> : (
           <>
-            <CommissionRows rows={d.rows} total={d.first.total} />
+            <CommissionRows rows={d.rows} total={d.first.total} from={from} to={to} />
             <More hasMore={d.nextCursor !== null} loading={d.loadingMore} error={d.moreError} loadMore={state.loadMore} shown={d.rows.length} />
           </>
         )}
@@ -83,12 +86,15 @@ function CommissionTable({ from, to }: { from: string; to: string }) {
 
 type PnlRow = PnlOutput['rows'][number];
 
-function PnlRows({ rows, total }: { rows: PnlRow[]; total: PnlOutput['total'] }) {
+function PnlRows({ rows, total, from, to }: { rows: PnlRow[]; total: PnlOutput['total']; from: string; to: string }) {
   const search = useNameSearch(rows, (r) => [r.name, r.agentName]);
+  const [sort, setSort] = useState<Sort>(null);
   return (
     <>
       <TableSearch query={search.query} onChange={search.setQuery} label="Search profit and loss by name" shown={search.rows.length} total={rows.length} testId="pnl-search" />
+      <ExportMenu request={{ table: 'pnl', query: { from, to }, ...exportNames(search.query), ...exportSort(sort, PNL_SORT_IDS) }} />
       <SortableTable rows={search.rows} columns={PNL_COLUMNS} rowKey={(r) => r.playerId} label="Profit and loss by player" rowTestId="pnl-row" testId="pnl-table" page
+        onSortChange={setSort}
         footer={<><th scope="row" colSpan={2}>Total</th><PnlCells bets={total.bets} pnl={total.pnl} commission={total.commission} bookResult={total.bookResult} /></>}
         footerRows={(
           <tr>
@@ -101,31 +107,35 @@ function PnlRows({ rows, total }: { rows: PnlRow[]; total: PnlOutput['total'] })
 }
 
 const PNL_COLUMNS: Column<PnlRow>[] = [
-  { id: 'player', header: 'Player', sortValue: (r) => r.name, render: (r) => <Link to={`/agent/players/${r.playerId}`}>{r.name}</Link>, width: '200px' },
-  { id: 'agent', header: 'Agent', sortValue: (r) => r.agentName, render: (r) => r.agentName, width: '160px' },
-  { id: 'bets', header: 'Bets', numeric: true, sortValue: (r) => r.bets, render: (r) => formatCount(r.bets), width: '90px' },
-  { id: 'pnl', header: 'Player PnL', numeric: true, sortValue: (r) => r.pnl, render: (r) => formatPoints(r.pnl), cellClass: (r) => signClass(r.pnl, 'players'), width: '130px' },
-  { id: 'commission', header: 'Commission', numeric: true, sortValue: (r) => r.commission, render: (r) => formatPoints(r.commission), width: '120px' },
-  { id: 'book', header: 'Book result', numeric: true, sortValue: (r) => r.bookResult, render: (r) => formatPoints(r.bookResult), cellClass: (r) => signClass(r.bookResult), width: '130px' },
+  { id: 'player', header: 'Player', sortValue: PNL_SORTS.player, render: (r) => <Link to={`/agent/players/${r.playerId}`}>{r.name}</Link>, width: '200px' },
+  { id: 'agent', header: 'Agent', sortValue: PNL_SORTS.agent, render: (r) => r.agentName, width: '160px' },
+  { id: 'bets', header: 'Bets', numeric: true, sortValue: PNL_SORTS.bets, render: (r) => formatCount(r.bets), width: '90px' },
+  { id: 'pnl', header: 'Player PnL', numeric: true, sortValue: PNL_SORTS.pnl, render: (r) => formatPoints(r.pnl), cellClass: (r) => signClass(r.pnl, 'players'), width: '130px' },
+  { id: 'commission', header: 'Commission', numeric: true, sortValue: PNL_SORTS.commission, render: (r) => formatPoints(r.commission), width: '120px' },
+  { id: 'book', header: 'Book result', numeric: true, sortValue: PNL_SORTS.book, render: (r) => formatPoints(r.bookResult), cellClass: (r) => signClass(r.bookResult), width: '130px' },
 ];
 
 type CommissionRow = CommissionOutput['rows'][number];
 
-function CommissionRows({ rows, total }: { rows: CommissionRow[]; total: number }) {
+function CommissionRows({ rows, total, from, to }: { rows: CommissionRow[]; total: number; from: string; to: string }) {
   const search = useNameSearch(rows, (r) => [r.name, r.agentName]);
+  const [sort, setSort] = useState<Sort>(null);
   return (
     <>
       <TableSearch query={search.query} onChange={search.setQuery} label="Search commission by name" shown={search.rows.length} total={rows.length} testId="commission-search" />
+      <ExportMenu label="Export the commission table"
+        request={{ table: 'commission', query: { from, to }, ...exportNames(search.query), ...exportSort(sort, COMMISSION_SORT_IDS) }} />
       <SortableTable rows={search.rows} columns={COMMISSION_COLUMNS} rowKey={(r) => r.playerId} label="Commission by player" rowTestId="commission-row" testId="commission-table" page
+        onSortChange={setSort}
         footer={<><th scope="row" colSpan={4}>Total</th><td className="num">{formatPoints(total)}</td></>} />
     </>
   );
 }
 
 const COMMISSION_COLUMNS: Column<CommissionRow>[] = [
-  { id: 'player', header: 'Player', sortValue: (r) => r.name, render: (r) => <Link to={`/agent/players/${r.playerId}`}>{r.name}</Link>, width: '200px' },
-  { id: 'agent', header: 'Agent', sortValue: (r) => r.agentName, render: (r) => r.agentName, width: '160px' },
-  { id: 'rate', header: 'Rate', numeric: true, sortValue: (r) => r.commissionBps, render: (r) => formatBps(r.commissionBps), width: '90px' },
-  { id: 'markets', header: 'Winning markets', numeric: true, sortValue: (r) => r.markets, render: (r) => formatCount(r.markets), width: '150px' },
-  { id: 'commission', header: 'Commission', numeric: true, sortValue: (r) => r.commission, render: (r) => formatPoints(r.commission), width: '130px' },
+  { id: 'player', header: 'Player', sortValue: COMMISSION_SORTS.player, render: (r) => <Link to={`/agent/players/${r.playerId}`}>{r.name}</Link>, width: '200px' },
+  { id: 'agent', header: 'Agent', sortValue: COMMISSION_SORTS.agent, render: (r) => r.agentName, width: '160px' },
+  { id: 'rate', header: 'Rate', numeric: true, sortValue: COMMISSION_SORTS.rate, render: (r) => formatBps(r.commissionBps), width: '90px' },
+  { id: 'markets', header: 'Winning markets', numeric: true, sortValue: COMMISSION_SORTS.markets, render: (r) => formatCount(r.markets), width: '150px' },
+  { id: 'commission', header: 'Commission', numeric: true, sortValue: COMMISSION_SORTS.commission, render: (r) => formatPoints(r.commission), width: '130px' },
 ];

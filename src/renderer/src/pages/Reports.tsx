@@ -8,17 +8,21 @@ import { useWritesBlocked } from '../lib/reachability';
 import { useSession } from '../lib/session';
 import { useDeskQuery } from '../lib/useQuery';
 import { Loadable } from '../components/States';
+import { ExportMenu } from '../components/ExportMenu';
 
 type ReportsOutput = Awaited<ReturnType<typeof desk.reports.list.query>>;
 type Report = ReportsOutput['reports'][number];
 
 const STATUS_LABELS: Record<Report['status'], string> = { running: 'Being made', ready: 'Ready', failed: 'Failed', cancelled: 'Cancelled' };
 
+/** The reports the page lists (and exports). */
+const LIST = { limit: 100 } as const;
+
 /** The list, asked again every second while any report on it is still being made. */
 function reportsQuery() {
   return queryOptions({
     queryKey: ['reports', 'list'] as const,
-    queryFn: () => desk.reports.list.query({ limit: 100 }),
+    queryFn: () => desk.reports.list.query(LIST),
     refetchInterval: (q) => (q.state.data?.reports.some((r) => r.status === 'running') ? 1_000 : false),
   });
 }
@@ -39,7 +43,7 @@ export function ReportsPage() {
       <Loadable state={state}>
         {(d) => d.reports.length === 0
           ? <p className="state empty" data-testid="reports-empty">No reports in the last 30 days.</p>
-          : <ReportTable reports={d.reports} />}
+          : <><ExportMenu request={{ table: 'reports', query: LIST }} /><ReportTable reports={d.reports} /></>}
       </Loadable>
     </section>
   );

@@ -4,8 +4,10 @@ import { useSession } from '../lib/session';
 import { type PanelOutput, panelPages } from '../lib/queries';
 import { usePaged } from '../lib/usePaged';
 import { isIsoDate } from '../../../shared/dates';
-import { useMemo } from 'react';
-import { type Column, SortableTable } from '../cards/shared';
+import { useMemo, useState } from 'react';
+import { type Column, type Sort, SortableTable } from '../cards/shared';
+import { ExportMenu, exportNames, exportSort } from '../components/ExportMenu';
+import { SETTLEMENT_SORT_IDS, settlementSide, settlementSorts } from '../../../shared/table-sort';
 import { Link } from '../components/Link';
 import { TableSearch, useNameSearch } from '../components/TableSearch';
 import { More } from '../components/More';
@@ -43,7 +45,7 @@ function SettlementList({ from, to }: { from: string; to: string }) {
     <Loadable state={state}>
       {(d) => d.rows.length === 0 ? <p className="state empty" data-testid="settlements-empty">No settlements yet.</p> : (
         <>
-          <SettlementTable rows={d.rows} />
+          <SettlementTable rows={d.rows} from={from} to={to} />
           <More hasMore={d.nextCursor !== null} loading={d.loadingMore} error={d.moreError} loadMore={state.loadMore} shown={d.rows.length} />
         </>
       )}
@@ -51,46 +53,49 @@ function SettlementList({ from, to }: { from: string; to: string }) {
   );
 }
 
-function SettlementTable({ rows }: { rows: Settlement[] }) {
+function SettlementTable({ rows, from, to }: { rows: Settlement[]; from: string; to: string }) {
   const me = useSession((s) => s.user)!;
   const search = useNameSearch(rows, (s) => [s.childName, s.parentName, s.createdByName]);
+  const [sort, setSort] = useState<Sort>(null);
   const columns = useMemo((): Column<Settlement>[] => {
     /** You are the upline of the row (the child is the counterparty), or its downline, or neither. */
-    const side = (s: Settlement) => (s.parentId === me.id ? 'upline' : s.childId === me.id ? 'downline' : null);
+    const side = (s: Settlement) => settlementSide(s, me.id);
     const child = (s: Settlement) => ({ id: s.childId, name: s.childName });
     const parent = (s: Settlement) => ({ id: s.parentId, name: s.parentName });
-    // Signed towards you, so a sort puts what you received apart from what you paid.
-    const towardsMe = (n: number, s: Settlement) => (s.childId === me.id ? -n : n);
+    const by = settlementSorts(me.id);
     const payment = (s: Settlement) => side(s) ? paidForMe(s.amount, side(s) === 'upline') : paidInWords(s.amount, child(s), parent(s), me.id);
     const owes = (take: number, s: Settlement) => side(s) ? owesForMe(take, side(s) === 'upline') : owesInWords(take, child(s), parent(s), me.id);
     // Widths for the virtualized (fixed) layout; the four columns of names and sentences share what is left.
     return [
-      { id: 'date', header: 'Date', sortValue: (s) => s.createdAt, render: (s) => formatDateTime(s.createdAt, me.timezone), cellClass: () => 'nowrap', width: '160px', priority: 2 },
+      { id: 'date', header: 'Date', sortValue: by.date, render: (s) => formatDateTime(s.createdAt, me.timezone), cellClass: () => 'nowrap', width: '160px', priority: 2 },
       {
         id: 'counterparty', header: 'Counterparty',
-        sortValue: (s) => (side(s) === 'downline' ? s.parentName : s.childName),
+        sortValue: by.counterparty,
         title: (s) => side(s) === 'downline' ? `${s.parentName} (your upline)` : side(s) === 'upline' ? s.childName : `${s.childName} with ${s.parentName}`,
         render: (s) => side(s) === 'downline' ? <>{s.parentName} <span className="muted">(your upline)</span></>
           : side(s) === 'upline' ? <Link to={buildHref('/agent/downline', { agentId: s.childId })}>{s.childName}</Link>
             : <><Link to={buildHref('/agent/downline', { agentId: s.childId })}>{s.childName}</Link> <span className="muted">with {s.parentName}</span></>,
       },
-      { id: 'amount', header: 'Amount', numeric: true, sortValue: (s) => Math.abs(s.amount), render: (s) => formatPoints(Math.abs(s.amount)), width: '100px' },
-      { id: 'payment', header: 'Payment', sortValue: (s) => towardsMe(s.amount, s), render: payment, title: payment },
-      { id: 'before', header: 'Take before', sortValue: (s) => towardsMe(s.takeBefore, s), render: (s) => owes(s.takeBefore, s), title: (s) => owes(s.takeBefore, s), priority: 3 },
-      { id: 'after', header: 'Take after', sortValue: (s) => towardsMe(s.takeAfter, s), render: (s) => owes(s.takeAfter, s), title: (s) => owes(s.takeAfter, s), priority: 2 },
-      { id: 'mode', header: 'Mode', sortValue: (s) => s.mode, render: (s) => (s.mode === 'auto' ? 'full (auto)' : 'part (amount)'), width: '116px', priority: 3 },
+      { id: 'amount', header: 'Amount', numeric: true, sortValue: by.amount, render: (s) => formatPoints(Math.abs(s.amount)), width: '100px' },
+      { id: 'payment', header: 'Payment', sortValue: by.payment, render: payment, title: payment },
+      { id: 'before', header: 'Take before', sortValue: by.before, render: (s) => owes(s.takeBefore, s), title: (s) => owes(s.takeBefore, s), priority: 3 },
+      { id: 'after', header: 'Take after', sortValue: by.after, render: (s) => owes(s.takeAfter, s), title: (s) => owes(s.takeAfter, s), priority: 2 },
+      { id: 'mode', header: 'Mode', sortValue: by.mode, render: (s) => (s.mode === 'auto' ? 'full (auto)' : 'part (amount)'), width: '116px', priority: 3 },
       {
-        id: 'period', header: 'Period', sortValue: (s) => s.periodId, width: '128px', cellClass: () => 'nowrap', priority: 3,
+        id: 'period', header: 'Period', sortValue: by.period, width: '128px', cellClass: () => 'nowrap', priority: 3,
         render: (s) => <span title={s.periodId ?? undefined}>{s.periodId ? formatWeek(s.periodId) : '—'}</span>,
       },
-      { id: 'by', header: 'By', sortValue: (s) => s.createdByName, render: (s) => s.createdByName, title: (s) => s.createdByName, width: '108px', priority: 3 },
+      { id: 'by', header: 'By', sortValue: by.by, render: (s) => s.createdByName, title: (s) => s.createdByName, width: '108px', priority: 3 },
     ];
   }, [me.id, me.timezone]);
   return (
     <>
       <TableSearch query={search.query} onChange={search.setQuery} label="Search settlements by name" shown={search.rows.length} total={rows.length} testId="settlements-search" />
+      <ExportMenu request={{
+        table: 'settlements', query: { ...(from && { from }), ...(to && { to }) }, ...exportNames(search.query), ...exportSort(sort, SETTLEMENT_SORT_IDS),
+      }} />
       <SortableTable rows={search.rows} columns={columns} rowKey={(s) => s.id} label="Settlements" rowTestId="settlement-row"
-        testId="settlements-table" minWidth={0} page />
+        testId="settlements-table" minWidth={0} page onSortChange={setSort} />
     </>
   );
 }

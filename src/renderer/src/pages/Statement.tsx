@@ -4,6 +4,7 @@ import { PAGE_SIZE_MAX } from '../../../shared/contracts/page-size';
 import { isIsoDate } from '../../../shared/dates';
 import { STATEMENT_KIND_LABELS, useStatementColumns } from '../cards/StatementTable';
 import { SortableTable } from '../cards/shared';
+import { ExportMenu } from '../components/ExportMenu';
 import { Link } from '../components/Link';
 import { More } from '../components/More';
 import { NotFound } from '../components/NotFound';
@@ -93,6 +94,9 @@ function StatementView({ accountId, from, to, kinds, filters, problem }: {
       </p>
       <h1 id="statement-title" data-testid="statement-name">{a ? `Statement · ${a.name}` : 'Statement'}</h1>
       {filters}
+      <ExportMenu disabled={problem !== null} request={{
+        table: 'statement', query: { accountId, ...(from && { from }), ...(to && { to }), ...(kinds.length > 0 && { kinds }) },
+      }} />
       {problem ? <p className="state error" role="alert">{problem}</p> : (
         <Loadable state={state}>
           {(d) => {
