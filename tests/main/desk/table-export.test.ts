@@ -61,19 +61,22 @@ describe('exporting a table through the desk', () => {
     return saved.at(-1)!;
   }
 
-  /** The data rows of an exported sheet: below the title, subtitle and header, above the first totals row. */
+  /** The data rows of an exported sheet: below the title, subtitle, legend (when the table has signs to explain) and header, above the first totals row. */
   async function sheetRows(file: SavedFile, totalsStart: RegExp): Promise<{ header: unknown[]; rows: unknown[][] }> {
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(Buffer.from(file.bytes) as unknown as ArrayBuffer);
     const sheet = workbook.worksheets[0]!;
     const values = (n: number) => (sheet.getRow(n).values as unknown[]).slice(1);
+    // The header is the first row of more than one cell.
+    let headerAt = 3;
+    while (values(headerAt).length <= 1) headerAt++;
     const rows: unknown[][] = [];
-    for (let n = 4; n <= sheet.rowCount; n++) {
+    for (let n = headerAt + 1; n <= sheet.rowCount; n++) {
       const row = values(n);
       if (typeof row[0] === 'string' && totalsStart.test(row[0])) break;
       rows.push(row);
     }
-    return { header: values(3), rows };
+    return { header: values(headerAt), rows };
   }
 
   const csvOf = (file: SavedFile) => csvRecords(Buffer.from(file.bytes).toString('utf8'));
@@ -136,7 +139,8 @@ describe('exporting a table through the desk', () => {
     const settlementsFile = await exported(() => desk.reports.exportTable({ table: 'settlements', format: 'csv', query: { orderBy } }));
     const settlements = await all((cursor) => api.agent.getSettlementHistory.query({ orderBy, limit: 200, ...(cursor && { cursor }) }), (p) => p.rows);
     const [, ...records] = csvOf(settlementsFile);
-    expect(records.map((r) => [r[1], r[4]])).toEqual(settlements.map((s) => [s.childName, formatPoints(Math.abs(s.amount)).replaceAll(',', '')]));
+    // The payment column keeps the signed amount (positive: the account paid its upline), as the settlement log does.
+    expect(records.map((r) => [r[1], r[3]])).toEqual(settlements.map((s) => [s.childName, formatPoints(s.amount).replaceAll(',', '')]));
 
     // The PnL page sorts the rows it holds by a column and searches their names: the export does both to every row.
     const pnlQuery = { from: '2026-10-01', to: '2026-11-20' };
