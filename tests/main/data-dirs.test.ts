@@ -108,7 +108,7 @@ describe('npm run web', () => {
       for await (const event of desk.chat.turn.subscribe({ kind: 'message', text: 'hello', page: { path: '/agent/dashboard', query: {} } })) {
         if (event.type === 'done') break;
       }
-      await expect.poll(() => existsSync(join(cwd, 'desk-data', 'conversations', `${user.id}.jsonl`))).toBe(true);
+      await expect.poll(() => existsSync(join(cwd, 'desk-data', 'conversations', user.id))).toBe(true);
     } finally {
       ws.close();
     }

@@ -58,10 +58,10 @@ describe('npm run report', () => {
     return workbook.worksheets[0]!;
   }
 
-  /** Rows below the header (row 3) as arrays of cell values, column A first. */
+  /** Rows below the header (row 4, under the title, subtitle and legend) as arrays of cell values, column A first. */
   function body(sheet: ExcelJS.Worksheet): ExcelJS.CellValue[][] {
     const rows: ExcelJS.CellValue[][] = [];
-    sheet.eachRow((row, n) => { if (n > 3) rows.push((row.values as ExcelJS.CellValue[]).slice(1)); });
+    sheet.eachRow((row, n) => { if (n > 4) rows.push((row.values as ExcelJS.CellValue[]).slice(1)); });
     return rows;
   }
 

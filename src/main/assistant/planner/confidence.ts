@@ -29,6 +29,8 @@ export interface Evidence {
   followsUp: boolean;
   /** The message supposes something ("if I lower Vivek's CL below his take, what happens?"), as its opening words say. */
   supposes: boolean;
+  /** The message says an amount. */
+  amountSaid: boolean;
 }
 
 export interface Guess {
@@ -75,8 +77,11 @@ export const GUESSES: readonly Guess[] = Object.freeze([
   },
   {
     id: 'supposed_read',
-    why: 'a supposition about someone ("if I lower Vivek\'s CL below his take, what happens?") is answered with their figures: it may be asking what the desk would do',
-    applies: (d, e) => d.action === 'tools' && e.supposes && !intentsOf(d).some((i) => e.writes.has(i)),
+    // A supposed change with its amount ("what if I set Karan's CL to 1 lakh?") is read as the figures it would move, as the
+    // case files agree; without one, or supposing no change of the user's ("if Priya's players lose 1 lakh"), the read is a guess.
+    why: 'a supposition with no change and amount of the user\'s ("if I lower Vivek\'s CL below his take, what happens?") is answered with figures: it may be asking what would happen',
+    applies: (d, e) => d.action === 'tools' && e.supposes && !intentsOf(d).some((i) => e.writes.has(i))
+      && !(e.amountSaid && [...e.triggered].some((i) => e.writes.has(i))),
   },
 ]);
 
