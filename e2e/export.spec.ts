@@ -62,9 +62,12 @@ test.describe('export', () => {
     await workbook.xlsx.load(xlsx.bytes as unknown as ArrayBuffer);
     const sheet = workbook.worksheets[0]!;
     expect(sheet.getRow(2).getCell(1).value).toMatch(/Status: settled · Sorted by stake, descending/);
-    const stakes = bets.map((_, i) => sheet.getRow(4 + i).getCell(7).value);
+    // The legend says what the signs mean, as a report's does; the header is under it.
+    expect(sheet.getRow(3).getCell(1).value).toMatch(/Result is the player's/);
+    expect(sheet.getRow(4).getCell(7).value).toBe('Stake');
+    const stakes = bets.map((_, i) => sheet.getRow(5 + i).getCell(7).value);
     expect(stakes).toEqual(bets.map((b) => b.stake / 100));
-    expect(sheet.getRow(4 + bets.length).getCell(1).value).toMatch(/^Total, /);
+    expect(sheet.getRow(5 + bets.length).getCell(1).value).toMatch(/^Total, /);
     await expect(page.getByTestId('export-bets-save-error')).toHaveCount(0);
     expect(app.outsideRequests).toEqual([]);
   });

@@ -166,6 +166,18 @@ test.describe('responsive layout', () => {
     await expectInView(page, '.bets-table', ['Placed', 'Player', 'Fixture', 'Selection', 'Side', 'Odds', ...money]);
   });
 
+  test('with the chat docked at 1024 px the page gives way, never scrolling sideways', async ({ page, app }) => {
+    await signInAt(page, app, { width: 1024, height: 700 });
+    await go(page, '/agent/bets');
+    await expect(page.getByTestId('bet-row').first()).toBeVisible();
+    await page.getByTestId('chat-open').click();
+    await page.getByTestId('chat-dock-toggle').click();
+    await expect(page.getByTestId('chat-panel')).toHaveAttribute('data-docked', 'true');
+    const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+    expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+    await expectInView(page, '.bets-table', ['Stake', 'Status']);
+  });
+
   test('Settlements shows all its columns at 1440 px', async ({ page, app }) => {
     await signInAt(page, app, { width: 1440, height: 900 });
     await go(page, '/agent/settlements');

@@ -60,6 +60,14 @@ interface Kept {
   messages: ChatMessage[];
   /** How many lines its file holds: when it reaches twice MAX_KEPT_MESSAGES it is compacted. */
   lines: number;
+  /** When this process last added to it (a count, not a time): stamps on the book's clock may tie, or run back after a demo restarts. */
+  used?: number;
+}
+
+let uses = 0;
+/** Latest first: by the last message's stamp, and between equal stamps by which this process added to last. */
+function latestFirst(a: Kept, b: Kept): number {
+  return (b.messages.at(-1)?.at ?? '').localeCompare(a.messages.at(-1)?.at ?? '') || (b.used ?? 0) - (a.used ?? 0);
 }
 
 /**
@@ -109,6 +117,7 @@ abstract class ConversationStore implements ChatHistoryStore {
         this.forget(userId);
         throw error;
       }
+      kept.used = ++uses;
       all.set(id, kept);
     });
   }
@@ -126,7 +135,7 @@ abstract class ConversationStore implements ChatHistoryStore {
       const current = this.currentOf(userId, all);
       const words = normalizeForSearch(query ?? '');
       const found: ConversationSummary[] = [];
-      for (const [id, { messages }] of all) {
+      for (const [id, { messages }] of [...all].sort(([, a], [, b]) => latestFirst(a, b))) {
         const title = titleOf(messages);
         const summary = { id, title, at: messages.at(-1)?.at ?? new Date(0).toISOString(), messages: messages.length, current: id === current };
         if (!words) {
@@ -136,7 +145,7 @@ abstract class ConversationStore implements ChatHistoryStore {
         const hit = messages.find((m) => normalizeForSearch(m.text).includes(words));
         if (hit || normalizeForSearch(title).includes(words)) found.push({ ...summary, ...(hit && { match: oneLine(hit.text, 120) }) });
       }
-      return found.sort((a, b) => b.at.localeCompare(a.at));
+      return found;
     });
   }
 
@@ -178,7 +187,7 @@ abstract class ConversationStore implements ChatHistoryStore {
   /** A new conversation is about to be kept: at the cap, the one used longest ago goes. */
   private async makeRoom(userId: string, all: Map<string, Kept>): Promise<void> {
     while (all.size >= MAX_CONVERSATIONS) {
-      const [oldest] = [...all].sort(([, a], [, b]) => (a.messages.at(-1)?.at ?? '').localeCompare(b.messages.at(-1)?.at ?? ''));
+      const [oldest] = [...all].sort(([, a], [, b]) => latestFirst(b, a));
       await this.erase(userId, oldest![0]);
       all.delete(oldest![0]);
     }
@@ -188,12 +197,8 @@ abstract class ConversationStore implements ChatHistoryStore {
   private currentOf(userId: string, all: ReadonlyMap<string, Kept>): string {
     const chosen = this.current.get(userId);
     if (chosen !== undefined) return chosen;
-    let latest: { id: string; at: string } | null = null;
-    for (const [id, { messages }] of all) {
-      const at = messages.at(-1)?.at ?? '';
-      if (!latest || at > latest.at) latest = { id, at };
-    }
-    const id = latest?.id ?? randomUUID();
+    const [latest] = [...all].sort(([, a], [, b]) => latestFirst(a, b));
+    const id = latest?.[0] ?? randomUUID();
     this.current.set(userId, id);
     return id;
   }

@@ -166,6 +166,17 @@ describe.each([
     expect((await history.list(USER)).map((c) => [c.title, c.current])).toEqual([['Who owes me the most?', true], ['Show my downline', false]]);
   });
 
+  it('conversations stamped at the same moment (a clock held still) are listed by which was added to last', async () => {
+    const history = await make();
+    await history.append(USER, turn(0, 'Who owes me the most?'));
+    await history.start(USER);
+    await history.append(USER, turn(0, 'Show my downline'));
+    expect((await history.list(USER)).map((c) => c.title)).toEqual(['Show my downline', 'Who owes me the most?']);
+    await history.open(USER, (await history.list(USER))[1]!.id);
+    await history.append(USER, turn(0, 'and today?'));
+    expect((await history.list(USER)).map((c) => c.title)).toEqual(['Who owes me the most?', 'Show my downline']);
+  });
+
   it('a long first message makes a title of one short line', async () => {
     const history = await make();
     await history.append(USER, turn(0, `${'very '.repeat(40)}long`));
