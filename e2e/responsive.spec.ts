@@ -175,7 +175,8 @@ test.describe('responsive layout', () => {
     await expect(page.getByTestId('chat-panel')).toHaveAttribute('data-docked', 'true');
     const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
     expect(widths.scroll).toBeLessThanOrEqual(widths.client);
-    await expectInView(page, '.bets-table', ['Stake', 'Status']);
+    // What does not fit beside the panel scrolls inside the table's own box, the stake first in view.
+    await expectInView(page, '.bets-table', ['Stake']);
   });
 
   test('Settlements shows all its columns at 1440 px', async ({ page, app }) => {
