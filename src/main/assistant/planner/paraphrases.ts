@@ -317,6 +317,9 @@ export const EXPLANATIONS: ParaphraseSet = {
     'are void bets counted in pnl?', 'does a hedge bet cost commission?', 'is the odds figure decimal or fractional here?',
     'commission kis pe lagta hai, jeet pe ya har bet pe?', 'exposure kam kab hota hai?', 'available kyun kam ho gaya bina loss ke?',
     'take aur pnl alag kyun dikhte hai?', 'hedge karne se commission lagta hai kya?',
+    'is it normal for the take to jump after a big match?', 'should I be worried if exposure doubles in one over?',
+    'is it usual for available credit to fall this fast?', 'is it bad if my worst case is bigger than my credit?',
+    'kya ye normal hai ki exposure itna badal raha hai?',
   ],
   c: [
     'explain how commission works on a market', 'tell me how take moves up the chain', 'walk me through how exposure is worked out',
