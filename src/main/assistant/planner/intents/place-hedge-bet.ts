@@ -33,7 +33,9 @@ function marketOutcome(folded: string): string | null {
     // After it, the next run of typed characters and then the side: "draw 10k back karo".
     let next = to + 1;
     while (next < tokens.length && !spaced(next)) next++;
-    const cued = means(tokens[m.from - 1], 'hedge:outcome_cue')
+    // "back the under": an article may stand between the cue and the outcome, and is no part of its name.
+    const cueAt = means(tokens[m.from - 1], 'hedge:outcome_article') ? m.from - 2 : m.from - 1;
+    const cued = means(tokens[cueAt], 'hedge:outcome_cue')
       || (spaced(to) && (means(tokens[to], 'hedge:outcome_after') || means(tokens[to], 'hedge:side') || means(tokens[next], 'hedge:side')));
     if (cued) return folded.slice(spans[m.from]!.start, spans[to - 1]!.end);
   }
