@@ -590,11 +590,14 @@ function scaleSaid(text: string): boolean {
   const tokens = tokensIn(text.toLowerCase());
   return said(tokens, 'scale_word') || tokens.some((t, i) => endsInUnit(t, SCALE_UNITS) || (SCALE_UNITS.includes(t) && isDigits(tokens[i - 1]?.at(-1))));
 }
-/** A follow-up that only names a measure: "and by pnl?", "same but by exposure", "by volume instead". */
+/** A follow-up that only names a measure: "and by pnl?", "same but by exposure", "by volume instead", "pnl wise?". */
 function byMeasureOnly(folded: string): boolean {
   const tokens = tokensIn(folded);
   const by = pastAll(tokens, 0, 'by_measure_lead');
-  return saidAt(tokens, by, 'by') === by + 1 && isLetters(tokens[by + 1]) && endsAsked(tokens, pastOptional(tokens, by + 2, 'by_measure_tail'));
+  if (saidAt(tokens, by, 'by') === by + 1 && isLetters(tokens[by + 1])) return endsAsked(tokens, pastOptional(tokens, by + 2, 'by_measure_tail'));
+  // Hindi says the measure first: "pnl wise?", "volume ke hisaab se".
+  const after = isLetters(tokens[by]) ? saidAt(tokens, by + 1, 'by_after') : -1;
+  return after >= 0 && endsAsked(tokens, pastOptional(tokens, after, 'by_measure_tail'));
 }
 /** What a payment clears, said right after its verb ("cleared her dues", "paid off the balance", "udhaar chukaya"): the tokens it covers, or null. */
 function objectOfPayment(tokens: readonly string[]): { from: number; to: number } | null {
@@ -1258,8 +1261,9 @@ export class RulePlanner implements Planner {
     // "ab kitna?", "abhi kya hai": Hindi's "now" ("ab tak" is a period, till now).
     const fresh = !nowAsJoiner && (FRESHNESS.some((w) => r.words.has(w)) || said(tokens, 'now') || whereSaid(tokens, 'now_fresh_hi').some((m) => saidAt(tokens, m.to, 'till_hi') < 0));
     const earlier = r.range === null && said(r.folded, 'earlier');
-    // "and by pnl?": a ranking asked again by another measure ("by" names it, so "pnl today" stays a request of its own).
-    const metric = whereSaid(tokens, 'by').some((m) => isLetters(tokens[m.to])) ? metricOf(r) : null;
+    // "and by pnl?", "pnl wise?": a ranking asked again by another measure ("by" or "wise" names it, so "pnl today" stays a request of its own).
+    const metric = whereSaid(tokens, 'by').some((m) => isLetters(tokens[m.to])) || whereSaid(tokens, 'by_after').some((m) => isLetters(tokens[m.from - 1]))
+      ? metricOf(r) : null;
     const refines = (c: PlannedCall) => specOf(c.tool)?.follows?.refine?.(r) ?? null;
     // "just the over under market" after a match's exposure: that market of the match.
     const market = r.market !== null && r.fixture === null && r.names.length === 0 && (last ?? []).some((c) => TAKES_MARKET.has(c.tool) && c.args.fixture !== undefined) ? r.market : null;

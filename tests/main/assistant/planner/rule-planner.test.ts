@@ -1408,3 +1408,10 @@ describe('a held blind set\'s wordings, read by data', () => {
     expect(calls("Largest settlement I've recorded this month?")[0]?.tool).toBe('agent.getSettlementHistory');
   });
 });
+
+describe('a ranking asked again by a measure said first', () => {
+  it('"pnl wise?" after the top markets by volume is the same ranking by PnL', () => {
+    const context = { ...EMPTY_CONTEXT, lastCalls: [{ tool: 'agent.getTopMarkets', args: { period: 'today', metric: 'volume', limit: 5 } }], lastIntent: 'top_markets' };
+    expect(calls('pnl wise?', { context })).toEqual([{ tool: 'agent.getTopMarkets', args: { period: 'today', metric: 'pnl', limit: 5 } }]);
+  });
+});
