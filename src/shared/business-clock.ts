@@ -50,6 +50,16 @@ export class BusinessClock implements ClockSource {
     if (kind) this.#kind = kind;
   }
 
+  /**
+   * An instant stamped on this machine's own clock, as this clock shows it: what the desk records
+   * against real time on purpose (an MCP approval's expiry, which its client waits on) is still
+   * shown on the one clock of the screen.
+   */
+  fromWall(iso: string): string {
+    const at = Date.parse(iso);
+    return Number.isFinite(at) ? new Date(at + this.nowMs() - this.wall()).toISOString() : iso;
+  }
+
   /** From now on the time is `source`'s own (the backend's clock function, or another BusinessClock). */
   follow(source: ClockSource): void {
     this.#source = source;

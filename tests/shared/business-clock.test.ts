@@ -57,3 +57,15 @@ describe('CLOCK', () => {
     expect(() => createClock('yesterday', BOOK)).toThrow(/CLOCK must be/);
   });
 });
+
+describe('an instant of the machine\'s own clock, shown on the business clock', () => {
+  it('moves by the offset the backend\'s reading set', () => {
+    let wall = Date.parse('2026-12-02T05:00:00.000Z');
+    const clock = new BusinessClock(() => wall);
+    clock.read('2026-11-20T12:00:00.000Z', 'book');
+    expect(clock.fromWall('2026-12-02T05:05:00.000Z')).toBe('2026-11-20T12:05:00.000Z');
+    wall += 60_000;
+    expect(clock.fromWall('2026-12-02T05:05:00.000Z')).toBe('2026-11-20T12:05:00.000Z');
+    expect(clock.fromWall('not a time')).toBe('not a time');
+  });
+});

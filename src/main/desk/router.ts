@@ -438,7 +438,11 @@ export const deskRouter = t.router({
   approvals: t.router({
     list: signedIn.output(deskApprovalsOutput).query(async ({ ctx }) => {
       const { approvals } = await relay(ctx, () => ctx.api.approvals.list.query({ status: 'pending' }));
-      return { approvals: approvals.map((a) => ({ ...a, needsPassword: approvalsOf(ctx).needsPassword(a.card) })) };
+      // Kept against real time (the MCP client waits on the expiry); shown on the desk's one clock.
+      const shown = (iso: string) => ctx.backend.clock.fromWall(iso);
+      return {
+        approvals: approvals.map((a) => ({ ...a, createdAt: shown(a.createdAt), expiresAt: shown(a.expiresAt), needsPassword: approvalsOf(ctx).needsPassword(a.card) })),
+      };
     }),
     confirm: signedIn.input(approvalConfirmInput)
       .mutation(({ ctx, input }) => stillOpen(() => approvalsOf(ctx).confirm(input.id, { user: ctx.session.user, api: ctx.api }, randomUUID(), input.password))),
