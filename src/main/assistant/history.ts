@@ -214,7 +214,8 @@ abstract class ConversationStore implements ChatHistoryStore {
 /** The format before paging (one JSON document, rewritten whole on every append): read once, then converted. */
 const legacySchema = z.object({ version: z.literal(1), messages: z.array(chatMessageSchema) });
 
-const CONVERSATION_FILE = /^([0-9a-f-]{36})\.jsonl$/;
+/** A conversation's file: its id and this ending. */
+const CONVERSATION_ENDING = '.jsonl';
 
 /**
  * A folder per user in the app's data folder, a JSON Lines file per conversation in it: an
@@ -239,7 +240,7 @@ export class FileChatHistory extends ConversationStore {
 
   private file(userId: string, id: string): string {
     if (!isEntityId(id)) throw new Error('not a conversation id');
-    return join(this.folder(userId), `${id}.jsonl`);
+    return join(this.folder(userId), `${id}${CONVERSATION_ENDING}`);
   }
 
   protected async held(userId: string): Promise<Map<string, Kept>> {
@@ -248,8 +249,8 @@ export class FileChatHistory extends ConversationStore {
     const all = new Map<string, Kept>();
     const names = await readdir(this.folder(userId)).catch(() => [] as string[]);
     for (const name of names) {
-      const id = CONVERSATION_FILE.exec(name)?.[1];
-      if (id === undefined || !isEntityId(id)) continue;
+      const id = name.endsWith(CONVERSATION_ENDING) ? name.slice(0, -CONVERSATION_ENDING.length) : '';
+      if (!isEntityId(id)) continue;
       const messages = await this.read(userId, this.file(userId, id), id);
       if (messages.length > 0) all.set(id, { messages, lines: messages.length });
     }
