@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import { sql } from 'drizzle-orm';
 import { dayRangeToInstants, localDate } from '../../shared/dates.js';
+import { formatOdds } from '../../shared/format.js';
 import { formatPoints, paisaFromSql } from '../../shared/money.js';
 import { type Db, queryRows } from '../db/client.js';
 import { bets } from '../db/schema.js';
@@ -114,12 +115,10 @@ export function judgeBet(
   });
   if (!verdictOf.ok) return { ...verdict, refusal: { reason: verdictOf.reason, message: refusalWords(verdictOf.reason, market, bettor, verdict, bet.stake, now) } };
   if (bet.expectedOdds !== undefined && bet.expectedOdds !== odds) {
-    return { ...verdict, refusal: { reason: 'price_moved', message: `the price of ${market.outcomeName} moved from ${oddsText(bet.expectedOdds)} to ${oddsText(odds)}: check the new price and try again` } };
+    return { ...verdict, refusal: { reason: 'price_moved', message: `the price of ${market.outcomeName} moved from ${formatOdds(bet.expectedOdds)} to ${formatOdds(odds)}: check the new price and try again` } };
   }
   return { ...verdict, refusal: null };
 }
-
-const oddsText = (odds: number) => (odds / 100).toFixed(2);
 
 function refusalWords(reason: string, market: MarketState, bettor: BettorState, v: Omit<BetVerdict, 'refusal'>, stake: number, now: Date): string {
   const l = bettor.limits;

@@ -9,7 +9,7 @@ import { stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import type ExcelJS from 'exceljs';
 import type PDFKitDocument from 'pdfkit';
-import { formatDay, formatPoints } from '../../shared/format.js';
+import { formatDay, formatOdds, formatPoints } from '../../shared/format.js';
 import { PAISA_PER_POINT } from '../../shared/money.js';
 import type { Cell, Column, Line } from './report-rows.js';
 
@@ -193,7 +193,7 @@ function pdfText(cell: Cell, column: Column, wallClock: (iso: string) => Date): 
   }
   switch (column.kind) {
     case 'points': return formatPoints(cell);
-    case 'odds': return (cell / 100).toFixed(2);
+    case 'odds': return formatOdds(cell);
     case 'count': return cell.toLocaleString('en-US');
     default: return String(cell);
   }
