@@ -58,6 +58,8 @@ const WORDS = z.strictObject({
   groups: z.strictObject({
     ...Object.fromEntries(GROUP_KEYS.map((g) => [g, z.tuple([z.string().min(1), z.string().min(1)])])) as Record<(typeof GROUP_KEYS)[number], z.ZodTuple<[z.ZodString, z.ZodString]>>,
     sentence: z.string().min(1), cannot: z.string().min(1), incomplete: z.string().min(1),
+    /** The group a superlative asked for, named first: by the rows counted, or by the column's total. */
+    picked: z.strictObject({ count: ends, total: ends }),
   }),
   /** Two periods side by side, and the difference in words by its sign. */
   compare: z.strictObject({
@@ -115,7 +117,14 @@ export function answerRows(a: AppliedAsk, output: unknown, rows: RowsDeclaration
       ...said, rows: capital(nounOf(a, rows, 2)), count: count(groups.length, groups.length === 1 ? one : many),
       list: `${shown.join('; ')}${more > 0 ? `; and ${more} more` : ''}`,
     });
-    return { ...say(text), caption: groupCaption(a, rows, groups, caption) };
+    // "which match had the most bets": the group asked for first, every group tied with it named.
+    const top = groups[0]!;
+    const measure = (g: Group) => (counted ? g.rows : g.total);
+    const picked = a.extreme === null ? '' : `${fill(WORDS.groups.picked[counted ? 'count' : 'total'][a.extreme], {
+      ...said, who: joinNames(groups.filter((g) => measure(g) === measure(top)).map((g) => g.name)), rows: nounOf(a, rows, 2), label: LABEL[a.column],
+      value: counted ? count(top.rows, nounOf(a, rows, top.rows)) : valueWords(a.column, top.total, plain),
+    })} `;
+    return { ...say(`${picked}${text}`), caption: groupCaption(a, rows, groups, caption) };
   }
   if (a.aggregate === 'count') {
     if (a.underAgent !== null && a.filters.length === 0 && a.direction === null) return say(`${name(scope.agentName ?? a.underAgent)} has ${count(matched, noun)}${when}.`);

@@ -71,8 +71,11 @@ export function applyRowAsk(call: PlannedCall, ask: RowAsk, module: ToolModule):
 
   // An account's row is one player's already: "avg commission per player" is the average of the rows.
   const asked = ask.groupBy === 'player' && rows.row === 'account' ? null : ask.groupBy;
-  const group = asked !== null ? rows.groups?.[asked] : undefined;
-  const groupBy = asked !== null && group ? { by: asked, field: group, backend: false } : null;
+  // A group a superlative picks is grouped by only where these rows hold it ("who owes the most" ranks accounts).
+  const picked = asked === null && ask.pick !== null && rows.groups?.[ask.pick] !== undefined ? ask.pick : null;
+  const by = asked ?? picked;
+  const group = by !== null ? rows.groups?.[by] : undefined;
+  const groupBy = by !== null && group ? { by, field: group, backend: false } : null;
   // A grouping alone that these rows cannot hold leaves the read as planned.
   if (ask.groupBy !== null && !groupBy && !asksBesidesGroups(ask)) return null;
   const column = ask.measure !== null && rows.columns[ask.measure] !== undefined ? ask.measure : rows.measure;

@@ -31,6 +31,10 @@ export const CONCEPTS = [
   'limit_name',
   /** "per match", "day wise", "har agent": the rows' figures asked group by group. */
   ...GROUP_KEYS.map((g) => `group:${g}` as const),
+  /** "which match", "kis din": the group a superlative picks one of; the rows are grouped only when one is asked for. */
+  ...GROUP_KEYS.map((g) => `pick:${g}` as const),
+  /** "most", "fewest": a superlative of quantity, which counts the rows when their noun follows ("the most bets"). */
+  'many',
   /** "vs", "ke muqable" between two periods; "se compare" after the second. */
   'versus', 'versus_after',
   /** "compare … with …": "with", "and", "to" join two periods only after a word of comparing. */

@@ -139,6 +139,7 @@ function editFrame(before: RowAsk, now: RowAsk): RowAsk {
     direction: now.direction ?? before.direction,
     role: now.role ?? before.role,
     groupBy: now.groupBy ?? before.groupBy,
+    pick: now.pick ?? before.pick,
     asks: true,
   });
 }

@@ -41,6 +41,11 @@ export interface RowAsk {
   underAgent: string | null;
   /** "per match", "day wise": the rows' figures asked group by group. */
   groupBy: GroupKey | null;
+  /**
+   * "which match had the most bets", "who placed the most bets": the group a superlative picks one
+   * of, where the rows hold it; "which match had the biggest bet" ranks the rows themselves.
+   */
+  pick: GroupKey | null;
   /** "this week vs last week": the same read for each of two periods, the first as said first. */
   periods: readonly [Period, Period] | null;
   /** Something to answer from the rows: without it the frame leaves a plan as it is. */
@@ -55,7 +60,7 @@ export interface Period {
 
 const NO_ASK: RowAsk = Object.freeze({
   measure: null, extreme: null, limit: null, aggregate: null, filters: Object.freeze([]), direction: null, role: null, underAgent: null,
-  groupBy: null, periods: null, asks: false,
+  groupBy: null, pick: null, periods: null, asks: false,
 });
 
 const COLUMN_OF = new Map<Concept, ColumnConcept>(COLUMN_CONCEPTS.map((c) => [`col:${c}` as Concept, c]));
@@ -147,7 +152,13 @@ export function readRowAsk(text: string, names: ReadonlyArray<{ text: string }> 
   if (polar && extreme) extreme = extreme === 'max' ? polar.extreme : opposite(polar.extreme);
   if (limit !== null) limit = Math.min(Math.max(limit, 1), MAX_TOP);
 
-  const aggregate = has('count') ? 'count' : has('avg') ? 'avg' : has('sum') && extreme === null ? 'sum' : null;
+  // "the biggest bet" ranks rows; "the most bets", "fewest settlements" (a superlative of quantity) counts them.
+  const rowSuperlative = superlative !== undefined
+    && matches.some((m) => m.from === superlative.to && m.concepts.some((c) => c.startsWith('noun:') || c.startsWith('role:')));
+  // Accounts are counted per sub-agent by no rows' group yet: "the most players" stays the tree's ranking.
+  const countsRows = rowSuperlative && superlative.concepts.includes('many')
+    && matches.some((m) => m.from === superlative.to && m.concepts.some((c) => c.startsWith('noun:')));
+  const aggregate = has('count') || countsRows ? 'count' : has('avg') ? 'avg' : has('sum') && extreme === null ? 'sum' : null;
   // "net kitna lena hai": the signed total of both sides, not only of those who owe.
   const direction = has('net') ? null : polar?.direction ?? null;
   const role = has('role:agent') ? 'agent' : has('role:player') ? 'player' : null;
@@ -156,6 +167,7 @@ export function readRowAsk(text: string, names: ReadonlyArray<{ text: string }> 
   if (extreme === null && order !== null) extreme = order;
 
   const groupBy = GROUP_KEYS.find((g) => has(`group:${g}`)) ?? null;
+  const pick = extreme !== null && (!rowSuperlative || countsRows) ? GROUP_KEYS.find((g) => has(`pick:${g}`)) ?? null : null;
   const periods = today === null ? null : periodsIn(text, typed, matches, today);
 
   // "who is under Arjun" alone asks for the tree, not for anything of its rows; "Arjun's players' PnL"
@@ -163,7 +175,7 @@ export function readRowAsk(text: string, names: ReadonlyArray<{ text: string }> 
   const asks = extreme !== null || aggregate !== null || filters.length > 0 || (direction !== null && role !== null) || groupBy !== null
     || (underAgent !== null && measure !== null);
   if (!asks && periods === null) return NO_ASK;
-  return Object.freeze({ measure, extreme, limit, aggregate, filters: Object.freeze(filters), direction, role, underAgent, groupBy, periods, asks });
+  return Object.freeze({ measure, extreme, limit, aggregate, filters: Object.freeze(filters), direction, role, underAgent, groupBy, pick, periods, asks });
 }
 
 /**

@@ -49,6 +49,23 @@ describe('rows grouped, and two periods compared', () => {
     expect(cards.find((c) => c.type === 'bet_table')?.caption).toMatch(/^Bets grouped by match: /);
   });
 
+  it('which match had the most bets: the bets counted per match over the whole period, the match with the most named first with its count', async () => {
+    const { first, record } = await ask('which match had the most bets this month');
+    const call = record.calls.find((c) => c.tool === 'agent.getBetHistory')!;
+    expect(call.args.groupBy).toBe('fixture');
+    const { from, to } = call.args as { from: string; to: string };
+    const groups = await rows<{ name: string; n: string }>(sql`
+      select f.name, count(*) as n from bets b join accounts a on a.id = b.player_id
+        join markets m on m.id = b.market_id join fixtures f on f.id = m.fixture_id
+      where ${downline()} and (b.placed_at at time zone ${tz()})::date between ${from} and ${to}
+      group by f.id, f.name order by n desc, f.name`);
+    const most = Number(groups[0]!.n);
+    const tied = groups.filter((g) => Number(g.n) === most).map((g) => g.name);
+    expect(first.startsWith(tied.length === 1 ? `${tied[0]} had the most bets` : tied[0]!)).toBe(true);
+    expect(first).toContain(`: ${most} bets.`);
+    expect(record.flaggedFigures).toEqual([]);
+  });
+
   it('pnl per sub-agent: the players\' results added up under each one\'s own agent', async () => {
     const { first, record } = await ask('pnl per sub-agent this month');
     const { from, to } = record.calls[0]!.args as { from: string; to: string };
