@@ -976,6 +976,13 @@ export class RulePlanner implements Planner {
     if (changeAsked && lastMatch && r.fixture === null && !r.pronounPlayer && r.names.length === 0 && (input.context.lastCalls ?? []).some((c) => c.args.fixture !== undefined)) {
       calls.splice(0, calls.length, ...calls.map((c) => (c.args.fixture === undefined && c.args.player === undefined && specOf(c.tool)?.follows?.fixture ? { ...c, args: { ...c.args, fixture: lastMatch.id } } : c)));
     }
+    // "ind aus pe expo?" … "ab kya position h, latest batao": the same live read asked again for fresher
+    // figures, naming nothing of its own, is of what the last one read.
+    if (said(r.folded, 'asks_fresher') && r.names.length === 0 && r.fixture === null && !r.pronounPlayer && !input.continuesClause
+      && !said(r.folded, 'whole_again') && !said(r.folded, 'not_one_player') && !intents.some(isWrite) && calls.length === lastCalls.length
+      && calls.every((c, k) => c.tool === lastCalls[k]!.tool && specOf(c.tool)?.refreshes === true && Object.keys(c.args).length === 0)) {
+      calls.splice(0, calls.length, ...lastCalls.map((c) => ({ tool: c.tool, args: { ...c.args } })));
+    }
     // "pnl today and yesterday separately", "day by day": one call per day of a short range.
     if (said(r.folded, 'each_day') && !intents.some(isWrite)) {
       const split = calls.flatMap((c) => {

@@ -195,6 +195,14 @@ describe('follow-ups and the freshness breaker', () => {
   it('freshness words re-run only the live tools', () => {
     expect(plan('what about now?', { context }).calls).toEqual([{ tool: 'agent.getLiveExposure', args: { fixture: FIXTURE_ID } }]);
   });
+  it('the same live read asked again for fresher figures (asks_fresher) is of what the last one read; the whole book said is the whole book', () => {
+    const match: ConversationContext = { ...context, lastIntent: 'exposure', lastCalls: [{ tool: 'agent.getLiveExposure', args: { fixture: FIXTURE_ID } }] };
+    for (const text of ['ab kya position h, latest batao', "what's the exposure now"]) {
+      expect(plan(text, { context: match }).calls, text).toEqual([{ tool: 'agent.getLiveExposure', args: { fixture: FIXTURE_ID } }]);
+    }
+    expect(plan("what's the total exposure now", { context: match }).calls).toEqual([{ tool: 'agent.getLiveExposure', args: {} }]);
+    expect(plan('exposure', { context: match }).calls).toEqual([{ tool: 'agent.getLiveExposure', args: {} }]);
+  });
   it('"now for Karan" changes the player and keeps the period: "now" there only joins', () => {
     expect(plan('now for Karan', { context }).calls[0]).toEqual({ tool: 'agent.getPnL', args: { player: 'karan', from: '2026-11-09', to: '2026-11-15' } });
   });
