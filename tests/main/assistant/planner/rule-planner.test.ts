@@ -327,6 +327,14 @@ describe('reports and their follow-ups', () => {
 describe('hedge bets: planned from what was said, asked about what was not', () => {
   const hedge = (text: string, over: Partial<PlannerInput> = {}) => plan(text, over);
 
+  it('"worst case" asks the exposure (exp:worst_case), so a question before a hedge is a request of its own: the read and the hedge\'s preview', () => {
+    const page = { path: '/agent/exposure', query: { fixtureId: FIXTURE_ID } };
+    expect(hedge("what's my worst case here? and put a 20k hedge on india, match odds", { page }).calls).toEqual([
+      { tool: 'agent.getLiveExposure', args: { fixture: FIXTURE_ID } },
+      { tool: 'agent.placeHedgeBet', args: { fixture: FIXTURE_ID, market: 'match odds', outcome: 'india', side: 'back', stake: 2_000_000 } },
+    ]);
+  });
+
   it('a match named without vs, "the draw" and 20k → 2,000,000 paisa', () => {
     expect(hedge('hedge 20k on the draw in eng pak').calls).toEqual([
       { tool: 'agent.placeHedgeBet', args: { fixture: 'eng vs pak', outcome: 'the draw', side: 'back', stake: 2_000_000 } },

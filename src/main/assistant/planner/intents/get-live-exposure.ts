@@ -8,7 +8,8 @@ export default {
   vocabulary: ['exposure', 'exposed', 'liability', 'liabilities', 'risk', 'book', 'position', 'positions', 'worst', 'case'],
   // "book" is the whole position only now and as such: "how did the whole book do yesterday" is a
   // result, "anyone named Pooja in my book" a search.
-  triggers: (r) => hasAny(r, 'exposure', 'exposed', 'liability', 'liabilities', 'risk', 'position', 'positions')
+  // "what's my worst case here" asks the exposure in the trade's other words.
+  triggers: (r) => hasAny(r, 'exposure', 'exposed', 'liability', 'liabilities', 'risk', 'position', 'positions') || said(r.folded, 'exp:worst_case')
     || (hasAny(r, 'book') && r.range === null && !said(r.folded, 'exp:in_book')),
   fill(s) {
     // "total runs wale market pe exposure" after a question on ind aus: a market is of a match,
