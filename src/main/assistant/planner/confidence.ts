@@ -29,8 +29,6 @@ export interface Evidence {
   followsUp: boolean;
   /** The message supposes something ("if I lower Vivek's CL below his take, what happens?"), as its opening words say. */
   supposes: boolean;
-  /** The message says an amount. */
-  amountSaid: boolean;
 }
 
 export interface Guess {
@@ -77,11 +75,10 @@ export const GUESSES: readonly Guess[] = Object.freeze([
   },
   {
     id: 'supposed_read',
-    // A supposed change with its amount ("what if I set Karan's CL to 1 lakh?") is read as the figures it would move, as the
-    // case files agree; without one, or supposing no change of the user's ("if Priya's players lose 1 lakh"), the read is a guess.
-    why: 'a supposition with no change and amount of the user\'s ("if I lower Vivek\'s CL below his take, what happens?") is answered with figures: it may be asking what would happen',
-    applies: (d, e) => d.action === 'tools' && e.supposes && !intentsOf(d).some((i) => e.writes.has(i))
-      && !(e.amountSaid && [...e.triggered].some((i) => e.writes.has(i))),
+    // Offline the figures a supposed change would move are the best answer there is ("what if I set Karan's CL to 1 lakh?"
+    // reads his limit, as the case files agree); what would happen is Claude's to explain where there is a key.
+    why: 'a supposition ("what happens if I set Karan\'s CL to 0", "if I lower Vivek\'s CL below his take") is answered with figures: it asks what would happen',
+    applies: (d, e) => d.action === 'tools' && e.supposes && !intentsOf(d).some((i) => e.writes.has(i)),
   },
 ]);
 

@@ -1455,7 +1455,6 @@ function evidenceOf(decision: Decision, input: PlannerInput): Evidence {
     unusedFixture: whole.fixture !== null && decision.calls.every((c) => c.args.fixture === undefined && c.args.market === undefined && c.args.outcome === undefined && c.args.query === undefined),
     followsUp: (input.context.lastCalls ?? []).length > 0,
     supposes: questionKind(whole.folded) === 'hypothetical',
-    amountSaid: whole.amounts.length > 0,
     // Read only when a rule asks, as `triggered` is.
     get changeWordUnread() {
       unread ??= changeWordUnread(whole);

@@ -64,8 +64,12 @@ describe('a plan the rules guess at', () => {
   it('a supposition answered with someone\'s figures is a guess; the same figures asked plainly are not', () => {
     expect(guessOf(plan("If I lower Vivek's CL below his take, what happens?"))).toBe('supposed_read');
     expect(guessOf(plan("what is Vivek's CL"))).toBeNull();
-    // A supposed change with its amount is read as the figures it would move.
-    expect(guessOf(plan("what if I set Karan's CL to 1 lakh?"))).toBeNull();
+    // A supposed change with its amount is still read as the figures it would move offline, and still a guess: what would happen is asked.
+    for (const text of ["what if I set Karan's CL to 1 lakh?", "what happens if I set Karan's CL to 0", 'agar main sneha ka limit 0 kar doon toh kya hoga']) {
+      const d = plan(text);
+      expect(d.calls.map((c) => c.tool), text).toEqual(['agent.getCreditLimit']);
+      expect(guessOf(d), text).toBe('supposed_read');
+    }
   });
 
   it('leaves a follow-up alone: it leans on the conversation, not on its words', () => {
@@ -75,7 +79,7 @@ describe('a plan the rules guess at', () => {
 
   it('never raises a confidence, and names each rule once', () => {
     const low: Decision = { request_id: 'r', intent: 'pnl', action: 'tools', calls: [{ tool: 'agent.getPnL', args: {} }], confidence: 0.5 };
-    const evidence = { act: 'statement' as const, triggered: new Set(['pnl', 'take']), writes: new Set<string>(), twins: new Map([['settle', 'pnl']]), unusedNames: ['x'], unusedFixture: false, followsUp: false, changeWordUnread: false, supposes: false, amountSaid: false };
+    const evidence = { act: 'statement' as const, triggered: new Set(['pnl', 'take']), writes: new Set<string>(), twins: new Map([['settle', 'pnl']]), unusedNames: ['x'], unusedFixture: false, followsUp: false, changeWordUnread: false, supposes: false };
     expect(withGuesses(low, evidence)).toBe(low);
     expect(withGuesses({ ...low, confidence: 0.9 }, evidence).confidence).toBe(GUESSED);
     expect(new Set(GUESSES.map((g) => g.id)).size).toBe(GUESSES.length);
