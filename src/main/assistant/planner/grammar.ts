@@ -453,7 +453,7 @@ function readAfresh(typed: string, today: IsoDate, known: ReadonlySet<string>): 
   // only words that are nothing else ("ravi das bets" is Ravi Das's).
   const countMatch = new RegExp(String.raw`\b(?:top|pehle|pahle)\s+(${HINDI_COUNT_WORD})\b(?!\s*(?:days?|weeks?|months?|din|hafte|mahine))`).exec(folded)
     ?? new RegExp(String.raw`\b(?:top|first|last|latest|biggest|largest|best|worst|recent)\s+(\d{1,3}|${COUNT_WORD})\b(?!\s*(?:days?|weeks?|months?|din|dino|dinon|divas|hafte|hafton|mahine|mahino)\b)`).exec(folded)
-    ?? new RegExp(String.raw`\b(\d{1,3}|${COUNT_WORD})\s+(?:(?:most\s+)?(?:recent|latest|busiest|biggest|largest|top|best|worst)\s+)?(?:(?:open|settled|unsettled|void|voided|pending|won|lost|winning|losing)\s+)?(?:markets?|matches|fixtures|games|events|bets|settlements|payments|players)\b`).exec(folded)
+    ?? new RegExp(String.raw`\b(\d{1,3}|${COUNT_WORD})\s+(?:(?:most\s+)?(?:recent|latest|busiest|biggest|largest|top|best|worst)\s+|sabse\s+\S+\s+)?(?:(?:open|settled|unsettled|void|voided|pending|won|lost|winning|losing)\s+)?(?:markets?|matches|fixtures|games|events|bets|settlements|payments|players)\b`).exec(folded)
     // "sabse badi stake wali 5": Hindi names the count after what is ranked.
     ?? new RegExp(String.raw`\b(?:biggest|highest|smallest|sabse\s+\S+)\s+(?:\S+\s+)?(?:wali|wale|vali|vale)\s+(\d{1,3})\s*(?:dikhao|dikha|batao|bata|do|de|bas|only|pls|please)?\s*$`).exec(folded);
   // "aaj ka sabse bada bet konsa hai", "what was the biggest bet today": one bet, the first of the ranking.

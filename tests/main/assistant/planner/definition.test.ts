@@ -72,6 +72,7 @@ describe('a definition asked around other words', () => {
   it.each([
     ['sorry what does PL mean? everyone keeps using it', 'pnl'],
     ['What does the word "exposure" mean on my dashboard? Does it include settled bets?', 'exposure'],
+    ["Could you please explain what 'available' means on the take table?", 'available'],
     ['could you tell me what comm stands for in simple words', 'commission'],
     ['i dont get what available means', 'available'],
     ['not sure what hedge means', 'hedge'],

@@ -856,6 +856,8 @@ describe('blind-set fixes: Hindi counts', () => {
   it('"top das", "pehle paanch" are counts after a ranking word', () => {
     expect(calls('aaj ke top das market volume se')[0]?.args).toMatchObject({ limit: 10 });
     expect(calls('sneha ki pehle teen bets')[0]?.args).toMatchObject({ limit: 3 });
+    // A count before a Hindi superlative ("5 sabse bade markets") is the ranking's, as before "biggest".
+    expect(calls('5 sabse bade markets volume wise is mahine')[0]?.args).toMatchObject({ metric: 'volume', limit: 5 });
   });
 });
 
