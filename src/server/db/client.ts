@@ -44,8 +44,9 @@ export interface Database {
   /**
    * PGlite only: the whole data folder as a tarball, to open again with `from`. Copying a written
    * book is much cheaper than writing it again (the test suite seeds once and copies per test).
+   * Uncompressed by default: gzip is for a snapshot that is kept or shipped, not one copied at once.
    */
-  snapshot?(): Promise<Blob>;
+  snapshot?(compression?: 'none' | 'gzip'): Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -77,7 +78,7 @@ export async function openDatabase(config: DatabaseConfig, migrationsFolder = MI
           routes.listening();
           return { stop: async () => { await Promise.all(unlisten.map((u) => u().catch(() => {}))); } };
         },
-        snapshot: () => client.dumpDataDir('none'),
+        snapshot: (compression = 'none') => client.dumpDataDir(compression),
         close: () => client.close().finally(release),
       };
     } catch (error) {

@@ -1,0 +1,34 @@
+/**
+ * Makes the demo book's snapshot for the code as it stands: `out/demo-book/<key>.tar.gz` (or in
+ * DEMO_BOOK_DIR), by generating and writing the default book once. A first start then restores it
+ * (src/server/seed/snapshot.ts). The build runs this after bundling main (electron.vite.config.ts);
+ * a snapshot whose key is unchanged is kept, and snapshots of other keys are removed.
+ *
+ *   npx tsx scripts/demo-book.ts [--bundle out/main]
+ *
+ * `--bundle`: also tells that bundle the digest of the generator's sources it was built from (a
+ * bundle has no sources to read it from).
+ */
+import { performance } from 'node:perf_hooks';
+import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { DEFAULT_BOOK } from '../src/server/seed/generate.js';
+import { SOURCE_DIGEST_FILE, demoBookKey, demoBookSnapshotDir, generatorSourceDigest, snapshotFileName, writeDemoBookSnapshot } from '../src/server/seed/snapshot.js';
+
+const { values } = parseArgs({ options: { bundle: { type: 'string' } } });
+if (values.bundle) writeFileSync(join(values.bundle, SOURCE_DIGEST_FILE), `${generatorSourceDigest()}\n`);
+
+const dir = demoBookSnapshotDir();
+const inputs = { options: DEFAULT_BOOK };
+const name = snapshotFileName(demoBookKey(inputs));
+const file = join(dir, name);
+if (existsSync(file)) {
+  process.stdout.write(`demo book snapshot up to date: ${file}\n`);
+} else {
+  process.stdout.write('demo book snapshot: generating and writing the default book (the generator, the cast or a migration changed)…\n');
+  const started = performance.now();
+  await writeDemoBookSnapshot(dir, inputs);
+  process.stdout.write(`demo book snapshot written in ${((performance.now() - started) / 1000).toFixed(1)} s: ${file} (${(statSync(file).size / 1e6).toFixed(1)} MB)\n`);
+}
+for (const other of readdirSync(dir)) if (other !== name && other.endsWith('.tar.gz')) rmSync(join(dir, other), { force: true });
