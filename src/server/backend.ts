@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
+import { DataDirInUseError } from './db/data-dir-lock.js';
 import { type Database, type DatabaseConfig, createsNewDatabase, openDatabase, queryRows } from './db/client.js';
 import { loadCast } from './seed/cast.js';
 import { type BookOptions, DEFAULT_BOOK, generateBook } from './seed/generate.js';
@@ -55,15 +56,13 @@ async function isEmpty(database: Database): Promise<boolean> {
 const STAGE_STARTS: Record<BookStage, number> = { database: 0, generating: 40, writing: 45, indexing: 95 };
 
 /**
- * The PGlite data folder about to be made, when it would start empty: nothing in memory yet, or a
- * folder that does not exist or holds nothing (so that undoing a failed restore removes nothing
- * but what the restore wrote). A folder with files but no database is left to PGlite to judge.
+ * The new PGlite data folder about to be made, when it starts empty: one that does not exist or
+ * holds nothing, so that undoing a failed copy removes nothing but what the copy wrote. A folder
+ * with files but no database is left to PGlite to judge; a book in memory is written as before.
  */
-function emptyPglite(config: DatabaseConfig): { dataDir: string | null } | null {
-  if (config.engine !== 'pglite' || config.from) return null;
-  if (!config.dataDir || config.dataDir.startsWith('memory://')) return { dataDir: null };
-  if (config.dataDir.includes('://')) return null;
-  return !existsSync(config.dataDir) || readdirSync(config.dataDir).length === 0 ? { dataDir: config.dataDir } : null;
+function newPgliteFolder(config: DatabaseConfig): string | null {
+  if (config.engine !== 'pglite' || config.from || !config.dataDir || config.dataDir.includes('://')) return null;
+  return !existsSync(config.dataDir) || readdirSync(config.dataDir).length === 0 ? config.dataDir : null;
 }
 
 /**
@@ -95,20 +94,20 @@ export async function openBackend(options: {
     // Its message and code only: pg hangs the whole broken client on the error.
     log.warn('database connection lost between queries', { message: error.message, code: (error as { code?: unknown }).code });
   });
-  const empty = options.seedDemoIfEmpty && options.snapshotDir !== null ? emptyPglite(options.database) : null;
-  const snapshot = empty ? findDemoBookSnapshot(options.snapshotDir ?? demoBookSnapshotDir(), { options: bookOptions }) : null;
+  const newFolder = options.seedDemoIfEmpty && options.snapshotDir !== null ? newPgliteFolder(options.database) : null;
+  const snapshot = newFolder ? findDemoBookSnapshot(options.snapshotDir ?? demoBookSnapshotDir(), { options: bookOptions }) : null;
   let database: Database;
-  if (snapshot && options.database.engine === 'pglite') {
+  if (newFolder && snapshot && options.database.engine === 'pglite') {
     try {
-      database = await open({ ...options.database, from: snapshot });
-      log.info('demo book restored from its snapshot', { bytes: snapshot.size });
+      database = await open({ ...options.database, copyOf: snapshot });
+      log.info('demo book restored from its snapshot', { snapshot });
     } catch (error) {
-      // A snapshot this PGlite cannot read (another version wrote it): the book is written instead.
-      log.warn('the demo book snapshot could not be restored; writing the book instead', { err: error });
-      if (empty?.dataDir) {
-        rmSync(empty.dataDir, { recursive: true, force: true });
-        mkdirSync(empty.dataDir, { recursive: true });
-      }
+      // Another process has the folder: its files are its own, not ours to undo.
+      if (error instanceof DataDirInUseError) throw error;
+      // A snapshot this PGlite cannot open (another version wrote it): the book is written instead.
+      log.warn('the demo book snapshot could not be opened; writing the book instead', { err: error });
+      rmSync(newFolder, { recursive: true, force: true });
+      mkdirSync(newFolder, { recursive: true });
       database = await open(options.database);
     }
   } else {

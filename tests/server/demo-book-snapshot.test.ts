@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -56,9 +56,12 @@ describe('the demo book snapshot', () => {
     // The copies are the running code's own inputs: the same key as the defaults give.
     expect(demoBookKey({ options: small })).toBe(key);
 
+    // Filed under its key: a folder holding a database (its PG_VERSION) is found, nothing else.
     const snapshots = join(work, 'keyed');
-    cpSync(join(work, 'snapshots'), snapshots, { recursive: true });
-    expect(findDemoBookSnapshot(snapshots, inputs)).not.toBeNull();
+    mkdirSync(join(snapshots, key), { recursive: true });
+    expect(findDemoBookSnapshot(snapshots, inputs)).toBeNull();
+    writeFileSync(join(snapshots, key, 'PG_VERSION'), '17\n');
+    expect(findDemoBookSnapshot(snapshots, inputs)).toBe(join(snapshots, key));
 
     expect(demoBookKey({ ...inputs, options: { ...small, bets: 401 } })).not.toBe(key);
     expect(demoBookKey({ ...inputs, sourceDigest: `${sourceDigest}x` })).not.toBe(key);

@@ -1,14 +1,16 @@
 /**
- * The demo book written ahead of time: a first start restores a PGlite data folder instead of
- * generating and writing the book (docs/benchmarks.md, "Start-up"). The generator stays the source
+ * The demo book written ahead of time: a first start copies a PGlite data folder instead of
+ * generating and writing the book (docs/benchmarks.md, "Start-up"). A folder rather than PGlite's
+ * `dumpDataDir` tarball: restoring the tarball through `loadDataDir` took 3–5 times the CPU of
+ * opening the book (PGlite unpacks it file by file through its WebAssembly file system), copying the
+ * folder a fifth of it. The generator stays the source
  * of truth: a snapshot is only ever made by generating and writing (`writeDemoBookSnapshot`, run
  * by the build), and it is found by a key over everything the written book depends on — the
  * generator's own sources, the cast, the book's options and the migrations — so a change to any of
  * them makes the old snapshot unreachable instead of stale.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
@@ -95,28 +97,30 @@ export function demoBookSnapshotDir(env: NodeJS.ProcessEnv = process.env): strin
   return fileURLToPath(new URL(bundled ? '../demo-book/' : '../../../out/demo-book/', import.meta.url));
 }
 
-export const snapshotFileName = (key: string) => `${key}.tar.gz`;
-
-/** The snapshot of the book these inputs would write, when one was made; null otherwise. */
-export function findDemoBookSnapshot(dir: string, inputs: SnapshotInputs): Blob | null {
-  const file = join(dir, snapshotFileName(demoBookKey(inputs)));
-  if (!existsSync(file)) return null;
-  return new Blob([readFileSync(file)]);
+/**
+ * The snapshot of the book these inputs would write, when one was made: a PGlite data folder to
+ * copy into a new one. Null otherwise.
+ */
+export function findDemoBookSnapshot(dir: string, inputs: SnapshotInputs): string | null {
+  // Packaged, the folder is unpacked beside the app's archive (electron-builder.yml): copied from there.
+  const folder = join(dir, demoBookKey(inputs)).replace(/\.asar([\\/])/, '.asar.unpacked$1');
+  return existsSync(join(folder, 'PG_VERSION')) ? folder : null;
 }
 
 const WAL_SEGMENT = /^[0-9A-F]{24}$/;
 
 /**
- * Generates and writes the book into a new data folder, then saves that folder, compressed, as
- * `<dir>/<key>.tar.gz` (written beside and renamed, so a reader never sees half a file). Returns
- * the file's path.
+ * Generates and writes the book into a new data folder, shut down cleanly, filed as `<dir>/<key>`
+ * (made beside it and renamed, so a reader never sees half a book). Returns the folder.
  */
 export async function writeDemoBookSnapshot(dir: string, inputs: SnapshotInputs): Promise<string> {
   const key = demoBookKey(inputs);
-  const work = mkdtempSync(join(tmpdir(), 'agent-desk-demo-book-'));
-  const dataDir = join(work, 'pgdata');
+  const folder = join(dir, key);
+  const partial = join(dir, `.${key}.${process.pid}.partial`);
+  mkdirSync(dir, { recursive: true });
+  rmSync(partial, { recursive: true, force: true });
   try {
-    const writing = await openDatabase({ engine: 'pglite', dataDir }, inputs.migrationsDir);
+    const writing = await openDatabase({ engine: 'pglite', dataDir: partial }, inputs.migrationsDir);
     let currentSegment: string;
     try {
       await writeBook(writing.db, generateBook(loadCast(inputs.castPath), inputs.options));
@@ -126,26 +130,17 @@ export async function writeDemoBookSnapshot(dir: string, inputs: SnapshotInputs)
       await writing.close();
     }
     // Writing the book filled a dozen WAL segments, which Postgres keeps, renamed ahead of the
-    // current one, to reuse: two thirds of the folder. Past a clean shutdown nothing needs them,
+    // current one, to reuse: more than half the folder. Past a clean shutdown nothing needs them,
     // and the server makes new ones when it wants them.
-    for (const name of readdirSync(join(dataDir, 'pg_wal'))) {
-      if (WAL_SEGMENT.test(name) && name > currentSegment) rmSync(join(dataDir, 'pg_wal', name));
+    for (const name of readdirSync(join(partial, 'pg_wal'))) {
+      if (WAL_SEGMENT.test(name) && name > currentSegment) rmSync(join(partial, 'pg_wal', name));
     }
-    const reopened = await openDatabase({ engine: 'pglite', dataDir }, inputs.migrationsDir);
-    let tarball: Blob;
-    try {
-      tarball = await reopened.snapshot!('gzip');
-    } finally {
-      await reopened.close();
-    }
-    mkdirSync(dir, { recursive: true });
-    const file = join(dir, snapshotFileName(key));
-    const partial = `${file}.${process.pid}.partial`;
-    writeFileSync(partial, Buffer.from(await tarball.arrayBuffer()));
-    renameSync(partial, file);
-    return file;
+    rmSync(folder, { recursive: true, force: true });
+    renameSync(partial, folder);
+    return folder;
   } finally {
-    rmSync(work, { recursive: true, force: true });
+    rmSync(partial, { recursive: true, force: true });
+    rmSync(`${partial}.lock`, { force: true });
   }
 }
 
