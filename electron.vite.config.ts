@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { cpSync } from 'node:fs';
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
@@ -15,6 +16,19 @@ const copyBackendAssets = {
   },
 };
 
+/**
+ * The demo book's snapshot, made once for the generator as bundled (src/server/seed/snapshot.ts):
+ * the bundle is told the digest of the generator's sources it was built from, and
+ * scripts/demo-book.ts writes the book into out/demo-book/ when no snapshot has that key yet.
+ */
+const demoBookSnapshot = {
+  name: 'demo-book-snapshot',
+  writeBundle() {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', resolve('scripts/demo-book.ts'), '--bundle', resolve('out/main')], { stdio: 'inherit' });
+    if (run.status !== 0) throw new Error(`scripts/demo-book.ts failed (exit ${run.status ?? run.signal})`);
+  },
+};
+
 export default defineConfig({
   main: {
     build: {
@@ -28,7 +42,7 @@ export default defineConfig({
         output: { chunkFileNames: '[name]-[hash].js' },
       },
     },
-    plugins: [copyBackendAssets],
+    plugins: [copyBackendAssets, demoBookSnapshot],
   },
   preload: {
     build: {

@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-const BENCHES = ['assistant', 'server-reads', 'planner', 'claude', 'reports', 'events', 'ui'] as const;
+const BENCHES = ['assistant', 'server-reads', 'planner', 'claude', 'reports', 'events', 'ui', 'startup'] as const;
 
 const { values } = parseArgs({ options: { only: { type: 'string' } } });
 const only = values.only?.split(',').map((s) => s.trim()).filter(Boolean);

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -20,8 +20,12 @@ export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
 export type DatabaseConfig =
-  /** `from`: start from a data folder saved by `snapshot()` instead of an empty one. */
-  | { engine: 'pglite'; dataDir?: string; from?: Blob }
+  /**
+   * `from`: start from a data folder saved by `snapshot()` instead of an empty one. `copyOf`: a
+   * data folder on disk copied into `dataDir` when that holds no database yet (a shut-down PGlite
+   * folder: the demo book's snapshot, src/server/seed/snapshot.ts).
+   */
+  | { engine: 'pglite'; dataDir?: string; from?: Blob; copyOf?: string }
   | { engine: 'postgres'; url: string; schema?: string };
 
 /**
@@ -65,6 +69,8 @@ export async function openDatabase(config: DatabaseConfig, migrationsFolder = MI
     if (onDisk) mkdirSync(dataDir, { recursive: true });
     const release = onDisk ? lockDataDir(dataDir) : () => {};
     try {
+      // Under the folder's lock, so two processes opening one new folder never both copy into it.
+      if (config.copyOf && onDisk && !existsSync(join(dataDir, 'PG_VERSION'))) cpSync(config.copyOf, dataDir, { recursive: true });
       const client = new PGlite(dataDir, { extensions: { pg_trgm }, ...(config.from && { loadDataDir: config.from }) });
       const db = drizzlePglite(client, { schema });
       await migratePglite(db, { migrationsFolder });
