@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { TRPCError } from '@trpc/server';
+import { type BulkheadPolicy, BulkheadRejectedError, bulkhead } from 'cockatiel';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
+import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { reportLink } from '../shared/contracts/reports.js';
 import type { Logger } from '../infra/log.js';
 import type { ServiceDeps } from './services/caller.js';
@@ -25,6 +28,40 @@ export const MAX_BATCH_CALLS = 10;
 export const MAX_URL_BYTES = 8 * 1024;
 
 export const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** How many requests one gate runs at once, and how many more wait for a place before the rest are refused. */
+export interface GateLimits { running: number; waiting: number }
+
+/**
+ * The bounds on what one backend takes on at once. Past them a request is answered at once with
+ * 503 and Retry-After, rather than queued until the client's own deadline (10 s) passes: a client
+ * told "busy, come back in a second" can retry or say so, one left waiting learns nothing.
+ */
+export interface AdmissionLimits {
+  /** Every tRPC call but sign-ins and event streams. */
+  calls: GateLimits;
+  /** `auth.login`: an Argon2 verification each, CPU on libuv's pool that the reads need too. */
+  signIns: GateLimits;
+}
+
+/**
+ * - calls: 32 running is four times the database pool (db/client.ts), enough to keep every
+ *   connection busy while the answers of others are written; 256 waiting drain in under 2.5 s even
+ *   at 100 calls a second (one backend served about 175 a second in `npm run load`), well inside
+ *   the client's 10 s deadline.
+ * - sign-ins: one core's worth fewer than the machine has, so hashing never takes every core from
+ *   the calls; a sign-in takes tens of milliseconds, so 64 waiting is a few seconds.
+ */
+export const DEFAULT_ADMISSION: AdmissionLimits = {
+  calls: { running: 32, waiting: 256 },
+  signIns: { running: Math.max(1, availableParallelism() - 1), waiting: 64 },
+};
+
+/** What a refused client is told to wait, in seconds: about what a full queue takes to drain. */
+export const BUSY_RETRY_AFTER_SECONDS = 1;
+
+/** The path of a sign-in; a batch that holds one is gated as a sign-in. */
+const SIGN_IN = 'auth.login';
 
 export interface BackendServer {
   server: http.Server;
@@ -61,8 +98,57 @@ export function backendTRPCOptions(deps: ServiceDeps, log: Logger): JsonHandlerO
   };
 }
 
-export function createBackendHandler(deps: ServiceDeps, log: Logger): http.RequestListener {
+/**
+ * cockatiel's bulkheads around tRPC calls, one for sign-ins and one for the rest. A call holds its
+ * place until its answer is written or its client goes; a waiting call whose client goes leaves
+ * the queue. Event streams never end on their own and are not gated.
+ */
+function admissionGate(limits: AdmissionLimits) {
+  const gates = {
+    calls: bulkhead(limits.calls.running, limits.calls.waiting),
+    signIns: bulkhead(limits.signIns.running, limits.signIns.waiting),
+  };
+  return (req: http.IncomingMessage, res: http.ServerResponse, path: string, serve: () => void): void => {
+    if (req.headers.accept?.includes('text/event-stream')) {
+      serve();
+      return;
+    }
+    const kind = path.slice('/trpc/'.length).split(',').some((p) => decodeURIComponentSafe(p) === SIGN_IN) ? 'signIns' : 'calls';
+    const gate: BulkheadPolicy = gates[kind];
+    const left = new AbortController();
+    const closed = new Promise<void>((resolve) => res.once('close', () => {
+      left.abort();
+      resolve();
+    }));
+    gate.execute(() => {
+      if (res.destroyed) return undefined;
+      serve();
+      return closed;
+    }, left.signal).catch((error: unknown) => {
+      if (!(error instanceof BulkheadRejectedError)) return; // the client left while waiting
+      serverMetrics.requestsRefusedBusy.inc({ gate: kind });
+      const what = kind === 'signIns' ? 'sign-ins' : 'calls';
+      const limit = limits[kind];
+      const message = `the backend is busy (${limit.running} ${what} running and ${limit.waiting} waiting): try again in ${BUSY_RETRY_AFTER_SECONDS} s`;
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) });
+      res.end(JSON.stringify({
+        error: { message, code: TRPC_ERROR_CODES_BY_KEY.SERVICE_UNAVAILABLE, data: { code: 'SERVICE_UNAVAILABLE', httpStatus: 503, retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS } },
+      }));
+    });
+  };
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+export function createBackendHandler(deps: ServiceDeps, log: Logger, admission: AdmissionLimits = DEFAULT_ADMISSION): http.RequestListener {
   const trpc = createJsonHandler(backendTRPCOptions(deps, log));
+  const admit = admissionGate(admission);
   return (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/health' && (req.method === 'GET' || req.method === 'HEAD')) {
@@ -94,7 +180,7 @@ export function createBackendHandler(deps: ServiceDeps, log: Logger): http.Reque
         res.end(JSON.stringify({ error: { message: refusal.message, code: refusal.rpcCode, data: { code: refusal.code, httpStatus: refusal.status } } }));
         return;
       }
-      trpc(req, res);
+      admit(req, res, path, () => trpc(req, res));
       return;
     }
     res.writeHead(404, { 'content-type': 'application/json' });
@@ -185,8 +271,8 @@ function transportRefusal(req: http.IncomingMessage): TransportRefusal | null {
 }
 
 /** Listens on host:port (port 0 picks a free one) and resolves once it is accepting. */
-export async function startBackendServer(deps: ServiceDeps, log: Logger, options: { port: number; host?: string }): Promise<BackendServer> {
-  const handler = createBackendHandler(deps, log);
+export async function startBackendServer(deps: ServiceDeps, log: Logger, options: { port: number; host?: string; admission?: AdmissionLimits }): Promise<BackendServer> {
+  const handler = createBackendHandler(deps, log, options.admission);
   // Event streams never finish on their own, so server.close() would wait for them for ever; they
   // are cut on close instead (a client resumes from its last event id on another backend or later).
   const streams = new Set<http.ServerResponse>();
