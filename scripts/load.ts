@@ -20,7 +20,8 @@
  *
  * Many simulated agents share the demo book's five agent logins, each with a session of its own
  * and a tool registry (so breakers) of its own, as each desk has. An agent starts calling as soon
- * as its own sign-in has answered; a sign-in refused as busy (503) is tried again after its Retry-After.
+ * as its own sign-in has answered and calls for --minutes from then; a sign-in refused as busy (503)
+ * is tried again after its Retry-After.
  * Prints a progress line per interval, then per tool p50/p95/p99, counts and error rates, the first
  * minute's p95, the drift
  * of p95 from the first to the last five minutes (fifths, for a run under 25 minutes), and memory.
@@ -52,8 +53,8 @@ const DRIFT_WINDOW_MS = 5 * MINUTE;
 const CALL_TIMEOUT_MS = 10_000;
 /** Sign-ins at once: each is an Argon2 verification on the backend, which is meant to be slow. */
 const LOGIN_CONCURRENCY = 4;
-/** How often a sign-in the backend refused as busy (503, Retry-After) is tried again before the run gives up. */
-const BUSY_SIGN_IN_ATTEMPTS = 10;
+/** How often a sign-in is tried before the run gives up, when the backend was busy or did not answer in time. */
+const SIGN_IN_ATTEMPTS = 10;
 
 export const loadOptions = z.object({
   agents: z.number().int().positive().max(10_000),
@@ -80,6 +81,10 @@ export interface LoadReport {
   backends: string[];
   /** From the first sign-in to the last: the agents' calls begin as each signs in, inside this. */
   loginMs: number;
+  /** From the first sign-in to the last call's end: the sign-ins, then --minutes for the last desk signed in. */
+  wallMs: number;
+  /** Sign-ins tried again because the backend answered busy or not in time. */
+  signInRetries: number;
   /** p95 of the calls that finished in the first minute of the run (sign-ins included): the burst, if there is one. */
   firstMinuteP95: number;
   calls: number;
@@ -130,6 +135,8 @@ interface Agent {
   user: User;
   players: Player[];
   rng: SeededRandom;
+  /** When its desk stops calling (ms since the start): --minutes after its own sign-in. */
+  until: number;
 }
 
 /** A sample: when a call finished (ms since the start) and how long it took. */
@@ -230,14 +237,20 @@ export function busyRetryAfterSeconds(error: unknown): number | null {
   return data?.code === 'SERVICE_UNAVAILABLE' && typeof data.retryAfterSeconds === 'number' ? data.retryAfterSeconds : null;
 }
 
-/** auth.login as a desk's sign-in form does it: a "busy" answer is tried again after the wait it names. */
-async function signIn(client: BackendClient, login: Login): Promise<{ token: string; user: User }> {
+/**
+ * auth.login as a person at a sign-in form does it: after a "busy" answer, again once the wait it
+ * names has passed; after no answer in time, again a second later. A refusal (a wrong password,
+ * a throttled address) ends the run.
+ */
+async function signIn(client: BackendClient, login: Login, onRetry: () => void): Promise<{ token: string; user: User }> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await client.auth.login.mutate({ username: login.username, password: login.password });
     } catch (error) {
-      const wait = busyRetryAfterSeconds(error);
-      if (wait === null || attempt >= BUSY_SIGN_IN_ATTEMPTS) throw error;
+      const unanswered = error instanceof TRPCClientError && typeof (error.data as { code?: unknown } | undefined)?.code !== 'string';
+      const wait = busyRetryAfterSeconds(error) ?? (unanswered ? 1 : null);
+      if (wait === null || attempt >= SIGN_IN_ATTEMPTS) throw error;
+      onRetry();
       await new Promise((r) => setTimeout(r, wait * 1000));
     }
   }
@@ -405,7 +418,7 @@ export async function runLoad(input: RunLoadInput): Promise<LoadReport> {
   const inFlight = new Set<Promise<void>>();
   const timers = new Set<NodeJS.Timeout>();
   const schedule = (agent: Agent, at: number) => {
-    if (at >= input.durationMs) return;
+    if (at >= agent.until) return;
     const timer = setTimeout(() => {
       timers.delete(timer);
       rec.lags.push(Math.max(0, performance.now() - t0 - at));
@@ -425,13 +438,15 @@ export async function runLoad(input: RunLoadInput): Promise<LoadReport> {
   // sign them in no faster than it hashes their passwords: the first calls cannot arrive sooner
   // than the sign-ins do. The agents of one login share its player list, read once.
   const playersByUser = new Map<string, Promise<Player[]>>();
+  let signInRetries = 0;
+  let lastUntil = 0;
   const loginStarted = performance.now();
   const signIns = inBatches(Array.from({ length: input.agents }, (_, i) => input.logins[i % input.logins.length]!), LOGIN_CONCURRENCY * input.urls.length,
     async (login, index) => {
-      const session = await signIn(anonymous, login);
+      const session = await signIn(anonymous, login, () => signInRetries++);
       const agent: Agent = {
         index, registry: createToolRegistry(), api: roundRobinClient(input.urls, session.token), user: session.user, players: [],
-        rng: new SeededRandom(`load:${input.seed}:${index}`),
+        rng: new SeededRandom(`load:${input.seed}:${index}`), until: 0,
       };
       let players = playersByUser.get(session.user.id);
       if (!players) {
@@ -439,7 +454,10 @@ export async function runLoad(input: RunLoadInput): Promise<LoadReport> {
         playersByUser.set(session.user.id, players);
       }
       agent.players = await players;
-      schedule(agent, performance.now() - t0 - meanGapMs * Math.log(1 - agent.rng.next()));
+      const from = performance.now() - t0;
+      agent.until = from + input.durationMs;
+      lastUntil = Math.max(lastUntil, agent.until);
+      schedule(agent, from - meanGapMs * Math.log(1 - agent.rng.next()));
     });
   const signedIn = signIns.then(() => {
     const ms = Math.round(performance.now() - loginStarted);
@@ -449,10 +467,9 @@ export async function runLoad(input: RunLoadInput): Promise<LoadReport> {
 
   let loginMs: number;
   try {
-    // A sign-in that fails for good ends the run at once.
-    const ended = new Promise((r) => setTimeout(r, input.durationMs));
-    await Promise.race([ended, signedIn.then(() => ended)]);
+    // Each desk calls for the run's minutes after its own sign-in; a sign-in that fails for good ends the run.
     loginMs = await signedIn;
+    await new Promise((r) => setTimeout(r, Math.max(0, lastUntil - (performance.now() - t0))));
   } finally {
     for (const timer of timers) clearTimeout(timer);
     clearInterval(progress);
@@ -472,6 +489,11 @@ export async function runLoad(input: RunLoadInput): Promise<LoadReport> {
         const m = /procedure="([^"]+)",code="([^"]+)"/.exec(labels);
         if (m && n > 0) backendErrors[`${m[1]} ${m[2]}`] = (backendErrors[`${m[1]} ${m[2]}`] ?? 0) + n;
       }
+      // Refused at the door, before tRPC: busy (503, Retry-After), by gate.
+      for (const [labels, n] of promSamples(text, 'agent_desk_requests_refused_busy_total')) {
+        const m = /gate="([^"]+)"/.exec(labels);
+        if (m && n > 0) backendErrors[`busy (${m[1]})`] = (backendErrors[`busy (${m[1]})`] ?? 0) + n;
+      }
     } catch { /* a backend without /metrics (an older one at BACKEND_URL) has none to give */ }
   }
 
@@ -483,7 +505,7 @@ export async function runLoad(input: RunLoadInput): Promise<LoadReport> {
   const firstMinuteP95 = percentile(everything.filter((s) => s.at <= MINUTE).map((s) => s.ms), 95);
   const lastP95 = percentile(everything.filter((s) => s.at >= endAt - windowMs).map((s) => s.ms), 95);
   return {
-    agents: input.agents, rate: input.rate, durationMs: input.durationMs, backends: [...input.urls], loginMs, firstMinuteP95: round1(firstMinuteP95),
+    agents: input.agents, rate: input.rate, durationMs: input.durationMs, backends: [...input.urls], loginMs, wallMs: Math.round(endAt), signInRetries, firstMinuteP95: round1(firstMinuteP95),
     calls, errors: rec.errors, errorRate: calls ? rec.errors / calls : 0, conflicts: rec.conflicts, refusedPreviews: rec.refusedPreviews,
     writes: { settlements: rec.settlements, limitEdits: rec.limitEdits }, firstErrors: rec.firstErrors,
     tools, all: figures('all', everything, [...rec.perTool.values()].reduce((a, e) => a + e.errors, 0)),
@@ -498,8 +520,8 @@ export async function runLoad(input: RunLoadInput): Promise<LoadReport> {
 export function formatReport(r: LoadReport): string {
   const pct = (x: number) => `${(x * 100).toFixed(3)} %`;
   const lines = [
-    `load: ${r.agents} agents × ${r.rate} calls/min for ${(r.durationMs / MINUTE).toFixed(2)} min on ${r.backends.length} backend(s) (${r.backends.join(', ')}); sign-in ${(r.loginMs / 1000).toFixed(1)} s`,
-    `calls ${r.calls} (${(r.calls / (r.durationMs / 1000)).toFixed(1)}/s), errors ${r.errors} (${pct(r.errorRate)}), write conflicts ${r.conflicts}, previews refused or no-op ${r.refusedPreviews}, settlements ${r.writes.settlements}, limit edits ${r.writes.limitEdits}`,
+    `load: ${r.agents} agents × ${r.rate} calls/min for ${(r.durationMs / MINUTE).toFixed(2)} min on ${r.backends.length} backend(s) (${r.backends.join(', ')}); sign-in ${(r.loginMs / 1000).toFixed(1)} s (${r.signInRetries} tried again)`,
+    `calls ${r.calls} (${(r.calls / (r.wallMs / 1000)).toFixed(1)}/s over ${(r.wallMs / 1000).toFixed(0)} s), errors ${r.errors} (${pct(r.errorRate)}), write conflicts ${r.conflicts}, previews refused or no-op ${r.refusedPreviews}, settlements ${r.writes.settlements}, limit edits ${r.writes.limitEdits}`,
     '',
     `${'tool'.padEnd(36)} ${'count'.padStart(7)} ${'errors'.padStart(7)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'p99 ms'.padStart(8)}`,
     ...[...r.tools, r.all].map((t) => `${t.tool.padEnd(36)} ${String(t.count).padStart(7)} ${String(t.errors).padStart(7)} ${t.p50.toFixed(1).padStart(8)} ${t.p95.toFixed(1).padStart(8)} ${t.p99.toFixed(1).padStart(8)}`),

@@ -29,8 +29,11 @@ export const MAX_URL_BYTES = 8 * 1024;
 
 export const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-/** How many requests one gate runs at once, and how many more wait for a place before the rest are refused. */
-export interface GateLimits { running: number; waiting: number }
+/**
+ * How many requests one gate runs at once, how many more wait for a place before the rest are
+ * refused, and how long one waits before it is refused all the same.
+ */
+export interface GateLimits { running: number; waiting: number; waitMs: number }
 
 /**
  * The bounds on what one backend takes on at once. Past them a request is answered at once with
@@ -46,15 +49,17 @@ export interface AdmissionLimits {
 
 /**
  * - calls: 32 running is four times the database pool (db/client.ts), enough to keep every
- *   connection busy while the answers of others are written; 256 waiting drain in under 2.5 s even
- *   at 100 calls a second (one backend served about 175 a second in `npm run load`), well inside
- *   the client's 10 s deadline.
+ *   connection busy while the answers of others are written; 256 waiting drain in under 2.5 s
+ *   at 100 calls a second (one backend served about 175 a second in `npm run load`). A backend
+ *   starved of CPU drains far slower, so a call is also refused once it has waited 2 s: a quick
+ *   "busy" then, rather than an answer that comes after the client stopped waiting.
  * - sign-ins: one core's worth fewer than the machine has, so hashing never takes every core from
- *   the calls; a sign-in takes tens of milliseconds, so 64 waiting is a few seconds.
+ *   the calls; a sign-in takes tens of milliseconds, so 64 waiting is a few seconds, and a person
+ *   at a sign-in form waits 5 s before being told to try again.
  */
 export const DEFAULT_ADMISSION: AdmissionLimits = {
-  calls: { running: 32, waiting: 256 },
-  signIns: { running: Math.max(1, availableParallelism() - 1), waiting: 64 },
+  calls: { running: 32, waiting: 256, waitMs: 2_000 },
+  signIns: { running: Math.max(1, availableParallelism() - 1), waiting: 64, waitMs: 5_000 },
 };
 
 /** What a refused client is told to wait, in seconds: about what a full queue takes to drain. */
@@ -115,25 +120,42 @@ function admissionGate(limits: AdmissionLimits) {
     }
     const kind = path.slice('/trpc/'.length).split(',').some((p) => decodeURIComponentSafe(p) === SIGN_IN) ? 'signIns' : 'calls';
     const gate: BulkheadPolicy = gates[kind];
-    const left = new AbortController();
-    const closed = new Promise<void>((resolve) => res.once('close', () => {
-      left.abort();
-      resolve();
-    }));
-    gate.execute(() => {
-      if (res.destroyed) return undefined;
-      serve();
-      return closed;
-    }, left.signal).catch((error: unknown) => {
-      if (!(error instanceof BulkheadRejectedError)) return; // the client left while waiting
+    const limit = limits[kind];
+    const refuse = (reason: 'full' | 'waited') => {
       serverMetrics.requestsRefusedBusy.inc({ gate: kind });
       const what = kind === 'signIns' ? 'sign-ins' : 'calls';
-      const limit = limits[kind];
-      const message = `the backend is busy (${limit.running} ${what} running and ${limit.waiting} waiting): try again in ${BUSY_RETRY_AFTER_SECONDS} s`;
+      const message = reason === 'waited'
+        ? `the backend is busy (this call waited ${limit.waitMs / 1000} s for one of ${limit.running} places for ${what}): try again in ${BUSY_RETRY_AFTER_SECONDS} s`
+        : `the backend is busy (${limit.running} ${what} running and ${limit.waiting} waiting): try again in ${BUSY_RETRY_AFTER_SECONDS} s`;
       res.writeHead(503, { 'content-type': 'application/json', 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) });
       res.end(JSON.stringify({
         error: { message, code: TRPC_ERROR_CODES_BY_KEY.SERVICE_UNAVAILABLE, data: { code: 'SERVICE_UNAVAILABLE', httpStatus: 503, retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS } },
       }));
+    };
+    // Either ends a wait: the client leaving, or the wait running out. The bulkhead drops a
+    // cancelled call when its turn comes; the timer answers the waiting client when its time is up.
+    const left = new AbortController();
+    const expired = new AbortController();
+    let started = false;
+    const closed = new Promise<void>((resolve) => res.once('close', () => {
+      left.abort();
+      resolve();
+    }));
+    const timer = setTimeout(() => {
+      if (started || left.signal.aborted) return;
+      expired.abort();
+      refuse('waited');
+    }, limit.waitMs);
+    gate.execute(() => {
+      started = true;
+      clearTimeout(timer);
+      if (res.destroyed) return undefined;
+      serve();
+      return closed;
+    }, AbortSignal.any([left.signal, expired.signal])).catch((error: unknown) => {
+      clearTimeout(timer);
+      if (error instanceof BulkheadRejectedError) refuse('full');
+      // Otherwise cancelled while waiting: nobody to answer, or already told it was busy.
     });
   };
 }

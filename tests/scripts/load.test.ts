@@ -73,7 +73,7 @@ describe.each(ENGINES)('load driver on %s', (engine) => {
 
   it('signs in again, after the wait it was told, when the backend answers busy', async () => {
     // One sign-in at a time and none waiting: of the driver's four at once, three are refused with 503.
-    const narrow = await startBackendServer(b.deps, silentLogger, { port: 0, admission: { calls: { running: 64, waiting: 64 }, signIns: { running: 1, waiting: 0 } } });
+    const narrow = await startBackendServer(b.deps, silentLogger, { port: 0, admission: { calls: { running: 64, waiting: 64, waitMs: 60_000 }, signIns: { running: 1, waiting: 0, waitMs: 60_000 } } });
     try {
       const report = await runLoad({ urls: [narrow.url], agents: 4, rate: 60, durationMs: 2_000, logins: demoAgentLogins(), seed: 'busy' });
       expect(report.errors).toBe(0);

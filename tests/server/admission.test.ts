@@ -17,7 +17,9 @@ let tight: BackendServer;
 
 beforeAll(async () => {
   b = await startTestBackend('pglite');
-  tight = await startBackendServer(b.deps, silentLogger, { port: 0, admission: { calls: { running: 1, waiting: 0 }, signIns: { running: 1, waiting: 0 } } });
+  tight = await startBackendServer(b.deps, silentLogger, {
+    port: 0, admission: { calls: { running: 1, waiting: 0, waitMs: 60_000 }, signIns: { running: 1, waiting: 0, waitMs: 60_000 } },
+  });
 });
 afterAll(async () => {
   await tight?.close();
@@ -89,6 +91,27 @@ describe('the backend at its bound', () => {
     expect(await hold.release()).toBe(404);
     const after = await get(tight.url, '/trpc/auth.me', token);
     expect(after.status).toBe(200);
+  });
+
+  it('refuses a call that waited its time for a place, and runs none that was refused', async () => {
+    const queued = await startBackendServer(b.deps, silentLogger, {
+      port: 0, admission: { calls: { running: 1, waiting: 8, waitMs: 300 }, signIns: { running: 1, waiting: 0, waitMs: 60_000 } },
+    });
+    try {
+      const token = await b.login('priya');
+      const hold = heldCall(queued.url, token);
+      // Waits behind the held call until its time is up; a gate without the wait would answer only once the hold ends.
+      let answer: Answer;
+      do answer = await get(queued.url, '/trpc/auth.me', token); while (answer.status === 200);
+      expect(answer.status).toBe(503);
+      expect(answer.retryAfter).toBe(String(BUSY_RETRY_AFTER_SECONDS));
+      expect(answer.body.error?.message).toMatch(/^the backend is busy \(this call waited 0\.3 s for one of 1 places for calls\): try again in 1 s$/);
+      expect(await hold.release()).toBe(404);
+      // The refused call left the queue without running, and the place is free again.
+      expect((await get(queued.url, '/trpc/auth.me', token)).status).toBe(200);
+    } finally {
+      await queued.close();
+    }
   });
 
   it('keeps sign-ins apart: a full calls gate does not refuse a sign-in', async () => {
