@@ -18,15 +18,19 @@
  * --backends child processes of `npm run server` (LOG_LEVEL warn unless set) that the client
  * round-robins between; the database is dropped afterwards unless --keep.
  *
- * Many simulated agents share the demo book's five agent logins, each with a session of its own.
- * Prints a progress line per interval, then per tool p50/p95/p99, counts and error rates, the drift
+ * Many simulated agents share the demo book's five agent logins, each with a session of its own
+ * and a tool registry (so breakers) of its own, as each desk has. An agent starts calling as soon
+ * as its own sign-in has answered and calls for --minutes from then; a sign-in refused as busy (503)
+ * is tried again after its Retry-After.
+ * Prints a progress line per interval, then per tool p50/p95/p99, counts and error rates, the first
+ * minute's p95, the drift
  * of p95 from the first to the last five minutes (fifths, for a run under 25 minutes), and memory.
  * Exit 1 when the error rate is above --max-error-rate; 2 on a bad command line.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { createTRPCClient, httpLink } from '@trpc/client';
+import { TRPCClientError, createTRPCClient, httpLink } from '@trpc/client';
 import pg from 'pg';
 import { z } from 'zod';
 import type { BackendClient } from '../src/main/backend/connection.js';
@@ -49,6 +53,8 @@ const DRIFT_WINDOW_MS = 5 * MINUTE;
 const CALL_TIMEOUT_MS = 10_000;
 /** Sign-ins at once: each is an Argon2 verification on the backend, which is meant to be slow. */
 const LOGIN_CONCURRENCY = 4;
+/** How often a sign-in is tried before the run gives up, when the backend was busy or did not answer in time. */
+const SIGN_IN_ATTEMPTS = 10;
 
 export const loadOptions = z.object({
   agents: z.number().int().positive().max(10_000),
@@ -73,7 +79,14 @@ export interface LoadReport {
   rate: number;
   durationMs: number;
   backends: string[];
+  /** From the first sign-in to the last: the agents' calls begin as each signs in, inside this. */
   loginMs: number;
+  /** From the first sign-in to the last call's end: the sign-ins, then --minutes for the last desk signed in. */
+  wallMs: number;
+  /** Sign-ins tried again because the backend answered busy or not in time. */
+  signInRetries: number;
+  /** p95 of the calls that finished in the first minute of the run (sign-ins included): the burst, if there is one. */
+  firstMinuteP95: number;
   calls: number;
   /** Calls that failed for a reason other than an expected conflict. */
   errors: number;
@@ -116,10 +129,14 @@ interface Player { id: string; name: string; perClickWin: number | null }
 
 interface Agent {
   index: number;
+  /** Each desk has its own registry, so its own breakers: one desk's timeouts do not fail the others' calls. */
+  registry: ToolRegistry;
   api: BackendClient;
   user: User;
   players: Player[];
   rng: SeededRandom;
+  /** When its desk stops calling (ms since the start): --minutes after its own sign-in. */
+  until: number;
 }
 
 /** A sample: when a call finished (ms since the start) and how long it took. */
@@ -201,16 +218,42 @@ export function demoAgentLogins(): Login[] {
   return loadCast().accounts.filter((a) => a.role === 'agent').map((a) => ({ username: a.username, password: a.password ?? `demo-${a.username}` }));
 }
 
-async function inBatches<T, R>(items: readonly T[], size: number, run: (item: T) => Promise<R>): Promise<R[]> {
+async function inBatches<T, R>(items: readonly T[], size: number, run: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let at = 0;
   await Promise.all(Array.from({ length: Math.min(size, items.length) }, async () => {
     while (at < items.length) {
       const i = at++;
-      out[i] = await run(items[i]!);
+      out[i] = await run(items[i]!, i);
     }
   }));
   return out;
+}
+
+/** Seconds a busy backend asked a refused call to wait (503 with Retry-After), or null for any other failure. */
+export function busyRetryAfterSeconds(error: unknown): number | null {
+  if (!(error instanceof TRPCClientError)) return null;
+  const data = error.data as { code?: unknown; retryAfterSeconds?: unknown } | undefined;
+  return data?.code === 'SERVICE_UNAVAILABLE' && typeof data.retryAfterSeconds === 'number' ? data.retryAfterSeconds : null;
+}
+
+/**
+ * auth.login as a person at a sign-in form does it: after a "busy" answer, again once the wait it
+ * names has passed; after no answer in time, again a second later. A refusal (a wrong password,
+ * a throttled address) ends the run.
+ */
+async function signIn(client: BackendClient, login: Login, onRetry: () => void): Promise<{ token: string; user: User }> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await client.auth.login.mutate({ username: login.username, password: login.password });
+    } catch (error) {
+      const unanswered = error instanceof TRPCClientError && typeof (error.data as { code?: unknown } | undefined)?.code !== 'string';
+      const wait = busyRetryAfterSeconds(error) ?? (unanswered ? 1 : null);
+      if (wait === null || attempt >= SIGN_IN_ATTEMPTS) throw error;
+      onRetry();
+      await new Promise((r) => setTimeout(r, wait * 1000));
+    }
+  }
 }
 
 /** One of the agent's direct players, by the rows of agent.getCreditLimit (every page). */
@@ -281,27 +324,7 @@ export interface RunLoadInput {
 export async function runLoad(input: RunLoadInput): Promise<LoadReport> {
   const print = input.print ?? (() => {});
   const { settle: settleWeight, edit: editWeight } = input.mix ?? { settle: SETTLE_WEIGHT, edit: EDIT_WEIGHT };
-  const registry = createToolRegistry();
   const anonymous = roundRobinClient(input.urls, null);
-
-  // Sign-in: one session per simulated agent, sharing the book's logins.
-  const loginStarted = performance.now();
-  const sessions = await inBatches(Array.from({ length: input.agents }, (_, i) => input.logins[i % input.logins.length]!), LOGIN_CONCURRENCY * input.urls.length,
-    async (login) => anonymous.auth.login.mutate({ username: login.username, password: login.password }));
-  const loginMs = Math.round(performance.now() - loginStarted);
-  print(`signed in ${input.agents} agents in ${(loginMs / 1000).toFixed(1)} s`);
-
-  // Each login's players, read once (the agents of one login see the same book).
-  const playersByUser = new Map<string, Player[]>();
-  for (const session of sessions) {
-    if (playersByUser.has(session.user.id)) continue;
-    const api = roundRobinClient(input.urls, session.token);
-    playersByUser.set(session.user.id, await playersOf(registry, { api, user: session.user, requestId: randomUUID() }));
-  }
-  const agents: Agent[] = sessions.map((s, index) => ({
-    index, api: roundRobinClient(input.urls, s.token), user: s.user, players: playersByUser.get(s.user.id) ?? [],
-    rng: new SeededRandom(`load:${input.seed}:${index}`),
-  }));
 
   const liveAtStart = liveHeapMb();
   const t0 = performance.now();
@@ -310,8 +333,8 @@ export async function runLoad(input: RunLoadInput): Promise<LoadReport> {
     const ctx: ToolContext = { api: agent.api, user: agent.user, requestId: randomUUID(), ...extra };
     const started = performance.now();
     const envelope = mode === 'prepare'
-      ? await registry.prepare(tool, args, ctx)
-      : await registry.call(tool, args, ctx, extra.idempotencyKey ? { confirmed: true } : {});
+      ? await agent.registry.prepare(tool, args, ctx)
+      : await agent.registry.call(tool, args, ctx, extra.idempotencyKey ? { confirmed: true } : {});
     rec.record(mode === 'prepare' ? `${tool} (preview)` : tool, envelope, performance.now() - started);
     return envelope;
   };
@@ -395,7 +418,7 @@ export async function runLoad(input: RunLoadInput): Promise<LoadReport> {
   const inFlight = new Set<Promise<void>>();
   const timers = new Set<NodeJS.Timeout>();
   const schedule = (agent: Agent, at: number) => {
-    if (at >= input.durationMs) return;
+    if (at >= agent.until) return;
     const timer = setTimeout(() => {
       timers.delete(timer);
       rec.lags.push(Math.max(0, performance.now() - t0 - at));
@@ -408,13 +431,51 @@ export async function runLoad(input: RunLoadInput): Promise<LoadReport> {
     }, Math.max(0, at - (performance.now() - t0)));
     timers.add(timer);
   };
-  for (const agent of agents) schedule(agent, agent.rng.next() * meanGapMs);
 
-  await new Promise((r) => setTimeout(r, input.durationMs));
-  for (const timer of timers) clearTimeout(timer);
+  // Sign-in as desks do it: an agent starts calling as soon as its own sign-in has answered (and
+  // its first call comes a Poisson gap after that, as every later one does), not when the last of
+  // a thousand has. People reach their desks over minutes, not in one instant, and a backend can
+  // sign them in no faster than it hashes their passwords: the first calls cannot arrive sooner
+  // than the sign-ins do. The agents of one login share its player list, read once.
+  const playersByUser = new Map<string, Promise<Player[]>>();
+  let signInRetries = 0;
+  let lastUntil = 0;
+  const loginStarted = performance.now();
+  const signIns = inBatches(Array.from({ length: input.agents }, (_, i) => input.logins[i % input.logins.length]!), LOGIN_CONCURRENCY * input.urls.length,
+    async (login, index) => {
+      const session = await signIn(anonymous, login, () => signInRetries++);
+      const agent: Agent = {
+        index, registry: createToolRegistry(), api: roundRobinClient(input.urls, session.token), user: session.user, players: [],
+        rng: new SeededRandom(`load:${input.seed}:${index}`), until: 0,
+      };
+      let players = playersByUser.get(session.user.id);
+      if (!players) {
+        players = playersOf(agent.registry, { api: agent.api, user: agent.user, requestId: randomUUID() });
+        playersByUser.set(session.user.id, players);
+      }
+      agent.players = await players;
+      const from = performance.now() - t0;
+      agent.until = from + input.durationMs;
+      lastUntil = Math.max(lastUntil, agent.until);
+      schedule(agent, from - meanGapMs * Math.log(1 - agent.rng.next()));
+    });
+  const signedIn = signIns.then(() => {
+    const ms = Math.round(performance.now() - loginStarted);
+    print(`signed in ${input.agents} agents in ${(ms / 1000).toFixed(1)} s`);
+    return ms;
+  });
+
+  let loginMs: number;
+  try {
+    // Each desk calls for the run's minutes after its own sign-in; a sign-in that fails for good ends the run.
+    loginMs = await signedIn;
+    await new Promise((r) => setTimeout(r, Math.max(0, lastUntil - (performance.now() - t0))));
+  } finally {
+    for (const timer of timers) clearTimeout(timer);
+    clearInterval(progress);
+    clearInterval(sampler);
+  }
   await Promise.all([...inFlight]);
-  clearInterval(progress);
-  clearInterval(sampler);
   const endAt = performance.now() - t0;
   await sampleMemory();
   const liveAtEnd = liveHeapMb();
@@ -428,6 +489,11 @@ export async function runLoad(input: RunLoadInput): Promise<LoadReport> {
         const m = /procedure="([^"]+)",code="([^"]+)"/.exec(labels);
         if (m && n > 0) backendErrors[`${m[1]} ${m[2]}`] = (backendErrors[`${m[1]} ${m[2]}`] ?? 0) + n;
       }
+      // Refused at the door, before tRPC: busy (503, Retry-After), by gate.
+      for (const [labels, n] of promSamples(text, 'agent_desk_requests_refused_busy_total')) {
+        const m = /gate="([^"]+)"/.exec(labels);
+        if (m && n > 0) backendErrors[`busy (${m[1]})`] = (backendErrors[`busy (${m[1]})`] ?? 0) + n;
+      }
     } catch { /* a backend without /metrics (an older one at BACKEND_URL) has none to give */ }
   }
 
@@ -436,9 +502,10 @@ export async function runLoad(input: RunLoadInput): Promise<LoadReport> {
   const calls = everything.length;
   const windowMs = Math.min(DRIFT_WINDOW_MS, input.durationMs / 5);
   const firstP95 = percentile(everything.filter((s) => s.at <= windowMs).map((s) => s.ms), 95);
+  const firstMinuteP95 = percentile(everything.filter((s) => s.at <= MINUTE).map((s) => s.ms), 95);
   const lastP95 = percentile(everything.filter((s) => s.at >= endAt - windowMs).map((s) => s.ms), 95);
   return {
-    agents: input.agents, rate: input.rate, durationMs: input.durationMs, backends: [...input.urls], loginMs,
+    agents: input.agents, rate: input.rate, durationMs: input.durationMs, backends: [...input.urls], loginMs, wallMs: Math.round(endAt), signInRetries, firstMinuteP95: round1(firstMinuteP95),
     calls, errors: rec.errors, errorRate: calls ? rec.errors / calls : 0, conflicts: rec.conflicts, refusedPreviews: rec.refusedPreviews,
     writes: { settlements: rec.settlements, limitEdits: rec.limitEdits }, firstErrors: rec.firstErrors,
     tools, all: figures('all', everything, [...rec.perTool.values()].reduce((a, e) => a + e.errors, 0)),
@@ -453,12 +520,13 @@ export async function runLoad(input: RunLoadInput): Promise<LoadReport> {
 export function formatReport(r: LoadReport): string {
   const pct = (x: number) => `${(x * 100).toFixed(3)} %`;
   const lines = [
-    `load: ${r.agents} agents × ${r.rate} calls/min for ${(r.durationMs / MINUTE).toFixed(2)} min on ${r.backends.length} backend(s) (${r.backends.join(', ')}); sign-in ${(r.loginMs / 1000).toFixed(1)} s`,
-    `calls ${r.calls} (${(r.calls / (r.durationMs / 1000)).toFixed(1)}/s), errors ${r.errors} (${pct(r.errorRate)}), write conflicts ${r.conflicts}, previews refused or no-op ${r.refusedPreviews}, settlements ${r.writes.settlements}, limit edits ${r.writes.limitEdits}`,
+    `load: ${r.agents} agents × ${r.rate} calls/min for ${(r.durationMs / MINUTE).toFixed(2)} min on ${r.backends.length} backend(s) (${r.backends.join(', ')}); sign-in ${(r.loginMs / 1000).toFixed(1)} s (${r.signInRetries} tried again)`,
+    `calls ${r.calls} (${(r.calls / (r.wallMs / 1000)).toFixed(1)}/s over ${(r.wallMs / 1000).toFixed(0)} s), errors ${r.errors} (${pct(r.errorRate)}), write conflicts ${r.conflicts}, previews refused or no-op ${r.refusedPreviews}, settlements ${r.writes.settlements}, limit edits ${r.writes.limitEdits}`,
     '',
     `${'tool'.padEnd(36)} ${'count'.padStart(7)} ${'errors'.padStart(7)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'p99 ms'.padStart(8)}`,
     ...[...r.tools, r.all].map((t) => `${t.tool.padEnd(36)} ${String(t.count).padStart(7)} ${String(t.errors).padStart(7)} ${t.p50.toFixed(1).padStart(8)} ${t.p95.toFixed(1).padStart(8)} ${t.p99.toFixed(1).padStart(8)}`),
     '',
+    `first minute (sign-ins included): p95 ${r.firstMinuteP95} ms`,
     `p95 drift: first ${(r.drift.windowMs / 1000).toFixed(0)} s ${r.drift.firstP95} ms → last ${(r.drift.windowMs / 1000).toFixed(0)} s ${r.drift.lastP95} ms: ×${r.drift.ratio}`,
     `schedule lag (driver): p99 ${r.scheduleLagMs.p99} ms, max ${r.scheduleLagMs.max} ms`,
     ...r.memory.map((m) => `memory ${m.label}: RSS ${m.rssMb.start} → ${m.rssMb.end} MB (max ${m.rssMb.max}, last window − first ${m.rssMb.growth >= 0 ? '+' : ''}${m.rssMb.growth}); heap used ${m.heapMb.start} → ${m.heapMb.end} MB (max ${m.heapMb.max}, last window − first ${m.heapMb.growth >= 0 ? '+' : ''}${m.heapMb.growth})`),

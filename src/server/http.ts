@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { TRPCError } from '@trpc/server';
+import { type BulkheadPolicy, BulkheadRejectedError, bulkhead } from 'cockatiel';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
+import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { reportLink } from '../shared/contracts/reports.js';
 import type { Logger } from '../infra/log.js';
 import type { ServiceDeps } from './services/caller.js';
@@ -25,6 +28,45 @@ export const MAX_BATCH_CALLS = 10;
 export const MAX_URL_BYTES = 8 * 1024;
 
 export const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/**
+ * How many requests one gate runs at once, how many more wait for a place before the rest are
+ * refused, and how long one waits before it is refused all the same.
+ */
+export interface GateLimits { running: number; waiting: number; waitMs: number }
+
+/**
+ * The bounds on what one backend takes on at once. Past them a request is answered at once with
+ * 503 and Retry-After, rather than queued until the client's own deadline (10 s) passes: a client
+ * told "busy, come back in a second" can retry or say so, one left waiting learns nothing.
+ */
+export interface AdmissionLimits {
+  /** Every tRPC call but sign-ins and event streams. */
+  calls: GateLimits;
+  /** `auth.login`: an Argon2 verification each, CPU on libuv's pool that the reads need too. */
+  signIns: GateLimits;
+}
+
+/**
+ * - calls: 32 running is four times the database pool (db/client.ts), enough to keep every
+ *   connection busy while the answers of others are written; 256 waiting drain in under 2.5 s
+ *   at 100 calls a second (one backend served about 175 a second in `npm run load`). A backend
+ *   starved of CPU drains far slower, so a call is also refused once it has waited 2 s: a quick
+ *   "busy" then, rather than an answer that comes after the client stopped waiting.
+ * - sign-ins: one core's worth fewer than the machine has, so hashing never takes every core from
+ *   the calls; a sign-in takes tens of milliseconds, so 64 waiting is a few seconds, and a person
+ *   at a sign-in form waits 5 s before being told to try again.
+ */
+export const DEFAULT_ADMISSION: AdmissionLimits = {
+  calls: { running: 32, waiting: 256, waitMs: 2_000 },
+  signIns: { running: Math.max(1, availableParallelism() - 1), waiting: 64, waitMs: 5_000 },
+};
+
+/** What a refused client is told to wait, in seconds: about what a full queue takes to drain. */
+export const BUSY_RETRY_AFTER_SECONDS = 1;
+
+/** The path of a sign-in; a batch that holds one is gated as a sign-in. */
+const SIGN_IN = 'auth.login';
 
 export interface BackendServer {
   server: http.Server;
@@ -61,8 +103,74 @@ export function backendTRPCOptions(deps: ServiceDeps, log: Logger): JsonHandlerO
   };
 }
 
-export function createBackendHandler(deps: ServiceDeps, log: Logger): http.RequestListener {
+/**
+ * cockatiel's bulkheads around tRPC calls, one for sign-ins and one for the rest. A call holds its
+ * place until its answer is written or its client goes; a waiting call whose client goes leaves
+ * the queue. Event streams never end on their own and are not gated.
+ */
+function admissionGate(limits: AdmissionLimits) {
+  const gates = {
+    calls: bulkhead(limits.calls.running, limits.calls.waiting),
+    signIns: bulkhead(limits.signIns.running, limits.signIns.waiting),
+  };
+  return (req: http.IncomingMessage, res: http.ServerResponse, path: string, serve: () => void): void => {
+    if (req.headers.accept?.includes('text/event-stream')) {
+      serve();
+      return;
+    }
+    const kind = path.slice('/trpc/'.length).split(',').some((p) => decodeURIComponentSafe(p) === SIGN_IN) ? 'signIns' : 'calls';
+    const gate: BulkheadPolicy = gates[kind];
+    const limit = limits[kind];
+    const refuse = (reason: 'full' | 'waited') => {
+      serverMetrics.requestsRefusedBusy.inc({ gate: kind });
+      const what = kind === 'signIns' ? 'sign-ins' : 'calls';
+      const message = reason === 'waited'
+        ? `the backend is busy (this call waited ${limit.waitMs / 1000} s for one of ${limit.running} places for ${what}): try again in ${BUSY_RETRY_AFTER_SECONDS} s`
+        : `the backend is busy (${limit.running} ${what} running and ${limit.waiting} waiting): try again in ${BUSY_RETRY_AFTER_SECONDS} s`;
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) });
+      res.end(JSON.stringify({
+        error: { message, code: TRPC_ERROR_CODES_BY_KEY.SERVICE_UNAVAILABLE, data: { code: 'SERVICE_UNAVAILABLE', httpStatus: 503, retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS } },
+      }));
+    };
+    // Either ends a wait: the client leaving, or the wait running out. The bulkhead drops a
+    // cancelled call when its turn comes; the timer answers the waiting client when its time is up.
+    const left = new AbortController();
+    const expired = new AbortController();
+    let started = false;
+    const closed = new Promise<void>((resolve) => res.once('close', () => {
+      left.abort();
+      resolve();
+    }));
+    const timer = setTimeout(() => {
+      if (started || left.signal.aborted) return;
+      expired.abort();
+      refuse('waited');
+    }, limit.waitMs);
+    gate.execute(() => {
+      started = true;
+      clearTimeout(timer);
+      if (res.destroyed) return undefined;
+      serve();
+      return closed;
+    }, AbortSignal.any([left.signal, expired.signal])).catch((error: unknown) => {
+      clearTimeout(timer);
+      if (error instanceof BulkheadRejectedError) refuse('full');
+      // Otherwise cancelled while waiting: nobody to answer, or already told it was busy.
+    });
+  };
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+export function createBackendHandler(deps: ServiceDeps, log: Logger, admission: AdmissionLimits = DEFAULT_ADMISSION): http.RequestListener {
   const trpc = createJsonHandler(backendTRPCOptions(deps, log));
+  const admit = admissionGate(admission);
   return (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/health' && (req.method === 'GET' || req.method === 'HEAD')) {
@@ -94,7 +202,7 @@ export function createBackendHandler(deps: ServiceDeps, log: Logger): http.Reque
         res.end(JSON.stringify({ error: { message: refusal.message, code: refusal.rpcCode, data: { code: refusal.code, httpStatus: refusal.status } } }));
         return;
       }
-      trpc(req, res);
+      admit(req, res, path, () => trpc(req, res));
       return;
     }
     res.writeHead(404, { 'content-type': 'application/json' });
@@ -185,8 +293,8 @@ function transportRefusal(req: http.IncomingMessage): TransportRefusal | null {
 }
 
 /** Listens on host:port (port 0 picks a free one) and resolves once it is accepting. */
-export async function startBackendServer(deps: ServiceDeps, log: Logger, options: { port: number; host?: string }): Promise<BackendServer> {
-  const handler = createBackendHandler(deps, log);
+export async function startBackendServer(deps: ServiceDeps, log: Logger, options: { port: number; host?: string; admission?: AdmissionLimits }): Promise<BackendServer> {
+  const handler = createBackendHandler(deps, log, options.admission);
   // Event streams never finish on their own, so server.close() would wait for them for ever; they
   // are cut on close instead (a client resumes from its last event id on another backend or later).
   const streams = new Set<http.ServerResponse>();

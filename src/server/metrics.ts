@@ -16,6 +16,7 @@ export interface ServerMetrics {
   registry: Registry;
   requestDuration: Histogram<'procedure' | 'type' | 'outcome'>;
   requestErrors: Counter<'procedure' | 'code'>;
+  requestsRefusedBusy: Counter<'gate'>;
   eventLag: Histogram<string>;
   openStreams: Gauge<string>;
 }
@@ -35,6 +36,11 @@ export function createServerMetrics(): ServerMetrics {
       name: 'agent_desk_request_errors_total',
       help: 'tRPC calls that ended in an error, by procedure and tRPC code (refusals included)',
       labelNames: ['procedure', 'code'], registers: [registry],
+    }),
+    requestsRefusedBusy: new Counter({
+      name: 'agent_desk_requests_refused_busy_total',
+      help: 'tRPC requests answered 503 with Retry-After because the gate (calls or sign-ins) had no place running or waiting',
+      labelNames: ['gate'], registers: [registry],
     }),
     eventLag: new Histogram({
       name: 'agent_desk_event_stream_lag_seconds',

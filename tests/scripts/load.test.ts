@@ -4,7 +4,7 @@
 // settlement row per settlement counted, an audit row per limit edit. No timing assertions.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LoadReport, demoAgentLogins, formatReport, parseCommandLine, percentile, runLoad } from '../../scripts/load.js';
+import { type LoadReport, demoAgentLogins, formatReport, parseCommandLine, percentile, promSamples, runLoad } from '../../scripts/load.js';
 import { queryRows } from '../../src/server/db/client.js';
 import { type BackendServer, startBackendServer } from '../../src/server/http.js';
 import { silentLogger } from '../../src/infra/log.js';
@@ -61,11 +61,28 @@ describe.each(ENGINES)('load driver on %s', (engine) => {
     // The ledger still balances.
     expect(await count(sql`select coalesce(sum(amount), 0) as n from ledger`)).toBe(0);
 
-    expect(lines[0]).toMatch(/^signed in 6 agents in \d+\.\d s$/);
+    // The agents call as each signs in, so progress lines may come before the sign-ins' own.
+    expect(lines).toContainEqual(expect.stringMatching(/^signed in 6 agents in \d+\.\d s$/));
+    expect(report.firstMinuteP95).toBeGreaterThan(0);
     const text = formatReport(report);
     expect(text).toMatch(/^load: 6 agents × 240 calls\/min for 0\.05 min on 2 backend\(s\)/);
     expect(text).toMatch(/^all +\d+ +0 /m);
     expect(text).toMatch(/^p95 drift: /m);
+    expect(text).toMatch(/^first minute \(sign-ins included\): p95 \d/m);
+  });
+
+  it('signs in again, after the wait it was told, when the backend answers busy', async () => {
+    // One sign-in at a time and none waiting: of the driver's four at once, three are refused with 503.
+    const narrow = await startBackendServer(b.deps, silentLogger, { port: 0, admission: { calls: { running: 64, waiting: 64, waitMs: 60_000 }, signIns: { running: 1, waiting: 0, waitMs: 60_000 } } });
+    try {
+      const report = await runLoad({ urls: [narrow.url], agents: 4, rate: 60, durationMs: 2_000, logins: demoAgentLogins(), seed: 'busy' });
+      expect(report.errors).toBe(0);
+      expect(report.calls).toBeGreaterThan(0);
+      const metrics = await (await fetch(new URL('/metrics', narrow.url))).text();
+      expect(promSamples(metrics, 'agent_desk_requests_refused_busy_total').get('{gate="signIns"}')).toBeGreaterThan(0);
+    } finally {
+      await narrow.close();
+    }
   });
 });
 

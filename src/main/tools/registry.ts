@@ -7,8 +7,8 @@
  */
 import { TRPCClientError } from '@trpc/client';
 import {
-  BrokenCircuitError, type CircuitBreakerPolicy, CircuitState, ExponentialBackoff, TimeoutStrategy, circuitBreaker, handleWhenResult,
-  noJitterGenerator, retry, timeout, wrap,
+  BrokenCircuitError, type CircuitBreakerPolicy, CircuitState, ExponentialBackoff, type IBackoff, type IBackoffFactory, type IRetryBackoffContext,
+  TimeoutStrategy, circuitBreaker, handleWhenResult, noJitterGenerator, retry, timeout, wrap,
 } from 'cockatiel';
 import { z } from 'zod';
 import { type Card, type Envelope, cardSchema, envelopeSchema } from '../../shared/contracts/assistant.js';
@@ -56,12 +56,26 @@ const NOT_IN_THIS_VERSION = 'is not available in this version';
 
 const BACKOFF_BASE_MS = 50;
 const MAX_MESSAGE = 500;
+/** The longest a busy backend's Retry-After holds a read's retry: a turn should not wait on it for long. */
+const MAX_RETRY_AFTER_MS = 5_000;
 
 /** A failure already in the envelope's terms. */
 class ToolFailure extends Error {
-  constructor(readonly code: string, message: string, readonly retryable = TRANSIENT.has(code)) {
+  constructor(readonly code: string, message: string, readonly retryable = TRANSIENT.has(code), readonly retryAfterMs = 0) {
     super(message);
   }
+}
+
+/** The backoff given, but never sooner than the wait a busy backend asked for (its Retry-After). */
+function honouringRetryAfter(factory: IBackoffFactory<IRetryBackoffContext<unknown>>): IBackoffFactory<IRetryBackoffContext<unknown>> {
+  return {
+    next(context): IBackoff<IRetryBackoffContext<unknown>> {
+      const backoff = factory.next(context);
+      const outcome = 'value' in context.result ? context.result.value as Outcome : null;
+      const asked = outcome && !outcome.ok ? Math.min(outcome.failure.retryAfterMs, MAX_RETRY_AFTER_MS) : 0;
+      return { duration: Math.max(backoff.duration, asked), next: (later) => honouringRetryAfter(backoff).next(later) };
+    },
+  };
 }
 
 type Outcome = { ok: true; data: unknown } | { ok: false; failure: ToolFailure };
@@ -116,9 +130,10 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
     }
     return guard;
   };
-  /** Reads only: a transient failure is tried again after 50 ms, then 100 ms. */
+  /** Reads only: a transient failure is tried again after 50 ms, then 100 ms, or after the Retry-After of a busy backend. */
   const retryPolicy = (attempts: number) => retry(handleWhenResult((r) => !(r as Outcome).ok && (r as Outcome & { ok: false }).failure.retryable), {
-    maxAttempts: attempts, backoff: new ExponentialBackoff({ initialDelay: options.backoffMs ?? BACKOFF_BASE_MS, generator: noJitterGenerator }),
+    maxAttempts: attempts,
+    backoff: honouringRetryAfter(new ExponentialBackoff({ initialDelay: options.backoffMs ?? BACKOFF_BASE_MS, generator: noJitterGenerator })),
   });
   /** Per attempt; cooperative: the attempt itself stops on the signal (and races it, for a handler that does not). */
   const timeoutPolicy = timeout(timeoutMs, TimeoutStrategy.Cooperative);
@@ -266,7 +281,15 @@ function classify(err: unknown): ToolFailure {
     switch (code) {
       case 'INTERNAL_SERVER_ERROR': return new ToolFailure('INTERNAL', 'the tool failed');
       case 'TIMEOUT': case 'GATEWAY_TIMEOUT': return new ToolFailure('TIMEOUT', 'the backend did not answer in time');
-      case 'SERVICE_UNAVAILABLE': case 'BAD_GATEWAY': return new ToolFailure('UNAVAILABLE', 'the backend is unavailable');
+      case 'SERVICE_UNAVAILABLE': {
+        // A backend at its bound says how long to wait (server/http.ts): worth repeating to the user.
+        const wait = (err.data as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+        if (typeof wait === 'number' && Number.isFinite(wait) && wait >= 0) {
+          return new ToolFailure('UNAVAILABLE', `the backend is busy: try again in ${Math.ceil(wait)} s`, true, wait * 1000);
+        }
+        return new ToolFailure('UNAVAILABLE', 'the backend is unavailable');
+      }
+      case 'BAD_GATEWAY': return new ToolFailure('UNAVAILABLE', 'the backend is unavailable');
       // A refusal's own words are kept; a validation dump (JSON) or anything multi-line is not words.
       default: return new ToolFailure(code, looksLikeData(err.message) ? 'the backend did not accept that request' : err.message, false);
     }

@@ -1,14 +1,17 @@
-import { type CSSProperties, type KeyboardEvent, useEffect, useRef, useState } from 'react';
-import { ChatPanel } from './chat/ChatPanel';
+import { type CSSProperties, type KeyboardEvent, Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { BackendBanner } from './components/BackendBanner';
 import { DemoClock } from './components/DemoClock';
 import { AlertToasts, Bell } from './components/Bell';
 import { NotFound } from './components/NotFound';
+import { LoadFailed, PageLoading } from './components/OnDemand';
 import { useChat } from './chat/useChat';
 import { matchRoute, useRoute } from './lib/route';
 import { useSession } from './lib/session';
 import { LoginPage } from './pages/Login';
 import { PAGES } from './pages';
+
+/** The assistant's panel and its cards: loaded once someone has signed in, not before the login page. */
+const ChatPanel = lazy(() => import('./chat/ChatPanel').then((m) => ({ default: m.ChatPanel })));
 
 export function App() {
   const { status, user, check, logout } = useSession();
@@ -56,9 +59,12 @@ export function App() {
       </nav>
       <main className="content">
         <BackendBanner />
-        {page ? <page.entry.Component params={page.params} /> : <NotFound title="No such page" back={{ to: '/agent/dashboard', label: 'Back to the dashboard' }} />}
+        {page
+          ? <LoadFailed key={page.entry.pattern} what="This page"><Suspense fallback={<PageLoading />}><page.entry.Component params={page.params} /></Suspense></LoadFailed>
+          : <NotFound title="No such page" back={{ to: '/agent/dashboard', label: 'Back to the dashboard' }} />}
       </main>
-      <ChatPanel />
+      {/* Nothing in its place while it loads: the panel's button appears when it can be used. */}
+      <LoadFailed what="The assistant"><Suspense fallback={null}><ChatPanel /></Suspense></LoadFailed>
       <AlertToasts />
     </div>
   );

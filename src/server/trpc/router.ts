@@ -6,7 +6,7 @@ import * as reports from '../../shared/contracts/reports.js';
 import { getAlertSettings, updateAlertSettings } from '../services/alerts.js';
 import { claimApproval, createApproval, finishApproval, getApproval, listApprovals, rejectApproval } from '../services/approvals.js';
 import { auditAnchors } from '../services/audit.js';
-import { login, logout } from '../services/auth.js';
+import { login, logout, resolveSession } from '../services/auth.js';
 import { verifyCallerPassword } from '../services/step-up.js';
 import { getCreditLimit, getDownline, getTake, getUpline } from '../services/book.js';
 import { streamEvents } from '../services/events.js';
@@ -27,7 +27,13 @@ import { authedProcedure, deskProcedure, deskWriteProcedure, publicProcedure, ro
 export const appRouter = router({
   auth: router({
     login: publicProcedure.input(api.loginInput).output(api.loginOutput)
-      .mutation(({ ctx, input }) => login(ctx.deps, input.username, input.password, { clientAddress: ctx.clientAddress, log: ctx.log, ...(input.scope && { scope: input.scope }) })),
+      .mutation(async ({ ctx, input }) => {
+        const session = await login(ctx.deps, input.username, input.password, { clientAddress: ctx.clientAddress, log: ctx.log, ...(input.scope && { scope: input.scope }) });
+        // A desk calls as soon as it has signed in: its session is looked up once now, so that
+        // its first calls find it in the cache instead of each paying the lookup at the busiest moment.
+        await resolveSession(ctx.deps, session.token);
+        return session;
+      }),
     logout: authedProcedure.mutation(async ({ ctx }) => {
       await logout(ctx.deps, ctx.token!);
       return { ok: true as const };

@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type ReactNode, createContext, memo, useContext, useEffect, useId, useMemo, useState } from 'react';
+import { type ReactNode, createContext, memo, useContext, useDeferredValue, useEffect, useId, useMemo, useState } from 'react';
 import type { CardType } from '../../../shared/contracts/assistant';
 import { type SortDir, sortRows } from '../../../shared/table-sort';
 import { useSession } from '../lib/session';
@@ -142,14 +142,18 @@ export function SortableTable<R>({ rows, columns, rowKey, label, footer, footerR
   onSortChange?: ((sort: Sort) => void) | undefined;
 }) {
   const [sort, setSort] = useState<Sort>(initialSort ?? null);
+  // A page of rows arriving is drawn in React's background render, which hands the main thread
+  // back to the browser every few milliseconds: a long card fills in chunks between frames
+  // instead of in one long task. Until it is done the rows shown are the ones before it.
+  const shown = useDeferredValue(rows);
   // State, not a ref: the virtualized body needs a render once the box exists (refs attach after
   // the body's own layout effects have run).
   const [scrollEl, setScrollEl] = useState<HTMLDivElement | null>(null);
   const sorted = useMemo(() => {
-    if (!sort) return rows;
+    if (!sort) return shown;
     const col = columns.find((c) => c.id === sort.id);
-    return col?.sortValue ? sortRows(rows, col.sortValue, sort.dir) : rows;
-  }, [rows, columns, sort]);
+    return col?.sortValue ? sortRows(shown, col.sortValue, sort.dir) : shown;
+  }, [shown, columns, sort]);
   // The page's export follows the order shown.
   useEffect(() => onSortChange?.(sort), [sort, onSortChange]);
 
@@ -159,10 +163,10 @@ export function SortableTable<R>({ rows, columns, rowKey, label, footer, footerR
   });
 
   const all = useContext(AllRows);
-  const virtual = !all && rows.length > VIRTUALIZE_OVER;
+  const virtual = !all && shown.length > VIRTUALIZE_OVER;
   return (
     <div className={`card-scroll${virtual ? ' virtual' : ''}${page ? ' page-scroll' : ''}`} ref={setScrollEl} tabIndex={0} role="region" aria-label={label}>
-      <table className={`table card-table${virtual ? ' fixed' : ''}`} data-testid={testId} aria-rowcount={virtual ? rows.length + 1 + (footer ? 1 : 0) : undefined}
+      <table className={`table card-table${virtual ? ' fixed' : ''}`} data-testid={testId} aria-rowcount={virtual ? shown.length + 1 + (footer ? 1 : 0) : undefined}
         style={{ minWidth: `${minWidth ?? columns.length * MIN_COLUMN_PX}px` }}>
         {virtual && (
           <colgroup>{columns.map((c) => <col key={c.id} className={priorityClass(c.priority) || undefined} style={c.width ? { width: c.width } : undefined} />)}</colgroup>
@@ -186,7 +190,8 @@ export function SortableTable<R>({ rows, columns, rowKey, label, footer, footerR
           </tr>
         </thead>
         {virtual
-          ? <VirtualBody rows={sorted} columns={columns} rowKey={rowKey} scrollEl={scrollEl} rowTestId={rowTestId} onNearEnd={onNearEnd} />
+          // No asking for more while rows that arrived are still being drawn: the end in view is not the end held.
+          ? <VirtualBody rows={sorted} columns={columns} rowKey={rowKey} scrollEl={scrollEl} rowTestId={rowTestId} onNearEnd={shown === rows ? onNearEnd : undefined} />
           : (
             <tbody>
               {sorted.map((r, i) => <Row key={rowKey(r, i)} row={r} columns={columns} rowTestId={rowTestId} />)}
@@ -194,7 +199,7 @@ export function SortableTable<R>({ rows, columns, rowKey, label, footer, footerR
           )}
         {(footer || footerRows) && (
           <tfoot>
-            {footer && <tr aria-rowindex={virtual ? rows.length + 2 : undefined}>{footer}</tr>}
+            {footer && <tr aria-rowindex={virtual ? shown.length + 2 : undefined}>{footer}</tr>}
             {footerRows}
           </tfoot>
         )}

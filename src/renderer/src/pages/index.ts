@@ -1,16 +1,28 @@
-import type { ComponentType } from 'react';
-import { ApprovalsPage } from './Approvals';
-import { AuditPage } from './Audit';
-import { BetsPage } from './Bets';
-import { DashboardPage } from './Dashboard';
-import { DownlinePage } from './Downline';
-import { ExposurePage } from './Exposure';
-import { PlayerPage } from './Player';
-import { PnlPage } from './Pnl';
-import { ReportsPage } from './Reports';
-import { SettingsPage } from './Settings';
-import { SettlementsPage } from './Settlements';
-import { StatementPage } from './Statement';
+import { type ComponentType, lazy } from 'react';
+
+type PageComponent = ComponentType<{ params: Record<string, string> }>;
+
+/**
+ * A page's module, loaded the first time its route is drawn: the login page (all a signed-out
+ * user sees) does not wait for the code of every page behind it. Each is a chunk of its own; the
+ * app draws it inside Suspense with a loading state (App.tsx).
+ */
+function onDemand<M>(load: () => Promise<M>, pick: (module: M) => PageComponent): PageComponent {
+  return lazy(() => load().then((module) => ({ default: pick(module) })));
+}
+
+const DashboardPage = onDemand(() => import('./Dashboard'), (m) => m.DashboardPage);
+const DownlinePage = onDemand(() => import('./Downline'), (m) => m.DownlinePage);
+const PlayerPage = onDemand(() => import('./Player'), (m) => m.PlayerPage);
+const BetsPage = onDemand(() => import('./Bets'), (m) => m.BetsPage);
+const ExposurePage = onDemand(() => import('./Exposure'), (m) => m.ExposurePage);
+const PnlPage = onDemand(() => import('./Pnl'), (m) => m.PnlPage);
+const SettlementsPage = onDemand(() => import('./Settlements'), (m) => m.SettlementsPage);
+const StatementPage = onDemand(() => import('./Statement'), (m) => m.StatementPage);
+const ReportsPage = onDemand(() => import('./Reports'), (m) => m.ReportsPage);
+const ApprovalsPage = onDemand(() => import('./Approvals'), (m) => m.ApprovalsPage);
+const AuditPage = onDemand(() => import('./Audit'), (m) => m.AuditPage);
+const SettingsPage = onDemand(() => import('./Settings'), (m) => m.SettingsPage);
 
 /**
  * The panel's pages by route pattern (AGENT.md, Page context). A page reads its own params and
@@ -21,7 +33,7 @@ export interface PageEntry {
   title: string;
   /** Shown in the navigation when set. */
   nav?: string;
-  Component: ComponentType<{ params: Record<string, string> }>;
+  Component: PageComponent;
 }
 
 export const PAGES: PageEntry[] = [
