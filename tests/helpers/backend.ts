@@ -34,8 +34,8 @@ export const DEMO_PASSWORDS: Record<string, string> = {
 
 let snapshot: Promise<Blob> | undefined;
 
-/** This worker's copy of the global setup's PGlite tarball, read once. */
-function pgliteSnapshot(): Promise<Blob> {
+/** This worker's copy of the global setup's PGlite tarball, read once: open as many copies as a test needs (`from`). */
+export function testBookSnapshot(): Promise<Blob> {
   snapshot ??= readFile(inject('testBook').pgliteSnapshot).then((bytes) => new Blob([bytes]));
   return snapshot;
 }
@@ -47,7 +47,7 @@ function pgliteSnapshot(): Promise<Blob> {
  */
 async function testDatabase(engine: DatabaseConfig['engine'], standardBook: boolean): Promise<{ config: DatabaseConfig; drop(): Promise<void> }> {
   if (engine === 'pglite') {
-    return { config: { engine: 'pglite', ...(standardBook && { from: await pgliteSnapshot() }) }, drop: async () => {} };
+    return { config: { engine: 'pglite', ...(standardBook && { from: await testBookSnapshot() }) }, drop: async () => {} };
   }
   const name = `agent_desk_t_${randomBytes(6).toString('hex')}`;
   const template = standardBook ? inject('testBook').postgresTemplate : null;
@@ -104,7 +104,7 @@ export async function startTestBackend(engine: DatabaseConfig['engine'], book: P
 
 /** The test book copied into an in-process backend, for the desk's embedded connection. */
 export async function openTestBookBackend(now: () => Date = () => new Date(BOOK_NOW)): Promise<Backend> {
-  return openBackend({ database: { engine: 'pglite', from: await pgliteSnapshot() }, now, realNow: () => new Date(REAL_NOW) });
+  return openBackend({ database: { engine: 'pglite', from: await testBookSnapshot() }, now, realNow: () => new Date(REAL_NOW) });
 }
 
 export async function accountId(backend: Backend, username: string): Promise<string> {

@@ -1,8 +1,10 @@
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
 
 /**
- * Ends the run with one plain line, "tests: N passed, N failed, N skipped", that CI reads, and
- * the shuffle seed before it, so a failure that depends on order can be replayed.
+ * Ends the run with one plain line, "tests: N passed, N failed, N skipped in S s", that CI reads,
+ * and the shuffle seed before it, so a failure that depends on order can be replayed. S is the
+ * wall time since this process started, the global setup's book included: what `npm test` costs
+ * the person waiting on it (docs/benchmarks.md, "Test suite").
  */
 export default class SummaryReporter implements Reporter {
   #seed: number | undefined;
@@ -24,6 +26,6 @@ export default class SummaryReporter implements Reporter {
       }
       if (module.state() === 'failed' && [...module.children.allTests()].length === 0) failed++;
     }
-    process.stdout.write(`\norder: shuffled with TEST_SEED=${this.#seed}\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+    process.stdout.write(`\norder: shuffled with TEST_SEED=${this.#seed}\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped in ${(performance.now() / 1000).toFixed(1)} s\n`);
   }
 }

@@ -13,9 +13,8 @@ import { RulePlanner } from '../../src/main/assistant/planner/rule-planner.js';
 import { cacheReadShare } from '../../src/main/assistant/claude/prices.js';
 import { formatMicroUsd } from '../../src/shared/usd.js';
 import { type FakeMessagesApi, type MessagesRequestBody, type Responder, startFakeMessagesApi, textReply, toolUseReply } from '../fakes/messages-api.js';
-import { TEST_BOOK } from '../helpers/backend.js';
+import { testBookSnapshot } from '../helpers/backend.js';
 
-const book = { ...TEST_BOOK, seed: 'eval-claude-book' };
 // Not the fake's default key: the files must not hold the one that was really used.
 const SECRET = 'sk-ant-upstream-secret-7f3a9c2e1b5d';
 
@@ -68,7 +67,7 @@ describe('eval --planner claude', () => {
 
     const recording = await claudeEndpoint({ kind: 'record', dir }, { ANTHROPIC_API_KEY: SECRET, ANTHROPIC_BASE_URL: api.url });
     const recordedTurns: Array<[string, TurnRecord]> = [];
-    const recorded = await runEval(cases, { planners, book, claude: { env: recording.env, alwaysModel: true }, onTurn: (id, r) => recordedTurns.push([id, r]) })
+    const recorded = await runEval(cases, { planners, from: await testBookSnapshot(), claude: { env: recording.env, alwaysModel: true }, onTurn: (id, r) => recordedTurns.push([id, r]) })
       .finally(() => recording.close());
     const upstreamCalls = api.requests.filter((r) => r.path === '/v1/messages').length;
     await api.close();
@@ -76,7 +75,7 @@ describe('eval --planner claude', () => {
     // The replay has no key of its own and nothing upstream to reach.
     const replaying = await claudeEndpoint({ kind: 'replay', dir }, {});
     const replayedTurns: Array<[string, TurnRecord]> = [];
-    const replayed = await runEval(cases, { planners, book, claude: { env: replaying.env, alwaysModel: true }, onTurn: (id, r) => replayedTurns.push([id, r]) })
+    const replayed = await runEval(cases, { planners, from: await testBookSnapshot(), claude: { env: replaying.env, alwaysModel: true }, onTurn: (id, r) => replayedTurns.push([id, r]) })
       .finally(() => replaying.close());
 
     // Every turn went to the model (always-model), and the model's tool calls went through the gate.
@@ -108,7 +107,7 @@ describe('eval --planner claude', () => {
     // The fast path is on: only the unsure plans (the off-topic questions) go to the model.
     const cases = [...pick('direct-hi', 'downline', 'off-topic', 'take-karan'), { ...offTopic, id: 'off-topic-again', query: "what's the weather in Delhi" }];
     const records: TurnRecord[] = [];
-    const results = await runEval(cases, { planners, book, claude: { env: live.env }, onTurn: (_, r) => records.push(r) });
+    const results = await runEval(cases, { planners, from: await testBookSnapshot(), claude: { env: live.env }, onTurn: (_, r) => records.push(r) });
 
     const model = records.filter((r) => (r.usage?.calls ?? 0) > 0).map((r) => r.usage!);
     expect(records.length).toBe(5);

@@ -3,10 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { belowFastPath, compare, parseCases, runEval } from '../../scripts/eval-harness.js';
 import { RulePlanner } from '../../src/main/assistant/planner/rule-planner.js';
 import type { TurnRecord } from '../../src/main/assistant/assistant.js';
-import { TEST_BOOK } from '../helpers/backend.js';
-
-// The cast is the same in every book; a small filler keeps this quick.
-const book = { ...TEST_BOOK, seed: 'eval-book' };
+import { testBookSnapshot } from '../helpers/backend.js';
 
 describe('planner evaluation (npm run eval, npm run eval:ratchet)', () => {
   // The pass rates are the ratchet's (docs/eval.md), a CI step of its own; here only the harness itself, on two cases.
@@ -14,10 +11,10 @@ describe('planner evaluation (npm run eval, npm run eval:ratchet)', () => {
     const golden = parseCases(await readFile(new URL('../fixtures/golden.jsonl', import.meta.url), 'utf8'));
     const cases = golden.filter((c) => c.id === 'pnl-today');
     expect(cases).toHaveLength(1);
-    const [sure] = await runEval(cases, { planners: () => [new RulePlanner()], book });
+    const [sure] = await runEval(cases, { planners: () => [new RulePlanner()], from: await testBookSnapshot() });
     expect(sure).toMatchObject({ id: 'pnl-today', difference: null, confident: true });
     // The same plan held under the threshold: the desk would have asked Claude, so it is not a confident one.
-    const [unsure] = await runEval(cases, { planners: () => [belowFastPath(new RulePlanner())], book });
+    const [unsure] = await runEval(cases, { planners: () => [belowFastPath(new RulePlanner())], from: await testBookSnapshot() });
     expect(unsure).toMatchObject({ id: 'pnl-today', difference: null, confident: false });
   }, 120_000);
 

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, existsSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { openDatabase, queryRows, type Database } from '../../src/server/db/client.js';
@@ -24,13 +23,6 @@ async function dumpHash(database: Database): Promise<string> {
 
 describe('the demo book', () => {
   const cast = loadCast();
-
-  it('is the cast of ../shared/eval', () => {
-    // The checkout sits beside shared/ wherever the product is built and tested (CI included).
-    const shared = new URL('../../../shared/eval/cast.json', import.meta.url);
-    expect(existsSync(shared), 'shared/eval/cast.json beside the checkout').toBe(true);
-    expect(JSON.parse(readFileSync(new URL('../../src/server/seed/cast.json', import.meta.url), 'utf8'))).toEqual(JSON.parse(readFileSync(shared, 'utf8')));
-  });
 
   it('is the same book, byte for byte, for the same seed', async () => {
     // Two separate generations written into two databases: nothing may depend on time, order of
