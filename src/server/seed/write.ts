@@ -4,7 +4,7 @@ import { eq, getTableColumns, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.js';
 import * as t from '../db/schema.js';
-import { rebuildBalances } from '../services/ledger.js';
+import { rebuildBalances, rebuildRollups } from '../services/ledger.js';
 import { hashPassword } from '../services/passwords.js';
 import type { Book, BookOptions } from './generate.js';
 
@@ -79,13 +79,14 @@ export async function writeBook(db: Db, book: Book, progress: (state: WriteProgr
     const txDb = tx as unknown as Db;
     for (const [table, rows] of tablesInOrder) await insertAll(txDb, table, rows, written);
     await rebuildBalances(txDb);
+    await rebuildRollups(txDb);
     await insertAll(txDb, t.bookMeta, [{ key: 'demo_book', value: meta }]);
   });
   progress({ step: 'indexing' });
   // Fresh statistics for the planner, and a visibility map so the covering indexes are used
   // index-only (PGlite has no autovacuum to do it later).
   // Only the book's tables: a bare VACUUM would sweep every schema of a shared server.
-  const tables = [t.accounts, t.playerLimits, t.fixtures, t.markets, t.outcomes, t.bets, t.settlements, t.ledger, t.balances];
+  const tables = [t.accounts, t.playerLimits, t.fixtures, t.markets, t.outcomes, t.bets, t.settlements, t.ledger, t.balances, t.ledgerDaily, t.ledgerMarketDaily];
   await db.execute(sql`vacuum analyze ${sql.join(tables.map((table) => sql`${table}`), sql`, `)}`);
 }
 
