@@ -197,12 +197,24 @@ export async function getBetHistory(deps: ServiceDeps, caller: Caller, input: {
   const joins = input.search !== undefined
     ? sql`join markets m on m.id = b.market_id join fixtures f on f.id = m.fixture_id join outcomes o on o.id = b.outcome_id`
     : input.fixtureId ? sql`join markets m on m.id = b.market_id` : sql``;
-  const [summary] = await queryRows<{ count: string | number; stake: string | null; open_liability: string | null; settled_result: string | null }>(deps.db, sql`
-    select count(*) as count, sum(b.stake) as stake,
-      sum(case when b.side = 'back' then b.stake else round(b.stake::numeric * (b.odds - 100) / 100) end) filter (where b.status = 'open') as open_liability,
-      sum(b.result) filter (where b.status = 'settled') as settled_result
-    from bets b join accounts a on a.id = b.player_id ${joins}
-    where ${filter}`);
+  const summaryOf = async (): Promise<BetSummary> => {
+    const [row] = await queryRows<{ count: string | number; stake: string | null; open_liability: string | null; settled_result: string | null }>(deps.db, sql`
+      select count(*) as count, sum(b.stake) as stake,
+        sum(case when b.side = 'back' then b.stake else round(b.stake::numeric * (b.odds - 100) / 100) end) filter (where b.status = 'open') as open_liability,
+        sum(b.result) filter (where b.status = 'settled') as settled_result
+      from bets b join accounts a on a.id = b.player_id ${joins}
+      where ${filter}`);
+    return {
+      count: Number(row?.count ?? 0), stake: paisaFromSql(row?.stake),
+      openLiability: paisaFromSql(row?.open_liability), settledResult: paisaFromSql(row?.settled_result),
+    };
+  };
+  const summaries = listingSummaries(deps);
+  const listing = listingKey(deps, caller, input);
+  // A listing's first page sums its bets; the pages after it repeat that summary rather than
+  // re-sum every matching bet per page (a report reads hundreds of pages).
+  const summary = (after && summaries.get(listing, deps.realNow())) || await summaryOf();
+  if (!after) summaries.put(listing, summary, deps.realNow());
   const groups = input.groupBy ? await betGroups(deps, caller, input.groupBy, filter) : undefined;
   const pageRows = rows.slice(0, input.limit);
   const last = pageRows[pageRows.length - 1];
@@ -218,12 +230,56 @@ export async function getBetHistory(deps: ServiceDeps, caller: Caller, input: {
         liability: liability(terms), potentialWin: potentialWin(terms),
       };
     }),
-    summary: {
-      count: Number(summary?.count ?? 0), stake: paisaFromSql(summary?.stake),
-      openLiability: paisaFromSql(summary?.open_liability), settledResult: paisaFromSql(summary?.settled_result),
-    },
+    summary,
     nextCursor: rows.length > input.limit && last ? encodeCursor(betCursor(sort, q, last)) : null,
   };
+}
+
+interface BetSummary { count: number; stake: number; openLiability: number; settledResult: number }
+
+/** The filters a summary is of: everything in the input but the page (cursor, limit), the order and the grouping. */
+function listingKey(deps: ServiceDeps, caller: Caller, input: BetFilters & BetRowFilters): string {
+  const { playerId, fixtureId, status, from, to, search, where, side, underAgentId } = input;
+  const range = optionalDateRange(deps, caller, from, to);
+  return JSON.stringify([caller.id, caller.path, playerId, fixtureId, status, range?.start, range?.end, search, where, side, underAgentId]);
+}
+
+const SUMMARY_TTL_MS = 60_000;
+const SUMMARY_ENTRIES = 1_000;
+
+/**
+ * Bet-list summaries by listing, kept a minute: the summary a later page carries is the one its
+ * first page computed (the list as it stood when it was opened). One store per database, so
+ * backends on different databases in one process never share one.
+ */
+class ListingSummaries {
+  private readonly entries = new Map<string, { summary: BetSummary; at: number }>();
+
+  get(key: string, now: Date): BetSummary | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (now.getTime() - entry.at > SUMMARY_TTL_MS || now.getTime() < entry.at) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry.summary;
+  }
+
+  put(key: string, summary: BetSummary, now: Date): void {
+    this.entries.delete(key);
+    this.entries.set(key, { summary, at: now.getTime() });
+    // Oldest first: a Map iterates in insertion order, and put re-inserts.
+    for (const old of this.entries.keys()) {
+      if (this.entries.size <= SUMMARY_ENTRIES) break;
+      this.entries.delete(old);
+    }
+  }
+}
+const summariesByDatabase = new WeakMap<object, ListingSummaries>();
+function listingSummaries(deps: ServiceDeps): ListingSummaries {
+  let store = summariesByDatabase.get(deps.db);
+  if (!store) summariesByDatabase.set(deps.db, (store = new ListingSummaries()));
+  return store;
 }
 
 function betCursor(sort: BetSort, q: string | undefined, last: {
