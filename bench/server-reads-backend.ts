@@ -42,11 +42,13 @@ export const NOW = new Date('2026-11-20T06:30:00Z');
 export const USERNAME = 'priya';
 export const PASSWORD = 'demo-priya';
 
-export type BookName = 'default' | '10x';
+export type BookName = 'default' | '10x' | '100x';
 export type EngineName = 'pglite' | 'postgres';
 export const BOOKS: Record<BookName, { players: number; bets: number }> = {
   default: { players: DEFAULT_BOOK.players, bets: DEFAULT_BOOK.bets },
   '10x': { players: DEFAULT_BOOK.players * 10, bets: DEFAULT_BOOK.bets * 10 },
+  // The size the reads must stay flat to: 5,000 players, a million bets (PostgreSQL only).
+  '100x': { players: 5_000, bets: 1_000_000 },
 };
 
 export type Client = ReturnType<typeof createTRPCClient<AppRouter>>;

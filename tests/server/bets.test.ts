@@ -72,6 +72,27 @@ describe.each(ENGINES)('bets and their events on %s', (engine) => {
     expect(new Date(row!.placed_at).toISOString()).toBe(BOOK_NOW.toISOString());
   });
 
+  it('a bet list\'s later pages carry the summary its first page summed; a new listing sums again', async () => {
+    const player = await freshPlayer(roomy);
+    const on = { accountId: player, marketId: indAus.marketId, outcomeId: indAus.outcomes[0]!.id, side: 'back' as const };
+    for (const stake of [100, 200, 300]) await placeBetNow(b.deps, { ...on, stake: stake * POINT });
+    const priya = b.client(await b.login('priya'));
+    const first = await priya.agent.getBetHistory.query({ playerId: player, limit: 1 });
+    expect(first.summary).toMatchObject({ count: 3, stake: 600 * POINT });
+    await placeBetNow(b.deps, { ...on, stake: 400 * POINT });
+    const second = await priya.agent.getBetHistory.query({ playerId: player, limit: 1, cursor: first.nextCursor! });
+    expect(second.summary).toEqual(first.summary);
+    // Another filter is another listing, and a first page always sums the bets as they are now.
+    expect((await priya.agent.getBetHistory.query({ playerId: player, limit: 1, side: 'back' })).summary).toMatchObject({ count: 4, stake: 1_000 * POINT });
+    const again = await priya.agent.getBetHistory.query({ playerId: player, limit: 1 });
+    expect(again.summary).toMatchObject({ count: 4, stake: 1_000 * POINT });
+    // Past the minute a listing's summary is kept, a later page sums the bets again.
+    await placeBetNow(b.deps, { ...on, stake: 500 * POINT });
+    b.clock.real = new Date(b.clock.real.getTime() + 61_000);
+    const late = await priya.agent.getBetHistory.query({ playerId: player, limit: 1, cursor: again.nextCursor! });
+    expect(late.summary).toMatchObject({ count: 5, stake: 1_500 * POINT });
+  });
+
   it('refuses every guardrail with its reason in words', async () => {
     const outcomeId = indAus.outcomes[1]!.id;
     const odds = outcomePrice(outcomeId, indAus.outcomes.length, BOOK_NOW);

@@ -7,6 +7,7 @@ import { REPORT_LINK_TTL_SECONDS, type ReportArtifact, type ReportLink } from '.
 import { formatPoints } from '../../src/shared/format.js';
 import { queryRows } from '../../src/server/db/client.js';
 import { resolveSession } from '../../src/server/services/auth.js';
+import { betRowsOfFixtures, betSummariesByFixture, getBetHistory } from '../../src/server/services/history.js';
 import { generateReport, pruneReports, reportJobHooks, reportJobsSettled } from '../../src/server/services/reports.js';
 import { ENGINES, type TestBackend, accountId, startTestBackend } from '../helpers/backend.js';
 
@@ -330,6 +331,30 @@ describe.each(ENGINES)('reports on %s', (engine) => {
     const [row] = await queryRows<{ status: string; content: unknown }>(b.deps.db, sql`select status, content from report_artifacts where id = ${started.artifactId}`);
     expect(row).toEqual({ status: 'cancelled', content: null });
     await expect(arjun.reports.cancel.mutate({ artifactId: started.artifactId })).rejects.toMatchObject({ data: { code: 'NOT_FOUND' } });
+  });
+
+  it('reads a report\'s bets in batches of whole matches, a big match in pages of its own, in the bet list\'s order', async () => {
+    const caller = await resolveSession(b.deps, priyaToken);
+    const filters = { from: '2026-09-01', to: TO };
+    const fixtures = await betSummariesByFixture(b.deps, caller, filters);
+    const sizes = fixtures.map((f) => ({ fixtureId: f.fixtureId, count: f.summary.count }));
+    const batchRows = 7;
+    expect(sizes.some((f) => f.count > batchRows) && sizes.some((f) => f.count < batchRows)).toBe(true);
+    const batches: string[][] = [];
+    for await (const batch of betRowsOfFixtures(b.deps, caller, filters, sizes, batchRows)) batches.push(batch.map((r) => r.id));
+    // What the bet list answers, match by match and page by page, is exactly what the batches hold.
+    const expected: string[] = [];
+    for (const f of fixtures) {
+      let cursor: string | undefined;
+      do {
+        const page = await getBetHistory(b.deps, caller, { ...filters, fixtureId: f.fixtureId, limit: 100, cursor });
+        expected.push(...page.bets.map((r) => r.id));
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      expect(f.summary).toEqual((await getBetHistory(b.deps, caller, { ...filters, fixtureId: f.fixtureId, limit: 0 })).summary);
+    }
+    expect(batches.flat()).toEqual(expected);
+    expect(batches.every((batch) => batch.length > 0 && batch.length < 2 * batchRows)).toBe(true);
   });
 
   it('reports progress up to rowsTotal while it writes', async () => {

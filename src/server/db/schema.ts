@@ -3,7 +3,7 @@ import { APPROVAL_STATUSES } from '../../shared/contracts/approvals.js';
 import { SESSION_SCOPES } from '../../shared/contracts/agent-api.js';
 import { EVENT_KINDS } from '../../shared/contracts/events.js';
 import {
-  bigint, boolean, check, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid,
+  bigint, boolean, check, customType, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid,
 } from 'drizzle-orm/pg-core';
 
 /** Money columns: integer paisa in a bigint, read back as a JS number (safe up to 9e15 paisa). */
@@ -182,6 +182,32 @@ export const balances = pgTable('balances', {
   parentId: uuid('parent_id').notNull().references(() => accounts.id),
   take: paisa('take').notNull(),
 }, (t) => [index('balances_parent_idx').on(t.parentId)]);
+
+/**
+ * The ledger summed per account, kind and UTC day, kept in the same transaction as each posting
+ * (services/ledger.ts) and rebuilt by the seed: a period read takes its whole days from here and
+ * only the part-days at its ends from the ledger, so a month costs days, not postings.
+ */
+export const ledgerDaily = pgTable('ledger_daily', {
+  accountId: uuid('account_id').notNull().references(() => accounts.id),
+  kind: text('kind', { enum: LEDGER_KINDS }).notNull(),
+  day: date('day', { mode: 'string' }).notNull(),
+  amount: paisa('amount').notNull(),
+  postings: integer('postings').notNull(),
+}, (t) => [primaryKey({ columns: [t.accountId, t.kind, t.day] })]);
+
+/**
+ * The same sums split by market, for the postings that carry one: an agent's own result per market
+ * (top markets by PnL) without reading each of its players' postings.
+ */
+export const ledgerMarketDaily = pgTable('ledger_market_daily', {
+  accountId: uuid('account_id').notNull().references(() => accounts.id),
+  marketId: uuid('market_id').notNull(),
+  kind: text('kind', { enum: LEDGER_KINDS }).notNull(),
+  day: date('day', { mode: 'string' }).notNull(),
+  amount: paisa('amount').notNull(),
+  postings: integer('postings').notNull(),
+}, (t) => [primaryKey({ columns: [t.accountId, t.day, t.marketId, t.kind] })]);
 
 export const settlements = pgTable('settlements', {
   id: uuid('id').primaryKey(),

@@ -134,19 +134,6 @@ function betFilter(deps: ServiceDeps, caller: Caller, input: BetFilters): SQL[] 
   return where;
 }
 
-/**
- * The matches getBetHistory's bets span for these filters, in kick-off order: how a report
- * groups them, one getBetHistory listing per match.
- */
-export async function betFixtures(deps: ServiceDeps, caller: Caller, input: BetFilters): Promise<Array<{ fixtureId: string; fixtureName: string; startsAt: string }>> {
-  const rows = await queryRows<{ id: string; name: string; starts_at: Date | string }>(deps.db, sql`
-    select f.id, f.name, f.starts_at from fixtures f
-    where exists (select 1 from bets b join accounts a on a.id = b.player_id join markets m on m.id = b.market_id
-      where m.fixture_id = f.id and ${sql.join(betFilter(deps, caller, input), sql` and `)})
-    order by f.starts_at, f.name, f.id`);
-  return rows.map((r) => ({ fixtureId: r.id, fixtureName: r.name, startsAt: iso(r.starts_at) }));
-}
-
 /** Every bet the filter keeps, counted and its stake summed per match, player or day placed (the caller's day). */
 async function betGroups(deps: ServiceDeps, caller: Caller, by: 'fixture' | 'player' | 'day', filter: SQL) {
   const [key, name] = by === 'fixture' ? [sql`f.id::text`, sql`f.name`] : by === 'player' ? [sql`a.id::text`, sql`a.display_name`]
@@ -158,6 +145,102 @@ async function betGroups(deps: ServiceDeps, caller: Caller, by: 'fixture' | 'pla
     where ${filter}
     group by 1, 2 order by 1`);
   return rows.map((r) => ({ key: r.key, name: r.name, count: Number(r.count), stake: paisaFromSql(r.stake) }));
+}
+
+interface BetSqlRow {
+  id: string; player_id: string; player_name: string; fixture_id: string; fixture_name: string; market_id: string; market_name: string;
+  outcome_id: string; outcome_name: string; side: 'back' | 'lay'; stake: string | number; odds: number; status: 'open' | 'settled' | 'void';
+  placed_at: Date | string; settled_at: Date | string | null; result: string | number | null;
+}
+/** A bet list's row as it is read: bets `b` of players `a`, with their market `m`, fixture `f` and outcome `o`. */
+const SELECT_BET_ROWS = sql`
+  select b.id, b.player_id, a.display_name as player_name, f.id as fixture_id, f.name as fixture_name, m.id as market_id,
+    m.name as market_name, o.id as outcome_id, o.name as outcome_name, b.side, b.stake, b.odds, b.status, b.placed_at,
+    b.settled_at, b.result
+  from bets b join accounts a on a.id = b.player_id join markets m on m.id = b.market_id
+    join fixtures f on f.id = m.fixture_id join outcomes o on o.id = b.outcome_id`;
+
+function betRowOf(r: BetSqlRow) {
+  const terms = { side: r.side, stake: paisaFromSql(r.stake), odds: r.odds };
+  return {
+    id: r.id, playerId: r.player_id, playerName: r.player_name, fixtureId: r.fixture_id, fixtureName: r.fixture_name,
+    marketId: r.market_id, marketName: r.market_name, outcomeId: r.outcome_id, outcomeName: r.outcome_name,
+    side: r.side, stake: terms.stake, odds: r.odds, status: r.status, placedAt: iso(r.placed_at),
+    settledAt: r.settled_at === null ? null : iso(r.settled_at), result: r.result === null ? null : paisaFromSql(r.result),
+    liability: liability(terms), potentialWin: potentialWin(terms),
+  };
+}
+export type BetRow = ReturnType<typeof betRowOf>;
+
+/** The bet list's summary columns over the bets `b` a query keeps (open liability rounded as the row's liability is). */
+const SUMMARY_COLUMNS = sql`count(*) as count, sum(b.stake) as stake,
+  sum(case when b.side = 'back' then b.stake else round(b.stake::numeric * (b.odds - 100) / 100) end) filter (where b.status = 'open') as open_liability,
+  sum(b.result) filter (where b.status = 'settled') as settled_result`;
+type SummarySqlRow = { count: string | number; stake: string | null; open_liability: string | null; settled_result: string | null };
+const summaryOfRow = (row: SummarySqlRow | undefined): BetSummary => ({
+  count: Number(row?.count ?? 0), stake: paisaFromSql(row?.stake),
+  openLiability: paisaFromSql(row?.open_liability), settledResult: paisaFromSql(row?.settled_result),
+});
+
+/**
+ * The matches the filters' bets span, in kick-off order, each with the summary getBetHistory
+ * gives for that match under the same filters: one grouped read for all of them.
+ */
+export async function betSummariesByFixture(deps: ServiceDeps, caller: Caller, input: BetFilters): Promise<Array<{
+  fixtureId: string; fixtureName: string; startsAt: string; summary: BetSummary;
+}>> {
+  const rows = await queryRows<SummarySqlRow & { id: string; name: string; starts_at: Date | string }>(deps.db, sql`
+    select f.id, f.name, f.starts_at, ${SUMMARY_COLUMNS}
+    from bets b join accounts a on a.id = b.player_id join markets m on m.id = b.market_id join fixtures f on f.id = m.fixture_id
+    where ${sql.join(betFilter(deps, caller, input), sql` and `)}
+    group by f.id, f.name, f.starts_at
+    order by f.starts_at, f.name, f.id`);
+  return rows.map((r) => ({ fixtureId: r.id, fixtureName: r.name, startsAt: iso(r.starts_at), summary: summaryOfRow(r) }));
+}
+
+/**
+ * Every bet the filters keep on these matches, in their order and each match's bets newest first
+ * (getBetHistory's order), in batches of `batchRows` to twice that: whole matches together, one
+ * query a batch, and a match bigger than a batch in keyset pages of its own. No summary and no count is
+ * read on the way: what the batches hold is the bets themselves.
+ */
+export async function* betRowsOfFixtures(
+  deps: ServiceDeps, caller: Caller, input: BetFilters, fixtures: ReadonlyArray<{ fixtureId: string; count: number }>, batchRows: number,
+): AsyncGenerator<BetRow[]> {
+  const filter = sql.join(betFilter(deps, caller, input), sql` and `);
+  const read = (where: SQL, limit: SQL) => queryRows<BetSqlRow>(deps.db, sql`
+    ${SELECT_BET_ROWS}
+    where ${filter} and ${where}
+    order by f.starts_at, f.name, f.id, b.placed_at desc, b.id desc ${limit}`);
+  let pending: string[] = [];
+  let pendingRows = 0;
+  async function* flush(): AsyncGenerator<BetRow[]> {
+    if (pending.length === 0) return;
+    const ids = pending;
+    pending = [];
+    pendingRows = 0;
+    yield (await read(sql`m.fixture_id = any(${sql.param(ids)}::uuid[])`, sql``)).map(betRowOf);
+  }
+  for (const fixture of fixtures) {
+    if (fixture.count <= batchRows) {
+      pending.push(fixture.fixtureId);
+      pendingRows += fixture.count;
+      if (pendingRows >= batchRows) yield* flush();
+      continue;
+    }
+    yield* flush();
+    let after: { t: Date | string; id: string } | null = null;
+    for (;;) {
+      const page: BetSqlRow[] = await read(
+        after ? sql`m.fixture_id = ${fixture.fixtureId} and (b.placed_at, b.id) < (${iso(after.t)}::timestamptz, ${after.id}::uuid)` : sql`m.fixture_id = ${fixture.fixtureId}`,
+        sql`limit ${batchRows}`);
+      if (page.length > 0) yield page.map(betRowOf);
+      const last = page[page.length - 1];
+      if (!last || page.length < batchRows) break;
+      after = { t: last.placed_at, id: last.id };
+    }
+  }
+  yield* flush();
 }
 
 export async function getBetHistory(deps: ServiceDeps, caller: Caller, input: {
@@ -182,48 +265,80 @@ export async function getBetHistory(deps: ServiceDeps, caller: Caller, input: {
   const q = filterTag(input);
   const after = input.cursor ? decodeCursor(input.cursor, betCursorSchema(sort, q)) : null;
   const page = after ? sql`and ${afterCursor(caller, sort, after)}` : sql``;
-  const rows = await queryRows<{
-    id: string; player_id: string; player_name: string; fixture_id: string; fixture_name: string; market_id: string; market_name: string;
-    outcome_id: string; outcome_name: string; side: 'back' | 'lay'; stake: string | number; odds: number; status: 'open' | 'settled' | 'void';
-    placed_at: Date | string; settled_at: Date | string | null; result: string | number | null;
-  }>(deps.db, sql`
-    select b.id, b.player_id, a.display_name as player_name, f.id as fixture_id, f.name as fixture_name, m.id as market_id,
-      m.name as market_name, o.id as outcome_id, o.name as outcome_name, b.side, b.stake, b.odds, b.status, b.placed_at,
-      b.settled_at, b.result
-    from bets b join accounts a on a.id = b.player_id join markets m on m.id = b.market_id
-      join fixtures f on f.id = m.fixture_id join outcomes o on o.id = b.outcome_id
+  const rows = await queryRows<BetSqlRow>(deps.db, sql`
+    ${SELECT_BET_ROWS}
     where ${filter} ${page}
     order by ${orderBy(sort)} limit ${input.limit + 1}`);
   const joins = input.search !== undefined
     ? sql`join markets m on m.id = b.market_id join fixtures f on f.id = m.fixture_id join outcomes o on o.id = b.outcome_id`
     : input.fixtureId ? sql`join markets m on m.id = b.market_id` : sql``;
-  const [summary] = await queryRows<{ count: string | number; stake: string | null; open_liability: string | null; settled_result: string | null }>(deps.db, sql`
-    select count(*) as count, sum(b.stake) as stake,
-      sum(case when b.side = 'back' then b.stake else round(b.stake::numeric * (b.odds - 100) / 100) end) filter (where b.status = 'open') as open_liability,
-      sum(b.result) filter (where b.status = 'settled') as settled_result
-    from bets b join accounts a on a.id = b.player_id ${joins}
-    where ${filter}`);
+  const summaryOf = async (): Promise<BetSummary> => {
+    const [row] = await queryRows<SummarySqlRow>(deps.db, sql`
+      select ${SUMMARY_COLUMNS} from bets b join accounts a on a.id = b.player_id ${joins} where ${filter}`);
+    return summaryOfRow(row);
+  };
+  const summaries = listingSummaries(deps);
+  const listing = listingKey(deps, caller, input);
+  // A listing's first page sums its bets; the pages after it repeat that summary rather than
+  // re-sum every matching bet per page (a report reads hundreds of pages).
+  const summary = (after && summaries.get(listing, deps.realNow())) || await summaryOf();
+  if (!after) summaries.put(listing, summary, deps.realNow());
   const groups = input.groupBy ? await betGroups(deps, caller, input.groupBy, filter) : undefined;
   const pageRows = rows.slice(0, input.limit);
   const last = pageRows[pageRows.length - 1];
   return {
     ...(groups && { groups }),
-    bets: pageRows.map((r) => {
-      const terms = { side: r.side, stake: paisaFromSql(r.stake), odds: r.odds };
-      return {
-        id: r.id, playerId: r.player_id, playerName: r.player_name, fixtureId: r.fixture_id, fixtureName: r.fixture_name,
-        marketId: r.market_id, marketName: r.market_name, outcomeId: r.outcome_id, outcomeName: r.outcome_name,
-        side: r.side, stake: terms.stake, odds: r.odds, status: r.status, placedAt: iso(r.placed_at),
-        settledAt: r.settled_at === null ? null : iso(r.settled_at), result: r.result === null ? null : paisaFromSql(r.result),
-        liability: liability(terms), potentialWin: potentialWin(terms),
-      };
-    }),
-    summary: {
-      count: Number(summary?.count ?? 0), stake: paisaFromSql(summary?.stake),
-      openLiability: paisaFromSql(summary?.open_liability), settledResult: paisaFromSql(summary?.settled_result),
-    },
+    bets: pageRows.map(betRowOf),
+    summary,
     nextCursor: rows.length > input.limit && last ? encodeCursor(betCursor(sort, q, last)) : null,
   };
+}
+
+interface BetSummary { count: number; stake: number; openLiability: number; settledResult: number }
+
+/** The filters a summary is of: everything in the input but the page (cursor, limit), the order and the grouping. */
+function listingKey(deps: ServiceDeps, caller: Caller, input: BetFilters & BetRowFilters): string {
+  const { playerId, fixtureId, status, from, to, search, where, side, underAgentId } = input;
+  const range = optionalDateRange(deps, caller, from, to);
+  return JSON.stringify([caller.id, caller.path, playerId, fixtureId, status, range?.start, range?.end, search, where, side, underAgentId]);
+}
+
+const SUMMARY_TTL_MS = 60_000;
+const SUMMARY_ENTRIES = 1_000;
+
+/**
+ * Bet-list summaries by listing, kept a minute: the summary a later page carries is the one its
+ * first page computed (the list as it stood when it was opened). One store per database, so
+ * backends on different databases in one process never share one.
+ */
+class ListingSummaries {
+  private readonly entries = new Map<string, { summary: BetSummary; at: number }>();
+
+  get(key: string, now: Date): BetSummary | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (now.getTime() - entry.at > SUMMARY_TTL_MS || now.getTime() < entry.at) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry.summary;
+  }
+
+  put(key: string, summary: BetSummary, now: Date): void {
+    this.entries.delete(key);
+    this.entries.set(key, { summary, at: now.getTime() });
+    // Oldest first: a Map iterates in insertion order, and put re-inserts.
+    for (const old of this.entries.keys()) {
+      if (this.entries.size <= SUMMARY_ENTRIES) break;
+      this.entries.delete(old);
+    }
+  }
+}
+const summariesByDatabase = new WeakMap<object, ListingSummaries>();
+function listingSummaries(deps: ServiceDeps): ListingSummaries {
+  let store = summariesByDatabase.get(deps.db);
+  if (!store) summariesByDatabase.set(deps.db, (store = new ListingSummaries()));
+  return store;
 }
 
 function betCursor(sort: BetSort, q: string | undefined, last: {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { type Movement, postingsOf } from '../domain/cascade.js';
-import { balances, ledger } from '../db/schema.js';
+import { type Movement, type Posting, postingsOf } from '../domain/cascade.js';
+import { type LedgerKind, balances, ledger, ledgerDaily, ledgerMarketDaily } from '../db/schema.js';
 
 /**
  * The one way money is written: each movement's two postings, and the pair's running take, in
@@ -11,7 +11,8 @@ import { balances, ledger } from '../db/schema.js';
 export async function recordMovements(tx: Db, movements: readonly Movement[], occurredAt: Date, newEntryId: () => string = randomUUID): Promise<void> {
   const moving = movements.filter((m) => m.amount !== 0);
   if (moving.length === 0) return;
-  await tx.insert(ledger).values(moving.flatMap((m) => postingsOf(m, newEntryId(), occurredAt)));
+  const postings = moving.flatMap((m) => postingsOf(m, newEntryId(), occurredAt));
+  await tx.insert(ledger).values(postings);
   const byPair = new Map<string, { childId: string; parentId: string; take: number }>();
   for (const m of moving) {
     const pair = byPair.get(m.childId) ?? { childId: m.childId, parentId: m.parentId, take: 0 };
@@ -21,6 +22,43 @@ export async function recordMovements(tx: Db, movements: readonly Movement[], oc
   }
   await tx.insert(balances).values([...byPair.values()])
     .onConflictDoUpdate({ target: balances.childId, set: { take: sql`${balances.take} + excluded.take` } });
+  await addToRollups(tx, postings);
+}
+
+/** The UTC day a posting's rollup row is kept under, as the rollup tables' `day` column holds it. */
+export const rollupDay = (at: Date): string => at.toISOString().slice(0, 10);
+
+/**
+ * Adds postings to the daily rollups. Rows are upserted in key order, so two transactions that
+ * touch the same accounts lock their rows in the same order and never deadlock on them.
+ */
+async function addToRollups(tx: Db, postings: readonly Posting[]): Promise<void> {
+  const daily = new Map<string, { accountId: string; kind: LedgerKind; day: string; amount: number; postings: number }>();
+  const byMarket = new Map<string, { accountId: string; marketId: string; kind: LedgerKind; day: string; amount: number; postings: number }>();
+  for (const p of postings) {
+    const day = rollupDay(p.occurredAt);
+    const key = `${p.accountId}|${p.kind}|${day}`;
+    const row = daily.get(key) ?? { accountId: p.accountId, kind: p.kind, day, amount: 0, postings: 0 };
+    row.amount += p.amount;
+    row.postings += 1;
+    daily.set(key, row);
+    if (p.marketId === null) continue;
+    const marketKey = `${p.accountId}|${day}|${p.marketId}|${p.kind}`;
+    const marketRow = byMarket.get(marketKey) ?? { accountId: p.accountId, marketId: p.marketId, kind: p.kind, day, amount: 0, postings: 0 };
+    marketRow.amount += p.amount;
+    marketRow.postings += 1;
+    byMarket.set(marketKey, marketRow);
+  }
+  const inKeyOrder = <T>(rows: Map<string, T>) => [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row);
+  await tx.insert(ledgerDaily).values(inKeyOrder(daily)).onConflictDoUpdate({
+    target: [ledgerDaily.accountId, ledgerDaily.kind, ledgerDaily.day],
+    set: { amount: sql`${ledgerDaily.amount} + excluded.amount`, postings: sql`${ledgerDaily.postings} + excluded.postings` },
+  });
+  if (byMarket.size === 0) return;
+  await tx.insert(ledgerMarketDaily).values(inKeyOrder(byMarket)).onConflictDoUpdate({
+    target: [ledgerMarketDaily.accountId, ledgerMarketDaily.day, ledgerMarketDaily.marketId, ledgerMarketDaily.kind],
+    set: { amount: sql`${ledgerMarketDaily.amount} + excluded.amount`, postings: sql`${ledgerMarketDaily.postings} + excluded.postings` },
+  });
 }
 
 /** Recomputes every pair's take from the ledger (after a bulk load): one row per account with an upline. */
@@ -30,4 +68,17 @@ export async function rebuildBalances(tx: Db): Promise<void> {
     insert into balances (child_id, parent_id, take)
     select a.id, a.parent_id, coalesce((select sum(l.amount) from ledger l where l.account_id = a.parent_id and l.counterparty_id = a.id), 0)
     from accounts a where a.parent_id is not null`);
+}
+
+/** Recomputes the daily rollups from the ledger (after a bulk load), as the postings would have added them. */
+export async function rebuildRollups(tx: Db): Promise<void> {
+  await tx.execute(sql`delete from ledger_daily`);
+  await tx.execute(sql`delete from ledger_market_daily`);
+  await tx.execute(sql`
+    insert into ledger_daily (account_id, kind, day, amount, postings)
+    select account_id, kind, (occurred_at at time zone 'UTC')::date, sum(amount), count(*) from ledger group by 1, 2, 3`);
+  await tx.execute(sql`
+    insert into ledger_market_daily (account_id, market_id, kind, day, amount, postings)
+    select account_id, market_id, kind, (occurred_at at time zone 'UTC')::date, sum(amount), count(*)
+    from ledger where market_id is not null group by 1, 2, 3, 4`);
 }

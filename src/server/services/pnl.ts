@@ -9,6 +9,8 @@ import {
   marketExists, namedPeriod, resolvePeriod,
 } from './caller.js';
 import { marketExposures } from './exposure.js';
+import { periodPostings } from './period-sums.js';
+import type { LedgerKind } from '../db/schema.js';
 import { type ScopedAgent, agentInScope, conditionsSql, orderSql, shapeTag } from './row-query.js';
 
 const periodOut = (p: Period) => ({ from: p.from, to: p.to, timezone: p.timezone });
@@ -54,17 +56,30 @@ function playersOf(caller: Caller, agent: ScopedAgent | null): SQL {
 
 type PnLFilters = { playerId?: string | undefined; fixtureId?: string | undefined; marketId?: string | undefined };
 
+/**
+ * What each player's postings of `kinds` add up to in the period. Without a market filter the
+ * sums come from the daily rollups (periodPostings); a market or fixture narrows the ledger itself.
+ */
+function postingsOfPlayer(period: Period, kinds: readonly LedgerKind[], input: PnLFilters): SQL {
+  if (!input.marketId && !input.fixtureId) return periodPostings(sql`a.id`, kinds, period);
+  return sql`
+    select l.kind, l.amount, 1 as postings from ledger l
+    where l.account_id = a.id and l.kind in (${sql.join(kinds.map((k) => sql`${k}`), sql`, `)}) and ${instantRange(period)} and ${marketFilter(input)}`;
+}
+
 function pnlPerPlayer(caller: Caller, period: Period, input: PnLFilters, agent: ScopedAgent | null = null): SQL {
   return sql`
-    select a.id, a.display_name as name, p.display_name as agent_name,
-      count(*) filter (where l.kind = 'bet_result') as bets,
-      coalesce(sum(l.amount) filter (where l.kind = 'bet_result'), 0) as pnl,
-      coalesce(-sum(l.amount) filter (where l.kind = 'commission'), 0) as commission
+    select a.id, a.display_name as name, p.display_name as agent_name, s.bets, s.pnl, s.commission
     from accounts a
     join accounts p on p.id = a.parent_id
-    join ledger l on l.account_id = a.id and l.kind in ('bet_result', 'commission') and ${instantRange(period)} and ${marketFilter(input)}
+    cross join lateral (
+      select coalesce(sum(u.postings) filter (where u.kind = 'bet_result'), 0) as bets,
+        coalesce(sum(u.amount) filter (where u.kind = 'bet_result'), 0) as pnl,
+        coalesce(-sum(u.amount) filter (where u.kind = 'commission'), 0) as commission,
+        coalesce(sum(u.postings), 0) as postings
+      from (${postingsOfPlayer(period, ['bet_result', 'commission'], input)}) u) s
     where a.role = 'player' and ${playersOf(caller, agent)} ${input.playerId ? sql`and a.id = ${input.playerId}` : sql``}
-    group by a.id, a.display_name, p.display_name`;
+      and s.postings > 0`;
 }
 
 /** How many rows getPnL pages through for these filters: a report's length, known before it is written. */
@@ -90,7 +105,6 @@ export async function getPnL(deps: ServiceDeps, caller: Caller, input: {
   if (input.marketId) await marketExists(deps, input.marketId);
   const tag = shapeTag({ where: input.where, orderBy: input.orderBy, underAgentId: input.underAgentId });
   const offset = decodeOffset(input.cursor, tag);
-  const markets = marketFilter(input);
   const perPlayer = pnlPerPlayer(caller, period, input, agent);
   type Row = { id: string; name: string; agent_name: string; bets: string | number; pnl: string | number; commission: string | number; total_rows: string | number };
   const { rows, totals } = await pageWithTotals<Row>(deps, perPlayer, conditionsSql(PNL_SQL, input.where),
@@ -99,10 +113,12 @@ export async function getPnL(deps: ServiceDeps, caller: Caller, input: {
   let yourShare: number | null = null;
   // The caller's share is of the whole downline's result: a part of the rows cannot be given one.
   if (!input.playerId && !agent && !input.where?.length) {
-    const [own] = await queryRows<{ kept: string | null }>(deps.db, sql`
-      select sum(l.amount) as kept from ledger l
-      where l.account_id = ${caller.id} and l.kind in ('bet_result', 'commission', 'share') and ${instantRange(period)} and ${markets}`);
-    yourShare = paisaFromSql(own?.kept);
+    const own = input.marketId || input.fixtureId
+      ? sql`select l.amount from ledger l
+        where l.account_id = ${caller.id} and l.kind in ('bet_result', 'commission', 'share') and ${instantRange(period)} and ${marketFilter(input)}`
+      : periodPostings(sql`${caller.id}::uuid`, ['bet_result', 'commission', 'share'], period);
+    const [kept] = await queryRows<{ kept: string | null }>(deps.db, sql`select sum(u.amount) as kept from (${own}) u`);
+    yourShare = paisaFromSql(kept?.kept);
   }
   const pnl = paisaFromSql(totals.all_pnl);
   const commission = paisaFromSql(totals.all_commission);
@@ -132,13 +148,14 @@ export async function getCommission(deps: ServiceDeps, caller: Caller, input: {
   const tag = shapeTag({ where: input.where, orderBy: input.orderBy, underAgentId: input.underAgentId });
   const offset = decodeOffset(input.cursor, tag);
   const perPlayer = sql`
-    select a.id, a.display_name as name, p.display_name as agent_name, a.commission_bps,
-      count(*) as markets, -sum(l.amount) as commission
+    select a.id, a.display_name as name, p.display_name as agent_name, a.commission_bps, s.markets, s.commission
     from accounts a
     join accounts p on p.id = a.parent_id
-    join ledger l on l.account_id = a.id and l.kind = 'commission' and ${instantRange(period)}
+    cross join lateral (
+      select coalesce(sum(u.postings), 0) as markets, coalesce(-sum(u.amount), 0) as commission
+      from (${periodPostings(sql`a.id`, ['commission'], period)}) u) s
     where a.role = 'player' and ${playersOf(caller, agent)} ${input.playerId ? sql`and a.id = ${input.playerId}` : sql``}
-    group by a.id, a.display_name, p.display_name, a.commission_bps`;
+      and s.markets > 0`;
   type Row = { id: string; name: string; agent_name: string; commission_bps: number; markets: string | number; commission: string | number; total_rows: string | number };
   const { rows, totals } = await pageWithTotals<Row>(deps, perPlayer, conditionsSql(COMMISSION_SQL, input.where), { all_commission: 'commission' },
     input.orderBy ? orderSql(COMMISSION_SQL, input.orderBy, 'name', sql`t.id`) : sql`t.commission desc, t.name, t.id`, input.limit, offset);
@@ -165,11 +182,9 @@ export async function getTopMarkets(deps: ServiceDeps, caller: Caller, input: { 
   } else {
     const measure = input.metric === 'pnl'
       ? sql`
-        select l.market_id, sum(l.amount) as value, count(*) filter (where l.kind = 'bet_result') as bets
-        from ledger l
-        where l.account_id = ${caller.id} and l.kind in ('bet_result', 'commission', 'share')
-          and ${instantRange(period)}
-        group by l.market_id`
+        select u.market_id, sum(u.amount) as value, coalesce(sum(u.postings) filter (where u.kind = 'bet_result'), 0) as bets
+        from (${periodPostings(sql`${caller.id}::uuid`, ['bet_result', 'commission', 'share'], period, { byMarket: true })}) u
+        group by u.market_id`
       : sql`
         select b.market_id, sum(b.stake) as value, count(*) as bets
         from bets b join accounts a on a.id = b.player_id

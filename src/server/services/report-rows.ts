@@ -1,6 +1,6 @@
 /**
- * A report's rows, per template: the read tools' own answers (getPnL, getBetHistory,
- * getSettlementHistory) paged through as the requester, laid out as table lines. No money is
+ * A report's rows, per template: the read tools' own answers (getPnL, getBetHistory and its rows
+ * and summaries per match, getSettlementHistory) read as the requester, laid out as table lines. No money is
  * computed here: every figure, totals included, is one a read tool gave for the same filters.
  */
 import { TRPCError } from '@trpc/server';
@@ -9,7 +9,7 @@ import type { reportTemplate } from '../../shared/contracts/agent-actions.js';
 import { formatDate, formatPoints } from '../../shared/format.js';
 import { TAKE_SIGN_LEGEND, owesPhrase, paidPhrase } from '../../shared/sentences.js';
 import type { Caller, ServiceDeps } from './caller.js';
-import { betFixtures, countSettlementRows, getBetHistory, getSettlementHistory } from './history.js';
+import { betRowsOfFixtures, betSummariesByFixture, countSettlementRows, getBetHistory, getSettlementHistory } from './history.js';
 import { countPnLRows, getPnL } from './pnl.js';
 
 /** Rows per read-tool page, and so per progress step. */
@@ -128,25 +128,28 @@ async function betsSource(deps: ServiceDeps, caller: Caller, f: ReportFilters): 
     legend: BETS_LEGEND,
     rowsTotal: overall.summary.count,
     async *batches() {
-      for (const fixture of await betFixtures(deps, caller, query)) {
-        let cursor: string | undefined;
-        let summary: Awaited<ReturnType<typeof getBetHistory>>['summary'] | undefined;
-        let first = true;
-        do {
-          const page = await getBetHistory(deps, caller, { ...query, fixtureId: fixture.fixtureId, limit: REPORT_PAGE_ROWS, cursor });
-          summary ??= page.summary;
-          cursor = page.nextCursor ?? undefined;
-          const lines: Line[] = first ? [{ type: 'group', label: `${fixture.fixtureName} (${formatDate(fixture.startsAt, caller.timezone)})` }] : [];
-          first = false;
-          for (const b of page.bets) {
-            lines.push({ type: 'row', cells: [b.placedAt, b.playerName, b.marketName, b.outcomeName, b.side, b.stake, b.odds, b.status, b.result] });
+      // Each match's subtotal is its getBetHistory summary, all read at once; the rows are then read
+      // in batches of whole matches rather than paged per match, each page re-summing its match.
+      const fixtures = await betSummariesByFixture(deps, caller, query);
+      const byId = new Map(fixtures.map((x) => [x.fixtureId, x]));
+      const sizes = fixtures.map((x) => ({ fixtureId: x.fixtureId, count: x.summary.count }));
+      let current: (typeof fixtures)[number] | undefined;
+      const subtotal = (summary: (typeof fixtures)[number]['summary']): Line => (
+        { type: 'subtotal', cells: [`Match total, ${betCount(summary.count)}`, null, null, null, null, summary.stake, null, null, summary.settledResult] });
+      for await (const bets of betRowsOfFixtures(deps, caller, query, sizes, REPORT_PAGE_ROWS)) {
+        const lines: Line[] = [];
+        for (const b of bets) {
+          if (b.fixtureId !== current?.fixtureId) {
+            if (current) lines.push(subtotal(current.summary));
+            current = byId.get(b.fixtureId);
+            if (!current) throw new Error(`bet ${b.id} is on a match the report did not list`);
+            lines.push({ type: 'group', label: `${current.fixtureName} (${formatDate(current.startsAt, caller.timezone)})` });
           }
-          yield lines;
-        } while (cursor);
-        if (summary) {
-          yield [{ type: 'subtotal', cells: [`Match total, ${betCount(summary.count)}`, null, null, null, null, summary.stake, null, null, summary.settledResult] }];
+          lines.push({ type: 'row', cells: [b.placedAt, b.playerName, b.marketName, b.outcomeName, b.side, b.stake, b.odds, b.status, b.result] });
         }
+        yield lines;
       }
+      if (current) yield [subtotal(current.summary)];
       const s = overall.summary;
       yield [{ type: 'total', cells: [`Total, ${betCount(s.count)}`, null, null, null, null, s.stake, null, null, s.settledResult] }];
     },

@@ -310,7 +310,7 @@ export const getBetHistoryOutput = z.object({
   bets: z.array(betRow),
   /** With `groupBy`: every kept bet counted and its stake summed per group; `key` is the id, or the day as YYYY-MM-DD. */
   groups: z.array(z.object({ key: z.string(), name: z.string(), count: z.number().int(), stake: paisa })).optional(),
-  /** Over every bet the filters keep (all pages), the search and `where` included. */
+  /** Over every bet the filters keep (all pages), the search and `where` included, as the listing's first page found them. */
   summary: z.object({ count: z.number().int(), stake: paisa, openLiability: paisa, settledResult: paisa }),
   nextCursor: z.string().nullable(),
 });
