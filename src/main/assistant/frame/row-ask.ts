@@ -167,7 +167,8 @@ export function readRowAsk(text: string, names: ReadonlyArray<{ text: string }> 
   if (extreme === null && order !== null) extreme = order;
 
   const groupBy = GROUP_KEYS.find((g) => has(`group:${g}`)) ?? null;
-  const pick = extreme !== null && (!rowSuperlative || countsRows) ? GROUP_KEYS.find((g) => has(`pick:${g}`)) ?? null : null;
+  // Only a count picks a group: "who's loading up" beside "the 10 biggest open bets" still ranks the bets.
+  const pick = countsRows ? GROUP_KEYS.find((g) => has(`pick:${g}`)) ?? null : null;
   const periods = today === null ? null : periodsIn(text, typed, matches, today);
 
   // "who is under Arjun" alone asks for the tree, not for anything of its rows; "Arjun's players' PnL"

@@ -8,7 +8,7 @@ import { distance } from 'fastest-levenshtein';
 import { isTypoOf } from '../../../shared/fuzzy.js';
 import { type FoundRange, findDateRange } from '../../../shared/parse/dates.js';
 import type { IsoDate } from '../../../shared/dates.js';
-import { COMMON_WORD_SLIPS, EVERYDAY, PLAIN_WORDS, PUNJABI_WORDS, REGIONAL_WORDS, SLANG, STOPWORDS, TEAM_NAMES, WORLD } from './plain-words.js';
+import { COMMON_WORD_SLIPS, EVERYDAY, NAME_LIKE, PLAIN_WORDS, PUNJABI_WORDS, REGIONAL_WORDS, SLANG, STOPWORDS, TEAM_NAMES, WORLD } from './plain-words.js';
 import { holds } from './lexicon.js';
 import { type SynonymEntry, checkedSynonyms, foldSynonyms, inContextWords, readInContext } from './synonyms.js';
 import inContextEntries from './lexicon/in-context.json' with { type: 'json' };
@@ -397,6 +397,8 @@ const CALENDAR_AND_UNITS: ReadonlySet<string> = new Set(['jan', 'feb', 'mar', 'a
   'lakh', 'lakhs', 'lac', 'crore', 'crores', 'cr', 'k', 'm', 'mn', 'million', 'billion', 'bn', 'trillion', 'tn', 'thousand', 'st', 'nd', 'rd', 'th']);
 /** "kiwis wale match", "india ka match": Hindi's, Marathi's and Gujarati's "of" between a team and its match. */
 const OF_WORDS: ReadonlySet<string> = new Set(['wale', 'wala', 'wali', 'vale', 'vala', 'ka', 'ke', 'ki', 'da', 'di', 'de', 'cha', 'chi', 'che', 'nu', 'no', 'ni']);
+/** Articles: a word after one is a thing, not a person ("the chase"), unless the user marks it. */
+const ARTICLES: ReadonlySet<string> = new Set(['the', 'a', 'an']);
 /** "imran vivek dono": the names before it are one person each. */
 const EACH_OF_THEM: ReadonlySet<string> = new Set(['dono', 'donon', 'both', 'teeno', 'teenon', 'all']);
 
@@ -508,7 +510,9 @@ function readAfresh(typed: string, today: IsoDate, known: ReadonlySet<string>): 
       const team: Token[] = [];
       // "kiwis wale match", "india ka match": Hindi's "of" stands between the team and the match.
       const start = noun - 1 - (noun >= 2 && OF_WORDS.has(tokens[noun - 1]!.word) ? 1 : 0);
-      for (let i = start; i >= 0 && !isKnownTeamWord(tokens[i]!.word); i--) {
+      // "forget the single match", "the final match": a plain word no team has, unmarked, is no side of a match.
+      const plainOnly = (w: string) => PLAIN_WORDS.has(w) && !TEAM_NAMES.has(w) && !named.has(w);
+      for (let i = start; i >= 0 && !isKnownTeamWord(tokens[i]!.word) && !plainOnly(tokens[i]!.word); i--) {
         team.unshift(tokens[i]!);
         if (afterComma.has(i)) break;
       }
@@ -582,10 +586,12 @@ function readAfresh(typed: string, today: IsoDate, known: ReadonlySet<string>): 
   // the owner's, never more of the name.
   const owners = ownerOccurrences(text);
   const seen = new Map<string, number>();
+  // "before the chase", "pay the bill": an English word that is also a name, after an article and unmarked, is the word.
+  const articled = (t: Token) => t.index > 0 && ARTICLES.has(tokens[t.index - 1]!.word) && NAME_LIKE.has(t.word) && !named.has(t.word);
   for (const t of tokens) {
     if (afterComma.has(t.index)) flush(0);
     if (!used.has(t.index) && run.length > 0 && t.word.length === 1 && initials.has(t.word)) run.push(t);
-    else if (used.has(t.index) || isKnown(t.word)) flush(0);
+    else if (used.has(t.index) || isKnown(t.word) || articled(t)) flush(0);
     else run.push(t);
     const nth = seen.get(t.word) ?? 0;
     seen.set(t.word, nth + 1);

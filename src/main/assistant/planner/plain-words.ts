@@ -71,7 +71,8 @@ export const WORLD: ReadonlySet<string> = new Set(wordsIn(LISTS.world));
 export const TEAM_NAMES: ReadonlySet<string> = new Set(wordsIn(LISTS.teams));
 
 /** English words that are also people's or teams' names: never plain, so they are searched for. */
-const names: ReadonlySet<string> = new Set(wordsIn(LISTS.nameLike));
+export const NAME_LIKE: ReadonlySet<string> = new Set(wordsIn(LISTS.nameLike));
+const names = NAME_LIKE;
 
 /** The chat words of the languages other than English: grammar, never owners ("lene dene ka hisab"). */
 export const REGIONAL_WORDS: ReadonlySet<string> = new Set(wordsIn(LISTS.regional));
