@@ -85,8 +85,8 @@ describe.each(ENGINES)('the session cache on %s', (engine) => {
     const before = b.deps.sessionCache!.size;
     const token = await b.login('arjun');
     const arjun = b.client(token);
-    // Sign-in warms the cache: both calls are answered from the one entry it put there.
-    expect(b.deps.sessionCache!.size).toBe(before + 1);
+    // Sign-in warms the cache (on PostgreSQL the sign-in's own write may be heard a moment later
+    // and evict it, so the first call may put it again): the calls leave one entry, not one each.
     await arjun.auth.me.query();
     await arjun.auth.me.query();
     expect(b.deps.sessionCache!.size).toBe(before + 1);

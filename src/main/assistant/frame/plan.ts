@@ -15,7 +15,7 @@ import { Slots } from '../planner/slots.js';
 import type { PlannedCall, PlannerInput } from '../planner/types.js';
 import { type AppliedAsk, type AppliedComparison, applyRowAsk, comparisonOf } from './apply.js';
 import { ROW_WORDS, tokenize, typedCapitalised } from './lexicon.js';
-import { type RowAsk, readRowAsk } from './row-ask.js';
+import { NO_ASK, type RowAsk, readRowAsk } from './row-ask.js';
 import { planningOf } from '../planner/intents/index.js';
 
 /** What the message asks of rows, read once; its names as the planner reads them tell "under Arjun" whom it means. */
@@ -48,15 +48,31 @@ export interface Framed {
  */
 export function withRowAsk(decision: Decision, ask: RowAsk, input: PlannerInput, previous: RowFrame | null = null): Framed {
   const framed = withOperators(decision, ask, input, previous);
-  return { ...framed, comparison: framed.decision.action === 'tools' ? comparisonOf(framed.decision.calls, ask, moduleOf) : null };
+  return { ...framed, frame: framed.frame ?? plainReadFrame(framed.decision), comparison: framed.decision.action === 'tools' ? comparisonOf(framed.decision.calls, ask, moduleOf) : null };
 }
+
+/**
+ * A plain read of rows ("who owes me money", "bets today") is a frame that asks nothing yet, so the
+ * next message may ask something of the same rows: "only those over 10k", "and the biggest?".
+ */
+function plainReadFrame(decision: Decision): RowFrame | null {
+  const [call, ...more] = decision.action === 'tools' ? decision.calls : [];
+  const module = call ? moduleOf(call.tool) : undefined;
+  return call && more.length === 0 && module?.rows !== undefined && module.isDestructive === false ? { call, ask: NO_ASK } : null;
+}
+
+/** Below it a clarify of a change is the classifier's guess: every change a rule reads is planned surer. */
+const GUESSED_CHANGE = 0.75;
 
 function withOperators(decision: Decision, ask: RowAsk, input: PlannerInput, previous: RowFrame | null): Omit<Framed, 'comparison'> {
   if (!ask.asks) return { decision, asks: [], frame: null };
   // A change planned, or a change the planner is asking a detail of ("What amount?"), is never turned
   // into a read; unless the words average, count or total, which no order does ("average stake on ind v aus").
-  const writes = decision.calls.some((c) => moduleOf(c.tool)?.isDestructive !== false) || (asksForAChange(decision) && ask.aggregate === null);
-  const elliptic = decision.action !== 'tools' || decision.intent.startsWith('follow_up:');
+  // A change's detail asked only because the classifier guessed the change (no rule read one) is no change said.
+  const guessedChange = decision.action === 'clarify' && decision.confidence < GUESSED_CHANGE;
+  const writes = decision.calls.some((c) => moduleOf(c.tool)?.isDestructive !== false) || (asksForAChange(decision) && ask.aggregate === null && !guessedChange);
+  // A plain read's frame asks nothing yet: a follow-up the planner read of it ("open wale mein sabse bada?") keeps its own plan.
+  const elliptic = decision.action !== 'tools' || (decision.intent.startsWith('follow_up:') && previous?.ask.asks === true);
   if (previous && !writes && elliptic && ask.measure === null && ask.underAgent === null) {
     const edited = editFrame(previous.ask, ask);
     const applied = applyRowAsk(previous.call, edited, moduleOf(previous.call.tool)!);

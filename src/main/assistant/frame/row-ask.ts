@@ -58,7 +58,8 @@ export interface Period {
   to: IsoDate;
 }
 
-const NO_ASK: RowAsk = Object.freeze({
+/** A message that asks nothing of the rows. */
+export const NO_ASK: RowAsk = Object.freeze({
   measure: null, extreme: null, limit: null, aggregate: null, filters: Object.freeze([]), direction: null, role: null, underAgent: null,
   groupBy: null, pick: null, periods: null, asks: false,
 });

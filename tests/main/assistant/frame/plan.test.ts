@@ -22,6 +22,15 @@ describe('the frame laid on a plan', () => {
     expect((await framed('top 5 markets this month')).decision.confidence).toBeGreaterThanOrEqual(0.85);
   });
 
+  it('keeps a plain read as a frame, so "only those over 10k" filters the rows just read (the hedge the classifier guessed is no change said)', async () => {
+    const first = await framed('who owes me money');
+    expect(first.frame).toEqual({ call: { tool: 'agent.getTake', args: {} }, ask: expect.objectContaining({ asks: false }) });
+    const { decision } = await framed('only those over 10k', first.frame);
+    expect(decision.calls).toEqual([{ tool: 'agent.getTake', args: { where: [{ column: 'take', op: 'gt', value: 1_000_000 }], limit: 500 } }]);
+    // A change's detail the rules asked for stays the change's question.
+    expect((await framed('hedge 10k', first.frame)).decision).toMatchObject({ action: 'clarify', intent: 'hedge' });
+  });
+
   it('never turns an order, or a detail a change is asking for, into a read', async () => {
     for (const text of ['set the highest CL player to 50k', 'set CL to 50k for the player with the lowest credit limit']) {
       const { planned, decision } = await framed(text);
