@@ -31,6 +31,9 @@ async function seriousViolations(page: Page): Promise<string[]> {
 }
 
 test.describe('accessibility with the assistant open', () => {
+  // Sign-in, a page, an answer with its card and axe over all of it: 18-30 s each on a busy two-core
+  // machine, against the default 30 s a test. A hang still fails, at three times that.
+  test.describe.configure({ timeout: 90_000 });
   for (const p of PAGES) {
     test(`${p.nav ?? 'Player'}: no serious or critical axe violations`, async ({ page, app }) => {
       await app.open();
