@@ -95,6 +95,7 @@ export const getDownlineOutput = z.object({ tree: z.array(downlineNode), truncat
 // ── agent.getTake / agent.getCreditLimit ─────────────────────────────────────────────────────
 const pageInput = { limit: pageSize(PAGE_SIZE_MAX.rows, 200), cursor: cursor.optional() };
 export const takeDirection = z.enum(['owes_you', 'you_owe', 'square']);
+export type TakeDirection = z.infer<typeof takeDirection>;
 export const takeRow = z.object({
   accountId: id, name: z.string(), role: roleSchema, take: paisa, creditLimit: paisa, available: paisa,
   direction: takeDirection,

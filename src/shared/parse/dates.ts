@@ -636,6 +636,22 @@ function thePeriod(W: Words, i: number, unit: 'week' | 'month'): number {
 
 const days = (n: number, t: IsoDate): Span => ({ from: addDays(t, -n), to: addDays(t, -n) });
 
+/**
+ * "the last day of the month", "first day of last week": that one day of the period named. Read
+ * before the days a message mentions, which would take "day of the month" for a day of its own.
+ */
+const dayOfPeriod: Rule = (W, i, t) => {
+  const k = firstWord(W, i, 'the') ? i + 1 : i;
+  if (!(k === i ? firstWord(W, k, 'first', 'last') : word(W, k, 'first', 'last')) || !word(W, k + 1, 'day') || !word(W, k + 2, 'of')
+    || !word(W, k + 3, 'the', 'this', 'last', 'previous') || !word(W, k + 4, 'week', 'month', 'year')) return null;
+  const unit = W.w(k + 4) as 'week' | 'month' | 'year';
+  const back = ['last', 'previous'].includes(W.w(k + 3)!) ? 1 : 0;
+  const from = unit === 'week' ? weekOf(t, back).from : unit === 'month' ? lastMonthOf(t, back).from : `${Number(t.slice(0, 4)) - back}-01-01` as IsoDate;
+  const to = unit === 'week' ? addDays(from, 6) : unit === 'month' ? endOfMonth(from) : `${from.slice(0, 4)}-12-31` as IsoDate;
+  const day = W.w(k) === 'first' ? from : to;
+  return { start: i, end: k + 5, span: { from: day, to: day } };
+};
+
 const PERIODS: Rule[] = [
   // "3 days ago", "teen din pehle", "a week ago": that one day.
   (W, i, t) => {
@@ -1023,10 +1039,28 @@ function respell(lower: string): { text: string; at: number[] | null } {
 }
 
 /** The date phrase of the text (the most specific reading), or null when there is none or it is impossible. */
+/** Words that say what day today is: "today is", "it's", "aaj". */
+const TODAY_IS = /\b(?:today\s+is|it\s+is|it's|its|aaj)\s+/g;
+
+/**
+ * The text with "today is <a day>" blanked, when a period is said elsewhere: "as today is the last
+ * day of the month, … in November" tells the clock before it asks for November. Positions are kept.
+ */
+function withoutTodayIs(lower: string, today: IsoDate): string {
+  for (const m of lower.matchAll(TODAY_IS)) {
+    const at = m.index + m[0].length;
+    const day = findIn(lower.slice(at), today);
+    if (!day || lower.slice(at, at + day.start).trim() !== '') continue;
+    const blanked = lower.slice(0, m.index) + ' '.repeat(at + day.stop - m.index) + lower.slice(at + day.stop);
+    if (findIn(blanked, today)) return blanked;
+  }
+  return lower;
+}
+
 export function findDateRange(text: string, today: IsoDate): FoundRange | null {
   const typed = text.toLowerCase();
   const { text: lower, at } = respell(typed);
-  const found = findIn(lower, today);
+  const found = findIn(withoutTodayIs(lower, today), today) ?? findIn(lower, today);
   if (!found) return null;
   // The phrase as typed, for callers to blank out: a respelt word maps back to its own letters.
   const start = at ? at[found.start]! : found.start;
@@ -1103,6 +1137,9 @@ function findIn(lower: string, today: IsoDate): Found | null {
     const span = nth.span!;
     return span.from <= today ? withTail(W, W.toks[nth.start]!.start, tokEnd(W, nth.end), { from: span.from, to: span.to < today ? span.to : today }, today) : null;
   }
+
+  const dayOf = first(W, (i) => dayOfPeriod(W, i, today));
+  if (dayOf) return readAt(W, dayOf, today);
 
   const found = mentions(W);
   const joined = fromMentions(W, found, today);

@@ -89,7 +89,7 @@ export function answerRows(a: AppliedAsk, output: unknown, rows: RowsDeclaration
   const filterWords = a.filters.map((f) => thresholdWords(f, plain)).join(' and ');
   const withFilters = filterWords ? ` with ${filterWords}` : '';
   const under = a.underAgent !== null ? ` under ${name(scope.agentName ?? a.underAgent)}` : '';
-  const owing = a.direction === 'owes_you' ? ' that owe you' : a.direction === 'you_owe' ? ' that you owe' : '';
+  const owing = a.direction === 'owes_you' ? ' that owe you' : a.direction === 'you_owe' ? ' that you owe' : a.direction === 'square' ? ' that are square' : '';
   const caption = captionOf(a, rows, filterWords, ordered);
   const figures: string[] = [];
   const cant = `${a.unsupported.length > 0 ? ` I can't filter ${rows.noun[1]} by ${a.unsupported.join(' or ')}; this is without it.` : ''}${
@@ -343,6 +343,7 @@ function captionOf(a: AppliedAsk, rows: RowsDeclaration, filterWords: string, or
   if (filterWords) parts.push(filterWords);
   if (a.direction === 'owes_you') parts.push('owing you');
   if (a.direction === 'you_owe') parts.push('you owe them');
+  if (a.direction === 'square') parts.push('square');
   if (a.role) parts.push(a.role === 'agent' ? 'sub-agents only' : 'players only');
   if (ordered) parts.push(`${a.extreme === 'max' ? 'highest' : 'lowest'} ${LABEL[a.column]} first`);
   return parts.length > 0 ? `${capital(rows.noun[1])}: ${parts.join('; ')}` : '';

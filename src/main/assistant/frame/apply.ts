@@ -4,6 +4,7 @@
  * them (rows.ts says which), so "over 10k" is true of every row and a count is of the whole
  * result. What the tool cannot run is said, never dropped: the answer names it.
  */
+import type { TakeDirection } from '../../../shared/contracts/agent-api.js';
 import type { ToolModule } from '../../tools/define.js';
 import type { ColumnConcept, GroupField, GroupKey, RowsDeclaration } from '../../tools/rows.js';
 import type { PlannedCall } from '../planner/types.js';
@@ -18,7 +19,7 @@ export interface AppliedAsk {
   limit: number | null;
   aggregate: 'count' | 'sum' | 'avg' | null;
   filters: ReadonlyArray<{ column: ColumnConcept; field: string; op: Comparison; value: number; said: string }>;
-  direction: 'owes_you' | 'you_owe' | null;
+  direction: TakeDirection | null;
   role: 'player' | 'agent' | null;
   /** The sub-agent's name as typed; the gate resolves it (planner-form `agent`). */
   underAgent: string | null;

@@ -14,9 +14,12 @@ export { wordsOf };
 
 
 export const CONCEPTS = [
-  'max', 'min', 'gt', 'gte', 'lt', 'lte', 'gt_after', 'gte_after', 'lt_after', 'lte_after', 'count', 'sum', 'avg', 'desc', 'asc', 'order', 'rank_top', 'rank_bottom',
+  'max', 'min', 'gt', 'gte', 'lt', 'lte', 'gt_after', 'gte_after', 'lt_after', 'lte_after',
+  /** "between 5k and 20k" (the amounts follow), "5k aur 20k ke beech" (they precede); "and", "aur", "to" join them. */
+  'between', 'between_after', 'range_and',
+  'count', 'sum', 'avg', 'desc', 'asc', 'order', 'rank_top', 'rank_bottom',
   ...COLUMN_CONCEPTS.map((c) => `col:${c}` as const),
-  'loser', 'winner', 'debtor', 'creditor', 'net', 'role:player', 'role:agent', 'role:account', 'under', 'under_after',
+  'loser', 'winner', 'debtor', 'creditor', 'square', 'net', 'role:player', 'role:agent', 'role:account', 'under', 'under_after',
   /** "players of Arjun" (the sub-agent follows), "Arjun ke players" (the sub-agent before): whose accounts. */
   'of_whom', 'whose_after',
   /**

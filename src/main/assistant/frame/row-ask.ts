@@ -6,6 +6,7 @@
  * module only arranges what the matcher found. Tools then say which of it their rows can answer
  * (apply.ts), and the answer's first sentence states it (answer.ts).
  */
+import type { TakeDirection } from '../../../shared/contracts/agent-api.js';
 import type { IsoDate } from '../../../shared/dates.js';
 import { findDateRange } from '../../../shared/parse/dates.js';
 import { COLUMN_CONCEPTS, type ColumnConcept, GROUP_KEYS, type GroupKey } from '../../tools/rows.js';
@@ -34,7 +35,7 @@ export interface RowAsk {
   aggregate: 'count' | 'sum' | 'avg' | null;
   filters: readonly RowFilter[];
   /** "who owes me", "who do I owe": the take's direction. */
-  direction: 'owes_you' | 'you_owe' | null;
+  direction: TakeDirection | null;
   /** "players", "sub-agents": the kind of account counted or listed. */
   role: 'player' | 'agent' | null;
   /** "under Arjun", "Arjun ke neeche": the sub-agent whose accounts are meant, as typed. */
@@ -66,12 +67,14 @@ export const NO_ASK: RowAsk = Object.freeze({
 
 const COLUMN_OF = new Map<Concept, ColumnConcept>(COLUMN_CONCEPTS.map((c) => [`col:${c}` as Concept, c]));
 /** Words that name a column and the end of it they point to: the biggest loser lost the most. */
-interface Polar { column: ColumnConcept; extreme: 'max' | 'min'; direction?: 'owes_you' | 'you_owe' }
+interface Polar { column: ColumnConcept; extreme: 'max' | 'min'; direction?: TakeDirection }
 const POLAR: Partial<Record<Concept, Polar>> = {
   loser: { column: 'pnl', extreme: 'min' },
   winner: { column: 'pnl', extreme: 'max' },
   debtor: { column: 'take', extreme: 'max', direction: 'owes_you' },
   creditor: { column: 'take', extreme: 'min', direction: 'you_owe' },
+  // "kitne log square hain": accounts whose take is nil, neither side owing.
+  square: { column: 'take', extreme: 'max', direction: 'square' },
 };
 const COMPARE: Partial<Record<Concept, { op: Comparison; amount: 'follows' | 'precedes' }>> = {
   gt: { op: 'gt', amount: 'follows' }, gte: { op: 'gte', amount: 'follows' }, lt: { op: 'lt', amount: 'follows' }, lte: { op: 'lte', amount: 'follows' },
@@ -111,6 +114,23 @@ export function readRowAsk(text: string, names: ReadonlyArray<{ text: string }> 
   // Thresholds: a comparison and the amount beside it. "over 2.5 goals" is a market's line.
   const filters: RowFilter[] = [];
   const usedAsFilter = new Set<ConceptMatch>();
+  // A range: "between 5k and 20k" is at least the one and at most the other, both ends in; never the
+  // days of a date ("between 12 and 15 nov").
+  const dated = today === null ? null : findDateRange(text, today);
+  const inDate = (t: WordToken) => dated !== null && text.toLowerCase().indexOf(dated.raw) <= t.start && t.end <= text.toLowerCase().indexOf(dated.raw) + dated.raw.length;
+  for (const m of matches) {
+    const follows = m.concepts.includes('between');
+    if (!follows && !m.concepts.includes('between_after')) continue;
+    const first = follows ? m.to : m.from - 3;
+    const [low, join, high] = [tokens[first], at(first + 1), tokens[first + 2]];
+    if (low?.paisa === undefined || high?.paisa === undefined || !join?.concepts.includes('range_and') || inDate(low) || inDate(high)) continue;
+    const near = columnNear(matches, polarOf, follows ? m.from : first);
+    const column = near?.column ?? measure;
+    const span = follows ? [tokens[m.from]!, high] : [low, tokens[m.to - 1]!];
+    const said = text.slice(span[0]!.start, span[1]!.end);
+    const [lo, hi] = [valueFor(column, low), valueFor(column, high)].sort((a, b) => a - b) as [number, number];
+    filters.push({ column, op: 'gte', value: lo, said }, { column, op: 'lte', value: hi, said });
+  }
   for (const m of matches) {
     for (const concept of m.concepts) {
       const compare = COMPARE[concept];
@@ -119,6 +139,8 @@ export function readRowAsk(text: string, names: ReadonlyArray<{ text: string }> 
       if (amount?.paisa === undefined) continue;
       const next = at(compare.amount === 'follows' ? m.to + 1 : m.to);
       if (next?.concepts.includes('line')) continue;
+      // "total runs over 300.5" says the line before it.
+      if (compare.amount === 'follows' && matches.some((l) => l.to === m.from && l.concepts.includes('line'))) continue;
       const near = columnNear(matches, polarOf, compare.amount === 'follows' ? m.from : m.from - 1);
       const span = compare.amount === 'follows' ? [tokens[m.from]!, amount] : [amount, tokens[m.to - 1]!];
       const column = near?.column ?? measure;
@@ -220,10 +242,19 @@ function periodsIn(text: string, tokens: readonly WordToken[], matches: readonly
     const found = findDateRange(fold(text.slice(tokens[from]!.start, tokens[to - 1]!.end)), today);
     return found && { from: found.from, to: found.to };
   };
+  const firstPeriodFrom = (from: number): Period | null => {
+    for (let to = from + 1; to <= tokens.length; to++) {
+      const period = periodOf(from, to);
+      if (period) return period;
+    }
+    return null;
+  };
   const comparing = matches.find((m) => m.concepts.includes('compare'));
   for (const m of matches) {
     let pair: [Period | null, Period | null] = [null, null];
-    if (m.concepts.includes('versus')) pair = [periodOf(0, m.from), periodOf(m.to, tokens.length)];
+    // "oct vs nov comm": when the words after the joiner are no period as a whole, the shortest run
+    // of them from it that is one (a month's short name is a month only where nothing follows it).
+    if (m.concepts.includes('versus')) pair = [periodOf(0, m.from), periodOf(m.to, tokens.length) ?? firstPeriodFrom(m.to)];
     else if (m.concepts.includes('versus_compared') && comparing && comparing.to <= m.from) {
       // "compare this month's commission with last month's"; never the "to" or "and" of one range
       // ("compare pnl from 1 nov to 10 nov"), which the date reader reads across the joiner as one.

@@ -21,8 +21,10 @@ export interface Evidence {
   twins: ReadonlyMap<string, string>;
   /** Runs of words the planner read as names that no planned call carries. */
   unusedNames: readonly string[];
-  /** The message named a match that no planned call carries ("how deep in the hole am I on india australia" read as the whole book's take). */
+  /** The message named a match or a market that no planned call carries ("how deep in the hole am I on india australia" read as the whole book's take). */
   unusedFixture: boolean;
+  /** Sums of money the message says ("5k", "2 lakh", "₹500") that no planned call carries, in any argument. */
+  unusedAmounts: number;
   /** A word read by nothing is a change's verb in another form ("doubled", "raising"). */
   changeWordUnread: boolean;
   /** The conversation had a plan before this one: a follow-up leans on it, which the words alone do not show. */
@@ -64,7 +66,7 @@ export const GUESSES: readonly Guess[] = Object.freeze([
   },
   {
     id: 'match_left_unread',
-    why: 'a match is named but no call reads it: the plan answers of the whole book what was asked of one match',
+    why: 'a match or a market is named but no call reads it: the plan answers of the whole book what was asked of one match ("total runs over 300.5 market ka expo" with no match said)',
     applies: (d, e) => d.action === 'tools' && !e.followsUp && e.unusedFixture,
   },
   {
@@ -72,6 +74,13 @@ export const GUESSES: readonly Guess[] = Object.freeze([
     why: 'an order is answered with reads while a word of it, read by nothing, is a change\'s verb in another form ("I want Arjun\'s CL doubled" read as his limit)',
     applies: (d, e) => d.action === 'tools' && !e.followsUp && e.act === 'command' && !intentsOf(d).some((i) => e.writes.has(i))
       && e.changeWordUnread,
+  },
+  {
+    id: 'amount_left_unread',
+    // A question that names a figure ("can I raise Karan's CL to 60k?") is read as the figures it is
+    // about, offline and rightly; only a change that leaves a sum of money aside is unsure.
+    why: 'a change is planned while a sum of money the message says is carried by no call: a part of the message is not read ("vivek ne 5k diye, aur uska CL 30k kar do" planned as the limit alone)',
+    applies: (d, e) => d.action === 'tools' && !e.followsUp && e.unusedAmounts > 0 && intentsOf(d).some((i) => e.writes.has(i)),
   },
   {
     id: 'supposed_read',

@@ -397,8 +397,11 @@ const CALENDAR_AND_UNITS: ReadonlySet<string> = new Set(['jan', 'feb', 'mar', 'a
   'lakh', 'lakhs', 'lac', 'crore', 'crores', 'cr', 'k', 'm', 'mn', 'million', 'billion', 'bn', 'trillion', 'tn', 'thousand', 'st', 'nd', 'rd', 'th']);
 /** "kiwis wale match", "india ka match": Hindi's, Marathi's and Gujarati's "of" between a team and its match. */
 const OF_WORDS: ReadonlySet<string> = new Set(['wale', 'wala', 'wali', 'vale', 'vala', 'ka', 'ke', 'ki', 'da', 'di', 'de', 'cha', 'chi', 'che', 'nu', 'no', 'ni']);
-/** Articles: a word after one is a thing, not a person ("the chase"), unless the user marks it. */
-const ARTICLES: ReadonlySet<string> = new Set(['the', 'a', 'an']);
+/**
+ * Words after which an English word that is also a name is the word, unless the user marks it: an
+ * article makes it a thing ("the chase"), a subject pronoun a verb ("I hope you are well").
+ */
+const BEFORE_A_WORD: ReadonlySet<string> = new Set(['the', 'a', 'an', 'i', 'we', 'they']);
 /** "imran vivek dono": the names before it are one person each. */
 const EACH_OF_THEM: ReadonlySet<string> = new Set(['dono', 'donon', 'both', 'teeno', 'teenon', 'all']);
 
@@ -542,7 +545,7 @@ function readAfresh(typed: string, today: IsoDate, known: ReadonlySet<string>): 
     for (const t of tokens) if (t.word === 'outstanding') t.word = 'exposure';
   }
 
-  const marketMatch = /\b(matchodds|overunder\s*[\d.]*\s*(?:goals|runs)?|over\s+[\d.]+\s+goals|under\s+[\d.]+\s+goals|total\s+runs(?:\s+overunder)?(?:\s+[\d.]+)?|goals(?=\s+market))\b/.exec(folded);
+  const marketMatch = /\b(matchodds|overunder\s*[\d.]*\s*(?:goals|runs)?|over\s+[\d.]+\s+goals|under\s+[\d.]+\s+goals|total\s+runs(?:\s+(?:overunder|over|under))?(?:\s+[\d.]+)?|goals(?=\s+market))\b/.exec(folded);
   const market = marketMatch ? marketMatch[1]!.replace('matchodds', 'match odds').replace('overunder', 'over/under').trim() : null;
 
   const names: Reading['names'] = [];
@@ -586,8 +589,8 @@ function readAfresh(typed: string, today: IsoDate, known: ReadonlySet<string>): 
   // the owner's, never more of the name.
   const owners = ownerOccurrences(text);
   const seen = new Map<string, number>();
-  // "before the chase", "pay the bill": an English word that is also a name, after an article and unmarked, is the word.
-  const articled = (t: Token) => t.index > 0 && ARTICLES.has(tokens[t.index - 1]!.word) && NAME_LIKE.has(t.word) && !named.has(t.word);
+  // "before the chase", "pay the bill", "I hope": an English word that is also a name, unmarked, is the word after an article or a subject.
+  const articled = (t: Token) => t.index > 0 && BEFORE_A_WORD.has(tokens[t.index - 1]!.word) && NAME_LIKE.has(t.word) && !named.has(t.word);
   for (const t of tokens) {
     if (afterComma.has(t.index)) flush(0);
     if (!used.has(t.index) && run.length > 0 && t.word.length === 1 && initials.has(t.word)) run.push(t);

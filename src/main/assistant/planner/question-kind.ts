@@ -4,6 +4,7 @@
  * are answered by explaining the change (lexicon/how-to.json), never by a read or a proposal.
  */
 import { z } from 'zod';
+import { REPORT_LINK_TTL_SECONDS, REPORT_TTL_DAYS } from '../../../shared/contracts/reports.js';
 import { isWord, matchPhrases, phraseTable, tokensOf } from '../../../shared/parse/phrases.js';
 import { fold } from './grammar.js';
 import { conceptEntry } from './lexicon.js';
@@ -19,8 +20,15 @@ export type QuestionKind = 'how_to' | 'hypothetical';
 
 const TABLE = phraseTable(z.array(entrySchema).parse(entries).map((e) => [fold(e.phrase).trim(), { kind: e.concept, anywhere: e.place === 'anywhere' }] as const));
 
-/** The explanation of each change, by its intent id. */
-const HOW_TO: Readonly<Record<string, string>> = z.record(z.string(), z.string().min(1)).parse(answers);
+/** Figures an explanation states, from the constants that set them rather than copied into the text. */
+const FIGURES: Readonly<Record<string, string>> = { linkMinutes: String(REPORT_LINK_TTL_SECONDS / 60), keptDays: String(REPORT_TTL_DAYS) };
+
+/** The explanation of each change, by its intent id, its `{figure}` places filled. */
+const HOW_TO: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(z.record(z.string(), z.string().min(1)).parse(answers))
+  .map(([id, text]) => [id, text.replace(/\{(\w+)\}/g, (place, name: string) => {
+    if (!Object.hasOwn(FIGURES, name)) throw new Error(`how-to.json: ${id} names no known figure ${place}`);
+    return FIGURES[name]!;
+  })]));
 
 /** The intent of a change explained: `how_to:settle`. */
 export const HOW_TO_INTENT = 'how_to:';

@@ -4,6 +4,7 @@
  * with one slot changed, and the freshness breaker. Deterministic and free of I/O; names stay
  * names here — the policy gate resolves them. docs/intent-map.md is this file in words.
  */
+import { readRowAsk } from '../frame/row-ask.js';
 import { DEFINITION_INTENT } from '../glossary.js';
 import { definitionAsked, termsNamed } from './definition.js';
 import { HOW_TO_INTENT, explains, questionKind } from './question-kind.js';
@@ -818,11 +819,12 @@ export class RulePlanner implements Planner {
     const howTo = holds(r.folded, 'how_to');
     // "can you make reports?", "do you do hedges": whether the desk does a thing at all, nothing of it asked for yet.
     const canYou = asksWhetherDeskDoes(r.folded);
+    // "how does exposure work": a word of the desk asked about is its meaning, not the desk's tour.
+    const term = definitionAsked(r.folded);
+    if (term) return { ...base, intent: `${DEFINITION_INTENT}${term}`, action: 'direct', calls: [], confidence: 0.95 };
     if (hasAny(r, 'capabilities') || canYou || holds(r.folded, 'help') || (howTo && r.names.length === 0 && r.amounts.length === 0)) {
       return { ...base, intent: 'capabilities', action: 'direct', calls: [], confidence: 1 };
     }
-    const term = definitionAsked(r.folded);
-    if (term) return { ...base, intent: `${DEFINITION_INTENT}${term}`, action: 'direct', calls: [], confidence: 0.95 };
     const general = explanationAsked(input, r);
     if (general) return { ...base, ...general, action: 'direct', calls: [] };
     // "who won the world cup in 2011": a question about the world, with nothing of the book named, is
@@ -1452,7 +1454,8 @@ function evidenceOf(decision: Decision, input: PlannerInput): Evidence {
     writes: WRITE_INTENT_IDS,
     twins: TWINS,
     unusedNames: whole.names.map((n) => fold(n.text)).filter((n) => !carried.includes(n)),
-    unusedFixture: whole.fixture !== null && decision.calls.every((c) => c.args.fixture === undefined && c.args.market === undefined && c.args.outcome === undefined && c.args.query === undefined),
+    unusedAmounts: moneyNotCarried(whole, decision, input.text),
+    unusedFixture: (whole.fixture !== null || whole.market !== null) && decision.calls.every((c) => c.args.fixture === undefined && c.args.market === undefined && c.args.outcome === undefined && c.args.query === undefined),
     followsUp: (input.context.lastCalls ?? []).length > 0,
     supposes: questionKind(whole.folded) === 'hypothetical',
     // Read only when a rule asks, as `triggered` is.
@@ -1463,6 +1466,23 @@ function evidenceOf(decision: Decision, input: PlannerInput): Evidence {
   };
 }
 
+
+/**
+ * How many sums of money the message says (a scale or a currency written with them: "5k", "2
+ * lakh", "₹500"; a bare number may be a count) that no call of the plan carries as a number
+ * anywhere in its arguments, a threshold's value or a change's. A threshold the question's frame
+ * reads ("who owes me more than 50k") is carried: the frame lays it on the read after planning.
+ */
+function moneyNotCarried(r: Reading, decision: Decision, text: string): number {
+  const carried = new Set<number>(readRowAsk(text).filters.map((f) => Math.abs(f.value)));
+  const collect = (v: unknown): void => {
+    if (typeof v === 'number') carried.add(Math.abs(v));
+    else if (Array.isArray(v)) v.forEach(collect);
+    else if (v !== null && typeof v === 'object') Object.values(v).forEach(collect);
+  };
+  decision.calls.forEach((c) => collect(c.args));
+  return r.amounts.filter((a) => a.paisa !== null && (a.written !== 'digits' || a.money) && !carried.has(a.paisa)).length;
+}
 
 /** Whether a word of the message read by nothing is a change's verb in another form ("doubled", "raising"). */
 function changeWordUnread(r: Reading): boolean {
@@ -1602,14 +1622,17 @@ function cutAtJoiners(text: string, joiner: (tokens: readonly string[], at: numb
 }
 
 const CLAUSE_MARKS: ReadonlySet<string> = new Set([',', '.', ';', '!', '?']);
-/** A clause that is only a report's format, a period, or both: "PDF", "in excel please", "last month". */
+/** A clause that is only a report's format, a period, an order, or some of them: "PDF", "in excel please", "last month", "biggest first". */
 function qualifierOnly(clause: string): boolean {
   const words = tokensIn(fold(clause)).filter((t) => !CLAUSE_MARKS.has(t));
   const lead = pastAll(words, 0, 'qualifier_lead');
   const format = saidAt(words, lead, 'report_format');
   const afterFormat = format >= 0 ? pastOptional(words, format, 'format_tail') : lead;
   const period = saidAt(words, pastOptional(words, afterFormat, 'period_cue'), 'qualifier_period');
-  const end = period >= 0 ? period : afterFormat;
+  const afterPeriod = period >= 0 ? period : afterFormat;
+  // "commission for November, biggest first": the order the rows before it are wanted in.
+  const order = saidAt(words, afterPeriod, 'qualifier_order');
+  const end = order >= 0 ? order : afterPeriod;
   // The words before a format or a period ("as", "in the") qualify only with one after them.
   return end === words.length && (end > lead || lead === 0);
 }

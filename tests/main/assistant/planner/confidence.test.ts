@@ -42,6 +42,14 @@ describe('a plan the rules guess at', () => {
     expect(ClaudeBrain.confident(d)).toBe(false);
   });
 
+  it('is below the fast path when a market is named and no call reads it', () => {
+    // No match is said, so the market is of none the plan knows: the whole book's exposure is a guess.
+    const d = plan('total runs over 300.5 market ka expo', { page: { path: '/agent/exposure', query: {} } });
+    expect(d.calls).toEqual([{ tool: 'agent.getLiveExposure', args: {} }]);
+    expect(guessOf(d)).toBe('match_left_unread');
+    expect(ClaudeBrain.confident(d)).toBe(false);
+  });
+
   it('is below the fast path when an order is read as a read while a change\'s verb stands in a form no lexicon has', () => {
     for (const text of ["I want Arjun's CL doubled", "Arjun's limit should be doubled"]) {
       const d = plan(text);
@@ -72,6 +80,16 @@ describe('a plan the rules guess at', () => {
     }
   });
 
+  it('is below the fast path when a change is planned beside a sum of money no call carries', () => {
+    const d = plan('vivek ne 5k diye, aur uska CL 30k kar do');
+    expect(d.calls.map((c) => c.tool)).toEqual(['agent.editLimit']);
+    expect(guessOf(d)).toBe('amount_left_unread');
+    expect(ClaudeBrain.confident(d)).toBe(false);
+    // A question naming a figure is read as the figures it is about, sure; and a threshold is carried by the frame.
+    expect(guessOf(plan("can I raise Karan's CL to 60k?"))).toBeNull();
+    expect(guessOf(plan('set rahul cl 50k'))).toBeNull();
+  });
+
   it('leaves a follow-up alone: it leans on the conversation, not on its words', () => {
     const context = { ...EMPTY_CONTEXT, lastCalls: [{ tool: 'agent.getPnL', args: { from: '2026-11-20', to: '2026-11-20' } }], lastIntent: 'pnl' };
     expect(guessOf(plan('and for the tennis', { context }))).not.toBe('name_left_unread');
@@ -79,7 +97,7 @@ describe('a plan the rules guess at', () => {
 
   it('never raises a confidence, and names each rule once', () => {
     const low: Decision = { request_id: 'r', intent: 'pnl', action: 'tools', calls: [{ tool: 'agent.getPnL', args: {} }], confidence: 0.5 };
-    const evidence = { act: 'statement' as const, triggered: new Set(['pnl', 'take']), writes: new Set<string>(), twins: new Map([['settle', 'pnl']]), unusedNames: ['x'], unusedFixture: false, followsUp: false, changeWordUnread: false, supposes: false };
+    const evidence = { act: 'statement' as const, triggered: new Set(['pnl', 'take']), writes: new Set<string>(), twins: new Map([['settle', 'pnl']]), unusedNames: ['x'], unusedFixture: false, unusedAmounts: 0, followsUp: false, changeWordUnread: false, supposes: false };
     expect(withGuesses(low, evidence)).toBe(low);
     expect(withGuesses({ ...low, confidence: 0.9 }, evidence).confidence).toBe(GUESSED);
     expect(new Set(GUESSES.map((g) => g.id)).size).toBe(GUESSES.length);

@@ -2,6 +2,7 @@ import * as actions from '../../../../shared/contracts/agent-actions.js';
 import { formatPoints } from '../../../../shared/format.js';
 import { AMOUNT_WORDS } from '../../../../shared/parse/amount.js';
 import { BULK, TOP_UP, ask, hasAny, newValueOf } from '../slots.js';
+import { readRowAsk } from '../../frame/row-ask.js';
 import { type Reading, isGrammarWord } from '../grammar.js';
 import { ORDER_MARKER } from '../speech-act.js';
 import type { ToolPlanning } from '../types.js';
@@ -46,6 +47,16 @@ const OWNERS: ReadonlySet<string> = new Set(['his', 'her', 'their', 'uska', 'usk
 const ON = ['on', 'per', 'of', 'for'];
 
 const OWNED_BY = ['of', 'for'];
+
+/**
+ * How many of the message's amounts could be a new value: an amount a comparison stands beside
+ * ("Arjun's players with a CL above 20k", "available credit below 5,000") says which rows are
+ * asked for, not what a limit becomes. A message with none and no change's verb is no change.
+ */
+function valuesIn(r: Reading): number {
+  if (r.amounts.length === 0) return Infinity;
+  return r.amounts.length - readRowAsk(r.folded).filters.length;
+}
 
 /** Words that cap what follows them: "max jeet", "maximum payout" ("min bet" is already the min stake). */
 const CAPS = ['max', 'maximum', 'min', 'minimum'];
@@ -162,7 +173,7 @@ export default {
     return limitType ? { limitType } : {};
   } },
   vocabulary: EDIT_VERBS,
-  triggers: (r) => (hasAny(r, 'creditlimit', 'limit', 'limits', 'minstake', 'perclickwin', 'dailywin', 'credit')
+  triggers: (r) => (valuesIn(r) > 0 || hasAny(r, ...EDIT_VERBS)) && (hasAny(r, 'creditlimit', 'limit', 'limits', 'minstake', 'perclickwin', 'dailywin', 'credit')
     // "Rahul ka max jeet 50k kar do", "set Rahul's max payout to 50k": a cap set to an amount, by order, is a limit
     // change, whichever limit it is (asked when no word says); never the read or the settlement its other words name.
     || (r.amounts.length > 0 && CAPS.some((w) => r.words.has(w)) && limitQualifier(r) !== null && (hasAny(r, ...EDIT_VERBS, 'make') || ORDER_MARKER.test(r.folded))))

@@ -73,7 +73,9 @@ export default {
     'open', 'unsettled', 'pending', 'running', 'active', 'settled', 'closed', 'completed', 'finished', 'graded', 'void', 'voided', 'cancelled', 'canceled',
   ],
   // "highest odds neha took last week": odds ranked are the bets they were taken at.
-  triggers: (r) => hasAny(r, 'bet', 'bets', 'betting', 'wager', 'wagers', 'ticket', 'tickets', 'punts') || holds(r.folded, 'bets:odds_ranked'),
+  // "allowed to win 10k on a single bet" names a limit by the bet it is per, and asks for no bets.
+  triggers: (r) => (hasAny(r, 'bet', 'bets', 'betting', 'wager', 'wagers', 'ticket', 'tickets', 'punts') || holds(r.folded, 'bets:odds_ranked'))
+    && !holds(r.folded, 'limit:per_bet'),
   fill(s) {
     const fixture = s.fixture({ takesPlayer: true });
     const player = s.player();

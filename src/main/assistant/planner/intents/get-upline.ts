@@ -22,7 +22,9 @@ export default {
   triggers: (r) => hasAny(r, 'upline', 'parent', 'master', 'superagent') || upTheLine(r.folded)
     // "mujhe kitna dena hai": what I have to give, with nobody named, is what I owe up the line.
     || (holds(r.folded, 'up:i_owe') && r.names.length === 0)
-    || (holds(r.folded, 'up:my_balance') && r.names.length === 0),
+    || (holds(r.folded, 'up:my_balance') && r.names.length === 0)
+    // "my own credit limit": the limit the upline gave the user, not the downline's.
+    || holds(r.folded, 'up:own_limit'),
   fill: () => ({ args: {} }),
   examples: ['what do I owe my upline'],
 } satisfies ToolPlanning;

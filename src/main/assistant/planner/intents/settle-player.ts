@@ -59,6 +59,10 @@ export default {
     if (!amount && hasAny(r, 'recorded') && !PAID_IN_FULL.test(r.folded)) {
       return ask('needs_amount', 'How much was paid? I record it as a settlement of that amount.');
     }
+    // "just pick whatever amount you think is fair": an amount is the user's to say, never the desk's to choose.
+    if (!amount && said(r.folded, 'settle:amount_left_to_me')) {
+      return ask('needs_amount', 'How much should be settled? The amount is yours to say: I don\u2019t choose one.');
+    }
     // "settle part of Ishaan's balance", "thoda settle kar do": some of it, never silently all of it.
     if (!amount && partOf(r.folded)) {
       return ask('needs_amount', 'How much of it should be settled?');
