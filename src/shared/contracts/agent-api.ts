@@ -89,7 +89,9 @@ export const downlineNode: z.ZodType<DownlineNode> = z.lazy(() => z.object({
   creditLimit: paisa, take: paisa, available: paisa, childCount: z.number().int(),
   children: z.array(downlineNode),
 }));
-export const getDownlineInput = z.strictObject({ depth: z.number().int().min(1).max(10).default(2) });
+/** The most levels below the caller one downline read shows. */
+export const MAX_DOWNLINE_DEPTH = 10;
+export const getDownlineInput = z.strictObject({ depth: z.number().int().min(1).max(MAX_DOWNLINE_DEPTH).default(2) });
 export const getDownlineOutput = z.object({ tree: z.array(downlineNode), truncated: z.boolean() });
 
 // ── agent.getTake / agent.getCreditLimit ─────────────────────────────────────────────────────

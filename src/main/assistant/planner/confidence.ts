@@ -31,6 +31,8 @@ export interface Evidence {
   followsUp: boolean;
   /** The message supposes something ("if I lower Vivek's CL below his take, what happens?"), as its opening words say. */
   supposes: boolean;
+  /** The message asks what the user may do ("can I edit limits for Arjun's players?"), as its opening words say. */
+  asksPermission: boolean;
 }
 
 export interface Guess {
@@ -81,6 +83,13 @@ export const GUESSES: readonly Guess[] = Object.freeze([
     // about, offline and rightly; only a change that leaves a sum of money aside is unsure.
     why: 'a change is planned while a sum of money the message says is carried by no call: a part of the message is not read ("vivek ne 5k diye, aur uska CL 30k kar do" planned as the limit alone)',
     applies: (d, e) => d.action === 'tools' && !e.followsUp && e.unusedAmounts > 0 && intentsOf(d).some((i) => e.writes.has(i)),
+  },
+  {
+    id: 'permission_read',
+    // Offline the figures of what a change would touch are the best answer there is (the case files agree:
+    // "can I raise Karan's CL to 60k?" reads his limit); whether the user may do it is Claude's to say.
+    why: 'a question of what the user may do ("can I change the credit limit of one of Priya\'s players myself?") is answered with the figures of the change it names',
+    applies: (d, e) => d.action === 'tools' && e.asksPermission && !intentsOf(d).some((i) => e.writes.has(i)) && [...e.triggered].some((i) => e.writes.has(i)),
   },
   {
     id: 'supposed_read',

@@ -12,7 +12,7 @@ import entries from './lexicon/question-kinds.json' with { type: 'json' };
 import answers from './lexicon/how-to.json' with { type: 'json' };
 
 /** `opener`: a word said before the question ("ok,", "bhai"), which asks nothing. */
-const entrySchema = conceptEntry(z.enum(['opener', 'how_to', 'hypothetical'])).extend({
+const entrySchema = conceptEntry(z.enum(['opener', 'how_to', 'hypothetical', 'permission'])).extend({
   /** Where it asks from: the first words (English), or anywhere (Hindi says "kaise karte hain" last). */
   place: z.enum(['start', 'anywhere']).default('start'),
 });
@@ -35,16 +35,29 @@ export const HOW_TO_INTENT = 'how_to:';
 
 /** How the message asks, when its first words (after any opener) say so, or a phrase that asks from anywhere; else null. */
 export function questionKind(folded: string): QuestionKind | null {
+  const kind = askedAs(folded, (k) => k === 'how_to' || k === 'hypothetical');
+  return kind as QuestionKind | null;
+}
+
+/**
+ * Whether the message asks what the user may do ("can I edit limits for Arjun's players?", "am I
+ * allowed to settle a sub-agent?", "kya main … kar sakta hu"): a question about the desk's rules,
+ * which the figures of the thing asked about answer only in part.
+ */
+export const asksPermission = (folded: string): boolean => askedAs(folded, (k) => k === 'permission') !== null;
+
+function askedAs(folded: string, wanted: (kind: string) => boolean): string | null {
   const matches = matchPhrases(TABLE, tokensOf(folded).filter(isWord));
   let at = 0;
   for (const m of matches) {
     if (m.from !== at) break;
     const asked = m.values.find((v) => v.kind !== 'opener');
-    if (asked) return asked.kind as QuestionKind;
+    if (asked && wanted(asked.kind)) return asked.kind;
+    if (asked) break;
     at = m.to;
   }
-  const anywhere = matches.flatMap((m) => m.values).find((v) => v.anywhere && v.kind !== 'opener');
-  return anywhere ? anywhere.kind as QuestionKind : null;
+  const anywhere = matches.flatMap((m) => m.values).find((v) => v.anywhere && v.kind !== 'opener' && wanted(v.kind));
+  return anywhere ? anywhere.kind : null;
 }
 
 /** Whether a change of this intent has an explanation. */

@@ -7,7 +7,7 @@
 import { readRowAsk } from '../frame/row-ask.js';
 import { DEFINITION_INTENT } from '../glossary.js';
 import { definitionAsked, termsNamed } from './definition.js';
-import { HOW_TO_INTENT, explains, questionKind } from './question-kind.js';
+import { HOW_TO_INTENT, asksPermission, explains, questionKind } from './question-kind.js';
 import { type Evidence, withGuesses } from './confidence.js';
 import type { Decision } from '../../../shared/contracts/assistant.js';
 import type { ToolModule } from '../../tools/define.js';
@@ -811,7 +811,10 @@ export class RulePlanner implements Planner {
     const asked = questionKind(fold(input.text));
     // With no one and no match named or pointed at there is nothing a read could show: "what happens
     // if I set a player's CL to zero" is explained, its amount part of the supposed change.
-    const explained = asked && (asked === 'how_to' || (r.names.length === 0 && r.fixture === null && (r.amounts.length === 0 || !(r.pronounPlayer || r.pronounFixture))))
+    // "kya main alerts mute kar sakta hu?", "can I settle a player?": whether the user may make a change,
+    // asked of no one and no amount, is the change explained too.
+    const mayI = asksPermission(fold(input.text)) && r.names.length === 0 && r.fixture === null && r.amounts.length === 0 && !r.pronounPlayer;
+    const explained = (asked && (asked === 'how_to' || (r.names.length === 0 && r.fixture === null && (r.amounts.length === 0 || !(r.pronounPlayer || r.pronounFixture))))) || mayI
       ? triggered(r).find((i) => explains(i.id)) : undefined;
     if (explained) return { ...base, intent: `${HOW_TO_INTENT}${explained.id}`, action: 'direct', calls: [], confidence: 0.9 };
     // "how do I confirm a limit change, kahan click karna hai?": how the desk is used, not a read of the book.
@@ -1458,6 +1461,7 @@ function evidenceOf(decision: Decision, input: PlannerInput): Evidence {
     unusedFixture: (whole.fixture !== null || whole.market !== null) && decision.calls.every((c) => c.args.fixture === undefined && c.args.market === undefined && c.args.outcome === undefined && c.args.query === undefined),
     followsUp: (input.context.lastCalls ?? []).length > 0,
     supposes: questionKind(whole.folded) === 'hypothetical',
+    asksPermission: asksPermission(whole.folded),
     // Read only when a rule asks, as `triggered` is.
     get changeWordUnread() {
       unread ??= changeWordUnread(whole);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fold } from '../../../../src/main/assistant/planner/grammar.js';
 import { INTENTS, RulePlanner, unansweredClause } from '../../../../src/main/assistant/planner/rule-planner.js';
-import { howToOf, questionKind } from '../../../../src/main/assistant/planner/question-kind.js';
+import { asksPermission, howToOf, questionKind } from '../../../../src/main/assistant/planner/question-kind.js';
 import { type ConversationContext, EMPTY_CONTEXT, type PlannerInput } from '../../../../src/main/assistant/planner/types.js';
 import kinds from '../../../../src/main/assistant/planner/lexicon/question-kinds.json' with { type: 'json' };
 import howTo from '../../../../src/main/assistant/planner/lexicon/how-to.json' with { type: 'json' };
@@ -16,7 +16,14 @@ const SYNTAX = ['\\', '|', '(', ')', '[', ']', '*', '+', '?', '{', '}', '^', '$'
 describe('the lexicons of how a request is asked', () => {
   it('holds words and phrases only, each example asking the way its entry says', () => {
     for (const e of [...kinds, ...negatives]) expect(SYNTAX.filter((c) => e.phrase.includes(c)), e.phrase).toEqual([]);
-    for (const e of kinds.filter((k) => k.concept !== 'opener')) expect(questionKind(fold(e.example)), e.example).toBe(e.concept);
+    for (const e of kinds.filter((k) => k.concept !== 'opener' && k.concept !== 'permission')) expect(questionKind(fold(e.example)), e.example).toBe(e.concept);
+    // A question of permission is a kind of its own, which the how-to and what-if readers leave alone.
+    for (const e of kinds.filter((k) => k.concept === 'permission')) {
+      expect(asksPermission(fold(e.example)), e.example).toBe(true);
+      expect(questionKind(fold(e.example)), e.example).toBeNull();
+    }
+    // "can I get …", "may I see …" ask for a thing, not whether the user may.
+    for (const text of ['can I get that as an excel?', "may i see rahul's take", 'can we have the pnl']) expect(asksPermission(fold(text)), text).toBe(false);
   });
 
   it('explains only changes the planner has', () => {

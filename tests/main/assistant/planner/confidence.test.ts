@@ -85,9 +85,19 @@ describe('a plan the rules guess at', () => {
     expect(d.calls.map((c) => c.tool)).toEqual(['agent.editLimit']);
     expect(guessOf(d)).toBe('amount_left_unread');
     expect(ClaudeBrain.confident(d)).toBe(false);
-    // A question naming a figure is read as the figures it is about, sure; and a threshold is carried by the frame.
-    expect(guessOf(plan("can I raise Karan's CL to 60k?"))).toBeNull();
+    // A question naming a figure is no change left aside (a question of permission is its own guess).
+    expect(guessOf(plan("can I raise Karan's CL to 60k?"))).toBe('permission_read');
     expect(guessOf(plan('set rahul cl 50k'))).toBeNull();
+  });
+
+  it('is below the fast path when a question of what the user may do is answered with the figures of the change it names', () => {
+    for (const text of ["can I edit limits for arjun's players from my login?", "Can I change the credit limit of one of Priya's players myself, or does it have to go through her?"]) {
+      const d = plan(text);
+      expect(d.calls.map((c) => c.tool), text).toEqual(['agent.getCreditLimit']);
+      expect(guessOf(d), text).toBe('permission_read');
+    }
+    // A polite request is no question of permission: it names no change.
+    expect(guessOf(plan("can i see rahul's pnl"))).toBeNull();
   });
 
   it('leaves a follow-up alone: it leans on the conversation, not on its words', () => {
@@ -97,7 +107,7 @@ describe('a plan the rules guess at', () => {
 
   it('never raises a confidence, and names each rule once', () => {
     const low: Decision = { request_id: 'r', intent: 'pnl', action: 'tools', calls: [{ tool: 'agent.getPnL', args: {} }], confidence: 0.5 };
-    const evidence = { act: 'statement' as const, triggered: new Set(['pnl', 'take']), writes: new Set<string>(), twins: new Map([['settle', 'pnl']]), unusedNames: ['x'], unusedFixture: false, unusedAmounts: 0, followsUp: false, changeWordUnread: false, supposes: false };
+    const evidence = { act: 'statement' as const, triggered: new Set(['pnl', 'take']), writes: new Set<string>(), twins: new Map([['settle', 'pnl']]), unusedNames: ['x'], unusedFixture: false, unusedAmounts: 0, followsUp: false, changeWordUnread: false, supposes: false, asksPermission: false };
     expect(withGuesses(low, evidence)).toBe(low);
     expect(withGuesses({ ...low, confidence: 0.9 }, evidence).confidence).toBe(GUESSED);
     expect(new Set(GUESSES.map((g) => g.id)).size).toBe(GUESSES.length);

@@ -1519,3 +1519,26 @@ describe('what the structure of a sentence says, beside its words', () => {
     }
   });
 });
+
+describe('what the rest of the blind sets asked of a read', () => {
+  it('reads how many levels of the tree are asked for', () => {
+    expect(calls('show the full tree, 3 levels deep')).toEqual([{ tool: 'agent.getDownline', args: { depth: 3 } }]);
+    expect(calls('downline 30 levels deep')).toEqual([{ tool: 'agent.getDownline', args: { depth: 10 } }]);
+    expect(calls('show my downline')).toEqual([{ tool: 'agent.getDownline', args: {} }]);
+  });
+
+  it('ends a match at a word that says how its rows are grouped', () => {
+    expect(calls('open bets on india vs australia grouped by player')[0]!.args.fixture).toBe('india vs australia');
+  });
+});
+
+describe('a question of what the user may do', () => {
+  it('explains the change when it names no one and no amount, and reads the figures when it names someone', () => {
+    for (const [text, intent] of [['kya main alerts mute kar sakta hu?', 'how_to:mute_alerts'], ['can i settle a player?', 'how_to:settle']] as const) {
+      const d = plan(text);
+      expect([d.action, d.intent], text).toEqual(['direct', intent]);
+    }
+    expect(calls("can I raise Karan's CL to 60k?").map((c) => c.tool)).toEqual(['agent.getCreditLimit']);
+    expect(calls('can i see my pnl').map((c) => c.tool)).toEqual(['agent.getPnL']);
+  });
+});

@@ -1,12 +1,22 @@
+import { MAX_DOWNLINE_DEPTH } from '../../../../shared/contracts/agent-api.js';
 import { hasAny } from '../slots.js';
 import type { ToolPlanning } from '../types.js';
-import { means, ruleAt, said, tokensIn } from './concepts.js';
+import { found, isDigits, means, ruleAt, said, tokensIn } from './concepts.js';
 
 /** "show my players", "all agents please.": the list itself asked, the message ending there. */
 function listAsked(folded: string): boolean {
   const at = ruleAt(folded, 'down:list');
   const tokens = tokensIn(folded);
   return at !== null && !means(tokens[at.from - 1], 'down:place') && tokens.slice(at.to).every((t) => t === '.' || t === '!' || t === '?');
+}
+
+/** "the full tree, 3 levels deep": how many levels below the user to show, said as a number before "levels". */
+function levelsAsked(folded: string): number | null {
+  const tokens = tokensIn(folded);
+  const at = found(folded, 'down:levels').find((m) => isDigits(tokens[m.from - 1]));
+  const n = at ? Number(tokens[at.from - 1]) : NaN;
+  // More levels than a read shows is the whole tree it can show.
+  return Number.isInteger(n) && n >= 1 ? Math.min(n, MAX_DOWNLINE_DEPTH) : null;
 }
 
 /** The rule planner's intent for this tool: the words that ask for it, the slots they fill, what a follow-up may change. */
@@ -23,7 +33,8 @@ export default {
   // still looked up, so a name not in it is said ("no player called …"), never silently dropped.
   fill: (s) => {
     const named = s.namedPlayer();
-    return { args: named ? { player: named } : {} };
+    const depth = levelsAsked(s.r.folded);
+    return { args: { ...(named ? { player: named } : {}), ...(depth !== null ? { depth } : {}) } };
   },
   examples: ['show my downline', 'my sub-agents'],
 } satisfies ToolPlanning;
