@@ -17,7 +17,10 @@
  * (a fresh conversation on a second desk, asked beside each probe; target within 10%), and start-up: `npm start` on a book that exists to an
  * interactive login page (≤ 2 s), and Sign in to a dashboard with data (≤ 1 s).
  *
- *   npm run bench:ui [-- --rounds N] [--long N] [--probe-turns N]
+ *   npm run bench:ui [-- --rounds N] [--long N] [--probe-turns N] [--table-only]
+ *
+ * `--table-only`: the warm-up, then the 1,000-row table probe alone (bench/ui-table.ts), for work
+ * on the table that needs its frames measured without the minutes the other probes take.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -46,6 +49,7 @@ const LONG = flag('long', 500);
  * seconds more.
  */
 const PROBE_TURNS = flag('probe-turns', 30);
+const TABLE_ONLY = args.includes('--table-only');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const RENDERER_DIR = resolve('out/renderer');
 
@@ -236,15 +240,28 @@ try {
 
   const reads: Turn[] = [];
   const previews: Turn[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let round = 0; round < (TABLE_ONLY ? 0 : ROUNDS); round++) {
     for (const q of READ_QUESTIONS) reads.push(turnOf(q, await ask(page, q)));
     for (const q of PREVIEW_QUESTIONS) previews.push(turnOf(q, await ask(page, q)));
   }
-  results.push(report('read questions', reads, 100));
-  results.push(report('confirmation previews', previews, 150));
+  if (!TABLE_ONLY) {
+    results.push(report('read questions', reads, 100));
+    results.push(report('confirmation previews', previews, 150));
+  }
 
   results.push(await tableCardFrames(page));
+  if (!TABLE_ONLY) await longConversation(page);
+  await context.close();
+} finally {
+  await browser.close();
+  alerts.close();
+  freshAlerts.close();
+  await shell.close();
+  await freshShell.close();
+  await connection.close();
+}
 
+async function longConversation(page: Page): Promise<void> {
   // ── a long conversation: the same question after LONG earlier turns, against a first turn ───
   // Each probe is paired with a first turn on the second desk, asked just before or just after it
   // (the order alternates): timed minutes apart, as the two ends of one conversation, the ratio
@@ -280,14 +297,6 @@ try {
     + `within the ${first.length} pairs, a late turn took ${extra >= 0 ? '+' : ''}${f1(extra)} ms at the median: ${ratio.toFixed(2)}x (target ≤ 1.10x: ${flat ? 'met' : 'NOT met'})\n`);
   results.push(flat);
   await freshContext.close();
-  await context.close();
-} finally {
-  await browser.close();
-  alerts.close();
-  freshAlerts.close();
-  await shell.close();
-  await freshShell.close();
-  await connection.close();
 }
 
 // ── start-up on a book that exists: npm start → login page; Sign in → dashboard with data ──
@@ -347,7 +356,7 @@ async function startup(): Promise<boolean> {
     await startupBrowser.close();
   }
 }
-results.push(await startup());
+if (!TABLE_ONLY) results.push(await startup());
 
 rmSync(work, { recursive: true, force: true });
 const missed = results.filter((r) => !r).length;

@@ -52,10 +52,13 @@ test.describe('a long bet list in a chat card', () => {
     await expect(loaded).toHaveAttribute('data-rows', '200');
 
     await page.evaluate(COUNT_DRAWS);
-    // Ten rows further down in one step: the ten coming into view are drawn (two calls each), not all thirty in view and overscan.
+    // Ten rows further down in one step: the block of ten coming into view is drawn (two calls each), not all thirty in view and overscan.
     const step = await drawsDuring(page, `${BOX}.scrollTop += 320`);
     expect(step).toBeGreaterThan(0);
     expect(step).toBeLessThanOrEqual(2 * 2 * 10);
+    // Rows come and go in blocks of ten: one row further stays inside the rows drawn, and draws none.
+    const within = await drawsDuring(page, `${BOX}.scrollTop += 32`);
+    expect(within).toBe(0);
     // The header row stays at the top of the scrolled box (sticky on the row, not on each cell:
     // every sticky box is paint work on each frame of the whole conversation, in view or not).
     const pinned = await page.evaluate<{ head: number; box: number; scrolled: number }>(`(() => {

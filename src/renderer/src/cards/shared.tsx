@@ -2,12 +2,15 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { type ReactNode, createContext, memo, useContext, useDeferredValue, useEffect, useId, useMemo, useState } from 'react';
 import type { CardType } from '../../../shared/contracts/assistant';
 import { type SortDir, sortRows } from '../../../shared/table-sort';
+import { blockRange } from '../lib/row-blocks';
 import { useSession } from '../lib/session';
 import type { CardAction } from './types';
 
 /** Tables longer than this render only the rows in view. */
 export const VIRTUALIZE_OVER = 50;
 const ROW_HEIGHT = 32;
+/** Rows drawn beyond each edge of a virtualized table's box, before the range is widened to whole blocks (lib/row-blocks.ts). */
+const OVERSCAN_ROWS = 5;
 /** Rows from the end of a virtualized table at which `onNearEnd` asks for more. */
 const NEAR_END_ROWS = 50;
 /** A column narrower than this clips its figures: the table scrolls sideways instead. */
@@ -234,7 +237,8 @@ function VirtualBody<R>({ rows, columns, rowKey, scrollEl, rowTestId, onNearEnd 
     count: rows.length,
     getScrollElement: () => scrollEl,
     estimateSize: () => ROW_HEIGHT,
-    overscan: 10,
+    overscan: OVERSCAN_ROWS,
+    rangeExtractor: blockRange,
   });
   const items = virtualizer.getVirtualItems();
   const lastIndex = items.length ? items[items.length - 1]!.index : -1;
