@@ -1043,25 +1043,28 @@ function respell(lower: string): { text: string; at: number[] | null } {
 const TODAY_IS = /\b(?:today\s+is|it\s+is|it's|its|aaj)\s+/g;
 
 /**
- * The text with "today is <a day>" blanked, when a period is said elsewhere: "as today is the last
- * day of the month, … in November" tells the clock before it asks for November. Positions are kept.
+ * "as today is the last day of the month, … in November": when the first period read is the day
+ * the message says today is (or its "today"), the period said elsewhere is the one asked; null when
+ * there is none. Positions are kept, the day told blanked.
  */
-function withoutTodayIs(lower: string, today: IsoDate): string {
+function afterTodayIs(lower: string, today: IsoDate, first: Found): Found | null {
   for (const m of lower.matchAll(TODAY_IS)) {
     const at = m.index + m[0].length;
+    if (first.start < m.index || first.start > at) continue;
     const day = findIn(lower.slice(at), today);
     if (!day || lower.slice(at, at + day.start).trim() !== '') continue;
-    const blanked = lower.slice(0, m.index) + ' '.repeat(at + day.stop - m.index) + lower.slice(at + day.stop);
-    if (findIn(blanked, today)) return blanked;
+    const again = findIn(lower.slice(0, m.index) + ' '.repeat(at + day.stop - m.index) + lower.slice(at + day.stop), today);
+    if (again) return again;
   }
-  return lower;
+  return null;
 }
 
 export function findDateRange(text: string, today: IsoDate): FoundRange | null {
   const typed = text.toLowerCase();
   const { text: lower, at } = respell(typed);
-  const found = findIn(withoutTodayIs(lower, today), today) ?? findIn(lower, today);
-  if (!found) return null;
+  const first = findIn(lower, today);
+  if (!first) return null;
+  const found = afterTodayIs(lower, today, first) ?? first;
   // The phrase as typed, for callers to blank out: a respelt word maps back to its own letters.
   const start = at ? at[found.start]! : found.start;
   const stop = at ? (found.stop >= at.length - 1 ? typed.length : at[found.stop - 1]! + 1) : found.stop;

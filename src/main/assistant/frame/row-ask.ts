@@ -203,6 +203,22 @@ export function readRowAsk(text: string, names: ReadonlyArray<{ text: string }> 
 }
 
 /**
+ * The thresholds a message's words set on rows ("a CL above 20k", "between 5k and 20k"), with no
+ * names and no clock: what the planner asks of a message's amounts while it plans (is one a new
+ * value, or which rows?). Asked many times a plan, so the last messages' answers are kept.
+ */
+export function thresholdsIn(text: string): readonly RowFilter[] {
+  let filters = THRESHOLDS.get(text);
+  if (!filters) {
+    if (THRESHOLDS.size >= 500) THRESHOLDS.clear();
+    filters = readRowAsk(text).filters;
+    THRESHOLDS.set(text, filters);
+  }
+  return filters;
+}
+const THRESHOLDS = new Map<string, readonly RowFilter[]>();
+
+/**
  * The tokens with each word no concept of the frame reads put as the planner's slang reads it
  * ("ows" owes, "abve" above, "sauthi vadhu" sabse zyada): one lexicon of slang and slips for both
  * readers. A word the frame knows stays as typed, and so does one whose slang is more than a word.

@@ -4,7 +4,7 @@
  * with one slot changed, and the freshness breaker. Deterministic and free of I/O; names stay
  * names here — the policy gate resolves them. docs/intent-map.md is this file in words.
  */
-import { readRowAsk } from '../frame/row-ask.js';
+import { thresholdsIn } from '../frame/row-ask.js';
 import { DEFINITION_INTENT } from '../glossary.js';
 import { definitionAsked, termsNamed } from './definition.js';
 import { HOW_TO_INTENT, asksPermission, explains, questionKind } from './question-kind.js';
@@ -1478,7 +1478,7 @@ function evidenceOf(decision: Decision, input: PlannerInput): Evidence {
  * reads ("who owes me more than 50k") is carried: the frame lays it on the read after planning.
  */
 function moneyNotCarried(r: Reading, decision: Decision, text: string): number {
-  const carried = new Set<number>(readRowAsk(text).filters.map((f) => Math.abs(f.value)));
+  const carried = new Set<number>(thresholdsIn(text).map((f) => Math.abs(f.value)));
   const collect = (v: unknown): void => {
     if (typeof v === 'number') carried.add(Math.abs(v));
     else if (Array.isArray(v)) v.forEach(collect);

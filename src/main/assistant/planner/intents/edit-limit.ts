@@ -2,7 +2,7 @@ import * as actions from '../../../../shared/contracts/agent-actions.js';
 import { formatPoints } from '../../../../shared/format.js';
 import { AMOUNT_WORDS } from '../../../../shared/parse/amount.js';
 import { BULK, TOP_UP, ask, hasAny, newValueOf } from '../slots.js';
-import { readRowAsk } from '../../frame/row-ask.js';
+import { thresholdsIn } from '../../frame/row-ask.js';
 import { type Reading, isGrammarWord } from '../grammar.js';
 import { ORDER_MARKER } from '../speech-act.js';
 import type { ToolPlanning } from '../types.js';
@@ -55,7 +55,7 @@ const OWNED_BY = ['of', 'for'];
  */
 function valuesIn(r: Reading): number {
   if (r.amounts.length === 0) return Infinity;
-  return r.amounts.length - readRowAsk(r.folded).filters.length;
+  return r.amounts.length - thresholdsIn(r.folded).length;
 }
 
 /** Words that cap what follows them: "max jeet", "maximum payout" ("min bet" is already the min stake). */
