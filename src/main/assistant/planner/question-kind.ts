@@ -25,10 +25,11 @@ const FIGURES: Readonly<Record<string, string>> = { linkMinutes: String(REPORT_L
 
 /** The explanation of each change, by its intent id, its `{figure}` places filled. */
 const HOW_TO: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(z.record(z.string(), z.string().min(1)).parse(answers))
-  .map(([id, text]) => [id, text.replace(/\{(\w+)\}/g, (place, name: string) => {
-    if (!Object.hasOwn(FIGURES, name)) throw new Error(`how-to.json: ${id} names no known figure ${place}`);
-    return FIGURES[name]!;
-  })]));
+  .map(([id, text]) => {
+    const filled = Object.entries(FIGURES).reduce((t, [name, value]) => t.replaceAll(`{${name}}`, value), text);
+    if (filled.includes('{')) throw new Error(`how-to.json: ${id} names a figure that is not known`);
+    return [id, filled];
+  }));
 
 /** The intent of a change explained: `how_to:settle`. */
 export const HOW_TO_INTENT = 'how_to:';
