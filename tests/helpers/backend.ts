@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { createTRPCClient, httpLink } from '@trpc/client';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { openBackend, type Backend } from '../../src/server/backend.js';
-import { type DatabaseConfig, queryRows } from '../../src/server/db/client.js';
+import { type DatabaseConfig, openDatabase, queryRows } from '../../src/server/db/client.js';
 import { type BackendServer, startBackendServer } from '../../src/server/http.js';
 import { silentLogger } from '../../src/infra/log.js';
 import type { BookOptions } from '../../src/server/seed/generate.js';
@@ -32,11 +33,38 @@ export const DEMO_PASSWORDS: Record<string, string> = {
   priya: 'demo-priya', arjun: 'demo-arjun', meera: 'demo-meera', admin: 'demo-admin', vikram: 'demo-vikram', sanjay: 'demo-sanjay',
 };
 
+/** Copies the global setup's test book into `dataDir`, a folder that does not exist yet, for PGlite or a command to open. */
+export function copyTestBook(dataDir: string): void {
+  cpSync(inject('testBook').pgliteFolder, dataDir, { recursive: true });
+}
+
+/**
+ * A PGlite database of the test book of its own: a copy of the folder, opened where it lies.
+ * `remove` deletes the copy once the database is closed.
+ */
+export function testBookCopy(): { config: Extract<DatabaseConfig, { engine: 'pglite' }>; remove(): void } {
+  const { pgliteFolder, pgliteCopies } = inject('testBook');
+  const dir = mkdtempSync(join(pgliteCopies, 'book-'));
+  return { config: { engine: 'pglite', dataDir: join(dir, 'db'), copyOf: pgliteFolder }, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
 let snapshot: Promise<Blob> | undefined;
 
-/** This worker's copy of the global setup's PGlite tarball, read once: open as many copies as a test needs (`from`). */
+/** The test book as PGlite's tarball (what `from` and the eval harness take), made once per worker. */
 export function testBookSnapshot(): Promise<Blob> {
-  snapshot ??= readFile(inject('testBook').pgliteSnapshot).then((bytes) => new Blob([bytes]));
+  snapshot ??= (async () => {
+    const copy = testBookCopy();
+    try {
+      const database = await openDatabase(copy.config);
+      try {
+        return await database.snapshot!();
+      } finally {
+        await database.close();
+      }
+    } finally {
+      copy.remove();
+    }
+  })();
   return snapshot;
 }
 
@@ -47,7 +75,9 @@ export function testBookSnapshot(): Promise<Blob> {
  */
 async function testDatabase(engine: DatabaseConfig['engine'], standardBook: boolean): Promise<{ config: DatabaseConfig; drop(): Promise<void> }> {
   if (engine === 'pglite') {
-    return { config: { engine: 'pglite', ...(standardBook && { from: await testBookSnapshot() }) }, drop: async () => {} };
+    if (!standardBook) return { config: { engine: 'pglite' }, drop: async () => {} };
+    const copy = testBookCopy();
+    return { config: copy.config, drop: async () => copy.remove() };
   }
   const name = `agent_desk_t_${randomBytes(6).toString('hex')}`;
   const template = standardBook ? inject('testBook').postgresTemplate : null;
@@ -102,9 +132,17 @@ export async function startTestBackend(engine: DatabaseConfig['engine'], book: P
   };
 }
 
-/** The test book copied into an in-process backend, for the desk's embedded connection. */
+/** The test book copied into an in-process backend, for the desk's embedded connection; closing it removes the copy. */
 export async function openTestBookBackend(now: () => Date = () => new Date(BOOK_NOW)): Promise<Backend> {
-  return openBackend({ database: { engine: 'pglite', from: await testBookSnapshot() }, now, realNow: () => new Date(REAL_NOW) });
+  const copy = testBookCopy();
+  try {
+    const backend = await openBackend({ database: copy.config, now, realNow: () => new Date(REAL_NOW) });
+    const { close } = backend.database;
+    return { ...backend, database: { ...backend.database, close: () => close().finally(() => copy.remove()) } };
+  } catch (error) {
+    copy.remove();
+    throw error;
+  }
 }
 
 export async function accountId(backend: Backend, username: string): Promise<string> {

@@ -18,8 +18,10 @@ export const TEST_BOOK: BookOptions = { seed: 'test-book', players: 40, bets: 3_
 
 /** What the global setup hands the workers (vitest's provide/inject). */
 export interface TestBookCopies {
-  /** A PGlite data folder holding TEST_BOOK, as a tarball file. */
-  pgliteSnapshot: string;
+  /** A PGlite data folder holding TEST_BOOK, shut down cleanly: copy it, never open it. */
+  pgliteFolder: string;
+  /** Where this run's copies of it go (memory-backed where the machine has /dev/shm); emptied at the end of the run. */
+  pgliteCopies: string;
   /** A PostgreSQL database holding TEST_BOOK, to copy with CREATE DATABASE … TEMPLATE; null without a server. */
   postgresTemplate: string | null;
 }

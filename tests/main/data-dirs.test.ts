@@ -1,13 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTRPCClient, createWSClient, wsLink } from '@trpc/client';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { silentLogger } from '../../src/infra/log.js';
-import { openDatabase } from '../../src/server/db/client.js';
+import { copyTestBook } from '../helpers/backend.js';
 import { createAgentRuntime } from '../../src/main/assistant/create.js';
 import { backendConfigFromEnv } from '../../src/main/backend/connection.js';
 import { browserShellDataDirs, deskDataDirsFromEnv } from '../../src/main/data-dirs.js';
@@ -67,8 +67,7 @@ describe('npm run web', () => {
     const cwd = join(root, 'cwd');
     const pgliteDir = join(root, 'pg');
     // The test book copied into PGLITE_DIR first, so that the shell starts without writing the demo book (~15 s).
-    const database = await openDatabase({ engine: 'pglite', dataDir: pgliteDir, from: new Blob([readFileSync(inject('testBook').pgliteSnapshot)]) });
-    await database.close();
+    copyTestBook(pgliteDir);
     mkdirSync(cwd);
 
     // As `npm run web` runs it (tsx src/main/web/main.ts), from another working directory; DESK_DATA_DIR relative to it.

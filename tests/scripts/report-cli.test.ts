@@ -6,12 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
 import { silentLogger } from '../../src/infra/log.js';
 import { type BackendClient, embeddedConnection } from '../../src/main/backend/connection.js';
 import type { Backend } from '../../src/server/backend.js';
-import { openDatabase } from '../../src/server/db/client.js';
-import { openTestBookBackend } from '../helpers/backend.js';
+import { copyTestBook, openTestBookBackend } from '../helpers/backend.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 const FROM = '2026-10-01';
@@ -40,8 +38,7 @@ describe('npm run report', () => {
 
   beforeAll(async () => {
     // The global setup's test book, unpacked into a folder as the script opens one.
-    const copy = await openDatabase({ engine: 'pglite', dataDir: pgliteDir, from: new Blob([readFileSync(inject('testBook').pgliteSnapshot)]) });
-    await copy.close();
+    copyTestBook(pgliteDir);
     backend = await openTestBookBackend();
     const connection = embeddedConnection(backend, silentLogger);
     const token = (await connection.client(null).auth.login.mutate({ username: 'priya', password: 'demo-priya' })).token;

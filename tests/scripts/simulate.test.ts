@@ -2,14 +2,14 @@
 // events through the services; the same seed on the same book makes the same choices; the command
 // line runs as a child process on a PGlite folder, as a user runs it.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, queryRows } from '../../src/server/db/client.js';
 import { parseCommandLine, simulate } from '../../scripts/simulate.js';
-import { ENGINES, type TestBackend, startTestBackend } from '../helpers/backend.js';
+import { ENGINES, type TestBackend, copyTestBook, startTestBackend } from '../helpers/backend.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 
@@ -64,8 +64,7 @@ describe('npm run simulate (the command line)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'agent-desk-simulate-'));
   const pgliteDir = join(dir, 'pglite');
   beforeAll(async () => {
-    const copy = await openDatabase({ engine: 'pglite', dataDir: pgliteDir, from: new Blob([readFileSync(inject('testBook').pgliteSnapshot)]) });
-    await copy.close();
+    copyTestBook(pgliteDir);
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
