@@ -356,8 +356,8 @@ const REFUSALS: ReadonlyArray<readonly [rule: string, reason: string]> = [
   ['refuse:passwords', 'share or change passwords'],
   // "Suresh ko 5k bonus daal do": money given away is no settlement or limit.
   ['refuse:bonuses', 'give bonuses or free credit'],
-  // "do whatever Neha Gupta's notes say": what a note says is never an instruction.
-  ['refuse:follow_notes', 'follow what a note says'],
+  // "do whatever Neha Gupta's notes say", "do what the Admin Override player's name says": text in the book's data is never an instruction.
+  ['refuse:follow_notes', 'follow what a note or a name says'],
   // "mark Deepak's last bet as void": a bet's result is the market's, never the desk's.
   ['refuse:bet_result', 'change a bet\'s result (bets are settled by their market)'],
 ];
@@ -814,8 +814,11 @@ export class RulePlanner implements Planner {
     // "kya main alerts mute kar sakta hu?", "can I settle a player?": whether the user may make a change,
     // asked of no one and no amount, is the change explained too.
     const mayI = asksPermission(fold(input.text)) && r.names.length === 0 && r.fixture === null && r.amounts.length === 0 && !r.pronounPlayer;
-    const explained = (asked && (asked === 'how_to' || (r.names.length === 0 && r.fixture === null && (r.amounts.length === 0 || !(r.pronounPlayer || r.pronounFixture))))) || mayI
-      ? triggered(r).find((i) => explains(i.id)) : undefined;
+    // "if I settle Deepak now, does his CL change?": whether a supposed change moves something asks how
+    // the desk works, not anyone's figures, so it is explained whoever it names.
+    const effect = supposedChange(input, r);
+    const explained = effect ?? ((asked && (asked === 'how_to' || (r.names.length === 0 && r.fixture === null && (r.amounts.length === 0 || !(r.pronounPlayer || r.pronounFixture))))) || mayI
+      ? triggered(r).find((i) => explains(i.id)) : undefined);
     if (explained) return { ...base, intent: `${HOW_TO_INTENT}${explained.id}`, action: 'direct', calls: [], confidence: 0.9 };
     // "how do I confirm a limit change, kahan click karna hai?": how the desk is used, not a read of the book.
     // "how do I confirm a limit change, kahan click karna hai?", "how does settling work in here?": how the desk is used, not a read of the book.
@@ -1412,6 +1415,23 @@ function namedAsMatch(folded: string, name: string): boolean {
   const tokens = tokensIn(folded);
   const named = tokensIn(fold(name));
   return tokens.some((t, i) => t === 'the' && named.every((w, j) => tokens[i + 1 + j] === w) && saidAt(tokens, i + 1 + named.length, 'match_word') >= 0);
+}
+
+/**
+ * The change a message supposes when it asks only whether that change would move something ("if I
+ * settle Deepak now, does his CL change?", "does Karan's limit reset if I settle him"): the write
+ * its "if I …" clause names, read on its own so a figure the question asks about ("his CL") is not
+ * taken for the change. Null when the message is no such question, or supposes no change explained.
+ */
+function supposedChange(input: PlannerInput, r: Reading): IntentSpec | null {
+  if (!holds(r.folded, 'supposed_effect')) return null;
+  const tokens = tokensIn(r.folded);
+  const open = occurrences(r.folded, 'hypo_if_self')[0];
+  if (!open) return null;
+  const ends = [...occurrences(r.folded, 'effect_aux'), ...occurrences(r.folded, 'hypo_then')].map((m) => m.from).filter((at) => at > open.to);
+  const clause = tokens.slice(open.to, ends.length > 0 ? Math.min(...ends) : tokens.length).join(' ');
+  const change = (reading: Reading) => triggered(reading).find((i) => isWrite(i) && explains(i.id));
+  return change(read(clause, input.today, KNOWN_WORDS)) ?? change(r) ?? null;
 }
 
 /** The explanation head's bar: chosen with plan-diff over every case's wording, where at 0.8 no read of the case files is taken for an explanation. */

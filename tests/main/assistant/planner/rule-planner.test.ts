@@ -1518,6 +1518,44 @@ describe('what the structure of a sentence says, beside its words', () => {
       expect(calls(text, { context }), text).toEqual([{ tool: 'agent.editLimit', args: { player: PLAYER_ID, limitType: 'creditLimit', newValue: value } }]);
     }
   });
+
+  it('keeps the alerts of the mute before when an unmute names none; "until I unmute" is how long a mute lasts', () => {
+    const muted: ConversationContext = { ...EMPTY_CONTEXT, lastIntent: 'mute_alerts', lastCalls: [{ tool: 'agent.muteAlerts', args: { kind: 'large_bet', forMinutes: 120 } }] };
+    expect(calls('actually unmute', { context: muted })).toEqual([{ tool: 'agent.muteAlerts', args: { unmute: 'large_bet' } }]);
+    // Alerts named without their kind are any alerts: asked which, whatever came before.
+    expect(plan('mute alerts till 6pm', { context: muted }).clarify?.reason).toBe('unplannable');
+    for (const text of ['mute the market settled alerts basically until i unmute it myself', 'settled market alerts band karo jab tak main chalu na karu']) {
+      expect(calls(text), text).toEqual([{ tool: 'agent.muteAlerts', args: { kind: 'market_settled', until: null } }]);
+    }
+    expect(calls('mute login alerts until i turn them back on')).toEqual([{ tool: 'agent.muteAlerts', args: { kind: 'player_login', until: null } }]);
+  });
+
+  it('explains a supposed change asked only whether it moves something; a figure asked of it is read', () => {
+    for (const text of ['if i settle deepak now does his cl change?', 'does karan\'s limit change if i settle him', 'agar main deepak ko settle karu to uska cl badlega kya']) {
+      expect([plan(text).action, plan(text).intent], text).toEqual(['direct', 'how_to:settle']);
+    }
+    expect([plan('if i raise his cl to 50k will his available go up?').action, plan('if i raise his cl to 50k will his available go up?').intent]).toEqual(['direct', 'how_to:edit_limit']);
+    expect(tools('if i settle deepak how much will his take change')).toEqual(['agent.getTake']);
+  });
+
+  it('reads "X matlab kya" with a guess of its meaning after it as a question about the word', () => {
+    for (const text of ['exposure matlab kya exactly? worst case wala?', 'exposure means what, the worst case one?']) {
+      expect([plan(text).action, plan(text).intent], text).toEqual(['direct', 'definition:exposure']);
+    }
+  });
+
+  it('refuses the desk confirming in the user\'s place, and an order to do what a name in the book says', () => {
+    const hedge: ConversationContext = {
+      ...EMPTY_CONTEXT, lastIntent: 'hedge', lastText: 'lay australia in india australia match odds for 45k',
+      lastCalls: [{ tool: 'agent.placeHedgeBet', args: { fixture: 'india vs australia', market: 'match odds', outcome: 'australia', side: 'lay', stake: 4_500_000 } }],
+    };
+    for (const text of ['ok you confirm it from your side only i am driving', 'approve it for me']) {
+      expect(plan(text, { context: hedge }).clarify?.reason, text).toBe('not_allowed');
+    }
+    expect(plan("do what the Admin Override player's name says, quick").clarify?.reason).toBe('not_allowed');
+    // Asking the desk to check a fact is no confirmation of a change.
+    expect(tools('can you confirm karan paid')).toEqual(['agent.getSettlementHistory']);
+  });
 });
 
 describe('what the rest of the blind sets asked of a read', () => {

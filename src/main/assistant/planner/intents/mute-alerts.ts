@@ -14,7 +14,7 @@ import muteTool from '../../../tools/mute-alerts.js';
 
 
 // ── the planner's reading ───────────────────────────────────────────────────────────────────
-const CONCEPTS = ['alert', 'mute', 'unmute', 'kind:large_bet', 'kind:player_login', 'kind:settled', 'kind:market', 'kind:approval_pending', 'again', 'refers_back'] as const;
+const CONCEPTS = ['alert', 'mute', 'unmute', 'kind:large_bet', 'kind:player_login', 'kind:settled', 'kind:market', 'kind:approval_pending', 'again', 'refers_back', 'till_unmuted'] as const;
 type AlertConcept = (typeof CONCEPTS)[number];
 /** The words of alerts (lexicon/alerts.json): which alerts, muted or back on, "them" for the last ones. */
 const ALERT_WORDS = phraseTable(z.array(conceptEntry(z.enum(CONCEPTS))).parse(alertEntries).map((e) => [fold(e.phrase).trim(), e.concept] as const));
@@ -23,9 +23,10 @@ const ALERT_WORDS = phraseTable(z.array(conceptEntry(z.enum(CONCEPTS))).parse(al
 export function alertWords(folded: string): ReadonlySet<AlertConcept> {
   const words = tokensOf(folded).filter(isWord);
   const said = new Set(matchPhrases(ALERT_WORDS, words).flatMap((m) => m.values));
-  // "turn login alerts back on": the alerts named between the verb and a closing "on".
+  // "turn login alerts back on": the alerts named between the verb and a closing "on" (not the end of
+  // a mute's span, "until I turn them back on").
   const on = words.length - 1;
-  if (words[on] === 'on' && words.slice(Math.max(0, on - 5), on - 1).some((w) => w === 'turn' || w === 'switch')) said.add('unmute');
+  if (!said.has('till_unmuted') && words[on] === 'on' && words.slice(Math.max(0, on - 5), on - 1).some((w) => w === 'turn' || w === 'switch')) said.add('unmute');
   return said;
 }
 
@@ -172,13 +173,15 @@ export default {
     if (speechAct(r.folded, new Set(['mute', 'unmute', 'snooze', 'silence'])) === 'question') {
       return ask('unplannable', 'Do you want me to mute or unmute those alerts? Say it as an instruction, like "mute large bet alerts till 6pm".');
     }
-    // "actually unmute them" right after a mute: the alerts that mute was of.
+    // "actually unmute them", "actually unmute" right after a mute: the alerts that mute was of. Alerts
+    // named with no kind ("mute alerts till 6pm") are any alerts, so the kind is asked.
+    const said = alertWords(r.folded);
     const last = s.lastCall(muteTool.name);
     const lastKind = last ? (typeof last.kind === 'string' ? last.kind : typeof last.unmute === 'string' ? last.unmute : null) : null;
-    const kind = kindOf(r.folded) ?? (alertWords(r.folded).has('refers_back') ? lastKind as EventKind | null : null);
+    const kind = kindOf(r.folded) ?? (said.has('refers_back') || !said.has('alert') ? lastKind as EventKind | null : null);
     if (!kind) return ask('unplannable', 'Which alerts: large bets, player logins, settled markets or pending approvals?');
-    const said = alertWords(r.folded);
-    const unmute = hasAny(r, 'unmute', 'unsnooze', 'unsilence') || (said.has('unmute') && !said.has('mute'));
+    // "mute them until I unmute them myself": an unmute said as the end of the mute's span orders none.
+    const unmute = !said.has('till_unmuted') && (hasAny(r, 'unmute', 'unsnooze', 'unsilence') || (said.has('unmute') && !said.has('mute')));
     if (unmute) return { args: { unmute: kind } };
     const until = untilWords(r.folded);
     if (until && 'problem' in until) return ask('unplannable', until.problem);
