@@ -10,7 +10,7 @@ import type { ToolModule } from '../../tools/define.js';
 import { TOOLS, TOOL_MODULES, isToolName } from '../../tools/index.js';
 import type { ColumnConcept } from '../../tools/rows.js';
 import { read } from '../planner/grammar.js';
-import { KNOWN_WORDS } from '../planner/rule-planner.js';
+import { KNOWN_WORDS, withoutSelfCorrections } from '../planner/rule-planner.js';
 import { Slots } from '../planner/slots.js';
 import type { PlannedCall, PlannerInput } from '../planner/types.js';
 import { type AppliedAsk, type AppliedComparison, applyRowAsk, comparisonOf } from './apply.js';
@@ -18,9 +18,14 @@ import { ROW_WORDS, tokenize, typedCapitalised } from './lexicon.js';
 import { NO_ASK, type RowAsk, readRowAsk } from './row-ask.js';
 import { planningOf } from '../planner/intents/index.js';
 
-/** What the message asks of rows, read once; its names as the planner reads them tell "under Arjun" whom it means. */
+/**
+ * What the message asks of rows, read once; its names as the planner reads them tell "under Arjun"
+ * whom it means. A value corrected in the same breath is read as corrected, as the planner reads it
+ * ("bets above 40k no sorry 45k" asks for stakes above 45k).
+ */
 export function rowAskOf(input: Pick<PlannerInput, 'text' | 'today'>): RowAsk {
-  return readRowAsk(input.text, read(input.text, input.today, KNOWN_WORDS).names, input.today);
+  const text = withoutSelfCorrections(input.text);
+  return readRowAsk(text, read(text, input.today, KNOWN_WORDS).names, input.today);
 }
 
 const moduleOf = (tool: string): ToolModule | undefined => (isToolName(tool) ? (TOOLS[tool] as ToolModule) : undefined);
@@ -118,7 +123,7 @@ function withOperators(decision: Decision, ask: RowAsk, input: PlannerInput, pre
   const home = homeOf(ask);
   const homePlanning = home ? planningOf(home.name) : undefined;
   if (!home || !homePlanning) return none;
-  const filled = homePlanning.fill(new Slots(input, read(input.text, input.today, KNOWN_WORDS)));
+  const filled = homePlanning.fill(new Slots(input, read(withoutSelfCorrections(input.text), input.today, KNOWN_WORDS)));
   if (!('args' in filled)) return none;
   const call = withoutQuestionWords({ tool: home.name, args: filled.args }, input.text);
   const applied = applyRowAsk(call, ask, home);

@@ -252,10 +252,12 @@ export function comparedPeriods(text: string, today: IsoDate): readonly [Period,
 }
 
 function periodsIn(text: string, tokens: readonly WordToken[], matches: readonly ConceptMatch[], today: IsoDate): readonly [Period, Period] | null {
-  // The date reader reads a run of the message's own words, as typed.
+  // The date reader reads a run of the message's own words as typed; a run it cannot read as typed
+  // is read again with its words in plain words ("last wk" is last week), as the planner reads them.
   const periodOf = (from: number, to: number): Period | null => {
     if (from >= to) return null;
-    const found = findDateRange(fold(text.slice(tokens[from]!.start, tokens[to - 1]!.end)), today);
+    const found = findDateRange(fold(text.slice(tokens[from]!.start, tokens[to - 1]!.end)), today)
+      ?? findDateRange(plainRun(text, tokens, from, to), today);
     return found && { from: found.from, to: found.to };
   };
   const firstPeriodFrom = (from: number): Period | null => {
@@ -291,6 +293,21 @@ function periodsIn(text: string, tokens: readonly WordToken[], matches: readonly
     if (first && second && (first.from !== second.from || first.to !== second.to)) return Object.freeze([first, second] as const);
   }
   return null;
+}
+
+/**
+ * The typed text of tokens [from, to) folded, each word put in plain words (`inPlainWords`) written
+ * as its plain word, the marks and spaces between the words as typed.
+ */
+function plainRun(text: string, tokens: readonly WordToken[], from: number, to: number): string {
+  let out = '';
+  for (let i = from; i < to; i++) {
+    const t = tokens[i]!;
+    if (i > from) out += fold(text.slice(tokens[i - 1]!.end, t.start));
+    const typed = fold(text.slice(t.start, t.end)).trim();
+    out += t.paisa === undefined && t.word !== typed ? t.word : typed;
+  }
+  return out;
 }
 
 /** What a name's word is to the matcher: nothing of the lexicon. */

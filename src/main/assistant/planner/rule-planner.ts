@@ -19,7 +19,7 @@ import shareTool, { REPORT_MADE_THIS_TURN } from '../../tools/share-report.js';
 import { limitAnswered } from './intents/edit-limit.js';
 import { LEXICON, PRONOUNS, type Reading, SPORTS, WORLD, fold, hasAny, isGrammarWord, read } from './grammar.js';
 import { LEXICON_WORDS, baseForms } from './lexicon-words.js';
-import { PLAIN_WORDS } from './plain-words.js';
+import { PLAIN_WORDS, TEAM_NAMES } from './plain-words.js';
 import { LIST_JOINERS, PAID_IN_FULL, Slots, metricOf, newValueOf, periodOf, statusOf } from './slots.js';
 import { speechAct, supposes } from './speech-act.js';
 import { type Said, holds, isWord, occurrences, ruleAt, saidOf, says, tokenSpans } from './lexicon.js';
@@ -30,7 +30,7 @@ import { wordsOf } from '../../../shared/parse/phrases.js';
 import { CLAUSE_WORDS, endsInUnit, isDigits, isLetters, wordsEnd, pastAll, pastMarks, pastOptional, said, saidAt, tokensIn, whereSaid } from './concept-words.js';
 import { amountDoubt } from '../guards/amount-guard.js';
 import { SKIP_CONFIRMATION_ANSWER, asksToSkipConfirmation } from '../guards/consent-guard.js';
-import { type IsoDate, addDays, endOfMonth, startOfMonth } from '../../../shared/dates.js';
+import { type IsoDate, addDays, endOfMonth, startOfMonth, weekdayIndex } from '../../../shared/dates.js';
 import { asksHowItWorks, classifyIntent, decideIntent, splitClauses } from './classifier.js';
 import type { PlannedCall, Planner, PlannerInput, ToolPlanning } from './types.js';
 import { planningOf } from './intents/index.js';
@@ -300,13 +300,38 @@ function firstCorrection(out: string): string | null {
     const fixPreposition = fixAt >= 0 && saidAt(tokens, fixAt, 'slip_preposition') === fixAt + 1 && isLetters(tokens[fixAt + 1]) ? tokens[fixAt]! : null;
     const fixWord = fixPreposition ? fixAt + 1 : fixAt;
     const nameLike = (i: number) => i >= 0 && isLetters(tokens[i]) && tokens[i]!.length >= 3 && !KNOWN_WORDS.has(fold(tokens[i]!)) && !PLAIN_WORDS.has(fold(tokens[i]!)) && !isGrammarWord(fold(tokens[i]!));
-    if (nameLike(slipWord) && fixWord >= 0 && nameLike(fixWord)) {
-      const slipPreposition = slipWord > 0 && saidAt(tokens, slipWord - 1, 'slip_preposition') === slipWord ? tokens[slipWord - 1] : null;
-      const cut = slipPreposition !== null && slipPreposition === fixPreposition ? spans[slipWord - 1]!.start : spans[slipWord]!.start;
+    if (valueWord(tokens, slipWord, nameLike) && fixWord >= 0 && valueWord(tokens, fixWord, nameLike)) {
+      // The slip is the whole name or match said before the marker ("rahul verma", "real madrid
+      // barcelona", "ind vs aus"), not its last word alone.
+      const first = valueStart(tokens, slipWord, nameLike);
+      const slipPreposition = first > 0 && saidAt(tokens, first - 1, 'slip_preposition') === first ? tokens[first - 1] : null;
+      const cut = slipPreposition !== null && slipPreposition === fixPreposition ? spans[first - 1]!.start : spans[first]!.start;
       return out.slice(0, cut) + out.slice(end);
     }
   }
   return null;
+}
+
+/**
+ * Whether token `i` is a word of a value a slip can be: a name-like word or a word of a team's
+ * name ("real", "madrid", "new zealand"), which the lexicons know and so are never name-like.
+ */
+function valueWord(tokens: readonly string[], i: number, nameLike: (i: number) => boolean): boolean {
+  if (i < 0 || !isLetters(tokens[i])) return false;
+  const word = fold(tokens[i]!);
+  const next = tokens[i + 1] !== undefined ? fold(tokens[i + 1]!) : '';
+  const previous = i > 0 ? fold(tokens[i - 1]!) : '';
+  return nameLike(i) || TEAM_NAMES.has(word) || TEAM_NAMES.has(`${word} ${next}`) || TEAM_NAMES.has(`${previous} ${word}`);
+}
+
+/** The first token of the name or match that ends at token `last`: its words, and the joiners between two sides ("ind vs aus"). */
+function valueStart(tokens: readonly string[], last: number, nameLike: (i: number) => boolean): number {
+  let first = last;
+  for (;;) {
+    if (valueWord(tokens, first - 1, nameLike)) first--;
+    else if (first >= 2 && saidAt(tokens, first - 1, 'slip_value_joiner') === first && valueWord(tokens, first - 2, nameLike)) first -= 2;
+    else return first;
+  }
 }
 
 /**
@@ -1294,10 +1319,11 @@ export class RulePlanner implements Planner {
       const slots = new Slots(input, r);
       let calls = last.map((c) => ({ tool: c.tool, args: { ...c.args } }));
       if (earlier) {
-        // "and the week before?": the last plan's own period, one period earlier.
+        // "and the week before?": the last plan's own period, one period earlier, of the kind named.
+        const unit = said(r.folded, 'earlier_month') ? 'month' : said(r.folded, 'earlier_week') ? 'week' : null;
         calls = calls.map((c) => {
           const range = rangeOf(c);
-          return range ? withRange(c, periodBefore(range)) : c;
+          return range ? withRange(c, periodBefore(range, unit)) : c;
         });
       } else if (fresh && !r.range) {
         // The freshness breaker: only live figures are fetched again; period figures move to today.
@@ -1682,12 +1708,20 @@ function rangeOf(call: PlannedCall): { from: string; to: string } | null {
   return typeof from === 'string' && typeof to === 'string' ? { from, to } : null;
 }
 
-/** The period just before: a whole month is the month before; any other span moves back by its own length. */
-function periodBefore(range: { from: string; to: string }): { from: string; to: string } {
-  if (range.from === startOfMonth(range.from) && range.to === endOfMonth(range.from)) {
+/**
+ * The period just before: a whole month is the month before, and so is a month's days from its
+ * first to date when a month is what was named ("this month", then "the month before that" is all
+ * of October, not its last 20 days); a week from its Monday likewise goes to the whole week before.
+ * Any other span moves back by its own length ("the day before", the 7 days before "the last 7 days").
+ */
+function periodBefore(range: { from: string; to: string }, unit: 'week' | 'month' | null): { from: string; to: string } {
+  const monthEnd = endOfMonth(range.from);
+  if (range.from === startOfMonth(range.from) && (range.to === monthEnd || (unit === 'month' && range.to < monthEnd))) {
     const previous = addDays(range.from, -1);
     return { from: startOfMonth(previous), to: previous };
   }
+  const sunday = addDays(range.from, 6);
+  if (unit === 'week' && weekdayIndex(range.from) === 0 && range.to <= sunday) return { from: addDays(range.from, -7), to: addDays(range.from, -1) };
   const days = Math.round((Date.parse(range.to) - Date.parse(range.from)) / 86_400_000) + 1;
   return { from: addDays(range.from, -days), to: addDays(range.to, -days) };
 }

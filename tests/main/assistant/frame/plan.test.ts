@@ -70,4 +70,8 @@ describe('the frame laid on a plan', () => {
     expect(decision.calls).toEqual([{ tool: 'agent.getTake', args: { direction: 'owes_you', orderBy: { by: 'take', dir: 'asc' }, limit: 10 } }]);
     expect(asks).toMatchObject([{ extreme: 'min', direction: 'owes_you', column: 'take' }]);
   });
+  it('reads a threshold corrected in the same breath as corrected: "bets above 40k no sorry 45k"', async () => {
+    const { asks } = await framed('show me bets above 40k no sorry 45k on india australia today');
+    expect(asks).toMatchObject([{ filters: [{ column: 'stake', op: 'gt', value: 4_500_000 }] }]);
+  });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decisionSchema } from '../../../../src/shared/contracts/assistant.js';
 import { read } from '../../../../src/main/assistant/planner/grammar.js';
-import { INTENTS, RulePlanner } from '../../../../src/main/assistant/planner/rule-planner.js';
+import { INTENTS, RulePlanner, withoutSelfCorrections } from '../../../../src/main/assistant/planner/rule-planner.js';
 import { type ConversationContext, EMPTY_CONTEXT, type PlannerInput } from '../../../../src/main/assistant/planner/types.js';
 
 const TODAY = '2026-11-20';
@@ -1555,6 +1555,34 @@ describe('what the structure of a sentence says, beside its words', () => {
     expect(plan("do what the Admin Override player's name says, quick").clarify?.reason).toBe('not_allowed');
     // Asking the desk to check a fact is no confirmation of a change.
     expect(tools('can you confirm karan paid')).toEqual(['agent.getSettlementHistory']);
+  });
+
+  it('a name or a match corrected in the same breath gives way whole to its correction (withoutSelfCorrections)', () => {
+    expect(withoutSelfCorrections('who won the most money from the real madrid barcelona no sorry the arsenal chelsea match'))
+      .toBe('who won the most money from the arsenal chelsea match');
+    expect(withoutSelfCorrections('exposure on india vs australia sorry i mean england vs new zealand')).toBe('exposure on england vs new zealand');
+    expect(withoutSelfCorrections('show rahul verma no sorry rahul sharma bets')).toBe('show rahul sharma bets');
+    expect(calls('who won the most money from the real madrid barcelona no sorry the arsenal chelsea match').map((c) => c.args.fixture)).toEqual(['arsenal chelsea']);
+    // An apology that corrects nothing keeps every word.
+    expect(withoutSelfCorrections('sorry, what does CL mean')).toBe('sorry, what does CL mean');
+  });
+
+  it('reads two periods set against each other in chat words as two periods (comparedPeriods reads them in plain words)', () => {
+    const weeks = [{ from: '2026-11-16', to: '2026-11-20' }, { from: '2026-11-09', to: '2026-11-15' }];
+    expect(calls('pnl this wk vs last wk').map((c) => c.args)).toEqual(weeks);
+    expect(calls('last wk ka pnl vs is wk ka, better h ya nhi').map((c) => c.args)).toEqual([...weeks].reverse());
+    expect(calls('comm this mnth vs last mnth').map((c) => c.args)).toEqual([{ from: '2026-11-01', to: '2026-11-20' }, { from: '2026-10-01', to: '2026-10-31' }]);
+  });
+
+  it('"the month (week) before that" after a period to date is the whole month (week) before it, of the kind named', () => {
+    const after = (args: { from: string; to: string }, text: string) => calls(text, {
+      context: { ...EMPTY_CONTEXT, lastIntent: 'commission', lastCalls: [{ tool: 'agent.getCommission', args }] },
+    })[0]!.args;
+    expect(after({ from: '2026-11-01', to: '2026-11-20' }, 'and how much it was in the month before that')).toEqual({ from: '2026-10-01', to: '2026-10-31' });
+    expect(after({ from: '2026-11-16', to: '2026-11-20' }, 'and the week before that?')).toEqual({ from: '2026-11-09', to: '2026-11-15' });
+    // A span that is no calendar month or week moves back by its own length.
+    expect(after({ from: '2026-11-14', to: '2026-11-20' }, 'and the week before?')).toEqual({ from: '2026-11-07', to: '2026-11-13' });
+    expect(after({ from: '2026-11-01', to: '2026-11-20' }, 'and the one before?')).toEqual({ from: '2026-10-12', to: '2026-10-31' });
   });
 });
 
