@@ -6,7 +6,9 @@ const seed = process.env.TEST_SEED ? Number(process.env.TEST_SEED) : Date.now() 
  * `npm run test:integration`, a step of its own in CI: what runs the product whole rather than a
  * part of it — child processes (the CLIs, the standalone server, the MCP server over stdio, two
  * processes on one data folder), whole books written from the generator, the eval harness over
- * the demo book, and the attack suites (a chat turn through the whole runtime per attack). They
+ * the demo book, the event stream from the backend's outbox to the desk's notifier (a backend per
+ * test, dropped links, restarts), and the attack suites (a chat turn through the whole runtime per
+ * attack). They
  * are most of the suite's time and none of its quick feedback. Also here: a file that replaces a
  * module with vi.mock, which needs a module registry of its own.
  */
@@ -23,15 +25,19 @@ export const INTEGRATION_TESTS = [
   'tests/server/book-progress.test.ts',
   'tests/server/demo-book-snapshot.test.ts',
   'tests/server/login-throttle.test.ts',
+  'tests/server/events.test.ts',
+  'tests/main/desk/alerts-desk.test.ts',
   'tests/main/data-dirs.test.ts',
   'tests/main/mcp/mcp.test.ts',
 ];
 
 /**
  * `npm run test:stress` (CI runs it too): soak tests, and the property tests at many more runs
- * (the unit suite runs the last two at a few).
+ * (the unit suite runs the last three at a few).
  */
-const STRESS_TESTS = ['tests/stress/**/*.test.ts', 'tests/server/fuzz.test.ts', 'tests/main/web/web-shell-hostile.test.ts'];
+const STRESS_TESTS = [
+  'tests/stress/**/*.test.ts', 'tests/server/fuzz.test.ts', 'tests/main/web/web-shell-hostile.test.ts', 'tests/main/assistant/planner/planner-safety.test.ts',
+];
 
 export default defineConfig({
   test: {
@@ -67,7 +73,7 @@ export default defineConfig({
           // A process of its own per file: the soak test measures this process's heap.
           pool: 'forks',
           include: STRESS_TESTS,
-          env: { FUZZ_RUNS: '3000', HOSTILE_RUNS: '1000' },
+          env: { FUZZ_RUNS: '3000', HOSTILE_RUNS: '1000', PLANNER_SAFETY_RUNS: '1000' },
         },
       },
     ],

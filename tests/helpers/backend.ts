@@ -45,7 +45,8 @@ export function copyTestBook(dataDir: string): void {
 export function testBookCopy(): { config: Extract<DatabaseConfig, { engine: 'pglite' }>; remove(): void } {
   const { pgliteFolder, pgliteCopies } = inject('testBook');
   const dir = mkdtempSync(join(pgliteCopies, 'book-'));
-  return { config: { engine: 'pglite', dataDir: join(dir, 'db'), copyOf: pgliteFolder }, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  // The test book is small: 16 MB of buffers hold what a test reads, and start in half the CPU of the default 128.
+  return { config: { engine: 'pglite', dataDir: join(dir, 'db'), copyOf: pgliteFolder, sharedBuffersMb: 16 }, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 let snapshot: Promise<Blob> | undefined;

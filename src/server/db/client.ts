@@ -25,7 +25,15 @@ export type DatabaseConfig =
    * data folder on disk copied into `dataDir` when that holds no database yet (a shut-down PGlite
    * folder: the demo book's snapshot, src/server/seed/snapshot.ts).
    */
-  | { engine: 'pglite'; dataDir?: string; from?: Blob; copyOf?: string }
+  | {
+    engine: 'pglite'; dataDir?: string; from?: Blob; copyOf?: string;
+    /**
+     * PostgreSQL's shared_buffers inside PGlite, in MB (its default is 128). A start sets up every
+     * buffer, which is most of a start's CPU: a small book opened many times over (the test suite's
+     * copies) starts in half the CPU with 16.
+     */
+    sharedBuffersMb?: number;
+  }
   | { engine: 'postgres'; url: string; schema?: string };
 
 /**
@@ -71,7 +79,11 @@ export async function openDatabase(config: DatabaseConfig, migrationsFolder = MI
     try {
       // Under the folder's lock, so two processes opening one new folder never both copy into it.
       if (config.copyOf && onDisk && !existsSync(join(dataDir, 'PG_VERSION'))) cpSync(config.copyOf, dataDir, { recursive: true });
-      const client = new PGlite(dataDir, { extensions: { pg_trgm }, ...(config.from && { loadDataDir: config.from }) });
+      const client = new PGlite(dataDir, {
+        extensions: { pg_trgm },
+        ...(config.from && { loadDataDir: config.from }),
+        ...(config.sharedBuffersMb !== undefined && { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${Math.trunc(config.sharedBuffersMb)}MB`] }),
+      });
       const db = drizzlePglite(client, { schema });
       await migratePglite(db, { migrationsFolder });
       return {

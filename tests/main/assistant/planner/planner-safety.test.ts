@@ -19,7 +19,8 @@ const writesIn = (d: Decision) => d.calls.filter((c) => WRITES.has(c.tool));
 // 'Happy Singh' and 'Major' are everyday words too (grammar.ts EVERYDAY): typed as names, they stay names.
 const name = fc.constantFrom('Rahul', 'Karan Malhotra', 'Tanvir', 'Bhavna Rao', 'Sneha', 'Jugnu', 'Oswald Pinto', 'Meher', 'Happy Singh', 'Major');
 const amount = fc.constantFrom('5000', '50k', '1 lakh', '2.5L', '₹20,000', 'fifty thousand', 'do lakh', '10 hazaar');
-const run = { numRuns: 300, seed: 4242 };
+/** Wordings a property: 100 in `npm test`, more in `npm run test:stress` (CI) through PLANNER_SAFETY_RUNS. */
+const run = { numRuns: Number(process.env.PLANNER_SAFETY_RUNS) || 100, seed: 4242 };
 
 describe('planner safety over generated wordings', () => {
   it('a question about money or limits never plans a change', () => {
