@@ -1447,6 +1447,38 @@ describe('what the structure of a sentence says, beside its words', () => {
     expect(tools('deepak cl 30k')).toEqual(['agent.editLimit']);
   });
 
+  it('reads chat "avl" as available credit (synonyms.json), never as a name', () => {
+    // Beside the take, whose rows carry the available credit, it asks nothing more.
+    expect(calls('pooja ki take aur avl bta jaldi')).toEqual([{ tool: 'agent.getTake', args: { player: 'pooja' } }]);
+    expect(calls('kitne players ka avl 5k se kam h')).toEqual([{ tool: 'agent.getCreditLimit', args: {} }]);
+    expect(tools('who has lowest avl cl')).toEqual(['agent.getCreditLimit']);
+  });
+
+  it('reads "this" before a period as the period, not as the payment to book (synonyms.json "book this")', () => {
+    expect(calls("comm from arjun's book this month")).toEqual([
+      { tool: 'agent.getCommission', args: { player: 'arjun', from: '2026-11-01', to: '2026-11-20' } },
+    ]);
+    expect(calls('Anita paid 5k, book this against her')).toEqual([{ tool: 'agent.settlePlayer', args: { player: 'anita', mode: 'amount', amount: 500_000 } }]);
+  });
+
+  it('reads a player up or down over a period as P&L (rule pnl:how_much_up_down), and an intent told beside it as context (hedge "thinking of")', () => {
+    expect(calls('how much is karan down this month? thinking of cutting his cl')).toEqual([
+      { tool: 'agent.getPnL', args: { player: 'karan', from: '2026-11-01', to: '2026-11-20' } },
+    ]);
+    expect(tools('how much are we up this week')).toEqual(['agent.getPnL']);
+    // A figure that went up or down is that figure.
+    expect(tools('how much is my exposure down')).toEqual(['agent.getLiveExposure']);
+    expect(tools("how much is anita's limit up")).toEqual(['agent.getCreditLimit']);
+  });
+
+  it('orders a hedge on a side, an outcome of the market and a stake, whatever reason is told with it', () => {
+    const hedge = { tool: 'agent.placeHedgeBet', args: { fixture: 'india vs australia', market: 'total runs  over/under  300.5', outcome: 'over', side: 'lay', stake: 2_500_000 } };
+    expect(calls('in the india australia total runs over under 300.5 market lay the over for 25k basically to reduce my risk')).toEqual([hedge]);
+    expect(calls('in the india australia total runs over under 300.5 market lay the over for 25k to cut my exposure')).toEqual([hedge]);
+    // Asked, it is the read twin's.
+    expect(tools('what if i lay the over for 25k in ind aus total runs 300.5')).toEqual(['agent.getLiveExposure']);
+  });
+
   it('names a limit by the bet it is per, which asks for no bets', () => {
     expect(tools('Is Karan allowed to win more than 10,000 on a single bet at the moment?')).toEqual(['agent.getCreditLimit']);
     expect(tools("what's karan's per bet limit")).toEqual(['agent.getCreditLimit']);

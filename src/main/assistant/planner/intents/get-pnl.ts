@@ -11,6 +11,8 @@ export default {
     // (only when the commission is said with the earning: "…make last week, and my commission?" asks both).
     || (holds(r.folded, 'pnl:did_i_make') && !holds(r.folded, 'pnl:commission_earned'))
     || said(r.folded, 'pnl:up_or_down') || holds(r.folded, 'pnl:how_doing')
+    // "how much is Karan down this month": a player up or down over a period is their P&L.
+    || holds(r.folded, 'pnl:how_much_up_down')
     // "worst 5 players this month": players ranked by their results.
     || holds(r.folded, 'pnl:ranked_people')
     // "how did the india sa game go for us", "how did Sneha do last week": asked how it went.

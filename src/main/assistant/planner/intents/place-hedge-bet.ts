@@ -196,7 +196,10 @@ export default {
     // "india ki 10k back kar do", "australia ki 20k khai karo": Hindi says the side last, then the verb.
     || (r.amounts.length > 0 && holds(r.folded, 'hedge:side_then_verb'))
     // "lay india for 10k", "back australia 5k in ind v aus": the side opens the order.
-    || sideOpens(r),
+    || sideOpens(r)
+    // "lay the over for 25k in the total runs market": a side on an outcome of the market, with a
+    // stake, is the order wherever it stands and whatever reason is given with it ("to reduce my risk").
+    || (r.amounts.length > 0 && found(r.folded, 'hedge:side').length > 0 && marketOutcome(r.folded) !== null),
   fill: fillHedge,
   examples: ['hedge 10k on Australia in India vs Australia match odds', 'hedge 20k on the draw in eng pak', 'lay india for 10k in ind v aus', 'back australia 5k in ind v aus'],
 } satisfies ToolPlanning;
