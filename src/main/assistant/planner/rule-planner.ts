@@ -789,7 +789,7 @@ export class RulePlanner implements Planner {
       // the user's own, and the upline's answer carries it (as `planOne` reads it in one clause).
       const r = readings[i]!;
       const ownLimit = (call: PlannedCall) => specOf(call.tool)?.id === 'credit_limit' && call.args.player === undefined
-        && r.names.length === 0 && !r.pronounPlayer && !said(r.folded, 'asks_everyone');
+        && r.names.length === 0 && !r.pronounPlayer && !said(r.folded, 'asks_everyone') && !said(r.folded, 'players_word');
       for (const call of d.calls) {
         if (ownLimit(call)) ownLimits.add(call);
         const at = refinedAt(call);

@@ -1470,6 +1470,7 @@ describe('what the structure of a sentence says, beside its words', () => {
     expect(tools('what is my own credit limit from the upper side and how much i am owing to them as of now')).toEqual(['agent.getUpline']);
     // A player's limit beside the upline is still asked.
     expect(tools("what do I owe my upline and what are Karan's credit limits")).toEqual(['agent.getUpline', 'agent.getCreditLimit']);
+    expect(tools("my players' credit limits and my upline balance")).toEqual(['agent.getCreditLimit', 'agent.getUpline']);
   });
 
   it('names a limit by the bet it is per, which asks for no bets', () => {
