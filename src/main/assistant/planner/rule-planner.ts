@@ -547,6 +547,9 @@ function asked(input: PlannerInput): PlannerInput {
     const folded = read(piece, input.today, KNOWN_WORDS).folded;
     // "imran ki bets dikhao, arjun wala player": an aside saying whose player it is.
     if (holds(folded, 'whose_aside')) return true;
+    // "pooja se 3k settle kr, baaki baad me": putting the rest off asks for nothing now.
+    const words = tokensIn(fold(piece)).filter(isWord);
+    if (words.length > 0 && saidAt(words, 0, 'rest_later') === words.length) return true;
     // "not the settled ones", "only open": a qualifier of the request, never a sentence of its own.
     if (piece.includes('?') || holds(folded, 'qualifies') || wordsOf(fold(piece)).length < 3) return false;
     // "we are too heavy on aus", "vikram wants a number", or a Hindi sentence ending on a copula or a
@@ -577,6 +580,37 @@ function asked(input: PlannerInput): PlannerInput {
     text: request,
     context: named ? { ...input.context, lastPlayer: { id: named, name: named } } : input.context,
   };
+}
+
+/**
+ * "what is the exposure on ind aus basically how much we are losing if india wins": the words after
+ * "basically" say the request again in the user's own terms, so they open no request of their own
+ * and name no match of their own. The request is what comes before them when that asks for
+ * something by itself, else the whole message; either way it is one read (`firstReadNamed`).
+ */
+function restatement(input: PlannerInput): { input: PlannerInput; restated: boolean } {
+  if (!said(fold(input.text), 'restates')) return { input, restated: false };
+  const [head, tail] = cutAtJoiners(input.text, (tokens, at) => saidAt(tokens, at, 'restates'), false);
+  const carries = head !== undefined && tail !== undefined && triggered(read(head, input.today, KNOWN_WORDS)).some((i) => !i.fallback);
+  return { input: carries ? { ...input, text: withoutTrailingPause(head) } : input, restated: true };
+}
+
+/**
+ * A restated request is one read: of the reads planned, the one the message names first; the later
+ * ones are the user's explanation of it ("total commission this month, how much we have earned":
+ * "earned" is the commission again). Changes and a single read stand as planned.
+ */
+function firstReadNamed(decision: Decision, input: PlannerInput): Decision {
+  if (decision.action !== 'tools') return decision;
+  const tools = [...new Set(decision.calls.map((c) => c.tool))];
+  if (tools.length < 2 || tools.some((t) => WRITE_TOOLS.has(t))) return decision;
+  const spans = tokenSpans(input.text);
+  for (const span of spans) {
+    const said = read(input.text.slice(0, span.end), input.today, KNOWN_WORDS);
+    const first = tools.find((t) => specOf(t)?.triggers(said));
+    if (first) return { ...decision, intent: specOf(first)!.id, calls: decision.calls.filter((c) => c.tool === first) };
+  }
+  return decision;
 }
 
 /** "and for Anita?", "aur uska?", "what about last week": a message that opens by leaning on the last one. */
@@ -676,7 +710,12 @@ export class RulePlanner implements Planner {
   private planWhole(given: PlannerInput): Decision {
     const text = spokenText(withoutSelfCorrections(given.text));
     // "Thank you — and what about last week?": thanks before a request is courtesy, the request is the rest.
-    const input = asked({ ...given, text: withoutThanksFirst(text) });
+    const { input, restated } = restatement(asked({ ...given, text: withoutThanksFirst(text) }));
+    const decision = this.planAsked(input);
+    return restated ? firstReadNamed(decision, input) : decision;
+  }
+
+  private planAsked(input: PlannerInput): Decision {
     // "is hafte vs pichle hafte ka PnL", "Arjun's commission this month vs last": the same request for each period.
     const periods = comparedPeriods(input.text, input.today);
     const compared = periods && periodsCompared(this.planOneNamed(input), periods);
@@ -727,6 +766,7 @@ export class RulePlanner implements Planner {
     const calls: PlannedCall[] = [];
     const intents: string[] = [];
     let clausePlayer: string | undefined;
+    const ownLimits = new Set<PlannedCall>();
     for (const [i, text] of clauses.entries()) {
       const d = this.planOneNamed({ ...input, text, context, continuesClause: i > 0, ...(clausePlayer && { clausePlayer }) });
       // "Thank you — and what about last week?": the courtesy asks nothing; the rest is the request.
@@ -745,7 +785,13 @@ export class RulePlanner implements Planner {
       // a status) is that call, refined, not a second list.
       const refinedAt = (call: PlannedCall) => (d.intent.startsWith('follow_up:') ? calls.findIndex((c) => c.tool === call.tool
         && Object.entries(c.args).every(([k, v]) => JSON.stringify(call.args[k]) === JSON.stringify(v))) : -1);
+      // "upline ko kitna dena h mujhe, cl kitna bacha": a limit of no one named, beside the upline, is
+      // the user's own, and the upline's answer carries it (as `planOne` reads it in one clause).
+      const r = readings[i]!;
+      const ownLimit = (call: PlannedCall) => specOf(call.tool)?.id === 'credit_limit' && call.args.player === undefined
+        && r.names.length === 0 && !r.pronounPlayer && !said(r.folded, 'asks_everyone') && !said(r.folded, 'players_word');
       for (const call of d.calls) {
+        if (ownLimit(call)) ownLimits.add(call);
         const at = refinedAt(call);
         if (at >= 0) calls[at] = call;
         else if (!narrower(call) && !restated(call)) calls.push(call);
@@ -761,7 +807,10 @@ export class RulePlanner implements Planner {
         lastArtifact: d.calls.some((c) => c.tool === BY_ID.get('report')?.tool) ? { id: REPORT_MADE_THIS_TURN, name: 'the report' } : context.lastArtifact ?? null,
       };
     }
-    return { ...base, intent: intents.join('+'), action: 'tools', calls: calls.slice(0, 4), confidence: 0.8 };
+    const upline = calls.some((c) => specOf(c.tool)?.id === 'upline');
+    const kept = upline ? calls.filter((c) => !ownLimits.has(c)) : calls;
+    const keptIntents = upline && kept.length < calls.length ? [...new Set(kept.map((c) => specOf(c.tool)?.id ?? c.tool))] : intents;
+    return { ...base, intent: keptIntents.join('+'), action: 'tools', calls: kept.slice(0, 4), confidence: 0.8 };
   }
 
   /**

@@ -1479,6 +1479,32 @@ describe('what the structure of a sentence says, beside its words', () => {
     expect(tools('what if i lay the over for 25k in ind aus total runs 300.5')).toEqual(['agent.getLiveExposure']);
   });
 
+  it('reads words that restate a request ("basically", "yaani") as that request again, opening none of their own', () => {
+    // The restatement after the marker names no read and no match of its own.
+    expect(calls('what is the exposure on india australia match basically how much we are losing if india wins'))
+      .toEqual([{ tool: 'agent.getLiveExposure', args: { fixture: 'india australia' } }]);
+    // Said around the request, the restatement is one read: the one named first.
+    expect(tools('total commission this month how much we have earned basically from all the players')).toEqual(['agent.getCommission']);
+    expect(tools('basically how much total credit i have given out to my downline just the total')).toEqual(['agent.getCreditLimit']);
+    // Without the marker, two reads asked are two reads.
+    expect(tools("Anita's pnl and open bets")).toEqual(['agent.getPnL', 'agent.getBetHistory']);
+  });
+
+  it('reads "the rest later" after a change as putting the rest off, no question of what is owed', () => {
+    expect(calls('pooja se 3k settle kr, baaki baad me')).toEqual([{ tool: 'agent.settlePlayer', args: { player: 'pooja', mode: 'amount', amount: 300000 } }]);
+    expect(tools('settle 3k with pooja, the rest later')).toEqual(['agent.settlePlayer']);
+  });
+
+  it("reads the user's own limit and what they owe beside the upline as the upline's answer", () => {
+    // "cl kitna bacha" names no one: the user's own limit left, which the upline's answer carries.
+    expect(tools('upline ko kitna dena h mujhe, cl kitna bacha')).toEqual(['agent.getUpline']);
+    // "i am owing to them" is what the user owes upward, not the downline's take.
+    expect(tools('what is my own credit limit from the upper side and how much i am owing to them as of now')).toEqual(['agent.getUpline']);
+    // A player's limit beside the upline is still asked.
+    expect(tools("what do I owe my upline and what are Karan's credit limits")).toEqual(['agent.getUpline', 'agent.getCreditLimit']);
+    expect(tools("my players' credit limits and my upline balance")).toEqual(['agent.getCreditLimit', 'agent.getUpline']);
+  });
+
   it('names a limit by the bet it is per, which asks for no bets', () => {
     expect(tools('Is Karan allowed to win more than 10,000 on a single bet at the moment?')).toEqual(['agent.getCreditLimit']);
     expect(tools("what's karan's per bet limit")).toEqual(['agent.getCreditLimit']);
