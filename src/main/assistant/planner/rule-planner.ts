@@ -582,37 +582,6 @@ function asked(input: PlannerInput): PlannerInput {
   };
 }
 
-/**
- * "what is the exposure on ind aus basically how much we are losing if india wins": the words after
- * "basically" say the request again in the user's own terms, so they open no request of their own
- * and name no match of their own. The request is what comes before them when that asks for
- * something by itself, else the whole message; either way it is one read (`firstReadNamed`).
- */
-function restatement(input: PlannerInput): { input: PlannerInput; restated: boolean } {
-  if (!said(fold(input.text), 'restates')) return { input, restated: false };
-  const [head, tail] = cutAtJoiners(input.text, (tokens, at) => saidAt(tokens, at, 'restates'), false);
-  const carries = head !== undefined && tail !== undefined && triggered(read(head, input.today, KNOWN_WORDS)).some((i) => !i.fallback);
-  return { input: carries ? { ...input, text: withoutTrailingPause(head) } : input, restated: true };
-}
-
-/**
- * A restated request is one read: of the reads planned, the one the message names first; the later
- * ones are the user's explanation of it ("total commission this month, how much we have earned":
- * "earned" is the commission again). Changes and a single read stand as planned.
- */
-function firstReadNamed(decision: Decision, input: PlannerInput): Decision {
-  if (decision.action !== 'tools') return decision;
-  const tools = [...new Set(decision.calls.map((c) => c.tool))];
-  if (tools.length < 2 || tools.some((t) => WRITE_TOOLS.has(t))) return decision;
-  const spans = tokenSpans(input.text);
-  for (const span of spans) {
-    const said = read(input.text.slice(0, span.end), input.today, KNOWN_WORDS);
-    const first = tools.find((t) => specOf(t)?.triggers(said));
-    if (first) return { ...decision, intent: specOf(first)!.id, calls: decision.calls.filter((c) => c.tool === first) };
-  }
-  return decision;
-}
-
 /** "and for Anita?", "aur uska?", "what about last week": a message that opens by leaning on the last one. */
 const opensAsFollowUp = (folded: string): boolean => saidAt(tokensIn(folded), 0, 'follow_up_opener') >= 0;
 /** A message's words, when only pauses (",", ".", "!") stand between them: "no, cancel it." but not "cancel?". */
@@ -710,9 +679,7 @@ export class RulePlanner implements Planner {
   private planWhole(given: PlannerInput): Decision {
     const text = spokenText(withoutSelfCorrections(given.text));
     // "Thank you — and what about last week?": thanks before a request is courtesy, the request is the rest.
-    const { input, restated } = restatement(asked({ ...given, text: withoutThanksFirst(text) }));
-    const decision = this.planAsked(input);
-    return restated ? firstReadNamed(decision, input) : decision;
+    return this.planAsked(asked({ ...given, text: withoutThanksFirst(text) }));
   }
 
   private planAsked(input: PlannerInput): Decision {

@@ -1479,17 +1479,6 @@ describe('what the structure of a sentence says, beside its words', () => {
     expect(tools('what if i lay the over for 25k in ind aus total runs 300.5')).toEqual(['agent.getLiveExposure']);
   });
 
-  it('reads words that restate a request ("basically", "yaani") as that request again, opening none of their own', () => {
-    // The restatement after the marker names no read and no match of its own.
-    expect(calls('what is the exposure on india australia match basically how much we are losing if india wins'))
-      .toEqual([{ tool: 'agent.getLiveExposure', args: { fixture: 'india australia' } }]);
-    // Said around the request, the restatement is one read: the one named first.
-    expect(tools('total commission this month how much we have earned basically from all the players')).toEqual(['agent.getCommission']);
-    expect(tools('basically how much total credit i have given out to my downline just the total')).toEqual(['agent.getCreditLimit']);
-    // Without the marker, two reads asked are two reads.
-    expect(tools("Anita's pnl and open bets")).toEqual(['agent.getPnL', 'agent.getBetHistory']);
-  });
-
   it('reads "the rest later" after a change as putting the rest off, no question of what is owed', () => {
     expect(calls('pooja se 3k settle kr, baaki baad me')).toEqual([{ tool: 'agent.settlePlayer', args: { player: 'pooja', mode: 'amount', amount: 300000 } }]);
     expect(tools('settle 3k with pooja, the rest later')).toEqual(['agent.settlePlayer']);
