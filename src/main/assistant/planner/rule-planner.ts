@@ -861,7 +861,6 @@ export class RulePlanner implements Planner {
     const explained = effect ?? ((asked && (asked === 'how_to' || (r.names.length === 0 && r.fixture === null && (r.amounts.length === 0 || !(r.pronounPlayer || r.pronounFixture))))) || mayI
       ? triggered(r).find((i) => explains(i.id)) : undefined);
     if (explained) return { ...base, intent: `${HOW_TO_INTENT}${explained.id}`, action: 'direct', calls: [], confidence: 0.9 };
-    // "how do I confirm a limit change, kahan click karna hai?": how the desk is used, not a read of the book.
     // "how do I confirm a limit change, kahan click karna hai?", "how does settling work in here?": how the desk is used, not a read of the book.
     const howTo = holds(r.folded, 'how_to');
     // "can you make reports?", "do you do hedges": whether the desk does a thing at all, nothing of it asked for yet.
