@@ -25,6 +25,19 @@ test.describe('login', () => {
     await expect(page.getByRole('navigation', { name: 'Panel' })).toHaveCount(0);
   });
 
+  test('the code signing in needs comes while the login page waits: Sign in fetches no script', async ({ page, app, target }) => {
+    test.skip(target !== 'browser-shell', 'counted from the page\'s first load, which the Electron window has done before the test');
+    const fetchedAhead = Promise.all([page.waitForRequest(/\/Dashboard-[^/]*\.js$/), page.waitForRequest(/\/ChatPanel-[^/]*\.js$/)]);
+    await app.open();
+    await fetchedAhead;
+    const scripts: string[] = [];
+    page.on('request', (request) => { if (request.resourceType() === 'script') scripts.push(request.url()); });
+    await app.signIn();
+    await expect(page.getByTestId('tile-downline-take')).toBeVisible();
+    await expect(page.getByTestId('chat-open')).toBeVisible();
+    expect(scripts).toEqual([]);
+  });
+
   test('the right password opens the dashboard with the user\'s name', async ({ page, app }) => {
     await app.open();
     await app.signIn();

@@ -4,6 +4,7 @@ import { observable } from '@trpc/server/observable';
 import { EventSource } from 'eventsource';
 import { type Backend, openBackend } from '../../server/backend.js';
 import { embeddedDatabaseConfig } from '../../server/db/client.js';
+import { warmUp } from '../../server/services/warm-up.js';
 import { REQUEST_ID } from '../../server/http.js';
 import type { BookOptions } from '../../server/seed/generate.js';
 import type { Logger } from '../../infra/log.js';
@@ -99,6 +100,12 @@ export async function connectBackend(config: BackendConfig, log: Logger, onProgr
     ...(config.book && { book: config.book }),
     ...(onProgress && { onProgress }),
   });
+  // While the login page waits for someone to type; a failure only costs the first reads their speed.
+  const warming = performance.now();
+  await warmUp(backend.deps).then(
+    (as) => log.info('first reads warmed', { as, ms: Math.round(performance.now() - warming) }),
+    (error: unknown) => log.warn('warming the first reads failed', { err: error }),
+  );
   log.info('embedded backend ready', { engine: backend.database.engine, book: backend.book });
   return embeddedConnection(backend, log);
 }

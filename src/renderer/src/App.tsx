@@ -10,8 +10,9 @@ import { useSession } from './lib/session';
 import { LoginPage } from './pages/Login';
 import { PAGES } from './pages';
 
-/** The assistant's panel and its cards: loaded once someone has signed in, not before the login page. */
-const ChatPanel = lazy(() => import('./chat/ChatPanel').then((m) => ({ default: m.ChatPanel })));
+/** The assistant's panel and its cards: not part of the login page's own code (see `useCodeAhead`). */
+const loadChatPanel = () => import('./chat/ChatPanel');
+const ChatPanel = lazy(() => loadChatPanel().then((m) => ({ default: m.ChatPanel })));
 
 export function App() {
   const { status, user, check, logout } = useSession();
@@ -21,14 +22,16 @@ export function App() {
   const menu = useMenu(path);
   useEffect(() => { void check(); }, [check]);
 
-  if (status === 'checking') return <p className="state" role="status">Starting…</p>;
-  if (status === 'signed-out' || !user) return <LoginPage />;
-
   let page: { entry: (typeof PAGES)[number]; params: Record<string, string> } | null = null;
   for (const entry of PAGES) {
     const params = matchRoute(entry.pattern, path);
     if (params) { page = { entry, params }; break; }
   }
+  useCodeAhead(status === 'signed-out' ? page?.entry.Component.preload ?? null : null);
+
+  if (status === 'checking') return <p className="state" role="status">Starting…</p>;
+  if (status === 'signed-out' || !user) return <LoginPage />;
+
   return (
     <div className={chatDocked ? 'shell with-chat' : 'shell'} style={{ '--chat-width': `${chatWidth}px` } as CSSProperties}>
       <nav aria-label="Panel" ref={menu.navRef} onKeyDown={menu.onKeyDown}>
@@ -68,6 +71,21 @@ export function App() {
       <AlertToasts />
     </div>
   );
+}
+
+/**
+ * While the login page waits for someone to type, the code signing in will need (the page the
+ * route opens on, and the assistant's panel) is fetched when the browser is idle, so that Sign in
+ * waits for the first read only, not for that code as well. A failed fetch is left for the page's
+ * own load to report.
+ */
+function useCodeAhead(preloadPage: (() => Promise<unknown>) | null) {
+  useEffect(() => {
+    if (!preloadPage) return;
+    const fetchAhead = () => { void preloadPage().catch(() => undefined); void loadChatPanel().catch(() => undefined); };
+    const id = window.requestIdleCallback(fetchAhead, { timeout: 2_000 });
+    return () => window.cancelIdleCallback(id);
+  }, [preloadPage]);
 }
 
 /**

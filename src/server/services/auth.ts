@@ -74,6 +74,14 @@ export async function logout(deps: ServiceDeps, token: string): Promise<void> {
   deps.sessionCache?.invalidate(`session:${tokenHash}`);
 }
 
+/** An account as the caller its session acts for. */
+export function callerOf(a: typeof accounts.$inferSelect, scope: SessionScope): Caller {
+  return {
+    id: a.id, username: a.username, name: a.displayName, role: a.role, parentId: a.parentId, path: a.path,
+    depth: a.depth, timezone: a.timezone, shareBps: a.shareBps, creditLimit: a.creditLimit, scope,
+  };
+}
+
 /** The caller behind a bearer token, or UNAUTHORIZED with the reason a client can act on. */
 export async function resolveSession(deps: ServiceDeps, token: string | null): Promise<Caller> {
   if (!token) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'sign in first: no session token was sent' });
@@ -88,11 +96,7 @@ export async function resolveSession(deps: ServiceDeps, token: string | null): P
     .from(sessions).innerJoin(accounts, eq(accounts.id, sessions.accountId))
     .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
   if (!row) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'the session has expired or was signed out: sign in again' });
-  const a = row.account;
-  const caller: Caller = {
-    id: a.id, username: a.username, name: a.displayName, role: a.role, parentId: a.parentId, path: a.path,
-    depth: a.depth, timezone: a.timezone, shareBps: a.shareBps, creditLimit: a.creditLimit, scope: row.scope,
-  };
+  const caller = callerOf(row.account, row.scope);
   cache?.put(tokenHash, caller, row.expiresAt.getTime(), now.getTime(), epoch);
   return caller;
 }

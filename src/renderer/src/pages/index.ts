@@ -1,14 +1,21 @@
-import { type ComponentType, lazy } from 'react';
+import { type ComponentType, createElement, lazy, useState } from 'react';
 
 type PageComponent = ComponentType<{ params: Record<string, string> }>;
 
 /**
  * A page's module, loaded the first time its route is drawn: the login page (all a signed-out
  * user sees) does not wait for the code of every page behind it. Each is a chunk of its own; the
- * app draws it inside Suspense with a loading state (App.tsx).
+ * app draws it inside Suspense with a loading state (App.tsx). Once the module has come (`preload`,
+ * or an earlier draw) the page is drawn at once: a lazy component suspends on its first draw even
+ * when its module is in, and React holds back what a boundary reveals for up to 300 ms.
  */
-function onDemand<M>(load: () => Promise<M>, pick: (module: M) => PageComponent): PageComponent {
-  return lazy(() => load().then((module) => ({ default: pick(module) })));
+function onDemand<M>(load: () => Promise<M>, pick: (module: M) => PageComponent): PageComponent & { preload(): Promise<unknown> } {
+  let loaded: PageComponent | null = null;
+  const preload = () => load().then((module) => { loaded = pick(module); return module; });
+  const Lazy = lazy(() => preload().then(() => ({ default: loaded! })));
+  // Chosen once per mount: a page drawn through `Lazy` stays so, or it would be drawn anew (its state lost).
+  const Page: PageComponent = (props) => createElement(useState(() => loaded ?? Lazy)[0], props);
+  return Object.assign(Page, { preload });
 }
 
 const DashboardPage = onDemand(() => import('./Dashboard'), (m) => m.DashboardPage);
@@ -33,7 +40,8 @@ export interface PageEntry {
   title: string;
   /** Shown in the navigation when set. */
   nav?: string;
-  Component: PageComponent;
+  /** `preload` fetches the page's code ahead of its first draw (the app does so while the login page waits). */
+  Component: PageComponent & { preload(): Promise<unknown> };
 }
 
 export const PAGES: PageEntry[] = [
