@@ -93,12 +93,13 @@ export interface Posting {
 
 /** A movement as its two double-entry postings: the parent's +amount and the child's −amount. */
 export function postingsOf(movement: Movement, entryId: string, occurredAt: Date): [Posting, Posting] {
-  const common = {
-    entryId, kind: movement.kind, occurredAt,
-    marketId: movement.marketId ?? null, betId: movement.betId ?? null, settlementId: movement.settlementId ?? null,
-  };
+  // Written out rather than spread from a shared part: a large book makes millions of these.
+  const marketId = movement.marketId ?? null;
+  const betId = movement.betId ?? null;
+  const settlementId = movement.settlementId ?? null;
+  const { kind, parentId, childId, amount } = movement;
   return [
-    { ...common, accountId: movement.parentId, counterpartyId: movement.childId, amount: movement.amount },
-    { ...common, accountId: movement.childId, counterpartyId: movement.parentId, amount: -movement.amount },
+    { entryId, kind, occurredAt, marketId, betId, settlementId, accountId: parentId, counterpartyId: childId, amount },
+    { entryId, kind, occurredAt, marketId, betId, settlementId, accountId: childId, counterpartyId: parentId, amount: -amount },
   ];
 }
