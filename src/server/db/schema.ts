@@ -209,6 +209,20 @@ export const ledgerMarketDaily = pgTable('ledger_market_daily', {
   postings: integer('postings').notNull(),
 }, (t) => [primaryKey({ columns: [t.accountId, t.day, t.marketId, t.kind] })]);
 
+/**
+ * The stake placed per agent (every agent above the bettor, and the platform), market and UTC day,
+ * kept in the transaction that places each bet (services/bets.ts) and rebuilt by the seed: top
+ * markets by volume read a period's whole days from here, one row per market a day, instead of
+ * every bet the downline placed.
+ */
+export const marketVolumeDaily = pgTable('market_volume_daily', {
+  agentId: uuid('agent_id').notNull().references(() => accounts.id),
+  marketId: uuid('market_id').notNull(),
+  day: date('day', { mode: 'string' }).notNull(),
+  stake: paisa('stake').notNull(),
+  bets: integer('bets').notNull(),
+}, (t) => [primaryKey({ columns: [t.agentId, t.day, t.marketId] })]);
+
 export const settlements = pgTable('settlements', {
   id: uuid('id').primaryKey(),
   /** The lower account of the pair (a player or sub-agent) and its upline. */

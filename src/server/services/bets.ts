@@ -17,6 +17,7 @@ import { type AcceptanceLimits, type Side, checkBetAcceptance, liability, potent
 import type { ServiceDeps } from './caller.js';
 import { type OutboxEvent, emitEvents } from './event-outbox.js';
 import { type MarketState, agentsAbove, closedMarketReason, loadMarketState, outcomePrice, tradingStatus } from './markets.js';
+import { addToMarketVolume } from './market-volume.js';
 
 export interface BetInput {
   accountId: string;
@@ -163,6 +164,7 @@ export async function placeBet(deps: ServiceDeps, tx: Db, input: BetInput, meta:
     id: betId, playerId: bettor.id, marketId: market.marketId, outcomeId: market.outcomeId, side: input.side, stake: input.stake,
     odds: verdict.odds, status: 'open', placedAt: now,
   });
+  await addToMarketVolume(tx, { bettorId: bettor.id, bettorPath: bettor.path, marketId: market.marketId, stake: input.stake, placedAt: now });
   const recipients = (await agentsAbove(tx, bettor.path)).filter((a) => a.largeBetThreshold <= input.stake).map((a) => a.id);
   const events: OutboxEvent[] = recipients.map((recipientId) => ({
     kind: 'large_bet', recipientId,

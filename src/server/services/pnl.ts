@@ -10,6 +10,7 @@ import {
 } from './caller.js';
 import { marketExposures } from './exposure.js';
 import { periodPostings } from './period-sums.js';
+import { downlineVolume } from './market-volume.js';
 import type { LedgerKind } from '../db/schema.js';
 import { type ScopedAgent, agentInScope, conditionsSql, orderSql, shapeTag } from './row-query.js';
 
@@ -185,16 +186,12 @@ export async function getTopMarkets(deps: ServiceDeps, caller: Caller, input: { 
         select u.market_id, sum(u.amount) as value, coalesce(sum(u.postings) filter (where u.kind = 'bet_result'), 0) as bets
         from (${periodPostings(sql`${caller.id}::uuid`, ['bet_result', 'commission', 'share'], period, { byMarket: true })}) u
         group by u.market_id`
-      : sql`
-        select b.market_id, sum(b.stake) as value, count(*) as bets
-        from bets b join accounts a on a.id = b.player_id
-        where ${inDownline(caller, 'a')}
-          and b.placed_at >= ${period.start.toISOString()}::timestamptz and b.placed_at < ${period.end.toISOString()}::timestamptz
-        group by b.market_id`;
+      : sql`select market_id, stake as value, bets from (${downlineVolume(caller, period)}) d`;
     const found = await queryRows<{ market_id: string; market_name: string; fixture_id: string; fixture_name: string; value: string; bets: string | number }>(deps.db, sql`
       select v.market_id, m.name as market_name, f.id as fixture_id, f.name as fixture_name, v.value, v.bets
-      from (${measure}) v join markets m on m.id = v.market_id join fixtures f on f.id = m.fixture_id
-      order by v.value desc, m.id limit ${input.limit}`);
+      from (select * from (${measure}) t order by t.value desc, t.market_id limit ${input.limit}) v
+      join markets m on m.id = v.market_id join fixtures f on f.id = m.fixture_id
+      order by v.value desc, v.market_id`);
     rows = found.map((r) => ({
       marketId: r.market_id, marketName: r.market_name, fixtureId: r.fixture_id, fixtureName: r.fixture_name,
       value: paisaFromSql(r.value), bets: Number(r.bets),
