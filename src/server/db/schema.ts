@@ -197,8 +197,10 @@ export const ledgerDaily = pgTable('ledger_daily', {
 }, (t) => [primaryKey({ columns: [t.accountId, t.kind, t.day] })]);
 
 /**
- * The same sums split by market, for the postings that carry one: an agent's own result per market
- * (top markets by PnL) without reading each of its players' postings.
+ * The same sums split by market, for the postings of agents and the platform that carry one: an
+ * agent's own result per market (top markets by PnL) without reading each of its players'
+ * postings. Players' postings are left out: nothing reads a player's result by market from here,
+ * and they were nearly a row each.
  */
 export const ledgerMarketDaily = pgTable('ledger_market_daily', {
   accountId: uuid('account_id').notNull().references(() => accounts.id),

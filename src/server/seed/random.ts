@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 
 /** sfc32: a small, fast PRNG whose stream depends only on its seed, so the same seed makes the same book. */
 export class SeededRandom {
@@ -56,7 +56,8 @@ export class SeededRandom {
 
 /** A version-4-shaped UUID that is a pure function of (seed, key): ids stay put when volumes change. */
 export function deterministicUuid(seed: string, key: string): string {
-  const h = createHash('sha256').update(seed).update('\0').update(key).digest();
+  // One-shot: half the time of a Hash object per id, over the millions of ids of a large book.
+  const h = hash('sha256', `${seed}\0${key}`, 'buffer');
   h[6] = (h[6]! & 0x0f) | 0x40;
   h[8] = (h[8]! & 0x3f) | 0x80;
   const hex = h.subarray(0, 16).toString('hex');

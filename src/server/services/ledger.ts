@@ -11,7 +11,8 @@ import { type LedgerKind, balances, ledger, ledgerDaily, ledgerMarketDaily } fro
 export async function recordMovements(tx: Db, movements: readonly Movement[], occurredAt: Date, newEntryId: () => string = randomUUID): Promise<void> {
   const moving = movements.filter((m) => m.amount !== 0);
   if (moving.length === 0) return;
-  const postings = moving.flatMap((m) => postingsOf(m, newEntryId(), occurredAt));
+  const pairs = moving.map((m) => postingsOf(m, newEntryId(), occurredAt));
+  const postings = pairs.flat();
   await tx.insert(ledger).values(postings);
   const byPair = new Map<string, { childId: string; parentId: string; take: number }>();
   for (const m of moving) {
@@ -22,17 +23,25 @@ export async function recordMovements(tx: Db, movements: readonly Movement[], oc
   }
   await tx.insert(balances).values([...byPair.values()])
     .onConflictDoUpdate({ target: balances.childId, set: { take: sql`${balances.take} + excluded.take` } });
-  await addToRollups(tx, postings);
+  // A player's side of a bet's result or its commission has no reader by market (ledger_market_daily).
+  await addToRollups(tx, postings, pairs.flatMap(([agentSide, childSide]) => (PLAYER_KINDS.has(childSide.kind) ? [agentSide] : [agentSide, childSide])));
 }
+
+/**
+ * The kinds booked between a player and its agent (domain/cascade.ts): their child side is always a
+ * player's (a hedge's too: an agent's own bets are its self account's, a player's).
+ */
+const PLAYER_KINDS: ReadonlySet<LedgerKind> = new Set(['bet_result', 'commission']);
 
 /** The UTC day a posting's rollup row is kept under, as the rollup tables' `day` column holds it. */
 export const rollupDay = (at: Date): string => at.toISOString().slice(0, 10);
 
 /**
- * Adds postings to the daily rollups. Rows are upserted in key order, so two transactions that
- * touch the same accounts lock their rows in the same order and never deadlock on them.
+ * Adds postings to the daily rollups: all of them per account and kind, `byMarketOnes` (those of
+ * agents and the platform) per market too. Rows are upserted in key order, so two transactions
+ * that touch the same accounts lock their rows in the same order and never deadlock on them.
  */
-async function addToRollups(tx: Db, postings: readonly Posting[]): Promise<void> {
+async function addToRollups(tx: Db, postings: readonly Posting[], byMarketOnes: readonly Posting[]): Promise<void> {
   const daily = new Map<string, { accountId: string; kind: LedgerKind; day: string; amount: number; postings: number }>();
   const byMarket = new Map<string, { accountId: string; marketId: string; kind: LedgerKind; day: string; amount: number; postings: number }>();
   for (const p of postings) {
@@ -42,7 +51,10 @@ async function addToRollups(tx: Db, postings: readonly Posting[]): Promise<void>
     row.amount += p.amount;
     row.postings += 1;
     daily.set(key, row);
+  }
+  for (const p of byMarketOnes) {
     if (p.marketId === null) continue;
+    const day = rollupDay(p.occurredAt);
     const marketKey = `${p.accountId}|${day}|${p.marketId}|${p.kind}`;
     const marketRow = byMarket.get(marketKey) ?? { accountId: p.accountId, marketId: p.marketId, kind: p.kind, day, amount: 0, postings: 0 };
     marketRow.amount += p.amount;
@@ -82,6 +94,7 @@ export async function rebuildRollups(tx: Db): Promise<void> {
     select account_id, kind, (occurred_at at time zone 'UTC')::date, sum(amount), count(*) from ledger group by 1, 2, 3 order by 1, 2, 3`);
   await tx.execute(sql`
     insert into ledger_market_daily (account_id, market_id, kind, day, amount, postings)
-    select account_id, market_id, kind, (occurred_at at time zone 'UTC')::date, sum(amount), count(*)
-    from ledger where market_id is not null group by 1, 2, 3, 4 order by 1, 4, 2, 3`);
+    select l.account_id, l.market_id, l.kind, (l.occurred_at at time zone 'UTC')::date, sum(l.amount), count(*)
+    from ledger l join accounts a on a.id = l.account_id
+    where l.market_id is not null and a.role <> 'player' group by 1, 2, 3, 4 order by 1, 4, 2, 3`);
 }

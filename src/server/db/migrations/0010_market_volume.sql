@@ -14,3 +14,5 @@ FROM "bets" "b" JOIN "accounts" "p" ON "p"."id" = "b"."player_id"
 CROSS JOIN LATERAL unnest(string_to_array("p"."path", '.')) AS "above"("id")
 WHERE "above"."id" <> "p"."id"::text
 GROUP BY 1, 2, 3;
+--> statement-breakpoint
+DELETE FROM "ledger_market_daily" WHERE "account_id" IN (SELECT "id" FROM "accounts" WHERE "role" = 'player');
