@@ -18,10 +18,14 @@ import { signedInPage, startOwnShell } from './own-shell.js';
  */
 const SERVER_URL = process.env.TEST_DATABASE_URL;
 
-/** The simulation's length and pace: enough for a few dozen of priya's events, fewer than the bell's 100. */
-const SIMULATE_SECONDS = 15;
+/**
+ * The simulation's length and pace: enough for a few dozen of priya's events (about 2.5 a second),
+ * fewer than the bell's 100, and long enough that a restart slowed by a busy machine still has
+ * events written after it (at 15 s one CI run's restart came after the last of them).
+ */
+const SIMULATE_SECONDS = 25;
 const SIMULATE_RATE = 900;
-/** Markets settled a minute: simulate's default (0.3) would settle none in 15 s, and market_settled would go untested. */
+/** Markets settled a minute: simulate's default (0.3) would settle none in 25 s, and market_settled would go untested. */
 const SETTLE_PER_MINUTE = 8;
 /** Priya's large-bet threshold for the run (500 points): at the default 10,000 she gets next to none in a short run. */
 const THRESHOLD = 50_000;
