@@ -2,11 +2,14 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase, queryRows } from '../../src/server/db/client.js';
 import { arrayElement } from '../../src/server/seed/write.js';
+import { testBookCopy } from '../helpers/backend.js';
 
 describe('the array literals a book is written with', () => {
   let database: Database;
-  beforeAll(async () => { database = await openDatabase({ engine: 'pglite' }); });
-  afterAll(async () => { await database.close(); });
+  // The test book's copy: cheaper to open than a new database its migrations would have to build.
+  const copy = testBookCopy();
+  beforeAll(async () => { database = await openDatabase(copy.config); });
+  afterAll(async () => { await database.close(); copy.remove(); });
 
   /** The literal's elements as PostgreSQL reads them back, each through `expr` of `x` (text by default). */
   const roundTrip = async (values: unknown[], type: string, expr = sql`x::text`) => {
