@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTRPCClient, httpLink } from '@trpc/client';
@@ -150,6 +150,23 @@ export async function accountId(backend: Backend, username: string): Promise<str
   const [row] = await queryRows<{ id: string }>(backend.deps.db, sql`select id from accounts where username = ${username}`);
   if (!row) throw new Error(`no account ${username}`);
   return row.id;
+}
+
+export interface PlayerLimits { creditLimit: number; perClickWin: number; aggregateDailyWin: number; minStake: number }
+
+/** A new player under `parent` with these limits, nothing open and nothing owed: returns its id. */
+export async function addPlayer(backend: Backend, parent: string, limits: PlayerLimits, prefix = 't'): Promise<string> {
+  const db = backend.deps.db;
+  const [p] = await queryRows<{ id: string; path: string; depth: number }>(db, sql`select id, path, depth from accounts where username = ${parent}`);
+  if (!p) throw new Error(`no account ${parent}`);
+  const id = randomUUID();
+  const username = `${prefix}.${id.slice(0, 8)}`;
+  await db.execute(sql`insert into accounts (id, username, display_name, search_name, role, parent_id, path, depth, commission_bps, credit_limit, timezone, created_at)
+    values (${id}, ${username}, ${`Test ${username}`}, ${username}, 'player', ${p.id}, ${`${p.path}.${id}`}, ${p.depth + 1}, 200, ${limits.creditLimit}, 'Asia/Kolkata', now())`);
+  await db.execute(sql`insert into player_limits (account_id, per_click_win, aggregate_daily_win, min_stake)
+    values (${id}, ${limits.perClickWin}, ${limits.aggregateDailyWin}, ${limits.minStake})`);
+  await db.execute(sql`insert into balances (child_id, parent_id, take) values (${id}, ${p.id}, 0)`);
+  return id;
 }
 
 /** A fingerprint of every table, to show that a refused call changed nothing. */

@@ -8,7 +8,7 @@ import { type Db, queryRows } from '../../src/server/db/client.js';
 import { betResult, liability, potentialWin } from '../../src/server/domain/bets.js';
 import { BetRefusedError, type BetInput, placeBet, placeBetNow } from '../../src/server/services/bets.js';
 import { outcomePrice, settleMarketNow } from '../../src/server/services/markets.js';
-import { BOOK_NOW, ENGINES, type TestBackend, accountId, startTestBackend } from '../helpers/backend.js';
+import { BOOK_NOW, ENGINES, type PlayerLimits, type TestBackend, accountId, addPlayer, startTestBackend } from '../helpers/backend.js';
 
 const POINT = 100;
 
@@ -29,16 +29,8 @@ describe.each(ENGINES)('bets and their events on %s', (engine) => {
     return { marketId: m!.id, fixtureId: m!.fixture_id, outcomes };
   };
   /** A player of priya's with limits set for the case at hand (and nothing open, nothing owed). */
-  async function freshPlayer(limits: { creditLimit: number; perClickWin: number; aggregateDailyWin: number; minStake: number }, parent = 'priya'): Promise<string> {
-    const parentRow = (await rows<{ id: string; path: string; depth: number }>(sql`select id, path, depth from accounts where username = ${parent}`))[0]!;
-    const id = randomUUID();
-    const username = `t.${id.slice(0, 8)}`;
-    await b.deps.db.execute(sql`insert into accounts (id, username, display_name, search_name, role, parent_id, path, depth, commission_bps, credit_limit, timezone, created_at)
-      values (${id}, ${username}, ${`Test ${username}`}, ${username}, 'player', ${parentRow.id}, ${`${parentRow.path}.${id}`}, ${parentRow.depth + 1}, 200, ${limits.creditLimit}, 'Asia/Kolkata', now())`);
-    await b.deps.db.execute(sql`insert into player_limits (account_id, per_click_win, aggregate_daily_win, min_stake)
-      values (${id}, ${limits.perClickWin}, ${limits.aggregateDailyWin}, ${limits.minStake})`);
-    await b.deps.db.execute(sql`insert into balances (child_id, parent_id, take) values (${id}, ${parentRow.id}, 0)`);
-    return id;
+  async function freshPlayer(limits: PlayerLimits, parent = 'priya'): Promise<string> {
+    return addPlayer(b, parent, limits);
   }
   const roomy = { creditLimit: 10_000_000 * POINT, perClickWin: 1_000_000 * POINT, aggregateDailyWin: 1_000_000 * POINT, minStake: 100 * POINT };
 

@@ -2,14 +2,13 @@
 // placed, equal to what the bets themselves add up to, and top markets by volume read from it
 // equal to the bets summed in plain SQL, for callers at every level and periods whose ends are
 // not UTC midnights.
-import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/server/db/client.js';
 import { placeBetNow } from '../../src/server/services/bets.js';
 import { dayRangeToInstants } from '../../src/shared/dates.js';
 import { paisaFromSql } from '../../src/shared/money.js';
-import { ENGINES, type TestBackend, startTestBackend } from '../helpers/backend.js';
+import { ENGINES, type TestBackend, addPlayer, startTestBackend } from '../helpers/backend.js';
 
 const POINT = 100;
 const HOUR = 3_600_000;
@@ -33,17 +32,9 @@ describe.each(ENGINES)('market volume on %s', (engine) => {
   }
 
   /** A player under `parent` who can place the bets below. */
-  async function player(parent: string): Promise<string> {
-    const [p] = await rows<{ id: string; path: string; depth: number }>(sql`select id, path, depth from accounts where username = ${parent}`);
-    const id = randomUUID();
-    const username = `v.${id.slice(0, 8)}`;
-    await b.deps.db.execute(sql`insert into accounts (id, username, display_name, search_name, role, parent_id, path, depth, commission_bps, credit_limit, timezone, created_at)
-      values (${id}, ${username}, ${username}, ${username}, 'player', ${p!.id}, ${`${p!.path}.${id}`}, ${p!.depth + 1}, 200, ${10_000_000 * POINT}, 'Asia/Kolkata', now())`);
-    await b.deps.db.execute(sql`insert into player_limits (account_id, per_click_win, aggregate_daily_win, min_stake)
-      values (${id}, ${1_000_000 * POINT}, ${1_000_000 * POINT}, ${100 * POINT})`);
-    await b.deps.db.execute(sql`insert into balances (child_id, parent_id, take) values (${id}, ${p!.id}, 0)`);
-    return id;
-  }
+  const player = (parent: string) => addPlayer(b, parent, {
+    creditLimit: 10_000_000 * POINT, perClickWin: 1_000_000 * POINT, aggregateDailyWin: 1_000_000 * POINT, minStake: 100 * POINT,
+  }, 'v');
 
   beforeAll(async () => { b = await startTestBackend(engine); });
   afterAll(async () => b?.close());

@@ -225,6 +225,40 @@ export const marketVolumeDaily = pgTable('market_volume_daily', {
   bets: integer('bets').notNull(),
 }, (t) => [primaryKey({ columns: [t.agentId, t.day, t.marketId] })]);
 
+/**
+ * The open bets of each agent's own players (those whose parent it is: its players, and the self
+ * accounts of its sub-agents) per market and outcome, kept in the transaction that places each bet
+ * and cleared by the market's settlement (services/bet-rollups.ts), rebuilt by the seed. Exposure
+ * sums these rows per agent of the downline, at each agent's factor, instead of every open bet.
+ */
+export const openPositions = pgTable('open_positions', {
+  agentId: uuid('agent_id').notNull().references(() => accounts.id),
+  marketId: uuid('market_id').notNull(),
+  outcomeId: uuid('outcome_id').notNull(),
+  /** What the players' open bets on the market make if this outcome wins (positive: the players win). */
+  playerResult: paisa('player_result').notNull(),
+  /** The open bets among them backing or laying this outcome. */
+  bets: integer('bets').notNull(),
+}, (t) => [
+  primaryKey({ columns: [t.agentId, t.marketId, t.outcomeId] }),
+  // A settlement clears its market's rows.
+  index('open_positions_market_idx').on(t.marketId),
+]);
+
+/**
+ * Each agent's own players' bets (as open_positions counts them) per status: count, stake,
+ * liability and result, moved from open to settled by the settlement that settles them. The bet
+ * list's summary of a whole downline is the sum of its agents' rows instead of every bet.
+ */
+export const betTotals = pgTable('bet_totals', {
+  agentId: uuid('agent_id').notNull().references(() => accounts.id),
+  status: text('status', { enum: BET_STATUSES }).notNull(),
+  bets: integer('bets').notNull(),
+  stake: paisa('stake').notNull(),
+  liability: paisa('liability').notNull(),
+  result: paisa('result').notNull(),
+}, (t) => [primaryKey({ columns: [t.agentId, t.status] })]);
+
 export const settlements = pgTable('settlements', {
   id: uuid('id').primaryKey(),
   /** The lower account of the pair (a player or sub-agent) and its upline. */
@@ -242,6 +276,8 @@ export const settlements = pgTable('settlements', {
 }, (t) => [
   index('settlements_child_idx').on(t.childId, t.createdAt),
   index('settlements_parent_idx').on(t.parentId, t.createdAt),
+  // The history's first page, newest first: read down this index, not sorted from every match.
+  index('settlements_created_idx').on(t.createdAt, t.id),
   check('settlements_amount_nonzero', sql`${t.amount} <> 0`),
 ]);
 

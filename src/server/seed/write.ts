@@ -5,6 +5,7 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import { type Db, queryRows } from '../db/client.js';
 import * as t from '../db/schema.js';
 import { rebuildBalances, rebuildRollups } from '../services/ledger.js';
+import { rebuildBetRollups } from '../services/bet-rollups.js';
 import { rebuildMarketVolume } from '../services/market-volume.js';
 import { hashPassword } from '../services/passwords.js';
 import type { Book, BookOptions } from './generate.js';
@@ -63,7 +64,7 @@ const BULK_TABLES = ['bets', 'ledger'];
  * The rollups, filled from the ledger in one statement each: without their foreign keys, which
  * would otherwise be checked row by row (a third of the time the rollups took on a large book).
  */
-const ROLLUP_TABLES = ['ledger_daily', 'ledger_market_daily', 'market_volume_daily'];
+const ROLLUP_TABLES = ['ledger_daily', 'ledger_market_daily', 'market_volume_daily', 'open_positions', 'bet_totals'];
 
 /**
  * Drops the secondary indexes and foreign keys of `tables` (in the caller's transaction, on an
@@ -131,6 +132,7 @@ export async function writeBook(db: Db, book: Book, progress: (state: WriteProgr
     await rebuildBalances(txDb);
     await rebuildRollups(txDb);
     await rebuildMarketVolume(txDb);
+    await rebuildBetRollups(txDb);
     await restoreRollups();
     await insertAll(txDb, t.bookMeta, [{ key: 'demo_book', value: meta }]);
   });
@@ -138,7 +140,8 @@ export async function writeBook(db: Db, book: Book, progress: (state: WriteProgr
   // Fresh statistics for the planner, and a visibility map so the covering indexes are used
   // index-only (PGlite has no autovacuum to do it later).
   // Only the book's tables: a bare VACUUM would sweep every schema of a shared server.
-  const tables = [t.accounts, t.playerLimits, t.fixtures, t.markets, t.outcomes, t.bets, t.settlements, t.ledger, t.balances, t.ledgerDaily, t.ledgerMarketDaily, t.marketVolumeDaily];
+  const tables = [t.accounts, t.playerLimits, t.fixtures, t.markets, t.outcomes, t.bets, t.settlements, t.ledger, t.balances, t.ledgerDaily, t.ledgerMarketDaily, t.marketVolumeDaily,
+    t.openPositions, t.betTotals];
   await db.execute(sql`vacuum analyze ${sql.join(tables.map((table) => sql`${table}`), sql`, `)}`);
 }
 

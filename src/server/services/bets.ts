@@ -17,6 +17,7 @@ import { type AcceptanceLimits, type Side, checkBetAcceptance, liability, potent
 import type { ServiceDeps } from './caller.js';
 import { type OutboxEvent, emitEvents } from './event-outbox.js';
 import { type MarketState, agentsAbove, closedMarketReason, loadMarketState, outcomePrice, tradingStatus } from './markets.js';
+import { addBetToRollups, bettorsAgent } from './bet-rollups.js';
 import { addToMarketVolume } from './market-volume.js';
 
 export interface BetInput {
@@ -165,6 +166,10 @@ export async function placeBet(deps: ServiceDeps, tx: Db, input: BetInput, meta:
     odds: verdict.odds, status: 'open', placedAt: now,
   });
   await addToMarketVolume(tx, { bettorId: bettor.id, bettorPath: bettor.path, marketId: market.marketId, stake: input.stake, placedAt: now });
+  await addBetToRollups(tx, {
+    agentId: bettorsAgent(bettor.path), marketId: market.marketId, outcomeId: market.outcomeId, outcomeIds: market.outcomeIds,
+    side: input.side, stake: input.stake, odds: verdict.odds,
+  });
   const recipients = (await agentsAbove(tx, bettor.path)).filter((a) => a.largeBetThreshold <= input.stake).map((a) => a.id);
   const events: OutboxEvent[] = recipients.map((recipientId) => ({
     kind: 'large_bet', recipientId,

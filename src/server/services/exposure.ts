@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { paisaFromSql } from '../../shared/money.js';
 import { queryRows } from '../db/client.js';
+import { RESULT_IF_OUTCOME_WINS } from './bet-terms-sql.js';
 import { type Caller, type ServiceDeps, fixtureExists, inDownline, marketExists } from './caller.js';
 
 /**
@@ -53,37 +54,32 @@ export async function marketExposures(deps: ServiceDeps, caller: Caller, filter:
   }>(deps.db, sql`
     with factor as (
       select * from unnest(${sql.param(agentIds)}::uuid[], ${sql.param(factors)}::numeric[]) as f(agent_id, factor)
-    ), ob as (
-      select b.market_id, b.outcome_id, b.side, b.stake, round(b.stake::numeric * (b.odds - 100) / 100) as odds_part, f.factor, false as hedge
+    ), per_outcome as (
+      -- Each agent's own players' open bets, summed per outcome as they are placed (open_positions).
+      select op.market_id, op.outcome_id, op.player_result, op.bets, f.factor, false as hedge
       from factor f
-      join accounts p on p.parent_id = f.agent_id and p.role = 'player'
-      join bets b on b.player_id = p.id and b.status = 'open'
-      join markets m on m.id = b.market_id
+      join open_positions op on op.agent_id = f.agent_id
+      join markets m on m.id = op.market_id
       where m.status = 'open' and ${filter}
       union all
       -- The caller's hedges (its self account sits in the upline's book): the caller wins what they
       -- win, all of it, so they offset its position whole, gross and at share alike.
-      select b.market_id, b.outcome_id, b.side, b.stake, round(b.stake::numeric * (b.odds - 100) / 100), 1, true
+      select b.market_id, o.id, ${RESULT_IF_OUTCOME_WINS},
+        case when b.outcome_id = o.id then 1 else 0 end, 1, true
       from accounts s
       join bets b on b.player_id = s.id and b.status = 'open'
       join markets m on m.id = b.market_id
+      join outcomes o on o.market_id = b.market_id
       where s.self_of = ${caller.id} and m.status = 'open' and ${filter}
     ), open_counts as (
-      select market_id, count(*) as open_bets from ob group by market_id
-    ), per_bet_outcome as (
-      select ob.market_id, o.id as outcome_id, ob.factor, ob.hedge,
-        case when ob.outcome_id = o.id
-          then case when ob.side = 'back' then ob.odds_part else -ob.odds_part end
-          else case when ob.side = 'back' then -ob.stake else ob.stake end
-        end as player_result
-      from ob join outcomes o on o.market_id = ob.market_id
+      select market_id, sum(bets) as open_bets from per_outcome group by market_id
     ), positions as (
       -- Only the downline's part is rounded: a hedge is whole paisa already, so adding one moves
       -- the position by exactly its result.
       select market_id, outcome_id,
         coalesce(-sum(player_result) filter (where not hedge), 0) + coalesce(sum(player_result) filter (where hedge), 0) as position,
         coalesce(round(-sum(player_result * factor) filter (where not hedge)), 0) + coalesce(sum(player_result) filter (where hedge), 0) as position_at_share
-      from per_bet_outcome group by market_id, outcome_id
+      from per_outcome group by market_id, outcome_id
     )
     select m.id as market_id, m.name as market_name, fx.id as fixture_id, fx.name as fixture_name,
       o.id as outcome_id, o.name as outcome_name, p.position, p.position_at_share, c.open_bets

@@ -7,10 +7,11 @@ import { FIRST_DAY, LAST_DAY, addDays } from '../../shared/dates.js';
 import { paisaFromSql } from '../../shared/money.js';
 import { queryRows } from '../db/client.js';
 import { liability, potentialWin } from '../domain/bets.js';
+import { LIABILITY, POTENTIAL_WIN } from './bet-terms-sql.js';
 import {
   type Caller, type ServiceDeps, accountInScope, decodeCursor, encodeCursor, fixtureExists, inDownline, optionalDateRange,
 } from './caller.js';
-import { agentInScope, conditionsSql, shapeTag } from './row-query.js';
+import { type ScopedAgent, agentInScope, conditionsSql, shapeTag } from './row-query.js';
 
 /**
  * A row's time in a cursor. A forged one is refused like any other bad cursor: it must lie in the
@@ -30,11 +31,6 @@ const NEWEST_SETTLEMENTS: RowOrder<SettlementOrderColumn> = { by: 'createdAt', d
 const iso = (v: Date | string) => new Date(v).toISOString();
 
 const INT4_MAX = 2_147_483_647;
-/** stake × (odds − 1), half away from zero as mulDivRound rounds (PostgreSQL's numeric round does the same). */
-const STAKE_TIMES_ODDS_LESS_ONE = sql`round(b.stake::numeric * (b.odds - 100) / 100)::bigint`;
-/** A bet's liability and potential win as the row computes them (domain/bets.ts). */
-const LIABILITY = sql`(case when b.side = 'back' then b.stake else ${STAKE_TIMES_ODDS_LESS_ONE} end)`;
-const POTENTIAL_WIN = sql`(case when b.side = 'back' then ${STAKE_TIMES_ODDS_LESS_ONE} else b.stake end)`;
 /** The sort key's SQL; only `result` can be null (a bet not settled yet). */
 const SORT_COLUMN: Record<BetSort['by'], SQL> = {
   placedAt: sql`b.placed_at`, stake: sql`b.stake`, odds: sql`b.odds`, player: sql`a.display_name`, result: sql`b.result`,
@@ -174,7 +170,7 @@ export type BetRow = ReturnType<typeof betRowOf>;
 
 /** The bet list's summary columns over the bets `b` a query keeps (open liability rounded as the row's liability is). */
 const SUMMARY_COLUMNS = sql`count(*) as count, sum(b.stake) as stake,
-  sum(case when b.side = 'back' then b.stake else round(b.stake::numeric * (b.odds - 100) / 100) end) filter (where b.status = 'open') as open_liability,
+  sum(${LIABILITY}) filter (where b.status = 'open') as open_liability,
   sum(b.result) filter (where b.status = 'settled') as settled_result`;
 type SummarySqlRow = { count: string | number; stake: string | null; open_liability: string | null; settled_result: string | null };
 const summaryOfRow = (row: SummarySqlRow | undefined): BetSummary => ({
@@ -273,7 +269,7 @@ export async function getBetHistory(deps: ServiceDeps, caller: Caller, input: {
     ? sql`join markets m on m.id = b.market_id join fixtures f on f.id = m.fixture_id join outcomes o on o.id = b.outcome_id`
     : input.fixtureId ? sql`join markets m on m.id = b.market_id` : sql``;
   const summaryOf = async (): Promise<BetSummary> => {
-    const [row] = await queryRows<SummarySqlRow>(deps.db, sql`
+    const [row] = await queryRows<SummarySqlRow>(deps.db, downlineTotals(caller, agent, input) ?? sql`
       select ${SUMMARY_COLUMNS} from bets b join accounts a on a.id = b.player_id ${joins} where ${filter}`);
     return summaryOfRow(row);
   };
@@ -292,6 +288,25 @@ export async function getBetHistory(deps: ServiceDeps, caller: Caller, input: {
     summary,
     nextCursor: rows.length > input.limit && last ? encodeCursor(betCursor(sort, q, last)) : null,
   };
+}
+
+/**
+ * The summary of a whole downline's bets (the caller's, or an agent's under it), of some statuses
+ * at most, from bet_totals: the rows of each agent in it, the top one included, since every bet
+ * is counted for its bettor's parent. Null when the list is narrower than that (a player, a match,
+ * dates, a search, a side, a condition on the rows): its bets are summed themselves.
+ */
+function downlineTotals(caller: Caller, agent: ScopedAgent | null, input: BetFilters & BetRowFilters): SQL | null {
+  const { playerId, fixtureId, from, to, search, side, where } = input;
+  if (playerId || fixtureId || from !== undefined || to !== undefined || search !== undefined || side || where?.length) return null;
+  const top = agent ?? caller;
+  const below = agent ? sql`a.path like ${`${agent.path}.%`}` : inDownline(caller, 'a');
+  const statuses = input.status ? sql`and t.status in (${sql.join(input.status.map((s) => sql`${s}`), sql`, `)})` : sql``;
+  return sql`
+    select coalesce(sum(t.bets), 0) as count, sum(t.stake) as stake,
+      sum(t.liability) filter (where t.status = 'open') as open_liability, sum(t.result) filter (where t.status = 'settled') as settled_result
+    from bet_totals t
+    where (t.agent_id = ${top.id} or t.agent_id in (select a.id from accounts a where a.role = 'agent' and ${below})) ${statuses}`;
 }
 
 interface BetSummary { count: number; stake: number; openLiability: number; settledResult: number }
@@ -362,7 +377,10 @@ type SettlementFilters = { counterpartyId?: string | undefined; from?: string | 
 
 function settlementFilter(deps: ServiceDeps, caller: Caller, input: SettlementFilters): SQL[] {
   const range = optionalDateRange(deps, caller, input.from, input.to);
-  const where: SQL[] = [sql`(${inDownline(caller, 'c')} or s.child_id = ${caller.id})`];
+  // A settlement of the downline is one whose parent is the caller or an agent under it (its child
+  // is then of the downline): found through the parent index, and the caller's own with its upline.
+  const parents = sql`array[${caller.id}::uuid] || array(select a.id from accounts a where a.role = 'agent' and ${inDownline(caller, 'a')})`;
+  const where: SQL[] = [sql`(s.parent_id = any(${parents}) or s.child_id = ${caller.id})`];
   if (input.counterpartyId) where.push(sql`(s.child_id = ${input.counterpartyId} or s.parent_id = ${input.counterpartyId})`);
   if (range) where.push(sql`s.created_at >= ${range.start.toISOString()}::timestamptz and s.created_at < ${range.end.toISOString()}::timestamptz`);
   return where;
@@ -371,8 +389,7 @@ function settlementFilter(deps: ServiceDeps, caller: Caller, input: SettlementFi
 /** How many rows getSettlementHistory pages through for these filters (the counterparty already checked by the caller). */
 export async function countSettlementRows(deps: ServiceDeps, caller: Caller, input: SettlementFilters): Promise<number> {
   const [row] = await queryRows<{ n: string | number }>(deps.db, sql`
-    select count(*) as n from settlements s join accounts c on c.id = s.child_id
-    where ${sql.join(settlementFilter(deps, caller, input), sql` and `)}`);
+    select count(*) as n from settlements s where ${sql.join(settlementFilter(deps, caller, input), sql` and `)}`);
   return Number(row?.n ?? 0);
 }
 
@@ -408,7 +425,7 @@ export async function getSettlementHistory(deps: ServiceDeps, caller: Caller, in
     where ${matching} ${page}
     order by ${order.by === 'amount' ? sql`s.amount ${dir}, ` : sql``}s.created_at ${dir}, s.id ${dir} limit ${input.limit + 1}`);
   const [count] = await queryRows<{ n: string | number }>(deps.db, sql`
-    select count(*) as n from settlements s join accounts c on c.id = s.child_id where ${matching}`);
+    select count(*) as n from settlements s where ${matching}`);
   const pageRows = rows.slice(0, input.limit);
   const last = pageRows[pageRows.length - 1];
   const cursorOf = (r: NonNullable<typeof last>): SettlementCursor => ({

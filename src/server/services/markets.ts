@@ -19,6 +19,7 @@ import { appendAudited } from './audit.js';
 import type { Caller, ServiceDeps } from './caller.js';
 import { type OutboxEvent, emitEvents } from './event-outbox.js';
 import { withIdempotency } from './idempotency.js';
+import { bettorsAgent, settleInRollups } from './bet-rollups.js';
 import { recordMovements } from './ledger.js';
 import type { WriteMeta } from './limits.js';
 
@@ -206,6 +207,7 @@ export async function settleMarketIn(deps: ServiceDeps, tx: Db, input: SettleMar
       where b.id = r.id`);
   }
   await recordMovements(tx, settled.movements, now);
+  await settleInRollups(tx, input.marketId, openBets.map((b, i) => ({ ...bets[i]!, agentId: bettorsAgent(b.path), result: settled.results.get(b.id)! })));
   await tx.execute(sql`
     update markets set status = 'settled', winner_outcome_id = ${winner.id}, settled_at = ${now.toISOString()}::timestamptz
     where id = ${input.marketId}`);
