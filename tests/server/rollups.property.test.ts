@@ -10,7 +10,7 @@ import { dayRangeToInstants } from '../../src/shared/dates.js';
 import { paisaFromSql } from '../../src/shared/money.js';
 import { queryRows } from '../../src/server/db/client.js';
 import type { LedgerKind } from '../../src/server/db/schema.js';
-import { periodPostings } from '../../src/server/services/period-sums.js';
+import { agentsPlayerPostings, periodPostings } from '../../src/server/services/period-sums.js';
 import { ENGINES, type TestBackend, accountId, startTestBackend } from '../helpers/backend.js';
 
 type Client = ReturnType<TestBackend['client']>;
@@ -96,6 +96,16 @@ describe.each(ENGINES)('ledger rollups on %s (property)', (engine) => {
           except all
          select account_id, market_id, kind, day, amount, postings from ledger_market_daily)) d`);
     expect(Number(byMarket!.n)).toBe(0);
+    // Players' postings with their agents, under the agent.
+    const playerSides = sql`
+      select l.counterparty_id, l.kind, (l.occurred_at at time zone 'UTC')::date, l.account_id, sum(l.amount), count(*)::int
+      from ledger l join accounts a on a.id = l.account_id where a.role = 'player' and l.kind in ('bet_result', 'commission') group by 1, 2, 3, 4`;
+    const [byAgent] = await rows<{ n: string | number }>(sql`
+      select count(*) as n from (
+        (select agent_id, kind, day, player_id, amount, postings from player_daily_by_agent except all ${playerSides})
+        union all
+        (${playerSides} except all select agent_id, kind, day, player_id, amount, postings from player_daily_by_agent)) d`);
+    expect(Number(byAgent!.n)).toBe(0);
   }
 
   it('every rollup row is the ledger sum after random settle sequences, and period sums match the ledger', async () => {
@@ -117,6 +127,20 @@ describe.each(ENGINES)('ledger rollups on %s (property)', (engine) => {
           where account_id = ${account} and kind in (${kinds})
             and occurred_at >= ${period.start.toISOString()}::timestamptz and occurred_at < ${period.end.toISOString()}::timestamptz`);
         expect([paisaFromSql(fromRollups!.amount), Number(fromRollups!.postings ?? 0)]).toEqual([paisaFromSql(fromLedger!.amount), Number(fromLedger!.postings)]);
+        // Per player of priya's downline, from her agents' ranges and their side of the ledger.
+        const playerKinds = p.kinds.filter((k): k is 'bet_result' | 'commission' => k === 'bet_result' || k === 'commission');
+        if (playerKinds.length === 0) continue;
+        const agents = sql`array(select id from accounts where role = 'agent' and (id = ${priyaId} or path like ${`%${priyaId}.%`}))`;
+        const perPlayer = await rows<{ id: string; amount: string; postings: string | number }>(sql`
+          select u.player_id as id, sum(u.amount) as amount, sum(u.postings) as postings
+          from (${agentsPlayerPostings(agents, playerKinds, period)}) u group by 1 having sum(u.postings) > 0 order by 1`);
+        const perPlayerLedger = await rows<{ id: string; amount: string; postings: string | number }>(sql`
+          select l.account_id as id, sum(l.amount) as amount, count(*) as postings from ledger l join accounts a on a.id = l.account_id
+          where a.role = 'player' and a.path like ${`%${priyaId}.%`} and l.kind in (${sql.join(playerKinds.map((k) => sql`${k}`), sql`, `)})
+            and l.occurred_at >= ${period.start.toISOString()}::timestamptz and l.occurred_at < ${period.end.toISOString()}::timestamptz
+          group by 1 order by 1`);
+        expect(perPlayer.map((r) => [r.id, paisaFromSql(r.amount), Number(r.postings)]))
+          .toEqual(perPlayerLedger.map((r) => [r.id, paisaFromSql(r.amount), Number(r.postings)]));
       }
     }), { numRuns: 8 });
   });
@@ -144,6 +168,14 @@ describe.each(ENGINES)('ledger rollups on %s (property)', (engine) => {
         bookResult: -paisaFromSql(raw!.pnl) + paisaFromSql(raw!.commission), yourShare: paisaFromSql(kept!.kept),
       });
       expect(pnl.matched).toBe(Number(raw!.players));
+      const rawRows = await rows<{ id: string; bets: string | number; pnl: string | null; commission: string | null }>(sql`
+        select a.id, count(*) filter (where l.kind = 'bet_result') as bets, coalesce(sum(l.amount) filter (where l.kind = 'bet_result'), 0) as pnl,
+          coalesce(-sum(l.amount) filter (where l.kind = 'commission'), 0) as commission
+        from ledger l join accounts a on a.id = l.account_id
+        where ${downline} and l.kind in ('bet_result', 'commission') and ${range} group by a.id order by a.id`);
+      const allRows = await priya.agent.getPnL.query({ from, to, limit: 200 });
+      expect(allRows.rows.map((r) => [r.playerId, r.bets, r.pnl, r.commission]).sort((x, y) => (String(x[0]) < String(y[0]) ? -1 : 1)))
+        .toEqual(rawRows.map((r) => [r.id, Number(r.bets), paisaFromSql(r.pnl), paisaFromSql(r.commission)]));
       const [rawCommission] = await rows<{ markets: string | number; commission: string | null }>(sql`
         select count(*) as markets, -sum(l.amount) as commission from ledger l join accounts a on a.id = l.account_id
         where ${downline} and l.kind = 'commission' and ${range}`);

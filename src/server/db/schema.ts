@@ -49,6 +49,8 @@ export const accounts = pgTable('accounts', {
   uniqueIndex('accounts_self_of_key').on(t.selfOf),
   index('accounts_parent_idx').on(t.parentId),
   index('accounts_path_idx').on(sql`${t.path} text_pattern_ops`),
+  // A downline's agents (downlineAgents) are few of its accounts: the index of all paths is passed over for them.
+  index('accounts_agent_path_idx').on(sql`${t.path} text_pattern_ops`).where(sql`${t.role} = 'agent'`),
   index('accounts_search_trgm_idx').using('gin', sql`${t.searchName} gin_trgm_ops`),
   check('accounts_share_bps_range', sql`${t.shareBps} between 0 and 10000`),
   check('accounts_commission_bps_range', sql`${t.commissionBps} between 0 and 10000`),
@@ -195,6 +197,21 @@ export const ledgerDaily = pgTable('ledger_daily', {
   amount: paisa('amount').notNull(),
   postings: integer('postings').notNull(),
 }, (t) => [primaryKey({ columns: [t.accountId, t.kind, t.day] })]);
+
+/**
+ * A player's postings with its agent (bet results and commission, whose counterparty is always the
+ * player's parent) per UTC day, kept under the agent: one agent's players over a period are one
+ * range of this table, so a downline's per-player figures read a range per agent instead of
+ * probing each player's rows. Amounts are the player's side.
+ */
+export const playerDailyByAgent = pgTable('player_daily_by_agent', {
+  agentId: uuid('agent_id').notNull().references(() => accounts.id),
+  kind: text('kind', { enum: LEDGER_KINDS }).notNull(),
+  day: date('day', { mode: 'string' }).notNull(),
+  playerId: uuid('player_id').notNull(),
+  amount: paisa('amount').notNull(),
+  postings: integer('postings').notNull(),
+}, (t) => [primaryKey({ columns: [t.agentId, t.kind, t.day, t.playerId] })]);
 
 /**
  * The same sums split by market, for the postings of agents and the platform that carry one: an

@@ -45,6 +45,15 @@ export interface ServiceDeps {
   sessionCache?: SessionCache;
 }
 
+/**
+ * SQL uuid[]: the agents whose players are the downline of `top` (the caller, or an agent under
+ * it): `top` itself and every agent below it. A player's parent is always one of them.
+ */
+export function downlineAgents(caller: Caller, top: { id: string; path: string } | null = null): SQL {
+  const below = top ? sql`x.path like ${`${top.path}.%`}` : inDownline(caller, 'x');
+  return sql`(array[${(top ?? caller).id}::uuid] || array(select x.id from accounts x where x.role = 'agent' and ${below}))`;
+}
+
 /** SQL condition: the account aliased `alias` is in the caller's downline (strictly below it). */
 export function inDownline(caller: Caller, alias: string): SQL {
   if (caller.role === 'platform_admin') return sql`${sql.identifier(alias)}.role <> 'platform_admin'`;

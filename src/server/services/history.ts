@@ -9,7 +9,7 @@ import { queryRows } from '../db/client.js';
 import { liability, potentialWin } from '../domain/bets.js';
 import { LIABILITY, POTENTIAL_WIN } from './bet-terms-sql.js';
 import {
-  type Caller, type ServiceDeps, accountInScope, decodeCursor, encodeCursor, fixtureExists, inDownline, optionalDateRange,
+  type Caller, type ServiceDeps, accountInScope, decodeCursor, downlineAgents, encodeCursor, fixtureExists, inDownline, optionalDateRange,
 } from './caller.js';
 import { type ScopedAgent, agentInScope, conditionsSql, shapeTag } from './row-query.js';
 
@@ -299,14 +299,12 @@ export async function getBetHistory(deps: ServiceDeps, caller: Caller, input: {
 function downlineTotals(caller: Caller, agent: ScopedAgent | null, input: BetFilters & BetRowFilters): SQL | null {
   const { playerId, fixtureId, from, to, search, side, where } = input;
   if (playerId || fixtureId || from !== undefined || to !== undefined || search !== undefined || side || where?.length) return null;
-  const top = agent ?? caller;
-  const below = agent ? sql`a.path like ${`${agent.path}.%`}` : inDownline(caller, 'a');
   const statuses = input.status ? sql`and t.status in (${sql.join(input.status.map((s) => sql`${s}`), sql`, `)})` : sql``;
   return sql`
     select coalesce(sum(t.bets), 0) as count, sum(t.stake) as stake,
       sum(t.liability) filter (where t.status = 'open') as open_liability, sum(t.result) filter (where t.status = 'settled') as settled_result
     from bet_totals t
-    where (t.agent_id = ${top.id} or t.agent_id in (select a.id from accounts a where a.role = 'agent' and ${below})) ${statuses}`;
+    where t.agent_id = any(${downlineAgents(caller, agent)}) ${statuses}`;
 }
 
 interface BetSummary { count: number; stake: number; openLiability: number; settledResult: number }
@@ -379,8 +377,7 @@ function settlementFilter(deps: ServiceDeps, caller: Caller, input: SettlementFi
   const range = optionalDateRange(deps, caller, input.from, input.to);
   // A settlement of the downline is one whose parent is the caller or an agent under it (its child
   // is then of the downline): found through the parent index, and the caller's own with its upline.
-  const parents = sql`array[${caller.id}::uuid] || array(select a.id from accounts a where a.role = 'agent' and ${inDownline(caller, 'a')})`;
-  const where: SQL[] = [sql`(s.parent_id = any(${parents}) or s.child_id = ${caller.id})`];
+  const where: SQL[] = [sql`(s.parent_id = any(${downlineAgents(caller)}) or s.child_id = ${caller.id})`];
   if (input.counterpartyId) where.push(sql`(s.child_id = ${input.counterpartyId} or s.parent_id = ${input.counterpartyId})`);
   if (range) where.push(sql`s.created_at >= ${range.start.toISOString()}::timestamptz and s.created_at < ${range.end.toISOString()}::timestamptz`);
   return where;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { type Movement, type Posting, postingsOf } from '../domain/cascade.js';
-import { type LedgerKind, balances, ledger, ledgerDaily, ledgerMarketDaily } from '../db/schema.js';
+import { type LedgerKind, balances, ledger, ledgerDaily, ledgerMarketDaily, playerDailyByAgent } from '../db/schema.js';
 
 /**
  * The one way money is written: each movement's two postings, and the pair's running take, in
@@ -24,7 +24,8 @@ export async function recordMovements(tx: Db, movements: readonly Movement[], oc
   await tx.insert(balances).values([...byPair.values()])
     .onConflictDoUpdate({ target: balances.childId, set: { take: sql`${balances.take} + excluded.take` } });
   // A player's side of a bet's result or its commission has no reader by market (ledger_market_daily).
-  await addToRollups(tx, postings, pairs.flatMap(([agentSide, childSide]) => (PLAYER_KINDS.has(childSide.kind) ? [agentSide] : [agentSide, childSide])));
+  await addToRollups(tx, postings, pairs.flatMap(([agentSide, childSide]) => (PLAYER_KINDS.has(childSide.kind) ? [agentSide] : [agentSide, childSide])),
+    pairs.flatMap(([, childSide]) => (PLAYER_KINDS.has(childSide.kind) ? [childSide] : [])));
 }
 
 /**
@@ -38,10 +39,11 @@ export const rollupDay = (at: Date): string => at.toISOString().slice(0, 10);
 
 /**
  * Adds postings to the daily rollups: all of them per account and kind, `byMarketOnes` (those of
- * agents and the platform) per market too. Rows are upserted in key order, so two transactions
- * that touch the same accounts lock their rows in the same order and never deadlock on them.
+ * agents and the platform) per market too, and `playerSides` (a player's side of a posting with
+ * its agent) under the agent. Rows are upserted in key order, so two transactions that touch the
+ * same accounts lock their rows in the same order and never deadlock on them.
  */
-async function addToRollups(tx: Db, postings: readonly Posting[], byMarketOnes: readonly Posting[]): Promise<void> {
+async function addToRollups(tx: Db, postings: readonly Posting[], byMarketOnes: readonly Posting[], playerSides: readonly Posting[]): Promise<void> {
   const daily = new Map<string, { accountId: string; kind: LedgerKind; day: string; amount: number; postings: number }>();
   const byMarket = new Map<string, { accountId: string; marketId: string; kind: LedgerKind; day: string; amount: number; postings: number }>();
   for (const p of postings) {
@@ -61,7 +63,22 @@ async function addToRollups(tx: Db, postings: readonly Posting[], byMarketOnes: 
     marketRow.postings += 1;
     byMarket.set(marketKey, marketRow);
   }
+  const byAgent = new Map<string, { agentId: string; kind: LedgerKind; day: string; playerId: string; amount: number; postings: number }>();
+  for (const p of playerSides) {
+    const day = rollupDay(p.occurredAt);
+    const key = `${p.counterpartyId}|${p.kind}|${day}|${p.accountId}`;
+    const row = byAgent.get(key) ?? { agentId: p.counterpartyId, kind: p.kind, day, playerId: p.accountId, amount: 0, postings: 0 };
+    row.amount += p.amount;
+    row.postings += 1;
+    byAgent.set(key, row);
+  }
   const inKeyOrder = <T>(rows: Map<string, T>) => [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row);
+  if (byAgent.size > 0) {
+    await tx.insert(playerDailyByAgent).values(inKeyOrder(byAgent)).onConflictDoUpdate({
+      target: [playerDailyByAgent.agentId, playerDailyByAgent.kind, playerDailyByAgent.day, playerDailyByAgent.playerId],
+      set: { amount: sql`${playerDailyByAgent.amount} + excluded.amount`, postings: sql`${playerDailyByAgent.postings} + excluded.postings` },
+    });
+  }
   await tx.insert(ledgerDaily).values(inKeyOrder(daily)).onConflictDoUpdate({
     target: [ledgerDaily.accountId, ledgerDaily.kind, ledgerDaily.day],
     set: { amount: sql`${ledgerDaily.amount} + excluded.amount`, postings: sql`${ledgerDaily.postings} + excluded.postings` },
@@ -97,4 +114,10 @@ export async function rebuildRollups(tx: Db): Promise<void> {
     select l.account_id, l.market_id, l.kind, (l.occurred_at at time zone 'UTC')::date, sum(l.amount), count(*)
     from ledger l join accounts a on a.id = l.account_id
     where l.market_id is not null and a.role <> 'player' group by 1, 2, 3, 4 order by 1, 4, 2, 3`);
+  await tx.execute(sql`delete from player_daily_by_agent`);
+  await tx.execute(sql`
+    insert into player_daily_by_agent (agent_id, kind, day, player_id, amount, postings)
+    select l.counterparty_id, l.kind, (l.occurred_at at time zone 'UTC')::date, l.account_id, sum(l.amount), count(*)
+    from ledger l join accounts a on a.id = l.account_id
+    where a.role = 'player' and l.kind in (${sql.join([...PLAYER_KINDS].map((k) => sql`${k}`), sql`, `)}) group by 1, 2, 3, 4 order by 1, 2, 3, 4`);
 }

@@ -40,3 +40,25 @@ export function periodPostings(account: SQL, kinds: readonly LedgerKind[], perio
   if (days.after.getTime() < period.end.getTime()) parts.push(raw(days.after, period.end));
   return sql.join(parts, sql` union all `);
 }
+
+/**
+ * What each player of `agents` (an SQL uuid[]: the players whose parent is one of them) posted of
+ * these kinds with its agent in the period, as rows (player_id, kind, amount, postings) on the
+ * player's side that add up to exactly the players' own ledger: the whole UTC days from
+ * player_daily_by_agent, a range per agent, and the part-days at either end from the agents' side
+ * of the ledger (the same postings, the other sign). Only kinds booked between a player and its
+ * agent (bet results, commission) are kept there.
+ */
+export function agentsPlayerPostings(agents: SQL, kinds: ReadonlyArray<'bet_result' | 'commission'>, period: Pick<Period, 'start' | 'end'>): SQL {
+  const raw = (from: Date, to: Date) => sql`
+    select counterparty_id as player_id, kind, -amount as amount, 1 as postings from ledger
+    where account_id = any(${agents}) and kind in (${kindList(kinds)}) and occurred_at >= ${at(from)} and occurred_at < ${at(to)}`;
+  const days = wholeUtcDays(period.start, period.end);
+  if (!days) return raw(period.start, period.end);
+  const parts = [sql`
+    select player_id, kind, amount, postings from player_daily_by_agent
+    where agent_id = any(${agents}) and kind in (${kindList(kinds)}) and day >= ${dayOf(days.first)} and day < ${dayOf(days.after)}`];
+  if (period.start.getTime() < days.first.getTime()) parts.push(raw(period.start, days.first));
+  if (days.after.getTime() < period.end.getTime()) parts.push(raw(days.after, period.end));
+  return sql.join(parts, sql` union all `);
+}

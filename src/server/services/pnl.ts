@@ -5,13 +5,12 @@ import type {
 import { paisaFromSql } from '../../shared/money.js';
 import { queryRows } from '../db/client.js';
 import {
-  type Caller, type Period, type ServiceDeps, accountInScope, decodeOffset, encodeOffset, fixtureExists, inDownline,
+  type Caller, type Period, type ServiceDeps, accountInScope, decodeOffset, downlineAgents, encodeOffset, fixtureExists, inDownline,
   marketExists, namedPeriod, resolvePeriod,
 } from './caller.js';
 import { marketExposures } from './exposure.js';
-import { periodPostings } from './period-sums.js';
+import { agentsPlayerPostings, periodPostings } from './period-sums.js';
 import { downlineVolume } from './market-volume.js';
-import type { LedgerKind } from '../db/schema.js';
 import { type ScopedAgent, agentInScope, conditionsSql, orderSql, shapeTag } from './row-query.js';
 
 const periodOut = (p: Period) => ({ from: p.from, to: p.to, timezone: p.timezone });
@@ -31,16 +30,16 @@ const instantRange = (p: Period) =>
  * page is empty (past the end, or nothing in the period).
  */
 async function pageWithTotals<Row extends { total_rows: string | number }>(
-  deps: ServiceDeps, perPlayer: SQL, filter: SQL[], totals: Record<string, string>, order: SQL, limit: number, offset: number,
+  deps: ServiceDeps, playerRows: SQL, filter: SQL[], totals: Record<string, string>, order: SQL, limit: number, offset: number,
 ): Promise<{ rows: Row[]; totals: Record<string, string | number | null> }> {
   const sums = (window: boolean) => sql.join(Object.entries(totals).map(([alias, column]) =>
     sql`sum(t.${sql.identifier(column)}) ${window ? sql`over ()` : sql``} as ${sql.identifier(alias)}`), sql`, `);
   const where = filter.length > 0 ? sql`where ${sql.join(filter, sql` and `)}` : sql``;
   const rows = await queryRows<Row & Record<string, string | number | null>>(deps.db, sql`
-    select t.*, count(*) over () as total_rows, ${sums(true)} from (${perPlayer}) t ${where} order by ${order} limit ${limit} offset ${offset}`);
+    select t.*, count(*) over () as total_rows, ${sums(true)} from (${playerRows}) t ${where} order by ${order} limit ${limit} offset ${offset}`);
   if (rows[0]) return { rows, totals: rows[0] };
   const [only] = await queryRows<Record<string, string | number | null>>(deps.db, sql`
-    select count(*) as total_rows, ${sums(false)} from (${perPlayer}) t ${where}`);
+    select count(*) as total_rows, ${sums(false)} from (${playerRows}) t ${where}`);
   return { rows, totals: only ?? { total_rows: 0 } };
 }
 
@@ -58,29 +57,39 @@ function playersOf(caller: Caller, agent: ScopedAgent | null): SQL {
 type PnLFilters = { playerId?: string | undefined; fixtureId?: string | undefined; marketId?: string | undefined };
 
 /**
- * What each player's postings of `kinds` add up to in the period. Without a market filter the
- * sums come from the daily rollups (periodPostings); a market or fixture narrows the ledger itself.
+ * Each downline player's sums of its postings of `kinds` in the period, as rows (player_id, kind,
+ * amount, postings) grouped by the caller: the whole downline (or `agent`'s) from its agents'
+ * rollup ranges (agentsPlayerPostings); one player from its own daily rollups (periodPostings); a
+ * market or fixture narrows each player's ledger itself.
  */
-function postingsOfPlayer(period: Period, kinds: readonly LedgerKind[], input: PnLFilters): SQL {
-  if (!input.marketId && !input.fixtureId) return periodPostings(sql`a.id`, kinds, period);
+function playerPostings(caller: Caller, period: Period, kinds: ReadonlyArray<'bet_result' | 'commission'>, input: PnLFilters, agent: ScopedAgent | null): SQL {
+  const playerRows = (postings: (player: SQL) => SQL) => sql`
+    select a.id as player_id, u.kind, u.amount, u.postings
+    from accounts a cross join lateral (${postings(sql`a.id`)}) u
+    where a.role = 'player' and ${playersOf(caller, agent)} ${input.playerId ? sql`and a.id = ${input.playerId}` : sql``}`;
+  if (input.marketId || input.fixtureId) {
+    return playerRows((player) => sql`
+      select l.kind, l.amount, 1 as postings from ledger l
+      where l.account_id = ${player} and l.kind in (${sql.join(kinds.map((k) => sql`${k}`), sql`, `)}) and ${instantRange(period)} and ${marketFilter(input)}`);
+  }
+  if (input.playerId) return playerRows((player) => periodPostings(player, kinds, period));
+  return agentsPlayerPostings(downlineAgents(caller, agent), kinds, period);
+}
+
+/** Players with postings in the period, with the sums of `columns` over `u` (playerPostings' rows) and their names. */
+function perPlayer(postings: SQL, columns: SQL, having: SQL): SQL {
   return sql`
-    select l.kind, l.amount, 1 as postings from ledger l
-    where l.account_id = a.id and l.kind in (${sql.join(kinds.map((k) => sql`${k}`), sql`, `)}) and ${instantRange(period)} and ${marketFilter(input)}`;
+    select a.id, a.display_name as name, p.display_name as agent_name, a.commission_bps, s.*
+    from (select u.player_id, ${columns} from (${postings}) u group by u.player_id having ${having}) s
+    join accounts a on a.id = s.player_id
+    join accounts p on p.id = a.parent_id`;
 }
 
 function pnlPerPlayer(caller: Caller, period: Period, input: PnLFilters, agent: ScopedAgent | null = null): SQL {
-  return sql`
-    select a.id, a.display_name as name, p.display_name as agent_name, s.bets, s.pnl, s.commission
-    from accounts a
-    join accounts p on p.id = a.parent_id
-    cross join lateral (
-      select coalesce(sum(u.postings) filter (where u.kind = 'bet_result'), 0) as bets,
-        coalesce(sum(u.amount) filter (where u.kind = 'bet_result'), 0) as pnl,
-        coalesce(-sum(u.amount) filter (where u.kind = 'commission'), 0) as commission,
-        coalesce(sum(u.postings), 0) as postings
-      from (${postingsOfPlayer(period, ['bet_result', 'commission'], input)}) u) s
-    where a.role = 'player' and ${playersOf(caller, agent)} ${input.playerId ? sql`and a.id = ${input.playerId}` : sql``}
-      and s.postings > 0`;
+  return perPlayer(playerPostings(caller, period, ['bet_result', 'commission'], input, agent), sql`
+    coalesce(sum(u.postings) filter (where u.kind = 'bet_result'), 0) as bets,
+    coalesce(sum(u.amount) filter (where u.kind = 'bet_result'), 0) as pnl,
+    coalesce(-sum(u.amount) filter (where u.kind = 'commission'), 0) as commission`, sql`sum(u.postings) > 0`);
 }
 
 /** How many rows getPnL pages through for these filters: a report's length, known before it is written. */
@@ -106,9 +115,9 @@ export async function getPnL(deps: ServiceDeps, caller: Caller, input: {
   if (input.marketId) await marketExists(deps, input.marketId);
   const tag = shapeTag({ where: input.where, orderBy: input.orderBy, underAgentId: input.underAgentId });
   const offset = decodeOffset(input.cursor, tag);
-  const perPlayer = pnlPerPlayer(caller, period, input, agent);
+  const rowsPerPlayer = pnlPerPlayer(caller, period, input, agent);
   type Row = { id: string; name: string; agent_name: string; bets: string | number; pnl: string | number; commission: string | number; total_rows: string | number };
-  const { rows, totals } = await pageWithTotals<Row>(deps, perPlayer, conditionsSql(PNL_SQL, input.where),
+  const { rows, totals } = await pageWithTotals<Row>(deps, rowsPerPlayer, conditionsSql(PNL_SQL, input.where),
     { all_bets: 'bets', all_pnl: 'pnl', all_commission: 'commission' },
     input.orderBy ? orderSql(PNL_SQL, input.orderBy, 'name', sql`t.id`) : sql`abs(t.pnl - t.commission) desc, t.name, t.id`, input.limit, offset);
   let yourShare: number | null = null;
@@ -148,17 +157,10 @@ export async function getCommission(deps: ServiceDeps, caller: Caller, input: {
   const agent = await agentInScope(deps, caller, input.underAgentId);
   const tag = shapeTag({ where: input.where, orderBy: input.orderBy, underAgentId: input.underAgentId });
   const offset = decodeOffset(input.cursor, tag);
-  const perPlayer = sql`
-    select a.id, a.display_name as name, p.display_name as agent_name, a.commission_bps, s.markets, s.commission
-    from accounts a
-    join accounts p on p.id = a.parent_id
-    cross join lateral (
-      select coalesce(sum(u.postings), 0) as markets, coalesce(-sum(u.amount), 0) as commission
-      from (${periodPostings(sql`a.id`, ['commission'], period)}) u) s
-    where a.role = 'player' and ${playersOf(caller, agent)} ${input.playerId ? sql`and a.id = ${input.playerId}` : sql``}
-      and s.markets > 0`;
+  const rowsPerPlayer = perPlayer(playerPostings(caller, period, ['commission'], input, agent),
+    sql`sum(u.postings) as markets, -sum(u.amount) as commission`, sql`sum(u.postings) > 0`);
   type Row = { id: string; name: string; agent_name: string; commission_bps: number; markets: string | number; commission: string | number; total_rows: string | number };
-  const { rows, totals } = await pageWithTotals<Row>(deps, perPlayer, conditionsSql(COMMISSION_SQL, input.where), { all_commission: 'commission' },
+  const { rows, totals } = await pageWithTotals<Row>(deps, rowsPerPlayer, conditionsSql(COMMISSION_SQL, input.where), { all_commission: 'commission' },
     input.orderBy ? orderSql(COMMISSION_SQL, input.orderBy, 'name', sql`t.id`) : sql`t.commission desc, t.name, t.id`, input.limit, offset);
   return {
     period: periodOut(period),
