@@ -9,6 +9,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../src/server/db/client.js';
+import { addBetToRollups } from '../../src/server/services/bet-rollups.js';
 import { hashPassword } from '../../src/server/services/passwords.js';
 import { normalizeForSearch } from '../../src/shared/text.js';
 import { BOOK_NOW, REAL_NOW, type TestBackend, accountId, databaseFingerprint } from '../helpers/backend.js';
@@ -410,9 +411,12 @@ export async function plantHostileRows(backend: TestBackend): Promise<Planted> {
     outcomeIds.push(id);
     await backend.deps.db.execute(sql`insert into outcomes (id, market_id, name, ordinal) values (${id}, ${market}, ${name}, ${ordinal})`);
   }
+  // Written as placeBet writes a bet (an in-play market it would judge by its price now): the row and its agent's rollups.
+  const bet = { side: 'back' as const, stake: 50_000_000, odds: 185, outcomeId: outcomeIds[1]! };
   await backend.deps.db.execute(sql`
     insert into bets (id, player_id, market_id, outcome_id, side, stake, odds, status, placed_at)
-    values (${crypto.randomUUID()}, ${ids.get('planted.name')!}, ${market}, ${outcomeIds[1]!}, 'back', 50000000, 185, 'open', ${new Date(BOOK_NOW.getTime() - 1_800_000).toISOString()}::timestamptz)`);
+    values (${crypto.randomUUID()}, ${ids.get('planted.name')!}, ${market}, ${bet.outcomeId}, ${bet.side}, ${bet.stake}, ${bet.odds}, 'open', ${new Date(BOOK_NOW.getTime() - 1_800_000).toISOString()}::timestamptz)`);
+  await addBetToRollups(backend.deps.db, { ...bet, agentId: priya, marketId: market, outcomeIds });
   ids.set('fixture', fixture);
 
   for (const [key, r] of Object.entries(PLANTED_REPORTS)) {

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTRPCClient, httpLink } from '@trpc/client';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { openBackend, type Backend } from '../../src/server/backend.js';
@@ -167,6 +167,17 @@ export async function addPlayer(backend: Backend, parent: string, limits: Player
     values (${id}, ${limits.perClickWin}, ${limits.aggregateDailyWin}, ${limits.minStake})`);
   await db.execute(sql`insert into balances (child_id, parent_id, take) values (${id}, ${p.id}, 0)`);
   return id;
+}
+
+/**
+ * How far a rollup table is from what it should hold: its rows (`columns` of `table`) that
+ * `expected` (a query of the same columns, from the raw rows) lacks, plus the expected rows it lacks.
+ */
+export async function tableMismatches(backend: Backend, table: string, columns: string, expected: SQL): Promise<number> {
+  const held = sql`select ${sql.raw(columns)} from ${sql.identifier(table)}`;
+  const [row] = await queryRows<{ n: string | number }>(backend.deps.db, sql`
+    select count(*) as n from ((${held} except all ${expected}) union all (${expected} except all ${held})) d`);
+  return Number(row!.n);
 }
 
 /** A fingerprint of every table, to show that a refused call changed nothing. */

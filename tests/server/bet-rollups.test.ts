@@ -7,7 +7,7 @@ import { queryRows } from '../../src/server/db/client.js';
 import { placeBetNow } from '../../src/server/services/bets.js';
 import { settleMarketNow } from '../../src/server/services/markets.js';
 import { paisaFromSql } from '../../src/shared/money.js';
-import { ENGINES, type TestBackend, addPlayer, startTestBackend } from '../helpers/backend.js';
+import { ENGINES, type TestBackend, addPlayer, startTestBackend, tableMismatches } from '../helpers/backend.js';
 
 const POINT = 100;
 const LEVELS = ['admin', 'vikram', 'priya', 'sanjay', 'meera'];
@@ -23,20 +23,11 @@ describe.each(ENGINES)('bet rollups on %s', (engine) => {
   let b: TestBackend;
   const rows = <T extends object>(q: SQL) => queryRows<T>(b.deps.db, q);
 
-  /** Rows of `table` the bets do not account for, plus the bets' sums the table lacks. */
-  async function mismatches(table: SQL, columns: SQL, fromBets: SQL): Promise<number> {
-    const [row] = await rows<{ n: string | number }>(sql`
-      select count(*) as n from (
-        (select ${columns} from ${table} except all ${fromBets})
-        union all
-        (${fromBets} except all select ${columns} from ${table})) d`);
-    return Number(row!.n);
-  }
-  const positionMismatches = () => mismatches(sql`open_positions`, sql`agent_id, market_id, outcome_id, player_result, bets`, sql`
+  const positionMismatches = () => tableMismatches(b, 'open_positions', 'agent_id, market_id, outcome_id, player_result, bets', sql`
     select p.parent_id, b.market_id, o.id, sum(${RESULT_IF})::bigint, (count(*) filter (where b.outcome_id = o.id))::int
     from bets b join accounts p on p.id = b.player_id join outcomes o on o.market_id = b.market_id
     where b.status = 'open' group by 1, 2, 3`);
-  const totalsMismatches = () => mismatches(sql`bet_totals`, sql`agent_id, status, bets, stake, liability, result`, sql`
+  const totalsMismatches = () => tableMismatches(b, 'bet_totals', 'agent_id, status, bets, stake, liability, result', sql`
     select p.parent_id, b.status, count(*)::int, sum(b.stake)::bigint,
       sum(case when b.side = 'back' then b.stake else round(b.stake * (b.odds - 100) / 100.0) end)::bigint, coalesce(sum(b.result), 0)::bigint
     from bets b join accounts p on p.id = b.player_id group by 1, 2`);

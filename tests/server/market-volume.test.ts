@@ -2,13 +2,13 @@
 // placed, equal to what the bets themselves add up to, and top markets by volume read from it
 // equal to the bets summed in plain SQL, for callers at every level and periods whose ends are
 // not UTC midnights.
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/server/db/client.js';
 import { placeBetNow } from '../../src/server/services/bets.js';
 import { dayRangeToInstants } from '../../src/shared/dates.js';
 import { paisaFromSql } from '../../src/shared/money.js';
-import { ENGINES, type TestBackend, addPlayer, startTestBackend } from '../helpers/backend.js';
+import { ENGINES, type TestBackend, addPlayer, startTestBackend, tableMismatches } from '../helpers/backend.js';
 
 const POINT = 100;
 const HOUR = 3_600_000;
@@ -17,18 +17,14 @@ describe.each(ENGINES)('market volume on %s', (engine) => {
   let b: TestBackend;
   const rows = <T extends object>(q: ReturnType<typeof sql>) => queryRows<T>(b.deps.db, q);
 
-  /** Rows of the rollup that the bets do not account for, and bets' sums the rollup lacks. */
+  /** Rows of the rollups that the bets do not account for, and bets' sums the rollups lack. */
   async function rollupMismatches(): Promise<number> {
-    const fromBets = sql`
-      select above.id::uuid as agent_id, b.market_id, (b.placed_at at time zone 'UTC')::date as day, sum(b.stake) as stake, count(*)::int as bets
+    const fromBets = (unit: SQL) => sql`
+      select above.id::uuid as agent_id, b.market_id, ${unit}, sum(b.stake) as stake, count(*)::int as bets
       from bets b join accounts p on p.id = b.player_id, unnest(string_to_array(p.path, '.')) as above(id)
       where above.id <> p.id::text group by 1, 2, 3`;
-    const [row] = await rows<{ n: string | number }>(sql`
-      select count(*) as n from (
-        (select agent_id, market_id, day, stake, bets from market_volume_daily except all ${fromBets})
-        union all
-        (${fromBets} except all select agent_id, market_id, day, stake, bets from market_volume_daily)) d`);
-    return Number(row!.n);
+    return await tableMismatches(b, 'market_volume_daily', 'agent_id, market_id, day, stake, bets', fromBets(sql`(b.placed_at at time zone 'UTC')::date`))
+      + await tableMismatches(b, 'market_volume_monthly', 'agent_id, market_id, month, stake, bets', fromBets(sql`date_trunc('month', b.placed_at at time zone 'UTC')::date`));
   }
 
   /** A player under `parent` who can place the bets below. */

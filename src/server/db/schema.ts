@@ -213,6 +213,16 @@ export const playerDailyByAgent = pgTable('player_daily_by_agent', {
   postings: integer('postings').notNull(),
 }, (t) => [primaryKey({ columns: [t.agentId, t.kind, t.day, t.playerId] })]);
 
+/** The same per UTC month (`month` is its first day): a period mostly made of a month reads it as one row a player. */
+export const playerMonthlyByAgent = pgTable('player_monthly_by_agent', {
+  agentId: uuid('agent_id').notNull().references(() => accounts.id),
+  kind: text('kind', { enum: LEDGER_KINDS }).notNull(),
+  month: date('month', { mode: 'string' }).notNull(),
+  playerId: uuid('player_id').notNull(),
+  amount: paisa('amount').notNull(),
+  postings: integer('postings').notNull(),
+}, (t) => [primaryKey({ columns: [t.agentId, t.kind, t.month, t.playerId] })]);
+
 /**
  * The same sums split by market, for the postings of agents and the platform that carry one: an
  * agent's own result per market (top markets by PnL) without reading each of its players'
@@ -241,6 +251,15 @@ export const marketVolumeDaily = pgTable('market_volume_daily', {
   stake: paisa('stake').notNull(),
   bets: integer('bets').notNull(),
 }, (t) => [primaryKey({ columns: [t.agentId, t.day, t.marketId] })]);
+
+/** The same per UTC month (`month` is its first day). */
+export const marketVolumeMonthly = pgTable('market_volume_monthly', {
+  agentId: uuid('agent_id').notNull().references(() => accounts.id),
+  marketId: uuid('market_id').notNull(),
+  month: date('month', { mode: 'string' }).notNull(),
+  stake: paisa('stake').notNull(),
+  bets: integer('bets').notNull(),
+}, (t) => [primaryKey({ columns: [t.agentId, t.month, t.marketId] })]);
 
 /**
  * The open bets of each agent's own players (those whose parent it is: its players, and the self

@@ -64,7 +64,10 @@ const BULK_TABLES = ['bets', 'ledger'];
  * The rollups, filled from the ledger in one statement each: without their foreign keys, which
  * would otherwise be checked row by row (a third of the time the rollups took on a large book).
  */
-const ROLLUP_TABLES = ['ledger_daily', 'ledger_market_daily', 'player_daily_by_agent', 'market_volume_daily', 'open_positions', 'bet_totals'];
+const ROLLUP_TABLES = [
+  'ledger_daily', 'ledger_market_daily', 'player_daily_by_agent', 'player_monthly_by_agent', 'market_volume_daily', 'market_volume_monthly',
+  'open_positions', 'bet_totals',
+];
 
 /**
  * Drops the secondary indexes and foreign keys of `tables` (in the caller's transaction, on an
@@ -141,7 +144,7 @@ export async function writeBook(db: Db, book: Book, progress: (state: WriteProgr
   // index-only (PGlite has no autovacuum to do it later).
   // Only the book's tables: a bare VACUUM would sweep every schema of a shared server.
   const tables = [t.accounts, t.playerLimits, t.fixtures, t.markets, t.outcomes, t.bets, t.settlements, t.ledger, t.balances, t.ledgerDaily, t.ledgerMarketDaily, t.playerDailyByAgent,
-    t.marketVolumeDaily, t.openPositions, t.betTotals];
+    t.playerMonthlyByAgent, t.marketVolumeDaily, t.marketVolumeMonthly, t.openPositions, t.betTotals];
   await db.execute(sql`vacuum analyze ${sql.join(tables.map((table) => sql`${table}`), sql`, `)}`);
 }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { type Movement, type Posting, postingsOf } from '../domain/cascade.js';
-import { type LedgerKind, balances, ledger, ledgerDaily, ledgerMarketDaily, playerDailyByAgent } from '../db/schema.js';
+import { type LedgerKind, balances, ledger, ledgerDaily, ledgerMarketDaily, playerDailyByAgent, playerMonthlyByAgent } from '../db/schema.js';
 
 /**
  * The one way money is written: each movement's two postings, and the pair's running take, in
@@ -36,6 +36,8 @@ const PLAYER_KINDS: ReadonlySet<LedgerKind> = new Set(['bet_result', 'commission
 
 /** The UTC day a posting's rollup row is kept under, as the rollup tables' `day` column holds it. */
 export const rollupDay = (at: Date): string => at.toISOString().slice(0, 10);
+/** The UTC month a posting's monthly rollup row is kept under: its first day, as the `month` columns hold it. */
+export const rollupMonth = (at: Date): string => `${at.toISOString().slice(0, 7)}-01`;
 
 /**
  * Adds postings to the daily rollups: all of them per account and kind, `byMarketOnes` (those of
@@ -46,37 +48,34 @@ export const rollupDay = (at: Date): string => at.toISOString().slice(0, 10);
 async function addToRollups(tx: Db, postings: readonly Posting[], byMarketOnes: readonly Posting[], playerSides: readonly Posting[]): Promise<void> {
   const daily = new Map<string, { accountId: string; kind: LedgerKind; day: string; amount: number; postings: number }>();
   const byMarket = new Map<string, { accountId: string; marketId: string; kind: LedgerKind; day: string; amount: number; postings: number }>();
+  const byAgent = new Map<string, { agentId: string; kind: LedgerKind; day: string; playerId: string; amount: number; postings: number }>();
+  const byAgentMonthly = new Map<string, { agentId: string; kind: LedgerKind; month: string; playerId: string; amount: number; postings: number }>();
   for (const p of postings) {
     const day = rollupDay(p.occurredAt);
-    const key = `${p.accountId}|${p.kind}|${day}`;
-    const row = daily.get(key) ?? { accountId: p.accountId, kind: p.kind, day, amount: 0, postings: 0 };
-    row.amount += p.amount;
-    row.postings += 1;
-    daily.set(key, row);
+    addPosting(daily, `${p.accountId}|${p.kind}|${day}`, p.amount, () => ({ accountId: p.accountId, kind: p.kind, day }));
   }
   for (const p of byMarketOnes) {
-    if (p.marketId === null) continue;
+    const { marketId } = p;
+    if (marketId === null) continue;
     const day = rollupDay(p.occurredAt);
-    const marketKey = `${p.accountId}|${day}|${p.marketId}|${p.kind}`;
-    const marketRow = byMarket.get(marketKey) ?? { accountId: p.accountId, marketId: p.marketId, kind: p.kind, day, amount: 0, postings: 0 };
-    marketRow.amount += p.amount;
-    marketRow.postings += 1;
-    byMarket.set(marketKey, marketRow);
+    addPosting(byMarket, `${p.accountId}|${day}|${marketId}|${p.kind}`, p.amount, () => ({ accountId: p.accountId, marketId, kind: p.kind, day }));
   }
-  const byAgent = new Map<string, { agentId: string; kind: LedgerKind; day: string; playerId: string; amount: number; postings: number }>();
   for (const p of playerSides) {
     const day = rollupDay(p.occurredAt);
-    const key = `${p.counterpartyId}|${p.kind}|${day}|${p.accountId}`;
-    const row = byAgent.get(key) ?? { agentId: p.counterpartyId, kind: p.kind, day, playerId: p.accountId, amount: 0, postings: 0 };
-    row.amount += p.amount;
-    row.postings += 1;
-    byAgent.set(key, row);
+    const month = rollupMonth(p.occurredAt);
+    const row = { agentId: p.counterpartyId, kind: p.kind, playerId: p.accountId };
+    addPosting(byAgent, `${p.counterpartyId}|${p.kind}|${day}|${p.accountId}`, p.amount, () => ({ ...row, day }));
+    addPosting(byAgentMonthly, `${p.counterpartyId}|${p.kind}|${month}|${p.accountId}`, p.amount, () => ({ ...row, month }));
   }
   const inKeyOrder = <T>(rows: Map<string, T>) => [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row);
   if (byAgent.size > 0) {
     await tx.insert(playerDailyByAgent).values(inKeyOrder(byAgent)).onConflictDoUpdate({
       target: [playerDailyByAgent.agentId, playerDailyByAgent.kind, playerDailyByAgent.day, playerDailyByAgent.playerId],
       set: { amount: sql`${playerDailyByAgent.amount} + excluded.amount`, postings: sql`${playerDailyByAgent.postings} + excluded.postings` },
+    });
+    await tx.insert(playerMonthlyByAgent).values(inKeyOrder(byAgentMonthly)).onConflictDoUpdate({
+      target: [playerMonthlyByAgent.agentId, playerMonthlyByAgent.kind, playerMonthlyByAgent.month, playerMonthlyByAgent.playerId],
+      set: { amount: sql`${playerMonthlyByAgent.amount} + excluded.amount`, postings: sql`${playerMonthlyByAgent.postings} + excluded.postings` },
     });
   }
   await tx.insert(ledgerDaily).values(inKeyOrder(daily)).onConflictDoUpdate({
@@ -88,6 +87,14 @@ async function addToRollups(tx: Db, postings: readonly Posting[], byMarketOnes: 
     target: [ledgerMarketDaily.accountId, ledgerMarketDaily.day, ledgerMarketDaily.marketId, ledgerMarketDaily.kind],
     set: { amount: sql`${ledgerMarketDaily.amount} + excluded.amount`, postings: sql`${ledgerMarketDaily.postings} + excluded.postings` },
   });
+}
+
+/** Adds one posting's amount to the rollup row under `key`, made by `fresh` when the key is new. */
+function addPosting<Row extends { amount: number; postings: number }>(rows: Map<string, Row>, key: string, amount: number, fresh: () => Omit<Row, 'amount' | 'postings'>): void {
+  let row = rows.get(key);
+  if (!row) rows.set(key, (row = { ...fresh(), amount: 0, postings: 0 } as Row));
+  row.amount += amount;
+  row.postings += 1;
 }
 
 /** Recomputes every pair's take from the ledger (after a bulk load): one row per account with an upline. */
@@ -120,4 +127,9 @@ export async function rebuildRollups(tx: Db): Promise<void> {
     select l.counterparty_id, l.kind, (l.occurred_at at time zone 'UTC')::date, l.account_id, sum(l.amount), count(*)
     from ledger l join accounts a on a.id = l.account_id
     where a.role = 'player' and l.kind in (${sql.join([...PLAYER_KINDS].map((k) => sql`${k}`), sql`, `)}) group by 1, 2, 3, 4 order by 1, 2, 3, 4`);
+  await tx.execute(sql`delete from player_monthly_by_agent`);
+  await tx.execute(sql`
+    insert into player_monthly_by_agent (agent_id, kind, month, player_id, amount, postings)
+    select agent_id, kind, date_trunc('month', day)::date, player_id, sum(amount), sum(postings)
+    from player_daily_by_agent group by 1, 2, 3, 4 order by 1, 2, 3, 4`);
 }

@@ -1,10 +1,10 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { marketVolumeDaily } from '../db/schema.js';
+import { marketVolumeDaily, marketVolumeMonthly } from '../db/schema.js';
 import type { Caller, Period } from './caller.js';
 import { inDownline } from './caller.js';
-import { rollupDay } from './ledger.js';
-import { wholeUtcDays } from './period-sums.js';
+import { rollupDay, rollupMonth } from './ledger.js';
+import { coveredRows, signed } from './period-sums.js';
 
 /**
  * The accounts a bet counts for in the volume rollup: every account above its bettor in the tree
@@ -24,6 +24,11 @@ export async function addToMarketVolume(tx: Db, bet: { bettorId: string; bettorP
     target: [marketVolumeDaily.agentId, marketVolumeDaily.day, marketVolumeDaily.marketId],
     set: { stake: sql`${marketVolumeDaily.stake} + excluded.stake`, bets: sql`${marketVolumeDaily.bets} + excluded.bets` },
   });
+  const month = rollupMonth(bet.placedAt);
+  await tx.insert(marketVolumeMonthly).values(rows.map(({ day: _day, ...row }) => ({ ...row, month }))).onConflictDoUpdate({
+    target: [marketVolumeMonthly.agentId, marketVolumeMonthly.month, marketVolumeMonthly.marketId],
+    set: { stake: sql`${marketVolumeMonthly.stake} + excluded.stake`, bets: sql`${marketVolumeMonthly.bets} + excluded.bets` },
+  });
 }
 
 /** Recomputes the volume rollup from the bets (after a bulk load), as placing them would have added it. */
@@ -36,25 +41,29 @@ export async function rebuildMarketVolume(tx: Db): Promise<void> {
     cross join lateral unnest(string_to_array(p.path, '.')) as above(id)
     where above.id <> p.id::text
     group by 1, 2, 3 order by 1, 3, 2`);
+  await tx.execute(sql`delete from market_volume_monthly`);
+  await tx.execute(sql`
+    insert into market_volume_monthly (agent_id, market_id, month, stake, bets)
+    select agent_id, market_id, date_trunc('month', day)::date, sum(stake), sum(bets)
+    from market_volume_daily group by 1, 2, 3 order by 1, 3, 2`);
 }
 
 const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 
 /**
  * The stake the caller's downline placed in the period, per market (`market_id`, `stake`,
- * `bets`): the period's whole UTC days from the rollup, the part-days at its ends from the bets.
+ * `bets`): UTC months and days from the rollups, what is finer than a day from the bets.
  */
 export function downlineVolume(caller: Caller, period: Pick<Period, 'start' | 'end'>): SQL {
-  const raw = (from: Date, to: Date) => sql`
-    select b.market_id, b.stake, 1 as bets from bets b join accounts a on a.id = b.player_id
-    where ${inDownline(caller, 'a')} and b.placed_at >= ${at(from)} and b.placed_at < ${at(to)}`;
-  const days = wholeUtcDays(period.start, period.end);
-  const parts = days
-    ? [sql`
-      select market_id, stake, bets from market_volume_daily
-      where agent_id = ${caller.id} and day >= ${days.first.toISOString().slice(0, 10)}::date and day < ${days.after.toISOString().slice(0, 10)}::date`]
-    : [raw(period.start, period.end)];
-  if (days && period.start.getTime() < days.first.getTime()) parts.push(raw(period.start, days.first));
-  if (days && days.after.getTime() < period.end.getTime()) parts.push(raw(days.after, period.end));
-  return sql`select market_id, sum(stake) as stake, sum(bets) as bets from (${sql.join(parts, sql` union all `)}) v group by market_id`;
+  const rollup = (table: SQL, column: SQL) => (first: SQL, after: SQL, negate: boolean) => sql`
+    select market_id, ${signed(sql`stake`, negate)} as stake, ${signed(sql`bets`, negate)} as bets from ${table}
+    where agent_id = ${caller.id} and ${column} >= ${first} and ${column} < ${after}`;
+  const rows = coveredRows({
+    months: rollup(sql`market_volume_monthly`, sql`month`),
+    days: rollup(sql`market_volume_daily`, sql`day`),
+    raw: (from, to, negate) => sql`
+      select b.market_id, ${signed(sql`b.stake`, negate)} as stake, ${negate ? sql`-1` : sql`1`} as bets from bets b join accounts a on a.id = b.player_id
+      where ${inDownline(caller, 'a')} and b.placed_at >= ${at(from)} and b.placed_at < ${at(to)}`,
+  }, period);
+  return sql`select market_id, sum(stake) as stake, sum(bets) as bets from (${rows}) v group by market_id having sum(bets) > 0`;
 }

@@ -187,7 +187,7 @@ export async function getTopMarkets(deps: ServiceDeps, caller: Caller, input: { 
       ? sql`
         select u.market_id, sum(u.amount) as value, coalesce(sum(u.postings) filter (where u.kind = 'bet_result'), 0) as bets
         from (${periodPostings(sql`${caller.id}::uuid`, ['bet_result', 'commission', 'share'], period, { byMarket: true })}) u
-        group by u.market_id`
+        group by u.market_id having sum(u.postings) > 0`
       : sql`select market_id, stake as value, bets from (${downlineVolume(caller, period)}) d`;
     const found = await queryRows<{ market_id: string; market_name: string; fixture_id: string; fixture_name: string; value: string; bets: string | number }>(deps.db, sql`
       select v.market_id, m.name as market_name, f.id as fixture_id, f.name as fixture_name, v.value, v.bets
