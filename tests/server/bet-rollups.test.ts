@@ -89,6 +89,18 @@ describe.each(ENGINES)('bet rollups on %s', (engine) => {
     }
   });
 
+  it('top markets by exposure are the live exposure\'s markets of most exposure, at every level', async () => {
+    for (const username of LEVELS) {
+      const client = b.client(await b.login(username));
+      const live = await client.agent.getLiveExposure.query({});
+      const expected = live.scopes.map((s) => [s.marketId, s.exposure, s.openBets])
+        .sort((x, y) => Number(y[1]) - Number(x[1]) || (String(x[0]) < String(y[0]) ? -1 : 1)).slice(0, 3);
+      const top = await client.agent.getTopMarkets.query({ period: 'today', metric: 'exposure', limit: 3 });
+      expect(top.rows.map((r) => [r.marketId, r.value, r.bets]), username).toEqual(expected);
+      expect(top.rows.length, username).toBe(Math.min(3, live.scopes.length));
+    }
+  });
+
   it('the bet list\'s summary of a whole downline, by status and under a sub-agent, equals its bets summed', async () => {
     const [priya] = await rows<{ id: string; path: string }>(sql`select id, path from accounts where username = 'priya'`);
     for (const username of LEVELS) {

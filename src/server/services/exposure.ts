@@ -46,7 +46,7 @@ export interface MarketExposure {
  * The book's position on every outcome of every open market with open downline bets (DOMAIN.md,
  * Exposure): −Σ of each player's result if that outcome wins, gross and at the caller's share.
  */
-export async function marketExposures(deps: ServiceDeps, caller: Caller, filter: SQL = sql`true`): Promise<MarketExposure[]> {
+export async function marketExposures(deps: ServiceDeps, caller: Caller, filter: SQL = sql`true`, options: { top?: number } = {}): Promise<MarketExposure[]> {
   const { agentIds, factors } = await shareFactors(deps, caller);
   const rows = await queryRows<{
     market_id: string; market_name: string; fixture_id: string; fixture_name: string; outcome_id: string; outcome_name: string;
@@ -80,11 +80,16 @@ export async function marketExposures(deps: ServiceDeps, caller: Caller, filter:
         coalesce(-sum(player_result) filter (where not hedge), 0) + coalesce(sum(player_result) filter (where hedge), 0) as position,
         coalesce(round(-sum(player_result * factor) filter (where not hedge)), 0) + coalesce(sum(player_result) filter (where hedge), 0) as position_at_share
       from per_outcome group by market_id, outcome_id
+    ), shown as (
+      -- With a top N, only the markets of most exposure (the worst outcome, as below) are named.
+      select market_id from positions group by market_id
+      ${options.top === undefined ? sql`` : sql`order by greatest(0, max(-position)) desc, market_id limit ${options.top}`}
     )
     select m.id as market_id, m.name as market_name, fx.id as fixture_id, fx.name as fixture_name,
       o.id as outcome_id, o.name as outcome_name, p.position, p.position_at_share, c.open_bets
     from positions p join outcomes o on o.id = p.outcome_id join markets m on m.id = p.market_id join fixtures fx on fx.id = m.fixture_id
       join open_counts c on c.market_id = p.market_id
+    where p.market_id in (select market_id from shown)
     order by fx.starts_at, fx.id, m.ordinal, o.ordinal`);
   const byMarket = new Map<string, MarketExposure>();
   for (const r of rows) {

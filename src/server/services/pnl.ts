@@ -179,7 +179,7 @@ export async function getTopMarkets(deps: ServiceDeps, caller: Caller, input: { 
   let rows: Array<{ marketId: string; marketName: string; fixtureId: string; fixtureName: string; value: number; bets: number }>;
   if (input.metric === 'exposure') {
     // Exposure is a live figure: the period does not narrow it.
-    rows = (await marketExposures(deps, caller)).map((m) => ({
+    rows = (await marketExposures(deps, caller, sql`true`, { top: input.limit })).map((m) => ({
       marketId: m.marketId, marketName: m.marketName, fixtureId: m.fixtureId, fixtureName: m.fixtureName, value: m.exposure, bets: m.openBets,
     }));
   } else {
