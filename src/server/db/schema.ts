@@ -138,7 +138,7 @@ export const bets = pgTable('bets', {
 }, (t) => [
   index('bets_player_placed_idx').on(t.playerId, t.placedAt),
   index('bets_market_idx').on(t.marketId),
-  // Exposure reads only open bets, player by player of the downline: a small covering partial index.
+  // A player's open bets (its open liability when a bet is judged, an agent's hedges in its exposure): a small covering partial index.
   index('bets_open_player_idx').on(t.playerId, t.marketId, t.outcomeId, t.side, t.stake, t.odds).where(sql`${t.status} = 'open'`),
   // The bet list's summary (count, stake, open liability, settled result) over a whole downline.
   index('bets_player_summary_idx').on(t.playerId, t.status, t.side, t.stake, t.odds, t.result),
