@@ -33,6 +33,8 @@ export interface Evidence {
   supposes: boolean;
   /** The message asks what the user may do ("can I edit limits for Arjun's players?"), as its opening words say. */
   asksPermission: boolean;
+  /** A correction ("no wait, I meant Sneha") is still in the message after the slips the planner puts right in the same breath. */
+  correctionLeft: boolean;
 }
 
 export interface Guess {
@@ -90,6 +92,14 @@ export const GUESSES: readonly Guess[] = Object.freeze([
     // "can I raise Karan's CL to 60k?" reads his limit); whether the user may do it is Claude's to say.
     why: 'a question of what the user may do ("can I change the credit limit of one of Priya\'s players myself?") is answered with the figures of the change it names',
     applies: (d, e) => d.action === 'tools' && e.asksPermission && !intentsOf(d).some((i) => e.writes.has(i)) && [...e.triggered].some((i) => e.writes.has(i)),
+  },
+  {
+    id: 'correction_left_unread',
+    // A slip corrected in the same breath is put right before planning ("Anita's no sorry Sneha's bets");
+    // one corrected a sentence later, or a name it stands for said apart, is not: the plan may read the
+    // slip, or both. A refusal stays the desk's own.
+    why: 'the message corrects itself where the planner cannot tell what the correction replaces ("Show me Karan\'s open bets. No wait, I meant Sneha"): the plan may read the slip too',
+    applies: (d, e) => !e.followsUp && e.correctionLeft && (d.action === 'tools' || (d.action === 'clarify' && d.clarify?.reason !== 'not_allowed')),
   },
   {
     id: 'supposed_read',

@@ -1523,6 +1523,7 @@ function evidenceOf(decision: Decision, input: PlannerInput): Evidence {
     followsUp: (input.context.lastCalls ?? []).length > 0,
     supposes: questionKind(whole.folded) === 'hypothetical',
     asksPermission: asksPermission(whole.folded),
+    correctionLeft: correctionMarkers(withoutSelfCorrections(input.text)).length > 0,
     // Read only when a rule asks, as `triggered` is.
     get changeWordUnread() {
       unread ??= changeWordUnread(whole);

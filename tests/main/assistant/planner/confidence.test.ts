@@ -100,6 +100,21 @@ describe('a plan the rules guess at', () => {
     expect(guessOf(plan("can i see rahul's pnl"))).toBeNull();
   });
 
+  it('is below the fast path when the message corrects itself where the planner cannot tell what the correction replaces', () => {
+    for (const text of [
+      "Ugh sorry, long day. Show me Karan's open bets. No wait, I meant Sneha, Sneha Iyer, Karan's fine.",
+      'Which bets on the India match have a stake of more than 50k? Sorry, I mean India vs Australia, not the South Africa one from October.',
+    ]) {
+      const d = plan(text);
+      expect(guessOf(d), text).toBe('correction_left_unread');
+      expect(ClaudeBrain.confident(d), text).toBe(false);
+    }
+    // A slip put right in the same breath is read as corrected, and an apology opening a question corrects nothing.
+    expect(guessOf(plan("show me anita's no sorry sneha's bets"))).not.toBe('correction_left_unread');
+    expect(guessOf(plan('ten thousand no sorry fifteen thousand for rahul ka CL'))).not.toBe('correction_left_unread');
+    expect(guessOf(plan('sorry, what does CL mean'))).toBeNull();
+  });
+
   it('leaves a follow-up alone: it leans on the conversation, not on its words', () => {
     const context = { ...EMPTY_CONTEXT, lastCalls: [{ tool: 'agent.getPnL', args: { from: '2026-11-20', to: '2026-11-20' } }], lastIntent: 'pnl' };
     expect(guessOf(plan('and for the tennis', { context }))).not.toBe('name_left_unread');
@@ -107,7 +122,7 @@ describe('a plan the rules guess at', () => {
 
   it('never raises a confidence, and names each rule once', () => {
     const low: Decision = { request_id: 'r', intent: 'pnl', action: 'tools', calls: [{ tool: 'agent.getPnL', args: {} }], confidence: 0.5 };
-    const evidence = { act: 'statement' as const, triggered: new Set(['pnl', 'take']), writes: new Set<string>(), twins: new Map([['settle', 'pnl']]), unusedNames: ['x'], unusedFixture: false, unusedAmounts: 0, followsUp: false, changeWordUnread: false, supposes: false, asksPermission: false };
+    const evidence = { act: 'statement' as const, triggered: new Set(['pnl', 'take']), writes: new Set<string>(), twins: new Map([['settle', 'pnl']]), unusedNames: ['x'], unusedFixture: false, unusedAmounts: 0, followsUp: false, changeWordUnread: false, supposes: false, asksPermission: false, correctionLeft: false };
     expect(withGuesses(low, evidence)).toBe(low);
     expect(withGuesses({ ...low, confidence: 0.9 }, evidence).confidence).toBe(GUESSED);
     expect(new Set(GUESSES.map((g) => g.id)).size).toBe(GUESSES.length);
