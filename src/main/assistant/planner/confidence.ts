@@ -35,6 +35,12 @@ export interface Evidence {
   asksPermission: boolean;
   /** A correction ("no wait, I meant Sneha") is still in the message after the slips the planner puts right in the same breath. */
   correctionLeft: boolean;
+  /**
+   * A follow-up that names nothing itself is planned on other tables than the conversation's last
+   * read, and no call carries who or what that read was of ("Karan's statement", then "just the
+   * settlements" planned as the whole downline's settlements).
+   */
+  subjectDropped: boolean;
 }
 
 export interface Guess {
@@ -100,6 +106,13 @@ export const GUESSES: readonly Guess[] = Object.freeze([
     // slip, or both. A refusal stays the desk's own.
     why: 'the message corrects itself where the planner cannot tell what the correction replaces ("Show me Karan\'s open bets. No wait, I meant Sneha"): the plan may read the slip too',
     applies: (d, e) => !e.followsUp && e.correctionLeft && (d.action === 'tools' || (d.action === 'clarify' && d.clarify?.reason !== 'not_allowed')),
+  },
+  {
+    id: 'subject_dropped',
+    // A follow-up leans on the conversation (the rules above leave it alone); one that leaves both
+    // the last read's table and its subject is where the rules are known to lose the thread.
+    why: 'a follow-up naming nothing is planned on another table without the player or match the last read was of ("just the settlements" after Karan\'s statement read as everyone\'s)',
+    applies: (d, e) => d.action === 'tools' && e.subjectDropped,
   },
   {
     id: 'supposed_read',

@@ -1524,6 +1524,7 @@ function evidenceOf(decision: Decision, input: PlannerInput): Evidence {
     supposes: questionKind(whole.folded) === 'hypothetical',
     asksPermission: asksPermission(whole.folded),
     correctionLeft: correctionMarkers(withoutSelfCorrections(input.text)).length > 0,
+    subjectDropped: subjectDropped(decision, input, whole),
     // Read only when a rule asks, as `triggered` is.
     get changeWordUnread() {
       unread ??= changeWordUnread(whole);
@@ -1532,6 +1533,19 @@ function evidenceOf(decision: Decision, input: PlannerInput): Evidence {
   };
 }
 
+
+/** The arguments that say who or what a read is of: a player, an account, a match, a market. */
+const SUBJECT_ARGS = ['player', 'playerId', 'account', 'accountId', 'counterparty', 'counterpartyId', 'fixture', 'fixtureId', 'market', 'marketId', 'agent', 'underAgentId'];
+
+/** Evidence.subjectDropped: the last read's subjects, none carried, on tables it did not read, by a message naming none. */
+function subjectDropped(decision: Decision, input: PlannerInput, whole: Reading): boolean {
+  const last = input.context.lastCalls ?? [];
+  const subjects = last.flatMap((c) => SUBJECT_ARGS.map((k) => c.args[k]).filter((v): v is string => typeof v === 'string' && v.length > 0));
+  if (subjects.length === 0 || decision.calls.length === 0) return false;
+  if (whole.names.length > 0 || whole.fixture !== null || whole.market !== null) return false;
+  const carried = JSON.stringify(decision.calls.map((c) => c.args));
+  return decision.calls.every((c) => !last.some((l) => l.tool === c.tool)) && subjects.every((v) => !carried.includes(JSON.stringify(v)));
+}
 
 /**
  * How many sums of money the message says (a scale or a currency written with them: "5k", "2

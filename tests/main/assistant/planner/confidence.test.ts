@@ -115,6 +115,18 @@ describe('a plan the rules guess at', () => {
     expect(guessOf(plan('sorry, what does CL mean'))).toBeNull();
   });
 
+  it('is below the fast path when a follow-up naming nothing leaves both the last read\'s table and who it was of', () => {
+    const first = plan("Karan's statement");
+    const context = { ...EMPTY_CONTEXT, lastCalls: first.calls, lastIntent: first.intent };
+    const d = plan('just the settlements', { context });
+    expect(d.calls.map((c) => c.tool)).not.toContain('agent.getStatement');
+    expect(guessOf(d)).toBe('subject_dropped');
+    expect(ClaudeBrain.confident(d)).toBe(false);
+    // A follow-up that keeps him, or names someone itself, is sure.
+    expect(guessOf(plan('and his bets', { context }))).toBeNull();
+    expect(guessOf(plan("sneha's settlements", { context }))).not.toBe('subject_dropped');
+  });
+
   it('leaves a follow-up alone: it leans on the conversation, not on its words', () => {
     const context = { ...EMPTY_CONTEXT, lastCalls: [{ tool: 'agent.getPnL', args: { from: '2026-11-20', to: '2026-11-20' } }], lastIntent: 'pnl' };
     expect(guessOf(plan('and for the tennis', { context }))).not.toBe('name_left_unread');
@@ -122,7 +134,7 @@ describe('a plan the rules guess at', () => {
 
   it('never raises a confidence, and names each rule once', () => {
     const low: Decision = { request_id: 'r', intent: 'pnl', action: 'tools', calls: [{ tool: 'agent.getPnL', args: {} }], confidence: 0.5 };
-    const evidence = { act: 'statement' as const, triggered: new Set(['pnl', 'take']), writes: new Set<string>(), twins: new Map([['settle', 'pnl']]), unusedNames: ['x'], unusedFixture: false, unusedAmounts: 0, followsUp: false, changeWordUnread: false, supposes: false, asksPermission: false, correctionLeft: false };
+    const evidence = { act: 'statement' as const, triggered: new Set(['pnl', 'take']), writes: new Set<string>(), twins: new Map([['settle', 'pnl']]), unusedNames: ['x'], unusedFixture: false, unusedAmounts: 0, followsUp: false, changeWordUnread: false, supposes: false, asksPermission: false, correctionLeft: false, subjectDropped: false };
     expect(withGuesses(low, evidence)).toBe(low);
     expect(withGuesses({ ...low, confidence: 0.9 }, evidence).confidence).toBe(GUESSED);
     expect(new Set(GUESSES.map((g) => g.id)).size).toBe(GUESSES.length);
