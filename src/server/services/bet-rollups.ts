@@ -12,14 +12,6 @@ import { LIABILITY, RESULT_IF_OUTCOME_WINS } from './bet-terms-sql.js';
  * writes the bet; the seed rebuilds them. A downline's figure is the sum of its agents' rows.
  */
 
-/** The account a bet counts for: its bettor's parent (the bettor's path is the parent's path and then its own id). */
-export function bettorsAgent(bettorPath: string): string {
-  const ids = bettorPath.split('.');
-  const parent = ids[ids.length - 2];
-  if (!parent) throw new Error(`a bettor has an upline: ${bettorPath}`);
-  return parent;
-}
-
 /** Adds a placed bet to its agent's open positions (every outcome of the market) and open totals, on the bet's transaction. */
 export async function addBetToRollups(tx: Db, bet: BetTerms & { agentId: string; marketId: string; outcomeIds: readonly string[] }): Promise<void> {
   // Key order, so two transactions upserting rows of the same market lock them in the same order.

@@ -17,7 +17,8 @@ import { type AcceptanceLimits, type Side, checkBetAcceptance, liability, potent
 import type { ServiceDeps } from './caller.js';
 import { type OutboxEvent, emitEvents } from './event-outbox.js';
 import { type MarketState, agentsAbove, closedMarketReason, loadMarketState, outcomePrice, tradingStatus } from './markets.js';
-import { addBetToRollups, bettorsAgent } from './bet-rollups.js';
+import { addBetToRollups } from './bet-rollups.js';
+import { LIABILITY } from './bet-terms-sql.js';
 import { addToMarketVolume } from './market-volume.js';
 
 export interface BetInput {
@@ -42,6 +43,8 @@ export interface BettorState {
   id: string;
   name: string;
   path: string;
+  /** The agent the player bets under: its bets count in that agent's rollups (bet-rollups.ts). */
+  parentId: string;
   limits: AcceptanceLimits;
   take: number;
   openLiability: number;
@@ -67,10 +70,10 @@ const REFUSAL_CODE: Record<string, 'BAD_REQUEST' | 'PRECONDITION_FAILED'> = {
  */
 export async function loadBettor(deps: ServiceDeps, db: Db, accountId: string, lock: boolean): Promise<BettorState> {
   const [a] = await queryRows<{
-    id: string; name: string; role: string; path: string; timezone: string; credit_limit: string | number;
+    id: string; name: string; role: string; path: string; parent_id: string; timezone: string; credit_limit: string | number;
     per_click_win: string | number | null; aggregate_daily_win: string | number | null; min_stake: string | number | null;
   }>(db, sql`
-    select a.id, a.display_name as name, a.role, a.path, a.timezone, a.credit_limit, pl.per_click_win, pl.aggregate_daily_win, pl.min_stake
+    select a.id, a.display_name as name, a.role, a.path, a.parent_id, a.timezone, a.credit_limit, pl.per_click_win, pl.aggregate_daily_win, pl.min_stake
     from accounts a left join player_limits pl on pl.account_id = a.id where a.id = ${accountId}
     ${lock ? sql`for no key update of a` : sql``}`);
   if (!a) throw new TRPCError({ code: 'NOT_FOUND', message: 'player not found' });
@@ -79,12 +82,11 @@ export async function loadBettor(deps: ServiceDeps, db: Db, accountId: string, l
   const { start, end } = dayRangeToInstants(today, today, a.timezone);
   const [state] = await queryRows<{ take: string | null; open_liability: string | null; settled_today: string | null }>(db, sql`
     select (select take from balances where child_id = ${accountId}) as take,
-      (select sum(case when side = 'back' then stake else round(stake::numeric * (odds - 100) / 100) end)
-        from bets where player_id = ${accountId} and status = 'open') as open_liability,
+      (select sum(${LIABILITY}) from bets b where b.player_id = ${accountId} and b.status = 'open') as open_liability,
       (select sum(result) from bets where player_id = ${accountId} and status = 'settled'
         and settled_at >= ${start.toISOString()}::timestamptz and settled_at < ${end.toISOString()}::timestamptz) as settled_today`);
   return {
-    id: a.id, name: a.name, path: a.path,
+    id: a.id, name: a.name, path: a.path, parentId: a.parent_id,
     limits: {
       creditLimit: paisaFromSql(a.credit_limit), perClickWin: paisaFromSql(a.per_click_win),
       aggregateDailyWin: paisaFromSql(a.aggregate_daily_win), minStake: paisaFromSql(a.min_stake),
@@ -167,7 +169,7 @@ export async function placeBet(deps: ServiceDeps, tx: Db, input: BetInput, meta:
   });
   await addToMarketVolume(tx, { bettorId: bettor.id, bettorPath: bettor.path, marketId: market.marketId, stake: input.stake, placedAt: now });
   await addBetToRollups(tx, {
-    agentId: bettorsAgent(bettor.path), marketId: market.marketId, outcomeId: market.outcomeId, outcomeIds: market.outcomeIds,
+    agentId: bettor.parentId, marketId: market.marketId, outcomeId: market.outcomeId, outcomeIds: market.outcomeIds,
     side: input.side, stake: input.stake, odds: verdict.odds,
   });
   const recipients = (await agentsAbove(tx, bettor.path)).filter((a) => a.largeBetThreshold <= input.stake).map((a) => a.id);

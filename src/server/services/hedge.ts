@@ -107,7 +107,7 @@ export async function ensureSelfAccount(deps: ServiceDeps, tx: Db, agent: Caller
 /** The self account as acceptance would see it before it exists: fresh, nothing owed, nothing open. */
 function freshSelf(caller: Caller): BettorState {
   const l = selfAccountLimits(caller.creditLimit);
-  return { id: caller.id, name: `${caller.name} (self)`, path: caller.path, limits: l, take: 0, openLiability: 0, realisedWinToday: 0 };
+  return { id: caller.id, name: `${caller.name} (self)`, path: caller.path, parentId: caller.parentId!, limits: l, take: 0, openLiability: 0, realisedWinToday: 0 };
 }
 
 /** The dry run: the bet slip, the caller's exposure on the market before and after, or why it would be refused. Never writes. */

@@ -4,7 +4,7 @@ import { marketVolumeDaily, marketVolumeMonthly } from '../db/schema.js';
 import type { Caller, Period } from './caller.js';
 import { inDownline } from './caller.js';
 import { rollupDay, rollupMonth } from './ledger.js';
-import { coveredRows, signed } from './period-sums.js';
+import { at, coveredRows, signed } from './period-sums.js';
 
 /**
  * The accounts a bet counts for in the volume rollup: every account above its bettor in the tree
@@ -47,8 +47,6 @@ export async function rebuildMarketVolume(tx: Db): Promise<void> {
     select agent_id, market_id, date_trunc('month', day)::date, sum(stake), sum(bets)
     from market_volume_daily group by 1, 2, 3 order by 1, 3, 2`);
 }
-
-const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 
 /**
  * The stake the caller's downline placed in the period, per market (`market_id`, `stake`,

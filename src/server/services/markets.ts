@@ -19,7 +19,7 @@ import { appendAudited } from './audit.js';
 import type { Caller, ServiceDeps } from './caller.js';
 import { type OutboxEvent, emitEvents } from './event-outbox.js';
 import { withIdempotency } from './idempotency.js';
-import { bettorsAgent, settleInRollups } from './bet-rollups.js';
+import { settleInRollups } from './bet-rollups.js';
 import { recordMovements } from './ledger.js';
 import type { WriteMeta } from './limits.js';
 
@@ -173,8 +173,8 @@ export async function settleMarketIn(deps: ServiceDeps, tx: Db, input: SettleMar
     select id, name from outcomes where id = ${input.winnerOutcomeId} and market_id = ${input.marketId}`);
   if (!winner) throw new TRPCError({ code: 'BAD_REQUEST', message: `that outcome is not one of ${market.name}'s` });
 
-  const openBets = await queryRows<{ id: string; player_id: string; outcome_id: string; side: 'back' | 'lay'; stake: string | number; odds: number; path: string }>(tx, sql`
-    select b.id, b.player_id, b.outcome_id, b.side, b.stake, b.odds, p.path
+  const openBets = await queryRows<{ id: string; player_id: string; outcome_id: string; side: 'back' | 'lay'; stake: string | number; odds: number; path: string; parent_id: string }>(tx, sql`
+    select b.id, b.player_id, b.outcome_id, b.side, b.stake, b.odds, p.path, p.parent_id
     from bets b join accounts p on p.id = b.player_id where b.market_id = ${input.marketId} and b.status = 'open'
     order by b.placed_at, b.id for update of b`);
   const bets: SettledBet[] = openBets.map((b) => ({
@@ -207,7 +207,7 @@ export async function settleMarketIn(deps: ServiceDeps, tx: Db, input: SettleMar
       where b.id = r.id`);
   }
   await recordMovements(tx, settled.movements, now);
-  await settleInRollups(tx, input.marketId, openBets.map((b, i) => ({ ...bets[i]!, agentId: bettorsAgent(b.path), result: settled.results.get(b.id)! })));
+  await settleInRollups(tx, input.marketId, openBets.map((b, i) => ({ ...bets[i]!, agentId: b.parent_id, result: settled.results.get(b.id)! })));
   await tx.execute(sql`
     update markets set status = 'settled', winner_outcome_id = ${winner.id}, settled_at = ${now.toISOString()}::timestamptz
     where id = ${input.marketId}`);

@@ -3,7 +3,8 @@ import type { LedgerKind } from '../db/schema.js';
 import type { Period } from './caller.js';
 import { coverPeriod } from './period-cover.js';
 
-const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
+/** An instant as SQL: a timestamptz parameter. */
+export const at = (d: Date): SQL => sql`${d.toISOString()}::timestamptz`;
 const dateSql = (date: string) => sql`${date}::date`;
 const kindList = (kinds: readonly LedgerKind[]) => sql.join(kinds.map((k) => sql`${k}`), sql`, `);
 
