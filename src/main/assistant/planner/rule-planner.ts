@@ -1508,6 +1508,8 @@ function evidenceOf(decision: Decision, input: PlannerInput): Evidence {
   const carried = fold(JSON.stringify(decision.calls.map((c) => c.args)));
   let intents: ReadonlySet<string> | null = null;
   let unread: boolean | null = null;
+  let corrected: boolean | null = null;
+  let dropped: boolean | null = null;
   return {
     act: speechAct(whole.folded, ORDER_VERBS),
     // Every intent's triggers run again over the whole message: only a rule that asks pays for it.
@@ -1523,12 +1525,18 @@ function evidenceOf(decision: Decision, input: PlannerInput): Evidence {
     followsUp: (input.context.lastCalls ?? []).length > 0,
     supposes: questionKind(whole.folded) === 'hypothetical',
     asksPermission: asksPermission(whole.folded),
-    correctionLeft: correctionMarkers(withoutSelfCorrections(input.text)).length > 0,
-    subjectDropped: subjectDropped(decision, input, whole),
     // Read only when a rule asks, as `triggered` is.
     get changeWordUnread() {
       unread ??= changeWordUnread(whole);
       return unread;
+    },
+    get correctionLeft() {
+      corrected ??= correctionMarkers(withoutSelfCorrections(input.text)).length > 0;
+      return corrected;
+    },
+    get subjectDropped() {
+      dropped ??= subjectDropped(decision, input, whole);
+      return dropped;
     },
   };
 }
