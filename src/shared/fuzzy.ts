@@ -114,10 +114,14 @@ function swapsOneLetterPair(a: string, b: string): boolean {
  * "Neha Iyer" is not a typo of "Sneha Iyer" when a Neha exists.
  */
 export function nameMatches(typed: string, known: string, realWords: ReadonlySet<string> = new Set()): boolean {
+  return sayings(typed).some((said) => wordsMatch(said, known, realWords));
+}
+
+/** The typed name, and the same with a letter said apart glued back to its word ("Sam O Brian": O'Brien heard, not typed). */
+function sayings(typed: string): string[] {
   const said = normalizeForSearch(typed);
-  // "Sam O Brian": a letter said apart from the rest of its word (O'Brien heard, not typed) is that word's start.
   const glued = said.replace(/(?<=^|\s)(\p{L})\s+(?=\p{L}{3,})/gu, '$1');
-  return wordsMatch(said, known, realWords) || (glued !== said && wordsMatch(glued, known, realWords));
+  return glued === said ? [said] : [said, glued];
 }
 
 function wordsMatch(typed: string, known: string, realWords: ReadonlySet<string>): boolean {
@@ -125,19 +129,43 @@ function wordsMatch(typed: string, known: string, realWords: ReadonlySet<string>
   const pool = normalizeForSearch(known).split(' ').filter(Boolean);
   if (words.length === 0 || words.length > pool.length) return false;
   const used = new Set<number>();
-  // Longest typed words first, so a short prefix does not take the word a full one needs.
-  for (const word of [...words].sort((a, b) => b.length - a.length)) {
-    // Beside other words typed in full, an initial ("Rahul V") stands for a word it starts, and a
-    // short word may have lost one letter of a four-letter one ("Sneha Iyr").
-    // "Farhan Aly": a three-letter word beside a full one may be a three-letter word with one letter wrong (not its first).
-    const beside = (w: string) => words.length > 1 && (word.length === 1 ? w.startsWith(word)
-      : word.length === 3 && ((w.length === 4 && distance(word, w) === 1) || (w.length === 3 && w[0] === word[0] && distance(word, w) === 1)));
-    const matches = word.length < 3 || (word.length === 3 && !realWords.has(word)) ? (w: string) => beside(w) || wordMatches(word, w)
-      : realWords.has(word) ? (w: string) => w === word || (word.length >= 3 && w.startsWith(word)) : (w: string) => wordMatches(word, w);
+  for (const word of longestFirst(words)) {
+    const matches = typedWordMatcher(word, words, realWords);
     const at = pool.findIndex((w, i) => !used.has(i) && matches(w));
     if (at < 0) return false;
     used.add(at);
   }
   return true;
+}
+
+/** Longest typed words first, so a short prefix does not take the word a full one needs. */
+const longestFirst = (words: readonly string[]) => [...words].sort((a, b) => b.length - a.length);
+
+/** What a word of a known name must be for `word`, one of the typed `words`, to stand for it. */
+function typedWordMatcher(word: string, words: readonly string[], realWords: ReadonlySet<string>): (known: string) => boolean {
+  // Beside other words typed in full, an initial ("Rahul V") stands for a word it starts, and a
+  // short word may have lost one letter of a four-letter one ("Sneha Iyr").
+  // "Farhan Aly": a three-letter word beside a full one may be a three-letter word with one letter wrong (not its first).
+  const beside = (w: string) => words.length > 1 && (word.length === 1 ? w.startsWith(word)
+    : word.length === 3 && ((w.length === 4 && distance(word, w) === 1) || (w.length === 3 && w[0] === word[0] && distance(word, w) === 1)));
+  return word.length < 3 || (word.length === 3 && !realWords.has(word)) ? (w: string) => beside(w) || wordMatches(word, w)
+    : realWords.has(word) ? (w: string) => w === word || (word.length >= 3 && w.startsWith(word)) : (w: string) => wordMatches(word, w);
+}
+
+/**
+ * The words of `vocabulary` (the words of known names) one of which every name `nameMatches`
+ * accepts for `typed` holds: those that the typed name's longest word (the first placed) can
+ * stand for. A name without one is never a match, so only the names holding one need be tried.
+ */
+export function anchorWords(typed: string, vocabulary: Iterable<string>): Set<string> {
+  const matchers: Array<(known: string) => boolean> = [];
+  for (const said of sayings(typed)) {
+    const words = said.split(' ').filter(Boolean);
+    const [longest] = longestFirst(words);
+    if (longest !== undefined) matchers.push(typedWordMatcher(longest, words, new Set()));
+  }
+  const anchors = new Set<string>();
+  for (const w of vocabulary) if (matchers.some((m) => m(w))) anchors.add(w);
+  return anchors;
 }
 

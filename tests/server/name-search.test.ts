@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, type TestBackend, startTestBackend } from '../helpers/backend.js';
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../../src/server/db/client.js';
+import { normalizeForSearch } from '../../src/shared/text.js';
+import { ENGINES, type TestBackend, addPlayer, startTestBackend } from '../helpers/backend.js';
 
 describe.each(ENGINES)('searches by another romanisation, by sport and by id on %s', (engine) => {
   let b: TestBackend;
@@ -26,6 +29,29 @@ describe.each(ENGINES)('searches by another romanisation, by sport and by id on 
     // Ishaan Bhatt is meera's player, not priya's: "ishan bhat" sounds like him but is not hers to see.
     expect((await priya.agent.searchPlayers.query({ query: 'ishan bhat' })).players).toEqual([]);
     expect((await priya.agent.searchPlayers.query({ query: 'vinod' })).players).toEqual([]);
+  });
+
+  // The by-ear tier tries only names holding a word of the vocabulary kept beside the accounts
+  // (name_words); each writer of an account must leave its words there, so an account added or
+  // renamed outside the seed is found by ear at once. Trigrams cannot find these: "jaswinder" is
+  // 0.31 like "jasvindar kaur", "bupindar" 0.33 like "bhupinder gill", under the tier's 0.45.
+  it('an account added or renamed by any writer is found by ear at once', async () => {
+    const id = await addPlayer(b, 'priya', { creditLimit: 0, perClickWin: 100_000, aggregateDailyWin: 100_000, minStake: 10_000 });
+    const rename = (name: string) => b.deps.db.execute(sql`update accounts set display_name = ${name}, search_name = ${normalizeForSearch(name)} where id = ${id}`);
+    await rename('Jasvindar Kaur');
+    expect((await priya.agent.searchPlayers.query({ query: 'jaswinder' })).players).toMatchObject([{ id, name: 'Jasvindar Kaur', match: 'fuzzy' }]);
+    await rename('Bhupinder Gill');
+    expect((await priya.agent.searchPlayers.query({ query: 'bupindar' })).players).toMatchObject([{ id, name: 'Bhupinder Gill', match: 'fuzzy' }]);
+    expect((await priya.agent.searchPlayers.query({ query: 'jaswinder' })).players).toEqual([]);
+  });
+
+  it('the vocabulary holds every word of every account', async () => {
+    const [missing] = await queryRows<{ n: string | number }>(b.deps.db, sql`
+      select count(*) as n from accounts, unnest(string_to_array(search_name, ' ')) as w
+      where w <> '' and not exists (select 1 from name_words nw where nw.word = w)`);
+    expect(Number(missing!.n)).toBe(0);
+    const [held] = await queryRows<{ n: string | number }>(b.deps.db, sql`select count(*) as n from name_words`);
+    expect(Number(held!.n)).toBeGreaterThan(20);
   });
 
   const search = async (query: string) => (await priya.match.searchFixtures.query({ query })).fixtures;

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { isTypoOf, nameMatches, wordMatches } from '../../src/shared/fuzzy.js';
+import { anchorWords, isTypoOf, nameMatches, soundKey, wordMatches } from '../../src/shared/fuzzy.js';
+import { normalizeForSearch } from '../../src/shared/text.js';
+import { loadCast } from '../../src/server/seed/cast.js';
+import { FIRST_NAMES, LAST_NAMES } from '../../src/server/seed/names.js';
+
+const cast = loadCast();
 
 describe('typo-tolerant matching', () => {
   it.each([
@@ -63,5 +68,54 @@ describe('typo-tolerant matching', () => {
     expect(nameMatches('laxmi laxmi', 'Lakshmi Menon')).toBe(false);
     expect(nameMatches('laxmi gupta', 'Lakshmi Menon')).toBe(false);
     expect(nameMatches('lax', 'Lakshmi Menon')).toBe(false);
+  });
+});
+
+describe('anchor words: the vocabulary a name search narrows to before it tries whole names', () => {
+  const names = [
+    ...cast.accounts.map((a) => a.name), // Every third filler first name, each with a surname: enough shapes, in a second.
+    ...FIRST_NAMES.filter((_, i) => i % 3 === 0).map((f, i) => `${f} ${LAST_NAMES[i % LAST_NAMES.length]}`),
+    "Sam O'Brien", 'Zoë Ñúñez', 'Mohammed Iqbal', 'Farhan Ali', 'Aly Farhan',
+  ];
+  const vocabulary = [...new Set(names.flatMap((n) => normalizeForSearch(n).split(' ')))];
+  const dropVowels = (w: string) => w.slice(0, 1) + w.slice(1).replace(/[aeiou]/g, '');
+  const swapPair = (w: string) => (w.length < 4 ? w : w.slice(0, 1) + w.slice(2, 3) + w.slice(1, 2) + w.slice(3));
+  const dropLetter = (w: string) => (w.length < 5 ? w : w.slice(0, 2) + w.slice(3));
+  // The ways a name is typed that nameMatches forgives, word by word and across words.
+  const typings = (name: string): string[] => {
+    const words = normalizeForSearch(name).split(' ');
+    const out = new Set<string>([words.join(' '), words.reverse().join(' ')]);
+    words.reverse();
+    for (const change of [dropVowels, swapPair, dropLetter, soundKey, (w: string) => w.slice(0, 3), (w: string) => w[0]!]) {
+      for (let i = 0; i < words.length; i++) {
+        out.add(words.map((w, j) => (j === i ? change(w) : w)).join(' '));
+        out.add(change(words[i]!));
+      }
+    }
+    out.add(words.map((w) => `${w[0]} ${w.slice(1)}`).join(' '));
+    return [...out];
+  };
+
+  it('every name nameMatches accepts holds one of its typing\'s anchors', () => {
+    let matched = 0;
+    for (const name of names) {
+      for (const typed of typings(name)) {
+        const anchors = anchorWords(typed, vocabulary);
+        for (const known of names) {
+          if (!nameMatches(typed, known)) continue;
+          matched++;
+          expect(normalizeForSearch(known).split(' ').some((w) => anchors.has(w)), `${typed} → ${known}`).toBe(true);
+        }
+      }
+    }
+    // The corpus reaches the forgiving rules, not only names typed as written.
+    expect(matched).toBeGreaterThan(names.length * 8);
+  });
+
+  it('narrows: another romanisation anchors on its one word, a name not there on none', () => {
+    expect([...anchorWords('laxmi', ['lakshmi', 'menon', 'laxman', 'rahul'])]).toEqual(['lakshmi']);
+    expect([...anchorWords('krn mlhtra', ['karan', 'malhotra', 'mehta'])]).toEqual(['malhotra']);
+    expect([...anchorWords('vinod', vocabulary)]).toEqual([]);
+    expect([...anchorWords('', vocabulary)]).toEqual([]);
   });
 });

@@ -17,6 +17,16 @@ export const bookMeta = pgTable('book_meta', {
   value: jsonb('value').notNull(),
 });
 
+/**
+ * Every word of every account's search name, kept by a trigger on accounts (migration
+ * 0014_name_words) whatever writes them: the vocabulary a name typed by ear is matched against,
+ * which grows with the names in use, not with the number of accounts. A word no account holds any
+ * more may stay; it finds no account.
+ */
+export const nameWords = pgTable('name_words', {
+  word: text('word').primaryKey(),
+});
+
 export const ROLES = ['platform_admin', 'agent', 'player'] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -52,6 +62,8 @@ export const accounts = pgTable('accounts', {
   // A downline's agents (downlineAgents) are few of its accounts: the index of all paths is passed over for them.
   index('accounts_agent_path_idx').on(sql`${t.path} text_pattern_ops`).where(sql`${t.role} = 'agent'`),
   index('accounts_search_trgm_idx').using('gin', sql`${t.searchName} gin_trgm_ops`),
+  // The accounts that hold one of some words (searchPlayers' typo and by-ear candidates).
+  index('accounts_search_words_idx').using('gin', sql`string_to_array(${t.searchName}, ' ')`),
   check('accounts_share_bps_range', sql`${t.shareBps} between 0 and 10000`),
   check('accounts_commission_bps_range', sql`${t.commissionBps} between 0 and 10000`),
   check('accounts_credit_limit_nonneg', sql`${t.creditLimit} >= 0`),

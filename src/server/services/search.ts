@@ -1,6 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { type FixtureRef, type PlayerRef, id as fixtureIdSchema } from '../../shared/contracts/agent-api.js';
-import { isTypoOf, nameMatches } from '../../shared/fuzzy.js';
+import { anchorWords, isTypoOf, nameMatches } from '../../shared/fuzzy.js';
 import { normalizeForSearch } from '../../shared/text.js';
 import { queryRows } from '../db/client.js';
 import { type Caller, type ServiceDeps, inDownline } from './caller.js';
@@ -23,8 +23,7 @@ export async function searchPlayers(deps: ServiceDeps, caller: Caller, query: st
     words.map((w) => sql`(' ' || a.search_name) like ${`% ${likeEscape(w)}%`}`),
     sql` and `,
   );
-  type Row = { id: string; name: string; username: string; role: PlayerRef['role']; agent_id: string; agent_name: string; match: PlayerRef['match'] };
-  const rows = await queryRows<Row>(deps.db, sql`
+  const rows = await queryRows<FoundRow>(deps.db, sql`
     select a.id, a.display_name as name, a.username, a.role, p.id as agent_id, p.display_name as agent_name,
       case when a.search_name = ${q} or lower(a.username) = ${q} then 'exact' else 'prefix' end as match
     from accounts a join accounts p on p.id = a.parent_id
@@ -32,24 +31,40 @@ export async function searchPlayers(deps: ServiceDeps, caller: Caller, query: st
     order by (a.search_name = ${q}) desc, a.role = 'player' desc, a.display_name, a.id
     limit ${limit}`);
   if (rows.length > 0) return rows.map(toPlayerRef);
-  const fuzzy = await queryRows<Row>(deps.db, sql`
-    select a.id, a.display_name as name, a.username, a.role, p.id as agent_id, p.display_name as agent_name, 'fuzzy' as match
-    from accounts a join accounts p on p.id = a.parent_id
-    where ${inDownline(caller, 'a')} and word_similarity(${q}, a.search_name) >= ${FUZZY_THRESHOLD}
-    order by word_similarity(${q}, a.search_name) desc, a.display_name, a.id
-    limit ${limit}`);
-  // Trigrams miss another romanisation of a name ("laxmi" shares too few with "lakshmi"), a swapped
-  // pair ("lakhsmi") or a name typed without vowels ("krn mlhtra"), and may rank others above it:
-  // the downline's names are also matched as the assistant matches names (fuzzy.ts: a typo, the same
-  // name by ear), and those come first.
-  const downline = await queryRows<Row & { search_name: string }>(deps.db, sql`
-    select a.id, a.display_name as name, a.username, a.role, p.id as agent_id, p.display_name as agent_name, 'fuzzy' as match, a.search_name
-    from accounts a join accounts p on p.id = a.parent_id
-    where ${inDownline(caller, 'a')}
-    order by a.display_name, a.id`);
-  const typoOrSound = downline.filter((r) => nameMatches(q, r.search_name));
-  const seen = new Set(typoOrSound.map((r) => r.id));
-  return [...typoOrSound, ...fuzzy.filter((r) => !seen.has(r.id))].slice(0, limit).map(toPlayerRef);
+  return (await fuzzyPlayers(deps, caller, q)).slice(0, limit).map(toPlayerRef);
+}
+
+type FoundRow = { id: string; name: string; username: string; role: PlayerRef['role']; agent_id: string; agent_name: string; match: PlayerRef['match'] };
+
+/**
+ * The fuzzy tier, best first. Trigrams miss another romanisation of a name ("laxmi" shares too few
+ * with "lakshmi"), a swapped pair ("lakhsmi") or a name typed without vowels ("krn mlhtra"), and
+ * may rank others above it: names are also matched as the assistant matches them (fuzzy.ts: a
+ * typo, the same name by ear), and those come first, A→Z; then the trigram-alike, likest first.
+ * Both are found through indexes, so the time grows with the names that could match rather than
+ * with the downline: the by-ear candidates hold an anchor word (matched in the vocabulary of
+ * name words, `name_words`), the trigram ones pass the index's word-similarity threshold, set
+ * for this transaction.
+ */
+async function fuzzyPlayers(deps: ServiceDeps, caller: Caller, q: string): Promise<FoundRow[]> {
+  return deps.db.transaction(async (tx) => {
+    const vocabulary = await queryRows<{ word: string }>(tx, sql`select word from name_words`);
+    const anchors = [...anchorWords(q, vocabulary.map((v) => v.word))];
+    await tx.execute(sql`select set_config('pg_trgm.word_similarity_threshold', ${String(FUZZY_THRESHOLD)}, true)`);
+    const candidates = await queryRows<FoundRow & { search_name: string; likeness: number }>(tx, sql`
+      select a.id, a.display_name as name, a.username, a.role, p.id as agent_id, p.display_name as agent_name, 'fuzzy' as match,
+        a.search_name, word_similarity(${q}, a.search_name) as likeness
+      from accounts a join accounts p on p.id = a.parent_id
+      where ${inDownline(caller, 'a')}
+        and (${q} <% a.search_name or string_to_array(a.search_name, ' ') && ${sql.param(anchors)}::text[])
+      order by a.display_name, a.id`);
+    const typoOrSound = candidates.filter((r) => nameMatches(q, r.search_name));
+    const seen = new Set(typoOrSound.map((r) => r.id));
+    // A stable sort: equally alike names stay A→Z.
+    const alike = candidates.filter((r) => !seen.has(r.id) && Number(r.likeness) >= FUZZY_THRESHOLD)
+      .sort((a, b) => Number(b.likeness) - Number(a.likeness));
+    return [...typoOrSound, ...alike];
+  });
 }
 
 function toPlayerRef(r: { id: string; name: string; username: string; role: PlayerRef['role']; agent_id: string; agent_name: string; match: PlayerRef['match'] }): PlayerRef {
