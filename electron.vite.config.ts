@@ -36,9 +36,13 @@ export default defineConfig({
       externalizeDeps: { include: ['@napi-rs/keyring'] },
       // index: the desktop app; web: the browser shell (`npm run web`), which starts from this
       // bundle in a fraction of the time tsx takes to compile the sources on every start.
-      // Their shared chunk sits beside them, where `import.meta.url` finds the copied migrations and cast.
+      // Their shared chunk sits beside them, where `import.meta.url` finds the copied migrations and cast,
+      // and the report writer's worker thread its entry (report-writer-thread.ts).
       rollupOptions: {
-        input: { index: resolve('src/main/index.ts'), web: resolve('src/main/web/main.ts') },
+        input: {
+          index: resolve('src/main/index.ts'), web: resolve('src/main/web/main.ts'),
+          'report-writer-worker': resolve('src/server/services/report-writer-worker.ts'),
+        },
         output: { chunkFileNames: '[name]-[hash].js' },
       },
     },

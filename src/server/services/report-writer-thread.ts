@@ -1,0 +1,114 @@
+/**
+ * A report's file written in a worker thread of its own (report-writer-worker.ts), so that the
+ * backend's thread only reads the rows: exceljs and pdfkit spend seconds of CPU on a 100,000-row
+ * file, which on the backend's thread would hold up every other call between batches and leave the
+ * second core idle while the rows are read (bench/reports.ts, end to end).
+ *
+ * At most `MAX_BATCHES_IN_FLIGHT` batches wait for the thread: `write` answers once it can take
+ * another, so a database that reads faster than the file is written never piles a report up in memory.
+ */
+import { Worker } from 'node:worker_threads';
+import type { Column, Line } from './report-rows.js';
+import type { ReportHeading, WriterFormat } from './report-writers.js';
+
+export interface WriterThreadInit { format: WriterFormat; path: string; heading: ReportHeading; columns: Column[] }
+export type ToWriterThread = { type: 'lines'; lines: Line[] } | { type: 'finish' };
+export type FromWriterThread =
+  | { type: 'open' } | { type: 'written' } | { type: 'finished'; sizeBytes: number }
+  | { type: 'failed'; message: string; code?: string };
+
+export interface ThreadedReportWriter {
+  /** Hands a batch to the thread; answers once the thread can take another. */
+  write(lines: Line[]): Promise<void>;
+  /** Finishes the file; answers its size in bytes. */
+  finish(): Promise<number>;
+  /** Stops the thread without finishing the file (a cancel, a failed read). */
+  abandon(): Promise<void>;
+}
+
+const MAX_BATCHES_IN_FLIGHT = 2;
+
+/**
+ * Bundled (electron.vite.config.ts), the worker's entry is built beside this module's chunk. Under
+ * tsx or vitest this module is its TypeScript source, and so is the entry: the thread loads it
+ * through tsx's own import (a worker does not take the parent's loader).
+ */
+function startWorker(workerData: WriterThreadInit): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./report-writer-worker.js', import.meta.url), { workerData });
+  const entry = new URL('./report-writer-worker.ts', import.meta.url).href;
+  // tsx found from here, not from the thread's working folder.
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const load = `import(${JSON.stringify(tsx)}).then(({ tsImport }) => tsImport(${JSON.stringify(entry)}, ${JSON.stringify(import.meta.url)}))`;
+  return new Worker(load, { eval: true, workerData });
+}
+
+/** A failure in the thread as the job sees one from its own writer: the message, and the code (ENOSPC) when the file system gave one. */
+function threadFailure(message: string, code?: string): Error {
+  return Object.assign(new Error(message), code === undefined ? {} : { code });
+}
+
+export async function openWriterThread(format: WriterFormat, path: string, heading: ReportHeading, columns: Column[]): Promise<ThreadedReportWriter> {
+  const worker = startWorker({ format, path, heading, columns });
+  let failure: Error | null = null;
+  let inFlight = 0;
+  let finished = false;
+  // What the job is waiting for: the thread open, room for a batch, or the finished file.
+  let waiter: { resolve: (sizeBytes?: number) => void; reject: (error: Error) => void } | null = null;
+  const wait = () => new Promise<number | undefined>((resolve, reject) => { waiter = { resolve, reject }; });
+  const wake = (sizeBytes?: number) => {
+    const w = waiter;
+    waiter = null;
+    w?.resolve(sizeBytes);
+  };
+  const fail = (error: Error) => {
+    failure ??= error;
+    const w = waiter;
+    waiter = null;
+    w?.reject(failure);
+  };
+
+  worker.on('message', (message: FromWriterThread) => {
+    switch (message.type) {
+      case 'open': wake(); break;
+      case 'written': inFlight--; wake(); break;
+      case 'finished': finished = true; wake(message.sizeBytes); break;
+      case 'failed': fail(threadFailure(message.message, message.code)); break;
+    }
+  });
+  worker.on('error', (error) => fail(error));
+  worker.on('exit', (code) => {
+    if (!finished) fail(threadFailure(`the report's writer thread stopped (exit code ${code})`));
+  });
+
+  const stop = () => worker.terminate().then(() => undefined);
+  try {
+    await wait();
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return {
+    async write(lines) {
+      if (failure) throw failure;
+      worker.postMessage({ type: 'lines', lines } satisfies ToWriterThread);
+      inFlight++;
+      while (inFlight >= MAX_BATCHES_IN_FLIGHT) {
+        if (failure) throw failure;
+        await wait();
+      }
+    },
+    async finish() {
+      try {
+        if (failure) throw failure;
+        worker.postMessage({ type: 'finish' } satisfies ToWriterThread);
+        // Every batch in flight is written before the finish is read: the thread takes them in order.
+        let sizeBytes: number | undefined;
+        while (!finished) sizeBytes = await wait();
+        return sizeBytes!;
+      } finally {
+        await stop();
+      }
+    },
+    abandon: stop,
+  };
+}
