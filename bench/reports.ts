@@ -282,6 +282,7 @@ for (const [ours, bare] of [['xlsx-ours', 'xlsx-bare'], ['pdf-ours', 'pdf-bare']
 // ── one real report, end to end through the router, on the demo book ─────────────────────────
 if (!flags['no-e2e']) {
   const { openBackend } = await import('../src/server/backend.js');
+  const { reportJobsSettled } = await import('../src/server/services/reports.js');
   const { embeddedConnection } = await import('../src/main/backend/connection.js');
   const { silentLogger } = await import('../src/infra/log.js');
   const { DEFAULT_BOOK } = await import('../src/server/seed/generate.js');
@@ -317,24 +318,46 @@ if (!flags['no-e2e']) {
       const token = (await connection.client(null).auth.login.mutate({ username: E2E_USER, password: `demo-${E2E_USER}` })).token;
       const client = connection.client(token);
       const to = backend.deps.now().toISOString().slice(0, 10);
-      for (const format of ['xlsx', 'pdf'] as const) {
+      let rowsDone = 0;
+      // The whole report and the bare writer on as many rows, taking turns which goes first, each
+      // `--rounds` times: medians, so one slow moment of a shared machine does not decide the ratio.
+      const whole = async (format: 'xlsx' | 'pdf') => {
         const started = performance.now();
-        let a = await client.reports.generate.mutate({ template: 'bets_by_match', format, filters: { from: '2026-08-01', to } });
-        while (a.status === 'running') {
-          await new Promise((r) => setTimeout(r, 50));
-          a = await client.reports.get.query({ artifactId: a.artifactId });
-        }
+        const job = await client.reports.generate.mutate({ template: 'bets_by_match', format, filters: { from: '2026-08-01', to } });
+        // The job's own end, not a poll's: polling as often as a timing needs would take the
+        // backend's thread from the job it measures (the desk's card asks once a second).
+        await reportJobsSettled(backend.deps);
+        const a = await client.reports.get.query({ artifactId: job.artifactId });
         const generated = performance.now() - started;
         if (a.status !== 'ready') throw new Error(`the ${format} report ended ${a.status}: ${a.error}`);
         let offset = 0;
         while (offset < (a.sizeBytes ?? 0)) offset += Buffer.from((await client.reports.read.query({ link: a.link!.parts, offset })).data, 'base64').length;
-        const total = performance.now() - started;
-        console.log(`  reports.generate bets_by_match ${format} as ${E2E_USER}, 1 Aug – ${to}: ${fmt(a.rowsDone)} rows, ${fmt(a.sizeBytes! / 1024, 0)} KB; `
-          + `ready in ${fmt(generated)} ms (${fmt(a.rowsDone / (generated / 1000))} rows/s), read back in ${fmt(total - generated)} ms; load ${load()}`);
-        const bare = await inChild(`${format}-bare`, a.rowsDone);
-        const ratio = total / bare.ms;
-        console.log(`  bare ${format === 'xlsx' ? 'exceljs' : 'pdfkit'} on as many rows (${fmt(bare.rows)}): ${fmt(bare.ms)} ms; the whole report is ${ratio.toFixed(2)}× (target ≤ ${TARGET_E2E_RATIO}×)`);
-        if (ratio > TARGET_E2E_RATIO) misses.push(`the ${format} report end to end on ${engine} is ${ratio.toFixed(2)}× the bare writer on its ${fmt(a.rowsDone)} rows (target ≤ ${TARGET_E2E_RATIO}×)`);
+        return { ms: performance.now() - started, generated, rows: a.rowsDone, bytes: a.sizeBytes! };
+      };
+      for (const format of ['xlsx', 'pdf'] as const) {
+        const ours: number[] = [];
+        const bare: number[] = [];
+        for (let r = 0; r < rounds; r++) {
+          const first = r % 2 === 0 ? 'ours' : 'bare';
+          for (const side of first === 'ours' ? ['ours', 'bare'] as const : ['bare', 'ours'] as const) {
+            if (side === 'ours') {
+              const w = await whole(format);
+              ours.push(w.ms);
+              console.log(`  round ${r + 1} reports.generate bets_by_match ${format} as ${E2E_USER}, 1 Aug – ${to}: ${fmt(w.rows)} rows, ${fmt(w.bytes / 1024, 0)} KB; `
+                + `ready in ${fmt(w.generated)} ms, read back in ${fmt(w.ms - w.generated)} ms; load ${load()}`);
+              rowsDone = w.rows;
+            } else {
+              // Round 1 starts with the whole report, which gives the bare side its row count.
+              const b = await inChild(`${format}-bare`, rowsDone);
+              bare.push(b.ms);
+              console.log(`  round ${r + 1} bare ${format === 'xlsx' ? 'exceljs' : 'pdfkit'} on as many rows (${fmt(b.rows)}): ${fmt(b.ms)} ms; load ${load()}`);
+            }
+          }
+        }
+        const ratio = median(ours) / median(bare);
+        console.log(`  ${format}: the whole report ${fmt(median(ours))} ms, the bare writer ${fmt(median(bare))} ms (medians of ${rounds}): ${ratio.toFixed(2)}× (target ≤ ${TARGET_E2E_RATIO}×)`);
+        if (ratio > TARGET_E2E_RATIO) misses.push(`the ${format} report end to end on ${engine} is ${ratio.toFixed(2)}× the bare writer on its ${fmt(rowsDone)} rows (target ≤ ${TARGET_E2E_RATIO}×)`);
+        rowsDone = 0;
       }
     } finally {
       await connection.close();

@@ -35,6 +35,11 @@ describe('a report written in a thread of its own', () => {
     const written = await readFile(join(dir, 'thread.csv'), 'utf8');
     expect(written).toBe(await readFile(join(dir, 'here.csv'), 'utf8'));
     expect(written).toContain('Player ""6-39"", Ñúñez');
+    // The next report takes the thread the last one finished on, and writes the same.
+    const again = await openWriterThread('csv', join(dir, 'again.csv'), HEADING, COLUMNS);
+    for (const batch of BATCHES) await again.write(batch);
+    await again.finish();
+    expect(await readFile(join(dir, 'again.csv'), 'utf8')).toBe(written);
   });
 
   it('a file that cannot be written fails the job with the file system\'s code, as in this thread', async () => {

@@ -1,39 +1,48 @@
 /**
- * The worker thread of `report-writer-thread.ts`: one report file, written by the same writers as
- * in the backend's own thread (report-writers.ts), batch by batch as the job hands them over.
+ * The worker thread of `report-writer-thread.ts`: report files, one at a time, written by the same
+ * writers as in the backend's own thread (report-writers.ts), batch by batch as the job hands them
+ * over. After a file is finished the thread waits for the next one; after a failure it is stopped.
  */
-import { parentPort, workerData } from 'node:worker_threads';
-import type { FromWriterThread, ToWriterThread, WriterThreadInit } from './report-writer-thread.js';
-import { openWriter } from './report-writers.js';
+import { parentPort } from 'node:worker_threads';
+import type { FromWriterThread, ToWriterThread } from './report-writer-thread.js';
+import { type ReportWriter, openWriter } from './report-writers.js';
 
 const port = parentPort;
 if (!port) throw new Error('report-writer-worker runs as a worker thread (report-writer-thread.ts starts it)');
 const send = (message: FromWriterThread) => port.postMessage(message);
-const failed = (error: unknown) => {
-  const code = (error as { code?: unknown } | null)?.code;
-  send({ type: 'failed', message: error instanceof Error ? error.message : String(error), ...(typeof code === 'string' ? { code } : {}) });
-};
 
-const { format, path, heading, columns } = workerData as WriterThreadInit;
-try {
-  const writer = await openWriter(format, path, heading, columns);
-  let stopped = false;
-  port.on('message', (message: ToWriterThread) => {
-    if (stopped) return;
-    try {
-      if (message.type === 'lines') {
+let writer: ReportWriter | null = null;
+// Messages are taken one at a time, in order: a batch is never written before its file is open.
+let queue = Promise.resolve();
+
+async function take(message: ToWriterThread): Promise<void> {
+  try {
+    switch (message.type) {
+      case 'open':
+        writer = await openWriter(message.init.format, message.init.path, message.init.heading, message.init.columns);
+        send({ type: 'open' });
+        return;
+      case 'lines':
+        if (!writer) throw new Error('a batch came with no file open');
         writer.write(message.lines);
         send({ type: 'written' });
         return;
+      case 'finish': {
+        if (!writer) throw new Error('a finish came with no file open');
+        const done = writer;
+        writer = null;
+        send({ type: 'finished', sizeBytes: await done.finish() });
+        return;
       }
-      stopped = true;
-      writer.finish().then((sizeBytes) => send({ type: 'finished', sizeBytes }), failed);
-    } catch (error) {
-      stopped = true;
-      failed(error);
     }
-  });
-  send({ type: 'open' });
-} catch (error) {
-  failed(error);
+  } catch (error) {
+    writer = null;
+    const code = (error as { code?: unknown } | null)?.code;
+    send({ type: 'failed', message: error instanceof Error ? error.message : String(error), ...(typeof code === 'string' ? { code } : {}) });
+  }
 }
+
+port.on('message', (message: ToWriterThread) => {
+  queue = queue.then(() => take(message));
+});
+send({ type: 'ready' });
