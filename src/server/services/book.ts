@@ -24,13 +24,18 @@ interface AccountBalanceRow {
   total_rows: string | number;
 }
 
-/** Accounts matching `where`, each with its CL, limits and take towards its own upline. */
-function balancesQuery(where: SQL, page?: { limit: number; offset: number }, order: SQL = sql`a.depth, a.display_name, a.id`): SQL {
+/**
+ * Accounts matching `where`, each with its CL, limits and take towards its own upline, and on
+ * every row the count of all that match and (`totals`) the sums of their take and CL: one read
+ * for a page and its totals.
+ */
+function balancesQuery(where: SQL, page?: { limit: number; offset: number }, order: SQL = sql`a.depth, a.display_name, a.id`, totals = false): SQL {
   return sql`
     select a.id, a.display_name as name, a.username, a.role, a.parent_id, a.depth, a.share_bps, a.commission_bps,
       a.credit_limit, pl.per_click_win, pl.aggregate_daily_win, pl.min_stake, a.notes,
       coalesce(bal.take, 0) as take,
       count(*) over () as total_rows
+      ${totals ? sql`, sum(coalesce(bal.take, 0)) over () as total_take, sum(a.credit_limit) over () as total_cl` : sql``}
     from accounts a left join player_limits pl on pl.account_id = a.id left join balances bal on bal.child_id = a.id
     where ${where}
     order by ${order}
@@ -100,8 +105,13 @@ async function countAccounts(deps: ServiceDeps, where: SQL): Promise<{ n: number
 
 export async function getTake(deps: ServiceDeps, caller: Caller, input: AccountListInput<TakeColumn, TakeOrderColumn>) {
   const list = await accountList(deps, caller, input);
-  const rows = await queryRows<AccountBalanceRow>(deps.db, balancesQuery(list.where, { limit: input.limit, offset: list.offset }, list.order));
-  const totals = await countAccounts(deps, list.where);
+  const rows = await queryRows<AccountBalanceRow & { total_take: string | number; total_cl: string | number }>(
+    deps.db, balancesQuery(list.where, { limit: input.limit, offset: list.offset }, list.order, true));
+  // The page's window sums, or (a page past the end has no row to carry them) a read of their own.
+  const first = rows[0];
+  const totals = first
+    ? { n: Number(first.total_rows), take: paisaFromSql(first.total_take), cl: paisaFromSql(first.total_cl) }
+    : await countAccounts(deps, list.where);
   return {
     rows: rows.map((r) => {
       const t = paisaFromSql(r.take);
