@@ -19,7 +19,7 @@ export default defineTool({
     columns: { stake: 'stake', odds: 'odds', potentialWin: 'potentialWin', exposure: 'liability', pnl: 'result' },
     groups: { fixture: { key: 'fixtureId', name: 'fixtureName' }, player: { key: 'playerId', name: 'playerName' }, day: { key: 'placedAt' } },
     backend: {
-      where: ['stake', 'odds', 'potentialWin', 'exposure', 'pnl'], order: { field: 'sort', columns: ['stake', 'odds', 'pnl'] },
+      where: ['stake', 'odds', 'potentialWin', 'exposure', 'pnl'], order: { field: 'sort', columns: ['stake', 'odds', 'potentialWin', 'exposure', 'pnl'] },
       underAgent: true, matched: 'summary.count', totals: { stake: 'summary.stake' }, pageMax: PAGE_SIZE_MAX.bets,
       grouped: { by: api.BET_GROUPS, list: 'groups', columns: { stake: 'stake' } },
     },

@@ -99,13 +99,16 @@ export function applyRowAsk(call: PlannedCall, ask: RowAsk, module: ToolModule):
   }
   let ordered = false;
   // An order or a row count the planner read from the words itself stands ("10 most recent bets"):
-  // the frame answers from it when it is the same ranking, and otherwise leaves the read as planned.
+  // the frame answers from it when it is the same ranking, and otherwise leaves the read as planned;
+  // unless the words name the column to rank by, which no order on another column answers ("open bets
+  // sorted by potential win, highest first" is not by stake).
   const planned = backend ? (args[backend.order.field] as { by?: unknown; dir?: unknown } | undefined) : undefined;
+  const named = ask.measure !== null && column === ask.measure;
   // Groups are ranked in main over every row, never the rows themselves.
   if (ask.extreme !== null && groupBy === null) {
     const dir = ask.extreme === 'max' ? 'desc' : 'asc';
     if (!backend) ordered = true;
-    else if (planned) {
+    else if (planned && (planned.by === field || !named || !backend.order.columns.includes(column))) {
       if (planned.by !== field || planned.dir !== dir) return null;
       ordered = true;
     } else if (backend.order.columns.includes(column)) {

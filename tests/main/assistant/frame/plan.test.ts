@@ -57,6 +57,15 @@ describe('the frame laid on a plan', () => {
     expect(decision.calls[0]!.args).toMatchObject({ sort: { by: 'placedAt', dir: 'desc' }, limit: 10 });
   });
 
+  it('ranks by the column the words name over an order the planner guessed: "sorted by potential win" is not by stake', async () => {
+    const { planned, decision } = await framed('open bets sorted by potential win, highest first');
+    const bets = (d: typeof decision) => d.calls.find((c) => c.tool === 'agent.getBetHistory')!.args;
+    expect(bets(planned)).toMatchObject({ sort: { by: 'stake' } });
+    expect(bets(decision)).toMatchObject({ status: ['open'], sort: { by: 'potentialWin', dir: 'desc' } });
+    // The bets' liability is a column the backend orders by too.
+    expect(bets((await framed('top 5 open bets by liability')).decision)).toMatchObject({ sort: { by: 'liability', dir: 'desc' }, limit: 5 });
+  });
+
   it('reads a capitalised name as the name, never as an operator: "show Max bets"', async () => {
     const { decision, asks } = await framed('show Max bets');
     expect(asks).toEqual([]);
