@@ -46,26 +46,32 @@ function startWorker(): Worker {
   return new Worker(load, { eval: true });
 }
 
-/** Threads waiting for a report, each with the timer that stops it. */
-const idle: Array<{ worker: Worker; timer: NodeJS.Timeout }> = [];
+/** Threads waiting for a report, each with the timer that stops it and what drops it from here if it ends by itself. */
+const idle: Array<{ worker: Worker; timer: NodeJS.Timeout; gone: () => void }> = [];
 
 function takeIdle(): Worker | null {
   const entry = idle.pop();
   if (!entry) return null;
   clearTimeout(entry.timer);
+  entry.worker.off('exit', entry.gone);
   return entry.worker;
 }
 
 function putIdle(worker: Worker): void {
-  const timer = setTimeout(() => {
+  const gone = () => {
     const at = idle.findIndex((e) => e.worker === worker);
     if (at >= 0) idle.splice(at, 1);
+  };
+  const timer = setTimeout(() => {
+    gone();
     void worker.terminate();
   }, IDLE_MS);
   // A waiting thread never keeps the process alive.
   timer.unref();
   worker.unref();
-  idle.push({ worker, timer });
+  // A thread that ended while waiting is never handed a report.
+  worker.once('exit', gone);
+  idle.push({ worker, timer, gone });
 }
 
 /** A failure in the thread as the job sees one from its own writer: the message, and the code (ENOSPC) when the file system gave one. */
