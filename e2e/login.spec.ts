@@ -30,6 +30,9 @@ test.describe('login', () => {
     const fetchedAhead = Promise.all([page.waitForRequest(/\/Dashboard-[^/]*\.js$/), page.waitForRequest(/\/ChatPanel-[^/]*\.js$/)]);
     await app.open();
     await fetchedAhead;
+    // The rest of what the page fetches ahead (the cards' chunks) follows those two: counted from
+    // before it is in, a slow machine would see it arrive after Sign in.
+    await page.waitForLoadState('networkidle');
     const scripts: string[] = [];
     page.on('request', (request) => { if (request.resourceType() === 'script') scripts.push(request.url()); });
     await app.signIn();
