@@ -435,4 +435,3 @@ export async function startReportMaintenance(deps: ServiceDeps, onError: (error:
     },
   };
 }
-
