@@ -18,6 +18,7 @@
  * Target: 60 fps, read as p95 frame ≤ 16.7 ms (+1 ms of timer jitter: a missed frame shows as
  * 33 ms) and no frame over 50 ms, over every phase but the idle one.
  */
+import { writeFileSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
 
 /** One frame at 60 Hz. */
@@ -49,7 +50,12 @@ const RECORDER = `(() => {
       for (const e of list.getEntries()) {
         const scripts = (e.scripts || []).slice().sort((a, b) => b.duration - a.duration).slice(0, 2)
           .map((s) => (s.sourceFunctionName || s.invoker || '?') + ' ' + Math.round(s.duration) + ' ms');
-        longFrames.push({ duration: e.duration, blocking: e.blockingDuration, scripts });
+        // Where the frame went: its scripts, then the update the browser ran after them (rAF
+        // callbacks, style and layout from renderStart), then paint and commit to its end.
+        const script = (e.scripts || []).reduce((n, s) => n + s.duration, 0);
+        const render = e.renderStart ? e.startTime + e.duration - e.renderStart : 0;
+        const layout = e.styleAndLayoutStart ? e.startTime + e.duration - e.styleAndLayoutStart : 0;
+        longFrames.push({ duration: e.duration, blocking: e.blockingDuration, scripts, script, render, layout });
       }
     }).observe({ type: 'long-animation-frame', buffered: false });
   } catch {}
@@ -78,7 +84,8 @@ const scrollTo = (to: number | 'end', step = 120) => `((box, to, step) => new Pr
   requestAnimationFrame(move);
 }))(${BOX}, ${JSON.stringify(to)}, ${step})`;
 
-interface Recorded { gaps: number[]; longFrames: Array<{ duration: number; blocking: number; scripts: string[] }> }
+interface LongFrame { duration: number; blocking: number; scripts: string[]; script: number; render: number; layout: number }
+interface Recorded { gaps: number[]; longFrames: LongFrame[] }
 interface Phase extends Recorded { name: string }
 
 const pct = (xs: number[], q: number) => {
@@ -102,7 +109,13 @@ function line(p: Phase): string {
   const long = p.longFrames.filter((f) => f.duration > LONG_FRAME_MS);
   return `  ${p.name.padEnd(11)} ${String(p.gaps.length).padStart(6)} ${f1(pct(p.gaps, 0.5)).padStart(6)} ${f1(pct(p.gaps, 0.95)).padStart(6)} ${f1(Math.max(...p.gaps)).padStart(7)}`
     + ` ${f1(share).padStart(6)}% ${String(dropped(p.gaps)).padStart(7)} ${String(long.length).padStart(5)}`
-    + (long.length ? `  longest ${f1(Math.max(...long.map((f) => f.duration)))} ms: ${long.sort((a, b) => b.duration - a.duration)[0]!.scripts.join(', ') || 'no script'}` : '');
+    + (long.length ? `  longest ${longest(long)}` : '');
+}
+
+/** The longest of the long frames: its length, its scripts' total and the two longest, then the browser's update after them (style and layout, then the rest: paint, commit). */
+function longest(long: LongFrame[]): string {
+  const f = long.slice().sort((a, b) => b.duration - a.duration)[0]!;
+  return `${f1(f.duration)} ms: script ${f1(f.script)} ms (${f.scripts.join(', ') || 'none'}), style+layout+paint ${f1(f.layout)} ms of a ${f1(f.render)} ms update`;
 }
 
 /** The rows the card holds (its "N of M loaded" line, or the rows of a card that does not page). */
@@ -130,12 +143,24 @@ export async function tableCardFrames(page: Page, question = QUESTION): Promise<
 
   // The answer while it streams (pending) and once done: the card is drawn in either.
   const card = panel.locator('[data-testid=chat-message][data-role=assistant]').first().getByTestId('card-bet_table');
+  const profiler = process.env.UI_TABLE_PROFILE ? await page.context().newCDPSession(page) : null;
+  if (profiler) {
+    await profiler.send('Profiler.enable');
+    await profiler.send('Profiler.setSamplingInterval', { interval: 100 });
+    await profiler.send('Profiler.start');
+  }
   phases.push(await record(page, 'arrive', async () => {
     await page.getByTestId('chat-input').fill(question);
     await page.getByTestId('chat-input').press('Enter');
     await card.getByTestId('card-row').first().waitFor();
     await page.waitForTimeout(1000);
   }));
+  if (profiler) {
+    // UI_TABLE_PROFILE=file: the renderer's CPU profile of the arrive phase (Chrome DevTools' format).
+    const { profile } = await profiler.send('Profiler.stop');
+    writeFileSync(process.env.UI_TABLE_PROFILE!, JSON.stringify(profile));
+    await profiler.detach();
+  }
   await panel.locator('[data-testid=chat-message][data-pending]').waitFor({ state: 'detached' });
 
   phases.push(await record(page, 'page on', async () => {

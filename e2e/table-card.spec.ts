@@ -46,10 +46,20 @@ test.describe('a long bet list in a chat card', () => {
 
     await app.open();
     await app.signIn();
+    // The rows a long card holds when it first enters the page: none, so the frame it arrives in
+    // lays out the answer alone; they follow in React's background render.
+    await page.evaluate(`new MutationObserver((changes, observer) => {
+      const card = document.querySelector('[data-testid=chat-panel] [data-testid=card-bet_table]');
+      if (!card) return;
+      window.__rowsOnArrival = card.querySelectorAll('[data-testid=card-row]').length;
+      observer.disconnect();
+    }).observe(document.body, { childList: true, subtree: true })`);
     const answer = await ask(page, 'last 200 bets');
     const card = answer.getByTestId('card-bet_table');
     const loaded = card.getByTestId('card-bets-loaded');
     await expect(loaded).toHaveAttribute('data-rows', '200');
+    expect(await page.evaluate('window.__rowsOnArrival')).toBe(0);
+    await expect(card.getByTestId('card-row').first()).toBeVisible();
 
     await page.evaluate(COUNT_DRAWS);
     // Ten rows further down in one step: the block of ten coming into view is drawn (two calls each), not all thirty in view and overscan.

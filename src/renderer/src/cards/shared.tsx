@@ -6,6 +6,8 @@ import { blockRange } from '../lib/row-blocks';
 import { useSession } from '../lib/session';
 import type { CardAction } from './types';
 
+const NO_ROWS: readonly never[] = [];
+
 /** Tables longer than this render only the rows in view. */
 export const VIRTUALIZE_OVER = 50;
 const ROW_HEIGHT = 32;
@@ -147,8 +149,10 @@ export function SortableTable<R>({ rows, columns, rowKey, label, footer, footerR
   const [sort, setSort] = useState<Sort>(initialSort ?? null);
   // A page of rows arriving is drawn in React's background render, which hands the main thread
   // back to the browser every few milliseconds: a long card fills in chunks between frames
-  // instead of in one long task. Until it is done the rows shown are the ones before it.
-  const shown = useDeferredValue(rows);
+  // instead of in one long task. Until it is done the rows shown are the ones before it. A long
+  // table's first rows too: the frame its card arrives in lays out the card and the answer
+  // (the chat brings the new message into view by reading its layout there), not the rows.
+  const shown = useDeferredValue(rows, rows.length > VIRTUALIZE_OVER ? NO_ROWS : rows);
   // State, not a ref: the virtualized body needs a render once the box exists (refs attach after
   // the body's own layout effects have run).
   const [scrollEl, setScrollEl] = useState<HTMLDivElement | null>(null);
