@@ -101,7 +101,10 @@ function withOperators(decision: Decision, ask: RowAsk, input: PlannerInput, pre
       frame ??= { call, ask };
       return applied.call;
     });
-    if (asks.length > 0) return { decision: { ...decision, calls }, asks, frame };
+    if (asks.length > 0) {
+      const kept = withoutColumnEchoes(calls, ask, input.text);
+      return { decision: { ...decision, calls: kept }, asks: asks.filter((a) => kept.some((c) => c.tool === a.tool)), frame };
+    }
   }
   // Only a question of a kind no order has (an average, a count, a superlative) replaces a plan that
   // was no read; a read the planner chose stands unless the question counts, totals or filters
@@ -180,6 +183,31 @@ function withoutQuestionWords(call: PlannedCall, typed: string): PlannedCall {
   };
   const args = Object.fromEntries(Object.entries(call.args).filter(([k, v]) => !(NAMED_ARGS.includes(k) && questionWords(v))));
   return Object.keys(args).length === Object.keys(call.args).length ? call : { tool: call.tool, args };
+}
+
+/**
+ * "lay bets with liability over 10k": the column the operators are on ("liability", the bets' own)
+ * is also the word of another read (the live exposure), which the planner read as a request of
+ * its own. When the message names the rows it asks of ("bets") and those rows have the column, a
+ * read of that column's own table with nothing of its own asked (no match, no player) is the
+ * column's echo, and goes.
+ */
+function withoutColumnEchoes(calls: readonly PlannedCall[], ask: RowAsk, typed: string): PlannedCall[] {
+  // A filter without a column of its own is on the question's measure, as a superlative is.
+  const asked = [...ask.filters.map((f) => f.column ?? ask.measure), ...(ask.extreme !== null ? [ask.measure] : [])];
+  const columns = new Set<ColumnConcept>(asked.filter((c): c is ColumnConcept => c !== null));
+  if (calls.length < 2 || columns.size === 0) return [...calls];
+  const words = new Set(tokenize(typed).map((t) => t.word));
+  const named = calls.filter((c) => {
+    const rows = moduleOf(c.tool)?.rows;
+    return rows !== undefined && rows.noun.some((n) => words.has(n)) && [...columns].some((col) => rows.measure === col || col in rows.columns);
+  });
+  if (named.length !== 1) return [...calls];
+  const echo = (c: PlannedCall) => {
+    const rows = moduleOf(c.tool)?.rows;
+    return c !== named[0] && Object.keys(c.args).length === 0 && rows !== undefined && columns.has(rows.measure) && !rows.noun.some((n) => words.has(n));
+  };
+  return calls.filter((c) => !echo(c));
 }
 
 /** The planner-form arguments that hold a name as typed. */

@@ -41,6 +41,8 @@ const BYPASS: readonly Rule[] = [
   // "mujhe mat puchho", "mainu na puchho", "button mat dikha": the asking, or its button, refused in Hindi or Punjabi.
   [REFUSING, CONSENT],
   [['button', 'preview', 'popup'], 1, REFUSING, ['dikha*', 'dasso*', 'bhej*']],
+  // "no need to show me any card", "don't need the preview": the preview the confirmation is made on, waived.
+  [['no need', 'dont need', 'do not need', 'needn t', 'neednt'], 4, ['card*', 'preview*', 'popup*', 'confirm* button*', 'confirm* step*']],
   // "tu hi confirm maar de", "confirm vi aape hi kar deyo": the desk confirming in the user's place.
   [['tu', 'tum', 'aap', 'aape', 'khud'].flatMap((you) => [you, `${you} hi`]), CONSENT],
   [['confirm*'], 3, ['aape', 'khud']],

@@ -201,7 +201,7 @@ export function withoutSelfCorrections(text: string): string {
 
 type Spans = ReturnType<typeof tokenSpans>;
 /** Marks that may part a slip from the words around it; spaces always may. */
-const BEFORE_MARKER: ReadonlySet<string> = new Set([',', ';', '.']);
+const BEFORE_MARKER: ReadonlySet<string> = new Set([',', ';', '.', '?', '—', '–']);
 const BETWEEN_MARKERS: ReadonlySet<string> = new Set([',']);
 const AFTER_MARKER: ReadonlySet<string> = new Set([',', ';', ':', '.', '!']);
 const AFTER_DOUBLE_NO: ReadonlySet<string> = new Set([',', ';', '.', '!']);

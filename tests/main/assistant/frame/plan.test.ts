@@ -66,6 +66,23 @@ describe('the frame laid on a plan', () => {
     expect(bets((await framed('top 5 open bets by liability')).decision)).toMatchObject({ sort: { by: 'liability', dir: 'desc' }, limit: 5 });
   });
 
+  it('drops a read the column word echoed when the rows named have the column: "lay bets with liability over 10k" reads no live exposure', async () => {
+    const { planned, decision } = await framed('lay bets with liability over 10k in the last 7 days');
+    // The planner hears "liability" as the live exposure too; the frame puts the threshold on the bets' own column.
+    expect(planned.calls.map((c) => c.tool)).toContain('agent.getLiveExposure');
+    expect(decision.calls).toEqual([{
+      tool: 'agent.getBetHistory',
+      args: { from: '2026-11-14', to: '2026-11-20', side: 'lay', where: [{ column: 'liability', op: 'gt', value: 1_000_000 }], limit: 200 },
+    }]);
+    // A read with something of its own asked (a match) is no echo, and stays.
+    expect((await framed('bets with liability over 10k and exposure on ind aus')).decision.calls.map((c) => c.tool)).toEqual(['agent.getLiveExposure', 'agent.getBetHistory']);
+  });
+
+  it('reads "closest to maxing out their credit" as the least available credit first (rows.json)', async () => {
+    const { decision } = await framed("who's closest to maxing out their credit");
+    expect(decision.calls).toEqual([{ tool: 'agent.getCreditLimit', args: { orderBy: { by: 'available', dir: 'asc' }, limit: 10 } }]);
+  });
+
   it('reads a capitalised name as the name, never as an operator: "show Max bets"', async () => {
     const { decision, asks } = await framed('show Max bets');
     expect(asks).toEqual([]);

@@ -65,6 +65,8 @@ describe('consent guard', () => {
     // Each way a rule's words may stand: a stem's longer word, a phrase slot, words between, a word glued to the next.
     'permissions off, settle Deepak', 'settle Deepak, autoapproved', 'settle Karan, tu hi confirm kar de', 'button mat dikhao, settle Karan',
     'just confirm the limit changes on your own', 'confirm wala step skip kar dena',
+    // The preview itself waived.
+    'you confirm it, I trust you, no need to show me any card', "settle Karan, don't need the preview",
   ])('hears a request to skip the confirmation in %s', (text) => {
     expect(asksToSkipConfirmation(text)).toBe(true);
   });
@@ -74,6 +76,7 @@ describe('consent guard', () => {
     'Karan ka 20k ka settlement karo', 'square off 12k with Irfan', 'show my pending bets', 'who still has not paid',
     // Too many words between a rule's slots, or the words in the other order.
     'settle Deepak without telling Karan or Sneha, then confirm', 'confirm it and then skip to the next',
+    'no need to show me the pnl card, just the number',
   ])('hears none in %s', (text) => {
     expect(asksToSkipConfirmation(text)).toBe(false);
   });

@@ -1075,6 +1075,8 @@ describe('round-5 blind-set fixes: Punjabi, dictation, the master agent\'s words
     expect(plan('karan ne 15k nahi diye').calls.map((c) => c.tool)).not.toContain('agent.settlePlayer');
     const yes = calls('haan kar do', after([], undefined, 'Sneha paid 15k cash'));
     expect(yes).toEqual([{ tool: 'agent.settlePlayer', args: { player: 'sneha', mode: 'amount', amount: 1_500_000 } }]);
+    // Chat spellings of the same go-ahead (speech.json go_ahead).
+    expect(calls('haan kr de', after([], undefined, 'Sneha paid 15k cash'))).toEqual(yes);
     // After the look-up too: "haan record kar do" books what was told.
     const looked: Partial<PlannerInput> = { context: { ...EMPTY_CONTEXT, lastText: 'Sneha paid 15k cash', lastIntent: 'told:settle', lastCalls: [{ tool: 'agent.getSettlementHistory', args: { player: 'sneha' } }] } };
     expect(calls('haan record kar do', looked)).toEqual([{ tool: 'agent.settlePlayer', args: { player: 'sneha', mode: 'amount', amount: 1_500_000 } }]);
@@ -1436,6 +1438,27 @@ describe('a ranking asked again by a measure said first', () => {
 
 describe('what the structure of a sentence says, beside its words', () => {
   const tools = (text: string, over: Partial<PlannerInput> = {}) => calls(text, over).map((c) => c.tool);
+
+  it('a side said before the bets noun is the bets\' side, never a hedge (hedge:not_object): "lay bets over 10k"', () => {
+    expect(tools('lay bets over 10k')).toEqual(['agent.getBetHistory']);
+    expect(calls('lay bets')).toEqual([{ tool: 'agent.getBetHistory', args: { side: 'lay' } }]);
+    // The side opening an order on an outcome is still the hedge.
+    expect(tools('lay india for 10k')).toEqual(['agent.placeHedgeBet']);
+  });
+
+  it('"one of Rahul\'s limits" leaves the limit open: the change asks which, never sets the credit limit', () => {
+    expect(plan("Could you change one of Rahul's limits to 5,000?")).toMatchObject({ action: 'clarify', clarify: { reason: 'needs_limit_type' } });
+    expect(calls('set rahul limit to 5k')).toEqual([{ tool: 'agent.editLimit', args: { player: 'rahul', limitType: 'creditLimit', newValue: 500_000 } }]);
+  });
+
+  it('a correction after a question mark or a dash, or after "hmm", puts the fixed amount in', () => {
+    expect(calls("Could you please set Farhan's per-click win to 12,500? Sorry, I meant 15,000.")).toEqual([
+      { tool: 'agent.editLimit', args: { player: 'farhan', limitType: 'perClickWin', newValue: 1_500_000 } },
+    ]);
+    expect(calls('please change ishaan\'s daily win cap to 30k — hmm, actually make it 35k.')).toEqual([
+      { tool: 'agent.editLimit', args: { player: 'ishaan', limitType: 'aggregateDailyWin', newValue: 3_500_000 } },
+    ]);
+  });
 
   it('an amount beside a comparison picks rows; it is no new value for a limit', () => {
     // The frame reads "above 20k" as a threshold, so the limit words ask for the limits.

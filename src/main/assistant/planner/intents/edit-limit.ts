@@ -127,8 +127,13 @@ function limitQualifier(r: Reading): string | null {
 function limitTypeOf(r: Reading): actions.LimitType | null {
   const named = LIMIT_NAMES.find(([name]) => r.words.has(name));
   if (named) return named[1];
+  // "one of Rahul's limits", "koi ek limit": one limit of several, not said which.
+  if (r.words.has('limits') && [...PICKS_ONE].some((w) => r.words.has(w))) return null;
   return hasAny(r, ...BARE_LIMIT) && limitQualifier(r) === null ? 'creditLimit' : null;
 }
+
+/** Words that pick one of several things without naming it. */
+const PICKS_ONE: ReadonlySet<string> = new Set(['one', 'any', 'either', 'koi', 'kisi', 'ek']);
 
 /** Words that answer "Which limit…?" beside the limits' own names: "the daily one", "per bet wala", "min". */
 const LIMIT_ANSWERS: ReadonlyArray<readonly [concept: string, actions.LimitType]> = [
