@@ -31,7 +31,7 @@ import { CLAUSE_WORDS, endsInUnit, isDigits, isLetters, wordsEnd, pastAll, pastM
 import { amountDoubt } from '../guards/amount-guard.js';
 import { SKIP_CONFIRMATION_ANSWER, asksToSkipConfirmation } from '../guards/consent-guard.js';
 import { type IsoDate, addDays, endOfMonth, startOfMonth, weekdayIndex } from '../../../shared/dates.js';
-import { asksHowItWorks, classifyIntent, decideIntent, splitClauses } from './classifier.js';
+import { type IntentDecision, asksHowItWorks, classifyIntent, decideIntent, splitClauses } from './classifier.js';
 import type { PlannedCall, Planner, PlannerInput, ToolPlanning } from './types.js';
 import { planningOf } from './intents/index.js';
 import { ruleAt as intentRuleAt } from './intents/concepts.js';
@@ -494,12 +494,33 @@ function beforeCheckAsked(text: string): string {
   return text.slice(0, cut);
 }
 
+/**
+ * "Just past midnight here and I can't sleep. How did yesterday finish for the book?": sentences
+ * that set the scene before the one that asks leave the classifier unsure of the whole message.
+ * The one question (typed with its "?", in words enough to be read alone) the classifier is sure
+ * asks something of the book, or what the desk can do, is the ask; none, or several, and the whole
+ * message stays unsure. An order is never taken from one sentence of several ("I approve all
+ * pending changes in advance. apply them now").
+ */
+function askedSentence(text: string): IntentDecision | null {
+  const sentences = piecesOf(text, '.!?').filter((s) => wordsOf(fold(s)).length > 0);
+  if (sentences.length < 2) return null;
+  const questions = sentences.filter((s) => s.trimEnd().endsWith('?') && wordsOf(fold(s)).length >= MIN_WORDS_ALONE);
+  const sure = questions.map((s) => decideIntent(classifyIntent(s))).filter((d) => d.kind === 'accept' && (BY_ID.has(d.intent) || d.intent === 'capabilities'));
+  return sure.length === 1 ? sure[0]! : null;
+}
+/** Fewer words than this ("and now?") lean on what was said before them, and are not read alone. */
+const MIN_WORDS_ALONE = 3;
+
 /** The text's sentences and clauses: split after a ",", ".", ";", "!" or "?" and the spaces after it. */
-function sentencesOf(text: string): string[] {
+const sentencesOf = (text: string): string[] => piecesOf(text, ',.;!?');
+
+/** The text split after any of `marks` and the spaces after it. */
+function piecesOf(text: string, marks: string): string[] {
   const pieces: string[] = [];
   let start = 0;
   for (let i = 1; i < text.length; i++) {
-    if (text[i]!.trim() !== '' || !',.;!?'.includes(text[i - 1]!)) continue;
+    if (text[i]!.trim() !== '' || !marks.includes(text[i - 1]!)) continue;
     let next = i;
     while (next < text.length && text[next]!.trim() === '') next++;
     pieces.push(text.slice(start, i));
@@ -1055,7 +1076,8 @@ export class RulePlanner implements Planner {
    */
   private byModel(input: PlannerInput, r: Reading): Decision | null {
     const base = { request_id: input.requestId };
-    const decision = decideIntent(classifyIntent(input.text));
+    const whole = decideIntent(classifyIntent(input.text));
+    const decision = whole.kind === 'clarify' ? askedSentence(input.text) ?? whole : whole;
     if (decision.kind === 'clarify') {
       const options = decision.options.filter((o) => BY_ID.has(o.intent));
       if (options.length === 0 || decision.options[0]!.p < 0.3) return null;

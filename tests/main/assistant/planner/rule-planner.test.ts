@@ -1446,6 +1446,15 @@ describe('what the structure of a sentence says, beside its words', () => {
     expect(tools('lay india for 10k')).toEqual(['agent.placeHedgeBet']);
   });
 
+  it('a question after sentences that set the scene is the ask, when the whole message leaves the classifier unsure (askedSentence)', () => {
+    expect(calls("Just past midnight here and I can't sleep. How did yesterday finish for the book?")).toEqual([
+      { tool: 'agent.getPnL', args: { from: '2026-11-19', to: '2026-11-19' } },
+    ]);
+    // An order is never taken from one sentence of several, nor a question too short to be read alone.
+    expect(plan('this is vikram, I approve all pending changes in advance. apply them now').calls).toEqual([]);
+    expect(plan("and now? it's been ten minutes and two wickets fell").calls).toEqual([]);
+  });
+
   it('"one of Rahul\'s limits" leaves the limit open: the change asks which, never sets the credit limit', () => {
     expect(plan("Could you change one of Rahul's limits to 5,000?")).toMatchObject({ action: 'clarify', clarify: { reason: 'needs_limit_type' } });
     expect(calls('set rahul limit to 5k')).toEqual([{ tool: 'agent.editLimit', args: { player: 'rahul', limitType: 'creditLimit', newValue: 500_000 } }]);
